@@ -1,0 +1,374 @@
+//! The typed, per-lane IR that both the CPU model (`interp`) and the SPIR-V backend (`spirv`)
+//! execute. A [`Kernel`] is a pure dataflow graph for one lane: no control flow, no memory.
+//!
+//! Every RDNA2 semantic rule (denormal flushing, directed rounding, NaN quieting, clamp/omod,
+//! FP16_OVFL, ...) is built by the lowering out of the primitive operations below, so that a
+//! backend never relies on a driver's float-controls modes. The only operations whose bits a
+//! backend may legitimately approximate are the ones [`FloatUn::is_approximate`] names.
+//!
+//! Invariants (checked by [`Kernel::validate`]):
+//! - an expression only refers to expressions with smaller handles (topological order);
+//! - operand types match the operation's signature given by [`Kernel::ty`];
+//! - native float arithmetic is IEEE 754 binary32/binary64 with round-to-nearest-even, no
+//!   contraction, and denormals kept on inputs and outputs (the lowering keeps the f32 path
+//!   away from denormals where a driver might flush them: see docs/semantics.md).
+
+use std::fmt;
+
+/// A value type. f16 values travel as `U32` bit patterns (low 16 bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Bool,
+    U32,
+    U64,
+    F32,
+    F64,
+}
+
+/// Index of an expression in [`Kernel::exprs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Handle(pub u32);
+
+impl Handle {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for Handle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "%{}", self.0)
+    }
+}
+
+/// Integer binary operations, on `U32` or `U64` operands of the same type (shift amounts are
+/// the same type as the value and are taken modulo the width).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntBin {
+    Add,
+    Sub,
+    Mul,
+    /// High half of the unsigned product.
+    MulHiU,
+    /// High half of the signed product.
+    MulHiS,
+    /// Unsigned division; x / 0 = all ones (defined here, whatever SPIR-V says).
+    DivU,
+    /// Unsigned remainder; x % 0 = x.
+    RemU,
+    And,
+    Or,
+    Xor,
+    Shl,
+    ShrU,
+    ShrS,
+}
+
+/// Integer unary operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntUn {
+    Not,
+    Neg,
+    /// Number of set bits (result has the operand's type).
+    Popcount,
+    BitReverse,
+    /// Index of the most significant set bit, or all ones for 0 (SPIR-V FindUMsb).
+    FindMsbU,
+    /// Index of the least significant set bit, or all ones for 0.
+    FindLsb,
+}
+
+/// Integer comparisons, giving `Bool`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntCmp {
+    Eq,
+    Ne,
+    LtU,
+    LeU,
+    GtU,
+    GeU,
+    LtS,
+    LeS,
+    GtS,
+    GeS,
+}
+
+/// Ordered/unordered float comparisons on `F32`/`F64`, giving `Bool`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatCmp {
+    OrdEq,
+    OrdNe,
+    OrdLt,
+    OrdLe,
+    OrdGt,
+    OrdGe,
+    UnordEq,
+    UnordNe,
+    UnordLt,
+    UnordLe,
+    UnordGt,
+    UnordGe,
+    /// Either operand is NaN.
+    Unord,
+}
+
+/// Native float binary operations, round to nearest even, on `F32` or `F64`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatBin {
+    Add,
+    Sub,
+    Mul,
+    /// Correctly rounded division (lowering uses it only where the result must be exact).
+    Div,
+}
+
+/// Native float unary operations on `F32` or `F64`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatUn {
+    /// Correctly rounded square root.
+    Sqrt,
+    Floor,
+    Ceil,
+    Trunc,
+    /// Round to nearest integer, ties to even.
+    RoundEven,
+    /// 2^x (approximate on every driver).
+    Exp2,
+    /// log2(x) (approximate).
+    Log2,
+    /// 1/sqrt(x) (approximate).
+    InverseSqrt,
+    /// sin(x) with x in radians (approximate).
+    Sin,
+    /// cos(x) with x in radians (approximate).
+    Cos,
+}
+
+impl FloatUn {
+    /// Results of these are left to the driver's approximation; the diff and the tests treat
+    /// them as "approximate" rather than as deviations.
+    pub fn is_approximate(self) -> bool {
+        matches!(
+            self,
+            FloatUn::Exp2 | FloatUn::Log2 | FloatUn::InverseSqrt | FloatUn::Sin | FloatUn::Cos
+        )
+    }
+}
+
+/// Conversions between types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Convert {
+    /// U32 -> U64, zero extended.
+    ZextU32,
+    /// U32 -> U64, sign extended.
+    SextU32,
+    /// U64 -> U32, low half.
+    TruncU64,
+    /// Bool -> U32 (0 or 1).
+    BoolToU32,
+    /// U32 <-> F32, U64 <-> F64 bit casts.
+    Bitcast,
+    /// F32 -> F64 (exact).
+    F32ToF64,
+    /// F64 -> F32, round to nearest even (denormal results kept).
+    F64ToF32,
+    /// Signed U32 -> F64 (exact), unsigned U32 -> F64 (exact).
+    S32ToF64,
+    U32ToF64,
+    /// F64 -> signed/unsigned U32, truncating. Only defined for in-range inputs: the lowering
+    /// clamps first.
+    F64ToS32,
+    F64ToU32,
+}
+
+/// One expression of a kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// A constant of type `ty` with these bits (Bool: 0/1, U32/F32: low 32 bits).
+    Const { ty: Ty, bits: u64 },
+    /// Input dword `index` (0..6: v4..v9 of the lane).
+    Input(u8),
+    /// The lane's index within its wave (0..wave), `U32`.
+    LaneId,
+    IntBin { op: IntBin, a: Handle, b: Handle },
+    IntUn { op: IntUn, a: Handle },
+    IntCmp { op: IntCmp, a: Handle, b: Handle },
+    FloatBin { op: FloatBin, a: Handle, b: Handle },
+    /// Fused multiply-add a * b + c with a single rounding (nearest even).
+    Fma { a: Handle, b: Handle, c: Handle },
+    FloatUn { op: FloatUn, a: Handle },
+    FloatCmp { op: FloatCmp, a: Handle, b: Handle },
+    /// Boolean logic on `Bool` operands.
+    BoolAnd(Handle, Handle),
+    BoolOr(Handle, Handle),
+    BoolNot(Handle),
+    /// `if cond { a } else { b }`; a and b have the same type.
+    Select { cond: Handle, a: Handle, b: Handle },
+    Convert { op: Convert, a: Handle, to: Ty },
+    /// Two U32 -> U64 (lo, hi).
+    Pack64 { lo: Handle, hi: Handle },
+}
+
+/// A lowered body for one lane: expressions in topological order and the sixteen outputs
+/// (v10..v25 after the body, each `U32`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Kernel {
+    pub exprs: Vec<Expr>,
+    pub outputs: Vec<Handle>,
+}
+
+/// A broken IR invariant, found by [`Kernel::validate`].
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum IrError {
+    #[error("expression {at} refers to {operand}, which is not defined before it")]
+    ForwardReference { at: Handle, operand: Handle },
+    #[error("expression {at}: {what}")]
+    Type { at: Handle, what: String },
+    #[error("kernel has {0} outputs, expected 16")]
+    OutputCount(usize),
+}
+
+impl Kernel {
+    /// Appends `e` and returns its handle.
+    pub fn push(&mut self, e: Expr) -> Handle {
+        let h = Handle(self.exprs.len() as u32);
+        self.exprs.push(e);
+        h
+    }
+
+    pub fn expr(&self, h: Handle) -> &Expr {
+        &self.exprs[h.index()]
+    }
+
+    /// The type of expression `h` (assumes `h`'s operands are already well typed).
+    pub fn ty(&self, h: Handle) -> Ty {
+        match self.expr(h) {
+            Expr::Const { ty, .. } => *ty,
+            Expr::Input(_) | Expr::LaneId => Ty::U32,
+            Expr::IntBin { a, .. } | Expr::IntUn { a, .. } => self.ty(*a),
+            Expr::IntCmp { .. } | Expr::FloatCmp { .. } => Ty::Bool,
+            Expr::BoolAnd(..) | Expr::BoolOr(..) | Expr::BoolNot(..) => Ty::Bool,
+            Expr::FloatBin { a, .. } | Expr::Fma { a, .. } | Expr::FloatUn { a, .. } => {
+                self.ty(*a)
+            }
+            Expr::Select { a, .. } => self.ty(*a),
+            Expr::Convert { to, .. } => *to,
+            Expr::Pack64 { .. } => Ty::U64,
+        }
+    }
+
+    /// Operands of an expression, in order.
+    pub fn operands(e: &Expr) -> Vec<Handle> {
+        match *e {
+            Expr::Const { .. } | Expr::Input(_) | Expr::LaneId => vec![],
+            Expr::IntBin { a, b, .. }
+            | Expr::IntCmp { a, b, .. }
+            | Expr::FloatBin { a, b, .. }
+            | Expr::FloatCmp { a, b, .. }
+            | Expr::BoolAnd(a, b)
+            | Expr::BoolOr(a, b) => vec![a, b],
+            Expr::Pack64 { lo, hi } => vec![lo, hi],
+            Expr::IntUn { a, .. }
+            | Expr::FloatUn { a, .. }
+            | Expr::BoolNot(a)
+            | Expr::Convert { a, .. } => vec![a],
+            Expr::Fma { a, b, c } => vec![a, b, c],
+            Expr::Select { cond, a, b } => vec![cond, a, b],
+        }
+    }
+
+    /// Checks the invariants listed in the module docs.
+    pub fn validate(&self) -> Result<(), IrError> {
+        use Ty::*;
+        if self.outputs.len() != 16 {
+            return Err(IrError::OutputCount(self.outputs.len()));
+        }
+        for (i, e) in self.exprs.iter().enumerate() {
+            let at = Handle(i as u32);
+            for op in Kernel::operands(e) {
+                if op.0 >= at.0 {
+                    return Err(IrError::ForwardReference { at, operand: op });
+                }
+            }
+            let bad = |what: String| Err(IrError::Type { at, what });
+            let t = |h: Handle| self.ty(h);
+            match *e {
+                Expr::IntBin { a, b, .. } => {
+                    if !matches!(t(a), U32 | U64) || t(a) != t(b) {
+                        return bad(format!("integer op on {:?}, {:?}", t(a), t(b)));
+                    }
+                }
+                Expr::IntUn { a, .. } => {
+                    if !matches!(t(a), U32 | U64) {
+                        return bad(format!("integer op on {:?}", t(a)));
+                    }
+                }
+                Expr::IntCmp { a, b, .. } => {
+                    if !matches!(t(a), U32 | U64) || t(a) != t(b) {
+                        return bad(format!("integer compare on {:?}, {:?}", t(a), t(b)));
+                    }
+                }
+                Expr::FloatBin { a, b, .. } | Expr::FloatCmp { a, b, .. } => {
+                    if !matches!(t(a), F32 | F64) || t(a) != t(b) {
+                        return bad(format!("float op on {:?}, {:?}", t(a), t(b)));
+                    }
+                }
+                Expr::Fma { a, b, c } => {
+                    if !matches!(t(a), F32 | F64) || t(a) != t(b) || t(a) != t(c) {
+                        return bad("fma operand types differ".into());
+                    }
+                }
+                Expr::FloatUn { a, .. } => {
+                    if !matches!(t(a), F32 | F64) {
+                        return bad(format!("float op on {:?}", t(a)));
+                    }
+                }
+                Expr::BoolAnd(a, b) | Expr::BoolOr(a, b) => {
+                    if t(a) != Bool || t(b) != Bool {
+                        return bad("boolean op on non-Bool".into());
+                    }
+                }
+                Expr::BoolNot(a) => {
+                    if t(a) != Bool {
+                        return bad("boolean op on non-Bool".into());
+                    }
+                }
+                Expr::Select { cond, a, b } => {
+                    if t(cond) != Bool || t(a) != t(b) {
+                        return bad("select types".into());
+                    }
+                }
+                Expr::Pack64 { lo, hi } => {
+                    if t(lo) != U32 || t(hi) != U32 {
+                        return bad("pack64 of non-U32".into());
+                    }
+                }
+                Expr::Convert { op, a, to } => {
+                    let ok = match op {
+                        Convert::ZextU32 | Convert::SextU32 => t(a) == U32 && to == U64,
+                        Convert::TruncU64 => t(a) == U64 && to == U32,
+                        Convert::BoolToU32 => t(a) == Bool && to == U32,
+                        Convert::Bitcast => matches!(
+                            (t(a), to),
+                            (U32, F32) | (F32, U32) | (U64, F64) | (F64, U64)
+                        ),
+                        Convert::F32ToF64 => t(a) == F32 && to == F64,
+                        Convert::F64ToF32 => t(a) == F64 && to == F32,
+                        Convert::S32ToF64 | Convert::U32ToF64 => t(a) == U32 && to == F64,
+                        Convert::F64ToS32 | Convert::F64ToU32 => t(a) == F64 && to == U32,
+                    };
+                    if !ok {
+                        return bad(format!("{op:?} from {:?} to {to:?}", t(a)));
+                    }
+                }
+                Expr::Const { .. } | Expr::Input(_) | Expr::LaneId => {}
+            }
+        }
+        for &o in &self.outputs {
+            if o.index() >= self.exprs.len() || self.ty(o) != U32 {
+                return Err(IrError::Type { at: o, what: "output is not a defined U32".into() });
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,5 @@
+//! The bundled RDNA2 -> SPIR-V recompiler: lowering of decoded instructions to a per-lane IR
+//! with the measured RDNA2 semantic rules, a bit-exact CPU model of that IR, and a SPIR-V
+//! backend (rspirv). No GPU and no I/O here.
+
+pub mod ir;

@@ -1,0 +1,76 @@
+//! Backends run dataset rows and return what the sixteen output dwords became.
+//!
+//! | name | what runs |
+//! |---|---|
+//! | `hip[:gfx10xx]` | the native body on an AMD GPU (oracle crate: comgr + HIP) |
+//! | `vulkan[:lavapipe\|nvidia\|radv\|N]` | the recompiled SPIR-V through ash |
+//! | `cpu` | the recompiler's IR, interpreted on the host |
+//!
+//! A backend groups rows by kernel (body words, resolved mode, wave) itself, runs every row it
+//! can, and reports each row that it cannot run with a status instead of failing the batch.
+
+use rdnaprobe_dataset::Row;
+
+/// What happened to one row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    Ok,
+    /// The body uses something the backend or the recompiler does not implement.
+    Unsupported(String),
+    /// The row was attempted and failed (fault, timeout, driver error).
+    Error(String),
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Status::Ok => f.write_str("ok"),
+            Status::Unsupported(r) => write!(f, "unsupported: {r}"),
+            Status::Error(m) => write!(f, "error: {m}"),
+        }
+    }
+}
+
+/// The result of one row: out0..out15 (`None` where not produced) and a status.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowResult {
+    pub outputs: [Option<u32>; 16],
+    pub status: Status,
+}
+
+/// Where a backend's results came from, for manifests and reports.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Producer {
+    /// Backend spelled as on the command line, e.g. `vulkan:lavapipe`.
+    pub backend: String,
+    pub device: String,
+    pub driver: String,
+    pub gfx: Option<String>,
+}
+
+pub trait Backend {
+    fn producer(&self) -> Producer;
+    /// Runs `rows`; the result has one entry per row, in order.
+    fn run(&mut self, rows: &[Row]) -> Vec<RowResult>;
+}
+
+pub mod cpu;
+pub mod hip;
+pub mod vulkan;
+
+/// Opens a backend from its command-line spelling: `cpu`, `vulkan`, `vulkan:lavapipe`,
+/// `vulkan:nvidia`, `vulkan:radv`, `vulkan:N`, `hip`, `hip:gfx1030`.
+pub fn open(spec: &str) -> anyhow::Result<Box<dyn Backend>> {
+    let (name, arg) = match spec.split_once(':') {
+        Some((n, a)) => (n, Some(a)),
+        None => (spec, None),
+    };
+    match name {
+        "cpu" if arg.is_none() => Ok(Box::new(cpu::CpuBackend::new())),
+        "vulkan" => Ok(Box::new(vulkan::VulkanBackend::open(arg)?)),
+        "hip" => Ok(Box::new(hip::HipBackend::open(arg)?)),
+        _ => anyhow::bail!(
+            "unknown backend `{spec}`: expected cpu, vulkan[:lavapipe|nvidia|radv|N] or hip[:gfx10xx]"
+        ),
+    }
+}

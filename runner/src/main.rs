@@ -1,0 +1,80 @@
+//! `rdnaprobe`: the command-line front end. Each subcommand lives in its own module under
+//! `cmd/` and returns an exit code; errors become one line on stderr and exit code 2.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod backend;
+mod cmd;
+
+/// Measure what RDNA2 GPUs compute and replay it through the recompiler.
+#[derive(Parser)]
+#[command(name = "rdnaprobe", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Decode RDNA2 instruction words and print them in LLVM syntax.
+    Decode(cmd::decode::Args),
+    /// Encode LLVM-syntax assembly into instruction words.
+    Encode(cmd::encode::Args),
+    /// Replay datasets through a backend (cpu, vulkan[:driver]).
+    Replay(cmd::replay::Args),
+    /// Run a sweep spec on a backend and write a dataset.
+    Sweep(cmd::sweep::Args),
+    /// Merge sweep shards into one dataset.
+    Merge(cmd::merge::Args),
+    /// List HIP and Vulkan devices.
+    Devices(cmd::devices::Args),
+    /// Assemble a probe kernel code object with comgr.
+    Assemble(cmd::assemble::Args),
+    /// Diff a candidate dataset against a reference dataset.
+    Diff(cmd::diff::Args),
+    /// Write a conformance report from datasets.
+    Report(cmd::report::Args),
+    /// Export datasets and diffs as partitioned Parquet.
+    Export(cmd::export::Args),
+}
+
+fn main() -> ExitCode {
+    reset_sigpipe();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Decode(a) => cmd::decode::run(a),
+        Command::Encode(a) => cmd::encode::run(a),
+        Command::Replay(a) => cmd::replay::run(a),
+        Command::Sweep(a) => cmd::sweep::run(a),
+        Command::Merge(a) => cmd::merge::run(a),
+        Command::Devices(a) => cmd::devices::run(a),
+        Command::Assemble(a) => cmd::assemble::run(a),
+        Command::Diff(a) => cmd::diff::run(a),
+        Command::Report(a) => cmd::report::run(a),
+        Command::Export(a) => cmd::export::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            if is_broken_pipe(&err) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("rdnaprobe: error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A closed pipe (`rdnaprobe decode | head`) ends the program quietly.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn reset_sigpipe() {
+    // Writing to a closed pipe returns EPIPE instead of killing the process; see is_broken_pipe.
+}
