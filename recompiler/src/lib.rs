@@ -2,4 +2,10 @@
 //! with the measured RDNA2 semantic rules, a bit-exact CPU model of that IR, and a SPIR-V
 //! backend (rspirv). No GPU and no I/O here.
 
+pub mod build;
+pub mod interp;
 pub mod ir;
+pub mod lower;
+pub mod spirv;
+
+pub use lower::{is_lowered, lower, lower_words, LowerError};

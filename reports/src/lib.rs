@@ -1,1 +1,31 @@
-//! placeholder
+//! Diff engine and conformance reports for rdnaprobe datasets.
+//!
+//! - [`diff`]: joins a candidate dataset (a replay output) to a reference dataset (hardware, or
+//!   another backend) and classifies every output dword by its result type: exact, NaN payload,
+//!   signed zero, denormal flush, ULP distance, wrong; plus the backend's own `unsupported` /
+//!   `error` rows. Streaming plain Rust, no polars: it is in the small GPU-machine binary.
+//! - [`known`]: the known-discrepancy data file that separates expected from unexpected rows.
+//! - [`output`]: CSV, JSON Lines and table writers of diff results.
+//! - `report` and `export` (feature `polars`): the conformance report (HTML, Markdown, CSV,
+//!   JSON, SVG plots) aggregated with polars, and hive-partitioned Parquet export.
+
+pub mod classify;
+pub mod diff;
+pub mod dtype;
+pub mod error;
+#[cfg(feature = "polars")]
+pub mod export;
+pub mod format;
+pub mod input;
+pub mod join;
+pub mod known;
+pub mod output;
+#[cfg(feature = "polars")]
+pub mod report;
+
+pub use classify::{Class, Verdict};
+pub use diff::{diff_files, diff_inputs, Options, RowDiff, Summary};
+pub use dtype::{output_types, DwordType};
+pub use error::{Error, Result};
+pub use input::{Input, Item, Key, Status, HARDWARE};
+pub use known::Known;

@@ -1,6 +1,32 @@
 //! The RDNA2 (GFX10.3, gfx1030-gfx1036) instruction set: one instruction table, and the
 //! decoder, encoder, assembler and LLVM-syntax printer derived from it.
+//!
+//! - [`table`]: the rows (mnemonic, family, opcode, operand kinds and value types).
+//! - [`decode_stream`]: words to [`Decoded`] items; [`encode`]: back to words.
+//! - [`Instruction::to_llvm_text`]: llvm-mc's disassembly text.
+//! - [`assemble`]: LLVM-syntax text to words (VALU and SALU forms).
+//! - [`output_types`]: the value type of each lane-contract output dword after a body.
 
+pub mod asm;
+pub mod decode;
+pub mod difftest;
+pub mod display;
+pub mod encode;
+pub mod layout;
 pub mod mode;
+pub mod operand;
+pub mod operands;
+mod rules;
+pub mod table;
+pub mod target;
+pub mod types;
 
+pub use asm::{assemble, AsmError};
+pub use decode::{decode_one, decode_stream, DecodeError, Decoded, Encoding, Instruction, Unsupported};
+pub use encode::encode;
 pub use mode::{FloatMode, Round, Wave};
+pub use operand::{Operand, Reg, RegKind, Special};
+pub use operands::{Dpp, Modifiers, Sdwa};
+pub use table::{lookup, table, Family, OpInfo, OperandKind, OperandSpec, Source, ValueType};
+pub use target::{Target, UnknownTarget};
+pub use types::{output_types, DwordType};

@@ -1,8 +1,157 @@
+//! `rdnaprobe diff REFERENCE.csv CANDIDATE.csv`: joins the candidate's rows to the reference's,
+//! classifies every output dword, and prints a table (or CSV / JSON Lines) on stdout. With
+//! `-o FILE` every joined row is also written to FILE (CSV, or JSON Lines when FILE ends in
+//! `.json`/`.jsonl`), atomically. Exit 0: no unexpected difference; 1: some; 2: error.
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-#[derive(clap::Args)]
-pub struct Args {}
+use anyhow::Context;
+use rdnaprobe_dataset::AtomicFile;
+use rdnaprobe_reports::diff::{diff_files, Options, DEFAULT_ULP_K};
+use rdnaprobe_reports::output::{CsvSink, JsonSink, Table};
+use rdnaprobe_reports::{Known, RowDiff};
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Class counts and the unexpected rows, aligned for people.
+    Table,
+    /// One line per joined row (see docs/reports.md for the columns).
+    Csv,
+    /// JSON Lines: one object per joined row, then one summary object.
+    Json,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The reference dataset (hardware rows, or another backend's replay).
+    pub reference: PathBuf,
+    /// The candidate: a replay output (with `backend` and `status` columns) or a dataset.
+    pub candidate: PathBuf,
+    /// Also write every joined row to this file (CSV, or JSON Lines for .json/.jsonl).
+    #[arg(short = 'o', long = "output")]
+    pub output: Option<PathBuf>,
+    /// What stdout shows.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Known-discrepancy file (TOML): differences it explains are expected.
+    #[arg(long)]
+    pub known: Option<PathBuf>,
+    /// Bound of class `ulp<=k` (distances 2..=k; beyond is `wrong`).
+    #[arg(long = "ulp", default_value_t = DEFAULT_ULP_K, value_parser = clap::value_parser!(u64).range(1..))]
+    pub ulp_k: u64,
+    /// Leave `exact` rows out of the CSV / JSON rows.
+    #[arg(long)]
+    pub differences_only: bool,
+    /// Most unexpected rows the table lists.
+    #[arg(long, default_value_t = 40)]
+    pub limit: usize,
+}
+
+/// A destination of per-row records.
+enum Sink<W: Write> {
+    Csv(CsvSink<W>),
+    Json(JsonSink<W>),
+}
+
+impl<W: Write> Sink<W> {
+    fn for_format(json: bool, out: W) -> io::Result<Self> {
+        Ok(if json {
+            Sink::Json(JsonSink::new(out))
+        } else {
+            Sink::Csv(CsvSink::new(out)?)
+        })
+    }
+
+    fn write(&mut self, d: &RowDiff) -> io::Result<()> {
+        match self {
+            Sink::Csv(s) => s.write(d),
+            Sink::Json(s) => s.write(d),
+        }
+    }
+
+    fn finish(self, summary: &rdnaprobe_reports::Summary) -> io::Result<W> {
+        match self {
+            Sink::Csv(s) => s.finish(),
+            Sink::Json(s) => s.finish(summary),
+        }
+    }
+}
+
+fn is_json_path(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("json" | "jsonl")
+    )
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let known = match &args.known {
+        Some(path) => Known::load(path)?,
+        None => Known::default(),
+    };
+    let options = Options {
+        ulp_k: args.ulp_k,
+        known,
+    };
+    let mut screen = match args.format {
+        Format::Table => None,
+        Format::Csv => Some(Sink::for_format(
+            false,
+            BufWriter::new(io::stdout().lock()),
+        )?),
+        Format::Json => Some(Sink::for_format(true, BufWriter::new(io::stdout().lock()))?),
+    };
+    let mut file = match &args.output {
+        Some(path) => {
+            let f = AtomicFile::create(path)?;
+            Some(Sink::for_format(is_json_path(path), BufWriter::new(f))?)
+        }
+        None => None,
+    };
+    let mut table = Table::new(args.limit);
+    let summary = diff_files(&args.reference, &args.candidate, &options, |d| {
+        table.add(d);
+        if args.differences_only && d.class == rdnaprobe_reports::Class::Exact {
+            return Ok(());
+        }
+        if let Some(s) = &mut screen {
+            s.write(d)
+                .map_err(|e| rdnaprobe_reports::Error::io("<stdout>", e))?;
+        }
+        if let (Some(s), Some(path)) = (&mut file, &args.output) {
+            s.write(d)
+                .map_err(|e| rdnaprobe_reports::Error::io(path, e))?;
+        }
+        Ok(())
+    })?;
+    if let (Some(sink), Some(path)) = (file, &args.output) {
+        let atomic = sink
+            .finish(&summary)
+            .and_then(|w| w.into_inner().map_err(|e| e.into_error()))
+            .with_context(|| format!("writing {}", path.display()))?;
+        atomic.commit()?;
+    }
+    match screen {
+        Some(sink) => {
+            sink.finish(&summary)?.flush()?;
+            if io::stderr().is_terminal() {
+                eprintln!(
+                    "{} rows: {} expected, {} unexpected differences",
+                    summary.rows, summary.expected, summary.unexpected
+                );
+            }
+        }
+        None => {
+            let mut out = io::stdout().lock();
+            out.write_all(table.render(&summary).as_bytes())?;
+            out.flush()?;
+        }
+    }
+    Ok(if summary.unexpected > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

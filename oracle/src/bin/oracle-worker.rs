@@ -1,0 +1,14 @@
+//! The oracle's worker process: serves the JSON-lines protocol of `rdnaprobe_oracle::worker` on
+//! stdin/stdout. Set RDNAPROBE_FAKE_WORKER to run without a GPU (tests).
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match rdnaprobe_oracle::worker::serve_stdio() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("rdnaprobe-oracle-worker: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

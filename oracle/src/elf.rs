@@ -1,0 +1,290 @@
+//! A small reader for the AMDGPU code objects comgr produces (ELF64 little endian): the header's
+//! machine flags, symbol lookup, and the kernel descriptor (`probe.kd`) with its
+//! COMPUTE_PGM_RSRC1 fields decoded, so tests and users can check the mode that will run.
+//!
+//! Layout facts from LLVM's AMDGPUUsage ("Kernel Descriptor", "ELF Header").
+
+use crate::error::{OracleError, Result};
+use crate::mode::{Mode, Wave};
+
+const EM_AMDGPU: u16 = 224;
+const SHT_SYMTAB: u32 = 2;
+const SHT_DYNSYM: u32 = 11;
+/// EF_AMDGPU_MACH occupies the low byte of e_flags.
+const EF_AMDGPU_MACH: u32 = 0xff;
+
+fn bad(offset: usize, message: impl Into<String>) -> OracleError {
+    OracleError::BadElf { offset, message: message.into() }
+}
+
+fn bytes(data: &[u8], off: usize, len: usize) -> Result<&[u8]> {
+    off.checked_add(len)
+        .and_then(|end| data.get(off..end))
+        .ok_or_else(|| bad(off, format!("{len} bytes needed, file has {}", data.len())))
+}
+fn u16_at(d: &[u8], off: usize) -> Result<u16> {
+    Ok(u16::from_le_bytes(bytes(d, off, 2)?.try_into().expect("2 bytes")))
+}
+fn u32_at(d: &[u8], off: usize) -> Result<u32> {
+    Ok(u32::from_le_bytes(bytes(d, off, 4)?.try_into().expect("4 bytes")))
+}
+fn u64_at(d: &[u8], off: usize) -> Result<u64> {
+    Ok(u64::from_le_bytes(bytes(d, off, 8)?.try_into().expect("8 bytes")))
+}
+fn usize_at(d: &[u8], off: usize) -> Result<usize> {
+    let v = u64_at(d, off)?;
+    usize::try_from(v).map_err(|_| bad(off, format!("value {v:#x} does not fit in memory")))
+}
+
+#[derive(Clone, Debug)]
+struct Section {
+    kind: u32,
+    addr: u64,
+    offset: usize,
+    size: usize,
+    link: u32,
+    entsize: usize,
+}
+
+/// A symbol of the code object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    pub name: String,
+    pub value: u64,
+    pub size: u64,
+    /// Offset of the symbol's first byte in the file.
+    pub file_offset: usize,
+}
+
+/// A parsed AMDGPU code object.
+pub struct CodeObject<'a> {
+    data: &'a [u8],
+    e_flags: u32,
+    abi_version: u8,
+    sections: Vec<Section>,
+}
+
+impl<'a> CodeObject<'a> {
+    pub fn parse(data: &'a [u8]) -> Result<CodeObject<'a>> {
+        let ident = bytes(data, 0, 16)?;
+        if &ident[..4] != b"\x7fELF" {
+            return Err(bad(0, "not an ELF file"));
+        }
+        if ident[4] != 2 || ident[5] != 1 {
+            return Err(bad(4, "not ELF64 little endian"));
+        }
+        let machine = u16_at(data, 18)?;
+        if machine != EM_AMDGPU {
+            return Err(bad(18, format!("e_machine {machine} is not EM_AMDGPU ({EM_AMDGPU})")));
+        }
+        let e_flags = u32_at(data, 48)?;
+        let shoff = usize_at(data, 40)?;
+        let shentsize = usize::from(u16_at(data, 58)?);
+        let shnum = usize::from(u16_at(data, 60)?);
+        if shentsize < 64 && shnum > 0 {
+            return Err(bad(58, format!("section header size {shentsize} < 64")));
+        }
+        let mut sections = Vec::with_capacity(shnum);
+        for i in 0..shnum {
+            let h = shoff
+                .checked_add(i * shentsize)
+                .ok_or_else(|| bad(40, "section header offset overflows"))?;
+            sections.push(Section {
+                kind: u32_at(data, h + 4)?,
+                addr: u64_at(data, h + 16)?,
+                offset: usize_at(data, h + 24)?,
+                size: usize_at(data, h + 32)?,
+                link: u32_at(data, h + 40)?,
+                entsize: usize_at(data, h + 56)?,
+            });
+        }
+        Ok(CodeObject { data, e_flags, abi_version: ident[8], sections })
+    }
+
+    /// EF_AMDGPU_MACH of the header (e.g. 0x36 for gfx1030).
+    pub fn mach(&self) -> u32 {
+        self.e_flags & EF_AMDGPU_MACH
+    }
+
+    /// EI_ABIVERSION: 2 is code object v4, 3 is v5.
+    pub fn abi_version(&self) -> u8 {
+        self.abi_version
+    }
+
+    /// Finds a symbol in .symtab (or .dynsym) by name.
+    pub fn symbol(&self, name: &str) -> Result<Symbol> {
+        for kind in [SHT_SYMTAB, SHT_DYNSYM] {
+            for sec in self.sections.iter().filter(|s| s.kind == kind) {
+                if let Some(sym) = self.find_in(sec, name)? {
+                    return Ok(sym);
+                }
+            }
+        }
+        Err(bad(0, format!("no symbol `{name}`")))
+    }
+
+    fn find_in(&self, symtab: &Section, name: &str) -> Result<Option<Symbol>> {
+        let strtab = self
+            .sections
+            .get(symtab.link as usize)
+            .ok_or_else(|| bad(symtab.offset, format!("symbol table links to missing section {}", symtab.link)))?;
+        let strings = bytes(self.data, strtab.offset, strtab.size)?;
+        let entsize = if symtab.entsize == 0 { 24 } else { symtab.entsize };
+        for i in 0..symtab.size / entsize {
+            let e = symtab.offset + i * entsize;
+            let name_off = u32_at(self.data, e)? as usize;
+            let sym_name = strings
+                .get(name_off..)
+                .and_then(|s| s.split(|b| *b == 0).next())
+                .ok_or_else(|| bad(e, format!("symbol name offset {name_off} outside the string table")))?;
+            if sym_name != name.as_bytes() {
+                continue;
+            }
+            let shndx = usize::from(u16_at(self.data, e + 6)?);
+            let value = u64_at(self.data, e + 8)?;
+            let size = u64_at(self.data, e + 16)?;
+            let sec = self
+                .sections
+                .get(shndx)
+                .ok_or_else(|| bad(e + 6, format!("symbol `{name}` in missing section {shndx}")))?;
+            let delta = value
+                .checked_sub(sec.addr)
+                .and_then(|d| usize::try_from(d).ok())
+                .ok_or_else(|| bad(e + 8, format!("symbol `{name}` at {value:#x} before its section")))?;
+            return Ok(Some(Symbol { name: name.to_string(), value, size, file_offset: sec.offset + delta }));
+        }
+        Ok(None)
+    }
+
+    /// The bytes of a symbol.
+    pub fn symbol_bytes(&self, sym: &Symbol) -> Result<&'a [u8]> {
+        let len = usize::try_from(sym.size).map_err(|_| bad(sym.file_offset, "symbol too large"))?;
+        bytes(self.data, sym.file_offset, len)
+    }
+
+    /// Decodes the kernel descriptor `<kernel>.kd`.
+    pub fn kernel_descriptor(&self, kernel: &str) -> Result<KernelDescriptor> {
+        let sym = self.symbol(&format!("{kernel}.kd"))?;
+        if sym.size != 64 {
+            return Err(bad(sym.file_offset, format!("kernel descriptor is {} bytes, expected 64", sym.size)));
+        }
+        KernelDescriptor::decode(self.symbol_bytes(&sym)?)
+            .map_err(|e| match e {
+                OracleError::BadElf { offset, message } => bad(sym.file_offset + offset, message),
+                other => other,
+            })
+    }
+}
+
+/// The 64-byte kernel descriptor, with accessors for the fields the oracle sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelDescriptor {
+    pub group_segment_fixed_size: u32,
+    pub private_segment_fixed_size: u32,
+    pub kernarg_size: u32,
+    pub kernel_code_entry_byte_offset: i64,
+    pub compute_pgm_rsrc3: u32,
+    pub compute_pgm_rsrc1: u32,
+    pub compute_pgm_rsrc2: u32,
+    pub kernel_code_properties: u16,
+}
+
+impl KernelDescriptor {
+    pub fn decode(kd: &[u8]) -> Result<KernelDescriptor> {
+        Ok(KernelDescriptor {
+            group_segment_fixed_size: u32_at(kd, 0)?,
+            private_segment_fixed_size: u32_at(kd, 4)?,
+            kernarg_size: u32_at(kd, 8)?,
+            kernel_code_entry_byte_offset: u64_at(kd, 16)? as i64,
+            compute_pgm_rsrc3: u32_at(kd, 44)?,
+            compute_pgm_rsrc1: u32_at(kd, 48)?,
+            compute_pgm_rsrc2: u32_at(kd, 52)?,
+            kernel_code_properties: u16_at(kd, 56)?,
+        })
+    }
+
+    fn rsrc1(&self, lo: u32, width: u32) -> u8 {
+        ((self.compute_pgm_rsrc1 >> lo) & ((1 << width) - 1)) as u8
+    }
+    /// FLOAT_MODE, bits 19:12 of COMPUTE_PGM_RSRC1 (the dataset's float-mode byte).
+    pub fn float_mode(&self) -> u8 {
+        self.rsrc1(12, 8)
+    }
+    pub fn round32(&self) -> u8 {
+        self.rsrc1(12, 2)
+    }
+    pub fn round16(&self) -> u8 {
+        self.rsrc1(14, 2)
+    }
+    pub fn denorm32(&self) -> u8 {
+        self.rsrc1(16, 2)
+    }
+    pub fn denorm16(&self) -> u8 {
+        self.rsrc1(18, 2)
+    }
+    /// ENABLE_DX10_CLAMP, bit 21.
+    pub fn dx10_clamp(&self) -> bool {
+        self.rsrc1(21, 1) == 1
+    }
+    /// ENABLE_IEEE_MODE, bit 23.
+    pub fn ieee_mode(&self) -> bool {
+        self.rsrc1(23, 1) == 1
+    }
+    /// FP16_OVFL, bit 26 (gfx9+).
+    pub fn fp16_overflow(&self) -> bool {
+        self.rsrc1(26, 1) == 1
+    }
+    /// ENABLE_WAVEFRONT_SIZE32, bit 10 of kernel_code_properties (gfx10+).
+    pub fn wave32(&self) -> bool {
+        self.kernel_code_properties & (1 << 10) != 0
+    }
+
+    /// The mode this descriptor gives the kernel.
+    pub fn mode(&self) -> Mode {
+        Mode {
+            ieee: self.ieee_mode(),
+            dx10_clamp: self.dx10_clamp(),
+            denorm32: self.denorm32(),
+            denorm16: self.denorm16(),
+            round32: self.round32(),
+            round16: self.round16(),
+            fp16_overflow: self.fp16_overflow(),
+            wave: if self.wave32() { Wave::W32 } else { Wave::W64 },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_garbage_without_panicking() {
+        assert!(CodeObject::parse(b"").is_err());
+        assert!(CodeObject::parse(b"\x7fELF").is_err());
+        let mut hdr = vec![0u8; 64];
+        hdr[..4].copy_from_slice(b"\x7fELF");
+        hdr[4] = 2;
+        hdr[5] = 1;
+        assert!(matches!(CodeObject::parse(&hdr), Err(OracleError::BadElf { offset: 18, .. })));
+        hdr[18] = 224;
+        // A header that claims sections beyond the end of the file.
+        hdr[40] = 0xf0;
+        hdr[58] = 64;
+        hdr[60] = 3;
+        assert!(CodeObject::parse(&hdr).is_err());
+    }
+
+    #[test]
+    fn descriptor_fields_decode_from_rsrc1() {
+        let mut kd = [0u8; 64];
+        let rsrc1: u32 = (1 << 12) | (2 << 14) | (3 << 16) | (1 << 18) | (1 << 21) | (1 << 26);
+        kd[48..52].copy_from_slice(&rsrc1.to_le_bytes());
+        kd[56..58].copy_from_slice(&(1u16 << 10).to_le_bytes());
+        let d = KernelDescriptor::decode(&kd).unwrap();
+        let m = d.mode();
+        assert_eq!((m.round32, m.round16, m.denorm32, m.denorm16), (1, 2, 3, 1));
+        assert!(m.dx10_clamp && !m.ieee && m.fp16_overflow && m.wave == Wave::W32);
+        assert!(KernelDescriptor::decode(&kd[..40]).is_err());
+    }
+}

@@ -1,0 +1,266 @@
+//! Differential testing against llvm-mc-19: random instructions drawn across all families,
+//! disassembled by llvm-mc in batches and by this crate, texts compared. Used by the test suite
+//! (a small draw) and by `examples/difftest.rs` (the full run).
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use crate::decode::{decode_one, Decoded};
+use crate::table::{self, Family};
+use crate::{encode, Wave};
+
+/// Name of the llvm-mc binary.
+pub const LLVM_MC: &str = "llvm-mc-19";
+
+/// Whether llvm-mc-19 can be run.
+pub fn llvm_mc_available() -> bool {
+    Command::new(LLVM_MC).arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|s| s.success())
+}
+
+/// One llvm-mc result inside a stream: (word offset, words consumed, text or None if rejected).
+pub type McItem = (usize, usize, Option<String>);
+
+/// `s_nop 0` words after each stream: after a rejected word llvm-mc decodes the following words,
+/// and its guesses may run past the stream; the padding keeps the next stream in step.
+const PAD: usize = 6;
+
+/// Disassemble many streams in one llvm-mc run. llvm-mc reads all lines as one byte stream and
+/// reports a rejected word as a warning with line and column, then skips four bytes.
+pub fn llvm_disassemble(streams: &[Vec<u32>], mcpu: &str, wave64: bool) -> std::io::Result<Vec<Vec<McItem>>> {
+    let mut input = String::new();
+    let mut starts = Vec::new();
+    let mut total = 0usize;
+    for s in streams {
+        starts.push(total);
+        let mut line = Vec::new();
+        for w in s.iter().copied().chain(std::iter::repeat_n(0xbf80_0000u32, PAD)) {
+            for b in w.to_le_bytes() {
+                line.push(format!("0x{b:02x}"));
+            }
+        }
+        total += 4 * (s.len() + PAD);
+        input.push_str(&line.join(" "));
+        input.push('\n');
+    }
+    let mut cmd = Command::new(LLVM_MC);
+    cmd.args(["-arch=amdgcn", &format!("-mcpu={mcpu}"), "--disassemble", "-show-encoding"]);
+    if wave64 {
+        cmd.arg("-mattr=+wavefrontsize64");
+    }
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
+    let mut stdin = child.stdin.take().ok_or_else(|| std::io::Error::other("no stdin"))?;
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output()?;
+    writer.join().map_err(|_| std::io::Error::other("writer thread failed"))??;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut fails = std::collections::HashSet::new();
+    for l in stderr.lines() {
+        if let Some(i) = l.find(": warning: invalid instruction encoding") {
+            let head = &l[..i];
+            let mut parts = head.rsplit(':');
+            let col = parts.next().and_then(|c| c.parse::<usize>().ok());
+            let line = parts.next().and_then(|c| c.parse::<usize>().ok());
+            if let (Some(line), Some(col)) = (line, col) {
+                if let Some(st) = starts.get(line - 1) {
+                    fails.insert(st + (col - 1) / 5);
+                }
+            }
+        }
+    }
+    let mut outs = Vec::new();
+    for l in stdout.lines() {
+        if let Some(i) = l.find("; encoding: [") {
+            let text = l[..i].trim().to_string();
+            let enc = &l[i + 13..];
+            let n = enc.trim_end_matches(']').split(',').filter(|x| !x.trim().is_empty()).count();
+            outs.push((text, n));
+        }
+    }
+    let mut result: Vec<Vec<McItem>> = vec![Vec::new(); streams.len()];
+    let (mut oi, mut pos, mut si) = (0usize, 0usize, 0usize);
+    while pos < total {
+        while si + 1 < streams.len() && starts[si + 1] <= pos {
+            si += 1;
+        }
+        let rel = (pos - starts[si]) / 4;
+        if fails.contains(&pos) {
+            if rel < streams[si].len() {
+                result[si].push((rel, 1, None));
+            }
+            pos += 4;
+            continue;
+        }
+        let Some((text, n)) = outs.get(oi) else {
+            return Err(std::io::Error::other(format!("llvm-mc output out of step at byte {pos}")));
+        };
+        oi += 1;
+        if rel < streams[si].len() {
+            result[si].push((rel, n / 4, Some(text.clone())));
+        }
+        pos += (*n).max(4);
+    }
+    Ok(result)
+}
+
+/// A small deterministic generator (SplitMix64), so the draw is reproducible from its seed.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    pub fn next_u32(&mut self) -> u32 {
+        (self.next_u64() >> 32) as u32
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+}
+
+/// A random instruction: a random table row's probe words with the non-opcode fields
+/// randomised (random source codes, modifiers, offsets, registers), plus random trailing words
+/// for a literal, SDWA/DPP word or NSA addresses where the form has them.
+pub fn random_instruction(rng: &mut Rng) -> Vec<u32> {
+    let rows = &table::table().rows;
+    let row = rows[rng.below(rows.len())];
+    let mut words: Vec<u32> = if row.probe_words.is_empty() { vec![0xf000_0000 | (u32::from(row.opcode) & 0x7f) << 18 | u32::from(row.opcode >> 7), 0] } else { row.probe_words.clone() };
+    // Keep the bits that select format and opcode; randomise the rest.
+    let keep0: u32 = match row.family {
+        Family::SOP2 => 0xff80_0000,
+        Family::SOPK => 0xff80_0000,
+        Family::SOP1 => 0xff80_ff00,
+        Family::SOPC | Family::SOPP => 0xffff_0000,
+        Family::SMEM => 0xffff_0000 & !0x0001_4000 | 0x03fc_0000,
+        Family::VOP1 => 0xfe01_fe00,
+        Family::VOP2 => 0xfe00_0000,
+        Family::VOPC => 0xfffe_0000,
+        Family::VOP3 => 0xffff_0000,
+        Family::VOP3P => 0xffff_0000,
+        Family::VINTRP => 0xfc03_0000,
+        Family::DS => 0xfffc_0000,
+        Family::MUBUF => 0xfffc_0000,
+        Family::MTBUF => 0xfc07_0000,
+        Family::FLAT | Family::GLOBAL | Family::SCRATCH => 0xfffc_c000,
+        Family::MIMG => 0xfffc_0001,
+        Family::EXP => 0xfc00_0000,
+    };
+    let r = rng.next_u32();
+    words[0] = (words[0] & keep0) | (r & !keep0);
+    if row.family == Family::MTBUF {
+        // The fourth opcode bit lives in the second word.
+        if let Some(w1) = words.get_mut(1) {
+            let keep = 1 << 21;
+            *w1 = (*w1 & keep) | (rng.next_u32() & !keep);
+        }
+    } else if words.len() > 1 {
+        words[1] = rng.next_u32();
+    }
+    // Bias source fields toward registers and inline constants, as real code has them.
+    let pick_src = |rng: &mut Rng| -> u32 {
+        match rng.below(8) {
+            0 => 128 + rng.below(81) as u32,
+            1 => 240 + rng.below(9) as u32,
+            2 => 255,
+            3 => rng.below(128) as u32,
+            4 => [249u32, 250, 233, 234, 251, 252, 253, 254, 235, 236, 237, 238, 239][rng.below(13)],
+            _ => 256 + rng.below(256) as u32,
+        }
+    };
+    match row.family {
+        Family::VOP1 | Family::VOP2 | Family::VOPC => {
+            words.truncate(1);
+            words[0] = (words[0] & !0x1ff) | pick_src(rng);
+        }
+        Family::VOP3 | Family::VOP3P => {
+            words.truncate(2);
+            let w1 = &mut words[1];
+            *w1 &= !0x7ff_ffff;
+            let s0 = pick_src(rng);
+            let s1 = pick_src(rng);
+            let s2 = pick_src(rng);
+            *w1 |= s0 | (s1 << 9) | (s2 << 18);
+            if rng.below(2) == 0 {
+                words[0] &= !0x7f00; // no op_sel / abs most of the time
+                words[1] &= 0x07ff_ffff;
+            }
+        }
+        Family::SOP1 | Family::SOP2 | Family::SOPC => {
+            words.truncate(1);
+            let a = pick_src(rng) & 0xff;
+            let b = pick_src(rng) & 0xff;
+            words[0] = (words[0] & !0xffff) | a | if row.family == Family::SOP1 { words[0] & 0xff00 } else { b << 8 };
+        }
+        Family::MIMG => {
+            words.truncate(2);
+        }
+        _ => {}
+    }
+    // Trailing words: literal / extra words, random.
+    for _ in 0..4 {
+        words.push(rng.next_u32());
+    }
+    match decode_one(&words, 0) {
+        Ok(d) => {
+            let n = d.len();
+            words.truncate(n);
+        }
+        Err(_) => words.truncate(2),
+    }
+    words
+}
+
+/// Outcome of one comparison.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// llvm-mc rejects the words.
+    LlvmRejects,
+    Agree,
+    /// llvm-mc and this crate disagree on the length in words.
+    Length { llvm: usize, ours: usize, llvm_text: String },
+    Text { llvm: String, ours: String },
+    /// This crate says unsupported where llvm-mc decodes.
+    OursUnsupported { llvm: String, reason: String },
+}
+
+/// Compare a batch of streams (each one instruction long by this crate's decoder).
+pub fn compare(streams: &[Vec<u32>], wave: Wave) -> std::io::Result<Vec<Outcome>> {
+    let mc = llvm_disassemble(streams, "gfx1030", wave == Wave::W64)?;
+    let mut out = Vec::with_capacity(streams.len());
+    for (s, items) in streams.iter().zip(mc) {
+        let first = items.first().cloned().unwrap_or((0, 1, None));
+        let Some(text) = first.2 else {
+            out.push(Outcome::LlvmRejects);
+            continue;
+        };
+        let ours = decode_one(s, 0);
+        match ours {
+            Ok(Decoded::Inst(i)) => {
+                if first.1 != i.len() {
+                    out.push(Outcome::Length { llvm: first.1, ours: i.len(), llvm_text: text });
+                    continue;
+                }
+                let t = i.to_llvm_text(wave);
+                // Re-encoding must give back the words.
+                debug_assert_eq!(encode(&i), s.to_vec());
+                if normalize(&t) == normalize(&text) {
+                    out.push(Outcome::Agree);
+                } else {
+                    out.push(Outcome::Text { llvm: text, ours: t });
+                }
+            }
+            Ok(Decoded::Unsupported(u)) => out.push(Outcome::OursUnsupported { llvm: text, reason: u.reason }),
+            Err(e) => out.push(Outcome::OursUnsupported { llvm: text, reason: e.to_string() }),
+        }
+    }
+    Ok(out)
+}
+
+/// llvm-mc pads the mnemonic column; compare with runs of spaces collapsed.
+pub fn normalize(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}

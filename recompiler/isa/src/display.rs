@@ -1,0 +1,315 @@
+//! Printer: LLVM syntax, as `llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 --disassemble` prints it.
+
+use crate::decode::{Encoding, Instruction};
+use crate::layout::Field;
+use crate::operand::{self, Operand, Reg, RegKind};
+use crate::rules;
+use crate::table::{Family, OperandKind, ValueType};
+use crate::{Target, Wave};
+
+fn float_text(code: u16, bits: u32) -> &'static str {
+    match code {
+        240 => "0.5",
+        241 => "-0.5",
+        242 => "1.0",
+        243 => "-1.0",
+        244 => "2.0",
+        245 => "-2.0",
+        246 => "4.0",
+        247 => "-4.0",
+        _ if bits == 64 => "0.15915494309189532",
+        _ => "0.15915494",
+    }
+}
+
+/// Text of an operand.
+pub fn operand_text(op: &Operand, ty: ValueType) -> String {
+    match op {
+        Operand::Reg(r) => operand::reg_name(r),
+        Operand::InlineInt(v) => v.to_string(),
+        Operand::InlineFloat { code, .. } => float_text(*code, ty.bits()).to_string(),
+        Operand::Literal(v) => format!("0x{v:x}"),
+        Operand::Special(s) => s.name().to_string(),
+        Operand::Invalid(c) => format!("invalid_operand_{c}"),
+    }
+}
+
+fn with_mods(text: String, neg: bool, abs: bool) -> String {
+    let t = if abs { format!("|{text}|") } else { text };
+    if neg {
+        format!("-{t}")
+    } else {
+        t
+    }
+}
+
+fn bits_list(v: u32, n: usize) -> String {
+    let items: Vec<String> = (0..n).map(|i| ((v >> i) & 1).to_string()).collect();
+    format!("[{}]", items.join(","))
+}
+
+const SEL: [&str; 8] = ["BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "invalid"];
+const UNUSED: [&str; 4] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "invalid"];
+
+fn dpp_ctrl_text(c: u32) -> Option<String> {
+    Some(match c {
+        0x000..=0x0ff => format!("quad_perm:[{},{},{},{}]", c & 3, (c >> 2) & 3, (c >> 4) & 3, (c >> 6) & 3),
+        0x101..=0x10f => format!("row_shl:{}", c & 0xf),
+        0x111..=0x11f => format!("row_shr:{}", c & 0xf),
+        0x121..=0x12f => format!("row_ror:{}", c & 0xf),
+        0x140 => "row_mirror".into(),
+        0x141 => "row_half_mirror".into(),
+        0x150..=0x15f => format!("row_share:{}", c & 0xf),
+        0x160..=0x16f => format!("row_xmask:{}", c & 0xf),
+        _ => return None,
+    })
+}
+
+impl Instruction {
+    /// The instruction as llvm-mc prints it for gfx1030 on `wave`.
+    pub fn to_llvm_text(&self, wave: Wave) -> String {
+        self.to_llvm_text_for(Target::Gfx1030, wave)
+    }
+
+    /// The instruction as llvm-mc prints it for `target` on `wave`.
+    pub fn to_llvm_text_for(&self, target: Target, wave: Wave) -> String {
+        match self.encoding {
+            Encoding::VOP1
+            | Encoding::VOP2
+            | Encoding::VOPC
+            | Encoding::VOP3
+            | Encoding::VOP3P
+            | Encoding::SDWA
+            | Encoding::DPP16
+            | Encoding::DPP8 => self.valu_text(target, wave),
+            Encoding::SOP1 | Encoding::SOP2 | Encoding::SOPC => self.salu_text(wave),
+            _ => self.template_text(target),
+        }
+    }
+
+    fn valu_text(&self, target: Target, wave: Wave) -> String {
+        let info = self.info;
+        let m = self.modifiers();
+        let mut name = info.mnemonic_for(target).to_string();
+        let promoted = info.vop3_opcode.is_some();
+        match self.encoding {
+            Encoding::VOP3 if promoted => name.push_str("_e64"),
+            Encoding::VOP1 | Encoding::VOP2 | Encoding::VOPC if promoted => name.push_str("_e32"),
+            Encoding::SDWA => name.push_str("_sdwa"),
+            Encoding::DPP16 | Encoding::DPP8 => name.push_str("_dpp"),
+            _ => {}
+        }
+        let mut ops: Vec<String> = self.dsts(wave).iter().map(|d| operand_text(d, info.result)).collect();
+        let srcs = self.srcs(wave);
+        let specs = &info.srcs;
+        let sdwa = m.sdwa;
+        for (i, s) in srcs.iter().enumerate() {
+            let ty = specs.get(i).map(|s| s.ty).unwrap_or(ValueType::B32);
+            let mut t = operand_text(s, ty);
+            if let (Some(sd), true) = (sdwa, i < 2) {
+                if (i == 0 && sd.src0_sext) || (i == 1 && sd.src1_sext) {
+                    t = format!("sext({t})");
+                }
+            }
+            let (neg, abs) = if i < 3 { (m.neg[i], m.abs[i]) } else { (false, false) };
+            if self.encoding == Encoding::VOP3P {
+                ops.push(t);
+            } else {
+                ops.push(with_mods(t, neg, abs));
+            }
+        }
+        let mut out = name;
+        if !ops.is_empty() {
+            out.push(' ');
+            out.push_str(&ops.join(", "));
+        }
+        let nsrc = specs.iter().filter(|s| s.kind != OperandKind::LaneMask).count().min(3);
+        match self.encoding {
+            Encoding::VOP3 => {
+                if m.op_sel != 0 {
+                    out.push_str(&format!(" op_sel:{}", bits_list(u32::from(m.op_sel) & 7 | ((u32::from(m.op_sel) >> 3) << nsrc), nsrc + 1)));
+                }
+            }
+            Encoding::VOP3P => {
+                let mix = info.mnemonic.starts_with("v_fma_mix");
+                if m.op_sel != 0 {
+                    out.push_str(&format!(" op_sel:{}", bits_list(m.op_sel.into(), nsrc)));
+                }
+                let hi_default = if mix { 0 } else { (1u32 << nsrc) - 1 };
+                if u32::from(m.op_sel_hi) & ((1 << nsrc) - 1) != hi_default {
+                    out.push_str(&format!(" op_sel_hi:{}", bits_list(m.op_sel_hi.into(), nsrc)));
+                }
+                if m.neg_lo != 0 {
+                    out.push_str(&format!(" neg_lo:{}", bits_list(m.neg_lo.into(), nsrc)));
+                }
+                if m.neg_hi != 0 {
+                    out.push_str(&format!(" neg_hi:{}", bits_list(m.neg_hi.into(), nsrc)));
+                }
+            }
+            _ => {}
+        }
+        if m.clamp {
+            out.push_str(" clamp");
+        }
+        match m.omod {
+            1 => out.push_str(" mul:2"),
+            2 => out.push_str(" mul:4"),
+            3 => out.push_str(" div:2"),
+            _ => {}
+        }
+        if let Some(sd) = sdwa {
+            if info.family != Family::VOPC {
+                out.push_str(&format!(" dst_sel:{} dst_unused:{}", SEL[sd.dst_sel as usize & 7], UNUSED[sd.dst_unused as usize & 3]));
+            }
+            out.push_str(&format!(" src0_sel:{}", SEL[sd.src0_sel as usize & 7]));
+            if info.family != Family::VOP1 {
+                out.push_str(&format!(" src1_sel:{}", SEL[sd.src1_sel as usize & 7]));
+            }
+        }
+        if let Some(d) = m.dpp {
+            match dpp_ctrl_text(d.dpp_ctrl.into()) {
+                Some(t) => out.push_str(&format!(" {t}")),
+                None => out.push_str(&format!(" /* invalid dpp_ctrl 0x{:x} */", d.dpp_ctrl)),
+            }
+            out.push_str(&format!(" row_mask:0x{:x} bank_mask:0x{:x}", d.row_mask, d.bank_mask));
+            if d.bound_ctrl {
+                out.push_str(" bound_ctrl:1");
+            }
+            if d.fi {
+                out.push_str(" fi:1");
+            }
+        }
+        if let Some((lanes, fi)) = m.dpp8 {
+            let l: Vec<String> = lanes.iter().map(|x| x.to_string()).collect();
+            out.push_str(&format!(" dpp8:[{}]", l.join(",")));
+            if fi {
+                out.push_str(" fi:1");
+            }
+        }
+        out
+    }
+
+    fn salu_text(&self, wave: Wave) -> String {
+        let info = self.info;
+        let mut ops: Vec<String> = self.dsts(wave).iter().map(|d| operand_text(d, info.result)).collect();
+        for (s, spec) in self.srcs(wave).iter().zip(info.srcs.iter()) {
+            ops.push(operand_text(s, spec.ty));
+        }
+        if ops.is_empty() {
+            info.mnemonic.to_string()
+        } else {
+            format!("{} {}", info.mnemonic, ops.join(", "))
+        }
+    }
+
+    /// Families printed through the row's probe text: each register token of the probe is
+    /// mapped to the field that held its value in the probe words, and replaced by this
+    /// instruction's value of that field; modifiers are printed from the fields.
+    fn template_text(&self, target: Target) -> String {
+        let info = self.info;
+        let f = |x| self.fields.get(x);
+        let mut out = info.mnemonic_for(target).to_string();
+        match self.encoding {
+            Encoding::SOPP | Encoding::SOPK => {
+                let imm = f(Field::Simm16);
+                let toks = rules::probe_operands(info.probe_text);
+                let mut ops = Vec::new();
+                for t in &toks {
+                    if t.starts_with('s') && !t.starts_with("sendmsg") {
+                        let d = rules::token_dwords(t);
+                        ops.push(operand_text(&operand::decode_sdst(f(Field::Sdst) as u16, d), ValueType::B32));
+                    } else if t.starts_with("0x") {
+                        ops.push(format!("0x{imm:x}"));
+                    } else {
+                        ops.push(imm.to_string());
+                    }
+                }
+                if !ops.is_empty() {
+                    out.push(' ');
+                    out.push_str(&ops.join(", "));
+                }
+                out
+            }
+            Encoding::SMEM => {
+                let toks = rules::probe_operands(info.probe_text);
+                let mut ops = Vec::new();
+                let sd = toks.first().map(|t| rules::token_dwords(t)).unwrap_or(1);
+                let sb = toks.get(1).map(|t| rules::token_dwords(t)).unwrap_or(2);
+                if !toks.is_empty() {
+                    ops.push(operand_text(&operand::decode_sdst(f(Field::Sdata) as u16, sd), ValueType::B32));
+                }
+                if toks.len() > 1 {
+                    ops.push(operand_text(&operand::decode_sdst((f(Field::Sbase) << 1) as u16, sb), ValueType::B32));
+                    let so = f(Field::Soffset);
+                    if so != 125 {
+                        ops.push(operand_text(&operand::decode_sdst(so as u16, 1), ValueType::B32));
+                    } else {
+                        ops.push(format!("0x{:x}", f(Field::Offset)));
+                    }
+                }
+                if !ops.is_empty() {
+                    out.push(' ');
+                    out.push_str(&ops.join(", "));
+                }
+                if f(Field::Soffset) != 125 && f(Field::Offset) != 0 {
+                    out.push_str(&format!(" offset:0x{:x}", f(Field::Offset)));
+                }
+                if f(Field::Glc) != 0 {
+                    out.push_str(" glc");
+                }
+                if f(Field::Dlc) != 0 {
+                    out.push_str(" dlc");
+                }
+                out
+            }
+            _ => {
+                let toks = rules::probe_operands(info.probe_text);
+                let ops: Vec<String> = toks.iter().map(|t| self.mem_token(t)).collect();
+                if !ops.is_empty() {
+                    out.push(' ');
+                    out.push_str(&ops.join(", "));
+                }
+                out
+            }
+        }
+    }
+
+    /// Replace a probe register token by this instruction's register in the same role.
+    fn mem_token(&self, tok: &str) -> String {
+        let info = self.info;
+        let probe = match crate::decode::decode_one(&info.probe_words, 0) {
+            Ok(crate::Decoded::Inst(i)) => i,
+            _ => return tok.to_string(),
+        };
+        let dw = rules::token_dwords(tok);
+        let idx = tok
+            .trim_start_matches(['v', 's'])
+            .trim_start_matches('[')
+            .split([':', ']'])
+            .next()
+            .and_then(|x| x.parse::<u32>().ok());
+        let candidates: &[Field] = match self.encoding {
+            Encoding::DS => &[Field::Vdst, Field::Addr, Field::Data0, Field::Data1],
+            Encoding::FLAT => &[Field::Vdst, Field::Addr, Field::Data],
+            Encoding::MUBUF | Encoding::MTBUF | Encoding::MIMG => &[Field::Vdata, Field::Vaddr],
+            Encoding::VINTRP => &[Field::Vdst, Field::Vsrc],
+            Encoding::EXP => &[Field::Vsrc0, Field::Vsrc1, Field::Vsrc2, Field::Vsrc3],
+            _ => &[],
+        };
+        if let (Some(i), true) = (idx, tok.starts_with('v')) {
+            for &c in candidates {
+                if probe.fields.get(c) == i {
+                    return operand::reg_name(&Reg { kind: RegKind::Vgpr, index: self.fields.get(c) as u16, count: dw });
+                }
+            }
+        }
+        tok.to_string()
+    }
+}
+
+impl std::fmt::Display for Instruction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_llvm_text(Wave::W32))
+    }
+}
+

@@ -1,0 +1,490 @@
+//! f16 instructions: scalar f16 arithmetic, unary and conversion ops, packed f16 (VOP3P) and
+//! the mixed-precision v_fma_mix* forms.
+
+use super::float::{arith, div_fixup, ldexp, med3, minmax, Arith, Ctx};
+use super::Lowerer;
+use crate::build::{Builder, Fmt, Tiny};
+use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, IntCmp, Ty};
+use rdnaprobe_isa::Round;
+
+impl Lowerer {
+    /// The f16 rounding mode of ops whose directed rounding is only honoured with f16
+    /// denormals kept (rule: f16-directed-rounding).
+    fn round16_kept(&self) -> Round {
+        if self.mode.denorm16 == 3 {
+            self.mode.round16()
+        } else {
+            Round::NearestEven
+        }
+    }
+
+    /// f16 result modifiers: FP16_OVFL, then clamp.
+    fn f16_finish(&mut self, c: &Ctx, r: Handle, src_inf: Handle) -> Handle {
+        let r = self.fp16_ovfl(r, src_inf);
+        if c.mods.clamp {
+            self.clamp(Fmt::F16, r)
+        } else {
+            r
+        }
+    }
+
+    /// Packed source `i`, element `hi`: op_sel / op_sel_hi pick the half, neg_lo / neg_hi
+    /// negate it.
+    fn pk_src(&mut self, c: &Ctx, i: usize, hi: bool) -> Result<Handle, String> {
+        let op = self.src_op(c, i)?;
+        let v = self.read32(&op)?;
+        let sel = if hi { c.mods.op_sel_hi } else { c.mods.op_sel };
+        let v = if sel & (1 << i) != 0 { self.b.shrc(v, 16) } else { v };
+        let v = self.b.andc(v, 0xffff);
+        let neg = if hi { c.mods.neg_hi } else { c.mods.neg_lo };
+        Ok(if neg & (1 << i) != 0 { self.b.xorc(v, 0x8000) } else { v })
+    }
+
+    /// A v_fma_mix* source as f32 bits: op_sel_hi[i] set reads an f16 (op_sel[i] picks the
+    /// half), converted exactly; neg_lo is neg and neg_hi is abs.
+    fn mix_src(&mut self, c: &Ctx, i: usize) -> Result<(Handle, bool), String> {
+        let op = self.src_op(c, i)?;
+        let v = self.read32(&op)?;
+        let is16 = c.mods.op_sel_hi & (1 << i) != 0;
+        let v = if is16 {
+            let v = if c.mods.op_sel & (1 << i) != 0 { self.b.shrc(v, 16) } else { v };
+            let v = self.b.andc(v, 0xffff);
+            let fi = self.flush_in16();
+            let v = self.b.flush_if(Fmt::F16, v, fi);
+            self.b.f16_to_f32_bits(v)
+        } else {
+            v
+        };
+        let v = if c.mods.neg_hi & (1 << i) != 0 { self.b.abs_bits(Fmt::F32, v) } else { v };
+        let v = if c.mods.neg_lo & (1 << i) != 0 { self.b.neg_bits(Fmt::F32, v) } else { v };
+        Ok((v, is16))
+    }
+}
+
+/// f16 bits of the f32 NaN `x`: sign, quiet, payload bits 22:13 (always quiet).
+fn nan32_to_16(b: &mut Builder, x: Handle) -> Handle {
+    let s = b.shrc(x, 16);
+    let s = b.andc(s, 0x8000);
+    let p = b.shrc(x, 13);
+    let p = b.andc(p, 0x1ff);
+    let q = b.orc(p, 0x7e00);
+    b.or(q, s)
+}
+
+pub(super) fn lower16(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
+    let ieee = l.mode.ieee;
+    let round = l.mode.round16();
+    let (fi, fo) = (l.flush_in16(), l.flush_out16());
+    match m {
+        "v_add_f16" | "v_sub_f16" | "v_subrev_f16" | "v_mul_f16" | "v_fma_f16" | "v_fmac_f16" => {
+            let mut a = l.f16_src(c, 0)?;
+            let mut bb = l.f16_src(c, 1)?;
+            let mut srcs = vec![];
+            let kind = match m {
+                "v_mul_f16" => Arith::Mul,
+                "v_fma_f16" | "v_fmac_f16" => Arith::Fma,
+                _ => Arith::Add,
+            };
+            if m == "v_subrev_f16" {
+                std::mem::swap(&mut a, &mut bb);
+            }
+            if m == "v_sub_f16" || m == "v_subrev_f16" {
+                bb = l.b.neg_bits(Fmt::F16, bb);
+            }
+            srcs.push(a);
+            srcs.push(bb);
+            if m == "v_fma_f16" {
+                srcs.push(l.f16_src(c, 2)?);
+            } else if m == "v_fmac_f16" {
+                let dsts = c.inst.dsts(l.wave);
+                let d = *dsts.first().ok_or("no destination")?;
+                let acc = l.read32(&d)?;
+                srcs.push(l.b.andc(acc, 0xffff));
+            }
+            // rule: scalar-f16-denormals: flushing follows denorm16 at every rounding mode
+            let r = arith(&mut l.b, Fmt::F16, kind, &srcs, round, fi, fo, ieee);
+            let si = l.any_inf(Fmt::F16, &srcs);
+            let r = l.f16_finish(c, r, si);
+            l.write16(c, r)
+        }
+        "v_max_f16" | "v_min_f16" => {
+            let a = l.f16_src(c, 0)?;
+            let bb = l.f16_src(c, 1)?;
+            let a = l.b.flush_if(Fmt::F16, a, fi);
+            let bb = l.b.flush_if(Fmt::F16, bb, fi);
+            let r = minmax(&mut l.b, Fmt::F16, a, bb, m == "v_max_f16", ieee);
+            let r = l.b.flush_if(Fmt::F16, r, fo);
+            let r = if c.mods.clamp { l.clamp(Fmt::F16, r) } else { r };
+            l.write16(c, r)
+        }
+        "v_ldexp_f16" => {
+            let a = l.f16_src(c, 0)?;
+            let op1 = l.src_op(c, 1)?;
+            let n = l.read32(&op1)?;
+            // the exponent operand is a signed 16-bit integer
+            let n = l.b.shlc(n, 16);
+            let n = l.b.sarc(n, 16);
+            let r16 = l.round16_kept();
+            // rule: ldexp-f16: a flushed result is tiny on its exact value
+            let r = ldexp(l, Fmt::F16, a, n, fi, fo, r16, Tiny::BeforeRounding);
+            let ai = l.b.is_inf(Fmt::F16, a);
+            let r = l.f16_finish(c, r, ai);
+            l.write16(c, r)
+        }
+        "v_div_fixup_f16" => {
+            let a = l.f16_src(c, 0)?;
+            let bb = l.f16_src(c, 1)?;
+            let cc = l.f16_src(c, 2)?;
+            let r = div_fixup(l, Fmt::F16, a, bb, cc);
+            // FP16_OVFL keeps the infinity written for a zero denominator or an infinite
+            // numerator and clamps any other infinite quotient
+            let b = &mut l.b;
+            let z1 = b.is_zero(Fmt::F16, bb);
+            let i2 = b.is_inf(Fmt::F16, cc);
+            let i0 = b.is_inf(Fmt::F16, a);
+            let keep = b.bor(z1, i2);
+            let n1 = b.is_nan(Fmt::F16, bb);
+            let n2 = b.is_nan(Fmt::F16, cc);
+            let _ = (i0, n1, n2);
+            let r = l.f16_finish(c, r, keep);
+            l.write16(c, r)
+        }
+        "v_fma_mix_f32" | "v_fma_mixlo_f16" | "v_fma_mixhi_f16" => mix(l, c, m),
+        "v_pk_add_f16" | "v_pk_mul_f16" | "v_pk_fma_f16" | "v_pk_max_f16" | "v_pk_min_f16" => {
+            let mut halves = [l.b.c32(0); 2];
+            for (h, hv) in halves.iter_mut().enumerate() {
+                let hi = h == 1;
+                let n = if m == "v_pk_fma_f16" { 3 } else { 2 };
+                let mut s = Vec::new();
+                for i in 0..n {
+                    s.push(l.pk_src(c, i, hi)?);
+                }
+                // rule: packed-f16-nan
+                let r = match m {
+                    "v_pk_max_f16" | "v_pk_min_f16" => {
+                        let a = l.b.flush_if(Fmt::F16, s[0], fi);
+                        let bb = l.b.flush_if(Fmt::F16, s[1], fi);
+                        let r = minmax(&mut l.b, Fmt::F16, a, bb, m == "v_pk_max_f16", ieee);
+                        l.b.flush_if(Fmt::F16, r, fo)
+                    }
+                    _ => {
+                        let kind = match m {
+                            "v_pk_add_f16" => Arith::Add,
+                            "v_pk_mul_f16" => Arith::Mul,
+                            _ => Arith::Fma,
+                        };
+                        let r = arith(&mut l.b, Fmt::F16, kind, &s, round, fi, fo, ieee);
+                        let si = l.any_inf(Fmt::F16, &s);
+                        l.fp16_ovfl(r, si)
+                    }
+                };
+                let r = if c.mods.clamp { l.clamp(Fmt::F16, r) } else { r };
+                *hv = l.b.andc(r, 0xffff);
+            }
+            let hi = l.b.shlc(halves[1], 16);
+            let v = l.b.or(halves[0], hi);
+            l.write_result(c.inst, v)
+        }
+        "v_cvt_f16_u16" | "v_cvt_f16_i16" => {
+            let op = l.src_op(c, 0)?;
+            let x = l.read32(&op)?;
+            let b = &mut l.b;
+            let x = if m == "v_cvt_f16_i16" {
+                let s = b.shlc(x, 16);
+                b.sarc(s, 16)
+            } else {
+                b.andc(x, 0xffff)
+            };
+            let cv = if m == "v_cvt_f16_i16" { Convert::S32ToF64 } else { Convert::U32ToF64 };
+            let w = b.cvt(cv, x, Ty::F64);
+            let r16 = l.round16_kept();
+            let r = l.b.round_to(Fmt::F16, w, None, r16, fo, Tiny::Result);
+            let f = l.b.cb(false);
+            let r = l.f16_finish(c, r, f);
+            l.write16(c, r)
+        }
+        "v_cvt_u16_f16" | "v_cvt_i16_f16" => {
+            let x = l.f16_src(c, 0)?;
+            let b = &mut l.b;
+            let x = b.flush_if(Fmt::F16, x, fi);
+            let w = b.f16_to_f64_exact(x);
+            let t = b.fu(FloatUn::Trunc, w);
+            let (lo, hi) = if m == "v_cvt_u16_f16" { (0.0, 65535.0) } else { (-32768.0, 32767.0) };
+            let r = clamp_to_int(b, t, lo, hi);
+            let nan = b.is_nan(Fmt::F16, x);
+            let z = b.c32(0);
+            let r = b.sel(nan, z, r);
+            l.write16(c, r)
+        }
+        "v_cvt_norm_i16_f16" | "v_cvt_norm_u16_f16" => {
+            let x = l.f16_src(c, 0)?;
+            let r = norm16(l, x, m == "v_cvt_norm_i16_f16");
+            l.write16(c, r)
+        }
+        "v_cvt_pknorm_i16_f16" | "v_cvt_pknorm_u16_f16" => {
+            let x = l.f16_src(c, 0)?;
+            let y = l.f16_src(c, 1)?;
+            let s = m == "v_cvt_pknorm_i16_f16";
+            let a = norm16(l, x, s);
+            let bb = norm16(l, y, s);
+            let a = l.b.andc(a, 0xffff);
+            let bb = l.b.shlc(bb, 16);
+            let v = l.b.or(a, bb);
+            l.write_result(c.inst, v)
+        }
+        "v_sat_pk_u8_i16" => {
+            let op = l.src_op(c, 0)?;
+            let x = l.read32(&op)?;
+            let b = &mut l.b;
+            let mut out = b.c32(0);
+            for h in 0..2 {
+                let v = b.shlc(x, 16 - 16 * h);
+                let v = b.sarc(v, 16);
+                let z = b.c32(0);
+                let ff = b.c32(255);
+                let neg = b.icmpc(IntCmp::LtS, v, 0);
+                let big = b.icmpc(IntCmp::GtS, v, 255);
+                let v = b.sel(neg, z, v);
+                let v = b.sel(big, ff, v);
+                let v = b.shlc(v, 8 * h);
+                out = b.or(out, v);
+            }
+            l.write16(c, out)
+        }
+        _ => unary16(l, c, m),
+    }
+}
+
+fn clamp_to_int(b: &mut Builder, t: Handle, lo: f64, hi: f64) -> Handle {
+    let lo_c = b.cf64(lo);
+    let hi_c = b.cf64(hi);
+    let below = b.fcmp(FloatCmp::OrdLt, t, lo_c);
+    let t = b.sel(below, lo_c, t);
+    let above = b.fcmp(FloatCmp::OrdGt, t, hi_c);
+    let t = b.sel(above, hi_c, t);
+    b.cvt(Convert::F64ToS32, t, Ty::U32)
+}
+
+/// rule: cvt-norm: f16 to a normalised 16-bit integer: clamp to [-1, 1] ([0, 1]), scale by
+/// 32767 (65535), round to nearest even; NaN gives 0.
+fn norm16(l: &mut Lowerer, x: Handle, signed: bool) -> Handle {
+    let fi = l.flush_in16();
+    let b = &mut l.b;
+    let x = b.flush_if(Fmt::F16, x, fi);
+    let w = b.f16_to_f64_exact(x);
+    let (lo, k) = if signed { (-1.0, 32767.0) } else { (0.0, 65535.0) };
+    let lo_c = b.cf64(lo);
+    let one = b.cf64(1.0);
+    let below = b.fcmp(FloatCmp::OrdLt, w, lo_c);
+    let w = b.sel(below, lo_c, w);
+    let above = b.fcmp(FloatCmp::OrdGt, w, one);
+    let w = b.sel(above, one, w);
+    let kc = b.cf64(k);
+    let s = b.fb(FloatBin::Mul, w, kc);
+    let r = b.fu(FloatUn::RoundEven, s);
+    let r = b.cvt(Convert::F64ToS32, r, Ty::U32);
+    let nan = b.is_nan(Fmt::F16, x);
+    let z = b.c32(0);
+    b.sel(nan, z, r)
+}
+
+/// v_fma_mix_f32 (f32 result, the f32 fma rules) and v_fma_mixlo/hi_f16 (the exact
+/// product-sum rounded once to f16 in the f16 mode: rule: fma-mix).
+fn mix(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
+    let ieee = l.mode.ieee;
+    let mut s = Vec::new();
+    let mut any16 = false;
+    for i in 0..3 {
+        let (v, is16) = l.mix_src(c, i)?;
+        any16 |= is16;
+        s.push(v);
+    }
+    let _ = any16;
+    if m == "v_fma_mix_f32" {
+        let (fi, fo) = (l.flush_in32(), l.flush_out32());
+        let round = l.mode.round32();
+        let r = arith(&mut l.b, Fmt::F32, Arith::Fma, &s, round, fi, fo, ieee);
+        let r = l.f32_result(c, r);
+        return l.write_result(c.inst, r);
+    }
+    // f16 result: f32 sources flushed by denorm32, exact sum rounded once to f16
+    let fi = l.flush_in32();
+    let fo = l.flush_out16();
+    let round = l.mode.round16();
+    let b = &mut l.b;
+    let s: Vec<Handle> = s.iter().map(|&x| b.flush_if(Fmt::F32, x, fi)).collect();
+    let w: Vec<Handle> = s.iter().map(|&x| b.f32_to_f64_exact(x)).collect();
+    let p = b.fb(FloatBin::Mul, w[0], w[1]);
+    let r = b.round_sum(Fmt::F16, p, w[2], round, fo, Tiny::Result);
+    // NaN and invalid cases: the f32 rules, then converted (always quiet)
+    let r32 = arith(b, Fmt::F32, Arith::Fma, &s, Round::NearestEven, false, false, true);
+    let n32 = b.is_nan(Fmt::F32, r32);
+    let q = nan32_to_16(b, r32);
+    let r = b.sel(n32, q, r);
+    let si = l.any_inf(Fmt::F32, &s);
+    let r = l.f16_finish(c, r, si);
+    // mixlo writes the low half and mixhi the high half; the other half is kept
+    let dsts = c.inst.dsts(l.wave);
+    let d = *dsts.first().ok_or("no destination")?;
+    let old = l.read32(&d)?;
+    let b = &mut l.b;
+    let r = b.andc(r, 0xffff);
+    let v = if m == "v_fma_mixhi_f16" {
+        let lo = b.andc(old, 0xffff);
+        let h = b.shlc(r, 16);
+        b.or(lo, h)
+    } else {
+        let h = b.andc(old, 0xffff_0000);
+        b.or(h, r)
+    };
+    l.write_vdst(&d, &[v])
+}
+
+/// f16 unary ops: computed exactly (or as closely as f64 allows) and rounded once to f16.
+fn unary16(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
+    let ieee = l.mode.ieee;
+    let (fi, fo) = (l.flush_in16(), l.flush_out16());
+    let round = l.mode.round16();
+    let x0 = l.f16_src(c, 0)?;
+    let b = &mut l.b;
+    // rule: f16-unary-denormals: a denormal input is flushed with denorm16 bit 0 clear
+    let x = b.flush_if(Fmt::F16, x0, fi);
+    let nan = b.is_nan(Fmt::F16, x);
+    let q = b.nan_out(Fmt::F16, x, ieee);
+    let w = b.f16_to_f64_exact(x);
+    let neg = b.sign_of(Fmt::F16, x);
+    let zero = b.is_zero(Fmt::F16, x);
+    let inf = b.is_inf(Fmt::F16, x);
+    let dn = b.c32(0xfe00);
+    let pinf = b.c32(0x7c00);
+    let ninf = b.c32(0xfc00);
+    let sgn = b.andc(x, 0x8000);
+    let rnd = |b: &mut Builder, v: Handle| b.round_to(Fmt::F16, v, None, round, fo, Tiny::Result);
+    let nz = b.bnot(zero);
+    let negnz = b.band(neg, nz);
+    let r = match m {
+        "v_frexp_exp_i16_f16" => {
+            let wb = b.bits_of_f64(w);
+            let e = b.shrc(wb, 52);
+            let e = b.andc(e, 0x7ff);
+            let e = b.trunc64(e);
+            let k = b.c32(1022);
+            let e = b.sub(e, k);
+            let sp = b.bor(nan, inf);
+            let sp = b.bor(sp, zero);
+            let z = b.c32(0);
+            let r = b.sel(sp, z, e);
+            return l.write16(c, r);
+        }
+        "v_frexp_mant_f16" => {
+            let wb = b.bits_of_f64(w);
+            let m52 = b.andc(wb, (1 << 52) - 1);
+            let m10 = b.shrc(m52, 42);
+            let m10 = b.trunc64(m10);
+            let e = b.c32(14 << 10);
+            let r = b.or(e, m10);
+            let r = b.or(r, sgn);
+            let r = b.sel(zero, x, r);
+            let r = b.sel(inf, x, r);
+            b.sel(nan, q, r)
+        }
+        "v_ceil_f16" | "v_floor_f16" | "v_trunc_f16" | "v_rndne_f16" => {
+            let op = match m {
+                "v_ceil_f16" => FloatUn::Ceil,
+                "v_floor_f16" => FloatUn::Floor,
+                "v_trunc_f16" => FloatUn::Trunc,
+                _ => FloatUn::RoundEven,
+            };
+            let v = b.fu(op, w);
+            let r = rnd(b, v);
+            let rz = b.is_zero(Fmt::F16, r);
+            let r = b.sel(rz, sgn, r);
+            let r = b.sel(inf, x, r);
+            b.sel(nan, q, r)
+        }
+        "v_fract_f16" => {
+            let fl = b.fu(FloatUn::Floor, w);
+            let d = b.fb(FloatBin::Sub, w, fl);
+            let r = rnd(b, d);
+            let one = b.c32(0x3c00);
+            let ge1 = b.icmp(IntCmp::GeU, r, one);
+            let below1 = b.c32(0x3bff);
+            let r = b.sel(ge1, below1, r);
+            let r = b.sel(zero, x, r);
+            let r = b.sel(inf, dn, r);
+            b.sel(nan, q, r)
+        }
+        "v_sqrt_f16" => {
+            let v = b.fu(FloatUn::Sqrt, w);
+            let r = rnd(b, v);
+            let r = b.sel(zero, x, r);
+            let r = b.sel(inf, x, r);
+            let r = b.sel(negnz, dn, r);
+            b.sel(nan, q, r)
+        }
+        "v_rsq_f16" => {
+            let sq = b.fu(FloatUn::Sqrt, w);
+            let one = b.cf64(1.0);
+            let v = b.fb(FloatBin::Div, one, sq);
+            let r = rnd(b, v);
+            let zi = b.orc(sgn, 0x7c00);
+            let r = b.sel(zero, zi, r);
+            let pz = b.c32(0);
+            let r = b.sel(inf, pz, r);
+            let r = b.sel(negnz, dn, r);
+            b.sel(nan, q, r)
+        }
+        "v_rcp_f16" => {
+            let one = b.cf64(1.0);
+            let v = b.fb(FloatBin::Div, one, w);
+            let r = rnd(b, v);
+            let zi = b.orc(sgn, 0x7c00);
+            let r = b.sel(zero, zi, r);
+            let r = b.sel(inf, sgn, r);
+            b.sel(nan, q, r)
+        }
+        "v_log_f16" => {
+            let v = b.fu(FloatUn::Log2, w);
+            let r = rnd(b, v);
+            let r = b.sel(zero, ninf, r);
+            let r = b.sel(inf, x, r);
+            let r = b.sel(negnz, dn, r);
+            b.sel(nan, q, r)
+        }
+        "v_exp_f16" => {
+            let v = b.fu(FloatUn::Exp2, w);
+            let r = rnd(b, v);
+            let pz = b.c32(0);
+            let ri = b.sel(neg, pz, pinf);
+            let r = b.sel(inf, ri, r);
+            b.sel(nan, q, r)
+        }
+        "v_sin_f16" | "v_cos_f16" => {
+            let fl = b.fu(FloatUn::Floor, w);
+            let fr = b.fb(FloatBin::Sub, w, fl);
+            let tp = b.cf64(std::f64::consts::TAU);
+            let ang = b.fb(FloatBin::Mul, fr, tp);
+            let op = if m == "v_sin_f16" { FloatUn::Sin } else { FloatUn::Cos };
+            let v = b.fu(op, ang);
+            let four = b.cf64(4.0);
+            let f4 = b.fb(FloatBin::Mul, fr, four);
+            let f4r = b.fu(FloatUn::RoundEven, f4);
+            let on_q = b.fcmp(FloatCmp::OrdEq, f4, f4r);
+            let q4 = b.cvt(Convert::F64ToU32, f4r, Ty::U32);
+            let odd = b.bit(q4, 1);
+            let zp = if m == "v_sin_f16" { b.bnot(odd) } else { odd };
+            let zh = b.band(on_q, zp);
+            let zf = b.cf64(0.0);
+            let v = b.sel(zh, zf, v);
+            let r = rnd(b, v);
+            let r = if m == "v_sin_f16" { b.sel(zero, x, r) } else { r };
+            let r = b.sel(inf, dn, r);
+            b.sel(nan, q, r)
+        }
+        _ => return Err(format!("{m} has no lowering")),
+    };
+    let _ = med3;
+    let si = l.b.is_inf(Fmt::F16, x0);
+    let r = l.f16_finish(c, r, si);
+    l.write16(c, r)
+}

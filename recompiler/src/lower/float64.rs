@@ -1,0 +1,198 @@
+//! f64 instructions. Arithmetic uses native F64 operations (one rounding, nearest even); the
+//! NaN rules are applied on the bits. f64 denormal results are exact in the CPU model; on a
+//! driver that flushes f64 denormals they are at the driver's mercy (docs/semantics.md,
+//! rule f64-fma-denormals).
+
+use super::float::{div_fixup, minmax, Ctx};
+use super::Lowerer;
+use crate::build::Fmt;
+use crate::ir::{FloatBin, FloatUn, Handle, IntCmp};
+use rdnaprobe_isa::{Operand, Reg, RegKind, Wave};
+
+pub(super) fn lower64(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
+    let ieee = l.mode.ieee;
+    let f = Fmt::F64;
+    let r = match m {
+        "v_fma_f64" | "v_add_f64" | "v_mul_f64" | "v_div_fmas_f64" => {
+            let n = if m == "v_fma_f64" || m == "v_div_fmas_f64" { 3 } else { 2 };
+            let mut s = Vec::new();
+            for i in 0..n {
+                s.push(l.f64_src(c, i)?);
+            }
+            let vcc = if m == "v_div_fmas_f64" {
+                let vcc_op = Operand::Reg(Reg {
+                    kind: RegKind::Vcc,
+                    index: 0,
+                    count: if l.wave == Wave::W64 { 2 } else { 1 },
+                });
+                Some(l.read_mask(&vcc_op)?)
+            } else {
+                None
+            };
+            let b = &mut l.b;
+            let w: Vec<Handle> = s.iter().map(|&x| b.f64_of(x)).collect();
+            let v = match m {
+                "v_add_f64" => b.fb(FloatBin::Add, w[0], w[1]),
+                "v_mul_f64" => b.fb(FloatBin::Mul, w[0], w[1]),
+                _ => b.fma(w[0], w[1], w[2]),
+            };
+            // rule: div-fmas: with VCC set the result is scaled by 2^128 (|S2| >= 2) or 2^-128
+            let v = match vcc {
+                Some(vc) => {
+                    let hi = b.shrc(s[2], 52);
+                    let e = b.andc(hi, 0x7ff);
+                    let big = b.icmpc(IntCmp::GeU, e, 1024);
+                    let up = b.cf64(2f64.powi(128));
+                    let dn = b.cf64(2f64.powi(-128));
+                    let k = b.sel(big, up, dn);
+                    let sc = b.fb(FloatBin::Mul, v, k);
+                    b.sel(vc, sc, v)
+                }
+                None => v,
+            };
+            let vb = b.bits_of_f64(v);
+            let (any_nan, pick) = b.first_nan(f, &s, ieee);
+            let vnan = b.is_nan(f, vb);
+            let dnan = b.cf(f, f.default_nan());
+            let r = b.sel(vnan, dnan, vb);
+            let r = b.sel(any_nan, pick, r);
+            if n == 3 {
+                // an invalid product gives the default NaN even against a NaN addend
+                let za = b.is_zero(f, s[0]);
+                let zb = b.is_zero(f, s[1]);
+                let ia = b.is_inf(f, s[0]);
+                let ib = b.is_inf(f, s[1]);
+                let i1 = b.band(za, ib);
+                let i2 = b.band(ia, zb);
+                let inv = b.bor(i1, i2);
+                b.sel(inv, dnan, r)
+            } else {
+                r
+            }
+        }
+        "v_min_f64" | "v_max_f64" => {
+            let a = l.f64_src(c, 0)?;
+            let bb = l.f64_src(c, 1)?;
+            minmax(&mut l.b, f, a, bb, m == "v_max_f64", ieee)
+        }
+        "v_div_fixup_f64" => {
+            let a = l.f64_src(c, 0)?;
+            let bb = l.f64_src(c, 1)?;
+            let cc = l.f64_src(c, 2)?;
+            div_fixup(l, f, a, bb, cc)
+        }
+        "v_ldexp_f64" => {
+            let a = l.f64_src(c, 0)?;
+            let op1 = l.src_op(c, 1)?;
+            let n = l.read32(&op1)?;
+            let b = &mut l.b;
+            // scale in two halves so that 2^k stays a normal f64
+            let lo = b.c32((-2100i32) as u32);
+            let hi = b.c32(2100);
+            let below = b.icmp(IntCmp::LtS, n, lo);
+            let n = b.sel(below, lo, n);
+            let above = b.icmp(IntCmp::GtS, n, hi);
+            let n = b.sel(above, hi, n);
+            let h1 = b.sarc(n, 1);
+            let h2 = b.sub(n, h1);
+            let mut v = b.f64_of(a);
+            for h in [h1, h2] {
+                let lo2 = b.c32((-1022i32) as u32);
+                let hi2 = b.c32(1023);
+                let bl = b.icmp(IntCmp::LtS, h, lo2);
+                let hh = b.sel(bl, lo2, h);
+                let ab = b.icmp(IntCmp::GtS, hh, hi2);
+                let hh = b.sel(ab, hi2, hh);
+                let e = b.addc(hh, 1023);
+                let e = b.zext(e);
+                let p = b.shlc(e, 52);
+                let p = b.f64_of(p);
+                v = b.fb(FloatBin::Mul, v, p);
+            }
+            let r = b.bits_of_f64(v);
+            let nan = b.is_nan(f, a);
+            let q = b.nan_out(f, a, ieee);
+            b.sel(nan, q, r)
+        }
+        _ => {
+            let x = l.f64_src(c, 0)?;
+            let b = &mut l.b;
+            let nan = b.is_nan(f, x);
+            let q = b.nan_out(f, x, ieee);
+            let w = b.f64_of(x);
+            let zero = b.is_zero(f, x);
+            let inf = b.is_inf(f, x);
+            let neg = b.sign_of(f, x);
+            let nz = b.bnot(zero);
+            let negnz = b.band(neg, nz);
+            let dn = b.cf(f, f.default_nan());
+            let sgn = b.andc(x, 1 << 63);
+            let r = match m {
+                "v_ceil_f64" | "v_floor_f64" | "v_trunc_f64" | "v_rndne_f64" => {
+                    let op = match m {
+                        "v_ceil_f64" => FloatUn::Ceil,
+                        "v_floor_f64" => FloatUn::Floor,
+                        "v_trunc_f64" => FloatUn::Trunc,
+                        _ => FloatUn::RoundEven,
+                    };
+                    let v = b.fu(op, w);
+                    let r = b.bits_of_f64(v);
+                    let rz = b.is_zero(f, r);
+                    b.sel(rz, sgn, r)
+                }
+                "v_fract_f64" => {
+                    let fl = b.fu(FloatUn::Floor, w);
+                    let d = b.fb(FloatBin::Sub, w, fl);
+                    let r = b.bits_of_f64(d);
+                    let one = b.c64(0x3ff0_0000_0000_0000);
+                    let ge = b.icmp(IntCmp::GeU, r, one);
+                    let below = b.c64(0x3fef_ffff_ffff_ffff);
+                    let r = b.sel(ge, below, r);
+                    let r = b.sel(zero, x, r);
+                    b.sel(inf, dn, r)
+                }
+                "v_frexp_mant_f64" => {
+                    // denormal inputs: normalise by 2^64 first
+                    let k = b.cf64(2f64.powi(64));
+                    let wn = b.fb(FloatBin::Mul, w, k);
+                    let den = b.is_denorm(f, x);
+                    let ww = b.sel(den, wn, w);
+                    let wb = b.bits_of_f64(ww);
+                    let mm = b.andc(wb, (1 << 52) - 1);
+                    let e = b.c64(1022 << 52);
+                    let r = b.or(mm, e);
+                    let r = b.or(r, sgn);
+                    let r = b.sel(zero, x, r);
+                    b.sel(inf, x, r)
+                }
+                "v_sqrt_f64" => {
+                    let v = b.fu(FloatUn::Sqrt, w);
+                    let r = b.bits_of_f64(v);
+                    let r = b.sel(zero, x, r);
+                    b.sel(negnz, dn, r)
+                }
+                "v_rsq_f64" => {
+                    let sq = b.fu(FloatUn::Sqrt, w);
+                    let one = b.cf64(1.0);
+                    let v = b.fb(FloatBin::Div, one, sq);
+                    let r = b.bits_of_f64(v);
+                    let zi = b.orc(sgn, 0x7ff0_0000_0000_0000);
+                    let r = b.sel(zero, zi, r);
+                    b.sel(negnz, dn, r)
+                }
+                "v_rcp_f64" => {
+                    let one = b.cf64(1.0);
+                    let v = b.fb(FloatBin::Div, one, w);
+                    let r = b.bits_of_f64(v);
+                    let zi = b.orc(sgn, 0x7ff0_0000_0000_0000);
+                    let r = b.sel(zero, zi, r);
+                    b.sel(inf, sgn, r)
+                }
+                _ => return Err(format!("{m} has no lowering")),
+            };
+            b.sel(nan, q, r)
+        }
+    };
+    let r = if c.mods.clamp { l.clamp(f, r) } else { r };
+    l.write64(c, r)
+}

@@ -1,0 +1,417 @@
+//! Random well-typed IR kernels for differential testing of the IR's executors (SPIR-V on a
+//! Vulkan driver against the CPU model). A kernel is a deterministic function of its seed and
+//! [`GenOptions`], so a failing seed printed by a test reproduces exactly.
+//!
+//! The generator draws every [`Expr`] variant with every operand type the IR allows, feeds it
+//! with the lane's inputs, the lane id and special constants (signed zeros, infinities, NaNs,
+//! denormals, extreme integers), and routes the last values of every type into the sixteen
+//! outputs. Operations whose result the IR leaves undefined (out-of-range `F64ToS32`/`F64ToU32`)
+//! get their operands clamped first, as the lowering does.
+
+use crate::ir::{Convert, Expr, FloatBin, FloatCmp, FloatUn, Handle, IntBin, IntCmp, IntUn};
+use crate::ir::{Kernel, Ty};
+
+/// What the generated kernels may contain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenOptions {
+    /// Number of random operations per kernel (the scaffolding adds a few more).
+    pub ops: usize,
+    /// Allow `F64` and `U64` values.
+    pub wide: bool,
+    /// Allow the approximate unary operations ([`FloatUn::is_approximate`]).
+    pub approximate: bool,
+    /// Allow `FloatBin::Div` and `FloatUn::Sqrt` (correctly rounded in the IR, but Vulkan
+    /// only requires 2.5 ULP and drivers derive sqrt from inverse sqrt).
+    pub div_sqrt: bool,
+}
+
+impl Default for GenOptions {
+    fn default() -> Self {
+        GenOptions { ops: 48, wide: true, approximate: true, div_sqrt: true }
+    }
+}
+
+/// SplitMix64: small, seedable and good enough to pick operations.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A value in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+}
+
+/// Interesting f32 bit patterns: zeros, denormals, one, extremes, infinities, NaNs.
+pub const F32_SPECIALS: [u32; 12] = [
+    0x0000_0000, 0x8000_0000, 0x0000_0001, 0x807f_ffff, 0x3f80_0000, 0xbf80_0000, 0x7f7f_ffff,
+    0x0080_0000, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0x7f80_0001,
+];
+
+/// Interesting f64 bit patterns.
+pub const F64_SPECIALS: [u64; 10] = [
+    0x0000_0000_0000_0000,
+    0x8000_0000_0000_0000,
+    0x0000_0000_0000_0001,
+    0x3ff0_0000_0000_0000,
+    0xc000_0000_0000_0000,
+    0x7fef_ffff_ffff_ffff,
+    0x7ff0_0000_0000_0000,
+    0xfff0_0000_0000_0000,
+    0x7ff8_0000_0000_0000,
+    0x41df_ffff_ffc0_0000,
+];
+
+/// Interesting integers (as U32).
+pub const U32_SPECIALS: [u32; 8] =
+    [0, 1, 31, 32, 33, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff];
+
+const INT_BINS: [IntBin; 13] = [
+    IntBin::Add,
+    IntBin::Sub,
+    IntBin::Mul,
+    IntBin::MulHiU,
+    IntBin::MulHiS,
+    IntBin::DivU,
+    IntBin::RemU,
+    IntBin::And,
+    IntBin::Or,
+    IntBin::Xor,
+    IntBin::Shl,
+    IntBin::ShrU,
+    IntBin::ShrS,
+];
+const INT_UNS: [IntUn; 6] =
+    [IntUn::Not, IntUn::Neg, IntUn::Popcount, IntUn::BitReverse, IntUn::FindMsbU, IntUn::FindLsb];
+const INT_CMPS: [IntCmp; 10] = [
+    IntCmp::Eq,
+    IntCmp::Ne,
+    IntCmp::LtU,
+    IntCmp::LeU,
+    IntCmp::GtU,
+    IntCmp::GeU,
+    IntCmp::LtS,
+    IntCmp::LeS,
+    IntCmp::GtS,
+    IntCmp::GeS,
+];
+const FLOAT_CMPS: [FloatCmp; 13] = [
+    FloatCmp::OrdEq,
+    FloatCmp::OrdNe,
+    FloatCmp::OrdLt,
+    FloatCmp::OrdLe,
+    FloatCmp::OrdGt,
+    FloatCmp::OrdGe,
+    FloatCmp::UnordEq,
+    FloatCmp::UnordNe,
+    FloatCmp::UnordLt,
+    FloatCmp::UnordLe,
+    FloatCmp::UnordGt,
+    FloatCmp::UnordGe,
+    FloatCmp::Unord,
+];
+const FLOAT_UNS: [FloatUn; 10] = [
+    FloatUn::Sqrt,
+    FloatUn::Floor,
+    FloatUn::Ceil,
+    FloatUn::Trunc,
+    FloatUn::RoundEven,
+    FloatUn::Exp2,
+    FloatUn::Log2,
+    FloatUn::InverseSqrt,
+    FloatUn::Sin,
+    FloatUn::Cos,
+];
+
+struct Gen<'o> {
+    k: Kernel,
+    rng: Rng,
+    opts: &'o GenOptions,
+}
+
+/// A random well-typed kernel (it passes [`Kernel::validate`]).
+pub fn random_kernel(seed: u64, opts: &GenOptions) -> Kernel {
+    let mut g = Gen { k: Kernel::default(), rng: Rng::new(seed), opts };
+    g.seed_values();
+    for _ in 0..opts.ops {
+        g.step();
+    }
+    g.outputs();
+    g.k
+}
+
+impl Gen<'_> {
+    fn push(&mut self, e: Expr) -> Handle {
+        self.k.push(e)
+    }
+
+    fn types(&self) -> &'static [Ty] {
+        if self.opts.wide {
+            &[Ty::Bool, Ty::U32, Ty::U64, Ty::F32, Ty::F64]
+        } else {
+            &[Ty::Bool, Ty::U32, Ty::F32]
+        }
+    }
+
+    fn seed_values(&mut self) {
+        for i in 0..6 {
+            let x = self.push(Expr::Input(i));
+            self.push(Expr::Convert { op: Convert::Bitcast, a: x, to: Ty::F32 });
+        }
+        self.push(Expr::LaneId);
+        let f = self.rng.pick(&F32_SPECIALS);
+        self.push(Expr::Const { ty: Ty::F32, bits: u64::from(f) });
+        let u = self.rng.pick(&U32_SPECIALS);
+        self.push(Expr::Const { ty: Ty::U32, bits: u64::from(u) });
+        let c = self.push(Expr::Const { ty: Ty::Bool, bits: self.rng.next_u64() & 1 });
+        let (a, b) = (self.any(Ty::U32), self.any(Ty::U32));
+        let lt = self.push(Expr::IntCmp { op: IntCmp::LtU, a, b });
+        self.push(Expr::BoolAnd(c, lt));
+        if self.opts.wide {
+            let (lo, hi) = (self.any(Ty::U32), self.any(Ty::U32));
+            let p = self.push(Expr::Pack64 { lo, hi });
+            self.push(Expr::Convert { op: Convert::Bitcast, a: p, to: Ty::F64 });
+            let d = self.rng.pick(&F64_SPECIALS);
+            self.push(Expr::Const { ty: Ty::F64, bits: d });
+            let w = self.rng.next_u64();
+            self.push(Expr::Const { ty: Ty::U64, bits: w });
+        }
+    }
+
+    /// A random existing value of type `ty`, preferring recent ones so that values chain.
+    /// The seeding guarantees one exists for every type in use.
+    fn any(&mut self, ty: Ty) -> Handle {
+        let n = self.k.exprs.len();
+        let candidates: Vec<Handle> =
+            (0..n).map(|i| Handle(i as u32)).filter(|&h| self.k.ty(h) == ty).collect();
+        if candidates.is_empty() {
+            // Unreachable with the seeding above; fall back to a fresh constant.
+            return self.push(Expr::Const { ty, bits: 0 });
+        }
+        let recent = candidates.len().min(8);
+        if self.rng.below(3) == 0 {
+            self.rng.pick(&candidates)
+        } else {
+            candidates[candidates.len() - 1 - self.rng.below(recent)]
+        }
+    }
+
+    fn int_ty(&mut self) -> Ty {
+        if self.opts.wide && self.rng.below(3) == 0 {
+            Ty::U64
+        } else {
+            Ty::U32
+        }
+    }
+
+    fn float_ty(&mut self) -> Ty {
+        if self.opts.wide && self.rng.below(3) == 0 {
+            Ty::F64
+        } else {
+            Ty::F32
+        }
+    }
+
+    fn step(&mut self) {
+        match self.rng.below(16) {
+            0 => {
+                let ty = self.rng.pick(self.types());
+                let bits = match ty {
+                    Ty::F32 => u64::from(self.rng.pick(&F32_SPECIALS)),
+                    Ty::F64 => self.rng.pick(&F64_SPECIALS),
+                    Ty::U32 => u64::from(self.rng.pick(&U32_SPECIALS)),
+                    Ty::U64 => self.rng.next_u64(),
+                    Ty::Bool => self.rng.next_u64() & 1,
+                };
+                self.push(Expr::Const { ty, bits });
+            }
+            1 => {
+                let i = self.rng.below(6) as u8;
+                self.push(Expr::Input(i));
+            }
+            2 => {
+                self.push(Expr::LaneId);
+            }
+            3 | 4 => {
+                let ty = self.int_ty();
+                let op = self.rng.pick(&INT_BINS);
+                let (a, b) = (self.any(ty), self.any(ty));
+                self.push(Expr::IntBin { op, a, b });
+            }
+            5 => {
+                let ty = self.int_ty();
+                let op = self.rng.pick(&INT_UNS);
+                let a = self.any(ty);
+                self.push(Expr::IntUn { op, a });
+            }
+            6 => {
+                let ty = self.int_ty();
+                let op = self.rng.pick(&INT_CMPS);
+                let (a, b) = (self.any(ty), self.any(ty));
+                self.push(Expr::IntCmp { op, a, b });
+            }
+            7 | 8 => {
+                let ty = self.float_ty();
+                let ops: &[FloatBin] = if self.opts.div_sqrt {
+                    &[FloatBin::Add, FloatBin::Sub, FloatBin::Mul, FloatBin::Div]
+                } else {
+                    &[FloatBin::Add, FloatBin::Sub, FloatBin::Mul]
+                };
+                let op = self.rng.pick(ops);
+                let (a, b) = (self.any(ty), self.any(ty));
+                self.push(Expr::FloatBin { op, a, b });
+            }
+            9 => {
+                let ty = self.float_ty();
+                let (a, b, c) = (self.any(ty), self.any(ty), self.any(ty));
+                self.push(Expr::Fma { a, b, c });
+            }
+            10 => {
+                let ty = self.float_ty();
+                let ops: Vec<FloatUn> = FLOAT_UNS
+                    .iter()
+                    .copied()
+                    .filter(|op| self.opts.approximate || !op.is_approximate())
+                    .filter(|op| self.opts.div_sqrt || *op != FloatUn::Sqrt)
+                    .collect();
+                let op = self.rng.pick(&ops);
+                let a = self.any(ty);
+                self.push(Expr::FloatUn { op, a });
+            }
+            11 => {
+                let ty = self.float_ty();
+                let op = self.rng.pick(&FLOAT_CMPS);
+                let (a, b) = (self.any(ty), self.any(ty));
+                self.push(Expr::FloatCmp { op, a, b });
+            }
+            12 => {
+                let (a, b) = (self.any(Ty::Bool), self.any(Ty::Bool));
+                match self.rng.below(3) {
+                    0 => self.push(Expr::BoolAnd(a, b)),
+                    1 => self.push(Expr::BoolOr(a, b)),
+                    _ => self.push(Expr::BoolNot(a)),
+                };
+            }
+            13 => {
+                let ty = self.rng.pick(self.types());
+                let cond = self.any(Ty::Bool);
+                let (a, b) = (self.any(ty), self.any(ty));
+                self.push(Expr::Select { cond, a, b });
+            }
+            14 => self.convert(),
+            _ => {
+                if self.opts.wide {
+                    let (lo, hi) = (self.any(Ty::U32), self.any(Ty::U32));
+                    self.push(Expr::Pack64 { lo, hi });
+                } else {
+                    self.convert();
+                }
+            }
+        }
+    }
+
+    fn convert(&mut self) {
+        let narrow: &[Convert] = &[Convert::BoolToU32, Convert::Bitcast];
+        let all: &[Convert] = &[
+            Convert::ZextU32,
+            Convert::SextU32,
+            Convert::TruncU64,
+            Convert::BoolToU32,
+            Convert::Bitcast,
+            Convert::F32ToF64,
+            Convert::F64ToF32,
+            Convert::S32ToF64,
+            Convert::U32ToF64,
+            Convert::F64ToS32,
+            Convert::F64ToU32,
+        ];
+        let op = self.rng.pick(if self.opts.wide { all } else { narrow });
+        let (from, to) = match op {
+            Convert::ZextU32 | Convert::SextU32 => (Ty::U32, Ty::U64),
+            Convert::TruncU64 => (Ty::U64, Ty::U32),
+            Convert::BoolToU32 => (Ty::Bool, Ty::U32),
+            Convert::Bitcast => {
+                let pairs: &[(Ty, Ty)] = if self.opts.wide {
+                    &[(Ty::U32, Ty::F32), (Ty::F32, Ty::U32), (Ty::U64, Ty::F64), (Ty::F64, Ty::U64)]
+                } else {
+                    &[(Ty::U32, Ty::F32), (Ty::F32, Ty::U32)]
+                };
+                self.rng.pick(pairs)
+            }
+            Convert::F32ToF64 => (Ty::F32, Ty::F64),
+            Convert::F64ToF32 => (Ty::F64, Ty::F32),
+            Convert::S32ToF64 | Convert::U32ToF64 => (Ty::U32, Ty::F64),
+            Convert::F64ToS32 | Convert::F64ToU32 => (Ty::F64, Ty::U32),
+        };
+        let mut a = self.any(from);
+        if matches!(op, Convert::F64ToS32 | Convert::F64ToU32) {
+            let (lo, hi) = if op == Convert::F64ToS32 {
+                (-2_147_483_648.0f64, 2_147_483_647.0f64)
+            } else {
+                (0.0, 4_294_967_295.0)
+            };
+            a = self.clamp_f64(a, lo, hi);
+        }
+        self.push(Expr::Convert { op, a, to });
+    }
+
+    /// `x` clamped into `[lo, hi]`, NaN replaced by 0.
+    fn clamp_f64(&mut self, x: Handle, lo: f64, hi: f64) -> Handle {
+        let clo = self.push(Expr::Const { ty: Ty::F64, bits: lo.to_bits() });
+        let chi = self.push(Expr::Const { ty: Ty::F64, bits: hi.to_bits() });
+        let zero = self.push(Expr::Const { ty: Ty::F64, bits: 0 });
+        let below = self.push(Expr::FloatCmp { op: FloatCmp::OrdLt, a: x, b: clo });
+        let x1 = self.push(Expr::Select { cond: below, a: clo, b: x });
+        let above = self.push(Expr::FloatCmp { op: FloatCmp::OrdGt, a: x1, b: chi });
+        let x2 = self.push(Expr::Select { cond: above, a: chi, b: x1 });
+        let nan = self.push(Expr::FloatCmp { op: FloatCmp::Unord, a: x2, b: x2 });
+        self.push(Expr::Select { cond: nan, a: zero, b: x2 })
+    }
+
+    /// Sixteen U32 outputs drawn from the latest values of every type.
+    fn outputs(&mut self) {
+        let mut outs = Vec::with_capacity(16);
+        for k in 0..16 {
+            let types = self.types();
+            let ty = types[k % types.len()];
+            let v = self.any(ty);
+            let o = match ty {
+                Ty::U32 => v,
+                Ty::Bool => self.push(Expr::Convert { op: Convert::BoolToU32, a: v, to: Ty::U32 }),
+                Ty::F32 => self.push(Expr::Convert { op: Convert::Bitcast, a: v, to: Ty::U32 }),
+                Ty::U64 | Ty::F64 => {
+                    let w = if ty == Ty::F64 {
+                        self.push(Expr::Convert { op: Convert::Bitcast, a: v, to: Ty::U64 })
+                    } else {
+                        v
+                    };
+                    if k % 2 == 0 {
+                        self.push(Expr::Convert { op: Convert::TruncU64, a: w, to: Ty::U32 })
+                    } else {
+                        let c = self.push(Expr::Const { ty: Ty::U64, bits: 32 });
+                        let s = self.push(Expr::IntBin { op: IntBin::ShrU, a: w, b: c });
+                        self.push(Expr::Convert { op: Convert::TruncU64, a: s, to: Ty::U32 })
+                    }
+                }
+            };
+            outs.push(o);
+        }
+        self.k.outputs = outs;
+    }
+}

@@ -1,0 +1,429 @@
+//! SPIR-V backend tests: every emitted module passes `spirv-val --target-env vulkan1.1`,
+//! random kernels cover every IR operation and type, device limits give clear errors, and a
+//! few kernels' disassembly is pinned in `tests/snapshots/*.spvasm` (`BLESS=1` rewrites them).
+//!
+//! spirv-val comes from spirv-tools. Under `CI=true` a missing spirv-val fails the tests;
+//! elsewhere the validation is skipped with a message.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use rdnaprobe_isa::Wave;
+use rdnaprobe_recompiler::ir::{
+    Convert, Expr, FloatBin, FloatUn, Handle, IntBin, IntCmp, IntUn, Kernel, Ty,
+};
+use rdnaprobe_recompiler::spirv::arbitrary::{random_kernel, GenOptions};
+use rdnaprobe_recompiler::spirv::{emit, FloatControls, SpirvError, SpirvOptions};
+use rspirv::binary::Disassemble;
+use rspirv::spirv::{Decoration, Op};
+
+/// Runs spirv-val on `words`; `Ok(false)` when the tool is absent outside CI.
+fn spirv_val(words: &[u32], what: &str) -> Result<bool, String> {
+    let child = Command::new("spirv-val")
+        .args(["--target-env", "vulkan1.1", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                return Err("spirv-val not found: install spirv-tools (CI=true)".into());
+            }
+            eprintln!("spirv-val not found (install spirv-tools); skipping validation");
+            return Ok(false);
+        }
+        Err(e) => return Err(format!("spawning spirv-val: {e}")),
+    };
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    child
+        .stdin
+        .take()
+        .ok_or("no stdin")?
+        .write_all(&bytes)
+        .map_err(|e| format!("writing to spirv-val: {e}"))?;
+    let out = child.wait_with_output().map_err(|e| format!("spirv-val: {e}"))?;
+    if out.status.success() {
+        Ok(true)
+    } else {
+        Err(format!(
+            "spirv-val rejected {what}:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+fn disassemble(words: &[u32]) -> String {
+    let module = rspirv::dr::load_words(words).expect("emitted module loads back");
+    module.disassemble()
+}
+
+/// Kernel helper: bitcast input `i` to f32.
+fn in_f32(k: &mut Kernel, i: u8) -> Handle {
+    let x = k.push(Expr::Input(i));
+    k.push(Expr::Convert { op: Convert::Bitcast, a: x, to: Ty::F32 })
+}
+
+/// Fills outputs up to sixteen with zero constants after the given ones.
+fn finish(k: &mut Kernel, outs: &[Handle]) {
+    let zero = k.push(Expr::Const { ty: Ty::U32, bits: 0 });
+    k.outputs = outs.to_vec();
+    k.outputs.resize(16, zero);
+}
+
+/// out0 = bits(f32(in0) + f32(in1)): the shape of a lowered v_add_f32.
+fn add_f32_kernel() -> Kernel {
+    let mut k = Kernel::default();
+    let a = in_f32(&mut k, 0);
+    let b = in_f32(&mut k, 1);
+    let s = k.push(Expr::FloatBin { op: FloatBin::Add, a, b });
+    let o = k.push(Expr::Convert { op: Convert::Bitcast, a: s, to: Ty::U32 });
+    finish(&mut k, &[o]);
+    k
+}
+
+/// Integer operations whose SPIR-V forms need the IR's definitions made explicit.
+fn int_edges_kernel() -> Kernel {
+    let mut k = Kernel::default();
+    let a = k.push(Expr::Input(0));
+    let b = k.push(Expr::Input(1));
+    let mut outs = vec![];
+    for op in [IntBin::Shl, IntBin::ShrU, IntBin::ShrS, IntBin::DivU, IntBin::RemU, IntBin::MulHiS] {
+        outs.push(k.push(Expr::IntBin { op, a, b }));
+    }
+    for op in [IntUn::FindMsbU, IntUn::FindLsb, IntUn::Popcount] {
+        outs.push(k.push(Expr::IntUn { op, a }));
+    }
+    let lane = k.push(Expr::LaneId);
+    outs.push(lane);
+    let lt = k.push(Expr::IntCmp { op: IntCmp::LtS, a, b });
+    outs.push(k.push(Expr::Convert { op: Convert::BoolToU32, a: lt, to: Ty::U32 }));
+    finish(&mut k, &outs);
+    k
+}
+
+/// An f64 fma over (in0,in1) * (in2,in3) + (in4,in5), both halves out.
+fn fma_f64_kernel() -> Kernel {
+    let mut k = Kernel::default();
+    let mut f = vec![];
+    for i in 0..3u8 {
+        let lo = k.push(Expr::Input(2 * i));
+        let hi = k.push(Expr::Input(2 * i + 1));
+        let p = k.push(Expr::Pack64 { lo, hi });
+        f.push(k.push(Expr::Convert { op: Convert::Bitcast, a: p, to: Ty::F64 }));
+    }
+    let r = k.push(Expr::Fma { a: f[0], b: f[1], c: f[2] });
+    let s = k.push(Expr::FloatUn { op: FloatUn::Sin, a: r });
+    let bits = k.push(Expr::Convert { op: Convert::Bitcast, a: s, to: Ty::U64 });
+    let lo = k.push(Expr::Convert { op: Convert::TruncU64, a: bits, to: Ty::U32 });
+    let c32 = k.push(Expr::Const { ty: Ty::U64, bits: 32 });
+    let sh = k.push(Expr::IntBin { op: IntBin::ShrU, a: bits, b: c32 });
+    let hi = k.push(Expr::Convert { op: Convert::TruncU64, a: sh, to: Ty::U32 });
+    finish(&mut k, &[lo, hi]);
+    k
+}
+
+const ALL_FLOAT_CONTROLS: FloatControls = FloatControls {
+    denorm_preserve_32: true,
+    denorm_preserve_64: true,
+    signed_zero_inf_nan_preserve_32: true,
+    signed_zero_inf_nan_preserve_64: true,
+    rounding_rte_32: true,
+    rounding_rte_64: true,
+};
+
+fn snapshot_cases() -> Vec<(&'static str, Kernel, Wave, SpirvOptions)> {
+    let fc = SpirvOptions { float_controls: ALL_FLOAT_CONTROLS, ..SpirvOptions::DESKTOP };
+    vec![
+        ("add_f32_wave32", add_f32_kernel(), Wave::W32, SpirvOptions::DESKTOP),
+        ("add_f32_wave64_float_controls", add_f32_kernel(), Wave::W64, fc),
+        ("int_edges_wave32", int_edges_kernel(), Wave::W32, SpirvOptions::DESKTOP),
+        ("fma_sin_f64_wave32", fma_f64_kernel(), Wave::W32, SpirvOptions::DESKTOP),
+    ]
+}
+
+fn snapshot_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots")
+}
+
+#[test]
+fn snapshots_match_and_validate() {
+    let bless = std::env::var("BLESS").is_ok_and(|v| v == "1");
+    let dir = snapshot_dir();
+    let mut failures = vec![];
+    let mut names = BTreeSet::new();
+    for (name, kernel, wave, opts) in snapshot_cases() {
+        let words = emit(&kernel, wave, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+        spirv_val(&words, name).unwrap();
+        let text = disassemble(&words);
+        let path = dir.join(format!("{name}.spvasm"));
+        names.insert(format!("{name}.spvasm"));
+        if bless {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &text).unwrap();
+            continue;
+        }
+        match std::fs::read_to_string(&path) {
+            Ok(old) if old == text => {}
+            Ok(_) => failures.push(format!("{} is stale", path.display())),
+            Err(e) => failures.push(format!("{}: {e}", path.display())),
+        }
+    }
+    // A snapshot file no case produces is stale too.
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        for entry in entries.flatten() {
+            let file = entry.file_name().to_string_lossy().into_owned();
+            if file.ends_with(".spvasm") && !names.contains(&file) {
+                if bless {
+                    std::fs::remove_file(entry.path()).unwrap();
+                } else {
+                    failures.push(format!("{file} has no snapshot case"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}\nrun with BLESS=1 to rewrite", failures.join("\n"));
+}
+
+#[test]
+fn random_kernels_validate() {
+    let opts = GenOptions::default();
+    let count = 160;
+    for seed in 0..count {
+        let k = random_kernel(seed, &opts);
+        k.validate().unwrap_or_else(|e| panic!("seed {seed}: generator made invalid IR: {e}"));
+        let wave = if seed % 2 == 0 { Wave::W32 } else { Wave::W64 };
+        let words = emit(&k, wave, &SpirvOptions::DESKTOP)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        if !spirv_val(&words, &format!("random kernel seed {seed}")).unwrap() {
+            return;
+        }
+    }
+}
+
+#[test]
+fn random_kernels_validate_with_float_controls() {
+    let opts = SpirvOptions { float_controls: ALL_FLOAT_CONTROLS, ..SpirvOptions::DESKTOP };
+    for seed in 1000..1020 {
+        let k = random_kernel(seed, &GenOptions::default());
+        let words = emit(&k, Wave::W32, &opts).unwrap();
+        let text = disassemble(&words);
+        assert!(text.contains("DenormPreserve 32"), "seed {seed}:\n{text}");
+        if !spirv_val(&words, &format!("seed {seed} with float controls")).unwrap() {
+            return;
+        }
+    }
+}
+
+/// A name for an expression's variant, operation and type, for the coverage check.
+fn shape(k: &Kernel, h: Handle) -> String {
+    let ty = k.ty(h);
+    match k.expr(h) {
+        Expr::Const { .. } => format!("Const {ty:?}"),
+        Expr::Input(_) => "Input".into(),
+        Expr::LaneId => "LaneId".into(),
+        Expr::IntBin { op, .. } => format!("IntBin {op:?} {ty:?}"),
+        Expr::IntUn { op, .. } => format!("IntUn {op:?} {ty:?}"),
+        Expr::IntCmp { op, a, .. } => format!("IntCmp {op:?} {:?}", k.ty(*a)),
+        Expr::FloatBin { op, .. } => format!("FloatBin {op:?} {ty:?}"),
+        Expr::Fma { .. } => format!("Fma {ty:?}"),
+        Expr::FloatUn { op, .. } => format!("FloatUn {op:?} {ty:?}"),
+        Expr::FloatCmp { op, a, .. } => format!("FloatCmp {op:?} {:?}", k.ty(*a)),
+        Expr::BoolAnd(..) => "BoolAnd".into(),
+        Expr::BoolOr(..) => "BoolOr".into(),
+        Expr::BoolNot(..) => "BoolNot".into(),
+        Expr::Select { .. } => format!("Select {ty:?}"),
+        Expr::Convert { op, a, to } => format!("Convert {op:?} {:?} {to:?}", k.ty(*a)),
+        Expr::Pack64 { .. } => "Pack64".into(),
+    }
+}
+
+/// Every operation with every operand type the IR allows.
+fn expected_shapes() -> BTreeSet<String> {
+    let mut s = BTreeSet::new();
+    for ty in ["Bool", "U32", "U64", "F32", "F64"] {
+        s.insert(format!("Const {ty}"));
+        s.insert(format!("Select {ty}"));
+    }
+    for x in ["Input", "LaneId", "BoolAnd", "BoolOr", "BoolNot", "Pack64"] {
+        s.insert(x.into());
+    }
+    let ints = ["U32", "U64"];
+    let floats = ["F32", "F64"];
+    for op in "Add Sub Mul MulHiU MulHiS DivU RemU And Or Xor Shl ShrU ShrS".split(' ') {
+        ints.iter().for_each(|t| _ = s.insert(format!("IntBin {op} {t}")));
+    }
+    for op in "Not Neg Popcount BitReverse FindMsbU FindLsb".split(' ') {
+        ints.iter().for_each(|t| _ = s.insert(format!("IntUn {op} {t}")));
+    }
+    for op in "Eq Ne LtU LeU GtU GeU LtS LeS GtS GeS".split(' ') {
+        ints.iter().for_each(|t| _ = s.insert(format!("IntCmp {op} {t}")));
+    }
+    for op in "Add Sub Mul Div".split(' ') {
+        floats.iter().for_each(|t| _ = s.insert(format!("FloatBin {op} {t}")));
+    }
+    for op in "Sqrt Floor Ceil Trunc RoundEven Exp2 Log2 InverseSqrt Sin Cos".split(' ') {
+        floats.iter().for_each(|t| _ = s.insert(format!("FloatUn {op} {t}")));
+    }
+    for op in "OrdEq OrdNe OrdLt OrdLe OrdGt OrdGe UnordEq UnordNe UnordLt UnordLe UnordGt UnordGe Unord"
+        .split(' ')
+    {
+        floats.iter().for_each(|t| _ = s.insert(format!("FloatCmp {op} {t}")));
+    }
+    floats.iter().for_each(|t| _ = s.insert(format!("Fma {t}")));
+    for c in [
+        "ZextU32 U32 U64",
+        "SextU32 U32 U64",
+        "TruncU64 U64 U32",
+        "BoolToU32 Bool U32",
+        "Bitcast U32 F32",
+        "Bitcast F32 U32",
+        "Bitcast U64 F64",
+        "Bitcast F64 U64",
+        "F32ToF64 F32 F64",
+        "F64ToF32 F64 F32",
+        "S32ToF64 U32 F64",
+        "U32ToF64 U32 F64",
+        "F64ToS32 F64 U32",
+        "F64ToU32 F64 U32",
+    ] {
+        s.insert(format!("Convert {c}"));
+    }
+    s
+}
+
+#[test]
+fn random_kernels_cover_every_operation_and_type() {
+    let expected = expected_shapes();
+    let mut seen = BTreeSet::new();
+    for seed in 0..160 {
+        let k = random_kernel(seed, &GenOptions::default());
+        for i in 0..k.exprs.len() {
+            seen.insert(shape(&k, Handle(i as u32)));
+        }
+    }
+    let missing: Vec<_> = expected.difference(&seen).collect();
+    assert!(missing.is_empty(), "160 random kernels never produced: {missing:?}");
+    let unknown: Vec<_> = seen.difference(&expected).collect();
+    assert!(unknown.is_empty(), "shapes the coverage list lacks: {unknown:?}");
+}
+
+#[test]
+fn restricted_generator_respects_its_options() {
+    let opts = GenOptions { ops: 64, wide: false, approximate: false, div_sqrt: false };
+    for seed in 0..50 {
+        let k = random_kernel(seed, &opts);
+        for e in &k.exprs {
+            match e {
+                Expr::FloatUn { op, .. } => {
+                    assert!(!op.is_approximate() && *op != FloatUn::Sqrt, "seed {seed}: {e:?}")
+                }
+                Expr::FloatBin { op, .. } => assert_ne!(*op, FloatBin::Div, "seed {seed}"),
+                _ => {}
+            }
+        }
+        for i in 0..k.exprs.len() {
+            let ty = k.ty(Handle(i as u32));
+            assert!(!matches!(ty, Ty::U64 | Ty::F64), "seed {seed}: wide value {ty:?}");
+        }
+        // Narrow kernels need neither Float64 nor Int64.
+        let none = SpirvOptions { float64: false, int64: false, ..SpirvOptions::DESKTOP };
+        emit(&k, Wave::W32, &none).unwrap();
+    }
+}
+
+#[test]
+fn missing_device_features_are_unsupported() {
+    let k = fma_f64_kernel();
+    let no_f64 = SpirvOptions { float64: false, ..SpirvOptions::DESKTOP };
+    match emit(&k, Wave::W32, &no_f64) {
+        Err(SpirvError::Unsupported { reason }) => assert!(reason.contains("shaderFloat64")),
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
+    let no_i64 = SpirvOptions { int64: false, ..SpirvOptions::DESKTOP };
+    match emit(&k, Wave::W32, &no_i64) {
+        Err(SpirvError::Unsupported { reason }) => assert!(reason.contains("shaderInt64")),
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
+}
+
+#[test]
+fn invalid_kernels_are_errors() {
+    let mut k = add_f32_kernel();
+    k.outputs.pop();
+    assert!(matches!(emit(&k, Wave::W32, &SpirvOptions::DESKTOP), Err(SpirvError::InvalidIr(_))));
+
+    let mut k = Kernel::default();
+    let x = k.push(Expr::Input(6));
+    k.outputs = vec![x; 16];
+    assert_eq!(
+        emit(&k, Wave::W32, &SpirvOptions::DESKTOP),
+        Err(SpirvError::InputIndex { at: Handle(0), index: 6 })
+    );
+}
+
+#[test]
+fn no_float_controls_unless_advertised() {
+    for seed in 0..20 {
+        let words = emit(&random_kernel(seed, &GenOptions::default()), Wave::W32, &SpirvOptions::DESKTOP)
+            .unwrap();
+        let text = disassemble(&words);
+        for word in ["SPV_KHR_float_controls", "DenormPreserve", "RoundingModeRTE", "DenormFlushToZero"] {
+            assert!(!text.contains(word), "seed {seed}: {word} emitted without being advertised");
+        }
+    }
+    // Only the advertised modes, only for the widths the kernel uses.
+    let opts = SpirvOptions {
+        float_controls: FloatControls { denorm_preserve_32: true, ..FloatControls::NONE },
+        ..SpirvOptions::DESKTOP
+    };
+    let text = disassemble(&emit(&add_f32_kernel(), Wave::W32, &opts).unwrap());
+    assert!(text.contains("DenormPreserve 32"), "{text}");
+    assert!(!text.contains("DenormPreserve 64") && !text.contains("RoundingModeRTE"), "{text}");
+}
+
+#[test]
+fn float_arithmetic_is_never_contracted() {
+    let arith = [Op::FAdd, Op::FSub, Op::FMul, Op::FDiv];
+    for seed in 0..40 {
+        let words = emit(&random_kernel(seed, &GenOptions::default()), Wave::W32, &SpirvOptions::DESKTOP)
+            .unwrap();
+        let module = rspirv::dr::load_words(&words).unwrap();
+        let decorated: BTreeSet<u32> = module
+            .annotations
+            .iter()
+            .filter(|i| {
+                i.class.opcode == Op::Decorate
+                    && i.operands.get(1) == Some(&rspirv::dr::Operand::Decoration(Decoration::NoContraction))
+            })
+            .filter_map(|i| i.operands[0].id_ref_any())
+            .collect();
+        let mut arithmetic = 0;
+        for f in &module.functions {
+            for block in &f.blocks {
+                for inst in &block.instructions {
+                    let is_fma = inst.class.opcode == Op::ExtInst
+                        && inst.operands.get(1) == Some(&rspirv::dr::Operand::LiteralExtInstInteger(50));
+                    if arith.contains(&inst.class.opcode) || is_fma {
+                        arithmetic += 1;
+                        let id = inst.result_id.unwrap();
+                        assert!(decorated.contains(&id), "seed {seed}: %{id} lacks NoContraction");
+                    }
+                }
+            }
+        }
+        assert!(arithmetic > 0 || seed > 0, "seed 0 should contain float arithmetic");
+    }
+}
+
+#[test]
+fn local_size_follows_the_wave() {
+    for (wave, n) in [(Wave::W32, 32), (Wave::W64, 64)] {
+        let text = disassemble(&emit(&add_f32_kernel(), wave, &SpirvOptions::DESKTOP).unwrap());
+        assert!(text.contains(&format!("LocalSize {n} 1 1")), "{text}");
+    }
+}

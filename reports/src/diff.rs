@@ -1,0 +1,254 @@
+//! The diff engine: joins a candidate file to a reference file ([`crate::join`]), classifies
+//! every compared output dword by its result type ([`crate::classify`]), takes a row's worst
+//! dword as the row's class and looks the row up in the known discrepancies. Plain Rust and
+//! streaming: it never holds more than the rows still waiting for a partner.
+
+use std::path::Path;
+
+use crate::classify::{classify_dword, classify_f64, Class, Verdict};
+use crate::dtype::{first_mnemonic, output_types, DwordType};
+use crate::error::{Error, Result};
+use crate::input::{Input, Item, RowSource, Status};
+use crate::join::{join, Leftover, Pair};
+use crate::known::{Known, Subject};
+
+/// Settings of a diff.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The bound of class `ulp<=k` (distances 2..=k). At least 1.
+    pub ulp_k: u64,
+    pub known: Known,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            ulp_k: DEFAULT_ULP_K,
+            known: Known::default(),
+        }
+    }
+}
+
+/// Default `k` of class `ulp<=k`.
+pub const DEFAULT_ULP_K: u64 = 4;
+
+/// One compared output value: a dword, or for an f64 the pair starting at `index` (then `ty`
+/// is `F64Lo` and the values hold both dwords, high dword in bits 63:32).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DwordDiff {
+    /// Output number (0 for out0).
+    pub index: u8,
+    pub ty: DwordType,
+    pub reference: u64,
+    pub candidate: u64,
+    pub verdict: Verdict,
+}
+
+/// The outcome for one joined row.
+#[derive(Clone, Debug)]
+pub struct RowDiff {
+    pub reference: Item,
+    pub candidate_index: u64,
+    /// The candidate's backend (`cpu`, `vulkan:lavapipe`, ...).
+    pub backend: String,
+    pub class: Class,
+    /// Largest ULP distance over the compared float values (`None`: none has a distance).
+    pub max_ulp: Option<u64>,
+    /// The compared values, in output order.
+    pub dwords: Vec<DwordDiff>,
+    /// The reason of an `unsupported`/`error` status.
+    pub status_detail: Option<String>,
+    /// `(reason, evidence)` of the known discrepancy covering this row.
+    pub known: Option<(String, String)>,
+}
+
+impl RowDiff {
+    /// A difference that no known entry explains. `exact` and `no-outputs` rows never are.
+    pub fn is_unexpected(&self) -> bool {
+        !matches!(self.class, Class::Exact | Class::NoOutputs) && self.known.is_none()
+    }
+
+    /// The compared value that decided the row's class (the first of the worst).
+    pub fn worst(&self) -> Option<&DwordDiff> {
+        self.dwords.iter().find(|d| d.verdict.class == self.class)
+    }
+
+    pub fn mnemonic(&self) -> &str {
+        first_mnemonic(&self.reference.row.instruction)
+    }
+}
+
+/// Counts over a whole diff.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Summary {
+    pub rows: u64,
+    /// Rows per class, indexed by [`Class::code`].
+    pub classes: [u64; 10],
+    pub expected: u64,
+    pub unexpected: u64,
+    pub max_ulp: Option<u64>,
+}
+
+impl Summary {
+    pub fn add(&mut self, d: &RowDiff) {
+        self.rows += 1;
+        self.classes[d.class.code() as usize] += 1;
+        if d.is_unexpected() {
+            self.unexpected += 1;
+        } else if d.class != Class::Exact && d.class != Class::NoOutputs {
+            self.expected += 1;
+        }
+        if let Some(u) = d.max_ulp {
+            self.max_ulp = Some(self.max_ulp.map_or(u, |m| m.max(u)));
+        }
+    }
+
+    pub fn count(&self, class: Class) -> u64 {
+        self.classes[class.code() as usize]
+    }
+}
+
+/// Compares the outputs of a pair of rows (both statuses `ok`).
+pub fn compare_outputs(
+    instruction: &str,
+    body: &[u32],
+    reference: &[Option<u32>; 16],
+    candidate: &[Option<u32>; 16],
+    k: u64,
+) -> Vec<DwordDiff> {
+    let types = output_types(instruction, body);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < 16 {
+        let ty = types[i];
+        if ty == DwordType::F64Lo && i + 1 < 16 && types[i + 1] == DwordType::F64Hi {
+            if let (Some(rl), Some(rh), Some(cl), Some(ch)) = (
+                reference[i],
+                reference[i + 1],
+                candidate[i],
+                candidate[i + 1],
+            ) {
+                out.push(DwordDiff {
+                    index: i as u8,
+                    ty,
+                    reference: u64::from(rh) << 32 | u64::from(rl),
+                    candidate: u64::from(ch) << 32 | u64::from(cl),
+                    verdict: classify_f64((rl, rh), (cl, ch), k),
+                });
+                i += 2;
+                continue;
+            }
+        }
+        if let (Some(r), Some(c)) = (reference[i], candidate[i]) {
+            // Half of an f64 whose other half is missing on a side: compared as bits.
+            let ty = match ty {
+                DwordType::F64Lo | DwordType::F64Hi => DwordType::Unknown,
+                other => other,
+            };
+            out.push(DwordDiff {
+                index: i as u8,
+                ty,
+                reference: u64::from(r),
+                candidate: u64::from(c),
+                verdict: classify_dword(ty, r, c, k),
+            });
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Classifies one joined pair.
+pub fn diff_pair(pair: Pair, options: &Options) -> RowDiff {
+    let Pair {
+        reference,
+        candidate,
+    } = pair;
+    let status = match (&reference.status, &candidate.status) {
+        (Status::Error(m), _) | (_, Status::Error(m)) => Some((Class::Error, m.clone())),
+        (Status::Unsupported(m), _) | (_, Status::Unsupported(m)) => {
+            Some((Class::Unsupported, m.clone()))
+        }
+        _ => None,
+    };
+    let (class, max_ulp, dwords, status_detail) = match status {
+        Some((class, detail)) => (class, None, Vec::new(), Some(detail)),
+        None => {
+            let dwords = compare_outputs(
+                &reference.row.instruction,
+                &reference.row.encoding,
+                &reference.row.outputs,
+                &candidate.row.outputs,
+                options.ulp_k,
+            );
+            let worst = dwords.iter().fold(None::<Verdict>, |acc, d| {
+                Some(acc.map_or(d.verdict, |a| a.worst(d.verdict)))
+            });
+            match worst {
+                None => (Class::NoOutputs, None, dwords, None),
+                Some(v) => (v.class, v.ulp, dwords, None),
+            }
+        }
+    };
+    let known = options
+        .known
+        .lookup(&Subject {
+            mnemonic: first_mnemonic(&reference.row.instruction),
+            backend: &candidate.backend,
+            class,
+            encoding: &reference.row.encoding,
+            mode: &reference.row.mode,
+            wave: reference.row.wave,
+        })
+        .map(|e| (e.reason.clone(), e.evidence.clone()));
+    RowDiff {
+        candidate_index: candidate.index,
+        backend: candidate.backend,
+        reference,
+        class,
+        max_ulp,
+        dwords,
+        status_detail,
+        known,
+    }
+}
+
+/// Diffs two open inputs, streaming each row's outcome to `sink`; returns the summary and the
+/// rows that found no partner (the caller decides whether that is an error).
+pub fn diff_inputs(
+    reference: &mut impl RowSource,
+    candidate: &mut impl RowSource,
+    options: &Options,
+    mut sink: impl FnMut(&RowDiff) -> Result<()>,
+) -> Result<(Summary, Leftover)> {
+    let mut summary = Summary::default();
+    let leftover = join(reference, candidate, |pair| {
+        let d = diff_pair(pair, options);
+        summary.add(&d);
+        sink(&d)
+    })?;
+    Ok((summary, leftover))
+}
+
+/// Diffs `candidate` against `reference`; rows present on one side only are an error naming
+/// the first such row and the counts.
+pub fn diff_files(
+    reference: &Path,
+    candidate: &Path,
+    options: &Options,
+    sink: impl FnMut(&RowDiff) -> Result<()>,
+) -> Result<Summary> {
+    let mut r = Input::open(reference)?;
+    let mut c = Input::open(candidate)?;
+    let (summary, leftover) = diff_inputs(&mut r, &mut c, options, sink)?;
+    if !leftover.is_empty() {
+        return Err(Error::Unmatched {
+            reference: reference.to_path_buf(),
+            candidate: candidate.to_path_buf(),
+            reference_only: leftover.reference_only,
+            candidate_only: leftover.candidate_only,
+            first: leftover.describe_first(),
+        });
+    }
+    Ok(summary)
+}

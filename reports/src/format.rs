@@ -1,0 +1,107 @@
+//! Text forms shared by every output: hex cells, encodings, mode cells, repro lines.
+
+use rdnaprobe_dataset::{ModeCells, Row};
+
+/// `0x%08x`.
+pub fn hex(v: u32) -> String {
+    format!("0x{v:08x}")
+}
+
+/// The body's words separated by spaces (`n/a` for none), as in the `encoding` column.
+pub fn encoding(words: &[u32]) -> String {
+    if words.is_empty() {
+        return "n/a".into();
+    }
+    words.iter().map(|w| hex(*w)).collect::<Vec<_>>().join(" ")
+}
+
+/// The six inputs, space separated.
+pub fn inputs(inputs: &[u32; 6]) -> String {
+    inputs.iter().map(|w| hex(*w)).collect::<Vec<_>>().join(" ")
+}
+
+/// A compact mode label: `ieee=1 clamp=1 d32=3 d16=3 r32=0 r16=0 ovf=0 w32`, `?` marking a cell
+/// the dataset does not state.
+pub fn mode(mode: &ModeCells, wave: Option<u32>) -> String {
+    let c = |v: Option<u8>| v.map_or_else(|| "?".to_string(), |v| v.to_string());
+    format!(
+        "ieee={} clamp={} d32={} d16={} r32={} r16={} ovf={} w{}",
+        c(mode.ieee),
+        c(mode.dx10_clamp),
+        c(mode.denorm32),
+        c(mode.denorm16),
+        c(mode.round32),
+        c(mode.round16),
+        c(mode.fp16_overflow),
+        wave.map_or_else(|| "?".to_string(), |w| w.to_string())
+    )
+}
+
+/// The mode and wave cells of a row as schema v1 writes them (empty = not stated).
+pub fn mode_cells(mode: &ModeCells, wave: Option<u32>) -> [String; 8] {
+    let c = |v: Option<u8>| v.map_or_else(String::new, |v| v.to_string());
+    [
+        wave.map_or_else(String::new, |w| w.to_string()),
+        c(mode.ieee),
+        c(mode.dx10_clamp),
+        c(mode.denorm32),
+        c(mode.denorm16),
+        c(mode.round32),
+        c(mode.round16),
+        c(mode.fp16_overflow),
+    ]
+}
+
+/// One schema v1 CSV line holding the row's experiment (outputs empty), quoted as CSV needs:
+/// paste it under a v1 header and `rdnaprobe replay` runs the same lane.
+pub fn repro_csv_line(row: &Row) -> String {
+    let mut cells: Vec<String> = vec![row.instruction.clone(), encoding(&row.encoding)];
+    cells.extend(mode_cells(&row.mode, row.wave));
+    cells.extend(row.inputs.iter().map(|w| hex(*w)));
+    cells.extend(std::iter::repeat_n(String::new(), 16));
+    cells.extend([row.gfx.clone(), String::new(), String::new()]);
+    cells
+        .iter()
+        .map(|c| {
+            if c.contains([',', '"', '\n', '\r']) {
+                format!("\"{}\"", c.replace('"', "\"\""))
+            } else {
+                c.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repro_line_is_a_v1_row() {
+        let row = Row {
+            instruction: "v_add_f32 v10, v4, v5".into(),
+            encoding: vec![0x0614_0904],
+            wave: Some(32),
+            mode: ModeCells {
+                ieee: Some(1),
+                ..ModeCells::default()
+            },
+            inputs: [0x3f80_0000, 1, 2, 3, 4, 5],
+            ..Row::default()
+        };
+        let line = repro_csv_line(&row);
+        let header = rdnaprobe_dataset::V1_COLUMNS.join(",");
+        let text = format!("{header}\n{line}\n");
+        let ds = rdnaprobe_dataset::parse_dataset(text.as_bytes(), "repro").expect("parses");
+        assert_eq!(ds.rows.len(), 1);
+        assert_eq!(ds.rows[0].encoding, row.encoding);
+        assert_eq!(ds.rows[0].mode, row.mode);
+        assert_eq!(ds.rows[0].inputs, row.inputs);
+        assert_eq!(ds.rows[0].instruction, row.instruction);
+        assert_eq!(
+            mode(&row.mode, row.wave),
+            "ieee=1 clamp=? d32=? d16=? r32=? r16=? ovf=? w32"
+        );
+    }
+}

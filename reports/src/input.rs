@@ -1,0 +1,244 @@
+//! Opening one input of a diff or report: a schema v1 dataset or a replay output, streamed
+//! row by row through `rdnaprobe-dataset`'s reader, with the row's backend and status.
+//!
+//! Replay outputs carry `backend` and `status` as extra columns. A file without a `backend`
+//! column takes its backend from its manifest (`producer.backend`), and failing that is
+//! labelled [`HARDWARE`] when it has no `status` column (a measured dataset) or by its file
+//! stem otherwise.
+
+use std::path::{Path, PathBuf};
+
+use rdnaprobe_dataset::{manifest_path, Manifest, ModeCells, Reader, Row};
+
+use crate::error::{Error, Result};
+
+/// The label of a dataset that names no backend: hardware measurements.
+pub const HARDWARE: &str = "hardware";
+
+/// Whether a backend could run a row (`status` column of replay outputs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    Ok,
+    Unsupported(String),
+    Error(String),
+}
+
+impl Status {
+    /// Parses a `status` cell: `ok` (or empty), `unsupported: <reason>`, `error: <message>`.
+    pub fn parse(cell: &str) -> Option<Status> {
+        let cell = cell.trim();
+        if cell.is_empty() || cell == "ok" {
+            return Some(Status::Ok);
+        }
+        let rest = |prefix: &str| {
+            cell.strip_prefix(prefix)
+                .map(|r| r.trim_start_matches(':').trim().to_string())
+        };
+        if let Some(reason) = rest("unsupported") {
+            return Some(Status::Unsupported(reason));
+        }
+        rest("error").map(Status::Error)
+    }
+}
+
+/// One row with where it came from.
+#[derive(Clone, Debug)]
+pub struct Item {
+    pub row: Row,
+    /// 1-based data row number in its file (the header is not counted).
+    pub index: u64,
+    pub backend: String,
+    pub status: Status,
+}
+
+/// The join key: rows of two files describe the same experiment when these agree.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Key {
+    pub encoding: Vec<u32>,
+    pub wave: Option<u32>,
+    pub mode: ModeCells,
+    pub inputs: [u32; 6],
+}
+
+impl Key {
+    pub fn of(row: &Row) -> Key {
+        Key {
+            encoding: row.encoding.clone(),
+            wave: row.wave,
+            mode: row.mode,
+            inputs: row.inputs,
+        }
+    }
+}
+
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "encoding={} {} inputs={}",
+            crate::format::encoding(&self.encoding),
+            crate::format::mode(&self.mode, self.wave),
+            crate::format::inputs(&self.inputs)
+        )
+    }
+}
+
+/// A stream of rows: one file, or several read one after the other.
+pub trait RowSource {
+    /// The next row, or `None` at the end.
+    fn next_item(&mut self) -> Result<Option<Item>>;
+}
+
+impl RowSource for Input {
+    fn next_item(&mut self) -> Result<Option<Item>> {
+        Input::next_item(self)
+    }
+}
+
+/// Several files read in order as one stream (opened one at a time).
+pub struct Chain {
+    paths: Vec<PathBuf>,
+    next: usize,
+    current: Option<Input>,
+}
+
+impl Chain {
+    pub fn new(paths: Vec<PathBuf>) -> Chain {
+        Chain {
+            paths,
+            next: 0,
+            current: None,
+        }
+    }
+}
+
+impl RowSource for Chain {
+    fn next_item(&mut self) -> Result<Option<Item>> {
+        loop {
+            if let Some(input) = &mut self.current {
+                if let Some(item) = input.next_item()? {
+                    return Ok(Some(item));
+                }
+                self.current = None;
+            }
+            let Some(path) = self.paths.get(self.next) else {
+                return Ok(None);
+            };
+            self.next += 1;
+            self.current = Some(Input::open(path)?);
+        }
+    }
+}
+
+/// A streaming input file.
+pub struct Input {
+    pub path: PathBuf,
+    reader: Reader<std::fs::File>,
+    backend_column: Option<usize>,
+    status_column: Option<usize>,
+    default_backend: String,
+    /// The manifest beside the file, when there is one and it parses.
+    pub manifest: Option<Manifest>,
+    next_index: u64,
+}
+
+impl Input {
+    /// Opens `path` (and its manifest, if present) and checks the header.
+    pub fn open(path: &Path) -> Result<Input> {
+        let reader = Reader::open(path)?;
+        let find = |name: &str| reader.extra_columns().iter().position(|c| c == name);
+        let backend_column = find("backend");
+        let status_column = find("status");
+        let manifest_file = manifest_path(path);
+        let manifest = if manifest_file.exists() {
+            Some(Manifest::read(&manifest_file)?)
+        } else {
+            None
+        };
+        let default_backend = manifest
+            .as_ref()
+            .map(|m| m.producer.backend.trim().to_string())
+            .filter(|b| !b.is_empty())
+            .unwrap_or_else(|| {
+                if status_column.is_none() {
+                    HARDWARE.to_string()
+                } else {
+                    path.file_stem()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_else(|| "candidate".into())
+                }
+            });
+        Ok(Input {
+            path: path.to_path_buf(),
+            reader,
+            backend_column,
+            status_column,
+            default_backend,
+            manifest,
+            next_index: 1,
+        })
+    }
+
+    /// The backend of rows whose `backend` cell is absent or empty.
+    pub fn default_backend(&self) -> &str {
+        &self.default_backend
+    }
+
+    /// Whether the file carries a `backend` column (a replay output).
+    pub fn has_backend_column(&self) -> bool {
+        self.backend_column.is_some()
+    }
+
+    /// Names of the extra columns, in file order.
+    pub fn extra_columns(&self) -> &[String] {
+        self.reader.extra_columns()
+    }
+
+    /// The next row, or `None` at the end.
+    pub fn next_item(&mut self) -> Result<Option<Item>> {
+        let Some(row) = self.reader.read_row()? else {
+            return Ok(None);
+        };
+        let index = self.next_index;
+        self.next_index += 1;
+        let cell = |col: Option<usize>| col.and_then(|c| row.extra.get(c)).map(|s| s.trim());
+        let backend = match cell(self.backend_column) {
+            Some(b) if !b.is_empty() => b.to_string(),
+            _ => self.default_backend.clone(),
+        };
+        let status = match cell(self.status_column) {
+            None => Status::Ok,
+            Some(text) => Status::parse(text).ok_or_else(|| Error::Status {
+                path: self.path.clone(),
+                row: index,
+                cell: text.to_string(),
+            })?,
+        };
+        Ok(Some(Item {
+            row,
+            index,
+            backend,
+            status,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_cells() {
+        assert_eq!(Status::parse("ok"), Some(Status::Ok));
+        assert_eq!(Status::parse(""), Some(Status::Ok));
+        assert_eq!(
+            Status::parse("unsupported: v_interp needs a pixel shader"),
+            Some(Status::Unsupported("v_interp needs a pixel shader".into()))
+        );
+        assert_eq!(
+            Status::parse("error: timeout"),
+            Some(Status::Error("timeout".into()))
+        );
+        assert_eq!(Status::parse("fine"), None);
+    }
+}

@@ -1,0 +1,343 @@
+//! Writers for diff results: CSV (one line per joined row), JSON Lines (one object per joined
+//! row, then one summary object) and an aligned table for people.
+//!
+//! CSV columns: the row's experiment (`instruction, encoding, wave`, the seven mode cells,
+//! `in0..in5`), then `backend, class, max_ulp, worst_out, worst_type, reference, candidate,
+//! dword_classes, expected, reason`. `max_ulp` is empty when no compared value has a
+//! distance; `reference`/`candidate` are the worst value's bits (16 hex digits for an f64);
+//! `dword_classes` lists every compared value as `outN:class`; `expected` is `yes` for a
+//! difference a known entry explains, `no` for an unexpected one, empty for `exact` and
+//! `no-outputs`; `reason` is the known entry's reason or the backend's status message.
+
+use std::io::Write;
+
+use serde_json::json;
+
+use crate::classify::Class;
+use crate::diff::{DwordDiff, RowDiff, Summary};
+use crate::dtype::DwordType;
+use crate::format;
+
+/// The header of diff CSV files.
+pub const CSV_COLUMNS: [&str; 27] = [
+    "instruction",
+    "encoding",
+    "wave",
+    "ieee",
+    "dx10_clamp",
+    "denorm32",
+    "denorm16",
+    "round32",
+    "round16",
+    "fp16_overflow",
+    "in0",
+    "in1",
+    "in2",
+    "in3",
+    "in4",
+    "in5",
+    "backend",
+    "class",
+    "max_ulp",
+    "worst_out",
+    "worst_type",
+    "reference",
+    "candidate",
+    "dword_classes",
+    "expected",
+    "reason",
+    "reference_row",
+];
+
+/// The spelling of a dword type in outputs.
+pub fn type_name(ty: DwordType) -> &'static str {
+    match ty {
+        DwordType::F32 => "f32",
+        DwordType::F16Lo => "f16lo",
+        DwordType::F16Hi => "f16hi",
+        DwordType::PackedF16 => "pk_f16",
+        DwordType::F64Lo | DwordType::F64Hi => "f64",
+        DwordType::Int => "int",
+        DwordType::Mask => "mask",
+        DwordType::Unknown => "bits",
+    }
+}
+
+fn value_hex(d: &DwordDiff, v: u64) -> String {
+    if d.ty == DwordType::F64Lo {
+        format!("0x{v:016x}")
+    } else {
+        format!("0x{v:08x}")
+    }
+}
+
+fn expected_cell(d: &RowDiff) -> &'static str {
+    if d.is_unexpected() {
+        "no"
+    } else if d.known.is_some() {
+        "yes"
+    } else {
+        ""
+    }
+}
+
+fn reason_cell(d: &RowDiff) -> String {
+    match (&d.known, &d.status_detail) {
+        (Some((reason, _)), _) => reason.clone(),
+        (None, Some(detail)) => detail.clone(),
+        (None, None) => String::new(),
+    }
+}
+
+fn dword_classes(d: &RowDiff) -> String {
+    d.dwords
+        .iter()
+        .map(|w| format!("out{}:{}", w.index, w.verdict.class))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Streams diff rows as CSV.
+pub struct CsvSink<W: Write> {
+    writer: csv::Writer<W>,
+}
+
+impl<W: Write> CsvSink<W> {
+    pub fn new(out: W) -> std::io::Result<Self> {
+        let mut writer = csv::WriterBuilder::new().from_writer(out);
+        writer.write_record(CSV_COLUMNS).map_err(csv_io)?;
+        Ok(CsvSink { writer })
+    }
+
+    pub fn write(&mut self, d: &RowDiff) -> std::io::Result<()> {
+        let row = &d.reference.row;
+        let worst = d.worst();
+        let mut cells: Vec<String> = Vec::with_capacity(CSV_COLUMNS.len());
+        cells.push(row.instruction.clone());
+        cells.push(format::encoding(&row.encoding));
+        cells.extend(format::mode_cells(&row.mode, row.wave));
+        cells.extend(row.inputs.iter().map(|w| format::hex(*w)));
+        cells.push(d.backend.clone());
+        cells.push(d.class.name().to_string());
+        cells.push(d.max_ulp.map_or_else(String::new, |u| u.to_string()));
+        cells.push(worst.map_or_else(String::new, |w| format!("out{}", w.index)));
+        cells.push(worst.map_or_else(String::new, |w| type_name(w.ty).to_string()));
+        cells.push(worst.map_or_else(String::new, |w| value_hex(w, w.reference)));
+        cells.push(worst.map_or_else(String::new, |w| value_hex(w, w.candidate)));
+        cells.push(dword_classes(d));
+        cells.push(expected_cell(d).to_string());
+        cells.push(reason_cell(d));
+        cells.push(d.reference.index.to_string());
+        self.writer.write_record(&cells).map_err(csv_io)
+    }
+
+    pub fn finish(self) -> std::io::Result<W> {
+        self.writer
+            .into_inner()
+            .map_err(|e| std::io::Error::other(e.to_string()))
+    }
+}
+
+fn csv_io(e: csv::Error) -> std::io::Error {
+    match e.into_kind() {
+        csv::ErrorKind::Io(io) => io,
+        other => std::io::Error::other(format!("{other:?}")),
+    }
+}
+
+/// The JSON object of one diff row (`"record": "row"`).
+pub fn row_json(d: &RowDiff) -> serde_json::Value {
+    let row = &d.reference.row;
+    let mode = |v: Option<u8>| v.map_or(serde_json::Value::Null, |v| json!(v));
+    json!({
+        "record": "row",
+        "instruction": row.instruction,
+        "mnemonic": d.mnemonic(),
+        "encoding": format::encoding(&row.encoding),
+        "wave": row.wave,
+        "mode": {
+            "ieee": mode(row.mode.ieee),
+            "dx10_clamp": mode(row.mode.dx10_clamp),
+            "denorm32": mode(row.mode.denorm32),
+            "denorm16": mode(row.mode.denorm16),
+            "round32": mode(row.mode.round32),
+            "round16": mode(row.mode.round16),
+            "fp16_overflow": mode(row.mode.fp16_overflow),
+        },
+        "inputs": row.inputs.iter().map(|w| format::hex(*w)).collect::<Vec<_>>(),
+        "backend": d.backend,
+        "class": d.class.name(),
+        "max_ulp": d.max_ulp,
+        "expected": d.known.is_some(),
+        "unexpected": d.is_unexpected(),
+        "reason": d.known.as_ref().map(|k| k.0.clone()).or_else(|| d.status_detail.clone()),
+        "evidence": d.known.as_ref().map(|k| k.1.clone()),
+        "reference_row": d.reference.index,
+        "candidate_row": d.candidate_index,
+        "dwords": d.dwords.iter().map(|w| json!({
+            "out": w.index,
+            "type": type_name(w.ty),
+            "reference": value_hex(w, w.reference),
+            "candidate": value_hex(w, w.candidate),
+            "class": w.verdict.class.name(),
+            "ulp": w.verdict.ulp,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The JSON object of a diff's summary (`"record": "summary"`).
+pub fn summary_json(s: &Summary) -> serde_json::Value {
+    let classes: serde_json::Map<String, serde_json::Value> = Class::ALL
+        .iter()
+        .map(|c| (c.name().to_string(), json!(s.count(*c))))
+        .collect();
+    json!({
+        "record": "summary",
+        "rows": s.rows,
+        "classes": classes,
+        "expected": s.expected,
+        "unexpected": s.unexpected,
+        "max_ulp": s.max_ulp,
+    })
+}
+
+/// Streams diff rows as JSON Lines.
+pub struct JsonSink<W: Write> {
+    out: W,
+}
+
+impl<W: Write> JsonSink<W> {
+    pub fn new(out: W) -> Self {
+        JsonSink { out }
+    }
+
+    pub fn write(&mut self, d: &RowDiff) -> std::io::Result<()> {
+        serde_json::to_writer(&mut self.out, &row_json(d))?;
+        self.out.write_all(b"\n")
+    }
+
+    /// Writes the closing summary line and returns the writer.
+    pub fn finish(mut self, summary: &Summary) -> std::io::Result<W> {
+        serde_json::to_writer(&mut self.out, &summary_json(summary))?;
+        self.out.write_all(b"\n")?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// Collects what the human table shows: the class counts and the first `limit` unexpected
+/// rows (the rest are counted).
+pub struct Table {
+    limit: usize,
+    rows: Vec<[String; 8]>,
+}
+
+impl Table {
+    pub fn new(limit: usize) -> Self {
+        Table {
+            limit,
+            rows: Vec::new(),
+        }
+    }
+
+    pub fn add(&mut self, d: &RowDiff) {
+        if !d.is_unexpected() || self.rows.len() >= self.limit {
+            return;
+        }
+        let row = &d.reference.row;
+        let worst = d.worst();
+        self.rows.push([
+            d.reference.index.to_string(),
+            d.class.name().to_string(),
+            d.max_ulp.map_or_else(|| "-".into(), |u| u.to_string()),
+            d.backend.clone(),
+            row.instruction.clone(),
+            format::mode(&row.mode, row.wave),
+            worst.map_or_else(
+                || d.status_detail.clone().unwrap_or_default(),
+                |w| {
+                    format!(
+                        "out{} {} ref {} got {}",
+                        w.index,
+                        type_name(w.ty),
+                        value_hex(w, w.reference),
+                        value_hex(w, w.candidate)
+                    )
+                },
+            ),
+            format::inputs(&row.inputs),
+        ]);
+    }
+
+    /// Renders the table: class counts, then the unexpected rows with aligned columns.
+    pub fn render(&self, summary: &Summary) -> String {
+        let mut out = String::new();
+        let width = Class::ALL.iter().map(|c| c.name().len()).max().unwrap_or(0);
+        out.push_str(&format!(
+            "{:<width$}  {:>10}  {:>7}\n",
+            "class", "rows", "share"
+        ));
+        for c in Class::ALL {
+            let n = summary.count(c);
+            if n == 0 {
+                continue;
+            }
+            let share = 100.0 * n as f64 / summary.rows.max(1) as f64;
+            out.push_str(&format!("{:<width$}  {n:>10}  {share:>6.2}%\n", c.name()));
+        }
+        out.push_str(&format!(
+            "{} rows: {} exact, {} expected, {} unexpected; max ulp {}\n",
+            summary.rows,
+            summary.count(Class::Exact),
+            summary.expected,
+            summary.unexpected,
+            summary
+                .max_ulp
+                .map_or_else(|| "-".into(), |u| u.to_string())
+        ));
+        if self.rows.is_empty() {
+            return out;
+        }
+        let header = [
+            "row",
+            "class",
+            "ulp",
+            "backend",
+            "instruction",
+            "mode",
+            "worst",
+            "inputs",
+        ];
+        let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
+        for r in &self.rows {
+            for (w, cell) in widths.iter_mut().zip(r.iter()) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+        out.push('\n');
+        let line = |cells: &[&str]| {
+            let mut s = String::new();
+            for (i, (cell, w)) in cells.iter().zip(&widths).enumerate() {
+                if i + 1 == cells.len() {
+                    s.push_str(cell);
+                } else {
+                    s.push_str(&format!("{cell:<w$}  "));
+                }
+            }
+            s.push('\n');
+            s
+        };
+        out.push_str(&line(&header));
+        for r in &self.rows {
+            let cells: Vec<&str> = r.iter().map(String::as_str).collect();
+            out.push_str(&line(&cells));
+        }
+        if summary.unexpected as usize > self.rows.len() {
+            out.push_str(&format!(
+                "... {} more unexpected rows (use --format csv or -o for all)\n",
+                summary.unexpected as usize - self.rows.len()
+            ));
+        }
+        out
+    }
+}

@@ -1,0 +1,318 @@
+//! Reading schema v1 CSV: a streaming [`Reader`] that yields one [`Row`] at a time, and
+//! [`read_dataset`] that loads a whole file into a [`Dataset`].
+//!
+//! The header must start with the 35 [`V1_COLUMNS`] in order; any further columns are the
+//! dataset's extra columns, carried through as [`Row::extra`]. Cells are checked strictly:
+//! inputs and outputs are `0x` hex (an empty output is "not captured"), `encoding` is `0x`
+//! words separated by spaces or `n/a`, and every mode cell is empty ("not stated") or in its
+//! range. Nothing in a file can make the reader panic; every problem is a [`DatasetError`].
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+use crate::error::{DatasetError, Source};
+use crate::row::{ModeCells, Row, V1_COLUMNS};
+
+/// Column indices of the schema v1 cells (positions in [`V1_COLUMNS`]).
+pub(crate) mod col {
+    pub const INSTRUCTION: usize = 0;
+    pub const ENCODING: usize = 1;
+    pub const WAVE: usize = 2;
+    pub const IEEE: usize = 3;
+    pub const DX10_CLAMP: usize = 4;
+    pub const DENORM32: usize = 5;
+    pub const DENORM16: usize = 6;
+    pub const ROUND32: usize = 7;
+    pub const ROUND16: usize = 8;
+    pub const FP16_OVERFLOW: usize = 9;
+    pub const IN0: usize = 10;
+    pub const OUT0: usize = 16;
+    pub const GFX: usize = 32;
+    pub const SOURCE: usize = 33;
+    pub const NOTE: usize = 34;
+}
+
+/// A whole dataset in memory: the names of the extra columns (after the v1 columns, in file
+/// order) and the rows, whose `extra` vectors line up with `extra_columns`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Dataset {
+    pub extra_columns: Vec<String>,
+    pub rows: Vec<Row>,
+}
+
+/// Streams rows from schema v1 CSV. The header is read and checked by [`Reader::new`].
+pub struct Reader<R: Read> {
+    file: Source,
+    csv: csv::Reader<R>,
+    record: csv::StringRecord,
+    extra_columns: Vec<String>,
+    width: usize,
+    done: bool,
+}
+
+impl Reader<File> {
+    /// Opens `path` and checks its header.
+    pub fn open(path: &Path) -> Result<Reader<File>, DatasetError> {
+        let label = path.display().to_string();
+        let file = File::open(path).map_err(|e| DatasetError::io(label.clone(), "open", e))?;
+        Reader::new(file, label)
+    }
+}
+
+impl<R: Read> Reader<R> {
+    /// Wraps a byte stream; `label` names it in errors (a path, or `<stdin>`).
+    pub fn new(input: R, label: impl Into<Source>) -> Result<Reader<R>, DatasetError> {
+        let file = label.into();
+        let mut csv = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(input);
+        let mut header = csv::StringRecord::new();
+        let got = csv
+            .read_record(&mut header)
+            .map_err(|e| csv_error(&file, e))?;
+        if !got || (header.len() == 1 && header[0].trim().is_empty()) {
+            return Err(DatasetError::Empty { file });
+        }
+        let line = header.position().map_or(1, |p| p.line());
+        for (i, expected) in V1_COLUMNS.iter().enumerate() {
+            match header.get(i) {
+                Some(found) if found.trim() == *expected => {}
+                Some(found) => {
+                    return Err(DatasetError::Header {
+                        file,
+                        line,
+                        column: i + 1,
+                        expected,
+                        found: found.to_string(),
+                    })
+                }
+                None => {
+                    return Err(DatasetError::ShortHeader {
+                        file,
+                        line,
+                        found: header.len(),
+                    })
+                }
+            }
+        }
+        let mut extra_columns: Vec<String> = Vec::new();
+        for (i, name) in header.iter().enumerate().skip(V1_COLUMNS.len()) {
+            let name = name.trim().to_string();
+            if V1_COLUMNS.contains(&name.as_str()) || extra_columns.contains(&name) {
+                return Err(DatasetError::DuplicateColumn {
+                    file,
+                    line,
+                    column: i + 1,
+                    name,
+                });
+            }
+            extra_columns.push(name);
+        }
+        Ok(Reader {
+            file,
+            csv,
+            record: csv::StringRecord::new(),
+            width: header.len(),
+            extra_columns,
+            done: false,
+        })
+    }
+
+    /// Names of the columns after the v1 columns, in file order.
+    pub fn extra_columns(&self) -> &[String] {
+        &self.extra_columns
+    }
+
+    /// The label errors use for this input.
+    pub fn label(&self) -> &str {
+        &self.file
+    }
+
+    /// Reads the next row; `Ok(None)` at the end of the file.
+    pub fn read_row(&mut self) -> Result<Option<Row>, DatasetError> {
+        if self.done {
+            return Ok(None);
+        }
+        loop {
+            let got = self
+                .csv
+                .read_record(&mut self.record)
+                .map_err(|e| csv_error(&self.file, e));
+            match got {
+                Ok(true) => {}
+                Ok(false) => {
+                    self.done = true;
+                    return Ok(None);
+                }
+                Err(e) => {
+                    self.done = true;
+                    return Err(e);
+                }
+            }
+            // A blank line (for example a trailing one) is not a row.
+            if self.record.len() == 1 && self.record[0].is_empty() {
+                continue;
+            }
+            let line = self.record.position().map_or(0, |p| p.line());
+            if self.record.len() != self.width {
+                return Err(DatasetError::FieldCount {
+                    file: self.file.clone(),
+                    line,
+                    expected: self.width,
+                    found: self.record.len(),
+                });
+            }
+            return parse_record(&self.file, line, &self.record).map(Some);
+        }
+    }
+
+    /// Reads every remaining row into a [`Dataset`].
+    pub fn into_dataset(mut self) -> Result<Dataset, DatasetError> {
+        let mut rows = Vec::new();
+        while let Some(row) = self.read_row()? {
+            rows.push(row);
+        }
+        Ok(Dataset {
+            extra_columns: self.extra_columns,
+            rows,
+        })
+    }
+}
+
+impl<R: Read> Iterator for Reader<R> {
+    type Item = Result<Row, DatasetError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.read_row().transpose()
+    }
+}
+
+/// Loads the dataset at `path`.
+pub fn read_dataset(path: &Path) -> Result<Dataset, DatasetError> {
+    Reader::open(path)?.into_dataset()
+}
+
+/// Parses a dataset held in memory; `label` names it in errors.
+pub fn parse_dataset(bytes: &[u8], label: &str) -> Result<Dataset, DatasetError> {
+    Reader::new(io::Cursor::new(bytes), label)?.into_dataset()
+}
+
+fn csv_error(file: &str, err: csv::Error) -> DatasetError {
+    let line = err.position().map_or(0, |p| p.line());
+    match err.into_kind() {
+        csv::ErrorKind::Io(e) => DatasetError::io(file, "read", e),
+        csv::ErrorKind::Utf8 { err, .. } => DatasetError::Csv {
+            file: file.to_string(),
+            line,
+            message: format!("invalid UTF-8 in field {}: {err}", err.field() + 1),
+        },
+        other => DatasetError::Csv {
+            file: file.to_string(),
+            line,
+            message: format!("{other:?}"),
+        },
+    }
+}
+
+fn parse_record(file: &str, line: u64, rec: &csv::StringRecord) -> Result<Row, DatasetError> {
+    let cell_err = |i: usize, reason: String| DatasetError::Cell {
+        file: file.to_string(),
+        line,
+        column: i + 1,
+        name: V1_COLUMNS[i].to_string(),
+        cell: rec[i].to_string(),
+        reason,
+    };
+    let mode = |i: usize, max: u8| -> Result<Option<u8>, DatasetError> {
+        parse_mode_cell(&rec[i], max).map_err(|r| cell_err(i, r))
+    };
+    let wave = match rec[col::WAVE].trim() {
+        "" => None,
+        "32" => Some(32),
+        "64" => Some(64),
+        _ => return Err(cell_err(col::WAVE, "wave must be 32, 64 or empty".into())),
+    };
+    let encoding = parse_encoding(&rec[col::ENCODING]).map_err(|r| cell_err(col::ENCODING, r))?;
+    let mode_cells = ModeCells {
+        ieee: mode(col::IEEE, 1)?,
+        dx10_clamp: mode(col::DX10_CLAMP, 1)?,
+        denorm32: mode(col::DENORM32, 3)?,
+        denorm16: mode(col::DENORM16, 3)?,
+        round32: mode(col::ROUND32, 3)?,
+        round16: mode(col::ROUND16, 3)?,
+        fp16_overflow: mode(col::FP16_OVERFLOW, 1)?,
+    };
+    let mut inputs = [0u32; 6];
+    for (k, slot) in inputs.iter_mut().enumerate() {
+        let i = col::IN0 + k;
+        let cell = rec[i].trim();
+        if cell.is_empty() {
+            return Err(cell_err(
+                i,
+                "input cells must be filled (`0x00000000` for an unused input)".into(),
+            ));
+        }
+        *slot = parse_hex(cell).map_err(|r| cell_err(i, r))?;
+    }
+    let mut outputs = [None; 16];
+    for (k, slot) in outputs.iter_mut().enumerate() {
+        let i = col::OUT0 + k;
+        let cell = rec[i].trim();
+        if !cell.is_empty() {
+            *slot = Some(parse_hex(cell).map_err(|r| cell_err(i, r))?);
+        }
+    }
+    Ok(Row {
+        instruction: rec[col::INSTRUCTION].to_string(),
+        encoding,
+        wave,
+        mode: mode_cells,
+        inputs,
+        outputs,
+        gfx: rec[col::GFX].to_string(),
+        source: rec[col::SOURCE].to_string(),
+        note: rec[col::NOTE].to_string(),
+        extra: rec.iter().skip(V1_COLUMNS.len()).map(str::to_string).collect(),
+    })
+}
+
+/// Parses one `0x`-prefixed hex dword (1 to 8 digits, either case).
+pub fn parse_hex(cell: &str) -> Result<u32, String> {
+    let digits = cell
+        .strip_prefix("0x")
+        .or_else(|| cell.strip_prefix("0X"))
+        .ok_or_else(|| "expected 0x-prefixed hex such as 0x3f800000".to_string())?;
+    if digits.is_empty() || digits.len() > 8 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err("expected 1 to 8 hex digits after 0x (a 32-bit dword)".into());
+    }
+    u32::from_str_radix(digits, 16).map_err(|e| e.to_string())
+}
+
+/// Parses an `encoding` cell: `0x` words separated by whitespace, or `n/a` for no words.
+pub fn parse_encoding(cell: &str) -> Result<Vec<u32>, String> {
+    let cell = cell.trim();
+    if cell == "n/a" {
+        return Ok(Vec::new());
+    }
+    if cell.is_empty() {
+        return Err("encoding is empty: give the body's words (0x... 0x...) or n/a".into());
+    }
+    cell.split_whitespace()
+        .enumerate()
+        .map(|(n, w)| parse_hex(w).map_err(|r| format!("word {}: `{w}`: {r}", n + 1)))
+        .collect()
+}
+
+/// Parses a mode cell: empty is "not stated", otherwise a decimal in `0..=max`.
+pub fn parse_mode_cell(cell: &str, max: u8) -> Result<Option<u8>, String> {
+    let cell = cell.trim();
+    if cell.is_empty() {
+        return Ok(None);
+    }
+    match cell.parse::<u8>() {
+        Ok(v) if v <= max => Ok(Some(v)),
+        _ => Err(format!("expected 0..={max} or an empty cell (not stated)")),
+    }
+}

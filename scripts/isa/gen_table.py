@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Generate recompiler/isa/src/table/gfx10.txt: the opcode -> mnemonic table of every encoding family.
+
+For each family and each opcode number the script builds instruction words with that opcode and a
+few plausible operand fields, and asks llvm-mc-19 (`--disassemble`) what they are. The first variant
+that decodes names the opcode. Operand kinds and value types are not taken from LLVM: the Rust side
+derives them from the mnemonic (recompiler/isa/src/rules.rs). Rows that exist on hardware but that
+LLVM rejects are appended from HARDWARE_ONLY with their evidence.
+
+Run from the repository root: python3 scripts/isa/gen_table.py
+"""
+
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+import llvmmc  # noqa: E402
+
+OUT = os.path.join(os.path.dirname(__file__), "..", "..", "recompiler", "isa", "src", "table", "gfx10.txt")
+
+V0, V1, V2 = 0x100, 0x101, 0x102
+
+
+def vop3_variants(op):
+    base = (0b110101 << 26) | (op << 16) | 10
+    return [
+        [base, V0 | (V1 << 9) | (V2 << 18)],
+        [base, V0 | (V1 << 9)],
+        [base, V0],
+        [base | (106 << 8), V0 | (V1 << 9) | (V2 << 18)],  # VOP3b with sdst = vcc_lo
+        [base | (106 << 8), V0 | (V1 << 9) | (106 << 18)],
+        [base, 0x80 | (V1 << 9)],
+        [base, 0x80],
+        [base, 0],
+        [base, V0 | (V1 << 9) | (106 << 18)],
+    ]
+
+
+FAMILIES = {
+    # family: (opcode count, variants(op) -> list of word lists)
+    "SOP2": (0x60, lambda op: [[(0b10 << 30) | (op << 23) | (4 << 16) | (2 << 8) | 0],
+                               [(0b10 << 30) | (op << 23) | (4 << 16) | (2 << 8) | 0]]),
+    "SOPK": (0x1D, lambda op: [[(0b1011 << 28) | (op << 23) | (4 << 16) | 0x1234],
+                               [(0b1011 << 28) | (op << 23) | (4 << 16) | 0x1234, 0x5678]]),
+    "SOP1": (0x100, lambda op: [[(0b101111101 << 23) | (4 << 16) | (op << 8) | 2],
+                                [(0b101111101 << 23) | (4 << 16) | (op << 8) | 0x80]]),
+    "SOPC": (0x80, lambda op: [[(0b101111110 << 23) | (op << 16) | (2 << 8) | 0]]),
+    "SOPP": (0x80, lambda op: [[(0b101111111 << 23) | (op << 16) | 0],
+                               [(0b101111111 << 23) | (op << 16) | 1]]),
+    "SMEM": (0x100, lambda op: [[(0b111101 << 26) | (op << 18) | (4 << 6) | 2, (0x7D << 25)],
+                                [(0b111101 << 26) | (op << 18) | (4 << 6) | 0, (0x7D << 25)],
+                                [(0b111101 << 26) | (op << 18) | (4 << 6) | 2, (0x7D << 25) | 4],
+                                [(0b111101 << 26) | (op << 18), (0x7D << 25)]]),
+    "VOP1": (0x100, lambda op: [[(0b0111111 << 25) | (10 << 17) | (op << 9) | V0],
+                                [(0b0111111 << 25) | (op << 9)]]),
+    "VOP2": (0x3E, lambda op: [[(op << 25) | (10 << 17) | (1 << 9) | V0],
+                               [(op << 25) | (10 << 17) | (1 << 9) | V0, 0x3F800000]]),
+    "VOPC": (0x100, lambda op: [[(0b0111110 << 25) | (op << 17) | (1 << 9) | V0]]),
+    "VOP3": (0x400, vop3_variants),
+    "VOP3P": (0x80, lambda op: [[(0b11001100 << 24) | (op << 16) | 10, V0 | (V1 << 9) | (V2 << 18)],
+                                [(0b11001100 << 24) | (op << 16) | 10 | (1 << 14), V0 | (V1 << 9) | (V2 << 18) | (3 << 27)],
+                                [(0b11001100 << 24) | (op << 16) | 10 | (1 << 14), V0 | (V1 << 9) | (3 << 27)],
+                                [(0b11001100 << 24) | (op << 16) | 10, V0 | (V1 << 9) | (3 << 27)],
+                                [(0b11001100 << 24) | (op << 16) | 10, V0 | (V1 << 9)]]),
+    "VINTRP": (0x4, lambda op: [[(0b110010 << 26) | (10 << 18) | (op << 16) | 0]]),
+    "DS": (0x100, lambda op: [[(0b110110 << 26) | (op << 18), d] for d in
+                              [(10 << 24) | (2 << 16) | (1 << 8), (10 << 24), (1 << 8), (2 << 16) | (1 << 8),
+                               (10 << 24) | (1 << 8), (10 << 24) | (2 << 16) | (1 << 8), 0]]
+                             + [[(0b110110 << 26) | (op << 18) | (1 << 17), 0]]),
+    "EXP": (0x1, lambda op: [[(0b111110 << 26) | 0xF, 0x03020100]]),
+    "MUBUF": (0x80, lambda op: [[(0b111000 << 26) | (op << 18), (4 << 16) | (1 << 8) | 0],
+                                [(0b111000 << 26) | (op << 18) | (1 << 14), (4 << 16) | (1 << 8) | 0],
+                                [(0b111000 << 26) | (op << 18) | (1 << 16), (4 << 16) | (1 << 8) | 0]]),
+    "MTBUF": (0x10, lambda op: [[(0b111010 << 26) | ((op & 7) << 16) | (1 << 19), ((op >> 3) << 21) | (4 << 16) | (1 << 8) | 0]]),
+    "FLAT": (0x80, lambda op: [[(0b110111 << 26) | (op << 18), (10 << 24) | (0x7D << 16) | (1 << 8) | 2],
+                               [(0b110111 << 26) | (op << 18) | (1 << 16), (10 << 24) | (0x7D << 16) | (1 << 8) | 2]]),
+    "GLOBAL": (0x80, lambda op: [[(0b110111 << 26) | (op << 18) | (2 << 14), (10 << 24) | (0x7D << 16) | (1 << 8) | 2],
+                                 [(0b110111 << 26) | (op << 18) | (2 << 14) | (1 << 16), (10 << 24) | (0x7D << 16) | (1 << 8) | 2],
+                                 [(0b110111 << 26) | (op << 18) | (2 << 14), (10 << 24) | (4 << 16) | (1 << 8) | 2]]),
+    "SCRATCH": (0x80, lambda op: [[(0b110111 << 26) | (op << 18) | (1 << 14), (10 << 24) | (0x7D << 16) | (1 << 8) | 2],
+                                  [(0b110111 << 26) | (op << 18) | (1 << 14), (10 << 24) | (4 << 16) | (1 << 8) | 0x7F]]),
+    "MIMG": (0x100, lambda op: [[(0b111100 << 26) | ((op & 0x7F) << 18) | (op >> 7) | (0xF << 8), (4 << 16) | (0 << 21) | (1 << 8) | 0],
+                                [(0b111100 << 26) | ((op & 0x7F) << 18) | (op >> 7) | (0x1 << 8), (4 << 16) | (0 << 21) | (1 << 8) | 0],
+                                [(0b111100 << 26) | ((op & 0x7F) << 18) | (op >> 7) | (0x1 << 8) | (1 << 13), (4 << 16) | (0 << 21) | (1 << 8) | 0],
+                                [(0b111100 << 26) | ((op & 0x7F) << 18) | (op >> 7) | (0x3 << 8) | (1 << 13), (4 << 16) | (0 << 21) | (1 << 8) | 0],
+                                [(0b111100 << 26) | ((op & 0x7F) << 18) | (op >> 7) | (0xF << 8) | (2 << 3), (4 << 16) | (0 << 21) | (1 << 8) | 0],
+                                [(0b111100 << 26) | ((op & 0x7F) << 18) | (op >> 7) | (0x1 << 8) | (2 << 3), (4 << 16) | (0 << 21) | (1 << 8) | 0]]),
+}
+
+# Opcodes the hardware executes and llvm-mc-19 rejects. Evidence: ../shared/reference
+# (shader-technical-debt.md: image_gather4h_pck measured on gfx1031; image_gather8h_pck decodes and
+# zero-fills popcount(dmask) registers).
+HARDWARE_ONLY = [
+    ("MIMG", 98, "image_gather4h_pck"),
+    ("MIMG", 99, "image_gather8h_pck"),
+]
+
+SUFFIX = re.compile(r"_(e32|e64|sdwa|dpp)$")
+
+
+def probe(mcpu):
+    streams, keys = [], []
+    for fam, (count, variants) in FAMILIES.items():
+        for op in range(count):
+            for v in variants(op):
+                streams.append(v)
+                keys.append((fam, op))
+    res = llvmmc.disassemble(streams, mcpu=mcpu)
+    names = {}
+    for key, items, words in zip(keys, res, streams):
+        if key in names:
+            continue
+        if not items or items[0][0] != 0:
+            continue
+        first = items[0]
+        if first[2] is None:
+            continue
+        mnem = first[2].split()[0]
+        if mnem == "v_illegal" and key[0] != "VOP1":
+            continue
+        names[key] = (mnem, first[2], words)
+    return names
+
+
+def main():
+    names = probe("gfx1030")
+    old = probe("gfx1010")
+    rows = []
+    for (fam, op), (mnem, text, words) in sorted(names.items(), key=lambda kv: (list(FAMILIES).index(kv[0][0]), kv[0][1])):
+        base = SUFFIX.sub("", mnem)
+        o = old.get((fam, op))
+        alt = SUFFIX.sub("", o[0]) if o else None
+        rows.append((fam, op, base, "llvm", alt if alt and alt != base else None, text, words))
+    for fam, op, mnem in HARDWARE_ONLY:
+        assert (fam, op) not in names, (fam, op)
+        rows.append((fam, op, mnem, "hardware", None, "", []))
+    os.makedirs(os.path.dirname(OUT), exist_ok=True)
+    with open(OUT, "w") as f:
+        f.write("# Generated by scripts/isa/gen_table.py from llvm-mc-19 -mcpu=gfx1030 --disassemble; do not edit.\n")
+        f.write("# family opcode mnemonic source [gfx1010=mnemonic] | probe words | llvm-mc text of the probe\n")
+        for fam, op, m, src, alt, text, words in rows:
+            f.write("%s %d %s %s%s | %s | %s\n" % (fam, op, m, src, (" gfx1010=" + alt) if alt else "",
+                                                 " ".join("0x%08x" % w for w in words), text))
+    counts = {}
+    for r in rows:
+        counts[r[0]] = counts.get(r[0], 0) + 1
+    print(counts, sum(counts.values()))
+
+
+if __name__ == "__main__":
+    main()
