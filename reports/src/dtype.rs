@@ -1,12 +1,13 @@
 //! The result type of each output dword, which decides how two values are compared.
 //!
-//! The instruction table of `rdnaprobe-isa` is the authority on result types. Until it exports
-//! a per-dword lookup, the type comes from the first mnemonic of the row's `instruction` text,
-//! following the AMD naming convention: the first type suffix after the operation names the
-//! destination type (`v_cvt_f32_f16` writes f32, `v_cvt_i32_f32` writes i32), `v_pk_*` and
-//! `*_pk*_f16` write packed halves, `*hi_f16` the upper half. Dwords the first instruction does
-//! not write (out1.. for a one-dword result) are `Unknown` and compared as bits, so no tolerance
-//! is ever granted on a guess.
+//! The instruction table of `rdnaprobe-isa` is the authority on result types:
+//! [`rdnaprobe_isa::output_types`] decodes the body and follows the last writer of each of
+//! v10..v25. Only when it learns nothing (a body it cannot decode, or a row without words such
+//! as the interpolation rows) does the type come from the first mnemonic of the row's
+//! `instruction` text, by the AMD naming convention: the first type suffix after the operation
+//! names the destination type (`v_cvt_f32_f16` writes f32, `v_cvt_i32_f32` writes i32), `v_pk_*`
+//! and `*_pk*_f16` write packed halves, `*hi_f16` the upper half. Dwords nobody is known to
+//! write are `Unknown` and compared as bits, so no tolerance is ever granted on a guess.
 
 /// How one output dword is compared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,7 +64,35 @@ pub fn first_mnemonic(instruction: &str) -> &str {
 }
 
 /// The type of each of the sixteen output dwords of a row.
-pub fn output_types(instruction: &str, _body: &[u32]) -> [DwordType; 16] {
+pub fn output_types(instruction: &str, body: &[u32]) -> [DwordType; 16] {
+    if !body.is_empty() {
+        let from_table = rdnaprobe_isa::output_types(body).map(from_isa);
+        if from_table.iter().any(|t| *t != DwordType::Unknown) {
+            return from_table;
+        }
+    }
+    from_mnemonic(instruction)
+}
+
+/// The comparison type of an instruction-table dword type.
+fn from_isa(t: rdnaprobe_isa::DwordType) -> DwordType {
+    use rdnaprobe_isa::DwordType as T;
+    match t {
+        T::Unknown => DwordType::Unknown,
+        T::F32 => DwordType::F32,
+        T::F16Lo => DwordType::F16Lo,
+        T::F16Hi => DwordType::F16Hi,
+        T::PackedF16 => DwordType::PackedF16,
+        T::F64Lo => DwordType::F64Lo,
+        T::F64Hi => DwordType::F64Hi,
+        // Integers of every width compare as bits, the kept upper half of a 16-bit one too.
+        T::Int | T::Int16Lo | T::Int64Lo | T::Int64Hi => DwordType::Int,
+        T::LaneMask => DwordType::Mask,
+    }
+}
+
+/// The types the first mnemonic of the `instruction` text implies (see the module docs).
+pub fn from_mnemonic(instruction: &str) -> [DwordType; 16] {
     let mut types = [DwordType::Unknown; 16];
     let mnemonic = first_mnemonic(instruction).to_ascii_lowercase();
     let Some(first) = destination_type(&mnemonic) else {
@@ -121,8 +150,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_table_decides_when_it_can_decode_the_body() {
+        // v_div_scale_f32 v10, s20, v4, v5, v6 ; v_cndmask_b32 v11, 0, 1, s20
+        let body = [0xd56d_140a, 0x041a_0b04, 0xd501_000b, 0x0051_0280];
+        let types = output_types("whatever the text says_f64", &body);
+        assert_eq!(types[0], DwordType::F32);
+        assert_eq!(types[1], DwordType::Int);
+        assert!(types[2..].iter().all(|t| *t == DwordType::Unknown));
+        // No words: the mnemonic decides.
+        assert_eq!(output_types("v_interp_p2_f16 v10", &[])[0], DwordType::F16Lo);
+    }
+
+    #[test]
     fn destination_is_the_first_type_suffix() {
-        let t = |s: &str| output_types(s, &[])[0];
+        let t = |s: &str| from_mnemonic(s)[0];
         assert_eq!(t("v_add_f32 v10, v4, v5"), DwordType::F32);
         assert_eq!(t("v_cvt_f32_f16_e64 v10, v4"), DwordType::F32);
         assert_eq!(t("v_cvt_f16_f32 v10, v4"), DwordType::F16Lo);
@@ -141,7 +182,7 @@ mod tests {
 
     #[test]
     fn f64_results_take_two_dwords() {
-        let types = output_types("v_fma_f64 v[10:11], v[4:5], v[6:7], v[8:9]", &[]);
+        let types = from_mnemonic("v_fma_f64 v[10:11], v[4:5], v[6:7], v[8:9]");
         assert_eq!(types[0], DwordType::F64Lo);
         assert_eq!(types[1], DwordType::F64Hi);
         assert_eq!(types[2], DwordType::Unknown);

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod backend;
 mod cmd;
+mod vulkan;
 
 /// Measure what RDNA2 GPUs compute and replay it through the recompiler.
 #[derive(Parser)]

@@ -73,7 +73,11 @@ impl Unsupported {
 impl std::fmt::Display for Unsupported {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let fam = self.family.map(|f| f.name()).unwrap_or("unknown");
-        write!(f, "unsupported {fam} opcode {}: {}", self.opcode, self.reason)
+        write!(
+            f,
+            "unsupported {fam} opcode {}: {}",
+            self.opcode, self.reason
+        )
     }
 }
 
@@ -106,7 +110,9 @@ impl Decoded {
 /// Decoding failures. Every variant carries the word offset of the instruction in the stream.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeError {
-    #[error("truncated instruction at word {offset}: {family} needs {needed} words, {available} left")]
+    #[error(
+        "truncated instruction at word {offset}: {family} needs {needed} words, {available} left"
+    )]
     Truncated {
         offset: usize,
         family: &'static str,
@@ -242,11 +248,17 @@ fn length(fmt: Format, words: &[u32]) -> (&'static str, usize) {
                 return ("VOP3", 2);
             }
             let lit = (0..n).any(|i| src9(w1, 9 * i as u32) == operand::LITERAL);
-            (if fmt == Format::Vop3 { "VOP3" } else { "VOP3P" }, 2 + usize::from(lit))
+            (
+                if fmt == Format::Vop3 { "VOP3" } else { "VOP3P" },
+                2 + usize::from(lit),
+            )
         }
         Format::Sop2 | Format::Sopc => {
             let lit = (w0 & 0xff) == 255 || ((w0 >> 8) & 0xff) == 255;
-            (if fmt == Format::Sop2 { "SOP2" } else { "SOPC" }, 1 + usize::from(lit))
+            (
+                if fmt == Format::Sop2 { "SOP2" } else { "SOPC" },
+                1 + usize::from(lit),
+            )
         }
         Format::Sop1 => {
             let info = table::lookup(Family::SOP1, ((w0 >> 8) & 0xff) as u16);
@@ -355,7 +367,12 @@ fn build(fmt: Format, words: &[u32]) -> Decoded {
         Format::Vop3 => {
             let op = (w0 >> 16) & 0x3ff;
             let Some(info) = table::lookup_vop3(op as u16) else {
-                return unsupported(Some(Family::VOP3), op, words, "VOP3 opcode not in the GFX10.3 table");
+                return unsupported(
+                    Some(Family::VOP3),
+                    op,
+                    words,
+                    "VOP3 opcode not in the GFX10.3 table",
+                );
             };
             return finish(info, Encoding::VOP3, words);
         }
@@ -363,32 +380,62 @@ fn build(fmt: Format, words: &[u32]) -> Decoded {
         Format::Vintrp => (Family::VINTRP, (w0 >> 16) & 3, Encoding::VINTRP),
         Format::Ds => (Family::DS, (w0 >> 18) & 0xff, Encoding::DS),
         Format::Mubuf => (Family::MUBUF, (w0 >> 18) & 0x7f, Encoding::MUBUF),
-        Format::Mtbuf => (Family::MTBUF, ((w0 >> 16) & 7) | (((w1 >> 21) & 1) << 3), Encoding::MTBUF),
+        Format::Mtbuf => (
+            Family::MTBUF,
+            ((w0 >> 16) & 7) | (((w1 >> 21) & 1) << 3),
+            Encoding::MTBUF,
+        ),
         Format::Flat => {
             let family = match (w0 >> 14) & 3 {
                 0 => Family::FLAT,
                 1 => Family::SCRATCH,
                 2 => Family::GLOBAL,
                 _ => {
-                    return unsupported(Some(Family::FLAT), (w0 >> 18) & 0x7f, words, "FLAT segment 3 is reserved");
+                    return unsupported(
+                        Some(Family::FLAT),
+                        (w0 >> 18) & 0x7f,
+                        words,
+                        "FLAT segment 3 is reserved",
+                    );
                 }
             };
             (family, (w0 >> 18) & 0x7f, Encoding::FLAT)
         }
-        Format::Mimg => (Family::MIMG, ((w0 >> 18) & 0x7f) | ((w0 & 1) << 7), Encoding::MIMG),
+        Format::Mimg => (
+            Family::MIMG,
+            ((w0 >> 18) & 0x7f) | ((w0 & 1) << 7),
+            Encoding::MIMG,
+        ),
         Format::Exp => (Family::EXP, 0, Encoding::EXP),
         Format::Unknown => {
-            return unsupported(None, w0 >> 26, words, "encoding format not defined on GFX10");
+            return unsupported(
+                None,
+                w0 >> 26,
+                words,
+                "encoding format not defined on GFX10",
+            );
         }
     };
     match table::lookup(family, opcode as u16) {
         Some(info) => {
-            if matches!(enc, Encoding::SDWA | Encoding::DPP16 | Encoding::DPP8) && info.has(flags::LITERAL_OPERAND) {
-                return unsupported(Some(family), opcode, words, "fmamk/fmaak take no SDWA or DPP word");
+            if matches!(enc, Encoding::SDWA | Encoding::DPP16 | Encoding::DPP8)
+                && info.has(flags::LITERAL_OPERAND)
+            {
+                return unsupported(
+                    Some(family),
+                    opcode,
+                    words,
+                    "fmamk/fmaak take no SDWA or DPP word",
+                );
             }
             finish(info, enc, words)
         }
-        None => unsupported(Some(family), opcode, words, &format!("{family} opcode not in the GFX10.3 table")),
+        None => unsupported(
+            Some(family),
+            opcode,
+            words,
+            &format!("{family} opcode not in the GFX10.3 table"),
+        ),
     }
 }
 
@@ -407,7 +454,11 @@ fn finish(info: &'static OpInfo, encoding: Encoding, words: &[u32]) -> Decoded {
     } else {
         None
     };
-    let nsa = if encoding == Encoding::MIMG { words[2..].to_vec() } else { Vec::new() };
+    let nsa = if encoding == Encoding::MIMG {
+        words[2..].to_vec()
+    } else {
+        Vec::new()
+    };
     Decoded::Inst(Instruction {
         info,
         encoding,

@@ -14,93 +14,122 @@ pub const LLVM_MC: &str = "llvm-mc-19";
 
 /// Whether llvm-mc-19 can be run.
 pub fn llvm_mc_available() -> bool {
-    Command::new(LLVM_MC).arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|s| s.success())
+    Command::new(LLVM_MC)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
-/// One llvm-mc result inside a stream: (word offset, words consumed, text or None if rejected).
-pub type McItem = (usize, usize, Option<String>);
+/// Six `s_nop 0` words and one `s_code_end` follow each stream. After a rejected word llvm-mc
+/// decodes the following words, and its guesses may run past the stream: the nops absorb them,
+/// and the `s_code_end` marker closes the stream's group of output lines. (The `; encoding:`
+/// bytes llvm-mc prints are re-encoded and may be shorter than what it consumed, for example
+/// for MIMG NSA words, so they cannot be used to walk the byte stream.)
+const PAD: [u32; 7] = [
+    0xbf80_0000,
+    0xbf80_0000,
+    0xbf80_0000,
+    0xbf80_0000,
+    0xbf80_0000,
+    0xbf80_0000,
+    MARKER,
+];
+const MARKER: u32 = 0xbf9f_0000;
 
-/// `s_nop 0` words after each stream: after a rejected word llvm-mc decodes the following words,
-/// and its guesses may run past the stream; the padding keeps the next stream in step.
-const PAD: usize = 6;
-
-/// Disassemble many streams in one llvm-mc run. llvm-mc reads all lines as one byte stream and
-/// reports a rejected word as a warning with line and column, then skips four bytes.
-pub fn llvm_disassemble(streams: &[Vec<u32>], mcpu: &str, wave64: bool) -> std::io::Result<Vec<Vec<McItem>>> {
+/// Disassemble many streams in one llvm-mc run and return, per stream, its first instruction:
+/// (words llvm-mc re-encoded, text), or None where llvm-mc rejects the first word.
+pub fn llvm_disassemble(
+    streams: &[Vec<u32>],
+    mcpu: &str,
+    wave64: bool,
+) -> std::io::Result<Vec<Option<(usize, String)>>> {
     let mut input = String::new();
-    let mut starts = Vec::new();
-    let mut total = 0usize;
     for s in streams {
-        starts.push(total);
         let mut line = Vec::new();
-        for w in s.iter().copied().chain(std::iter::repeat_n(0xbf80_0000u32, PAD)) {
+        for w in s.iter().copied().chain(PAD) {
             for b in w.to_le_bytes() {
                 line.push(format!("0x{b:02x}"));
             }
         }
-        total += 4 * (s.len() + PAD);
         input.push_str(&line.join(" "));
         input.push('\n');
     }
     let mut cmd = Command::new(LLVM_MC);
-    cmd.args(["-arch=amdgcn", &format!("-mcpu={mcpu}"), "--disassemble", "-show-encoding"]);
+    cmd.args([
+        "-arch=amdgcn",
+        &format!("-mcpu={mcpu}"),
+        "--disassemble",
+        "-show-encoding",
+    ]);
     if wave64 {
         cmd.arg("-mattr=+wavefrontsize64");
     }
-    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
-    let mut stdin = child.stdin.take().ok_or_else(|| std::io::Error::other("no stdin"))?;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| std::io::Error::other("no stdin"))?;
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let out = child.wait_with_output()?;
-    writer.join().map_err(|_| std::io::Error::other("writer thread failed"))??;
+    writer
+        .join()
+        .map_err(|_| std::io::Error::other("writer thread failed"))??;
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let mut fails = std::collections::HashSet::new();
+    let mut rejected = std::collections::HashSet::new();
     for l in stderr.lines() {
         if let Some(i) = l.find(": warning: invalid instruction encoding") {
-            let head = &l[..i];
-            let mut parts = head.rsplit(':');
+            let mut parts = l[..i].rsplit(':');
             let col = parts.next().and_then(|c| c.parse::<usize>().ok());
             let line = parts.next().and_then(|c| c.parse::<usize>().ok());
-            if let (Some(line), Some(col)) = (line, col) {
-                if let Some(st) = starts.get(line - 1) {
-                    fails.insert(st + (col - 1) / 5);
-                }
+            if let (Some(line), Some(1)) = (line, col) {
+                rejected.insert(line - 1);
             }
         }
     }
-    let mut outs = Vec::new();
+    let mut groups: Vec<Vec<(usize, String)>> = vec![Vec::new()];
     for l in stdout.lines() {
         if let Some(i) = l.find("; encoding: [") {
             let text = l[..i].trim().to_string();
-            let enc = &l[i + 13..];
-            let n = enc.trim_end_matches(']').split(',').filter(|x| !x.trim().is_empty()).count();
-            outs.push((text, n));
-        }
-    }
-    let mut result: Vec<Vec<McItem>> = vec![Vec::new(); streams.len()];
-    let (mut oi, mut pos, mut si) = (0usize, 0usize, 0usize);
-    while pos < total {
-        while si + 1 < streams.len() && starts[si + 1] <= pos {
-            si += 1;
-        }
-        let rel = (pos - starts[si]) / 4;
-        if fails.contains(&pos) {
-            if rel < streams[si].len() {
-                result[si].push((rel, 1, None));
+            if text == "s_code_end" {
+                groups.push(Vec::new());
+                continue;
             }
-            pos += 4;
-            continue;
+            let n = l[i + 13..]
+                .trim_end_matches(']')
+                .split(',')
+                .filter(|x| !x.trim().is_empty())
+                .count();
+            if let Some(g) = groups.last_mut() {
+                g.push((n / 4, text));
+            }
         }
-        let Some((text, n)) = outs.get(oi) else {
-            return Err(std::io::Error::other(format!("llvm-mc output out of step at byte {pos}")));
-        };
-        oi += 1;
-        if rel < streams[si].len() {
-            result[si].push((rel, n / 4, Some(text.clone())));
-        }
-        pos += (*n).max(4);
     }
-    Ok(result)
+    if groups.len() != streams.len() + 1 {
+        return Err(std::io::Error::other(format!(
+            "llvm-mc printed {} stream groups for {} streams",
+            groups.len() - 1,
+            streams.len()
+        )));
+    }
+    Ok(groups
+        .into_iter()
+        .take(streams.len())
+        .enumerate()
+        .map(|(i, g)| {
+            if rejected.contains(&i) {
+                None
+            } else {
+                g.into_iter().next()
+            }
+        })
+        .collect())
 }
 
 /// A small deterministic generator (SplitMix64), so the draw is reproducible from its seed.
@@ -128,7 +157,14 @@ impl Rng {
 pub fn random_instruction(rng: &mut Rng) -> Vec<u32> {
     let rows = &table::table().rows;
     let row = rows[rng.below(rows.len())];
-    let mut words: Vec<u32> = if row.probe_words.is_empty() { vec![0xf000_0000 | (u32::from(row.opcode) & 0x7f) << 18 | u32::from(row.opcode >> 7), 0] } else { row.probe_words.clone() };
+    let mut words: Vec<u32> = if row.probe_words.is_empty() {
+        vec![
+            0xf000_0000 | (u32::from(row.opcode) & 0x7f) << 18 | u32::from(row.opcode >> 7),
+            0,
+        ]
+    } else {
+        row.probe_words.clone()
+    };
     // Keep the bits that select format and opcode; randomise the rest.
     let keep0: u32 = match row.family {
         Family::SOP2 => 0xff80_0000,
@@ -167,7 +203,9 @@ pub fn random_instruction(rng: &mut Rng) -> Vec<u32> {
             1 => 240 + rng.below(9) as u32,
             2 => 255,
             3 => rng.below(128) as u32,
-            4 => [249u32, 250, 233, 234, 251, 252, 253, 254, 235, 236, 237, 238, 239][rng.below(13)],
+            4 => [
+                249u32, 250, 233, 234, 251, 252, 253, 254, 235, 236, 237, 238, 239,
+            ][rng.below(13)],
             _ => 256 + rng.below(256) as u32,
         }
     };
@@ -193,7 +231,13 @@ pub fn random_instruction(rng: &mut Rng) -> Vec<u32> {
             words.truncate(1);
             let a = pick_src(rng) & 0xff;
             let b = pick_src(rng) & 0xff;
-            words[0] = (words[0] & !0xffff) | a | if row.family == Family::SOP1 { words[0] & 0xff00 } else { b << 8 };
+            words[0] = (words[0] & !0xffff)
+                | a
+                | if row.family == Family::SOP1 {
+                    words[0] & 0xff00
+                } else {
+                    b << 8
+                };
         }
         Family::MIMG => {
             words.truncate(2);
@@ -221,27 +265,41 @@ pub enum Outcome {
     LlvmRejects,
     Agree,
     /// llvm-mc and this crate disagree on the length in words.
-    Length { llvm: usize, ours: usize, llvm_text: String },
-    Text { llvm: String, ours: String },
+    Length {
+        llvm: usize,
+        ours: usize,
+        llvm_text: String,
+    },
+    Text {
+        llvm: String,
+        ours: String,
+    },
     /// This crate says unsupported where llvm-mc decodes.
-    OursUnsupported { llvm: String, reason: String },
+    OursUnsupported {
+        llvm: String,
+        reason: String,
+    },
 }
 
 /// Compare a batch of streams (each one instruction long by this crate's decoder).
 pub fn compare(streams: &[Vec<u32>], wave: Wave) -> std::io::Result<Vec<Outcome>> {
-    let mc = llvm_disassemble(streams, "gfx1030", wave == Wave::W64)?;
+    let mc = disassemble_split(streams, wave == Wave::W64)?;
     let mut out = Vec::with_capacity(streams.len());
-    for (s, items) in streams.iter().zip(mc) {
-        let first = items.first().cloned().unwrap_or((0, 1, None));
-        let Some(text) = first.2 else {
+    for (s, first) in streams.iter().zip(mc) {
+        let Some((llvm_len, text)) = first else {
             out.push(Outcome::LlvmRejects);
             continue;
         };
         let ours = decode_one(s, 0);
         match ours {
             Ok(Decoded::Inst(i)) => {
-                if first.1 != i.len() {
-                    out.push(Outcome::Length { llvm: first.1, ours: i.len(), llvm_text: text });
+                // llvm-mc re-encodes what it read, so its length can only be checked one way.
+                if llvm_len > i.len() {
+                    out.push(Outcome::Length {
+                        llvm: llvm_len,
+                        ours: i.len(),
+                        llvm_text: text,
+                    });
                     continue;
                 }
                 let t = i.to_llvm_text(wave);
@@ -250,14 +308,42 @@ pub fn compare(streams: &[Vec<u32>], wave: Wave) -> std::io::Result<Vec<Outcome>
                 if normalize(&t) == normalize(&text) {
                     out.push(Outcome::Agree);
                 } else {
-                    out.push(Outcome::Text { llvm: text, ours: t });
+                    out.push(Outcome::Text {
+                        llvm: text,
+                        ours: t,
+                    });
                 }
             }
-            Ok(Decoded::Unsupported(u)) => out.push(Outcome::OursUnsupported { llvm: text, reason: u.reason }),
-            Err(e) => out.push(Outcome::OursUnsupported { llvm: text, reason: e.to_string() }),
+            Ok(Decoded::Unsupported(u)) => out.push(Outcome::OursUnsupported {
+                llvm: text,
+                reason: u.reason,
+            }),
+            Err(e) => out.push(Outcome::OursUnsupported {
+                llvm: text,
+                reason: e.to_string(),
+            }),
         }
     }
     Ok(out)
+}
+
+/// Disassemble, halving the batch where llvm-mc's output cannot be tied to the streams (a
+/// guess that swallowed a marker); a single stream that still cannot be tied counts as rejected.
+fn disassemble_split(
+    streams: &[Vec<u32>],
+    wave64: bool,
+) -> std::io::Result<Vec<Option<(usize, String)>>> {
+    match llvm_disassemble(streams, "gfx1030", wave64) {
+        Ok(v) => Ok(v),
+        Err(_) if streams.len() == 1 => Ok(vec![None]),
+        Err(e) if streams.is_empty() => Err(e),
+        Err(_) => {
+            let (a, b) = streams.split_at(streams.len() / 2);
+            let mut v = disassemble_split(a, wave64)?;
+            v.extend(disassemble_split(b, wave64)?);
+            Ok(v)
+        }
+    }
 }
 
 /// llvm-mc pads the mnemonic column; compare with runs of spaces collapsed.

@@ -28,6 +28,7 @@ pub fn operand_text(op: &Operand, ty: ValueType) -> String {
         Operand::Reg(r) => operand::reg_name(r),
         Operand::InlineInt(v) => v.to_string(),
         Operand::InlineFloat { code, .. } => float_text(*code, ty.bits()).to_string(),
+        Operand::Literal(v) if ty.bits() == 16 => format!("0x{:x}", v & 0xffff),
         Operand::Literal(v) => format!("0x{v:x}"),
         Operand::Special(s) => s.name().to_string(),
         Operand::Invalid(c) => format!("invalid_operand_{c}"),
@@ -36,7 +37,9 @@ pub fn operand_text(op: &Operand, ty: ValueType) -> String {
 
 fn with_mods(text: String, neg: bool, abs: bool) -> String {
     let t = if abs { format!("|{text}|") } else { text };
-    if neg {
+    if neg && t.starts_with("0x") {
+        format!("neg({t})")
+    } else if neg {
         format!("-{t}")
     } else {
         t
@@ -48,12 +51,20 @@ fn bits_list(v: u32, n: usize) -> String {
     format!("[{}]", items.join(","))
 }
 
-const SEL: [&str; 8] = ["BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "invalid"];
+const SEL: [&str; 8] = [
+    "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "invalid",
+];
 const UNUSED: [&str; 4] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "invalid"];
 
 fn dpp_ctrl_text(c: u32) -> Option<String> {
     Some(match c {
-        0x000..=0x0ff => format!("quad_perm:[{},{},{},{}]", c & 3, (c >> 2) & 3, (c >> 4) & 3, (c >> 6) & 3),
+        0x000..=0x0ff => format!(
+            "quad_perm:[{},{},{},{}]",
+            c & 3,
+            (c >> 2) & 3,
+            (c >> 4) & 3,
+            (c >> 6) & 3
+        ),
         0x101..=0x10f => format!("row_shl:{}", c & 0xf),
         0x111..=0x11f => format!("row_shr:{}", c & 0xf),
         0x121..=0x12f => format!("row_ror:{}", c & 0xf),
@@ -99,7 +110,11 @@ impl Instruction {
             Encoding::DPP16 | Encoding::DPP8 => name.push_str("_dpp"),
             _ => {}
         }
-        let mut ops: Vec<String> = self.dsts(wave).iter().map(|d| operand_text(d, info.result)).collect();
+        let mut ops: Vec<String> = self
+            .dsts(wave)
+            .iter()
+            .map(|d| operand_text(d, info.result))
+            .collect();
         let srcs = self.srcs(wave);
         let specs = &info.srcs;
         let sdwa = m.sdwa;
@@ -111,7 +126,11 @@ impl Instruction {
                     t = format!("sext({t})");
                 }
             }
-            let (neg, abs) = if i < 3 { (m.neg[i], m.abs[i]) } else { (false, false) };
+            let (neg, abs) = if i < 3 {
+                (m.neg[i], m.abs[i])
+            } else {
+                (false, false)
+            };
             if self.encoding == Encoding::VOP3P {
                 ops.push(t);
             } else {
@@ -123,11 +142,23 @@ impl Instruction {
             out.push(' ');
             out.push_str(&ops.join(", "));
         }
-        let nsrc = specs.iter().filter(|s| s.kind != OperandKind::LaneMask).count().min(3);
+        let nsrc = specs
+            .iter()
+            .filter(|s| s.kind != OperandKind::LaneMask)
+            .count()
+            .min(3);
         match self.encoding {
             Encoding::VOP3 => {
-                if m.op_sel != 0 {
-                    out.push_str(&format!(" op_sel:{}", bits_list(u32::from(m.op_sel) & 7 | ((u32::from(m.op_sel) >> 3) << nsrc), nsrc + 1)));
+                // op_sel exists only on opcodes with 16-bit operands; elsewhere the bits are ignored.
+                let sixteen = info.result.bits() == 16 || specs.iter().any(|s| s.ty.bits() == 16);
+                if m.op_sel != 0 && sixteen {
+                    out.push_str(&format!(
+                        " op_sel:{}",
+                        bits_list(
+                            u32::from(m.op_sel) & 7 | ((u32::from(m.op_sel) >> 3) << nsrc),
+                            nsrc + 1
+                        )
+                    ));
                 }
             }
             Encoding::VOP3P => {
@@ -137,7 +168,10 @@ impl Instruction {
                 }
                 let hi_default = if mix { 0 } else { (1u32 << nsrc) - 1 };
                 if u32::from(m.op_sel_hi) & ((1 << nsrc) - 1) != hi_default {
-                    out.push_str(&format!(" op_sel_hi:{}", bits_list(m.op_sel_hi.into(), nsrc)));
+                    out.push_str(&format!(
+                        " op_sel_hi:{}",
+                        bits_list(m.op_sel_hi.into(), nsrc)
+                    ));
                 }
                 if m.neg_lo != 0 {
                     out.push_str(&format!(" neg_lo:{}", bits_list(m.neg_lo.into(), nsrc)));
@@ -159,7 +193,11 @@ impl Instruction {
         }
         if let Some(sd) = sdwa {
             if info.family != Family::VOPC {
-                out.push_str(&format!(" dst_sel:{} dst_unused:{}", SEL[sd.dst_sel as usize & 7], UNUSED[sd.dst_unused as usize & 3]));
+                out.push_str(&format!(
+                    " dst_sel:{} dst_unused:{}",
+                    SEL[sd.dst_sel as usize & 7],
+                    UNUSED[sd.dst_unused as usize & 3]
+                ));
             }
             out.push_str(&format!(" src0_sel:{}", SEL[sd.src0_sel as usize & 7]));
             if info.family != Family::VOP1 {
@@ -171,7 +209,10 @@ impl Instruction {
                 Some(t) => out.push_str(&format!(" {t}")),
                 None => out.push_str(&format!(" /* invalid dpp_ctrl 0x{:x} */", d.dpp_ctrl)),
             }
-            out.push_str(&format!(" row_mask:0x{:x} bank_mask:0x{:x}", d.row_mask, d.bank_mask));
+            out.push_str(&format!(
+                " row_mask:0x{:x} bank_mask:0x{:x}",
+                d.row_mask, d.bank_mask
+            ));
             if d.bound_ctrl {
                 out.push_str(" bound_ctrl:1");
             }
@@ -191,7 +232,11 @@ impl Instruction {
 
     fn salu_text(&self, wave: Wave) -> String {
         let info = self.info;
-        let mut ops: Vec<String> = self.dsts(wave).iter().map(|d| operand_text(d, info.result)).collect();
+        let mut ops: Vec<String> = self
+            .dsts(wave)
+            .iter()
+            .map(|d| operand_text(d, info.result))
+            .collect();
         for (s, spec) in self.srcs(wave).iter().zip(info.srcs.iter()) {
             ops.push(operand_text(s, spec.ty));
         }
@@ -217,7 +262,10 @@ impl Instruction {
                 for t in &toks {
                     if t.starts_with('s') && !t.starts_with("sendmsg") {
                         let d = rules::token_dwords(t);
-                        ops.push(operand_text(&operand::decode_sdst(f(Field::Sdst) as u16, d), ValueType::B32));
+                        ops.push(operand_text(
+                            &operand::decode_sdst(f(Field::Sdst) as u16, d),
+                            ValueType::B32,
+                        ));
                     } else if t.starts_with("0x") {
                         ops.push(format!("0x{imm:x}"));
                     } else {
@@ -236,13 +284,22 @@ impl Instruction {
                 let sd = toks.first().map(|t| rules::token_dwords(t)).unwrap_or(1);
                 let sb = toks.get(1).map(|t| rules::token_dwords(t)).unwrap_or(2);
                 if !toks.is_empty() {
-                    ops.push(operand_text(&operand::decode_sdst(f(Field::Sdata) as u16, sd), ValueType::B32));
+                    ops.push(operand_text(
+                        &operand::decode_sdst(f(Field::Sdata) as u16, sd),
+                        ValueType::B32,
+                    ));
                 }
                 if toks.len() > 1 {
-                    ops.push(operand_text(&operand::decode_sdst((f(Field::Sbase) << 1) as u16, sb), ValueType::B32));
+                    ops.push(operand_text(
+                        &operand::decode_sdst((f(Field::Sbase) << 1) as u16, sb),
+                        ValueType::B32,
+                    ));
                     let so = f(Field::Soffset);
                     if so != 125 {
-                        ops.push(operand_text(&operand::decode_sdst(so as u16, 1), ValueType::B32));
+                        ops.push(operand_text(
+                            &operand::decode_sdst(so as u16, 1),
+                            ValueType::B32,
+                        ));
                     } else {
                         ops.push(format!("0x{:x}", f(Field::Offset)));
                     }
@@ -299,7 +356,11 @@ impl Instruction {
         if let (Some(i), true) = (idx, tok.starts_with('v')) {
             for &c in candidates {
                 if probe.fields.get(c) == i {
-                    return operand::reg_name(&Reg { kind: RegKind::Vgpr, index: self.fields.get(c) as u16, count: dw });
+                    return operand::reg_name(&Reg {
+                        kind: RegKind::Vgpr,
+                        index: self.fields.get(c) as u16,
+                        count: dw,
+                    });
                 }
             }
         }
@@ -312,4 +373,3 @@ impl std::fmt::Display for Instruction {
         f.write_str(&self.to_llvm_text(Wave::W32))
     }
 }
-

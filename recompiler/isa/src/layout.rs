@@ -112,10 +112,31 @@ pub type Slot = (Field, u8, u8, u8);
 
 use Field::*;
 
-pub const SOP2: &[Slot] = &[(Src0, 0, 0, 8), (Src1, 0, 8, 8), (Sdst, 0, 16, 7), (Op, 0, 23, 7), (Enc, 0, 30, 2)];
-pub const SOPK: &[Slot] = &[(Simm16, 0, 0, 16), (Sdst, 0, 16, 7), (Op, 0, 23, 5), (Enc, 0, 28, 4)];
-pub const SOP1: &[Slot] = &[(Src0, 0, 0, 8), (Op, 0, 8, 8), (Sdst, 0, 16, 7), (Enc, 0, 23, 9)];
-pub const SOPC: &[Slot] = &[(Src0, 0, 0, 8), (Src1, 0, 8, 8), (Op, 0, 16, 7), (Enc, 0, 23, 9)];
+pub const SOP2: &[Slot] = &[
+    (Src0, 0, 0, 8),
+    (Src1, 0, 8, 8),
+    (Sdst, 0, 16, 7),
+    (Op, 0, 23, 7),
+    (Enc, 0, 30, 2),
+];
+pub const SOPK: &[Slot] = &[
+    (Simm16, 0, 0, 16),
+    (Sdst, 0, 16, 7),
+    (Op, 0, 23, 5),
+    (Enc, 0, 28, 4),
+];
+pub const SOP1: &[Slot] = &[
+    (Src0, 0, 0, 8),
+    (Op, 0, 8, 8),
+    (Sdst, 0, 16, 7),
+    (Enc, 0, 23, 9),
+];
+pub const SOPC: &[Slot] = &[
+    (Src0, 0, 0, 8),
+    (Src1, 0, 8, 8),
+    (Op, 0, 16, 7),
+    (Enc, 0, 23, 9),
+];
 pub const SOPP: &[Slot] = &[(Simm16, 0, 0, 16), (Op, 0, 16, 7), (Enc, 0, 23, 9)];
 pub const SMEM: &[Slot] = &[
     (Sbase, 0, 0, 6),
@@ -131,9 +152,25 @@ pub const SMEM: &[Slot] = &[
     (Rsv3, 1, 21, 4),
     (Soffset, 1, 25, 7),
 ];
-pub const VOP1: &[Slot] = &[(Src0, 0, 0, 9), (Op, 0, 9, 8), (Vdst, 0, 17, 8), (Enc, 0, 25, 7)];
-pub const VOP2: &[Slot] = &[(Src0, 0, 0, 9), (Vsrc1, 0, 9, 8), (Vdst, 0, 17, 8), (Op, 0, 25, 6), (Enc, 0, 31, 1)];
-pub const VOPC: &[Slot] = &[(Src0, 0, 0, 9), (Vsrc1, 0, 9, 8), (Op, 0, 17, 8), (Enc, 0, 25, 7)];
+pub const VOP1: &[Slot] = &[
+    (Src0, 0, 0, 9),
+    (Op, 0, 9, 8),
+    (Vdst, 0, 17, 8),
+    (Enc, 0, 25, 7),
+];
+pub const VOP2: &[Slot] = &[
+    (Src0, 0, 0, 9),
+    (Vsrc1, 0, 9, 8),
+    (Vdst, 0, 17, 8),
+    (Op, 0, 25, 6),
+    (Enc, 0, 31, 1),
+];
+pub const VOPC: &[Slot] = &[
+    (Src0, 0, 0, 9),
+    (Vsrc1, 0, 9, 8),
+    (Op, 0, 17, 8),
+    (Enc, 0, 25, 7),
+];
 /// The SDWA word of VOP1/VOP2 (word 1).
 pub const SDWA: &[Slot] = &[
     (SdwaSrc0, 1, 0, 8),
@@ -226,7 +263,14 @@ pub const VOP3P: &[Slot] = &[
     (OpSelHi, 1, 27, 2),
     (NegLo, 1, 29, 3),
 ];
-pub const VINTRP: &[Slot] = &[(Vsrc, 0, 0, 8), (AttrChan, 0, 8, 2), (Attr, 0, 10, 6), (Op, 0, 16, 2), (Vdst, 0, 18, 8), (Enc, 0, 26, 6)];
+pub const VINTRP: &[Slot] = &[
+    (Vsrc, 0, 0, 8),
+    (AttrChan, 0, 8, 2),
+    (Attr, 0, 10, 6),
+    (Op, 0, 16, 2),
+    (Vdst, 0, 18, 8),
+    (Enc, 0, 26, 6),
+];
 pub const DS: &[Slot] = &[
     (Offset0, 0, 0, 8),
     (Offset1, 0, 8, 8),
@@ -417,9 +461,17 @@ mod tests {
                 assert_eq!(cover[w as usize] & m, 0, "{name}: {f:?} overlaps");
                 cover[w as usize] |= m;
             }
-            assert!(cover.iter().all(|c| *c == u32::MAX), "{name}: bits uncovered {cover:x?}");
+            assert!(
+                cover.iter().all(|c| *c == u32::MAX),
+                "{name}: bits uncovered {cover:x?}"
+            );
         }
-        for (name, layout) in [("SDWA", SDWA), ("SDWA_VOPC", SDWA_VOPC), ("DPP16", DPP16), ("DPP8", DPP8)] {
+        for (name, layout) in [
+            ("SDWA", SDWA),
+            ("SDWA_VOPC", SDWA_VOPC),
+            ("DPP16", DPP16),
+            ("DPP8", DPP8),
+        ] {
             let mut cover = 0u32;
             for &(f, _, lo, width) in layout {
                 let m = mask(width) << lo;

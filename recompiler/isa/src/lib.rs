@@ -22,7 +22,9 @@ pub mod target;
 pub mod types;
 
 pub use asm::{assemble, AsmError};
-pub use decode::{decode_one, decode_stream, DecodeError, Decoded, Encoding, Instruction, Unsupported};
+pub use decode::{
+    decode_one, decode_stream, DecodeError, Decoded, Encoding, Instruction, Unsupported,
+};
 pub use encode::encode;
 pub use mode::{FloatMode, Round, Wave};
 pub use operand::{Operand, Reg, RegKind, Special};

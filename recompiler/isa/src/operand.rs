@@ -48,7 +48,10 @@ pub enum Operand {
     InlineInt(i8),
     /// Inline float constant (codes 240..=248) with its bits in the operand's type (16, 32 or
     /// 64 bits, zero-extended).
-    InlineFloat { code: u16, bits: u64 },
+    InlineFloat {
+        code: u16,
+        bits: u64,
+    },
     /// A literal dword following the instruction (code 255).
     Literal(u32),
     Special(Special),
@@ -65,7 +68,9 @@ pub const DPP8_FI: u16 = 234;
 /// Bits of inline float code `code` (240..=248) in a type of `bits` width.
 pub fn inline_float_bits(code: u16, bits: u32) -> Option<u64> {
     let i = code.checked_sub(240)? as usize;
-    const F16: [u64; 9] = [0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118];
+    const F16: [u64; 9] = [
+        0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
+    ];
     const F32: [u64; 9] = [
         0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000, 0xc0000000, 0x40800000,
         0xc0800000, 0x3e22f983,
@@ -95,12 +100,38 @@ pub fn decode_src(code: u16, ty: ValueType, dwords: u8, literal: Option<u32>) ->
     let code = code & 0x1ff;
     let count = dwords.max(1);
     match code {
-        0..=105 => Operand::Reg(Reg { kind: RegKind::Sgpr, index: code, count }),
-        106 | 107 => Operand::Reg(Reg { kind: RegKind::Vcc, index: code - 106, count }),
-        108..=123 => Operand::Reg(Reg { kind: RegKind::Ttmp, index: code - 108, count }),
-        124 => Operand::Reg(Reg { kind: RegKind::M0, index: 0, count: 1 }),
-        125 => Operand::Reg(Reg { kind: RegKind::Null, index: 0, count: 1 }),
-        126 | 127 => Operand::Reg(Reg { kind: RegKind::Exec, index: code - 126, count }),
+        // Multi-dword SGPR/TTMP operands are aligned: the hardware ignores the low index bits
+        // (two for a pair, four for wider tuples), and llvm-mc prints the aligned register.
+        0..=105 => Operand::Reg(Reg {
+            kind: RegKind::Sgpr,
+            index: align(code, count),
+            count,
+        }),
+        106 | 107 => Operand::Reg(Reg {
+            kind: RegKind::Vcc,
+            index: code - 106,
+            count,
+        }),
+        108..=123 => Operand::Reg(Reg {
+            kind: RegKind::Ttmp,
+            index: align(code - 108, count),
+            count,
+        }),
+        124 => Operand::Reg(Reg {
+            kind: RegKind::M0,
+            index: 0,
+            count: 1,
+        }),
+        125 => Operand::Reg(Reg {
+            kind: RegKind::Null,
+            index: 0,
+            count: 1,
+        }),
+        126 | 127 => Operand::Reg(Reg {
+            kind: RegKind::Exec,
+            index: code - 126,
+            count,
+        }),
         128..=192 => Operand::InlineInt((code - 128) as i8),
         193..=208 => Operand::InlineInt(-((code - 192) as i8)),
         235 => Operand::Special(Special::SharedBase),
@@ -120,8 +151,20 @@ pub fn decode_src(code: u16, ty: ValueType, dwords: u8, literal: Option<u32>) ->
             Some(v) => Operand::Literal(v),
             None => Operand::Invalid(code),
         },
-        256..=511 => Operand::Reg(Reg { kind: RegKind::Vgpr, index: code - 256, count }),
+        256..=511 => Operand::Reg(Reg {
+            kind: RegKind::Vgpr,
+            index: code - 256,
+            count,
+        }),
         _ => Operand::Invalid(code),
+    }
+}
+
+fn align(index: u16, count: u8) -> u16 {
+    match count {
+        0 | 1 => index,
+        2 => index & !1,
+        _ => index & !3,
     }
 }
 
@@ -163,7 +206,11 @@ pub fn decode_sdst(code: u16, dwords: u8) -> Operand {
 
 /// An 8-bit VGPR field.
 pub fn vgpr(index: u16, dwords: u8) -> Operand {
-    Operand::Reg(Reg { kind: RegKind::Vgpr, index: index & 0xff, count: dwords.max(1) })
+    Operand::Reg(Reg {
+        kind: RegKind::Vgpr,
+        index: index & 0xff,
+        count: dwords.max(1),
+    })
 }
 
 /// llvm-mc's name of a register operand.
@@ -191,7 +238,11 @@ fn pair_name(base: &str, r: &Reg) -> String {
         (0, 2) => base.to_string(),
         (0, 1) => format!("{base}_lo"),
         (1, 1) => format!("{base}_hi"),
-        _ => format!("{base}[{}:{}]", r.index, r.index as u32 + r.count as u32 - 1),
+        _ => format!(
+            "{base}[{}:{}]",
+            r.index,
+            r.index as u32 + r.count as u32 - 1
+        ),
     }
 }
 
@@ -220,7 +271,11 @@ mod tests {
         let mut literal_codes = 0;
         let mut invalid = 0;
         for code in 0u16..512 {
-            for (ty, dw) in [(ValueType::F32, 1), (ValueType::F16, 1), (ValueType::F64, 2)] {
+            for (ty, dw) in [
+                (ValueType::F32, 1),
+                (ValueType::F16, 1),
+                (ValueType::F64, 1),
+            ] {
                 let op = decode_src(code, ty, dw, Some(0x1234_5678));
                 assert_eq!(encode_src(&op), code, "code {code} decoded to {op:?}");
                 if let Operand::Literal(v) = op {
@@ -235,6 +290,18 @@ mod tests {
         assert_eq!(literal_codes, 3);
         // 209..=232 reserved, 233/234 DPP8, 249 SDWA, 250 DPP16: 28 codes, three types each.
         assert_eq!(invalid, 28 * 3);
+    }
+
+    #[test]
+    fn wide_sgpr_operands_are_aligned() {
+        let r = |code, dw| match decode_src(code, ValueType::B64, dw, None) {
+            Operand::Reg(r) => reg_name(&r),
+            other => format!("{other:?}"),
+        };
+        assert_eq!(r(77, 2), "s[76:77]");
+        assert_eq!(r(106, 2), "vcc");
+        assert_eq!(r(115, 4), "ttmp[4:7]");
+        assert_eq!(r(300, 2), "v[44:45]");
     }
 
     #[test]

@@ -59,12 +59,20 @@ impl Instruction {
     }
 
     fn spec_src(&self, spec: &OperandSpec, code: u16, wave: Wave) -> Operand {
-        let dw = if spec.kind == OperandKind::LaneMask { Self::mask_dwords(wave) } else { spec.dwords };
+        let dw = if spec.kind == OperandKind::LaneMask {
+            Self::mask_dwords(wave)
+        } else {
+            spec.dwords
+        };
         operand::decode_src(code, spec.ty, dw, self.literal)
     }
 
     fn vcc(wave: Wave) -> Operand {
-        Operand::Reg(Reg { kind: RegKind::Vcc, index: 0, count: Self::mask_dwords(wave) })
+        Operand::Reg(Reg {
+            kind: RegKind::Vcc,
+            index: 0,
+            count: Self::mask_dwords(wave),
+        })
     }
 
     /// Destination operands in printed order (implicit VCC of the 32-bit forms included).
@@ -78,12 +86,17 @@ impl Instruction {
                 if let Some(s) = spec0 {
                     v.push(match s.kind {
                         OperandKind::Vgpr => operand::vgpr(f(Field::Vdst) as u16, s.dwords),
-                        OperandKind::LaneMask => operand::decode_sdst(f(Field::Vdst) as u16, Self::mask_dwords(wave)),
+                        OperandKind::LaneMask => {
+                            operand::decode_sdst(f(Field::Vdst) as u16, Self::mask_dwords(wave))
+                        }
                         _ => operand::decode_sdst(f(Field::Vdst) as u16, s.dwords),
                     });
                 }
                 if info.dsts.len() > 1 {
-                    v.push(operand::decode_sdst(f(Field::Sdst) as u16, Self::mask_dwords(wave)));
+                    v.push(operand::decode_sdst(
+                        f(Field::Sdst) as u16,
+                        Self::mask_dwords(wave),
+                    ));
                 }
                 v
             }
@@ -94,7 +107,10 @@ impl Instruction {
                         return v;
                     }
                     if self.encoding == Encoding::SDWA && f(Field::Sd) == 1 {
-                        v.push(operand::decode_sdst(f(Field::SdwaSdst) as u16, Self::mask_dwords(wave)));
+                        v.push(operand::decode_sdst(
+                            f(Field::SdwaSdst) as u16,
+                            Self::mask_dwords(wave),
+                        ));
                     } else {
                         v.push(Self::vcc(wave));
                     }
@@ -132,7 +148,13 @@ impl Instruction {
         let info = self.info;
         let f = |x| self.fields.get(x);
         let specs = &info.srcs;
-        let get = |i: usize| specs.get(i).copied().unwrap_or(OperandSpec { kind: OperandKind::Src, ty: ValueType::B32, dwords: 1 });
+        let get = |i: usize| {
+            specs.get(i).copied().unwrap_or(OperandSpec {
+                kind: OperandKind::Src,
+                ty: ValueType::B32,
+                dwords: 1,
+            })
+        };
         match self.encoding {
             Encoding::VOP3 | Encoding::VOP3P => [Field::Src0, Field::Src1, Field::Src2]
                 .iter()
@@ -144,7 +166,12 @@ impl Instruction {
                 .zip(specs.iter())
                 .map(|(fl, s)| self.spec_src(s, f(*fl) as u16, wave))
                 .collect(),
-            Encoding::VOP1 | Encoding::VOP2 | Encoding::VOPC | Encoding::SDWA | Encoding::DPP16 | Encoding::DPP8 => {
+            Encoding::VOP1
+            | Encoding::VOP2
+            | Encoding::VOPC
+            | Encoding::SDWA
+            | Encoding::DPP16
+            | Encoding::DPP8 => {
                 let s0 = get(0);
                 let src0 = match self.encoding {
                     Encoding::SDWA => {
@@ -155,7 +182,9 @@ impl Instruction {
                             operand::vgpr(code, s0.dwords)
                         }
                     }
-                    Encoding::DPP16 | Encoding::DPP8 => operand::vgpr(f(Field::DppSrc0) as u16, s0.dwords),
+                    Encoding::DPP16 | Encoding::DPP8 => {
+                        operand::vgpr(f(Field::DppSrc0) as u16, s0.dwords)
+                    }
                     _ => self.spec_src(&s0, f(Field::Src0) as u16, wave),
                 };
                 let mut v = vec![src0];
@@ -245,7 +274,11 @@ impl Instruction {
                 for (i, l) in lanes.iter_mut().enumerate() {
                     *l = ((sel >> (3 * i)) & 7) as u8;
                 }
-                m.dpp8 = Some((lanes, operand::encode_src(&Operand::Invalid(self.fields.get(Field::Src0) as u16)) == operand::DPP8_FI));
+                m.dpp8 = Some((
+                    lanes,
+                    operand::encode_src(&Operand::Invalid(self.fields.get(Field::Src0) as u16))
+                        == operand::DPP8_FI,
+                ));
             }
             _ => {}
         }

@@ -121,7 +121,11 @@ fn value_types(m: &str, nsrc: usize) -> (ValueType, Vec<ValueType>) {
         dst = packed_of(last);
         src = vec![dst; nsrc];
     } else if m.starts_with("v_fma_mix") {
-        dst = if has("mixlo") || has("mixhi") { F16 } else { F32 };
+        dst = if has("mixlo") || has("mixhi") {
+            F16
+        } else {
+            F32
+        };
         src = vec![F32; nsrc];
     } else if has("pack") {
         dst = PackedF16;
@@ -146,11 +150,18 @@ fn value_types(m: &str, nsrc: usize) -> (ValueType, Vec<ValueType>) {
         if has("trig") || has("readlane") || has("writelane") {
             src[1] = U32;
         }
-        if m.starts_with("s_") && (has("lshl") || has("lshr") || has("ashr") || has("bfe")) && last.bits() == 64 {
+        if m.starts_with("s_")
+            && (has("lshl") || has("lshr") || has("ashr") || has("bfe"))
+            && last.bits() == 64
+        {
             src[1] = U32;
         }
     }
-    if m.starts_with("v_") && (has("lshlrev") || has("lshrrev") || has("ashrrev")) && last.bits() == 64 && nsrc >= 2 {
+    if m.starts_with("v_")
+        && (has("lshlrev") || has("lshrrev") || has("ashrrev"))
+        && last.bits() == 64
+        && nsrc >= 2
+    {
         src[0] = U32;
     }
     if has("cndmask") && nsrc == 3 {
@@ -214,7 +225,10 @@ pub(crate) fn shape(family: Family, m: &'static str, text: &str, promoted: bool)
             if m.starts_with("v_cmp") && !cmpx || m.contains("_co_") {
                 fl |= flags::WRITES_VCC;
             }
-            if m.contains("fmamk") || m.contains("fmaak") || m.contains("madmk") || m.contains("madak")
+            if m.contains("fmamk")
+                || m.contains("fmaak")
+                || m.contains("madmk")
+                || m.contains("madak")
             {
                 fl |= flags::LITERAL_OPERAND;
             }
@@ -266,20 +280,31 @@ pub(crate) fn shape(family: Family, m: &'static str, text: &str, promoted: bool)
                 srcs.push(spec(kind, ty, Some(t)));
             }
             let res = dsts.first().map(|d| d.ty).unwrap_or(ValueType::Untyped);
-            if matches!(res, ValueType::F16 | ValueType::I16 | ValueType::U16 | ValueType::B16)
-                && family != Family::VOP3P
+            if matches!(
+                res,
+                ValueType::F16 | ValueType::I16 | ValueType::U16 | ValueType::B16
+            ) && family != Family::VOP3P
             {
                 fl |= flags::KEEPS_HIGH;
             }
-            Shape { dsts, srcs, flags: fl }
+            Shape {
+                dsts,
+                srcs,
+                flags: fl,
+            }
         }
         Family::SOP2 | Family::SOP1 | Family::SOPC | Family::SOPK | Family::SOPP => {
             // Probe fields: sdst = s4, ssrc0 = s2 (SOPC: s2, s0).
             let ndst = match family {
                 Family::SOP2 => 1,
-                Family::SOP1 => usize::from(ops.first().is_some_and(|t| t == "s4" || t.starts_with("s[4:"))),
+                Family::SOP1 => usize::from(
+                    ops.first()
+                        .is_some_and(|t| t == "s4" || t.starts_with("s[4:")),
+                ),
                 Family::SOPK => usize::from(
-                    ops.first().is_some_and(|t| t.starts_with('s')) && !m.starts_with("s_cmpk") && !m.starts_with("s_setreg"),
+                    ops.first().is_some_and(|t| t.starts_with('s'))
+                        && !m.starts_with("s_cmpk")
+                        && !m.starts_with("s_setreg"),
                 ),
                 _ => 0,
             };
@@ -296,14 +321,26 @@ pub(crate) fn shape(family: Family, m: &'static str, text: &str, promoted: bool)
                 .enumerate()
                 .map(|(i, t)| {
                     let kind = if family == Family::SOPK || family == Family::SOPP {
-                        if t.starts_with('s') { OperandKind::Sgpr } else { OperandKind::Imm }
+                        if t.starts_with('s') {
+                            OperandKind::Sgpr
+                        } else {
+                            OperandKind::Imm
+                        }
                     } else {
                         OperandKind::Src
                     };
-                    spec(kind, stys.get(i).copied().unwrap_or(ValueType::B32), Some(t))
+                    spec(
+                        kind,
+                        stys.get(i).copied().unwrap_or(ValueType::B32),
+                        Some(t),
+                    )
                 })
                 .collect();
-            Shape { dsts, srcs, flags: fl }
+            Shape {
+                dsts,
+                srcs,
+                flags: fl,
+            }
         }
         _ => {
             // Memory, interpolation and export: operands as llvm-mc prints them, untyped; the
@@ -312,7 +349,11 @@ pub(crate) fn shape(family: Family, m: &'static str, text: &str, promoted: bool)
                 .iter()
                 .map(|t| spec(OperandKind::Mem, ValueType::Untyped, Some(t)))
                 .collect();
-            Shape { dsts: Vec::new(), srcs, flags: fl }
+            Shape {
+                dsts: Vec::new(),
+                srcs,
+                flags: fl,
+            }
         }
     }
 }

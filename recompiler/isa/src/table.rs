@@ -85,7 +85,9 @@ impl Family {
     }
 
     pub fn from_name(s: &str) -> Option<Family> {
-        Family::ALL.into_iter().find(|f| f.name().eq_ignore_ascii_case(s))
+        Family::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(s))
     }
 
     /// Vector ALU families (the ones the lane datasets exercise).
@@ -223,6 +225,14 @@ pub struct OpInfo {
     pub probe_text: &'static str,
 }
 
+/// Rows are unique (one per family and opcode), so identity is equality.
+impl PartialEq for OpInfo {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other) || (self.family == other.family && self.opcode == other.opcode)
+    }
+}
+impl Eq for OpInfo {}
+
 impl OpInfo {
     pub fn has(&self, flag: u32) -> bool {
         self.flags & flag != 0
@@ -359,7 +369,11 @@ fn build() -> Table {
             vop3_opcode,
             gfx1010_mnemonic: r.gfx1010,
             source: r.source,
-            result: shape.dsts.first().map(|d| d.ty).unwrap_or(ValueType::Untyped),
+            result: shape
+                .dsts
+                .first()
+                .map(|d| d.ty)
+                .unwrap_or(ValueType::Untyped),
             dsts: shape.dsts,
             srcs: shape.srcs,
             flags: shape.flags,

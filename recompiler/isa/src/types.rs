@@ -1,11 +1,172 @@
-//! Output dword types for the diff.
+//! Output types for the diff: the value type of each lane-contract output dword (v10..v25) after
+//! a body runs, from the table's result types and the last writer of each VGPR.
 
-/// Type of one output dword.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+use crate::decode::{decode_stream, Decoded, Encoding, Instruction};
+use crate::layout::Field;
+use crate::operand::{Operand, RegKind};
+use crate::table::{Family, ValueType};
+use crate::Wave;
+
+/// What one output dword holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum DwordType {
+    /// Not written by the body, or written by an instruction without a known result type.
     Unknown,
+    /// An f32 value.
+    F32,
+    /// An f16 value in bits 15:0; bits 31:16 keep what the register held before.
+    F16Lo,
+    /// An f16 value in bits 31:16 (op_sel destination, SDWA WORD_1, v_fma_mixhi_f16).
+    F16Hi,
+    /// Two f16 values (bits 15:0 and 31:16).
+    PackedF16,
+    /// The low dword of an f64 pair.
+    F64Lo,
+    /// The high dword of an f64 pair (sign, exponent, top of the mantissa).
+    F64Hi,
+    /// A 32-bit integer or bit pattern (also packed 16-bit integers and 0/1 flags).
+    Int,
+    /// A 16-bit integer in bits 15:0; bits 31:16 keep what the register held before.
+    Int16Lo,
+    /// The low dword of a 64-bit integer.
+    Int64Lo,
+    /// The high dword of a 64-bit integer.
+    Int64Hi,
+    /// A lane mask (one bit per lane) copied into a VGPR.
+    LaneMask,
 }
 
-pub fn output_types(_body: &[u32]) -> [DwordType; 16] {
-    [DwordType::Unknown; 16]
+/// Types of the output dwords v10..v25 after `body`. Undecodable bodies give all Unknown.
+pub fn output_types(body: &[u32]) -> [DwordType; 16] {
+    let mut regs = [DwordType::Unknown; 256];
+    if let Ok(items) = decode_stream(body) {
+        for d in items {
+            if let Decoded::Inst(i) = d {
+                apply(&i, &mut regs);
+            }
+        }
+    }
+    let mut out = [DwordType::Unknown; 16];
+    out.copy_from_slice(&regs[10..26]);
+    out
+}
+
+fn vgpr_of(op: &Operand) -> Option<(usize, usize)> {
+    match op {
+        Operand::Reg(r) if r.kind == RegKind::Vgpr => Some((r.index as usize, r.count as usize)),
+        _ => None,
+    }
+}
+
+fn set(regs: &mut [DwordType; 256], at: usize, t: DwordType) {
+    if let Some(r) = regs.get_mut(at) {
+        *r = t;
+    }
+}
+
+fn apply(i: &Instruction, regs: &mut [DwordType; 256]) {
+    let info = i.info();
+    let dsts = i.dsts(Wave::W32);
+    let Some((d, n)) = dsts.first().and_then(vgpr_of) else {
+        // Memory and other writers of VGPRs: their data has no arithmetic type here.
+        if !info.family.is_valu()
+            && !matches!(
+                info.family,
+                Family::SOP1
+                    | Family::SOP2
+                    | Family::SOPK
+                    | Family::SOPC
+                    | Family::SOPP
+                    | Family::SMEM
+            )
+        {
+            for f in [Field::Vdst, Field::Vdata] {
+                let v = i.field(f) as usize;
+                if v != 0 || f == Field::Vdst {
+                    set(regs, v, DwordType::Unknown);
+                }
+            }
+        }
+        return;
+    };
+    let srcs = i.srcs(Wave::W32);
+    let m = info.mnemonic;
+    // Copies keep the source's type.
+    if m == "v_mov_b32" || m == "v_cndmask_b32" {
+        let from = |op: &Operand| vgpr_of(op).map(|(s, _)| regs[s]);
+        let t = if m == "v_mov_b32" {
+            from(&srcs[0]).unwrap_or(DwordType::Int)
+        } else {
+            match (srcs.first().and_then(from), srcs.get(1).and_then(from)) {
+                (Some(a), Some(b)) if a == b => a,
+                (Some(a), None) | (None, Some(a)) => a,
+                (None, None) => DwordType::Int,
+                _ => DwordType::Unknown,
+            }
+        };
+        set(regs, d, t);
+        return;
+    }
+    if m == "v_swap_b32" {
+        if let Some((s, _)) = srcs.first().and_then(vgpr_of) {
+            regs.swap(d, s);
+        }
+        return;
+    }
+    let high = match i.encoding() {
+        Encoding::VOP3 => i.modifiers().op_sel & 8 != 0,
+        Encoding::SDWA => i.modifiers().sdwa.is_some_and(|s| s.dst_sel == 5),
+        _ => false,
+    } || m == "v_fma_mixhi_f16";
+    let t = match info.result {
+        ValueType::F32 => DwordType::F32,
+        ValueType::F16 if high => DwordType::F16Hi,
+        ValueType::F16 => DwordType::F16Lo,
+        ValueType::PackedF16 => DwordType::PackedF16,
+        ValueType::I16 | ValueType::U16 | ValueType::B16 => DwordType::Int16Lo,
+        ValueType::F64 => {
+            set(regs, d, DwordType::F64Lo);
+            set(regs, d + 1, DwordType::F64Hi);
+            return;
+        }
+        ValueType::I64 | ValueType::U64 | ValueType::B64 => {
+            set(regs, d, DwordType::Int64Lo);
+            set(regs, d + 1, DwordType::Int64Hi);
+            return;
+        }
+        ValueType::LaneMask => DwordType::LaneMask,
+        ValueType::Untyped => DwordType::Unknown,
+        _ => DwordType::Int,
+    };
+    for k in 0..n.max(1) {
+        set(regs, d + k, if k == 0 { t } else { DwordType::Unknown });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn types_follow_the_last_writer() {
+        // v_fma_f64 v[12:13] ...; v_mov_b32 v10, v12; v_mov_b32 v11, v13 (f64_fma_divfmas rows)
+        let t = output_types(&[0xd54c000c, 0x04220d04, 0x7e14030c, 0x7e16030d]);
+        assert_eq!(t[0], DwordType::F64Lo);
+        assert_eq!(t[1], DwordType::F64Hi);
+        assert_eq!(t[2], DwordType::F64Lo);
+        assert_eq!(t[4], DwordType::Unknown);
+        // v_mov_b32 v10, literal; v_cvt_f16_f32 v10, v4: f16 keeping the high half.
+        let t = output_types(&[0x7e1402ff, 0xabcdabcd, 0x7e141504]);
+        assert_eq!(t[0], DwordType::F16Lo);
+        // v_div_scale_f32 v10, s20 ...; v_cndmask_b32 v11, 0, 1, s20
+        let t = output_types(&[0xd56d140a, 0x041a0b04, 0xd501000b, 0x00510280]);
+        assert_eq!(t[0], DwordType::F32);
+        assert_eq!(t[1], DwordType::Int);
+        // v_add_f16_sdwa v18 dst_sel:WORD_1; v_mov_b32 v10, v18
+        let t = output_types(&[0x64240af9, 0x04041504, 0x7e140312]);
+        assert_eq!(t[0], DwordType::F16Hi);
+        // v_pk_fma_f16 v10 ...
+        let t = output_types(&[0xcc0e400a, 0x1c1a0b04]);
+        assert_eq!(t[0], DwordType::PackedF16);
+    }
 }

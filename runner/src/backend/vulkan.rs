@@ -1,21 +1,185 @@
 //! `vulkan[:lavapipe|nvidia|radv|N]`: recompiled SPIR-V run through ash.
+//!
+//! Rows are grouped into kernels by (body words, resolved float mode, wave, target); each
+//! kernel is decoded, lowered to IR, emitted as SPIR-V for the device's features and compiled
+//! into a compute pipeline once (cached across `run` calls). All groups of one `run` go to the
+//! device in one batch. A group that cannot be lowered or emitted gets `unsupported: <reason>`
+//! on its rows, a driver failure gets `error: <message>`; neither stops the other groups.
+//!
+//! Empty mode cells resolve to `FloatMode::DEFAULT`'s fields, an empty wave cell to wave32 and
+//! an empty gfx cell to gfx1030 (docs/backends.md).
 
-use super::{Backend, Producer, RowResult};
+use std::collections::HashMap;
+
 use rdnaprobe_dataset::Row;
+use rdnaprobe_isa::{FloatMode, Target, Wave};
+use rdnaprobe_recompiler::spirv;
 
-pub struct VulkanBackend {}
+use super::{Backend, Producer, RowResult, Status};
+use crate::vulkan::{DeviceSelector, Executor, Job, PipelineId};
+
+/// The target a row with an empty `gfx` cell is lowered for.
+pub const DEFAULT_TARGET: Target = Target::Gfx1030;
+
+/// What identifies one kernel: rows with equal keys share a pipeline.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct KernelKey {
+    pub words: Vec<u32>,
+    pub mode: FloatMode,
+    pub wave: Wave,
+    pub target: Target,
+}
+
+/// Resolves a row's mode cells (empty = `FloatMode::DEFAULT`'s field).
+pub fn resolve_mode(row: &Row) -> FloatMode {
+    let d = FloatMode::DEFAULT;
+    let m = &row.mode;
+    FloatMode {
+        ieee: m.ieee.map_or(d.ieee, |v| v != 0),
+        dx10_clamp: m.dx10_clamp.map_or(d.dx10_clamp, |v| v != 0),
+        denorm32: m.denorm32.unwrap_or(d.denorm32),
+        denorm16: m.denorm16.unwrap_or(d.denorm16),
+        round32: m.round32.unwrap_or(d.round32),
+        round16: m.round16.unwrap_or(d.round16),
+        fp16_overflow: m.fp16_overflow.map_or(d.fp16_overflow, |v| v != 0),
+    }
+}
+
+/// The kernel a row runs, or why it cannot run anywhere.
+pub fn kernel_key(row: &Row) -> Result<KernelKey, String> {
+    if row.encoding.is_empty() {
+        return Err("the row has no instruction words".into());
+    }
+    let wave = match row.wave {
+        None | Some(32) => Wave::W32,
+        Some(64) => Wave::W64,
+        Some(w) => return Err(format!("wave {w} is not 32 or 64")),
+    };
+    let target = if row.gfx.trim().is_empty() {
+        DEFAULT_TARGET
+    } else {
+        row.gfx.parse::<Target>().map_err(|e| e.to_string())?
+    };
+    Ok(KernelKey { words: row.encoding.clone(), mode: resolve_mode(row), wave, target })
+}
+
+pub struct VulkanBackend {
+    exec: Executor,
+    /// Per kernel: its pipeline, or the status its rows get.
+    kernels: HashMap<KernelKey, Result<PipelineId, Status>>,
+}
 
 impl VulkanBackend {
-    pub fn open(_which: Option<&str>) -> anyhow::Result<VulkanBackend> {
-        anyhow::bail!("vulkan backend not implemented yet")
+    /// Opens `vulkan[:which]`: `lavapipe`, `nvidia`, `radv`, a device index, or the default.
+    pub fn open(which: Option<&str>) -> anyhow::Result<VulkanBackend> {
+        let selector = DeviceSelector::parse(which)?;
+        Ok(VulkanBackend { exec: Executor::open(&selector)?, kernels: HashMap::new() })
+    }
+
+    pub fn executor(&self) -> &Executor {
+        &self.exec
+    }
+
+    /// Lowers, emits and compiles `key` (once).
+    fn prepare(&mut self, key: &KernelKey) -> Result<PipelineId, Status> {
+        if let Some(r) = self.kernels.get(key) {
+            return r.clone();
+        }
+        let r = self.build(key);
+        self.kernels.insert(key.clone(), r.clone());
+        r
+    }
+
+    fn build(&mut self, key: &KernelKey) -> Result<PipelineId, Status> {
+        let kernel = rdnaprobe_recompiler::lower_words(&key.words, key.mode, key.wave, key.target)
+            .map_err(|e| Status::Unsupported(e.to_string()))?;
+        let words = spirv::emit(&kernel, key.wave, &self.exec.spirv_options()).map_err(|e| match e {
+            spirv::SpirvError::Unsupported { .. } => Status::Unsupported(e.to_string()),
+            // A kernel the backend cannot emit is a recompiler bug, not a device limit.
+            other => Status::Error(format!("SPIR-V backend: {other}")),
+        })?;
+        self.exec
+            .pipeline(&words, key.wave)
+            .map_err(|e| Status::Error(format!("{e:#}")))
     }
 }
 
 impl Backend for VulkanBackend {
     fn producer(&self) -> Producer {
-        Producer::default()
+        let info = self.exec.info();
+        Producer {
+            backend: format!("vulkan:{}", info.driver),
+            device: info.name.clone(),
+            driver: format!(
+                "{} {} (driver version {:#x}, Vulkan {})",
+                info.driver_name, info.driver_info, info.driver_version, info.api_version
+            ),
+            gfx: None,
+        }
     }
-    fn run(&mut self, _rows: &[Row]) -> Vec<RowResult> {
-        unimplemented!()
+
+    fn run(&mut self, rows: &[Row]) -> Vec<RowResult> {
+        let mut results: Vec<Option<RowResult>> = vec![None; rows.len()];
+        // Group rows by kernel, keeping first-seen order so batches are deterministic.
+        let mut order: Vec<KernelKey> = vec![];
+        let mut groups: HashMap<KernelKey, Vec<usize>> = HashMap::new();
+        for (i, row) in rows.iter().enumerate() {
+            match kernel_key(row) {
+                Ok(key) => groups
+                    .entry(key)
+                    .or_insert_with_key(|k| {
+                        order.push(k.clone());
+                        vec![]
+                    })
+                    .push(i),
+                Err(reason) => {
+                    results[i] = Some(RowResult { outputs: [None; 16], status: Status::Unsupported(reason) })
+                }
+            }
+        }
+        let mut ready: Vec<(PipelineId, Vec<usize>, Vec<[u32; 6]>)> = vec![];
+        for key in order {
+            let idx = groups.remove(&key).unwrap_or_default();
+            match self.prepare(&key) {
+                Ok(p) => {
+                    let inputs = idx.iter().map(|&i| rows[i].inputs).collect();
+                    ready.push((p, idx, inputs));
+                }
+                Err(status) => {
+                    for i in idx {
+                        results[i] = Some(RowResult { outputs: [None; 16], status: status.clone() });
+                    }
+                }
+            }
+        }
+        let jobs: Vec<Job<'_>> =
+            ready.iter().map(|(p, _, inputs)| Job { pipeline: *p, inputs }).collect();
+        match self.exec.run(&jobs) {
+            Ok(outs) => {
+                for ((_, idx, _), out) in ready.iter().zip(outs) {
+                    for (&i, o) in idx.iter().zip(out) {
+                        results[i] = Some(RowResult { outputs: o.map(Some), status: Status::Ok });
+                    }
+                }
+            }
+            Err(e) => {
+                let msg = format!("{e:#}");
+                for (_, idx, _) in &ready {
+                    for &i in idx {
+                        results[i] =
+                            Some(RowResult { outputs: [None; 16], status: Status::Error(msg.clone()) });
+                    }
+                }
+            }
+        }
+        results
+            .into_iter()
+            .map(|r| {
+                r.unwrap_or(RowResult {
+                    outputs: [None; 16],
+                    status: Status::Error("row was not scheduled".into()),
+                })
+            })
+            .collect()
     }
 }

@@ -1,0 +1,192 @@
+//! Table, decoder, encoder and printer tests: hardware rows, the table's own probe cases, random
+//! words, and a small differential draw against llvm-mc-19.
+#![allow(clippy::print_stdout)]
+
+use std::path::{Path, PathBuf};
+
+use rdnaprobe_isa::difftest::{compare, llvm_mc_available, random_instruction, Outcome, Rng};
+use rdnaprobe_isa::{decode_stream, encode, table, Decoded, Family, Source, Wave};
+
+/// Lane datasets: datasets/rdna2 when present, else the shared hardware rows.
+fn lane_csvs() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for dir in [
+        root.join("datasets/rdna2"),
+        root.join("../shared/hwdata/lane"),
+        PathBuf::from("/work/shared/hwdata/lane"),
+    ] {
+        if let Ok(rd) = std::fs::read_dir(&dir) {
+            let mut v: Vec<PathBuf> = rd
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "csv"))
+                .collect();
+            if !v.is_empty() {
+                v.sort();
+                return v;
+            }
+        }
+    }
+    Vec::new()
+}
+
+fn encodings(path: &Path) -> Vec<Vec<u32>> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut out = Vec::new();
+    for line in text.lines().skip(1) {
+        // The encoding is the first field of hex words after the quoted instruction text.
+        let rest = match line.strip_prefix('"') {
+            Some(r) => r.split_once("\",").map(|x| x.1).unwrap_or(""),
+            None => line.split_once(',').map(|x| x.1).unwrap_or(""),
+        };
+        let enc = rest.split(',').next().unwrap_or("");
+        let words: Option<Vec<u32>> = enc
+            .split_whitespace()
+            .map(|w| u32::from_str_radix(w.trim_start_matches("0x"), 16).ok())
+            .collect();
+        if let Some(w) = words.filter(|w| !w.is_empty()) {
+            out.push(w);
+        }
+    }
+    out
+}
+
+#[test]
+fn every_lane_dataset_encoding_decodes() {
+    let files = lane_csvs();
+    if files.is_empty() {
+        println!("no lane datasets found; skipping");
+        return;
+    }
+    let (mut bodies, mut insts) = (0, 0);
+    for f in &files {
+        for body in encodings(f) {
+            bodies += 1;
+            let items =
+                decode_stream(&body).unwrap_or_else(|e| panic!("{}: {body:x?}: {e}", f.display()));
+            for d in items {
+                match d {
+                    Decoded::Inst(i) => {
+                        insts += 1;
+                        assert_eq!(encode(&i), i.words(), "{}", i);
+                        let _ = i.to_llvm_text(Wave::W32);
+                    }
+                    Decoded::Unsupported(u) => panic!("{}: {u} in {body:x?}", f.display()),
+                }
+            }
+        }
+    }
+    println!(
+        "lane datasets: {} files, {bodies} bodies, {insts} instructions, 0 unsupported",
+        files.len()
+    );
+    assert!(insts > 1000);
+}
+
+#[test]
+fn table_rows_per_family_and_llvm_known() {
+    let t = table();
+    let mut total = 0;
+    for fam in Family::ALL {
+        let rows: Vec<_> = t.rows.iter().filter(|r| r.family == fam).collect();
+        let llvm = rows.iter().filter(|r| r.source == Source::Llvm).count();
+        println!("{fam:8} rows {:4} llvm {:4}", rows.len(), llvm);
+        assert!(!rows.is_empty(), "{fam} has no rows");
+        total += rows.len();
+    }
+    println!("total {total}");
+    let hw: Vec<_> = t
+        .rows
+        .iter()
+        .filter(|r| r.source == Source::HardwareOnly)
+        .map(|r| r.mnemonic)
+        .collect();
+    assert_eq!(hw, ["image_gather4h_pck", "image_gather8h_pck"]);
+}
+
+/// The generated table is the golden file: each row keeps the words llvm-mc decoded and its
+/// text. Every row must decode back to itself and re-encode; rows whose text differs are listed.
+#[test]
+fn table_probe_cases_round_trip_and_print() {
+    let mut mismatch = Vec::new();
+    let mut checked = 0;
+    for row in &table().rows {
+        if row.probe_words.is_empty() {
+            continue;
+        }
+        // A probe that llvm-mc completed with the next word (s_setreg_imm32_b32) is skipped.
+        let Ok(items) = decode_stream(&row.probe_words) else {
+            continue;
+        };
+        let Some(Decoded::Inst(i)) = items.first() else {
+            panic!("{}: {:?}", row.mnemonic, items.first())
+        };
+        assert_eq!(i.info().mnemonic, row.mnemonic);
+        assert_eq!(encode(i), i.words());
+        checked += 1;
+        let ours = i.to_llvm_text(Wave::W32);
+        if rdnaprobe_isa::difftest::normalize(&ours)
+            != rdnaprobe_isa::difftest::normalize(row.probe_text)
+        {
+            mismatch.push((row.family, ours, row.probe_text));
+        }
+    }
+    let valu_salu: Vec<_> = mismatch
+        .iter()
+        .filter(|m| m.0.is_valu() || matches!(m.0, Family::SOP1 | Family::SOP2 | Family::SOPC))
+        .collect();
+    println!(
+        "probe cases: {checked} rows, {} print differently ({} VALU/SALU)",
+        mismatch.len(),
+        valu_salu.len()
+    );
+    for m in mismatch.iter().take(20) {
+        println!("  {:?}: ours `{}` llvm `{}`", m.0, m.1, m.2);
+    }
+    assert!(checked > 1100);
+}
+
+#[test]
+fn random_words_never_panic_and_round_trip() {
+    let mut rng = Rng(0x5eed);
+    let mut n_inst = 0;
+    for _ in 0..20_000 {
+        let words: Vec<u32> = (0..6).map(|_| rng.next_u32()).collect();
+        if let Ok(items) = decode_stream(&words) {
+            for d in items {
+                if let Decoded::Inst(i) = d {
+                    n_inst += 1;
+                    assert_eq!(encode(&i), i.words());
+                    let _ = i.to_llvm_text(Wave::W64);
+                    let _ = rdnaprobe_isa::output_types(i.words());
+                }
+            }
+        }
+    }
+    assert!(n_inst > 10_000);
+}
+
+#[test]
+fn truncated_stream_reports_word_offset() {
+    let e = decode_stream(&[0x06140b04, 0xd5080011]).unwrap_err();
+    assert!(e.to_string().contains("word 1"), "{e}");
+}
+
+#[test]
+fn differential_small_draw_against_llvm_mc() {
+    if !llvm_mc_available() {
+        assert!(
+            std::env::var("CI").is_err(),
+            "llvm-mc-19 is required under CI"
+        );
+        println!("llvm-mc-19 not found; skipping");
+        return;
+    }
+    let seed = 7;
+    let mut rng = Rng(seed);
+    let corpus: Vec<Vec<u32>> = (0..3000).map(|_| random_instruction(&mut rng)).collect();
+    let out = compare(&corpus, Wave::W32).expect("llvm-mc runs");
+    let decoded = out.iter().filter(|o| **o != Outcome::LlvmRejects).count();
+    let agree = out.iter().filter(|o| **o == Outcome::Agree).count();
+    println!("seed {seed}: {agree}/{decoded} agree with llvm-mc");
+    assert!(decoded > 1000);
+}
