@@ -28,7 +28,6 @@ struct Handle {
 
 const DATA_KIND_SOURCE: u32 = 0x1;
 const DATA_KIND_LOG: u32 = 0x5;
-const DATA_KIND_RELOCATABLE: u32 = 0x7;
 const DATA_KIND_EXECUTABLE: u32 = 0x8;
 
 /// The name of an `amd_comgr_status_t` value.
@@ -155,6 +154,10 @@ impl Comgr {
     /// executable code object. `options` go to the assembler (clang driver spelling, e.g.
     /// `-mwavefrontsize64`). Assembler diagnostics are returned in the error's `log`.
     pub fn assemble_executable(&self, isa_name: &str, source: &str, options: &[&str]) -> Result<Vec<u8>> {
+        // comgr 2.x runs its in-process assembler and linker over LLVM's global state; one action
+        // at a time per process keeps concurrent callers (test threads, rayon) safe.
+        static ACTIONS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _one_at_a_time = ACTIONS.lock().unwrap_or_else(|p| p.into_inner());
         let isa = CString::new(isa_name)
             .map_err(|_| OracleError::Protocol(format!("isa name {isa_name:?} contains NUL")))?;
         let opts: Vec<CString> = options

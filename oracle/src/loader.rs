@@ -5,8 +5,13 @@
 use crate::error::{Library, OracleError, Result};
 
 /// A loaded library and the name it was loaded under.
+///
+/// The library is never unloaded: comgr links LLVM (Debian: the shared libLLVM), whose static
+/// command-line option registry aborts the process with "inconsistency in registered
+/// CommandLine options" when comgr is unloaded and loaded again; HIP's runtime threads do not
+/// survive dlclose either. The dynamic loader reference-counts, so loading again is cheap.
 pub(crate) struct Loaded {
-    pub lib: libloading::Library,
+    pub lib: std::mem::ManuallyDrop<libloading::Library>,
     pub soname: String,
 }
 
@@ -25,7 +30,9 @@ pub(crate) fn open_first(library: Library, env_override: &str, sonames: &[&str])
         // SAFETY: loading runs the library's initialisers; comgr and HIP are ordinary shared
         // libraries whose initialisers have no preconditions.
         match unsafe { libloading::Library::new(name) } {
-            Ok(lib) => return Ok(Loaded { lib, soname: name.clone() }),
+            Ok(lib) => {
+                return Ok(Loaded { lib: std::mem::ManuallyDrop::new(lib), soname: name.clone() })
+            }
             Err(e) => last_error = e.to_string(),
         }
     }

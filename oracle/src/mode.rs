@@ -55,13 +55,15 @@ pub struct Mode {
 }
 
 impl Default for Mode {
-    /// The mode HIP's compiler gives a gfx103x kernel: IEEE and DX10 clamp on, denormals kept,
-    /// round to nearest even, no f16 overflow clamp, wave32.
+    /// The defaults of LLVM's `.amdhsa_*` directives for a gfx10 compute kernel, which is also
+    /// the project's replay default for unstated mode cells: IEEE and DX10 clamp on, f32
+    /// denormals flushed (0), f16/f64 denormals kept (3), round to nearest even, no f16 overflow
+    /// clamp; wave32.
     fn default() -> Mode {
         Mode {
             ieee: true,
             dx10_clamp: true,
-            denorm32: 3,
+            denorm32: 0,
             denorm16: 3,
             round32: 0,
             round16: 0,
@@ -207,7 +209,7 @@ mod tests {
     fn float_mode_byte_layout() {
         let m = Mode { round32: 1, round16: 2, denorm32: 3, denorm16: 0, ..Mode::default() };
         assert_eq!(m.float_mode_byte(), 0b00_11_10_01);
-        assert_eq!(Mode::default().float_mode_byte(), 0xf0);
+        assert_eq!(Mode::default().float_mode_byte(), 0xc0);
     }
 
     #[test]

@@ -190,6 +190,17 @@ fn snapshots_match_and_validate() {
 }
 
 #[test]
+fn the_validator_rejects_a_broken_module() {
+    // A header without OpMemoryModel: if this passes, validation is not really running.
+    let broken = [0x0723_0203, 0x0001_0300, 0, 1, 0];
+    match spirv_val(&broken, "a header-only module") {
+        Ok(false) => {}
+        Ok(true) => panic!("spirv-val accepted a module without a memory model"),
+        Err(e) => assert!(e.contains("rejected"), "{e}"),
+    }
+}
+
+#[test]
 fn random_kernels_validate() {
     let opts = GenOptions::default();
     let count = 160;

@@ -7,7 +7,9 @@ use clap::{Parser, Subcommand};
 
 mod backend;
 mod cmd;
+mod sweep;
 mod vulkan;
+mod worker;
 
 /// Measure what RDNA2 GPUs compute and replay it through the recompiler.
 #[derive(Parser)]
@@ -39,6 +41,9 @@ enum Command {
     Report(cmd::report::Args),
     /// Export datasets and diffs as partitioned Parquet.
     Export(cmd::export::Args),
+    /// The hip backend's GPU worker process (internal: JSON lines on stdin/stdout).
+    #[command(name = "oracle-worker", hide = true)]
+    OracleWorker(worker::Args),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +60,7 @@ fn main() -> ExitCode {
         Command::Diff(a) => cmd::diff::run(a),
         Command::Report(a) => cmd::report::run(a),
         Command::Export(a) => cmd::export::run(a),
+        Command::OracleWorker(a) => worker::run(a),
     };
     match result {
         Ok(code) => code,

@@ -20,6 +20,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let count = get("--count", 20_000) as usize;
     let seed = get("--seed", 1);
     let show = get("--show", 20) as usize;
+    let dump_path = args
+        .iter()
+        .position(|a| a == "--dump")
+        .and_then(|i| args.get(i + 1))
+        .cloned();
+    let mut dump = String::new();
     println!("seed {seed} count {count}");
     let mut rng = Rng(seed);
     let corpus: Vec<Vec<u32>> = (0..count).map(|_| random_instruction(&mut rng)).collect();
@@ -43,11 +49,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             };
             *tally.entry(key.into()).or_default() += 1;
             if o != Outcome::LlvmRejects {
-                let e = by_family.entry(fam).or_default();
+                let e = by_family.entry(fam.clone()).or_default();
                 e.0 += 1;
                 if o == Outcome::Agree {
                     e.1 += 1;
                 }
+            }
+            if !matches!(o, Outcome::Agree | Outcome::LlvmRejects) {
+                let ws: Vec<String> = w.iter().map(|x| format!("0x{x:08x}")).collect();
+                dump.push_str(&format!("{fam}\t{}\t{o:?}\n", ws.join(" ")));
             }
             if !matches!(o, Outcome::Agree | Outcome::LlvmRejects) && shown < show {
                 shown += 1;
@@ -55,6 +65,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 println!("{} {o:?}", ws.join(" "));
             }
         }
+    }
+    if let Some(p) = dump_path {
+        std::fs::write(p, dump)?;
     }
     let decoded = count - tally.get("llvm-rejects").copied().unwrap_or(0);
     let agree = tally.get("agree").copied().unwrap_or(0);

@@ -1,9 +1,7 @@
 //! Printer: LLVM syntax, as `llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 --disassemble` prints it.
 
 use crate::decode::{Encoding, Instruction};
-use crate::layout::Field;
-use crate::operand::{self, Operand, Reg, RegKind};
-use crate::rules;
+use crate::operand::{self, Operand};
 use crate::table::{Family, OperandKind, ValueType};
 use crate::{Target, Wave};
 
@@ -94,7 +92,7 @@ impl Instruction {
             | Encoding::DPP16
             | Encoding::DPP8 => self.valu_text(target, wave),
             Encoding::SOP1 | Encoding::SOP2 | Encoding::SOPC => self.salu_text(wave),
-            _ => self.template_text(target),
+            _ => self.other_text(target),
         }
     }
 
@@ -238,133 +236,18 @@ impl Instruction {
             .map(|d| operand_text(d, info.result))
             .collect();
         for (s, spec) in self.srcs(wave).iter().zip(info.srcs.iter()) {
-            ops.push(operand_text(s, spec.ty));
+            // Scalar literals are always printed as the whole dword.
+            let ty = match s {
+                Operand::Literal(_) => ValueType::B32,
+                _ => spec.ty,
+            };
+            ops.push(operand_text(s, ty));
         }
         if ops.is_empty() {
             info.mnemonic.to_string()
         } else {
             format!("{} {}", info.mnemonic, ops.join(", "))
         }
-    }
-
-    /// Families printed through the row's probe text: each register token of the probe is
-    /// mapped to the field that held its value in the probe words, and replaced by this
-    /// instruction's value of that field; modifiers are printed from the fields.
-    fn template_text(&self, target: Target) -> String {
-        let info = self.info;
-        let f = |x| self.fields.get(x);
-        let mut out = info.mnemonic_for(target).to_string();
-        match self.encoding {
-            Encoding::SOPP | Encoding::SOPK => {
-                let imm = f(Field::Simm16);
-                let toks = rules::probe_operands(info.probe_text);
-                let mut ops = Vec::new();
-                for t in &toks {
-                    if t.starts_with('s') && !t.starts_with("sendmsg") {
-                        let d = rules::token_dwords(t);
-                        ops.push(operand_text(
-                            &operand::decode_sdst(f(Field::Sdst) as u16, d),
-                            ValueType::B32,
-                        ));
-                    } else if t.starts_with("0x") {
-                        ops.push(format!("0x{imm:x}"));
-                    } else {
-                        ops.push(imm.to_string());
-                    }
-                }
-                if !ops.is_empty() {
-                    out.push(' ');
-                    out.push_str(&ops.join(", "));
-                }
-                out
-            }
-            Encoding::SMEM => {
-                let toks = rules::probe_operands(info.probe_text);
-                let mut ops = Vec::new();
-                let sd = toks.first().map(|t| rules::token_dwords(t)).unwrap_or(1);
-                let sb = toks.get(1).map(|t| rules::token_dwords(t)).unwrap_or(2);
-                if !toks.is_empty() {
-                    ops.push(operand_text(
-                        &operand::decode_sdst(f(Field::Sdata) as u16, sd),
-                        ValueType::B32,
-                    ));
-                }
-                if toks.len() > 1 {
-                    ops.push(operand_text(
-                        &operand::decode_sdst((f(Field::Sbase) << 1) as u16, sb),
-                        ValueType::B32,
-                    ));
-                    let so = f(Field::Soffset);
-                    if so != 125 {
-                        ops.push(operand_text(
-                            &operand::decode_sdst(so as u16, 1),
-                            ValueType::B32,
-                        ));
-                    } else {
-                        ops.push(format!("0x{:x}", f(Field::Offset)));
-                    }
-                }
-                if !ops.is_empty() {
-                    out.push(' ');
-                    out.push_str(&ops.join(", "));
-                }
-                if f(Field::Soffset) != 125 && f(Field::Offset) != 0 {
-                    out.push_str(&format!(" offset:0x{:x}", f(Field::Offset)));
-                }
-                if f(Field::Glc) != 0 {
-                    out.push_str(" glc");
-                }
-                if f(Field::Dlc) != 0 {
-                    out.push_str(" dlc");
-                }
-                out
-            }
-            _ => {
-                let toks = rules::probe_operands(info.probe_text);
-                let ops: Vec<String> = toks.iter().map(|t| self.mem_token(t)).collect();
-                if !ops.is_empty() {
-                    out.push(' ');
-                    out.push_str(&ops.join(", "));
-                }
-                out
-            }
-        }
-    }
-
-    /// Replace a probe register token by this instruction's register in the same role.
-    fn mem_token(&self, tok: &str) -> String {
-        let info = self.info;
-        let probe = match crate::decode::decode_one(&info.probe_words, 0) {
-            Ok(crate::Decoded::Inst(i)) => i,
-            _ => return tok.to_string(),
-        };
-        let dw = rules::token_dwords(tok);
-        let idx = tok
-            .trim_start_matches(['v', 's'])
-            .trim_start_matches('[')
-            .split([':', ']'])
-            .next()
-            .and_then(|x| x.parse::<u32>().ok());
-        let candidates: &[Field] = match self.encoding {
-            Encoding::DS => &[Field::Vdst, Field::Addr, Field::Data0, Field::Data1],
-            Encoding::FLAT => &[Field::Vdst, Field::Addr, Field::Data],
-            Encoding::MUBUF | Encoding::MTBUF | Encoding::MIMG => &[Field::Vdata, Field::Vaddr],
-            Encoding::VINTRP => &[Field::Vdst, Field::Vsrc],
-            Encoding::EXP => &[Field::Vsrc0, Field::Vsrc1, Field::Vsrc2, Field::Vsrc3],
-            _ => &[],
-        };
-        if let (Some(i), true) = (idx, tok.starts_with('v')) {
-            for &c in candidates {
-                if probe.fields.get(c) == i {
-                    return operand::reg_name(&Reg {
-                        kind: RegKind::Vgpr,
-                        index: self.fields.get(c) as u16,
-                        count: dw,
-                    });
-                }
-            }
-        }
-        tok.to_string()
     }
 }
 

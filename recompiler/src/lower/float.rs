@@ -5,7 +5,7 @@
 
 use super::Lowerer;
 use crate::build::{Builder, Fmt, Tiny};
-use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, IntBin, IntCmp, IntUn, Ty};
+use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, IntCmp, IntUn, Ty};
 use rdnaprobe_isa::table::flags;
 use rdnaprobe_isa::{Encoding, Instruction, Operand, Round, Target};
 
@@ -333,8 +333,9 @@ pub(super) fn arith(
             let pinf = b.band(pinf0, npz);
             let x0 = b.xor(s[0], s[1]);
             let psign = b.bit(x0, fmt.sign_mask());
-            let csign = b.sign_of(fmt, s[2]);
-            let sd = b.icmp(IntCmp::Ne, psign, csign);
+            let _ = psign;
+            let x3 = b.xor(x0, s[2]);
+            let sd = b.bit(x3, fmt.sign_mask());
             let pi_ci = b.band(pinf, ic);
             let inv_sum = b.band(pi_ci, sd);
             let mut p = b.fb(FloatBin::Mul, w[0], w[1]);
@@ -527,6 +528,10 @@ pub(super) fn lower(l: &mut Lowerer, inst: &Instruction, m: &str) -> Result<(), 
             Fmt::F32 => (l.f32_src(&c, 0)?, l.f32_src(&c, 1)?),
             Fmt::F64 => (l.f64_src(&c, 0)?, l.f64_src(&c, 1)?),
         };
+        // rule: f32-denormals: compares flush their inputs with input flushing
+        let fl = if fmt == Fmt::F32 { l.flush_in32() } else { l.flush_in16() };
+        let x = l.b.flush_if(fmt, x, fl);
+        let y = l.b.flush_if(fmt, y, fl);
         let r = fcompare(&mut l.b, fmt, x, y, cond);
         let dsts = inst.dsts(l.wave);
         let d = *dsts.first().ok_or("no destination")?;
@@ -850,9 +855,14 @@ fn div_fmas32(l: &mut Lowerer, a: Handle, bb: Handle, cc: Handle, vcc: Handle) -
     let err = b.fb(FloatBin::Mul, err, k);
     let scaled = b.round_to(Fmt::F32, s, Some(err), round, fo, Tiny::Result);
     let sp = b.is_nan(Fmt::F32, plain);
-    let si = b.is_inf(Fmt::F32, plain);
-    let special = b.bor(sp, si);
-    let zs = b.is_zero(Fmt::F32, plain);
+    let ia = b.is_inf(Fmt::F32, a);
+    let ib = b.is_inf(Fmt::F32, bb);
+    let ic = b.is_inf(Fmt::F32, cc);
+    let special = b.bor(sp, ia);
+    let special = b.bor(special, ib);
+    let special = b.bor(special, ic);
+    let zf = b.cf64(0.0);
+    let zs = b.fcmp(FloatCmp::OrdEq, s, zf);
     let special = b.bor(special, zs);
     let scaled = b.sel(special, plain, scaled);
     b.sel(vcc, scaled, plain)
@@ -884,8 +894,24 @@ pub(super) fn div_fixup(l: &mut Lowerer, fmt: Fmt, s0: Handle, s1: Handle, s2: H
     let a0 = b.abs_bits(fmt, s0);
     let plain = b.or(sign_out, a0);
     let mut r = plain;
-    let q0 = b.nan_out(fmt, s0, ieee);
-    r = b.sel(n0, q0, r);
+    // a NaN quotient from ordinary operands becomes the signed infinity (overflow)
+    r = b.sel(n0, sinf, r);
+    // exponent(S2) - exponent(S1) below -(bias + mantissa bits): the signed zero (underflow)
+    let sh = fmt.mbits();
+    let em = fmt.exp_mask();
+    let e1 = b.andc(s1, em);
+    let e1 = b.shrc(e1, sh);
+    let e2 = b.andc(s2, em);
+    let e2 = b.shrc(e2, sh);
+    let d = b.sub(e2, e1);
+    let lim = -(fmt.bias() + i64::from(fmt.mbits())) as u64;
+    let lim = if fmt.ity() == Ty::U32 { lim & 0xffff_ffff } else { lim };
+    let under = if fmt.ity() == Ty::U32 {
+        b.icmpc(IntCmp::LtS, d, lim)
+    } else {
+        b.icmpc(IntCmp::LtS, d, lim)
+    };
+    r = b.sel(under, sign_out, r);
     // |S1| inf or S2 zero: signed zero
     let zc = b.bor(i1, z2);
     r = b.sel(zc, sign_out, r);
@@ -951,7 +977,10 @@ fn f32_un(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
     }
     let x0 = l.f32_src(c, 0)?;
     let b = &mut l.b;
-    let x = b.flush_if(Fmt::F32, x0, fi);
+    // rule: transcendental-denormal-input: rcp, rsq, sqrt and log read a denormal as zero in
+    // every mode
+    let always = matches!(m, "v_rcp_f32" | "v_rcp_iflag_f32" | "v_rsq_f32" | "v_sqrt_f32" | "v_log_f32");
+    let x = b.flush_if(Fmt::F32, x0, fi || always);
     let nan = b.is_nan(Fmt::F32, x);
     let q = b.nan_out(Fmt::F32, x, ieee);
     let w = b.f32_to_f64_exact(x);
@@ -969,7 +998,8 @@ fn f32_un(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             let e = b.shrc(wb, 52);
             let e = b.andc(e, 0x7ff);
             let e = b.trunc64(e);
-            let e = b.sub(e, b_c32(b, 1022));
+            let k = b.c32(1022);
+            let e = b.sub(e, k);
             let special = b.bor(nan, inf);
             let special = b.bor(special, zero);
             let z = b.c32(0);
@@ -997,7 +1027,8 @@ fn f32_un(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             let above = b.fcmp(FloatCmp::OrdGt, v, hi_c);
             let v = b.sel(above, hi_c, v);
             let r = b.cvt(cv, v, Ty::U32);
-            let z = b.c32(0);
+            let nan_v = if matches!(m, "v_cvt_flr_i32_f32" | "v_cvt_rpi_i32_f32") { 0x7fff_ffff } else { 0 };
+            let z = b.c32(nan_v);
             Some(b.sel(nan, z, r))
         }
         _ => None,
@@ -1031,7 +1062,6 @@ fn f32_un(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             let ge1 = b.icmp(IntCmp::GeU, r, one);
             let below1 = b.c32(0x3f7f_ffff);
             let r = b.sel(ge1, below1, r);
-            let r = b.sel(zero, x, r);
             let r = b.sel(inf, dn, r);
             b.sel(nan, q, r)
         }
@@ -1170,9 +1200,3 @@ fn f32_un(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
     l.write_result(c.inst, r)
 }
 
-fn b_c32(b: &mut Builder, v: u32) -> Handle {
-    b.c32(v)
-}
-
-#[allow(dead_code)]
-fn unused(_: IntBin) {}

@@ -249,7 +249,7 @@ pub(super) fn lower16(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
                 let v = b.shlc(v, 8 * h);
                 out = b.or(out, v);
             }
-            l.write16(c, out)
+            l.write_result(c.inst, out)
         }
         _ => unary16(l, c, m),
     }
@@ -410,7 +410,6 @@ fn unary16(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             let ge1 = b.icmp(IntCmp::GeU, r, one);
             let below1 = b.c32(0x3bff);
             let r = b.sel(ge1, below1, r);
-            let r = b.sel(zero, x, r);
             let r = b.sel(inf, dn, r);
             b.sel(nan, q, r)
         }

@@ -36,7 +36,8 @@ pub(super) fn lower64(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
                 "v_mul_f64" => b.fb(FloatBin::Mul, w[0], w[1]),
                 _ => b.fma(w[0], w[1], w[2]),
             };
-            // rule: div-fmas: with VCC set the result is scaled by 2^128 (|S2| >= 2) or 2^-128
+            // rule: div-fmas: with VCC set the result is scaled by 2^128 (|S2| >= 2) or 2^-128,
+            // within the single rounding (S0 and S2 are scaled exactly before the fma)
             let v = match vcc {
                 Some(vc) => {
                     let hi = b.shrc(s[2], 52);
@@ -45,7 +46,9 @@ pub(super) fn lower64(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
                     let up = b.cf64(2f64.powi(128));
                     let dn = b.cf64(2f64.powi(-128));
                     let k = b.sel(big, up, dn);
-                    let sc = b.fb(FloatBin::Mul, v, k);
+                    let a = b.fb(FloatBin::Mul, w[0], k);
+                    let cc = b.fb(FloatBin::Mul, w[2], k);
+                    let sc = b.fma(a, w[1], cc);
                     b.sel(vc, sc, v)
                 }
                 None => v,

@@ -179,7 +179,8 @@ impl Gen<'_> {
         self.push(Expr::Const { ty: Ty::F32, bits: u64::from(f) });
         let u = self.rng.pick(&U32_SPECIALS);
         self.push(Expr::Const { ty: Ty::U32, bits: u64::from(u) });
-        let c = self.push(Expr::Const { ty: Ty::Bool, bits: self.rng.next_u64() & 1 });
+        let bit = self.rng.next_u64() & 1;
+        let c = self.push(Expr::Const { ty: Ty::Bool, bits: bit });
         let (a, b) = (self.any(Ty::U32), self.any(Ty::U32));
         let lt = self.push(Expr::IntCmp { op: IntCmp::LtU, a, b });
         self.push(Expr::BoolAnd(c, lt));

@@ -94,6 +94,20 @@ impl<W: Write> Writer<W> {
         })
     }
 
+    /// A writer that appends rows to a sink that already has its header (sweep chunks): the
+    /// counts say how many inserted and extra cells each row must have.
+    pub fn headless(sink: W, label: impl Into<String>, inserted: usize, extra: usize) -> Writer<W> {
+        Writer {
+            csv: csv::WriterBuilder::new()
+                .quote_style(csv::QuoteStyle::Necessary)
+                .from_writer(sink),
+            inserted,
+            extra,
+            label: label.into(),
+            rows: 0,
+        }
+    }
+
     /// Writes one row; `inserted` gives the values of the inserted columns.
     pub fn write_row(&mut self, row: &Row, inserted: &[&str]) -> Result<(), DatasetError> {
         if inserted.len() != self.inserted || row.extra.len() != self.extra {

@@ -1,7 +1,17 @@
 //! `cpu`: the recompiler's IR interpreted on the host.
+//!
+//! Rows are grouped by kernel (body words, resolved float mode, wave, target); each group is
+//! decoded and lowered once and its rows run in parallel (rayon). An empty mode cell takes
+//! [`FloatMode::DEFAULT`]'s field; an empty or unknown `gfx` cell replays as gfx1030 (the
+//! GFX10.3 table). A body that does not decode or lower gives `unsupported: <reason>` for its
+//! rows only.
 
 use super::{Backend, Producer, RowResult, Status};
+use rayon::prelude::*;
 use rdnaprobe_dataset::Row;
+use rdnaprobe_isa::{FloatMode, Target, Wave};
+use rdnaprobe_recompiler::{interp, ir::Kernel, lower_words, LowerError};
+use std::collections::HashMap;
 
 pub struct CpuBackend {}
 
@@ -11,13 +21,118 @@ impl CpuBackend {
     }
 }
 
+impl Default for CpuBackend {
+    fn default() -> Self {
+        CpuBackend::new()
+    }
+}
+
+/// The float mode a row replays under: its stated cells, [`FloatMode::DEFAULT`] elsewhere.
+pub fn resolve_mode(row: &Row) -> FloatMode {
+    let d = FloatMode::DEFAULT;
+    let m = &row.mode;
+    FloatMode {
+        ieee: m.ieee.map_or(d.ieee, |v| v != 0),
+        dx10_clamp: m.dx10_clamp.map_or(d.dx10_clamp, |v| v != 0),
+        denorm32: m.denorm32.unwrap_or(d.denorm32),
+        denorm16: m.denorm16.unwrap_or(d.denorm16),
+        round32: m.round32.unwrap_or(d.round32),
+        round16: m.round16.unwrap_or(d.round16),
+        fp16_overflow: m.fp16_overflow.map_or(d.fp16_overflow, |v| v != 0),
+    }
+}
+
+type Key = (Vec<u32>, FloatMode, Wave, Target);
+
+fn key(row: &Row) -> Result<Key, String> {
+    let wave = match row.wave {
+        None | Some(32) => Wave::W32,
+        Some(64) => Wave::W64,
+        Some(w) => return Err(format!("wave {w} is not 32 or 64")),
+    };
+    let gfx = if row.gfx.trim().is_empty() {
+        Target::Gfx1030
+    } else {
+        row.gfx.parse::<Target>().map_err(|e| e.to_string())?
+    };
+    if row.encoding.is_empty() {
+        return Err("the row has no instruction words".into());
+    }
+    Ok((row.encoding.clone(), resolve_mode(row), wave, gfx))
+}
+
 impl Backend for CpuBackend {
     fn producer(&self) -> Producer {
-        Producer { backend: "cpu".into(), ..Producer::default() }
+        Producer {
+            backend: "cpu".into(),
+            device: "host CPU (IR interpreter)".into(),
+            driver: format!("rdnaprobe-recompiler {}", env!("CARGO_PKG_VERSION")),
+            gfx: None,
+        }
     }
+
     fn run(&mut self, rows: &[Row]) -> Vec<RowResult> {
-        rows.iter()
-            .map(|_| RowResult { outputs: [None; 16], status: Status::Unsupported("not implemented".into()) })
+        let keys: Vec<Result<Key, String>> = rows.iter().map(key).collect();
+        let mut kernels: HashMap<&Key, Result<Kernel, LowerError>> = HashMap::new();
+        for k in keys.iter().flatten() {
+            kernels.entry(k).or_insert_with(|| lower_words(&k.0, k.1, k.2, k.3));
+        }
+        rows.par_iter()
+            .zip(keys.par_iter())
+            .enumerate()
+            .map(|(i, (row, k))| {
+                let k = match k {
+                    Ok(k) => k,
+                    Err(e) => return unsupported(e.clone()),
+                };
+                match &kernels[k] {
+                    Ok(kernel) => {
+                        // the row's lane within its wave: rows fill waves in order
+                        let lane = (i as u32) % k.2.lanes();
+                        let out = interp::run(kernel, row.inputs, lane);
+                        RowResult { outputs: out.map(Some), status: Status::Ok }
+                    }
+                    Err(e) => unsupported(e.to_string()),
+                }
+            })
             .collect()
+    }
+}
+
+fn unsupported(reason: String) -> RowResult {
+    RowResult { outputs: [None; 16], status: Status::Unsupported(reason) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(words: Vec<u32>, inputs: [u32; 6]) -> Row {
+        Row { encoding: words, inputs, wave: Some(32), gfx: "gfx1036".into(), ..Row::default() }
+    }
+
+    #[test]
+    fn runs_rows_and_reports_unsupported_ones() {
+        let rows = vec![
+            // v_add_f32 v10, v4, v5
+            row(vec![0x0614_0b04], [0x3f80_0000, 0x4000_0000, 0, 0, 0, 0]),
+            // a truncated VOP3 word
+            row(vec![0xd503_800a], [0; 6]),
+            // v_mov_b32 v10, v4
+            row(vec![0x7e14_0304], [0x1234_5678, 0, 0, 0, 0, 0]),
+        ];
+        let r = CpuBackend::new().run(&rows);
+        assert_eq!(r.len(), 3);
+        assert_eq!(r[0].status, Status::Ok);
+        assert_eq!(r[0].outputs[0], Some(0x4040_0000));
+        assert_eq!(r[0].outputs[1], Some(0));
+        assert!(matches!(r[1].status, Status::Unsupported(_)), "{:?}", r[1].status);
+        assert_eq!(r[2].outputs[0], Some(0x1234_5678));
+    }
+
+    #[test]
+    fn empty_mode_cells_take_the_default() {
+        let r = Row::default();
+        assert_eq!(resolve_mode(&r), FloatMode::DEFAULT);
     }
 }

@@ -1,21 +1,241 @@
 //! `hip[:gfx10xx]`: the native body on an AMD GPU through the oracle crate.
+//!
+//! Rows are grouped by kernel (body words, resolved float mode, wave); each kernel is assembled
+//! once with comgr (cached across `run` calls) and all its rows go to the worker process in one
+//! batch (the worker splits very large batches into dispatches of 4 Mi rows). The worker runs
+//! under a watchdog: a batch that hangs gets `error: timeout` on its rows, one whose worker dies
+//! gets `error: worker crashed: ...`; the worker is restarted and the other kernels still run.
+//!
+//! The rows run on the device's own target whatever their `gfx` cell says: the hardware is the
+//! reference. Empty mode cells resolve as on every backend (`vulkan::resolve_mode`, the
+//! `FloatMode::DEFAULT` of the instruction set crate), an empty wave cell to wave32.
+//!
+//! Watchdog deadlines: 20 s per batch plus 5 s per million rows, overridable with
+//! `RDNAPROBE_HIP_TIMEOUT_S` (the per-batch part, in seconds).
 
-use super::{Backend, Producer, RowResult};
+use std::collections::HashMap;
+use std::time::Duration;
+
 use rdnaprobe_dataset::Row;
+use rdnaprobe_oracle::hip::DeviceInfo;
+use rdnaprobe_oracle::worker::{Supervisor, Watchdog};
+use rdnaprobe_oracle::{assemble_probe, Comgr, Hip, Mode, OracleError, Target, Wave};
 
-pub struct HipBackend {}
+use super::{Backend, Producer, RowResult, Status};
+
+/// Environment variable overriding the per-batch watchdog deadline, in seconds.
+pub const TIMEOUT_ENV: &str = "RDNAPROBE_HIP_TIMEOUT_S";
+
+pub struct HipBackend {
+    target: Target,
+    device: DeviceInfo,
+    comgr: Comgr,
+    supervisor: Supervisor,
+    runtime: String,
+    /// Per kernel: its code object, or the status its rows get.
+    kernels: HashMap<(Vec<u32>, Mode), Result<Vec<u8>, Status>>,
+}
+
+/// Picks the device: the first whose arch is `wanted`, or the first gfx103x device.
+pub fn select_device(devices: &[DeviceInfo], wanted: Option<&str>) -> Result<(DeviceInfo, Target), OracleError> {
+    let wanted_target = wanted.filter(|w| !w.is_empty()).map(str::parse::<Target>).transpose()?;
+    devices
+        .iter()
+        .filter_map(|d| Target::from_arch_name(&d.arch).ok().map(|t| (d.clone(), t)))
+        .find(|(_, t)| wanted_target.is_none_or(|w| w == *t))
+        .ok_or_else(|| OracleError::NoMatchingDevice {
+            wanted: wanted.filter(|w| !w.is_empty()).unwrap_or("a gfx103x device").to_string(),
+            found: devices.iter().map(|d| format!("{} {} ({})", d.index, d.name, d.arch)).collect(),
+        })
+}
 
 impl HipBackend {
-    pub fn open(_which: Option<&str>) -> anyhow::Result<HipBackend> {
-        anyhow::bail!("hip backend not implemented yet")
+    /// Opens `hip[:gfx10xx]`. Without an AMD GPU this fails with one line naming the cause: the
+    /// library sonames tried and the package to install, or hipErrorNoDevice.
+    pub fn open(target: Option<&str>) -> anyhow::Result<HipBackend> {
+        let unavailable = |e: OracleError| anyhow::anyhow!("hip backend unavailable: {e}");
+        let hip = Hip::load().map_err(unavailable)?;
+        let devices = hip.devices().map_err(unavailable)?;
+        let (device, target) = select_device(&devices, target).map_err(unavailable)?;
+        let runtime = match hip.versions() {
+            Ok((rt, _)) => format!("HIP {rt} ({})", hip.soname()),
+            Err(_) => format!("HIP ({})", hip.soname()),
+        };
+        // The parent never runs kernels; only the worker does. Dropping `hip` here keeps the
+        // library loaded (see the oracle's loader) but holds no device state.
+        drop(hip);
+        let comgr = Comgr::load().map_err(unavailable)?;
+        let mut watchdog = Watchdog::default();
+        if let Some(secs) = std::env::var(TIMEOUT_ENV).ok().filter(|s| !s.is_empty()) {
+            let secs: f64 = secs
+                .parse()
+                .ok()
+                .filter(|s: &f64| s.is_finite() && *s > 0.0)
+                .ok_or_else(|| anyhow::anyhow!("{TIMEOUT_ENV}={secs:?} is not a positive number of seconds"))?;
+            watchdog.batch = Duration::from_secs_f64(secs);
+        }
+        let supervisor = Supervisor::new(crate::worker::command()?, watchdog);
+        let (major, minor) = comgr.version();
+        let runtime = format!("{runtime}, comgr {major}.{minor} ({})", comgr.soname());
+        Ok(HipBackend { target, device, comgr, supervisor, runtime, kernels: HashMap::new() })
     }
+
+    fn code_object(&mut self, words: &[u32], mode: Mode) -> Result<Vec<u8>, Status> {
+        let key = (words.to_vec(), mode);
+        if let Some(k) = self.kernels.get(&key) {
+            return k.clone();
+        }
+        let built = assemble_probe(&self.comgr, self.target, &mode, words)
+            .map(|k| k.code_object)
+            .map_err(|e| Status::Error(format!("assembling the probe kernel: {e}")));
+        self.kernels.insert(key, built.clone());
+        built
+    }
+}
+
+/// The oracle mode a row runs in, or why it cannot run.
+pub fn row_mode(row: &Row) -> Result<Mode, Status> {
+    let f = super::vulkan::resolve_mode(row);
+    let wave = match row.wave {
+        None | Some(32) => Wave::W32,
+        Some(64) => Wave::W64,
+        Some(w) => return Err(Status::Unsupported(format!("wave {w} is not 32 or 64"))),
+    };
+    let mode = Mode {
+        ieee: f.ieee,
+        dx10_clamp: f.dx10_clamp,
+        denorm32: f.denorm32,
+        denorm16: f.denorm16,
+        round32: f.round32,
+        round16: f.round16,
+        fp16_overflow: f.fp16_overflow,
+        wave,
+    };
+    mode.validate().map_err(|e| Status::Error(e.to_string()))?;
+    Ok(mode)
+}
+
+fn failed(status: Status) -> RowResult {
+    RowResult { outputs: [None; 16], status }
 }
 
 impl Backend for HipBackend {
     fn producer(&self) -> Producer {
-        Producer::default()
+        Producer {
+            backend: format!("hip:{}", self.target),
+            device: self.device.name.clone(),
+            driver: self.runtime.clone(),
+            gfx: Some(self.target.to_string()),
+        }
     }
-    fn run(&mut self, _rows: &[Row]) -> Vec<RowResult> {
-        unimplemented!()
+
+    fn run(&mut self, rows: &[Row]) -> Vec<RowResult> {
+        let mut results: Vec<Option<RowResult>> = vec![None; rows.len()];
+        // Group row indices by kernel, keeping first-seen order so runs are reproducible.
+        let mut order: Vec<(Vec<u32>, Mode)> = Vec::new();
+        let mut groups: HashMap<(Vec<u32>, Mode), Vec<usize>> = HashMap::new();
+        for (i, row) in rows.iter().enumerate() {
+            if row.encoding.is_empty() {
+                results[i] = Some(failed(Status::Unsupported("the row has no instruction words".into())));
+                continue;
+            }
+            match row_mode(row) {
+                Err(s) => results[i] = Some(failed(s)),
+                Ok(mode) => {
+                    let key = (row.encoding.clone(), mode);
+                    groups.entry(key.clone()).or_insert_with(|| {
+                        order.push(key);
+                        Vec::new()
+                    });
+                    groups.get_mut(&(row.encoding.clone(), mode)).expect("inserted").push(i);
+                }
+            }
+        }
+        for key in order {
+            let idx = &groups[&key];
+            let code = match self.code_object(&key.0, key.1) {
+                Ok(c) => c,
+                Err(s) => {
+                    for &i in idx {
+                        results[i] = Some(failed(s.clone()));
+                    }
+                    continue;
+                }
+            };
+            let inputs: Vec<[u32; 6]> = idx.iter().map(|&i| rows[i].inputs).collect();
+            match self.supervisor.run(self.device.index, &code, &inputs) {
+                Ok(lanes) => {
+                    for (&i, lane) in idx.iter().zip(lanes) {
+                        results[i] = Some(if lane.done {
+                            RowResult { outputs: lane.outputs.map(Some), status: Status::Ok }
+                        } else {
+                            failed(Status::Error(
+                                "the body did not reach the template's stores (it ended the program or branched away)".into(),
+                            ))
+                        });
+                    }
+                }
+                Err(e) => {
+                    let status = Status::Error(e.to_string());
+                    for &i in idx {
+                        results[i] = Some(failed(status.clone()));
+                    }
+                }
+            }
+        }
+        results
+            .into_iter()
+            .map(|r| r.unwrap_or_else(|| failed(Status::Error("row was not scheduled".into()))))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dev(index: i32, arch: &str) -> DeviceInfo {
+        DeviceInfo { index, name: format!("dev{index}"), arch: arch.into(), total_mem: 0 }
+    }
+
+    #[test]
+    fn device_selection() {
+        let devs = [dev(0, "gfx90a:sramecc+:xnack-"), dev(1, "gfx1035"), dev(2, "gfx1030")];
+        assert_eq!(select_device(&devs, None).unwrap().0.index, 1);
+        assert_eq!(select_device(&devs, Some("gfx1030")).unwrap(), (devs[2].clone(), Target::Gfx1030));
+        let err = select_device(&devs, Some("gfx1036")).unwrap_err().to_string();
+        assert!(err.contains("gfx1036") && err.contains("0 dev0 (gfx90a:sramecc+:xnack-)"), "{err}");
+        assert!(matches!(select_device(&devs, Some("gfx9")), Err(OracleError::UnknownTarget(_))));
+        assert!(select_device(&devs[..1], None).is_err());
+    }
+
+    #[test]
+    fn row_modes_resolve_and_reject() {
+        let mut row = Row { encoding: vec![1], ..Row::default() };
+        let m = row_mode(&row).unwrap();
+        assert_eq!(m.wave, Wave::W32);
+        row.wave = Some(64);
+        row.mode.denorm32 = Some(2);
+        let m = row_mode(&row).unwrap();
+        assert_eq!((m.wave, m.denorm32), (Wave::W64, 2));
+        row.wave = Some(16);
+        assert!(matches!(row_mode(&row), Err(Status::Unsupported(_))));
+        row.wave = None;
+        row.mode.round32 = Some(9);
+        assert!(matches!(row_mode(&row), Err(Status::Error(_))));
+    }
+
+    #[test]
+    fn open_without_a_gpu_is_one_line() {
+        if std::path::Path::new("/dev/kfd").exists() {
+            return;
+        }
+        let msg = match HipBackend::open(None) {
+            Ok(_) => panic!("hip backend opened without /dev/kfd"),
+            Err(e) => format!("{e:#}"),
+        };
+        assert!(!msg.contains('\n'), "{msg}");
+        assert!(msg.starts_with("hip backend unavailable: "), "{msg}");
+        assert!(msg.contains("hipErrorNoDevice (100)") || msg.contains("libamdhip64 not found"), "{msg}");
     }
 }

@@ -1,8 +1,155 @@
+//! `rdnaprobe assemble`: wraps instruction words in the probe kernel (the lane contract's
+//! template) and writes the code object comgr produces, e.g. to load it by hand or disassemble it.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-#[derive(clap::Args)]
-pub struct Args {}
+use anyhow::Context;
+use rdnaprobe_oracle::elf::CodeObject;
+use rdnaprobe_oracle::template::KERNEL_NAME;
+use rdnaprobe_oracle::{assemble_probe, Comgr, Mode, Target, Wave};
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+#[derive(clap::Args)]
+pub struct Args {
+    /// Target: gfx1030 ... gfx1036.
+    #[arg(long)]
+    pub mcpu: String,
+    /// Wave size, 32 or 64.
+    #[arg(long, default_value_t = 32)]
+    pub wave: u32,
+    /// IEEE mode, 0 or 1.
+    #[arg(long, default_value_t = 1)]
+    pub ieee: u32,
+    /// DX10 clamp, 0 or 1.
+    #[arg(long = "dx10-clamp", default_value_t = 1)]
+    pub dx10_clamp: u32,
+    /// f32 denormal mode 0..3 (bit 0 keeps input, bit 1 keeps output denormals).
+    #[arg(long, default_value_t = 0)]
+    pub denorm32: u32,
+    /// f16/f64 denormal mode 0..3.
+    #[arg(long, default_value_t = 3)]
+    pub denorm16: u32,
+    /// f32 rounding 0..3 (nearest even, +inf, -inf, toward zero).
+    #[arg(long, default_value_t = 0)]
+    pub round32: u32,
+    /// f16/f64 rounding 0..3.
+    #[arg(long, default_value_t = 0)]
+    pub round16: u32,
+    /// FP16_OVFL, 0 or 1.
+    #[arg(long = "fp16-overflow", default_value_t = 0)]
+    pub fp16_overflow: u32,
+    /// The body's words in hex, separated by spaces or commas (`0x` optional).
+    #[arg(long)]
+    pub encoding: String,
+    /// Output code object.
+    #[arg(short = 'o', long = "output")]
+    pub output: PathBuf,
+    /// Also write the generated assembly source here.
+    #[arg(long)]
+    pub source: Option<PathBuf>,
+}
+
+/// Parses `0x7e140304 0xabcdabcd` or `7e140304,abcdabcd`; errors name the word's position.
+pub fn parse_words(text: &str) -> anyhow::Result<Vec<u32>> {
+    let words: Vec<u32> = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .enumerate()
+        .map(|(i, t)| {
+            let digits = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).unwrap_or(t);
+            u32::from_str_radix(digits, 16)
+                .map_err(|e| anyhow::anyhow!("--encoding word {} (`{t}`): not a 32-bit hex word: {e}", i + 1))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    anyhow::ensure!(!words.is_empty(), "--encoding has no words");
+    Ok(words)
+}
+
+pub fn mode_from_args(a: &Args) -> anyhow::Result<Mode> {
+    let mode = Mode {
+        ieee: Mode::flag("ieee", a.ieee)?,
+        dx10_clamp: Mode::flag("dx10_clamp", a.dx10_clamp)?,
+        denorm32: Mode::two_bits("denorm32", a.denorm32)?,
+        denorm16: Mode::two_bits("denorm16", a.denorm16)?,
+        round32: Mode::two_bits("round32", a.round32)?,
+        round16: Mode::two_bits("round16", a.round16)?,
+        fp16_overflow: Mode::flag("fp16_overflow", a.fp16_overflow)?,
+        wave: Wave::from_lanes(a.wave)?,
+    };
+    Ok(mode)
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
+/// reader never sees half a file.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().with_context(|| format!("{}: not a file path", path.display()))?;
+    let tmp = dir.join(format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+        f.write_all(bytes).with_context(|| format!("writing {}", tmp.display()))?;
+        f.sync_all().with_context(|| format!("syncing {}", tmp.display()))?;
+        std::fs::rename(&tmp, path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let target: Target = args.mcpu.parse()?;
+    let mode = mode_from_args(&args)?;
+    let words = parse_words(&args.encoding)?;
+    let comgr = Comgr::load()?;
+    let kernel = assemble_probe(&comgr, target, &mode, &words)
+        .with_context(|| format!("assembling the probe kernel for {target}"))?;
+    write_atomically(&args.output, &kernel.code_object)?;
+    if let Some(src) = &args.source {
+        write_atomically(src, kernel.source.as_bytes())?;
+    }
+    if std::io::stderr().is_terminal() {
+        let kd = CodeObject::parse(&kernel.code_object)?.kernel_descriptor(KERNEL_NAME)?;
+        eprintln!(
+            "wrote {} ({} bytes): {target} wave{}, COMPUTE_PGM_RSRC1 {:#010x} (FLOAT_MODE {:#04x}), {} body words, comgr {}.{}",
+            args.output.display(),
+            kernel.code_object.len(),
+            mode.wave.lanes(),
+            kd.compute_pgm_rsrc1,
+            kd.float_mode(),
+            words.len(),
+            comgr.version().0,
+            comgr.version().1,
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_parse_with_positions_in_errors() {
+        assert_eq!(parse_words("0x7e140304 abcdABCD,0X1").unwrap(), vec![0x7e14_0304, 0xabcd_abcd, 1]);
+        let err = parse_words("0x1 0xZZ").unwrap_err().to_string();
+        assert!(err.contains("word 2") && err.contains("0xZZ"), "{err}");
+        assert!(parse_words("1ffffffff").is_err());
+        assert!(parse_words("  ").is_err());
+    }
+
+    #[test]
+    fn atomic_write_replaces_the_file() {
+        let dir = std::env::temp_dir().join(format!("rdnaprobe-assemble-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("k.co");
+        write_atomically(&p, b"one").unwrap();
+        write_atomically(&p, b"two").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        let leftovers = std::fs::read_dir(&dir).unwrap().count();
+        assert_eq!(leftovers, 1, "no temporary file is left behind");
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(write_atomically(&dir.join("missing-dir/k.co"), b"x").is_err());
+    }
 }

@@ -1,8 +1,203 @@
+//! `rdnaprobe replay DATASET.csv... --backend B [-o OUT.csv | -o DIR/]`: runs dataset rows
+//! through a backend and writes the replay output schema (docs/dataset-format.md): the v1
+//! columns with out0..out15 replaced by the backend's results, then `backend` and `status`,
+//! then the input's extra columns.
+//!
+//! Several inputs are concatenated into one output (their extra columns must match), or, with
+//! `-o DIR/` (a trailing slash or an existing directory), each input gets `DIR/NAME.csv`.
+//! Without `-o` the CSV goes to stdout and no manifest is written. A row that cannot run
+//! carries its reason in `status`; it never stops the other rows.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use rdnaprobe_dataset::{
+    manifest_path, sha256_file, AtomicFile, Manifest, Reader, Row, Writer,
+};
+
+use crate::backend::Backend;
+use crate::sweep::out::{manifest_producer, progress, result_row, run_batch, Tally, RESULT_COLUMNS};
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Schema v1 datasets to replay.
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Backend: cpu, vulkan[:lavapipe|nvidia|radv|N], hip[:gfx10xx].
+    #[arg(long, short, default_value = "cpu")]
+    pub backend: String,
+    /// Output CSV (inputs concatenated), or a directory (`DIR/`) for one output per input.
+    /// Default: CSV on stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Rows per backend call.
+    #[arg(long, default_value_t = 4096)]
+    pub batch: usize,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut backend = crate::backend::open(&args.backend)?;
+    let started = Instant::now();
+    let batch = args.batch.max(1);
+    match &args.output {
+        None => {
+            let columns = common_columns(&args.inputs)?;
+            let stdout = std::io::stdout().lock();
+            let mut w = Writer::new(stdout, "<stdout>", &RESULT_COLUMNS, &columns)?;
+            let tally = replay_into(&args.inputs, backend.as_mut(), &args.backend, batch, &mut w)?;
+            w.finish()?.flush()?;
+            eprintln!("{}", tally.summary(started.elapsed().as_secs_f64()));
+        }
+        Some(out) if is_dir_target(out) => {
+            std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+            let mut total = Tally::default();
+            for input in &args.inputs {
+                let name = input.file_name().context("input has no file name")?;
+                let target = out.join(name);
+                if same_file(input, &target) {
+                    bail!("{}: the output would overwrite the input", target.display());
+                }
+                let t = replay_to_file(
+                    std::slice::from_ref(input),
+                    &target,
+                    backend.as_mut(),
+                    &args.backend,
+                    batch,
+                )?;
+                eprintln!("{}: {}", target.display(), t.summary(0.0).replacen(" in 0.00 s", "", 1));
+                total.rows += t.rows;
+                total.ok += t.ok;
+                total.unsupported += t.unsupported;
+                total.error += t.error;
+                for (k, v) in t.unstated {
+                    *total.unstated.entry(k).or_default() += v;
+                }
+            }
+            eprintln!("all: {}", total.summary(started.elapsed().as_secs_f64()));
+        }
+        Some(out) => {
+            if args.inputs.iter().any(|i| same_file(i, out)) {
+                bail!("{}: the output would overwrite an input", out.display());
+            }
+            let tally = replay_to_file(&args.inputs, out, backend.as_mut(), &args.backend, batch)?;
+            eprintln!("{}", tally.summary(started.elapsed().as_secs_f64()));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn is_dir_target(p: &Path) -> bool {
+    p.is_dir() || p.as_os_str().to_string_lossy().ends_with('/')
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// The extra columns shared by all inputs (concatenation needs them equal).
+fn common_columns(inputs: &[PathBuf]) -> anyhow::Result<Vec<String>> {
+    let mut columns: Option<(Vec<String>, &Path)> = None;
+    for input in inputs {
+        let cols = Reader::open(input)?.extra_columns().to_vec();
+        if let Some((c, first)) = &columns {
+            if *c != cols {
+                bail!(
+                    "{}: extra columns {cols:?} differ from {}'s {c:?}; replay them one by one or with -o DIR/",
+                    input.display(),
+                    first.display()
+                );
+            }
+        } else {
+            columns = Some((cols, input));
+        }
+    }
+    let columns = columns.map(|(c, _)| c).unwrap_or_default();
+    if let Some(clash) = columns.iter().find(|c| RESULT_COLUMNS.contains(&c.as_str())) {
+        bail!("the inputs already have a `{clash}` column (replay output?): replay the original dataset");
+    }
+    Ok(columns)
+}
+
+fn replay_into<W: Write>(
+    inputs: &[PathBuf],
+    backend: &mut dyn Backend,
+    backend_name: &str,
+    batch: usize,
+    w: &mut Writer<W>,
+) -> anyhow::Result<Tally> {
+    let mut tally = Tally::default();
+    for input in inputs {
+        let reader = Reader::open(input)?;
+        let bar = std::fs::metadata(input).ok().and_then(|_| progress(0));
+        let mut rows: Vec<Row> = Vec::with_capacity(batch);
+        let mut flush = |rows: &mut Vec<Row>, w: &mut Writer<W>, tally: &mut Tally| -> anyhow::Result<()> {
+            let results = run_batch(backend, rows);
+            for (row, res) in rows.iter().zip(&results) {
+                let status = res.status.to_string();
+                w.write_row(&result_row(row, res), &[backend_name, &status])?;
+                tally.add(row, &res.status);
+            }
+            if let Some(b) = &bar {
+                b.inc(rows.len() as u64);
+            }
+            rows.clear();
+            Ok(())
+        };
+        for row in reader {
+            rows.push(row?);
+            if rows.len() == batch {
+                flush(&mut rows, w, &mut tally)?;
+            }
+        }
+        flush(&mut rows, w, &mut tally)?;
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+    }
+    Ok(tally)
+}
+
+fn replay_to_file(
+    inputs: &[PathBuf],
+    out: &Path,
+    backend: &mut dyn Backend,
+    backend_name: &str,
+    batch: usize,
+) -> anyhow::Result<Tally> {
+    let columns = common_columns(inputs)?;
+    let file = AtomicFile::create(out)?;
+    let mut w = Writer::new(file, out.display().to_string(), &RESULT_COLUMNS, &columns)?;
+    let tally = replay_into(inputs, backend, backend_name, batch, &mut w)?;
+    w.finish()?.commit()?;
+    let mut manifest = Manifest::new_v1(
+        out,
+        manifest_producer(&backend.producer()),
+        tally.rows,
+        sha256_file(out)?,
+    );
+    let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+    manifest.generator = format!("rdnaprobe replay of {}", names.join(", "));
+    manifest.defaults = tally.defaults_json();
+    let mut sources = Vec::new();
+    for input in inputs {
+        sources.push(serde_json::json!({
+            "path": input.display().to_string(),
+            "sha256": sha256_file(input)?,
+        }));
+    }
+    manifest
+        .provenance
+        .insert("inputs".into(), serde_json::Value::Array(sources));
+    manifest.provenance.insert(
+        "outcomes".into(),
+        serde_json::json!({ "ok": tally.ok, "unsupported": tally.unsupported, "error": tally.error }),
+    );
+    manifest.write(&manifest_path(out))?;
+    Ok(tally)
 }

@@ -1,8 +1,63 @@
+//! `rdnaprobe sweep SPEC.toml --backend B -o OUT.csv [--shard i/n] [--resume]`: generates the
+//! rows of a sweep spec, runs them on a backend and writes a dataset with its manifest,
+//! crash-safely (see `sweep::exec`).
+
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(clap::Args)]
-pub struct Args {}
+use anyhow::Context;
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+use crate::sweep::exec::{self, Options, Shard};
+use crate::sweep::spec::Sweep;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The sweep spec (TOML, docs/sweeps.md).
+    pub spec: PathBuf,
+    /// Backend: cpu, vulkan[:lavapipe|nvidia|radv|N], hip[:gfx10xx].
+    #[arg(long, short)]
+    pub backend: String,
+    /// Output dataset (CSV); its manifest is written beside it.
+    #[arg(long, short)]
+    pub output: PathBuf,
+    /// Run only the i-th of n contiguous slices of the rows (1-based), e.g. 2/4.
+    #[arg(long)]
+    pub shard: Option<Shard>,
+    /// Continue an interrupted run into the same output.
+    #[arg(long)]
+    pub resume: bool,
+    /// Rows per chunk: one backend call and one fsync each.
+    #[arg(long, default_value_t = 4096)]
+    pub chunk: u64,
+    /// Print the row count and the generators, run nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// Parses a spec file, assembling `asm` bodies with the project's assembler.
+pub fn load(path: &std::path::Path) -> anyhow::Result<Sweep> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    Sweep::parse(&text, &|asm: &str| {
+        rdnaprobe_isa::assemble(asm).map_err(|e| anyhow::anyhow!("{e}"))
+    })
+    .with_context(|| format!("{}", path.display()))
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let sweep = load(&args.spec)?;
+    if args.dry_run {
+        eprintln!("{}: {}", sweep.spec.name, sweep.describe());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut backend = crate::backend::open(&args.backend)?;
+    let opts = Options {
+        backend: args.backend.clone(),
+        shard: args.shard,
+        resume: args.resume,
+        chunk: args.chunk,
+    };
+    let tally = exec::run(&sweep, backend.as_mut(), &args.output, &opts)?;
+    eprintln!("{}: {}", args.output.display(), tally.summary(0.0).replacen(" in 0.00 s", "", 1));
+    Ok(ExitCode::SUCCESS)
 }

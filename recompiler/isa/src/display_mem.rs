@@ -1,0 +1,607 @@
+//! Printer for the scalar-control, scalar-memory, interpolation, memory and export families
+//! (SOPP, SOPK, SMEM, VINTRP, DS, MUBUF, MTBUF, FLAT/GLOBAL/SCRATCH, MIMG, EXP), in llvm-mc's
+//! syntax. Register widths that do not depend on the encoding's fields come from the row's
+//! operand list (the llvm-mc probe of the row); widths that do (MUBUF/MIMG `tfe`, MIMG `dmask`,
+//! `d16`, address count, FLAT address width) are computed from the fields here.
+
+use crate::decode::{Encoding, Instruction};
+use crate::layout::Field;
+use crate::operand::{self, Operand, Reg, RegKind};
+use crate::rules;
+use crate::symbolic;
+use crate::table::{Family, ValueType};
+use crate::Target;
+
+fn v(index: u32, count: u32) -> String {
+    operand::reg_name(&Reg {
+        kind: RegKind::Vgpr,
+        index: index as u16,
+        count: count.clamp(1, 255) as u8,
+    })
+}
+
+/// A scalar register list from a 7-bit SGPR-space field.
+fn s(code: u32, count: u8) -> String {
+    scalar_text(&operand::decode_sdst(code as u16, count))
+}
+
+fn scalar_text(op: &Operand) -> String {
+    match op {
+        Operand::Reg(r) => operand::reg_name(r),
+        other => crate::display::operand_text(other, ValueType::B32),
+    }
+}
+
+/// Widths (dwords) of the register tokens of a row's probe text, in printed order.
+fn probe_widths(probe_text: &str) -> Vec<u8> {
+    rules::probe_operands(probe_text)
+        .iter()
+        .filter(|t| t.starts_with('v') || t.starts_with('s') || t.starts_with('['))
+        .map(|t| rules::token_dwords(t))
+        .collect()
+}
+
+fn join(mnemonic: &str, ops: &[String]) -> String {
+    if ops.is_empty() {
+        mnemonic.to_string()
+    } else {
+        format!("{mnemonic} {}", ops.join(", "))
+    }
+}
+
+fn cache_bits(out: &mut String, glc: u32, slc: u32, dlc: u32) {
+    if glc != 0 {
+        out.push_str(" glc");
+    }
+    if slc != 0 {
+        out.push_str(" slc");
+    }
+    if dlc != 0 {
+        out.push_str(" dlc");
+    }
+}
+
+/// Sign-extend the low `bits` bits of `v`.
+fn sext(v: u32, bits: u32) -> i64 {
+    let shift = 64 - bits;
+    ((i64::from(v)) << shift) >> shift
+}
+
+fn hex_signed(v: i64) -> String {
+    if v < 0 {
+        format!("-0x{:x}", -v)
+    } else {
+        format!("0x{v:x}")
+    }
+}
+
+impl Instruction {
+    /// Text of the families this module prints.
+    pub(crate) fn other_text(&self, target: Target) -> String {
+        let f = |x| self.fields.get(x);
+        let info = self.info;
+        let m = info.mnemonic_for(target);
+        match self.encoding {
+            Encoding::SOPP => self.sopp_text(m),
+            Encoding::SOPK => self.sopk_text(m),
+            Encoding::SMEM => self.smem_text(m),
+            Encoding::VINTRP => {
+                let attr = format!(
+                    "attr{}.{}",
+                    f(Field::Attr),
+                    ["x", "y", "z", "w"][f(Field::AttrChan) as usize & 3]
+                );
+                let src = if m == "v_interp_mov_f32" {
+                    match f(Field::Vsrc) {
+                        0 => "p10".to_string(),
+                        1 => "p20".to_string(),
+                        2 => "p0".to_string(),
+                        n => format!("invalid_param_{n}"),
+                    }
+                } else {
+                    v(f(Field::Vsrc), 1)
+                };
+                format!("{m}_e32 {}, {src}, {attr}", v(f(Field::Vdst), 1))
+            }
+            Encoding::DS => self.ds_text(m),
+            Encoding::MUBUF | Encoding::MTBUF => self.buffer_text(m),
+            Encoding::FLAT => self.flat_text(m),
+            Encoding::MIMG => self.mimg_text(m),
+            Encoding::EXP => self.exp_text(),
+            _ => m.to_string(),
+        }
+    }
+
+    fn sopp_text(&self, m: &str) -> String {
+        let imm = self.fields.get(Field::Simm16);
+        let probe = rules::probe_operands(self.info.probe_text);
+        match m {
+            "s_waitcnt" => format!("{m} {}", symbolic::waitcnt(imm)),
+            "s_sendmsg" | "s_sendmsghalt" => format!("{m} {}", symbolic::sendmsg(imm)),
+            "s_waitcnt_depctr" => format!("{m} {}", symbolic::depctr(imm)),
+            _ if probe.is_empty() => {
+                // Opcodes without an operand print their immediate only when it is set.
+                if imm == 0 {
+                    m.to_string()
+                } else {
+                    format!("{m} {imm}")
+                }
+            }
+            _ if m == "s_branch" || m.starts_with("s_cbranch") => format!("{m} {imm}"),
+            _ => format!("{m} 0x{imm:x}"),
+        }
+    }
+
+    fn sopk_text(&self, m: &str) -> String {
+        let imm = self.fields.get(Field::Simm16);
+        let sdst = || {
+            let w = self.info.dsts.first().map_or(1, |d| d.dwords);
+            s(self.fields.get(Field::Sdst), w)
+        };
+        match m {
+            "s_getreg_b32" => format!("{m} {}, {}", sdst(), symbolic::hwreg(imm)),
+            "s_setreg_b32" => format!(
+                "{m} {}, {}",
+                symbolic::hwreg(imm),
+                s(self.fields.get(Field::Sdst), 1)
+            ),
+            "s_setreg_imm32_b32" => format!(
+                "{m} {}, 0x{:x}",
+                symbolic::hwreg(imm),
+                self.literal.unwrap_or(0)
+            ),
+            "s_version" => format!("{m} 0x{imm:x}"),
+            _ => {
+                let toks = rules::probe_operands(self.info.probe_text);
+                let reg = toks.first().map_or(1, |t| rules::token_dwords(t));
+                let dst = s(self.fields.get(Field::Sdst), reg);
+                let decimal = toks.last().is_some_and(|t| !t.starts_with("0x"));
+                if decimal {
+                    format!("{m} {dst}, {imm}")
+                } else {
+                    format!("{m} {dst}, 0x{imm:x}")
+                }
+            }
+        }
+    }
+
+    fn smem_text(&self, m: &str) -> String {
+        let f = |x| self.fields.get(x);
+        let widths = probe_widths(self.info.probe_text);
+        let toks = rules::probe_operands(self.info.probe_text);
+        let mut out;
+        if toks.is_empty() {
+            return m.to_string();
+        }
+        let data = if m.starts_with("s_atc_probe") {
+            f(Field::Sdata).to_string()
+        } else {
+            s(f(Field::Sdata), widths.first().copied().unwrap_or(1))
+        };
+        if toks.len() == 1 {
+            out = format!("{m} {data}");
+        } else {
+            let base_w = if m.starts_with("s_atc_probe") {
+                widths.first().copied().unwrap_or(2)
+            } else {
+                widths.get(1).copied().unwrap_or(2)
+            };
+            let base = s(f(Field::Sbase) << 1, base_w);
+            let offset = sext(f(Field::Offset), 21);
+            let soffset = f(Field::Soffset);
+            out = if soffset == 125 {
+                if offset == 0 {
+                    format!("{m} {data}, {base}, null")
+                } else {
+                    format!("{m} {data}, {base}, {}", hex_signed(offset))
+                }
+            } else {
+                let so = s(soffset, 1);
+                if offset == 0 {
+                    format!("{m} {data}, {base}, {so}")
+                } else {
+                    format!("{m} {data}, {base}, {so} offset:{}", hex_signed(offset))
+                }
+            };
+        }
+        if m.contains("load") {
+            cache_bits(&mut out, f(Field::Glc), 0, f(Field::Dlc));
+        }
+        out
+    }
+
+    fn ds_text(&self, m: &str) -> String {
+        let f = |x| self.fields.get(x);
+        let widths = probe_widths(self.info.probe_text);
+        let has_vdst = m.contains("_rtn_")
+            || m.starts_with("ds_read")
+            || matches!(
+                m,
+                "ds_swizzle_b32"
+                    | "ds_permute_b32"
+                    | "ds_bpermute_b32"
+                    | "ds_append"
+                    | "ds_consume"
+                    | "ds_ordered_count"
+            );
+        let no_addr = m.starts_with("ds_gws")
+            || matches!(
+                m,
+                "ds_append" | "ds_consume" | "ds_read_addtid_b32" | "ds_write_addtid_b32"
+            );
+        let mut ops = Vec::new();
+        let mut w = widths.iter().copied();
+        if has_vdst {
+            ops.push(v(f(Field::Vdst), w.next().unwrap_or(1).into()));
+        }
+        let rest: Vec<u8> = w.collect();
+        let mut data_fields = [Field::Data0, Field::Data1].into_iter();
+        for (i, width) in rest.iter().enumerate() {
+            if i == 0 && !no_addr {
+                ops.push(v(f(Field::Addr), 1));
+            } else if let Some(df) = data_fields.next() {
+                // In the gws forms the first register operand is data0.
+                ops.push(v(f(df), (*width).into()));
+            }
+        }
+        let mut out = join(m, &ops);
+        let two = m.contains("2_") || m.contains("2st64");
+        if m == "ds_swizzle_b32" {
+            out.push_str(&symbolic::swizzle(f(Field::Offset0) | (f(Field::Offset1) << 8)));
+        } else if two {
+            if f(Field::Offset0) != 0 {
+                out.push_str(&format!(" offset0:{}", f(Field::Offset0)));
+            }
+            if f(Field::Offset1) != 0 {
+                out.push_str(&format!(" offset1:{}", f(Field::Offset1)));
+            }
+        } else {
+            let off = f(Field::Offset0) | (f(Field::Offset1) << 8);
+            if off != 0 {
+                out.push_str(&format!(" offset:{off}"));
+            }
+        }
+        if f(Field::Gds) != 0 || m.starts_with("ds_gws") {
+            out.push_str(" gds");
+        }
+        out
+    }
+
+    fn buffer_text(&self, m: &str) -> String {
+        let f = |x| self.fields.get(x);
+        let widths = probe_widths(self.info.probe_text);
+        if widths.is_empty() {
+            return m.to_string();
+        }
+        let lds = self.encoding == Encoding::MUBUF && f(Field::Lds) != 0;
+        let data_w = u32::from(widths[0]) + f(Field::Tfe);
+        let vaddr = match (f(Field::Idxen), f(Field::Offen)) {
+            (0, 0) => "off".to_string(),
+            (1, 1) => v(f(Field::Vaddr), 2),
+            _ => v(f(Field::Vaddr), 1),
+        };
+        let srsrc = s(f(Field::Srsrc) << 2, 4);
+        let soffset =
+            crate::display::operand_text(&operand::decode_src(f(Field::Soffset) as u16, ValueType::B32, 1, None), ValueType::B32);
+        let mut ops = Vec::new();
+        if !lds {
+            ops.push(v(f(Field::Vdata), data_w));
+        }
+        ops.extend([vaddr, srsrc, soffset]);
+        let mut out = join(m, &ops);
+        if self.encoding == Encoding::MTBUF {
+            out.push_str(&symbolic::buffer_format(f(Field::Format)));
+        }
+        match (f(Field::Idxen), f(Field::Offen)) {
+            (1, 1) => out.push_str(" idxen offen"),
+            (1, 0) => out.push_str(" idxen"),
+            (0, 1) => out.push_str(" offen"),
+            _ => {}
+        }
+        if f(Field::Offset) != 0 {
+            out.push_str(&format!(" offset:{}", f(Field::Offset)));
+        }
+        cache_bits(&mut out, f(Field::Glc), f(Field::Slc), f(Field::Dlc));
+        if lds {
+            out.push_str(" lds");
+        }
+        if f(Field::Tfe) != 0 {
+            out.push_str(" tfe");
+        }
+        out
+    }
+
+    fn flat_text(&self, m: &str) -> String {
+        let f = |x| self.fields.get(x);
+        let widths = probe_widths(self.info.probe_text);
+        let fam = self.info.family;
+        let saddr = f(Field::Saddr);
+        let saddr_off = saddr == 0x7d || saddr == 0x7f;
+        let atomic = m.contains("_atomic_");
+        let load = m.contains("_load_");
+        let lds = f(Field::Lds) != 0;
+        let addtid = m.contains("addtid");
+        let vaddr = match fam {
+            Family::FLAT => Some(v(f(Field::Addr), 2)),
+            Family::GLOBAL if addtid => None,
+            Family::GLOBAL if saddr_off => Some(v(f(Field::Addr), 2)),
+            Family::GLOBAL => Some(v(f(Field::Addr), 1)),
+            _ if saddr_off => Some(v(f(Field::Addr), 1)),
+            _ => Some("off".to_string()),
+        };
+        let saddr_text = match fam {
+            Family::FLAT => None,
+            _ if saddr_off => Some("off".to_string()),
+            Family::GLOBAL => Some(s(saddr, 2)),
+            _ => Some(s(saddr, 1)),
+        };
+        let mut ops = Vec::new();
+        if load {
+            // Loads: vdst (absent for loads to LDS), address, saddr.
+            if !lds {
+                ops.push(v(f(Field::Vdst), widths.first().copied().unwrap_or(1).into()));
+            }
+            ops.extend(vaddr);
+        } else {
+            // Stores and atomics: [vdst when the atomic returns], address, data.
+            let data_w = widths.get(1).copied().unwrap_or(1);
+            if atomic && f(Field::Glc) != 0 {
+                let ret_w = if m.contains("cmpswap") {
+                    data_w / 2
+                } else {
+                    data_w
+                };
+                ops.push(v(f(Field::Vdst), ret_w.into()));
+            }
+            ops.extend(vaddr);
+            let data_w = if addtid {
+                widths.first().copied().unwrap_or(1)
+            } else {
+                data_w
+            };
+            ops.push(v(f(Field::Data), data_w.into()));
+        }
+        ops.extend(saddr_text);
+        let mut out = join(m, &ops);
+        let offset = if fam == Family::FLAT {
+            i64::from(f(Field::Offset) & 0x7ff)
+        } else {
+            sext(f(Field::Offset), 12)
+        };
+        if offset != 0 {
+            out.push_str(&format!(" offset:{offset}"));
+        }
+        cache_bits(&mut out, f(Field::Glc), f(Field::Slc), f(Field::Dlc));
+        if lds {
+            out.push_str(" lds");
+        }
+        out
+    }
+
+    fn mimg_text(&self, m: &str) -> String {
+        let f = |x| self.fields.get(x);
+        let dmask = f(Field::Dmask);
+        let gather = m.starts_with("image_gather4");
+        let d16 = f(Field::D16) != 0;
+        let a16 = f(Field::A16) != 0;
+        let nsa = f(Field::Nsa);
+        let dim = f(Field::Dim);
+        // llvm-mc first decodes a default variant of the opcode (1 data dword, or 4 for
+        // gather4; the smallest address register), then switches to the variant with the data
+        // and address sizes the fields ask for: data = dmask channels (4 for gather4), halved
+        // for packed d16, plus one for tfe; address = the opcode's address count. When no such
+        // variant exists (a count outside the opcode's register classes, more addresses than
+        // the NSA words hold), the default variant's sizes are printed.
+        let mut data = if gather {
+            4
+        } else {
+            dmask.count_ones().max(1)
+        };
+        if d16 {
+            data = data.div_ceil(2);
+        }
+        data += f(Field::Tfe);
+        let naddr = mimg_address_count(m, dim, a16);
+        let sampler = m.contains("sample") || gather || m == "image_get_lod";
+        // Address counts the opcode has variants for. Sample and gather opcodes: a range by
+        // kind (1..3 plain, 2..9 with gradients, 2..7 with 16-bit gradients; one more with
+        // lod/clamp), shifted by the extra arguments; other image opcodes: 1..4. Non-NSA
+        // variants exist for each count, with a 4-register variant for 3, an 8-register one for
+        // 5..8 and a 16-register one for 13..16; NSA variants for each count from 2 to 12, the
+        // default of each NSA size being the largest count it holds.
+        let counts: Vec<u32> = if sampler {
+            let (lo, hi) = mimg_sampler_range(m);
+            (lo..=hi).collect()
+        } else {
+            (1..=4).collect()
+        };
+        let has = |lo: u32, hi: u32| counts.iter().any(|c| (lo..=hi).contains(c));
+        let plain_variant = |n: u32| match n {
+            4 => has(3, 4),
+            8 => has(5, 8),
+            16 => has(13, 16),
+            _ => has(n, n),
+        };
+        let nsa_group = |n: u32| match n {
+            2..=5 => 1,
+            6..=9 => 2,
+            10..=12 => 3,
+            _ => 0,
+        };
+        let default_addr = if nsa == 0 {
+            counts.iter().copied().min().unwrap_or(1)
+        } else {
+            counts
+                .iter()
+                .copied()
+                .filter(|&n| nsa_group(n) == nsa)
+                .max()
+                .unwrap_or(1 + 4 * nsa)
+        };
+        let data_ok = if gather {
+            matches!(data, 2 | 4 | 5)
+        } else {
+            (1..=5).contains(&data)
+        } && f(Field::Vdata) + data <= 256;
+        let n = if naddr > 12 { 16 } else { naddr };
+        let addr_ok = if nsa == 0 {
+            plain_variant(n) && f(Field::Vaddr) + n <= 256
+        } else {
+            has(n, n) && nsa_group(n) != 0 && n <= default_addr
+        };
+        let (data, addr) = if data_ok && addr_ok {
+            (data, n)
+        } else {
+            let default_data = if gather {
+                4
+            } else if m.contains("cmpswap") {
+                2
+            } else {
+                1
+            };
+            (default_data, default_addr)
+        };
+        let vaddr = if nsa == 0 {
+            v(f(Field::Vaddr), addr)
+        } else {
+            let mut regs = vec![f(Field::Vaddr)];
+            for w in &self.nsa {
+                regs.extend(w.to_le_bytes().iter().map(|b| u32::from(*b)));
+            }
+            regs.truncate(addr.max(1) as usize);
+            let names: Vec<String> = regs.iter().map(|r| v(*r, 1)).collect();
+            format!("[{}]", names.join(", "))
+        };
+        let mut ops = vec![v(f(Field::Vdata), data), vaddr, s(f(Field::Srsrc) << 2, 8)];
+        if sampler {
+            ops.push(s(f(Field::Ssamp) << 2, 4));
+        }
+        let mut out = join(m, &ops);
+        if dmask != 0 {
+            out.push_str(&format!(" dmask:0x{dmask:x}"));
+        }
+        const DIMS: [&str; 8] = [
+            "1D",
+            "2D",
+            "3D",
+            "CUBE",
+            "1D_ARRAY",
+            "2D_ARRAY",
+            "2D_MSAA",
+            "2D_MSAA_ARRAY",
+        ];
+        out.push_str(&format!(" dim:SQ_RSRC_IMG_{}", DIMS[dim as usize & 7]));
+        if f(Field::Unorm) != 0 {
+            out.push_str(" unorm");
+        }
+        cache_bits(&mut out, f(Field::Glc), f(Field::Slc), f(Field::Dlc));
+        for (fl, name) in [
+            (Field::R128, " r128"),
+            (Field::A16, " a16"),
+            (Field::Tfe, " tfe"),
+            (Field::Lwe, " lwe"),
+            (Field::D16, " d16"),
+        ] {
+            if f(fl) != 0 {
+                out.push_str(name);
+            }
+        }
+        out
+    }
+
+    fn exp_text(&self) -> String {
+        let f = |x| self.fields.get(x);
+        let target = f(Field::Target);
+        let t = match target {
+            0..=7 => format!("mrt{target}"),
+            8 => "mrtz".into(),
+            9 => "null".into(),
+            12..=16 => format!("pos{}", target - 12),
+            20 => "prim".into(),
+            32..=63 => format!("param{}", target - 32),
+            _ => format!("invalid_target_{target}"),
+        };
+        let en = f(Field::En);
+        let compr = f(Field::Compr) != 0;
+        let srcs = [Field::Vsrc0, Field::Vsrc1, Field::Vsrc2, Field::Vsrc3];
+        let ops: Vec<String> = (0..4)
+            .map(|n| {
+                let field = if compr { srcs[n / 2] } else { srcs[n] };
+                if en & (1 << n) != 0 {
+                    v(f(field), 1)
+                } else {
+                    "off".into()
+                }
+            })
+            .collect();
+        let mut out = format!("exp {t} {}", ops.join(", "));
+        if f(Field::Done) != 0 {
+            out.push_str(" done");
+        }
+        if compr {
+            out.push_str(" compr");
+        }
+        if f(Field::Vm) != 0 {
+            out.push_str(" vm");
+        }
+        out
+    }
+}
+
+/// The range of address counts of a sample or gather opcode's variants.
+fn mimg_sampler_range(m: &str) -> (u32, u32) {
+    let parts: Vec<&str> = m.split('_').collect();
+    let has = |p: &str| parts.contains(&p);
+    let extra = u32::from(has("o")) + u32::from(has("b")) + u32::from(has("c"));
+    let lod = u32::from(has("l") || has("cl"));
+    let (lo, hi) = if has("d") || has("cd") {
+        (2, if has("g16") { 7 } else { 9 })
+    } else {
+        (1, 3)
+    };
+    (lo + extra, hi + lod + extra)
+}
+
+/// Number of address dwords an image opcode reads: extra arguments (offset, bias, z-compare),
+/// gradients, coordinates of the dimension, and lod/clamp/mip; with `a16` the coordinates (and
+/// the gradients of non-g16 opcodes) are packed two to a dword.
+fn mimg_address_count(m: &str, dim: u32, a16: bool) -> u32 {
+    // (coordinates, gradients) per dimension: 1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY, 2D_MSAA,
+    // 2D_MSAA_ARRAY.
+    const DIM: [(u32, u32); 8] = [
+        (1, 2),
+        (2, 4),
+        (3, 6),
+        (3, 4),
+        (2, 2),
+        (3, 4),
+        (3, 4),
+        (4, 4),
+    ];
+    let (coords, grads) = DIM[dim as usize & 7];
+    let parts: Vec<&str> = m.split('_').collect();
+    let has = |p: &str| parts.contains(&p);
+    let sample = has("sample") || m.starts_with("image_gather4");
+    let extra = u32::from(sample && has("o"))
+        + u32::from(sample && has("b"))
+        + u32::from(sample && has("c"));
+    let lod = if m == "image_get_resinfo" {
+        true
+    } else {
+        has("mip") || (sample && (has("l") || has("cl")))
+    };
+    let gradients = sample && (has("d") || has("cd"));
+    let g16 = has("g16");
+    let with_coords = m != "image_get_resinfo";
+    let comps = if with_coords { coords } else { 0 } + u32::from(lod);
+    let mut n = extra + if a16 { comps.div_ceil(2) } else { comps };
+    if gradients {
+        // gfx1030 has 16-bit gradients (g16 opcodes), so a16 alone leaves them 32-bit.
+        n += if g16 {
+            (grads / 2).next_multiple_of(2)
+        } else {
+            grads
+        };
+    }
+    n
+}

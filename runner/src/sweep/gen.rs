@@ -1,0 +1,245 @@
+//! Operand generators: each is an indexed sequence of bit patterns, so row `i` of a sweep can
+//! be computed without generating rows `0..i` (shards start anywhere).
+//!
+//! Special-value grids follow the TestFloat idea of covering every class of a binary float
+//! format from its parameters (exponent and significand widths), one function for f16, f32
+//! and f64: zeros, denormals, normals at the edges and around 1.0, infinities, and quiet and
+//! signalling NaNs with payloads, both signs.
+
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Operand type: how wide a generated value is and where it goes. `f16` values sit in the low
+/// 16 bits with the upper half zero; `f64` values fill two consecutive inputs (low dword first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OpType {
+    U32,
+    F16,
+    F32,
+    F64,
+}
+
+impl OpType {
+    pub fn bits(self) -> u32 {
+        match self {
+            OpType::F16 => 16,
+            OpType::U32 | OpType::F32 => 32,
+            OpType::F64 => 64,
+        }
+    }
+    /// Inputs (dwords) one value occupies.
+    pub fn dwords(self) -> usize {
+        if self == OpType::F64 {
+            2
+        } else {
+            1
+        }
+    }
+    fn mask(self) -> u64 {
+        if self.bits() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.bits()) - 1
+        }
+    }
+    fn format(self) -> Option<(u32, u32)> {
+        // (exponent bits, significand bits)
+        match self {
+            OpType::F16 => Some((5, 10)),
+            OpType::F32 => Some((8, 23)),
+            OpType::F64 => Some((11, 52)),
+            OpType::U32 => None,
+        }
+    }
+}
+
+/// One input's values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Generator {
+    /// A fixed list (explicit values or a special-value grid).
+    List(Vec<u64>),
+    /// Every value of `lo..=hi`.
+    Range { lo: u64, hi: u64 },
+    /// `count` values from ChaCha8 seeded with `seed`; value k uses the stream's words
+    /// 2k and 2k+1, so it does not depend on which other values were drawn.
+    Random { count: u64, seed: u64, mask: u64 },
+}
+
+impl Generator {
+    pub fn len(&self) -> u64 {
+        match self {
+            Generator::List(v) => v.len() as u64,
+            Generator::Range { lo, hi } => hi - lo + 1,
+            Generator::Random { count, .. } => *count,
+        }
+    }
+
+    /// Value `k` (`k < len()`).
+    pub fn get(&self, k: u64) -> u64 {
+        match self {
+            Generator::List(v) => v[k as usize],
+            Generator::Range { lo, .. } => lo + k,
+            Generator::Random { seed, mask, .. } => {
+                let mut rng = ChaCha8Rng::seed_from_u64(*seed);
+                rng.set_word_pos(u128::from(k) * 2);
+                rng.next_u64() & mask
+            }
+        }
+    }
+
+    pub fn random(count: u64, seed: u64, ty: OpType) -> Generator {
+        Generator::Random {
+            count,
+            seed,
+            mask: ty.mask(),
+        }
+    }
+}
+
+/// The special-value grid of a float type at `level` 1 or 2 (level 2 is a superset), both
+/// signs, without duplicates, in a fixed order.
+pub fn special_grid(ty: OpType, level: u8) -> Vec<u64> {
+    let Some((e, m)) = ty.format() else {
+        return Vec::new();
+    };
+    let mant = (1u64 << m) - 1;
+    let emax = (1u64 << e) - 1; // all-ones exponent: inf/NaN
+    let bias = (1u64 << (e - 1)) - 1;
+    let quiet = 1u64 << (m - 1);
+    let f = |exp: u64, sig: u64| (exp << m) | (sig & mant);
+    let mut pos = vec![
+        0,                           // zero
+        1,                           // min denormal
+        mant,                        // max denormal
+        f(1, 0),                     // min normal
+        f(emax - 1, mant),           // max normal
+        f(bias, 0),                  // 1.0
+        f(bias - 1, mant),           // 1.0 - ulp/2 (largest below one)
+        f(bias, 1),                  // 1.0 + ulp
+        f(bias - 1, 0),              // 0.5
+        f(bias + 1, 0),              // 2.0
+        f(bias + 1, 1),              // 2.0 + ulp
+        f(emax, 0),                  // infinity
+        f(emax, quiet),              // default quiet NaN
+        f(emax, quiet | 1),          // quiet NaN with payload
+        f(emax, quiet | (mant >> 2)), // quiet NaN, wide payload
+        f(emax, 1),                  // signalling NaN, smallest payload
+        f(emax, mant >> 1),          // signalling NaN, widest payload
+        f(emax, (quiet >> 1) | 5),   // signalling NaN with payload
+    ];
+    if level >= 2 {
+        let alt5 = 0x5555_5555_5555_5555 & mant;
+        let alta = 0xaaaa_aaaa_aaaa_aaaa & mant;
+        let sigs = [0, 1, 2, mant, mant - 1, quiet, quiet - 1, quiet + 1, alt5, alta];
+        // Exponents at the edges, around the bias, and where a result of an add or a
+        // multiply would cross into the denormal or overflow range.
+        let mut exps = vec![
+            1,
+            2,
+            3,
+            bias.saturating_sub(u64::from(m) + 1).max(1),
+            bias - 2,
+            bias - 1,
+            bias,
+            bias + 1,
+            bias + 2,
+            bias + u64::from(m),
+            bias + u64::from(m) + 1,
+            emax - 2,
+            emax - 1,
+        ];
+        exps.retain(|&x| x >= 1 && x < emax);
+        for &s in &sigs {
+            pos.push(f(0, s)); // denormal patterns (0 is zero)
+        }
+        for &x in &exps {
+            for &s in &sigs {
+                pos.push(f(x, s));
+            }
+        }
+        for s in [2, 3, quiet >> 1, mant - quiet] {
+            pos.push(f(emax, s)); // more signalling NaN payloads
+        }
+        for s in [quiet | 2, mant] {
+            pos.push(f(emax, s)); // more quiet NaN payloads
+        }
+    }
+    let sign = 1u64 << (e + m);
+    let mut out = Vec::with_capacity(pos.len() * 2);
+    for v in pos.iter().flat_map(|&v| [v, v | sign]) {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classes(ty: OpType, grid: &[u64]) -> [bool; 7] {
+        let (e, m) = ty.format().unwrap();
+        let mant = (1u64 << m) - 1;
+        let emax = (1u64 << e) - 1;
+        let mut seen = [false; 7];
+        for &v in grid {
+            let exp = (v >> m) & emax;
+            let sig = v & mant;
+            let negative = v >> (e + m) & 1 == 1;
+            let class = match (exp, sig) {
+                (0, 0) => 0,
+                (0, _) => 1,
+                (x, 0) if x == emax => 3,
+                (x, s) if x == emax && s >> (m - 1) == 1 => 4,
+                (x, _) if x == emax => 5,
+                _ => 2,
+            };
+            seen[class] = true;
+            seen[6] |= negative;
+        }
+        seen
+    }
+
+    #[test]
+    fn level1_covers_every_class_in_every_format() {
+        for ty in [OpType::F16, OpType::F32, OpType::F64] {
+            let g = special_grid(ty, 1);
+            assert_eq!(classes(ty, &g), [true; 7], "{ty:?}");
+            assert!(g.iter().all(|&v| v & !ty.mask() == 0));
+            let mut sorted = g.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), g.len(), "no duplicates");
+        }
+        let f32 = special_grid(OpType::F32, 1);
+        for v in [0x0000_0001, 0x007f_ffff, 0x0080_0000, 0x7f7f_ffff, 0x3f80_0000, 0xff80_0000, 0x7fc0_0000, 0x7f80_0001] {
+            assert!(f32.contains(&v), "{v:#x}");
+        }
+        assert!(special_grid(OpType::F16, 1).contains(&0x7c00));
+        assert!(special_grid(OpType::F64, 1).contains(&0x3ff0_0000_0000_0000));
+    }
+
+    #[test]
+    fn level2_is_a_superset() {
+        for ty in [OpType::F16, OpType::F32, OpType::F64] {
+            let l1 = special_grid(ty, 1);
+            let l2 = special_grid(ty, 2);
+            assert!(l2.len() > 4 * l1.len(), "{ty:?} {} vs {}", l2.len(), l1.len());
+            assert!(l1.iter().all(|v| l2.contains(v)));
+        }
+    }
+
+    #[test]
+    fn random_values_depend_only_on_seed_and_index() {
+        let g = Generator::random(100, 7, OpType::F32);
+        let all: Vec<u64> = (0..100).map(|k| g.get(k)).collect();
+        assert_eq!(g.get(57), all[57]);
+        assert!(all.iter().all(|&v| v <= u64::from(u32::MAX)));
+        let distinct: std::collections::HashSet<_> = all.iter().collect();
+        assert!(distinct.len() > 95);
+        let other = Generator::random(100, 8, OpType::F32);
+        assert_ne!(other.get(0), g.get(0));
+    }
+}
