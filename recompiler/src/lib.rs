@@ -2,6 +2,7 @@
 //! with the measured RDNA2 semantic rules, a bit-exact CPU model of that IR, and a SPIR-V
 //! backend (rspirv). No GPU and no I/O here.
 
+pub mod batch;
 pub mod build;
 pub mod interp;
 pub mod ir;

@@ -34,7 +34,9 @@ use rspirv::spirv::{
     FunctionControl, GLOp, MemoryModel, SelectionControl, StorageClass, Word,
 };
 
-use crate::ir::{Convert, Expr, FloatBin, FloatCmp, FloatUn, Handle, IntBin, IntCmp, IntUn, IrError};
+use crate::ir::{
+    Convert, Expr, FloatBin, FloatCmp, FloatUn, Handle, IntBin, IntCmp, IntUn, IrError,
+};
 use crate::ir::{Kernel, Ty};
 
 /// Input dwords per row in the input buffer (in0..in5, the lane's v4..v9).
@@ -166,12 +168,18 @@ impl Uses {
 
 /// GLSL.std.450 defines these for 16- and 32-bit floats only.
 fn f64_via_f32(op: FloatUn) -> bool {
-    matches!(op, FloatUn::Exp2 | FloatUn::Log2 | FloatUn::Sin | FloatUn::Cos)
+    matches!(
+        op,
+        FloatUn::Exp2 | FloatUn::Log2 | FloatUn::Sin | FloatUn::Cos
+    )
 }
 
 fn build_err(at: Option<Handle>) -> impl Fn(rspirv::dr::Error) -> SpirvError {
     move |e| SpirvError::Builder {
-        at: at.map_or_else(|| "module scaffolding".to_string(), |h| format!("expression {h}")),
+        at: at.map_or_else(
+            || "module scaffolding".to_string(),
+            |h| format!("expression {h}"),
+        ),
         message: format!("{e:?}"),
     }
 }
@@ -303,16 +311,24 @@ impl<'k> Emitter<'k> {
 
         // Buffers: struct { u32 data[]; } with Block, shared by input and output.
         let arr = self.b.type_runtime_array(t_u32);
-        self.b.decorate(arr, Decoration::ArrayStride, [Operand::LiteralBit32(4)]);
+        self.b
+            .decorate(arr, Decoration::ArrayStride, [Operand::LiteralBit32(4)]);
         let buf = self.b.type_struct([arr]);
         self.b.decorate(buf, Decoration::Block, []);
-        self.b.member_decorate(buf, 0, Decoration::Offset, [Operand::LiteralBit32(0)]);
+        self.b
+            .member_decorate(buf, 0, Decoration::Offset, [Operand::LiteralBit32(0)]);
         let ptr_buf = self.b.type_pointer(None, StorageClass::StorageBuffer, buf);
-        let in_var = self.b.variable(ptr_buf, None, StorageClass::StorageBuffer, None);
-        let out_var = self.b.variable(ptr_buf, None, StorageClass::StorageBuffer, None);
+        let in_var = self
+            .b
+            .variable(ptr_buf, None, StorageClass::StorageBuffer, None);
+        let out_var = self
+            .b
+            .variable(ptr_buf, None, StorageClass::StorageBuffer, None);
         for (var, binding, name) in [(in_var, 0, "inputs"), (out_var, 1, "outputs")] {
-            self.b.decorate(var, Decoration::DescriptorSet, [Operand::LiteralBit32(0)]);
-            self.b.decorate(var, Decoration::Binding, [Operand::LiteralBit32(binding)]);
+            self.b
+                .decorate(var, Decoration::DescriptorSet, [Operand::LiteralBit32(0)]);
+            self.b
+                .decorate(var, Decoration::Binding, [Operand::LiteralBit32(binding)]);
             self.b.name(var, name);
         }
         self.b.decorate(in_var, Decoration::NonWritable, []);
@@ -321,13 +337,20 @@ impl<'k> Emitter<'k> {
         // Push constants: struct { u32 row_count; }.
         let pc = self.b.type_struct([t_u32]);
         self.b.decorate(pc, Decoration::Block, []);
-        self.b.member_decorate(pc, 0, Decoration::Offset, [Operand::LiteralBit32(0)]);
+        self.b
+            .member_decorate(pc, 0, Decoration::Offset, [Operand::LiteralBit32(0)]);
         let ptr_pc = self.b.type_pointer(None, StorageClass::PushConstant, pc);
-        let pc_var = self.b.variable(ptr_pc, None, StorageClass::PushConstant, None);
+        let pc_var = self
+            .b
+            .variable(ptr_pc, None, StorageClass::PushConstant, None);
         self.b.name(pc_var, "push");
 
-        let gid_var = self.b.variable(self.t.ptr_in_uvec3, None, StorageClass::Input, None);
-        let lid_var = self.b.variable(self.t.ptr_in_uvec3, None, StorageClass::Input, None);
+        let gid_var = self
+            .b
+            .variable(self.t.ptr_in_uvec3, None, StorageClass::Input, None);
+        let lid_var = self
+            .b
+            .variable(self.t.ptr_in_uvec3, None, StorageClass::Input, None);
         self.b.decorate(
             gid_var,
             Decoration::BuiltIn,
@@ -340,31 +363,62 @@ impl<'k> Emitter<'k> {
         );
 
         let fn_ty = self.b.type_function(self.t.void, []);
-        let main = self.b.begin_function(self.t.void, None, FunctionControl::NONE, fn_ty).map_err(&err)?;
-        self.b.entry_point(ExecutionModel::GLCompute, main, "main", [gid_var, lid_var]);
-        self.b.execution_mode(main, ExecutionMode::LocalSize, [self.wave.lanes(), 1, 1]);
+        let main = self
+            .b
+            .begin_function(self.t.void, None, FunctionControl::NONE, fn_ty)
+            .map_err(&err)?;
+        self.b
+            .entry_point(ExecutionModel::GLCompute, main, "main", [gid_var, lid_var]);
+        self.b
+            .execution_mode(main, ExecutionMode::LocalSize, [self.wave.lanes(), 1, 1]);
         self.float_controls(main);
 
         self.b.begin_block(None).map_err(&err)?;
-        let gid = self.b.load(self.t.uvec3, None, gid_var, None, []).map_err(&err)?;
-        let row = self.b.composite_extract(t_u32, None, gid, [0]).map_err(&err)?;
-        let lid = self.b.load(self.t.uvec3, None, lid_var, None, []).map_err(&err)?;
-        let lane = self.b.composite_extract(t_u32, None, lid, [0]).map_err(&err)?;
+        let gid = self
+            .b
+            .load(self.t.uvec3, None, gid_var, None, [])
+            .map_err(&err)?;
+        let row = self
+            .b
+            .composite_extract(t_u32, None, gid, [0])
+            .map_err(&err)?;
+        let lid = self
+            .b
+            .load(self.t.uvec3, None, lid_var, None, [])
+            .map_err(&err)?;
+        let lane = self
+            .b
+            .composite_extract(t_u32, None, lid, [0])
+            .map_err(&err)?;
         let c0 = self.u32c(0);
-        let rc_ptr = self.b.access_chain(self.t.ptr_pc_u32, None, pc_var, [c0]).map_err(&err)?;
+        let rc_ptr = self
+            .b
+            .access_chain(self.t.ptr_pc_u32, None, pc_var, [c0])
+            .map_err(&err)?;
         let row_count = self.b.load(t_u32, None, rc_ptr, None, []).map_err(&err)?;
-        let in_range = self.b.u_less_than(self.t.bool_, None, row, row_count).map_err(&err)?;
+        let in_range = self
+            .b
+            .u_less_than(self.t.bool_, None, row, row_count)
+            .map_err(&err)?;
         let body = self.b.id();
         let merge = self.b.id();
-        self.b.selection_merge(merge, SelectionControl::NONE).map_err(&err)?;
-        self.b.branch_conditional(in_range, body, merge, []).map_err(&err)?;
+        self.b
+            .selection_merge(merge, SelectionControl::NONE)
+            .map_err(&err)?;
+        self.b
+            .branch_conditional(in_range, body, merge, [])
+            .map_err(&err)?;
 
         self.b.begin_block(Some(body)).map_err(&err)?;
         let c_in = self.u32c(INPUT_DWORDS);
         let c_out = self.u32c(OUTPUT_DWORDS);
         let in_base = self.b.i_mul(t_u32, None, row, c_in).map_err(&err)?;
         let out_base = self.b.i_mul(t_u32, None, row, c_out).map_err(&err)?;
-        let io = Io { in_var, in_base, lane };
+        let io = Io {
+            in_var,
+            in_base,
+            lane,
+        };
         for i in 0..self.kernel.exprs.len() {
             let h = Handle(i as u32);
             self.at = Some(h);
@@ -375,8 +429,13 @@ impl<'k> Emitter<'k> {
         for (k, out) in self.kernel.outputs.iter().enumerate() {
             let ck = self.u32c(k as u32);
             let idx = self.b.i_add(t_u32, None, out_base, ck).map_err(&err)?;
-            let ptr = self.b.access_chain(self.t.ptr_sb_u32, None, out_var, [c0, idx]).map_err(&err)?;
-            self.b.store(ptr, self.values[out.index()], None, []).map_err(&err)?;
+            let ptr = self
+                .b
+                .access_chain(self.t.ptr_sb_u32, None, out_var, [c0, idx])
+                .map_err(&err)?;
+            self.b
+                .store(ptr, self.values[out.index()], None, [])
+                .map_err(&err)?;
         }
         self.b.branch(merge).map_err(&err)?;
 
@@ -402,7 +461,10 @@ impl<'k> Emitter<'k> {
             (
                 Capability::SignedZeroInfNanPreserve,
                 ExecutionMode::SignedZeroInfNanPreserve,
-                [fc.signed_zero_inf_nan_preserve_32, fc.signed_zero_inf_nan_preserve_64],
+                [
+                    fc.signed_zero_inf_nan_preserve_32,
+                    fc.signed_zero_inf_nan_preserve_64,
+                ],
             ),
             (
                 Capability::RoundingModeRTE,
@@ -441,7 +503,9 @@ impl<'k> Emitter<'k> {
 
     fn glsl(&mut self, ty: Word, op: GLOp, args: &[Word]) -> Result<Word, SpirvError> {
         let operands: Vec<Operand> = args.iter().map(|&a| Operand::IdRef(a)).collect();
-        self.b.ext_inst(ty, None, self.glsl, op as u32, operands).map_err(build_err(self.at))
+        self.b
+            .ext_inst(ty, None, self.glsl, op as u32, operands)
+            .map_err(build_err(self.at))
     }
 
     fn expr(&mut self, h: Handle, io: &Io) -> Result<Word, SpirvError> {
@@ -457,12 +521,17 @@ impl<'k> Emitter<'k> {
                 }
                 let c0 = self.u32c(0);
                 let ci = self.u32c(u32::from(index));
-                let idx = self.b.i_add(self.t.u32_, None, io.in_base, ci).map_err(&err)?;
+                let idx = self
+                    .b
+                    .i_add(self.t.u32_, None, io.in_base, ci)
+                    .map_err(&err)?;
                 let ptr = self
                     .b
                     .access_chain(self.t.ptr_sb_u32, None, io.in_var, [c0, idx])
                     .map_err(&err)?;
-                self.b.load(self.t.u32_, None, ptr, None, []).map_err(&err)?
+                self.b
+                    .load(self.t.u32_, None, ptr, None, [])
+                    .map_err(&err)?
             }
             Expr::LaneId => io.lane,
             Expr::IntBin { op, a, b } => self.int_bin(op, ty, self.v(a), self.v(b))?,
@@ -567,7 +636,10 @@ impl<'k> Emitter<'k> {
         let (t32, t64) = (self.t.u32_, self.ty(Ty::U64));
         let c32 = self.constant(Ty::U64, 32);
         let lo = self.b.u_convert(t32, None, x).map_err(&err)?;
-        let hs = self.b.shift_right_logical(t64, None, x, c32).map_err(&err)?;
+        let hs = self
+            .b
+            .shift_right_logical(t64, None, x, c32)
+            .map_err(&err)?;
         let hi = self.b.u_convert(t32, None, hs).map_err(&err)?;
         Ok((lo, hi))
     }
@@ -587,7 +659,11 @@ impl<'k> Emitter<'k> {
             IntBin::Sub => b.i_sub(t, None, x, y).map_err(&err)?,
             IntBin::Mul => b.i_mul(t, None, x, y).map_err(&err)?,
             IntBin::MulHiU | IntBin::MulHiS => {
-                let pair = if ty == Ty::U64 { self.t.pair64.unwrap_or(self.t.pair32) } else { self.t.pair32 };
+                let pair = if ty == Ty::U64 {
+                    self.t.pair64.unwrap_or(self.t.pair32)
+                } else {
+                    self.t.pair32
+                };
                 let r = if op == IntBin::MulHiU {
                     b.u_mul_extended(pair, None, x, y)
                 } else {
@@ -678,17 +754,25 @@ impl<'k> Emitter<'k> {
                 } else {
                     (lo, hi, false)
                 };
-                let gl = if op == IntUn::FindMsbU { GLOp::FindUMsb } else { GLOp::FindILsb };
+                let gl = if op == IntUn::FindMsbU {
+                    GLOp::FindUMsb
+                } else {
+                    GLOp::FindILsb
+                };
                 let rn = self.glsl(t32, gl, &[near])?;
                 let rf = self.glsl(t32, gl, &[far])?;
                 let near_set = self.b.i_not_equal(tb, None, near, zero32).map_err(&err)?;
                 // msb: hi set -> 32 + msb(hi), else msb(lo); lsb: lo set -> lsb(lo), else 32 + lsb(hi).
                 let r32 = if far_nonzero_first {
                     let hi_idx = self.b.i_add(t32, None, rn, c32).map_err(&err)?;
-                    self.b.select(t32, None, near_set, hi_idx, rf).map_err(&err)?
+                    self.b
+                        .select(t32, None, near_set, hi_idx, rf)
+                        .map_err(&err)?
                 } else {
                     let hi_idx = self.b.i_add(t32, None, rf, c32).map_err(&err)?;
-                    self.b.select(t32, None, near_set, rn, hi_idx).map_err(&err)?
+                    self.b
+                        .select(t32, None, near_set, rn, hi_idx)
+                        .map_err(&err)?
                 };
                 let r64 = self.b.u_convert(t, None, r32).map_err(&err)?;
                 let is0 = self.b.i_equal(tb, None, x, zero64).map_err(&err)?;

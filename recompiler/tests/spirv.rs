@@ -45,7 +45,9 @@ fn spirv_val(words: &[u32], what: &str) -> Result<bool, String> {
         .ok_or("no stdin")?
         .write_all(&bytes)
         .map_err(|e| format!("writing to spirv-val: {e}"))?;
-    let out = child.wait_with_output().map_err(|e| format!("spirv-val: {e}"))?;
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("spirv-val: {e}"))?;
     if out.status.success() {
         Ok(true)
     } else {
@@ -65,12 +67,19 @@ fn disassemble(words: &[u32]) -> String {
 /// Kernel helper: bitcast input `i` to f32.
 fn in_f32(k: &mut Kernel, i: u8) -> Handle {
     let x = k.push(Expr::Input(i));
-    k.push(Expr::Convert { op: Convert::Bitcast, a: x, to: Ty::F32 })
+    k.push(Expr::Convert {
+        op: Convert::Bitcast,
+        a: x,
+        to: Ty::F32,
+    })
 }
 
 /// Fills outputs up to sixteen with zero constants after the given ones.
 fn finish(k: &mut Kernel, outs: &[Handle]) {
-    let zero = k.push(Expr::Const { ty: Ty::U32, bits: 0 });
+    let zero = k.push(Expr::Const {
+        ty: Ty::U32,
+        bits: 0,
+    });
     k.outputs = outs.to_vec();
     k.outputs.resize(16, zero);
 }
@@ -80,8 +89,16 @@ fn add_f32_kernel() -> Kernel {
     let mut k = Kernel::default();
     let a = in_f32(&mut k, 0);
     let b = in_f32(&mut k, 1);
-    let s = k.push(Expr::FloatBin { op: FloatBin::Add, a, b });
-    let o = k.push(Expr::Convert { op: Convert::Bitcast, a: s, to: Ty::U32 });
+    let s = k.push(Expr::FloatBin {
+        op: FloatBin::Add,
+        a,
+        b,
+    });
+    let o = k.push(Expr::Convert {
+        op: Convert::Bitcast,
+        a: s,
+        to: Ty::U32,
+    });
     finish(&mut k, &[o]);
     k
 }
@@ -92,7 +109,14 @@ fn int_edges_kernel() -> Kernel {
     let a = k.push(Expr::Input(0));
     let b = k.push(Expr::Input(1));
     let mut outs = vec![];
-    for op in [IntBin::Shl, IntBin::ShrU, IntBin::ShrS, IntBin::DivU, IntBin::RemU, IntBin::MulHiS] {
+    for op in [
+        IntBin::Shl,
+        IntBin::ShrU,
+        IntBin::ShrS,
+        IntBin::DivU,
+        IntBin::RemU,
+        IntBin::MulHiS,
+    ] {
         outs.push(k.push(Expr::IntBin { op, a, b }));
     }
     for op in [IntUn::FindMsbU, IntUn::FindLsb, IntUn::Popcount] {
@@ -100,8 +124,16 @@ fn int_edges_kernel() -> Kernel {
     }
     let lane = k.push(Expr::LaneId);
     outs.push(lane);
-    let lt = k.push(Expr::IntCmp { op: IntCmp::LtS, a, b });
-    outs.push(k.push(Expr::Convert { op: Convert::BoolToU32, a: lt, to: Ty::U32 }));
+    let lt = k.push(Expr::IntCmp {
+        op: IntCmp::LtS,
+        a,
+        b,
+    });
+    outs.push(k.push(Expr::Convert {
+        op: Convert::BoolToU32,
+        a: lt,
+        to: Ty::U32,
+    }));
     finish(&mut k, &outs);
     k
 }
@@ -114,15 +146,45 @@ fn fma_f64_kernel() -> Kernel {
         let lo = k.push(Expr::Input(2 * i));
         let hi = k.push(Expr::Input(2 * i + 1));
         let p = k.push(Expr::Pack64 { lo, hi });
-        f.push(k.push(Expr::Convert { op: Convert::Bitcast, a: p, to: Ty::F64 }));
+        f.push(k.push(Expr::Convert {
+            op: Convert::Bitcast,
+            a: p,
+            to: Ty::F64,
+        }));
     }
-    let r = k.push(Expr::Fma { a: f[0], b: f[1], c: f[2] });
-    let s = k.push(Expr::FloatUn { op: FloatUn::Sin, a: r });
-    let bits = k.push(Expr::Convert { op: Convert::Bitcast, a: s, to: Ty::U64 });
-    let lo = k.push(Expr::Convert { op: Convert::TruncU64, a: bits, to: Ty::U32 });
-    let c32 = k.push(Expr::Const { ty: Ty::U64, bits: 32 });
-    let sh = k.push(Expr::IntBin { op: IntBin::ShrU, a: bits, b: c32 });
-    let hi = k.push(Expr::Convert { op: Convert::TruncU64, a: sh, to: Ty::U32 });
+    let r = k.push(Expr::Fma {
+        a: f[0],
+        b: f[1],
+        c: f[2],
+    });
+    let s = k.push(Expr::FloatUn {
+        op: FloatUn::Sin,
+        a: r,
+    });
+    let bits = k.push(Expr::Convert {
+        op: Convert::Bitcast,
+        a: s,
+        to: Ty::U64,
+    });
+    let lo = k.push(Expr::Convert {
+        op: Convert::TruncU64,
+        a: bits,
+        to: Ty::U32,
+    });
+    let c32 = k.push(Expr::Const {
+        ty: Ty::U64,
+        bits: 32,
+    });
+    let sh = k.push(Expr::IntBin {
+        op: IntBin::ShrU,
+        a: bits,
+        b: c32,
+    });
+    let hi = k.push(Expr::Convert {
+        op: Convert::TruncU64,
+        a: sh,
+        to: Ty::U32,
+    });
     finish(&mut k, &[lo, hi]);
     k
 }
@@ -137,12 +199,35 @@ const ALL_FLOAT_CONTROLS: FloatControls = FloatControls {
 };
 
 fn snapshot_cases() -> Vec<(&'static str, Kernel, Wave, SpirvOptions)> {
-    let fc = SpirvOptions { float_controls: ALL_FLOAT_CONTROLS, ..SpirvOptions::DESKTOP };
+    let fc = SpirvOptions {
+        float_controls: ALL_FLOAT_CONTROLS,
+        ..SpirvOptions::DESKTOP
+    };
     vec![
-        ("add_f32_wave32", add_f32_kernel(), Wave::W32, SpirvOptions::DESKTOP),
-        ("add_f32_wave64_float_controls", add_f32_kernel(), Wave::W64, fc),
-        ("int_edges_wave32", int_edges_kernel(), Wave::W32, SpirvOptions::DESKTOP),
-        ("fma_sin_f64_wave32", fma_f64_kernel(), Wave::W32, SpirvOptions::DESKTOP),
+        (
+            "add_f32_wave32",
+            add_f32_kernel(),
+            Wave::W32,
+            SpirvOptions::DESKTOP,
+        ),
+        (
+            "add_f32_wave64_float_controls",
+            add_f32_kernel(),
+            Wave::W64,
+            fc,
+        ),
+        (
+            "int_edges_wave32",
+            int_edges_kernel(),
+            Wave::W32,
+            SpirvOptions::DESKTOP,
+        ),
+        (
+            "fma_sin_f64_wave32",
+            fma_f64_kernel(),
+            Wave::W32,
+            SpirvOptions::DESKTOP,
+        ),
     ]
 }
 
@@ -186,7 +271,11 @@ fn snapshots_match_and_validate() {
             }
         }
     }
-    assert!(failures.is_empty(), "{}\nrun with BLESS=1 to rewrite", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{}\nrun with BLESS=1 to rewrite",
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -206,10 +295,11 @@ fn random_kernels_validate() {
     let count = 160;
     for seed in 0..count {
         let k = random_kernel(seed, &opts);
-        k.validate().unwrap_or_else(|e| panic!("seed {seed}: generator made invalid IR: {e}"));
+        k.validate()
+            .unwrap_or_else(|e| panic!("seed {seed}: generator made invalid IR: {e}"));
         let wave = if seed % 2 == 0 { Wave::W32 } else { Wave::W64 };
-        let words = emit(&k, wave, &SpirvOptions::DESKTOP)
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let words =
+            emit(&k, wave, &SpirvOptions::DESKTOP).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         if !spirv_val(&words, &format!("random kernel seed {seed}")).unwrap() {
             return;
         }
@@ -218,7 +308,10 @@ fn random_kernels_validate() {
 
 #[test]
 fn random_kernels_validate_with_float_controls() {
-    let opts = SpirvOptions { float_controls: ALL_FLOAT_CONTROLS, ..SpirvOptions::DESKTOP };
+    let opts = SpirvOptions {
+        float_controls: ALL_FLOAT_CONTROLS,
+        ..SpirvOptions::DESKTOP
+    };
     for seed in 1000..1020 {
         let k = random_kernel(seed, &GenOptions::default());
         let words = emit(&k, Wave::W32, &opts).unwrap();
@@ -266,24 +359,34 @@ fn expected_shapes() -> BTreeSet<String> {
     let ints = ["U32", "U64"];
     let floats = ["F32", "F64"];
     for op in "Add Sub Mul MulHiU MulHiS DivU RemU And Or Xor Shl ShrU ShrS".split(' ') {
-        ints.iter().for_each(|t| _ = s.insert(format!("IntBin {op} {t}")));
+        ints.iter()
+            .for_each(|t| _ = s.insert(format!("IntBin {op} {t}")));
     }
     for op in "Not Neg Popcount BitReverse FindMsbU FindLsb".split(' ') {
-        ints.iter().for_each(|t| _ = s.insert(format!("IntUn {op} {t}")));
+        ints.iter()
+            .for_each(|t| _ = s.insert(format!("IntUn {op} {t}")));
     }
     for op in "Eq Ne LtU LeU GtU GeU LtS LeS GtS GeS".split(' ') {
-        ints.iter().for_each(|t| _ = s.insert(format!("IntCmp {op} {t}")));
+        ints.iter()
+            .for_each(|t| _ = s.insert(format!("IntCmp {op} {t}")));
     }
     for op in "Add Sub Mul Div".split(' ') {
-        floats.iter().for_each(|t| _ = s.insert(format!("FloatBin {op} {t}")));
+        floats
+            .iter()
+            .for_each(|t| _ = s.insert(format!("FloatBin {op} {t}")));
     }
     for op in "Sqrt Floor Ceil Trunc RoundEven Exp2 Log2 InverseSqrt Sin Cos".split(' ') {
-        floats.iter().for_each(|t| _ = s.insert(format!("FloatUn {op} {t}")));
+        floats
+            .iter()
+            .for_each(|t| _ = s.insert(format!("FloatUn {op} {t}")));
     }
-    for op in "OrdEq OrdNe OrdLt OrdLe OrdGt OrdGe UnordEq UnordNe UnordLt UnordLe UnordGt UnordGe Unord"
-        .split(' ')
+    for op in
+        "OrdEq OrdNe OrdLt OrdLe OrdGt OrdGe UnordEq UnordNe UnordLt UnordLe UnordGt UnordGe Unord"
+            .split(' ')
     {
-        floats.iter().for_each(|t| _ = s.insert(format!("FloatCmp {op} {t}")));
+        floats
+            .iter()
+            .for_each(|t| _ = s.insert(format!("FloatCmp {op} {t}")));
     }
     floats.iter().for_each(|t| _ = s.insert(format!("Fma {t}")));
     for c in [
@@ -318,31 +421,59 @@ fn random_kernels_cover_every_operation_and_type() {
         }
     }
     let missing: Vec<_> = expected.difference(&seen).collect();
-    assert!(missing.is_empty(), "160 random kernels never produced: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "160 random kernels never produced: {missing:?}"
+    );
     let unknown: Vec<_> = seen.difference(&expected).collect();
-    assert!(unknown.is_empty(), "shapes the coverage list lacks: {unknown:?}");
+    assert!(
+        unknown.is_empty(),
+        "shapes the coverage list lacks: {unknown:?}"
+    );
 }
 
 #[test]
 fn restricted_generator_respects_its_options() {
-    let opts = GenOptions { ops: 64, wide: false, approximate: false, div_sqrt: false };
+    let opts = GenOptions {
+        ops: 64,
+        wide: false,
+        approximate: false,
+        div_sqrt: false,
+        fma: false,
+        canonical_nan: true,
+        float_consts: false,
+        round_f64: false,
+    };
     for seed in 0..50 {
         let k = random_kernel(seed, &opts);
         for e in &k.exprs {
             match e {
                 Expr::FloatUn { op, .. } => {
-                    assert!(!op.is_approximate() && *op != FloatUn::Sqrt, "seed {seed}: {e:?}")
+                    assert!(
+                        !op.is_approximate() && *op != FloatUn::Sqrt,
+                        "seed {seed}: {e:?}"
+                    )
                 }
                 Expr::FloatBin { op, .. } => assert_ne!(*op, FloatBin::Div, "seed {seed}"),
+                Expr::Fma { .. } => panic!("seed {seed}: Fma with fma: false"),
+                // Only the canonical NaN (and clamp bounds, F64 only) may be float constants.
+                Expr::Const { ty: Ty::F32, bits } => assert_eq!(*bits, 0x7fc0_0000, "seed {seed}"),
                 _ => {}
             }
         }
         for i in 0..k.exprs.len() {
             let ty = k.ty(Handle(i as u32));
-            assert!(!matches!(ty, Ty::U64 | Ty::F64), "seed {seed}: wide value {ty:?}");
+            assert!(
+                !matches!(ty, Ty::U64 | Ty::F64),
+                "seed {seed}: wide value {ty:?}"
+            );
         }
         // Narrow kernels need neither Float64 nor Int64.
-        let none = SpirvOptions { float64: false, int64: false, ..SpirvOptions::DESKTOP };
+        let none = SpirvOptions {
+            float64: false,
+            int64: false,
+            ..SpirvOptions::DESKTOP
+        };
         emit(&k, Wave::W32, &none).unwrap();
     }
 }
@@ -350,12 +481,18 @@ fn restricted_generator_respects_its_options() {
 #[test]
 fn missing_device_features_are_unsupported() {
     let k = fma_f64_kernel();
-    let no_f64 = SpirvOptions { float64: false, ..SpirvOptions::DESKTOP };
+    let no_f64 = SpirvOptions {
+        float64: false,
+        ..SpirvOptions::DESKTOP
+    };
     match emit(&k, Wave::W32, &no_f64) {
         Err(SpirvError::Unsupported { reason }) => assert!(reason.contains("shaderFloat64")),
         other => panic!("expected Unsupported, got {other:?}"),
     }
-    let no_i64 = SpirvOptions { int64: false, ..SpirvOptions::DESKTOP };
+    let no_i64 = SpirvOptions {
+        int64: false,
+        ..SpirvOptions::DESKTOP
+    };
     match emit(&k, Wave::W32, &no_i64) {
         Err(SpirvError::Unsupported { reason }) => assert!(reason.contains("shaderInt64")),
         other => panic!("expected Unsupported, got {other:?}"),
@@ -366,50 +503,79 @@ fn missing_device_features_are_unsupported() {
 fn invalid_kernels_are_errors() {
     let mut k = add_f32_kernel();
     k.outputs.pop();
-    assert!(matches!(emit(&k, Wave::W32, &SpirvOptions::DESKTOP), Err(SpirvError::InvalidIr(_))));
+    assert!(matches!(
+        emit(&k, Wave::W32, &SpirvOptions::DESKTOP),
+        Err(SpirvError::InvalidIr(_))
+    ));
 
     let mut k = Kernel::default();
     let x = k.push(Expr::Input(6));
     k.outputs = vec![x; 16];
     assert_eq!(
         emit(&k, Wave::W32, &SpirvOptions::DESKTOP),
-        Err(SpirvError::InputIndex { at: Handle(0), index: 6 })
+        Err(SpirvError::InputIndex {
+            at: Handle(0),
+            index: 6
+        })
     );
 }
 
 #[test]
 fn no_float_controls_unless_advertised() {
     for seed in 0..20 {
-        let words = emit(&random_kernel(seed, &GenOptions::default()), Wave::W32, &SpirvOptions::DESKTOP)
-            .unwrap();
+        let words = emit(
+            &random_kernel(seed, &GenOptions::default()),
+            Wave::W32,
+            &SpirvOptions::DESKTOP,
+        )
+        .unwrap();
         let text = disassemble(&words);
-        for word in ["SPV_KHR_float_controls", "DenormPreserve", "RoundingModeRTE", "DenormFlushToZero"] {
-            assert!(!text.contains(word), "seed {seed}: {word} emitted without being advertised");
+        for word in [
+            "SPV_KHR_float_controls",
+            "DenormPreserve",
+            "RoundingModeRTE",
+            "DenormFlushToZero",
+        ] {
+            assert!(
+                !text.contains(word),
+                "seed {seed}: {word} emitted without being advertised"
+            );
         }
     }
     // Only the advertised modes, only for the widths the kernel uses.
     let opts = SpirvOptions {
-        float_controls: FloatControls { denorm_preserve_32: true, ..FloatControls::NONE },
+        float_controls: FloatControls {
+            denorm_preserve_32: true,
+            ..FloatControls::NONE
+        },
         ..SpirvOptions::DESKTOP
     };
     let text = disassemble(&emit(&add_f32_kernel(), Wave::W32, &opts).unwrap());
     assert!(text.contains("DenormPreserve 32"), "{text}");
-    assert!(!text.contains("DenormPreserve 64") && !text.contains("RoundingModeRTE"), "{text}");
+    assert!(
+        !text.contains("DenormPreserve 64") && !text.contains("RoundingModeRTE"),
+        "{text}"
+    );
 }
 
 #[test]
 fn float_arithmetic_is_never_contracted() {
     let arith = [Op::FAdd, Op::FSub, Op::FMul, Op::FDiv];
     for seed in 0..40 {
-        let words = emit(&random_kernel(seed, &GenOptions::default()), Wave::W32, &SpirvOptions::DESKTOP)
-            .unwrap();
+        let words = emit(
+            &random_kernel(seed, &GenOptions::default()),
+            Wave::W32,
+            &SpirvOptions::DESKTOP,
+        )
+        .unwrap();
         let module = rspirv::dr::load_words(&words).unwrap();
         let decorated: BTreeSet<u32> = module
             .annotations
             .iter()
             .filter(|i| {
                 i.class.opcode == Op::Decorate
-                    && i.operands.get(1) == Some(&rspirv::dr::Operand::Decoration(Decoration::NoContraction))
+                    && i.operands.get(1)
+                        == Some(&rspirv::dr::Operand::Decoration(Decoration::NoContraction))
             })
             .filter_map(|i| i.operands[0].id_ref_any())
             .collect();
@@ -418,16 +584,23 @@ fn float_arithmetic_is_never_contracted() {
             for block in &f.blocks {
                 for inst in &block.instructions {
                     let is_fma = inst.class.opcode == Op::ExtInst
-                        && inst.operands.get(1) == Some(&rspirv::dr::Operand::LiteralExtInstInteger(50));
+                        && inst.operands.get(1)
+                            == Some(&rspirv::dr::Operand::LiteralExtInstInteger(50));
                     if arith.contains(&inst.class.opcode) || is_fma {
                         arithmetic += 1;
                         let id = inst.result_id.unwrap();
-                        assert!(decorated.contains(&id), "seed {seed}: %{id} lacks NoContraction");
+                        assert!(
+                            decorated.contains(&id),
+                            "seed {seed}: %{id} lacks NoContraction"
+                        );
                     }
                 }
             }
         }
-        assert!(arithmetic > 0 || seed > 0, "seed 0 should contain float arithmetic");
+        assert!(
+            arithmetic > 0 || seed > 0,
+            "seed 0 should contain float arithmetic"
+        );
     }
 }
 

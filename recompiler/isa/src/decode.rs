@@ -247,7 +247,9 @@ fn length(fmt: Format, words: &[u32]) -> (&'static str, usize) {
             if words.len() < 2 {
                 return ("VOP3", 2);
             }
-            let lit = (0..n).any(|i| src9(w1, 9 * i as u32) == operand::LITERAL);
+            // VOP3 interpolation keeps the attribute in src0: no literal there.
+            let first = usize::from(info.is_some_and(|i| i.has(flags::INTERP)));
+            let lit = (first..n).any(|i| src9(w1, 9 * i as u32) == operand::LITERAL);
             (
                 if fmt == Format::Vop3 { "VOP3" } else { "VOP3P" },
                 2 + usize::from(lit),

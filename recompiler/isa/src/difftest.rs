@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use crate::decode::{decode_one, Decoded};
-use crate::table::{self, Family};
+use crate::table::{self, Family, OpInfo};
 use crate::{encode, Wave};
 
 /// Name of the llvm-mc binary.
@@ -38,13 +38,24 @@ const PAD: [u32; 7] = [
 ];
 const MARKER: u32 = 0xbf9f_0000;
 
-/// Disassemble many streams in one llvm-mc run and return, per stream, its first instruction:
-/// (words llvm-mc re-encoded, text), or None where llvm-mc rejects the first word.
+/// What llvm-mc made of one stream: the text of its first instruction, and whether it read
+/// exactly the stream's words for it (the stream is one instruction by this crate's decoder).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LlvmFirst {
+    pub text: String,
+    /// Where llvm-mc's length differs: `Some(true)` when it read into the padding (longer),
+    /// `Some(false)` when words of the stream were left for further instructions (shorter).
+    pub length_differs: Option<bool>,
+}
+
+/// Disassemble many streams in one llvm-mc run and return, per stream, its first instruction,
+/// or None where llvm-mc rejects the first word. The length is judged from the padding: the
+/// first instruction read exactly the stream when the six `s_nop 0` words follow it.
 pub fn llvm_disassemble(
     streams: &[Vec<u32>],
     mcpu: &str,
     wave64: bool,
-) -> std::io::Result<Vec<Option<(usize, String)>>> {
+) -> std::io::Result<Vec<Option<LlvmFirst>>> {
     let mut input = String::new();
     for s in streams {
         let mut line = Vec::new();
@@ -93,7 +104,7 @@ pub fn llvm_disassemble(
             }
         }
     }
-    let mut groups: Vec<Vec<(usize, String)>> = vec![Vec::new()];
+    let mut groups: Vec<Vec<String>> = vec![Vec::new()];
     for l in stdout.lines() {
         if let Some(i) = l.find("; encoding: [") {
             let text = l[..i].trim().to_string();
@@ -101,13 +112,8 @@ pub fn llvm_disassemble(
                 groups.push(Vec::new());
                 continue;
             }
-            let n = l[i + 13..]
-                .trim_end_matches(']')
-                .split(',')
-                .filter(|x| !x.trim().is_empty())
-                .count();
             if let Some(g) = groups.last_mut() {
-                g.push((n / 4, text));
+                g.push(text);
             }
         }
     }
@@ -123,11 +129,20 @@ pub fn llvm_disassemble(
         .take(streams.len())
         .enumerate()
         .map(|(i, g)| {
-            if rejected.contains(&i) {
-                None
-            } else {
-                g.into_iter().next()
+            if rejected.contains(&i) || g.is_empty() {
+                return None;
             }
+            let nops = g.iter().skip(1).filter(|t| normalize(t) == "s_nop 0").count();
+            let length_differs = match g.len() - 1 {
+                n if n == PAD.len() - 1 && nops == n => None,
+                n if n < PAD.len() - 1 => Some(true),
+                _ => Some(false),
+            };
+            let mut g = g;
+            Some(LlvmFirst {
+                text: g.swap_remove(0),
+                length_differs,
+            })
         })
         .collect())
 }
@@ -157,14 +172,25 @@ impl Rng {
 pub fn random_instruction(rng: &mut Rng) -> Vec<u32> {
     let rows = &table::table().rows;
     let row = rows[rng.below(rows.len())];
-    let mut words: Vec<u32> = if row.probe_words.is_empty() {
+    random_instruction_for(row, rng)
+}
+
+/// The words of a row's own case: llvm-mc's probe words, or for a hardware-only MIMG row the
+/// plain MIMG words with its opcode (dmask 0xf, 1D).
+pub fn row_words(row: &OpInfo) -> Vec<u32> {
+    if row.probe_words.is_empty() {
         vec![
-            0xf000_0000 | (u32::from(row.opcode) & 0x7f) << 18 | u32::from(row.opcode >> 7),
-            0,
+            0xf000_0f00 | (u32::from(row.opcode) & 0x7f) << 18 | u32::from(row.opcode >> 7),
+            0x0004_0100,
         ]
     } else {
         row.probe_words.clone()
-    };
+    }
+}
+
+/// A random instruction of one row (see [`random_instruction`]).
+pub fn random_instruction_for(row: &OpInfo, rng: &mut Rng) -> Vec<u32> {
+    let mut words = row_words(row);
     // Keep the bits that select format and opcode; randomise the rest.
     let keep0: u32 = match row.family {
         Family::SOP2 => 0xff80_0000,
@@ -242,6 +268,10 @@ pub fn random_instruction(rng: &mut Rng) -> Vec<u32> {
         Family::MIMG => {
             words.truncate(2);
         }
+        Family::FLAT | Family::GLOBAL | Family::SCRATCH if rng.below(2) == 0 => {
+            // Half of the draws without a scalar address (FLAT takes none).
+            words[1] = (words[1] & !(0x7f << 16)) | (0x7d << 16);
+        }
         _ => {}
     }
     // Trailing words: literal / extra words, random.
@@ -264,9 +294,10 @@ pub enum Outcome {
     /// llvm-mc rejects the words.
     LlvmRejects,
     Agree,
-    /// llvm-mc and this crate disagree on the length in words.
+    /// llvm-mc and this crate disagree on the length in words (`llvm_longer`: llvm-mc read
+    /// more words).
     Length {
-        llvm: usize,
+        llvm_longer: bool,
         ours: usize,
         llvm_text: String,
     },
@@ -286,17 +317,20 @@ pub fn compare(streams: &[Vec<u32>], wave: Wave) -> std::io::Result<Vec<Outcome>
     let mc = disassemble_split(streams, wave == Wave::W64)?;
     let mut out = Vec::with_capacity(streams.len());
     for (s, first) in streams.iter().zip(mc) {
-        let Some((llvm_len, text)) = first else {
+        let Some(LlvmFirst {
+            text,
+            length_differs,
+        }) = first
+        else {
             out.push(Outcome::LlvmRejects);
             continue;
         };
         let ours = decode_one(s, 0);
         match ours {
             Ok(Decoded::Inst(i)) => {
-                // llvm-mc re-encodes what it read, so its length can only be checked one way.
-                if llvm_len > i.len() {
+                if let Some(llvm_longer) = length_differs {
                     out.push(Outcome::Length {
-                        llvm: llvm_len,
+                        llvm_longer,
                         ours: i.len(),
                         llvm_text: text,
                     });
@@ -332,7 +366,7 @@ pub fn compare(streams: &[Vec<u32>], wave: Wave) -> std::io::Result<Vec<Outcome>
 fn disassemble_split(
     streams: &[Vec<u32>],
     wave64: bool,
-) -> std::io::Result<Vec<Option<(usize, String)>>> {
+) -> std::io::Result<Vec<Option<LlvmFirst>>> {
     match llvm_disassemble(streams, "gfx1030", wave64) {
         Ok(v) => Ok(v),
         Err(_) if streams.len() == 1 => Ok(vec![None]),
@@ -349,4 +383,160 @@ fn disassemble_split(
 /// llvm-mc pads the mnemonic column; compare with runs of spaces collapsed.
 pub fn normalize(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// One class of known disagreement (scripts/isa/known-differences.toml). A disagreement belongs
+/// to the class when every criterion given matches: its family, its outcome kind, the llvm-mc
+/// mnemonic, and a substring of llvm-mc's or this crate's text.
+#[derive(Clone, Debug, serde::Deserialize)]
+pub struct KnownClass {
+    pub name: String,
+    pub reason: String,
+    pub evidence: String,
+    #[serde(default)]
+    pub families: Vec<String>,
+    /// `text`, `length` or `ours-unsupported`.
+    #[serde(default)]
+    pub outcome: Option<String>,
+    #[serde(default)]
+    pub mnemonics: Vec<String>,
+    #[serde(default)]
+    pub llvm_contains: Vec<String>,
+    #[serde(default)]
+    pub ours_contains: Vec<String>,
+}
+
+/// The known-differences data file.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+pub struct KnownDifferences {
+    #[serde(default, rename = "class")]
+    pub classes: Vec<KnownClass>,
+}
+
+/// Errors reading the known-differences file.
+#[derive(Debug, thiserror::Error)]
+pub enum KnownError {
+    #[error("reading {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("parsing {path}: {message}")]
+    Parse { path: String, message: String },
+}
+
+/// Path of the committed known-differences file.
+pub fn known_differences_path() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/isa/known-differences.toml")
+}
+
+impl KnownDifferences {
+    pub fn load(path: &std::path::Path) -> Result<Self, KnownError> {
+        let text = std::fs::read_to_string(path).map_err(|source| KnownError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Self::parse(&text).map_err(|message| KnownError::Parse {
+            path: path.display().to_string(),
+            message,
+        })
+    }
+
+    pub fn parse(text: &str) -> Result<Self, String> {
+        toml::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// The first class a disagreement belongs to (`family`: the family this crate decoded).
+    pub fn classify(&self, family: &str, outcome: &Outcome) -> Option<&KnownClass> {
+        let (kind, llvm, ours) = match outcome {
+            Outcome::Agree | Outcome::LlvmRejects => return None,
+            Outcome::Text { llvm, ours } => ("text", llvm.as_str(), ours.as_str()),
+            Outcome::Length { llvm_text, .. } => ("length", llvm_text.as_str(), ""),
+            Outcome::OursUnsupported { llvm, reason } => {
+                ("ours-unsupported", llvm.as_str(), reason.as_str())
+            }
+        };
+        let mnemonic = llvm.split_whitespace().next().unwrap_or("");
+        self.classes.iter().find(|c| {
+            (c.families.is_empty() || c.families.iter().any(|f| f == family))
+                && c.outcome.as_deref().is_none_or(|o| o == kind)
+                && (c.mnemonics.is_empty() || c.mnemonics.iter().any(|m| m == mnemonic))
+                && (c.llvm_contains.is_empty() || c.llvm_contains.iter().any(|x| llvm.contains(x.as_str())))
+                && (c.ours_contains.is_empty() || c.ours_contains.iter().any(|x| ours.contains(x.as_str())))
+        })
+    }
+}
+
+/// Figures of one differential run.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub total: usize,
+    pub llvm_rejects: usize,
+    pub agree: usize,
+    /// Disagreements in a known class, by class name.
+    pub known: std::collections::BTreeMap<String, usize>,
+    /// Disagreements in no known class: (family, words, outcome).
+    pub unexplained: Vec<(String, Vec<u32>, Outcome)>,
+    /// Per family: (llvm-mc decodes, agree, known class).
+    pub by_family: std::collections::BTreeMap<String, (usize, usize, usize)>,
+}
+
+impl Tally {
+    /// Instructions llvm-mc decodes.
+    pub fn decoded(&self) -> usize {
+        self.total - self.llvm_rejects
+    }
+    pub fn known_total(&self) -> usize {
+        self.known.values().sum()
+    }
+    /// Agreement where llvm-mc decodes, known classes left out of the count.
+    pub fn agreement(&self) -> f64 {
+        let n = self.decoded() - self.known_total();
+        if n == 0 {
+            1.0
+        } else {
+            self.agree as f64 / n as f64
+        }
+    }
+}
+
+/// Draw `count` random instructions from `seed`, compare them with llvm-mc in batches, and
+/// classify the disagreements.
+pub fn run(
+    seed: u64,
+    count: usize,
+    wave: Wave,
+    known: &KnownDifferences,
+) -> std::io::Result<Tally> {
+    let mut rng = Rng(seed);
+    let corpus: Vec<Vec<u32>> = (0..count).map(|_| random_instruction(&mut rng)).collect();
+    let mut t = Tally {
+        total: count,
+        ..Tally::default()
+    };
+    for chunk in corpus.chunks(4000) {
+        for (w, o) in chunk.iter().zip(compare(chunk, wave)?) {
+            let fam = match decode_one(w, 0) {
+                Ok(Decoded::Inst(i)) => i.info().family.name().to_string(),
+                Ok(Decoded::Unsupported(u)) => u.family.map_or("unknown", |f| f.name()).to_string(),
+                Err(_) => "truncated".into(),
+            };
+            if o == Outcome::LlvmRejects {
+                t.llvm_rejects += 1;
+                continue;
+            }
+            let e = t.by_family.entry(fam.clone()).or_default();
+            e.0 += 1;
+            if o == Outcome::Agree {
+                t.agree += 1;
+                e.1 += 1;
+            } else if let Some(c) = known.classify(&fam, &o) {
+                e.2 += 1;
+                *t.known.entry(c.name.clone()).or_default() += 1;
+            } else {
+                t.unexplained.push((fam, w.clone(), o));
+            }
+        }
+    }
+    Ok(t)
 }

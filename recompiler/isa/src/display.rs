@@ -20,22 +20,59 @@ fn float_text(code: u16, bits: u32) -> &'static str {
     }
 }
 
+/// A literal as llvm-mc prints it: a value an inline constant could hold prints in the inline
+/// form (integers -16..=64, and the inline floats of the operand's width; 16-bit integer
+/// operands have no inline floats), anything else in hexadecimal. 64-bit operands print hex.
+fn literal_text(v: u32, ty: ValueType) -> String {
+    match ty.bits() {
+        16 => {
+            let x = v & 0xffff;
+            // 16-bit integer operands print their literal as it is.
+            if matches!(ty, ValueType::I16 | ValueType::U16) {
+                return format!("0x{x:x}");
+            }
+            match x {
+                0..=64 => x.to_string(),
+                0xfff0..=0xffff => (x as u16 as i16).to_string(),
+                _ => match (240u16..=248)
+                    .find(|&c| operand::inline_float_bits(c, 16) == Some(u64::from(x)))
+                {
+                    Some(c) => float_text(c, 16).to_string(),
+                    None => format!("0x{x:x}"),
+                },
+            }
+        }
+        32 => match v {
+            0..=64 => v.to_string(),
+            0xffff_fff0..=0xffff_ffff => (v as i32).to_string(),
+            _ => match (240u16..=248)
+                .find(|&c| operand::inline_float_bits(c, 32) == Some(u64::from(v)))
+            {
+                Some(c) => float_text(c, 32).to_string(),
+                None => format!("0x{v:x}"),
+            },
+        },
+        _ => format!("0x{v:x}"),
+    }
+}
+
 /// Text of an operand.
 pub fn operand_text(op: &Operand, ty: ValueType) -> String {
     match op {
         Operand::Reg(r) => operand::reg_name(r),
         Operand::InlineInt(v) => v.to_string(),
         Operand::InlineFloat { code, .. } => float_text(*code, ty.bits()).to_string(),
-        Operand::Literal(v) if ty.bits() == 16 => format!("0x{:x}", v & 0xffff),
-        Operand::Literal(v) => format!("0x{v:x}"),
+        Operand::Literal(v) => literal_text(*v, ty),
         Operand::Special(s) => s.name().to_string(),
         Operand::Invalid(c) => format!("invalid_operand_{c}"),
     }
 }
 
-fn with_mods(text: String, neg: bool, abs: bool) -> String {
+/// Source modifiers around an operand's text. llvm-mc writes a negated constant without
+/// absolute value as `neg(c)`, so that `-` never reads as part of the number.
+fn with_mods(text: String, neg: bool, abs: bool, constant: bool) -> String {
     let t = if abs { format!("|{text}|") } else { text };
-    if neg && t.starts_with("0x") {
+    if neg && constant && !abs {
         format!("neg({t})")
     } else if neg {
         format!("-{t}")
@@ -52,7 +89,13 @@ fn bits_list(v: u32, n: usize) -> String {
 const SEL: [&str; 8] = [
     "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "invalid",
 ];
-const UNUSED: [&str; 4] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "invalid"];
+/// dst_unused names; the reserved value 3 prints as UNUSED_PAD in llvm-mc.
+const UNUSED: [&str; 4] = [
+    "UNUSED_PAD",
+    "UNUSED_SEXT",
+    "UNUSED_PRESERVE",
+    "UNUSED_PAD",
+];
 
 fn dpp_ctrl_text(c: u32) -> Option<String> {
     Some(match c {
@@ -98,6 +141,9 @@ impl Instruction {
 
     fn valu_text(&self, target: Target, wave: Wave) -> String {
         let info = self.info;
+        if self.encoding == Encoding::VOP3 && info.has(crate::table::flags::INTERP) {
+            return self.vop3_interp_text(info.mnemonic_for(target));
+        }
         let m = self.modifiers();
         let mut name = info.mnemonic_for(target).to_string();
         let promoted = info.vop3_opcode.is_some();
@@ -116,23 +162,57 @@ impl Instruction {
         let srcs = self.srcs(wave);
         let specs = &info.srcs;
         let sdwa = m.sdwa;
+        let mix = info.mnemonic.starts_with("v_fma_mix");
+        // Integer operations take no neg/abs (the bits are ignored), except v_cndmask_b32,
+        // whose sources take float modifiers.
+        let float_mods = |ty: ValueType| ty.is_float() || info.mnemonic == "v_cndmask_b32";
+        let has_float_src = specs.iter().any(|sp| sp.ty.is_float());
         for (i, s) in srcs.iter().enumerate() {
             let ty = specs.get(i).map(|s| s.ty).unwrap_or(ValueType::B32);
-            let mut t = operand_text(s, ty);
+            let constant = matches!(
+                s,
+                Operand::InlineInt(_) | Operand::InlineFloat { .. } | Operand::Literal(_)
+            );
+            let mut t = match s {
+                // llvm-mc gives 16-bit integer operands no inline float constants: it prints
+                // the f16 bits of the constant as a number.
+                Operand::InlineFloat { bits, .. }
+                    if matches!(ty, ValueType::I16 | ValueType::U16) =>
+                {
+                    format!("0x{bits:x}")
+                }
+                // llvm-mc reads v_fma_mix* literals as 16-bit operands, and prints the
+                // fmamk/fmaak constant as the whole dword.
+                Operand::Literal(_) if mix => operand_text(s, ValueType::F16),
+                Operand::Literal(_) if specs.get(i).is_some_and(|sp| sp.kind == OperandKind::Imm) => {
+                    operand_text(s, ValueType::B32)
+                }
+                _ => operand_text(s, ty),
+            };
             if let (Some(sd), true) = (sdwa, i < 2) {
                 if (i == 0 && sd.src0_sext) || (i == 1 && sd.src1_sext) {
                     t = format!("sext({t})");
                 }
             }
-            let (neg, abs) = if i < 3 {
+            let (neg, abs) = if i >= 3 {
+                (false, false)
+            } else if mix {
+                // v_fma_mix*: neg_lo negates a source, neg_hi takes its absolute value.
+                (m.neg_lo >> i & 1 != 0, m.neg_hi >> i & 1 != 0)
+            } else if float_mods(ty) {
                 (m.neg[i], m.abs[i])
             } else {
+                // An integer source of an opcode with float sources shows a set neg bit as
+                // llvm-mc's integer input modifier sext(); the hardware ignores it.
+                if m.neg[i] && has_float_src && !matches!(self.encoding, Encoding::SDWA) {
+                    t = format!("sext({t})");
+                }
                 (false, false)
             };
-            if self.encoding == Encoding::VOP3P {
+            if self.encoding == Encoding::VOP3P && !mix {
                 ops.push(t);
             } else {
-                ops.push(with_mods(t, neg, abs));
+                ops.push(with_mods(t, neg, abs, constant));
             }
         }
         let mut out = name;
@@ -149,7 +229,13 @@ impl Instruction {
             Encoding::VOP3 => {
                 // op_sel exists only on opcodes with 16-bit operands; elsewhere the bits are ignored.
                 let sixteen = info.result.bits() == 16 || specs.iter().any(|s| s.ty.bits() == 16);
-                if m.op_sel != 0 && sixteen {
+                if info.mnemonic.starts_with("v_permlane") {
+                    // v_permlane16/x16 use op_sel bits 0 and 1 as fetch-inactive and
+                    // bound-control.
+                    if m.op_sel & 3 != 0 {
+                        out.push_str(&format!(" op_sel:{}", bits_list(m.op_sel.into(), 2)));
+                    }
+                } else if m.op_sel != 0 && sixteen {
                     out.push_str(&format!(
                         " op_sel:{}",
                         bits_list(
@@ -171,10 +257,10 @@ impl Instruction {
                         bits_list(m.op_sel_hi.into(), nsrc)
                     ));
                 }
-                if m.neg_lo != 0 {
+                if m.neg_lo != 0 && !mix {
                     out.push_str(&format!(" neg_lo:{}", bits_list(m.neg_lo.into(), nsrc)));
                 }
-                if m.neg_hi != 0 {
+                if m.neg_hi != 0 && !mix {
                     out.push_str(&format!(" neg_hi:{}", bits_list(m.neg_hi.into(), nsrc)));
                 }
             }
@@ -205,7 +291,15 @@ impl Instruction {
         if let Some(d) = m.dpp {
             match dpp_ctrl_text(d.dpp_ctrl.into()) {
                 Some(t) => out.push_str(&format!(" {t}")),
-                None => out.push_str(&format!(" /* invalid dpp_ctrl 0x{:x} */", d.dpp_ctrl)),
+                None => out.push_str(match d.dpp_ctrl {
+                    // GFX9 controls that GFX10 dropped.
+                    0x130 => " /* wave_shl is not supported starting from GFX10 */",
+                    0x134 => " /* wave_rol is not supported starting from GFX10 */",
+                    0x138 => " /* wave_shr is not supported starting from GFX10 */",
+                    0x13c => " /* wave_ror is not supported starting from GFX10 */",
+                    0x142 | 0x143 => " /* row_bcast is not supported starting from GFX10 */",
+                    _ => " /* Invalid dpp_ctrl value */",
+                }),
             }
             out.push_str(&format!(
                 " row_mask:0x{:x} bank_mask:0x{:x}",

@@ -119,6 +119,8 @@ impl Instruction {
             "s_waitcnt" => format!("{m} {}", symbolic::waitcnt(imm)),
             "s_sendmsg" | "s_sendmsghalt" => format!("{m} {}", symbolic::sendmsg(imm)),
             "s_waitcnt_depctr" => format!("{m} {}", symbolic::depctr(imm)),
+            // Opcodes whose probe printed `0x0` always print hexadecimal.
+            _ if probe.first().is_some_and(|t| t.starts_with("0x")) => format!("{m} 0x{imm:x}"),
             _ if probe.is_empty() => {
                 // Opcodes without an operand print their immediate only when it is set.
                 if imm == 0 {
@@ -128,6 +130,8 @@ impl Instruction {
                 }
             }
             _ if m == "s_branch" || m.starts_with("s_cbranch") => format!("{m} {imm}"),
+            // Others: decimal in the inline-integer range, hexadecimal above.
+            _ if imm <= 64 => format!("{m} {imm}"),
             _ => format!("{m} 0x{imm:x}"),
         }
     }
@@ -150,7 +154,7 @@ impl Instruction {
                 symbolic::hwreg(imm),
                 self.literal.unwrap_or(0)
             ),
-            "s_version" => format!("{m} 0x{imm:x}"),
+            "s_version" => format!("{m} {}", symbolic::version(imm)),
             _ => {
                 let toks = rules::probe_operands(self.info.probe_text);
                 let reg = toks.first().map_or(1, |t| rules::token_dwords(t));
@@ -174,7 +178,11 @@ impl Instruction {
             return m.to_string();
         }
         let data = if m.starts_with("s_atc_probe") {
-            f(Field::Sdata).to_string()
+            // The probe mode is an immediate: decimal in the inline-integer range, else hex.
+            match f(Field::Sdata) {
+                d @ 0..=64 => d.to_string(),
+                d => format!("0x{d:x}"),
+            }
         } else {
             s(f(Field::Sdata), widths.first().copied().unwrap_or(1))
         };
@@ -326,6 +334,8 @@ impl Instruction {
             Family::GLOBAL if addtid => None,
             Family::GLOBAL if saddr_off => Some(v(f(Field::Addr), 2)),
             Family::GLOBAL => Some(v(f(Field::Addr), 1)),
+            // SCRATCH with saddr 0x7f has no address at all.
+            _ if saddr == 0x7f => Some("off".to_string()),
             _ if saddr_off => Some(v(f(Field::Addr), 1)),
             _ => Some("off".to_string()),
         };
@@ -363,8 +373,9 @@ impl Instruction {
         }
         ops.extend(saddr_text);
         let mut out = join(m, &ops);
+        // FLAT offsets are unsigned, GLOBAL/SCRATCH ones signed (12 bits).
         let offset = if fam == Family::FLAT {
-            i64::from(f(Field::Offset) & 0x7ff)
+            i64::from(f(Field::Offset))
         } else {
             sext(f(Field::Offset), 12)
         };
@@ -543,6 +554,72 @@ impl Instruction {
         }
         if f(Field::Vm) != 0 {
             out.push_str(" vm");
+        }
+        out
+    }
+}
+
+impl Instruction {
+    /// VOP3-encoded interpolation (`v_interp_*_e64`, `v_interp_*_f16`): src0 holds the
+    /// attribute (bits 5:0), channel (7:6) and the `high` half select (8); src1 the
+    /// barycentric VGPR (or the parameter of v_interp_mov_f32); src2 the f16 forms' third source.
+    pub(crate) fn vop3_interp_text(&self, m: &str) -> String {
+        let f = |x| self.fields.get(x);
+        let mods = self.modifiers();
+        let src0 = f(Field::Src0);
+        let attr = format!(
+            "attr{}.{}",
+            src0 & 0x3f,
+            ["x", "y", "z", "w"][(src0 >> 6) as usize & 3]
+        );
+        let with = |i: usize, t: String| {
+            let t = if mods.abs[i] { format!("|{t}|") } else { t };
+            if mods.neg[i] {
+                format!("-{t}")
+            } else {
+                t
+            }
+        };
+        let src = |code: u32| {
+            crate::display::operand_text(
+                &operand::decode_src(code as u16, ValueType::F32, 1, self.literal),
+                ValueType::F32,
+            )
+        };
+        let suffix = if crate::table::lookup_name(m)
+            .iter()
+            .any(|r| r.family == Family::VINTRP)
+        {
+            "_e64"
+        } else {
+            ""
+        };
+        let src1 = if m == "v_interp_mov_f32" {
+            match f(Field::Src1) {
+                0 => "p10".to_string(),
+                1 => "p20".to_string(),
+                2 => "p0".to_string(),
+                n => format!("invalid_param_{n}"),
+            }
+        } else {
+            with(1, src(f(Field::Src1)))
+        };
+        let mut ops = vec![v(f(Field::Vdst), 1), src1, attr];
+        if self.info.srcs.len() >= 3 {
+            ops.push(with(2, src(f(Field::Src2))));
+        }
+        let mut out = format!("{m}{suffix} {}", ops.join(", "));
+        if src0 & 0x100 != 0 {
+            out.push_str(" high");
+        }
+        if mods.clamp {
+            out.push_str(" clamp");
+        }
+        match mods.omod {
+            1 => out.push_str(" mul:2"),
+            2 => out.push_str(" mul:4"),
+            3 => out.push_str(" div:2"),
+            _ => {}
         }
         out
     }

@@ -89,7 +89,14 @@ impl Instruction {
                         OperandKind::LaneMask => {
                             operand::decode_sdst(f(Field::Vdst) as u16, Self::mask_dwords(wave))
                         }
-                        _ => operand::decode_sdst(f(Field::Vdst) as u16, s.dwords),
+                        // A scalar destination in the 8-bit vdst field reads the low 256 codes
+                        // of the source space.
+                        _ => operand::decode_src(
+                            (f(Field::Vdst) & 0xff) as u16,
+                            s.ty,
+                            s.dwords,
+                            None,
+                        ),
                     });
                 }
                 if info.dsts.len() > 1 {
@@ -119,7 +126,14 @@ impl Instruction {
                 if let Some(s) = spec0 {
                     v.push(match s.kind {
                         OperandKind::Vgpr => operand::vgpr(f(Field::Vdst) as u16, s.dwords),
-                        _ => operand::decode_sdst(f(Field::Vdst) as u16, s.dwords),
+                        // A scalar destination in the 8-bit vdst field reads the low 256 codes
+                        // of the source space.
+                        _ => operand::decode_src(
+                            (f(Field::Vdst) & 0xff) as u16,
+                            s.ty,
+                            s.dwords,
+                            None,
+                        ),
                     });
                 }
                 if info.dsts.len() > 1 {

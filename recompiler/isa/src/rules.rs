@@ -112,11 +112,19 @@ fn value_types(m: &str, nsrc: usize) -> (ValueType, Vec<ValueType>) {
         if has("class") {
             src = vec![last, U32];
         }
-    } else if has("dot2") || has("dot4") || has("dot8") {
+    } else if has("dot2") || has("dot4") || has("dot8") || has("dot2c") || has("dot4c") || has("dot8c") {
         dst = tys.first().copied().unwrap_or(I32);
         let s = tys.get(1).copied().unwrap_or(B32);
-        let s = if has("dot2") { packed_of(s) } else { B32 };
+        let s = if has("dot2") || has("dot2c") {
+            packed_of(s)
+        } else {
+            B32
+        };
         src = vec![s, s, dst];
+    } else if has("sat") && has("pk") {
+        // v_sat_pk_u8_i16: two i16 in, two u8 out in the low half.
+        dst = U16;
+        src = vec![PackedI16; nsrc];
     } else if m.starts_with("v_pk_") {
         dst = packed_of(last);
         src = vec![dst; nsrc];

@@ -196,6 +196,35 @@ pub fn swizzle(offset: u32) -> String {
     format!(" offset:swizzle(BITMASK_PERM,\"{mask}\")")
 }
 
+/// `s_version` immediate: bits 7:0 the code version (named where LLVM names it), bits 13, 14
+/// and 15 the W64, W32 and MDP flags; hexadecimal when bits 12:8 are set.
+pub fn version(simm16: u32) -> String {
+    if simm16 & 0x1f00 != 0 {
+        return format!("0x{simm16:x}");
+    }
+    let v = simm16 & 0xff;
+    let mut out = match v {
+        0 => "UC_VERSION_GFX7".to_string(),
+        4 => "UC_VERSION_GFX10".to_string(),
+        6 => "UC_VERSION_GFX11".to_string(),
+        9 => "UC_VERSION_GFX12".to_string(),
+        _ => v.to_string(),
+    };
+    for (bit, name) in [
+        (13, "UC_VERSION_W64_BIT"),
+        (14, "UC_VERSION_W32_BIT"),
+        (15, "UC_VERSION_MDP_BIT"),
+    ] {
+        if simm16 & (1 << bit) != 0 {
+            if out.contains('|') {
+                out = format!("({out})");
+            }
+            out = format!("{out}|{name}");
+        }
+    }
+    out
+}
+
 /// GFX10 unified buffer format names (MTBUF `format`), in encoding order from 1: each group of
 /// component sizes with its numeric types.
 const UFMT_GROUPS: [(&str, &[&str]); 14] = [

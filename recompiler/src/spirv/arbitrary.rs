@@ -23,11 +23,33 @@ pub struct GenOptions {
     /// Allow `FloatBin::Div` and `FloatUn::Sqrt` (correctly rounded in the IR, but Vulkan
     /// only requires 2.5 ULP and drivers derive sqrt from inverse sqrt).
     pub div_sqrt: bool,
+    /// Allow `Fma`. Vulkan lets a driver evaluate GLSL.std.450 Fma as a multiply and an add
+    /// with two roundings (its precision is "inherited from OpFMul followed by OpFAdd").
+    pub fma: bool,
+    /// Replace every NaN that float arithmetic produces by the canonical quiet NaN, so that
+    /// kernels do not depend on NaN payloads, which SPIR-V leaves to the driver.
+    pub canonical_nan: bool,
+    /// Allow `F32`/`F64` constants. Off keeps special float values to the inputs, so that a
+    /// driver's constant folding (lavapipe folds `x * 0.0` to `+0.0`) does not hide what the
+    /// arithmetic itself computes.
+    pub float_consts: bool,
+    /// Allow `Floor`/`Ceil`/`Trunc`/`RoundEven` on `F64` (lavapipe's f64 rounding returns
+    /// some non-integral inputs unchanged and loses the sign of zero; see docs/backends.md).
+    pub round_f64: bool,
 }
 
 impl Default for GenOptions {
     fn default() -> Self {
-        GenOptions { ops: 48, wide: true, approximate: true, div_sqrt: true }
+        GenOptions {
+            ops: 48,
+            wide: true,
+            approximate: true,
+            div_sqrt: true,
+            fma: true,
+            canonical_nan: false,
+            float_consts: true,
+            round_f64: true,
+        }
     }
 }
 
@@ -53,6 +75,7 @@ impl Rng {
         (self.next_u64() % n.max(1) as u64) as usize
     }
 
+    /// A random element of `items`, which must not be empty.
     pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
         items[self.below(items.len())]
     }
@@ -60,8 +83,18 @@ impl Rng {
 
 /// Interesting f32 bit patterns: zeros, denormals, one, extremes, infinities, NaNs.
 pub const F32_SPECIALS: [u32; 12] = [
-    0x0000_0000, 0x8000_0000, 0x0000_0001, 0x807f_ffff, 0x3f80_0000, 0xbf80_0000, 0x7f7f_ffff,
-    0x0080_0000, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0x7f80_0001,
+    0x0000_0000,
+    0x8000_0000,
+    0x0000_0001,
+    0x807f_ffff,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x7f7f_ffff,
+    0x0080_0000,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0x7f80_0001,
 ];
 
 /// Interesting f64 bit patterns.
@@ -79,8 +112,7 @@ pub const F64_SPECIALS: [u64; 10] = [
 ];
 
 /// Interesting integers (as U32).
-pub const U32_SPECIALS: [u32; 8] =
-    [0, 1, 31, 32, 33, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff];
+pub const U32_SPECIALS: [u32; 8] = [0, 1, 31, 32, 33, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff];
 
 const INT_BINS: [IntBin; 13] = [
     IntBin::Add,
@@ -97,8 +129,14 @@ const INT_BINS: [IntBin; 13] = [
     IntBin::ShrU,
     IntBin::ShrS,
 ];
-const INT_UNS: [IntUn; 6] =
-    [IntUn::Not, IntUn::Neg, IntUn::Popcount, IntUn::BitReverse, IntUn::FindMsbU, IntUn::FindLsb];
+const INT_UNS: [IntUn; 6] = [
+    IntUn::Not,
+    IntUn::Neg,
+    IntUn::Popcount,
+    IntUn::BitReverse,
+    IntUn::FindMsbU,
+    IntUn::FindLsb,
+];
 const INT_CMPS: [IntCmp; 10] = [
     IntCmp::Eq,
     IntCmp::Ne,
@@ -143,11 +181,18 @@ struct Gen<'o> {
     k: Kernel,
     rng: Rng,
     opts: &'o GenOptions,
+    /// Raw float results replaced by their canonicalised form: never used as operands.
+    hidden: std::collections::HashSet<Handle>,
 }
 
 /// A random well-typed kernel (it passes [`Kernel::validate`]).
 pub fn random_kernel(seed: u64, opts: &GenOptions) -> Kernel {
-    let mut g = Gen { k: Kernel::default(), rng: Rng::new(seed), opts };
+    let mut g = Gen {
+        k: Kernel::default(),
+        rng: Rng::new(seed),
+        opts,
+        hidden: std::collections::HashSet::new(),
+    };
     g.seed_values();
     for _ in 0..opts.ops {
         g.step();
@@ -172,26 +217,57 @@ impl Gen<'_> {
     fn seed_values(&mut self) {
         for i in 0..6 {
             let x = self.push(Expr::Input(i));
-            self.push(Expr::Convert { op: Convert::Bitcast, a: x, to: Ty::F32 });
+            self.push(Expr::Convert {
+                op: Convert::Bitcast,
+                a: x,
+                to: Ty::F32,
+            });
         }
         self.push(Expr::LaneId);
         let f = self.rng.pick(&F32_SPECIALS);
-        self.push(Expr::Const { ty: Ty::F32, bits: u64::from(f) });
+        if self.opts.float_consts {
+            self.push(Expr::Const {
+                ty: Ty::F32,
+                bits: u64::from(f),
+            });
+        }
         let u = self.rng.pick(&U32_SPECIALS);
-        self.push(Expr::Const { ty: Ty::U32, bits: u64::from(u) });
+        self.push(Expr::Const {
+            ty: Ty::U32,
+            bits: u64::from(u),
+        });
         let bit = self.rng.next_u64() & 1;
-        let c = self.push(Expr::Const { ty: Ty::Bool, bits: bit });
+        let c = self.push(Expr::Const {
+            ty: Ty::Bool,
+            bits: bit,
+        });
         let (a, b) = (self.any(Ty::U32), self.any(Ty::U32));
-        let lt = self.push(Expr::IntCmp { op: IntCmp::LtU, a, b });
+        let lt = self.push(Expr::IntCmp {
+            op: IntCmp::LtU,
+            a,
+            b,
+        });
         self.push(Expr::BoolAnd(c, lt));
         if self.opts.wide {
             let (lo, hi) = (self.any(Ty::U32), self.any(Ty::U32));
             let p = self.push(Expr::Pack64 { lo, hi });
-            self.push(Expr::Convert { op: Convert::Bitcast, a: p, to: Ty::F64 });
+            self.push(Expr::Convert {
+                op: Convert::Bitcast,
+                a: p,
+                to: Ty::F64,
+            });
             let d = self.rng.pick(&F64_SPECIALS);
-            self.push(Expr::Const { ty: Ty::F64, bits: d });
+            if self.opts.float_consts {
+                self.push(Expr::Const {
+                    ty: Ty::F64,
+                    bits: d,
+                });
+            }
             let w = self.rng.next_u64();
-            self.push(Expr::Const { ty: Ty::U64, bits: w });
+            self.push(Expr::Const {
+                ty: Ty::U64,
+                bits: w,
+            });
         }
     }
 
@@ -199,8 +275,21 @@ impl Gen<'_> {
     /// The seeding guarantees one exists for every type in use.
     fn any(&mut self, ty: Ty) -> Handle {
         let n = self.k.exprs.len();
-        let candidates: Vec<Handle> =
-            (0..n).map(|i| Handle(i as u32)).filter(|&h| self.k.ty(h) == ty).collect();
+        let float_const = |e: &Expr| {
+            matches!(
+                e,
+                Expr::Const {
+                    ty: Ty::F32 | Ty::F64,
+                    ..
+                }
+            )
+        };
+        let candidates: Vec<Handle> = (0..n)
+            .map(|i| Handle(i as u32))
+            .filter(|&h| self.k.ty(h) == ty)
+            .filter(|&h| self.opts.float_consts || !float_const(self.k.expr(h)))
+            .filter(|h| !self.hidden.contains(h))
+            .collect();
         if candidates.is_empty() {
             // Unreachable with the seeding above; fall back to a fresh constant.
             return self.push(Expr::Const { ty, bits: 0 });
@@ -232,7 +321,10 @@ impl Gen<'_> {
     fn step(&mut self) {
         match self.rng.below(16) {
             0 => {
-                let ty = self.rng.pick(self.types());
+                let mut ty = self.rng.pick(self.types());
+                if !self.opts.float_consts && matches!(ty, Ty::F32 | Ty::F64) {
+                    ty = Ty::U32;
+                }
                 let bits = match ty {
                     Ty::F32 => u64::from(self.rng.pick(&F32_SPECIALS)),
                     Ty::F64 => self.rng.pick(&F64_SPECIALS),
@@ -276,12 +368,21 @@ impl Gen<'_> {
                 };
                 let op = self.rng.pick(ops);
                 let (a, b) = (self.any(ty), self.any(ty));
-                self.push(Expr::FloatBin { op, a, b });
+                self.float_result(Expr::FloatBin { op, a, b });
+            }
+            9 if self.opts.fma => {
+                let ty = self.float_ty();
+                let (a, b, c) = (self.any(ty), self.any(ty), self.any(ty));
+                self.float_result(Expr::Fma { a, b, c });
             }
             9 => {
                 let ty = self.float_ty();
-                let (a, b, c) = (self.any(ty), self.any(ty), self.any(ty));
-                self.push(Expr::Fma { a, b, c });
+                let (a, b) = (self.any(ty), self.any(ty));
+                self.float_result(Expr::FloatBin {
+                    op: FloatBin::Mul,
+                    a,
+                    b,
+                });
             }
             10 => {
                 let ty = self.float_ty();
@@ -290,10 +391,26 @@ impl Gen<'_> {
                     .copied()
                     .filter(|op| self.opts.approximate || !op.is_approximate())
                     .filter(|op| self.opts.div_sqrt || *op != FloatUn::Sqrt)
+                    .filter(|op| {
+                        let rounding = matches!(
+                            op,
+                            FloatUn::Floor | FloatUn::Ceil | FloatUn::Trunc | FloatUn::RoundEven
+                        );
+                        self.opts.round_f64 || ty != Ty::F64 || !rounding
+                    })
                     .collect();
-                let op = self.rng.pick(&ops);
                 let a = self.any(ty);
-                self.push(Expr::FloatUn { op, a });
+                if ops.is_empty() {
+                    // Every unary operation is excluded for this type.
+                    self.float_result(Expr::FloatBin {
+                        op: FloatBin::Add,
+                        a,
+                        b: a,
+                    });
+                } else {
+                    let op = self.rng.pick(&ops);
+                    self.float_result(Expr::FloatUn { op, a });
+                }
             }
             11 => {
                 let ty = self.float_ty();
@@ -349,7 +466,12 @@ impl Gen<'_> {
             Convert::BoolToU32 => (Ty::Bool, Ty::U32),
             Convert::Bitcast => {
                 let pairs: &[(Ty, Ty)] = if self.opts.wide {
-                    &[(Ty::U32, Ty::F32), (Ty::F32, Ty::U32), (Ty::U64, Ty::F64), (Ty::F64, Ty::U64)]
+                    &[
+                        (Ty::U32, Ty::F32),
+                        (Ty::F32, Ty::U32),
+                        (Ty::U64, Ty::F64),
+                        (Ty::F64, Ty::U64),
+                    ]
                 } else {
                     &[(Ty::U32, Ty::F32), (Ty::F32, Ty::U32)]
                 };
@@ -361,6 +483,14 @@ impl Gen<'_> {
             Convert::F64ToS32 | Convert::F64ToU32 => (Ty::F64, Ty::U32),
         };
         let mut a = self.any(from);
+        if !self.opts.float_consts
+            && matches!(op, Convert::S32ToF64 | Convert::U32ToF64)
+            && matches!(self.k.expr(a), Expr::Const { .. })
+        {
+            // A converted integer constant is a float constant to a driver's folding.
+            let i = self.rng.below(6) as u8;
+            a = self.push(Expr::Input(i));
+        }
         if matches!(op, Convert::F64ToS32 | Convert::F64ToU32) {
             let (lo, hi) = if op == Convert::F64ToS32 {
                 (-2_147_483_648.0f64, 2_147_483_647.0f64)
@@ -369,20 +499,83 @@ impl Gen<'_> {
             };
             a = self.clamp_f64(a, lo, hi);
         }
-        self.push(Expr::Convert { op, a, to });
+        if matches!(op, Convert::F32ToF64 | Convert::F64ToF32) {
+            self.float_result(Expr::Convert { op, a, to });
+        } else {
+            self.push(Expr::Convert { op, a, to });
+        }
+    }
+
+    /// Pushes a float operation, canonicalising a NaN result when the options ask for it.
+    fn float_result(&mut self, e: Expr) -> Handle {
+        let x = self.push(e);
+        if !self.opts.canonical_nan {
+            return x;
+        }
+        let ty = self.k.ty(x);
+        let qnan = if ty == Ty::F64 {
+            0x7ff8_0000_0000_0000
+        } else {
+            0x7fc0_0000
+        };
+        let q = self.push(Expr::Const { ty, bits: qnan });
+        let nan = self.push(Expr::FloatCmp {
+            op: FloatCmp::Unord,
+            a: x,
+            b: x,
+        });
+        self.hidden.insert(x);
+        self.push(Expr::Select {
+            cond: nan,
+            a: q,
+            b: x,
+        })
     }
 
     /// `x` clamped into `[lo, hi]`, NaN replaced by 0.
     fn clamp_f64(&mut self, x: Handle, lo: f64, hi: f64) -> Handle {
-        let clo = self.push(Expr::Const { ty: Ty::F64, bits: lo.to_bits() });
-        let chi = self.push(Expr::Const { ty: Ty::F64, bits: hi.to_bits() });
-        let zero = self.push(Expr::Const { ty: Ty::F64, bits: 0 });
-        let below = self.push(Expr::FloatCmp { op: FloatCmp::OrdLt, a: x, b: clo });
-        let x1 = self.push(Expr::Select { cond: below, a: clo, b: x });
-        let above = self.push(Expr::FloatCmp { op: FloatCmp::OrdGt, a: x1, b: chi });
-        let x2 = self.push(Expr::Select { cond: above, a: chi, b: x1 });
-        let nan = self.push(Expr::FloatCmp { op: FloatCmp::Unord, a: x2, b: x2 });
-        self.push(Expr::Select { cond: nan, a: zero, b: x2 })
+        let clo = self.push(Expr::Const {
+            ty: Ty::F64,
+            bits: lo.to_bits(),
+        });
+        let chi = self.push(Expr::Const {
+            ty: Ty::F64,
+            bits: hi.to_bits(),
+        });
+        let zero = self.push(Expr::Const {
+            ty: Ty::F64,
+            bits: 0,
+        });
+        let below = self.push(Expr::FloatCmp {
+            op: FloatCmp::OrdLt,
+            a: x,
+            b: clo,
+        });
+        let x1 = self.push(Expr::Select {
+            cond: below,
+            a: clo,
+            b: x,
+        });
+        let above = self.push(Expr::FloatCmp {
+            op: FloatCmp::OrdGt,
+            a: x1,
+            b: chi,
+        });
+        let x2 = self.push(Expr::Select {
+            cond: above,
+            a: chi,
+            b: x1,
+        });
+        let nan = self.push(Expr::FloatCmp {
+            op: FloatCmp::Unord,
+            a: x2,
+            b: x2,
+        });
+        self.push(Expr::Select {
+            cond: nan,
+            a: zero,
+            b: x2,
+        })
     }
 
     /// Sixteen U32 outputs drawn from the latest values of every type.
@@ -394,20 +587,47 @@ impl Gen<'_> {
             let v = self.any(ty);
             let o = match ty {
                 Ty::U32 => v,
-                Ty::Bool => self.push(Expr::Convert { op: Convert::BoolToU32, a: v, to: Ty::U32 }),
-                Ty::F32 => self.push(Expr::Convert { op: Convert::Bitcast, a: v, to: Ty::U32 }),
+                Ty::Bool => self.push(Expr::Convert {
+                    op: Convert::BoolToU32,
+                    a: v,
+                    to: Ty::U32,
+                }),
+                Ty::F32 => self.push(Expr::Convert {
+                    op: Convert::Bitcast,
+                    a: v,
+                    to: Ty::U32,
+                }),
                 Ty::U64 | Ty::F64 => {
                     let w = if ty == Ty::F64 {
-                        self.push(Expr::Convert { op: Convert::Bitcast, a: v, to: Ty::U64 })
+                        self.push(Expr::Convert {
+                            op: Convert::Bitcast,
+                            a: v,
+                            to: Ty::U64,
+                        })
                     } else {
                         v
                     };
                     if k % 2 == 0 {
-                        self.push(Expr::Convert { op: Convert::TruncU64, a: w, to: Ty::U32 })
+                        self.push(Expr::Convert {
+                            op: Convert::TruncU64,
+                            a: w,
+                            to: Ty::U32,
+                        })
                     } else {
-                        let c = self.push(Expr::Const { ty: Ty::U64, bits: 32 });
-                        let s = self.push(Expr::IntBin { op: IntBin::ShrU, a: w, b: c });
-                        self.push(Expr::Convert { op: Convert::TruncU64, a: s, to: Ty::U32 })
+                        let c = self.push(Expr::Const {
+                            ty: Ty::U64,
+                            bits: 32,
+                        });
+                        let s = self.push(Expr::IntBin {
+                            op: IntBin::ShrU,
+                            a: w,
+                            b: c,
+                        });
+                        self.push(Expr::Convert {
+                            op: Convert::TruncU64,
+                            a: s,
+                            to: Ty::U32,
+                        })
                     }
                 }
             };

@@ -60,7 +60,12 @@ pub fn kernel_key(row: &Row) -> Result<KernelKey, String> {
     } else {
         row.gfx.parse::<Target>().map_err(|e| e.to_string())?
     };
-    Ok(KernelKey { words: row.encoding.clone(), mode: resolve_mode(row), wave, target })
+    Ok(KernelKey {
+        words: row.encoding.clone(),
+        mode: resolve_mode(row),
+        wave,
+        target,
+    })
 }
 
 pub struct VulkanBackend {
@@ -73,7 +78,10 @@ impl VulkanBackend {
     /// Opens `vulkan[:which]`: `lavapipe`, `nvidia`, `radv`, a device index, or the default.
     pub fn open(which: Option<&str>) -> anyhow::Result<VulkanBackend> {
         let selector = DeviceSelector::parse(which)?;
-        Ok(VulkanBackend { exec: Executor::open(&selector)?, kernels: HashMap::new() })
+        Ok(VulkanBackend {
+            exec: Executor::open(&selector)?,
+            kernels: HashMap::new(),
+        })
     }
 
     pub fn executor(&self) -> &Executor {
@@ -93,11 +101,12 @@ impl VulkanBackend {
     fn build(&mut self, key: &KernelKey) -> Result<PipelineId, Status> {
         let kernel = rdnaprobe_recompiler::lower_words(&key.words, key.mode, key.wave, key.target)
             .map_err(|e| Status::Unsupported(e.to_string()))?;
-        let words = spirv::emit(&kernel, key.wave, &self.exec.spirv_options()).map_err(|e| match e {
-            spirv::SpirvError::Unsupported { .. } => Status::Unsupported(e.to_string()),
-            // A kernel the backend cannot emit is a recompiler bug, not a device limit.
-            other => Status::Error(format!("SPIR-V backend: {other}")),
-        })?;
+        let words =
+            spirv::emit(&kernel, key.wave, &self.exec.spirv_options()).map_err(|e| match e {
+                spirv::SpirvError::Unsupported { .. } => Status::Unsupported(e.to_string()),
+                // A kernel the backend cannot emit is a recompiler bug, not a device limit.
+                other => Status::Error(format!("SPIR-V backend: {other}")),
+            })?;
         self.exec
             .pipeline(&words, key.wave)
             .map_err(|e| Status::Error(format!("{e:#}")))
@@ -133,7 +142,10 @@ impl Backend for VulkanBackend {
                     })
                     .push(i),
                 Err(reason) => {
-                    results[i] = Some(RowResult { outputs: [None; 16], status: Status::Unsupported(reason) })
+                    results[i] = Some(RowResult {
+                        outputs: [None; 16],
+                        status: Status::Unsupported(reason),
+                    })
                 }
             }
         }
@@ -147,18 +159,29 @@ impl Backend for VulkanBackend {
                 }
                 Err(status) => {
                     for i in idx {
-                        results[i] = Some(RowResult { outputs: [None; 16], status: status.clone() });
+                        results[i] = Some(RowResult {
+                            outputs: [None; 16],
+                            status: status.clone(),
+                        });
                     }
                 }
             }
         }
-        let jobs: Vec<Job<'_>> =
-            ready.iter().map(|(p, _, inputs)| Job { pipeline: *p, inputs }).collect();
+        let jobs: Vec<Job<'_>> = ready
+            .iter()
+            .map(|(p, _, inputs)| Job {
+                pipeline: *p,
+                inputs,
+            })
+            .collect();
         match self.exec.run(&jobs) {
             Ok(outs) => {
                 for ((_, idx, _), out) in ready.iter().zip(outs) {
                     for (&i, o) in idx.iter().zip(out) {
-                        results[i] = Some(RowResult { outputs: o.map(Some), status: Status::Ok });
+                        results[i] = Some(RowResult {
+                            outputs: o.map(Some),
+                            status: Status::Ok,
+                        });
                     }
                 }
             }
@@ -166,8 +189,10 @@ impl Backend for VulkanBackend {
                 let msg = format!("{e:#}");
                 for (_, idx, _) in &ready {
                     for &i in idx {
-                        results[i] =
-                            Some(RowResult { outputs: [None; 16], status: Status::Error(msg.clone()) });
+                        results[i] = Some(RowResult {
+                            outputs: [None; 16],
+                            status: Status::Error(msg.clone()),
+                        });
                     }
                 }
             }
@@ -181,5 +206,95 @@ impl Backend for VulkanBackend {
                 })
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rdnaprobe_dataset::ModeCells;
+
+    fn row(words: &[u32], inputs: [u32; 6]) -> Row {
+        Row {
+            instruction: "test".into(),
+            encoding: words.to_vec(),
+            wave: Some(32),
+            inputs,
+            gfx: "gfx1030".into(),
+            ..Row::default()
+        }
+    }
+
+    #[test]
+    fn empty_cells_resolve_to_the_documented_defaults() {
+        let mut r = row(&[0x0614_0b04], [0; 6]);
+        r.wave = None;
+        r.gfx.clear();
+        let key = kernel_key(&r).unwrap();
+        assert_eq!(key.mode, FloatMode::DEFAULT);
+        assert_eq!(key.wave, Wave::W32);
+        assert_eq!(key.target, DEFAULT_TARGET);
+        r.mode = ModeCells {
+            denorm32: Some(3),
+            ieee: Some(0),
+            ..ModeCells::default()
+        };
+        let m = kernel_key(&r).unwrap().mode;
+        assert_eq!(
+            (m.denorm32, m.ieee, m.denorm16),
+            (3, false, FloatMode::DEFAULT.denorm16)
+        );
+        r.wave = Some(48);
+        assert!(kernel_key(&r).unwrap_err().contains("48"));
+        r.wave = Some(64);
+        r.gfx = "gfx9999".into();
+        assert!(kernel_key(&r).unwrap_err().contains("gfx9999"));
+        assert!(kernel_key(&row(&[], [0; 6])).is_err());
+    }
+
+    #[test]
+    fn replays_rows_on_lavapipe() {
+        let mut b = match VulkanBackend::open(Some("lavapipe")) {
+            Ok(b) => b,
+            Err(e) if std::env::var("CI").is_ok_and(|v| v == "true") => panic!("{e:#}"),
+            Err(e) => return eprintln!("skipping: {e:#}"),
+        };
+        assert_eq!(b.producer().backend, "vulkan:lavapipe");
+        let one = 1.0f32.to_bits();
+        // v_add_f32 v10, v4, v5
+        let add = [0x0614_0b04];
+        let mut rows = vec![
+            row(&add, [one, 2.0f32.to_bits(), 0, 0, 0, 0]),
+            row(&[0xffff_ffff], [0; 6]),
+            row(&add, [0x3fc0_0000, one, 0, 0, 0, 0]),
+        ];
+        let mut wave64 = row(&add, [one, one, 0, 0, 0, 0]);
+        wave64.wave = Some(64);
+        rows.push(wave64);
+        let mut bad_gfx = row(&add, [0; 6]);
+        bad_gfx.gfx = "gfx9999".into();
+        rows.push(bad_gfx);
+        let out = b.run(&rows);
+        assert_eq!(out.len(), rows.len());
+        assert_eq!(out[0].status, Status::Ok, "{:?}", out[0]);
+        assert_eq!(out[0].outputs[0], Some(3.0f32.to_bits()));
+        assert_eq!(out[0].outputs[1], Some(0), "v11 stays zero");
+        assert!(
+            matches!(out[1].status, Status::Unsupported(_)),
+            "{:?}",
+            out[1]
+        );
+        assert_eq!(out[1].outputs, [None; 16]);
+        assert_eq!(out[2].outputs[0], Some(2.5f32.to_bits()));
+        assert_eq!(out[3].outputs[0], Some(2.0f32.to_bits()));
+        assert!(matches!(&out[4].status, Status::Unsupported(r) if r.contains("gfx9999")));
+        // A second run reuses the cached pipelines.
+        let again = b.run(&rows[..1]);
+        assert_eq!(again[0], out[0]);
+        assert_eq!(
+            b.kernels.len(),
+            3,
+            "three kernels: add wave32, garbage, add wave64"
+        );
     }
 }

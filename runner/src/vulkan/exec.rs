@@ -109,9 +109,14 @@ impl Executor {
         // SAFETY: every handle below is created from `instance`/`device` and destroyed in
         // reverse order, on error paths by `Partial`'s drop or by `Executor::drop`.
         unsafe {
-            let pds = instance.enumerate_physical_devices().context("vkEnumeratePhysicalDevices")?;
-            let probes: Vec<Probe> =
-                pds.iter().enumerate().map(|(i, &pd)| super::probe(&instance, i, pd)).collect();
+            let pds = instance
+                .enumerate_physical_devices()
+                .context("vkEnumeratePhysicalDevices")?;
+            let probes: Vec<Probe> = pds
+                .iter()
+                .enumerate()
+                .map(|(i, &pd)| super::probe(&instance, i, pd))
+                .collect();
             let infos: Vec<DeviceInfo> = probes.iter().map(|p| p.info.clone()).collect();
             let idx = selector.choose(&infos)?;
             let pd = pds[idx];
@@ -164,7 +169,11 @@ impl Executor {
                 },
             };
 
-            let mut p = Partial { device: device.clone(), objects: vec![], armed: true };
+            let mut p = Partial {
+                device: device.clone(),
+                objects: vec![],
+                armed: true,
+            };
             let queue = device.get_device_queue(family, 0);
             let command_pool = device
                 .create_command_pool(
@@ -220,7 +229,9 @@ impl Executor {
                 .descriptor_count(2)];
             let descriptor_pool = device
                 .create_descriptor_pool(
-                    &vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes),
+                    &vk::DescriptorPoolCreateInfo::default()
+                        .max_sets(1)
+                        .pool_sizes(&sizes),
                     None,
                 )
                 .context("vkCreateDescriptorPool")?;
@@ -291,8 +302,13 @@ impl Executor {
                 .stage(vk::ShaderStageFlags::COMPUTE)
                 .module(module)
                 .name(c"main");
-            let info = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(self.layout)];
-            let pipeline = match self.device.create_compute_pipelines(self.cache, &info, None) {
+            let info = [vk::ComputePipelineCreateInfo::default()
+                .stage(stage)
+                .layout(self.layout)];
+            let pipeline = match self
+                .device
+                .create_compute_pipelines(self.cache, &info, None)
+            {
                 Ok(p) => p[0],
                 Err((_, e)) => {
                     self.device.destroy_shader_module(module, None);
@@ -300,7 +316,11 @@ impl Executor {
                 }
             };
             let id = PipelineId(self.pipelines.len());
-            self.pipelines.push(Pipeline { module, pipeline, wave: wave.lanes() });
+            self.pipelines.push(Pipeline {
+                module,
+                pipeline,
+                wave: wave.lanes(),
+            });
             self.by_words.insert(key, id);
             Ok(id)
         }
@@ -308,8 +328,10 @@ impl Executor {
 
     /// Runs every job and returns each job's rows of sixteen output dwords, in order.
     pub fn run(&mut self, jobs: &[Job<'_>]) -> anyhow::Result<Vec<Vec<[u32; 16]>>> {
-        let mut results: Vec<Vec<[u32; 16]>> =
-            jobs.iter().map(|j| vec![[0u32; 16]; j.inputs.len()]).collect();
+        let mut results: Vec<Vec<[u32; 16]>> = jobs
+            .iter()
+            .map(|j| vec![[0u32; 16]; j.inputs.len()])
+            .collect();
         let mut pending: Vec<(usize, usize, usize)> = vec![]; // (job, first_row, rows)
         for (j, job) in jobs.iter().enumerate() {
             let pipe = self
@@ -357,7 +379,13 @@ impl Executor {
         let (mut in_end, mut out_end) = (0u64, 0u64);
         let (mut in_range, mut out_range) = (IN_ROW_BYTES, OUT_ROW_BYTES);
         for &(job, first_row, rows) in parts {
-            let d = Dispatch { job, first_row, rows, in_offset: in_end, out_offset: out_end };
+            let d = Dispatch {
+                job,
+                first_row,
+                rows,
+                in_offset: in_end,
+                out_offset: out_end,
+            };
             in_range = in_range.max(rows as u64 * IN_ROW_BYTES);
             out_range = out_range.max(rows as u64 * OUT_ROW_BYTES);
             in_end = align(in_end + rows as u64 * IN_ROW_BYTES);
@@ -368,7 +396,9 @@ impl Executor {
             return Ok(());
         }
         // Every dynamic offset plus the fixed range must stay inside the buffer.
-        let last = dispatches.last().map_or((0, 0), |d| (d.in_offset, d.out_offset));
+        let last = dispatches
+            .last()
+            .map_or((0, 0), |d| (d.in_offset, d.out_offset));
         let in_size = (last.0 + in_range).max(in_end);
         let out_size = (last.1 + out_range).max(out_end);
         self.ensure_buffers(in_size, out_size)?;
@@ -386,9 +416,16 @@ impl Executor {
                     std::ptr::copy_nonoverlapping(row.as_ptr(), dst.add(r * 6), 6);
                 }
             }
-            let in_info = [vk::DescriptorBufferInfo { buffer: input.buffer, offset: 0, range: in_range }];
-            let out_info =
-                [vk::DescriptorBufferInfo { buffer: output.buffer, offset: 0, range: out_range }];
+            let in_info = [vk::DescriptorBufferInfo {
+                buffer: input.buffer,
+                offset: 0,
+                range: in_range,
+            }];
+            let out_info = [vk::DescriptorBufferInfo {
+                buffer: output.buffer,
+                offset: 0,
+                range: out_range,
+            }];
             let writes = [
                 vk::WriteDescriptorSet::default()
                     .dst_set(self.set)
@@ -408,7 +445,8 @@ impl Executor {
                 .context("vkResetCommandBuffer")?;
             dev.begin_command_buffer(
                 self.cmd,
-                &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
+                &vk::CommandBufferBeginInfo::default()
+                    .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
             )
             .context("vkBeginCommandBuffer")?;
             let host_write = [vk::MemoryBarrier::default()
@@ -461,17 +499,22 @@ impl Executor {
                 &[],
                 &[],
             );
-            dev.end_command_buffer(self.cmd).context("vkEndCommandBuffer")?;
+            dev.end_command_buffer(self.cmd)
+                .context("vkEndCommandBuffer")?;
             let cmds = [self.cmd];
             let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
-            dev.queue_submit(self.queue, &submit, self.fence).context("vkQueueSubmit")?;
+            dev.queue_submit(self.queue, &submit, self.fence)
+                .context("vkQueueSubmit")?;
             let waited = dev.wait_for_fences(&[self.fence], true, FENCE_TIMEOUT.as_nanos() as u64);
             if let Err(e) = waited {
                 // The fence may still be pending; wait for the device before reusing anything.
                 let _ = dev.device_wait_idle();
                 let _ = dev.reset_fences(&[self.fence]);
                 return Err(e).with_context(|| {
-                    format!("waiting for {} dispatches (timeout {FENCE_TIMEOUT:?})", dispatches.len())
+                    format!(
+                        "waiting for {} dispatches (timeout {FENCE_TIMEOUT:?})",
+                        dispatches.len()
+                    )
                 });
             }
             dev.reset_fences(&[self.fence]).context("vkResetFences")?;
@@ -497,7 +540,11 @@ impl Executor {
             let old_size = slot.as_ref().map_or(0, |b| b.size);
             let size = need.max(old_size * 2).max(64 << 10);
             let new = self.create_buffer(size)?;
-            let slot = if is_input { &mut self.input } else { &mut self.output };
+            let slot = if is_input {
+                &mut self.input
+            } else {
+                &mut self.output
+            };
             if let Some(old) = slot.replace(new) {
                 // SAFETY: no GPU work is pending (the last fence was waited for).
                 unsafe { destroy_buffer(&self.device, old) };
@@ -520,13 +567,19 @@ impl Executor {
                 )
                 .with_context(|| format!("vkCreateBuffer ({size} bytes)"))?;
             let req = self.device.get_buffer_memory_requirements(buffer);
-            let wanted = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+            let wanted =
+                vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
             let Some(type_index) = (0..self.memory.memory_type_count).find(|&i| {
                 req.memory_type_bits & (1 << i) != 0
-                    && self.memory.memory_types[i as usize].property_flags.contains(wanted)
+                    && self.memory.memory_types[i as usize]
+                        .property_flags
+                        .contains(wanted)
             }) else {
                 self.device.destroy_buffer(buffer, None);
-                bail!("{} has no host-visible coherent memory for storage buffers", self.info.name);
+                bail!(
+                    "{} has no host-visible coherent memory for storage buffers",
+                    self.info.name
+                );
             };
             let memory = match self.device.allocate_memory(
                 &vk::MemoryAllocateInfo::default()
@@ -537,15 +590,24 @@ impl Executor {
                 Ok(m) => m,
                 Err(e) => {
                     self.device.destroy_buffer(buffer, None);
-                    return Err(e).with_context(|| format!("vkAllocateMemory ({} bytes)", req.size));
+                    return Err(e)
+                        .with_context(|| format!("vkAllocateMemory ({} bytes)", req.size));
                 }
             };
             let mapped = self
                 .device
                 .bind_buffer_memory(buffer, memory, 0)
-                .and_then(|()| self.device.map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty()));
+                .and_then(|()| {
+                    self.device
+                        .map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
+                });
             match mapped {
-                Ok(ptr) => Ok(HostBuffer { buffer, memory, size, ptr: ptr as *mut u8 }),
+                Ok(ptr) => Ok(HostBuffer {
+                    buffer,
+                    memory,
+                    size,
+                    ptr: ptr as *mut u8,
+                }),
                 Err(e) => {
                     self.device.destroy_buffer(buffer, None);
                     self.device.free_memory(memory, None);
@@ -572,7 +634,10 @@ impl Drop for Executor {
         // SAFETY: waiting for idle first makes every object unused; each is destroyed once.
         unsafe {
             let _ = self.device.device_wait_idle();
-            for b in [self.input.take(), self.output.take()].into_iter().flatten() {
+            for b in [self.input.take(), self.output.take()]
+                .into_iter()
+                .flatten()
+            {
                 destroy_buffer(&self.device, b);
             }
             for p in self.pipelines.drain(..) {
@@ -580,9 +645,11 @@ impl Drop for Executor {
                 self.device.destroy_shader_module(p.module, None);
             }
             self.device.destroy_pipeline_cache(self.cache, None);
-            self.device.destroy_descriptor_pool(self.descriptor_pool, None);
+            self.device
+                .destroy_descriptor_pool(self.descriptor_pool, None);
             self.device.destroy_pipeline_layout(self.layout, None);
-            self.device.destroy_descriptor_set_layout(self.set_layout, None);
+            self.device
+                .destroy_descriptor_set_layout(self.set_layout, None);
             self.device.destroy_fence(self.fence, None);
             self.device.destroy_command_pool(self.command_pool, None);
             self.device.destroy_device(None);

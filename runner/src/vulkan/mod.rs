@@ -54,7 +54,9 @@ pub enum DeviceSelector {
 impl DeviceSelector {
     /// Parses the part after `vulkan:`: `lavapipe`, `nvidia`, `radv` or an index.
     pub fn parse(which: Option<&str>) -> anyhow::Result<DeviceSelector> {
-        let Some(w) = which else { return Ok(DeviceSelector::Default) };
+        let Some(w) = which else {
+            return Ok(DeviceSelector::Default);
+        };
         Ok(match w.to_ascii_lowercase().as_str() {
             "" => DeviceSelector::Default,
             "lavapipe" | "llvmpipe" => DeviceSelector::Driver(vk::DriverId::MESA_LLVMPIPE),
@@ -82,7 +84,9 @@ impl DeviceSelector {
         found.ok_or_else(|| {
             let wanted = match *self {
                 DeviceSelector::Default => "any device".to_string(),
-                DeviceSelector::Driver(id) => format!("a device with driver {}", short_driver(id, "")),
+                DeviceSelector::Driver(id) => {
+                    format!("a device with driver {}", short_driver(id, ""))
+                }
                 DeviceSelector::Index(i) => format!("device index {i}"),
             };
             let list = if devices.is_empty() {
@@ -168,7 +172,8 @@ fn cstr_field(chars: &[std::ffi::c_char]) -> String {
 fn has_extension(instance: &ash::Instance, pd: vk::PhysicalDevice, name: &CStr) -> bool {
     // SAFETY: `pd` came from this instance.
     let exts = unsafe { instance.enumerate_device_extension_properties(pd) }.unwrap_or_default();
-    exts.iter().any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == name))
+    exts.iter()
+        .any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == name))
 }
 
 /// Device facts read once: the listing and what the executor needs.
@@ -196,8 +201,8 @@ pub(crate) fn probe(instance: &ash::Instance, index: usize, pd: vk::PhysicalDevi
     unsafe {
         let props = instance.get_physical_device_properties(pd);
         let api = props.api_version;
-        let has_driver_props =
-            api >= vk::API_VERSION_1_2 || has_extension(instance, pd, ash::khr::driver_properties::NAME);
+        let has_driver_props = api >= vk::API_VERSION_1_2
+            || has_extension(instance, pd, ash::khr::driver_properties::NAME);
         let fc_ext = has_extension(instance, pd, ash::khr::shader_float_controls::NAME);
         let has_fc = api >= vk::API_VERSION_1_2 || fc_ext;
         let mut driver = vk::PhysicalDeviceDriverProperties::default();
@@ -212,7 +217,10 @@ pub(crate) fn probe(instance: &ash::Instance, index: usize, pd: vk::PhysicalDevi
             }
             instance.get_physical_device_properties2(pd, &mut props2);
         }
-        let name = props.device_name_as_c_str().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = props
+            .device_name_as_c_str()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let driver_name = cstr_field(&driver.driver_name);
         let device_type = match props.device_type {
             vk::PhysicalDeviceType::DISCRETE_GPU => "discrete-gpu",
@@ -234,12 +242,18 @@ pub(crate) fn probe(instance: &ash::Instance, index: usize, pd: vk::PhysicalDevi
         };
         let t = |b: vk::Bool32| b == vk::TRUE;
         let float_controls = has_fc.then(|| FloatControlsProps {
-            denorm_preserve: [t(fc.shader_denorm_preserve_float32), t(fc.shader_denorm_preserve_float64)],
+            denorm_preserve: [
+                t(fc.shader_denorm_preserve_float32),
+                t(fc.shader_denorm_preserve_float64),
+            ],
             signed_zero_inf_nan_preserve: [
                 t(fc.shader_signed_zero_inf_nan_preserve_float32),
                 t(fc.shader_signed_zero_inf_nan_preserve_float64),
             ],
-            rounding_rte: [t(fc.shader_rounding_mode_rte_float32), t(fc.shader_rounding_mode_rte_float64)],
+            rounding_rte: [
+                t(fc.shader_rounding_mode_rte_float32),
+                t(fc.shader_rounding_mode_rte_float64),
+            ],
         });
         Probe {
             info,
@@ -259,7 +273,12 @@ pub fn list_devices() -> anyhow::Result<Vec<DeviceInfo>> {
     // SAFETY: the instance is live until destroyed below, after the last use.
     let result = unsafe { instance.enumerate_physical_devices() }
         .context("vkEnumeratePhysicalDevices")
-        .map(|pds| pds.into_iter().enumerate().map(|(i, pd)| probe(&instance, i, pd).info).collect());
+        .map(|pds| {
+            pds.into_iter()
+                .enumerate()
+                .map(|(i, pd)| probe(&instance, i, pd).info)
+                .collect()
+        });
     // SAFETY: nothing created from the instance is alive.
     unsafe { instance.destroy_instance(None) };
     result
@@ -295,11 +314,22 @@ mod selector_tests {
         assert_eq!(pick(Some("NVIDIA")).unwrap(), 1);
         assert_eq!(pick(Some("0")).unwrap(), 0);
         let err = pick(Some("radv")).unwrap_err().to_string();
-        assert!(err.contains("radv") && err.contains("0: dev0 (lavapipe)"), "{err}");
+        assert!(
+            err.contains("radv") && err.contains("0: dev0 (lavapipe)"),
+            "{err}"
+        );
         let err = pick(Some("7")).unwrap_err().to_string();
         assert!(err.contains("index 7"), "{err}");
         assert!(DeviceSelector::parse(Some("mystery")).is_err());
-        assert_eq!(DeviceSelector::Default.choose(&devs[..1]).unwrap(), 0, "else the first");
-        assert!(DeviceSelector::Default.choose(&[]).unwrap_err().to_string().contains("none"));
+        assert_eq!(
+            DeviceSelector::Default.choose(&devs[..1]).unwrap(),
+            0,
+            "else the first"
+        );
+        assert!(DeviceSelector::Default
+            .choose(&[])
+            .unwrap_err()
+            .to_string()
+            .contains("none"));
     }
 }

@@ -7,7 +7,9 @@ use ash::vk;
 use rdnaprobe_isa::Wave;
 use rdnaprobe_recompiler::interp;
 use rdnaprobe_recompiler::ir::{Convert, Expr, FloatBin, Handle, IntBin, Kernel, Ty};
-use rdnaprobe_recompiler::spirv::arbitrary::{random_kernel, GenOptions, Rng, F32_SPECIALS, F64_SPECIALS};
+use rdnaprobe_recompiler::spirv::arbitrary::{
+    random_kernel, GenOptions, Rng, F32_SPECIALS, F64_SPECIALS,
+};
 use rdnaprobe_recompiler::spirv::emit;
 
 use super::*;
@@ -29,7 +31,11 @@ fn lavapipe() -> Option<Executor> {
 }
 
 fn bitcast(k: &mut Kernel, a: Handle, to: Ty) -> Handle {
-    k.push(Expr::Convert { op: Convert::Bitcast, a, to })
+    k.push(Expr::Convert {
+        op: Convert::Bitcast,
+        a,
+        to,
+    })
 }
 
 /// out0 = f32 add of in0, in1; out1 = lane id; out2 = in2 / in3 (DivU); out3 = in5.
@@ -39,14 +45,25 @@ fn small_kernel() -> Kernel {
     let b = k.push(Expr::Input(1));
     let fa = bitcast(&mut k, a, Ty::F32);
     let fb = bitcast(&mut k, b, Ty::F32);
-    let s = k.push(Expr::FloatBin { op: FloatBin::Add, a: fa, b: fb });
+    let s = k.push(Expr::FloatBin {
+        op: FloatBin::Add,
+        a: fa,
+        b: fb,
+    });
     let o0 = bitcast(&mut k, s, Ty::U32);
     let lane = k.push(Expr::LaneId);
     let c = k.push(Expr::Input(2));
     let d = k.push(Expr::Input(3));
-    let q = k.push(Expr::IntBin { op: IntBin::DivU, a: c, b: d });
+    let q = k.push(Expr::IntBin {
+        op: IntBin::DivU,
+        a: c,
+        b: d,
+    });
     let i5 = k.push(Expr::Input(5));
-    let zero = k.push(Expr::Const { ty: Ty::U32, bits: 0 });
+    let zero = k.push(Expr::Const {
+        ty: Ty::U32,
+        bits: 0,
+    });
     k.outputs = vec![o0, lane, q, i5];
     k.outputs.resize(16, zero);
     k
@@ -77,24 +94,51 @@ fn runs_rows_across_waves_and_jobs() {
     let Some(mut ex) = lavapipe() else { return };
     let k = small_kernel();
     let opts = ex.spirv_options();
-    assert!(opts.float64 && opts.int64, "lavapipe offers 64-bit types: {opts:?}");
-    let p32 = ex.pipeline(&emit(&k, Wave::W32, &opts).unwrap(), Wave::W32).unwrap();
-    let p64 = ex.pipeline(&emit(&k, Wave::W64, &opts).unwrap(), Wave::W64).unwrap();
+    assert!(
+        opts.float64 && opts.int64,
+        "lavapipe offers 64-bit types: {opts:?}"
+    );
+    let p32 = ex
+        .pipeline(&emit(&k, Wave::W32, &opts).unwrap(), Wave::W32)
+        .unwrap();
+    let p64 = ex
+        .pipeline(&emit(&k, Wave::W64, &opts).unwrap(), Wave::W64)
+        .unwrap();
     // The same words give the same pipeline.
-    assert_eq!(ex.pipeline(&emit(&k, Wave::W32, &opts).unwrap(), Wave::W32).unwrap(), p32);
+    assert_eq!(
+        ex.pipeline(&emit(&k, Wave::W32, &opts).unwrap(), Wave::W32)
+            .unwrap(),
+        p32
+    );
     // Row counts that are not multiples of the wave exercise the bounds check.
     let rows = |n: u32, salt: u32| -> Vec<[u32; 6]> {
         (0..n)
             .map(|i| {
-                [(1.0f32 + i as f32).to_bits(), 0.5f32.to_bits(), 1000 + i, i % 7, 0, i ^ salt]
+                [
+                    (1.0f32 + i as f32).to_bits(),
+                    0.5f32.to_bits(),
+                    1000 + i,
+                    i % 7,
+                    0,
+                    i ^ salt,
+                ]
             })
             .collect()
     };
     let (a, b, c) = (rows(77, 0x55), rows(130, 0xaa), rows(1, 0xff));
     let jobs = [
-        Job { pipeline: p32, inputs: &a },
-        Job { pipeline: p64, inputs: &b },
-        Job { pipeline: p32, inputs: &c },
+        Job {
+            pipeline: p32,
+            inputs: &a,
+        },
+        Job {
+            pipeline: p64,
+            inputs: &b,
+        },
+        Job {
+            pipeline: p32,
+            inputs: &c,
+        },
     ];
     let out = ex.run(&jobs).unwrap();
     for (job, res, wave) in [(&a, &out[0], 32), (&b, &out[1], 64), (&c, &out[2], 32)] {
@@ -111,7 +155,12 @@ fn runs_rows_across_waves_and_jobs() {
     }
     // A second batch reuses (and grows) the buffers.
     let big = rows(5000, 1);
-    let out = ex.run(&[Job { pipeline: p64, inputs: &big }]).unwrap();
+    let out = ex
+        .run(&[Job {
+            pipeline: p64,
+            inputs: &big,
+        }])
+        .unwrap();
     assert_eq!(out[0][4999][3], 4999 ^ 1);
     assert_eq!(out[0][4999][1], 4999 % 64);
     assert!(ex.run(&[]).unwrap().is_empty());
@@ -159,25 +208,47 @@ fn is_nan32(x: u32) -> bool {
 #[test]
 fn random_kernels_match_the_cpu_model() {
     let Some(mut ex) = lavapipe() else { return };
-    let seeds: u64 =
-        std::env::var("RDNAPROBE_DIFF_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(24);
-    let opts = GenOptions { ops: 40, wide: true, approximate: false, div_sqrt: true };
+    let seeds: u64 = std::env::var("RDNAPROBE_DIFF_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(24);
+    let opts = GenOptions {
+        ops: 40,
+        wide: true,
+        approximate: false,
+        div_sqrt: std::env::var("RDNAPROBE_DIFF_DIV").is_ok_and(|v| v == "1"),
+        fma: std::env::var("RDNAPROBE_DIFF_FMA").is_ok_and(|v| v == "1"),
+        canonical_nan: true,
+        float_consts: std::env::var("RDNAPROBE_DIFF_FLOAT_CONSTS").is_ok_and(|v| v == "1"),
+        round_f64: std::env::var("RDNAPROBE_DIFF_ROUND_F64").is_ok_and(|v| v == "1"),
+    };
     let mut kernels = vec![];
     let mut jobs_data = vec![];
     for seed in 0..seeds {
         let k = random_kernel(seed, &opts);
         let wave = if seed % 3 == 0 { Wave::W64 } else { Wave::W32 };
-        let words = emit(&k, wave, &ex.spirv_options()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        let p = ex.pipeline(&words, wave).unwrap_or_else(|e| panic!("seed {seed}: {e:#}"));
+        let words =
+            emit(&k, wave, &ex.spirv_options()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let p = ex
+            .pipeline(&words, wave)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e:#}"));
         let mut rng = Rng::new(seed ^ 0x5eed);
         jobs_data.push((p, diff_inputs(&mut rng, 96)));
         kernels.push((k, wave));
     }
-    let jobs: Vec<Job<'_>> = jobs_data.iter().map(|(p, i)| Job { pipeline: *p, inputs: i }).collect();
+    let jobs: Vec<Job<'_>> = jobs_data
+        .iter()
+        .map(|(p, i)| Job {
+            pipeline: *p,
+            inputs: i,
+        })
+        .collect();
     let out = ex.run(&jobs).unwrap();
     let mut mismatches = vec![];
     let mut compared = 0usize;
-    for (seed, ((k, wave), (res, (_, inputs)))) in kernels.iter().zip(out.iter().zip(&jobs_data)).enumerate() {
+    for (seed, ((k, wave), (res, (_, inputs)))) in
+        kernels.iter().zip(out.iter().zip(&jobs_data)).enumerate()
+    {
         for (row, (inp, got)) in inputs.iter().zip(res).enumerate() {
             let want = interp::run(k, *inp, row as u32 % wave.lanes());
             for j in 0..16 {
@@ -196,21 +267,34 @@ fn random_kernels_match_the_cpu_model() {
         mismatches.is_empty(),
         "{} of {compared} output dwords differ ({seeds} seeds):\n{}",
         mismatches.len(),
-        mismatches.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
+        mismatches
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }
 
 /// The same on NVIDIA or RADV when present (set VK_ICD_FILENAMES to pick one).
 #[test]
 fn other_drivers_open_when_present() {
-    for (name, id) in [("nvidia", vk::DriverId::NVIDIA_PROPRIETARY), ("radv", vk::DriverId::MESA_RADV)] {
+    for (name, id) in [
+        ("nvidia", vk::DriverId::NVIDIA_PROPRIETARY),
+        ("radv", vk::DriverId::MESA_RADV),
+    ] {
         match Executor::open(&DeviceSelector::Driver(id)) {
             Ok(mut ex) => {
                 let k = small_kernel();
                 let words = emit(&k, Wave::W32, &ex.spirv_options()).unwrap();
                 let p = ex.pipeline(&words, Wave::W32).unwrap();
                 let rows = [[1.0f32.to_bits(), 2.0f32.to_bits(), 9, 0, 0, 7]];
-                let out = ex.run(&[Job { pipeline: p, inputs: &rows }]).unwrap();
+                let out = ex
+                    .run(&[Job {
+                        pipeline: p,
+                        inputs: &rows,
+                    }])
+                    .unwrap();
                 assert_eq!(out[0][0][0], 3.0f32.to_bits(), "{name}");
                 assert_eq!(out[0][0][2], u32::MAX, "{name}");
             }

@@ -1,0 +1,644 @@
+//! The column-wise CPU model: evaluates an [`ir::Kernel`](crate::ir::Kernel) over a block of
+//! lanes at once, one expression at a time over the whole block, so that every operation is a
+//! tight loop over contiguous columns that the compiler can unroll and vectorise.
+//!
+//! It computes exactly what the per-lane interpreter ([`crate::interp`]) computes, bit for bit:
+//! the same host IEEE 754 operations, the same defined results for division by zero, shift
+//! amounts and out-of-range conversions. What changes is the bookkeeping: operand types are
+//! resolved once when the kernel is prepared ([`BatchKernel::new`]), constants are written into
+//! their columns once per [`Scratch`], and the value columns are reused from block to block.
+//!
+//! A [`BatchKernel`] is immutable and `Sync`; give each thread its own [`Scratch`]
+//! ([`BatchKernel::scratch`]) to run disjoint rows of one kernel in parallel.
+
+use crate::ir::{Convert, Expr, FloatBin, FloatCmp, FloatUn, IntBin, IntCmp, IntUn, IrError};
+use crate::ir::{Kernel, Ty};
+
+/// Lanes evaluated together. A column of one expression is `BLOCK` u64 values (4 KiB), so a
+/// kernel of a few hundred expressions keeps its working set in the L2 cache.
+pub const BLOCK: usize = 512;
+
+/// One prepared expression: the [`Expr`] with its operand types resolved and its operands as
+/// column indices.
+#[derive(Clone, Copy, Debug)]
+enum Op {
+    /// Constants are written into their column when the scratch is made.
+    Const,
+    Input(usize),
+    /// An input dword the lane contract does not have: reads as 0, as in `interp`.
+    Zero,
+    LaneId,
+    IntBin32(IntBin, usize, usize),
+    IntBin64(IntBin, usize, usize),
+    IntUn32(IntUn, usize),
+    IntUn64(IntUn, usize),
+    IntCmp32(IntCmp, usize, usize),
+    IntCmp64(IntCmp, usize, usize),
+    FloatBin32(FloatBin, usize, usize),
+    FloatBin64(FloatBin, usize, usize),
+    Fma32(usize, usize, usize),
+    Fma64(usize, usize, usize),
+    FloatUn32(FloatUn, usize),
+    FloatUn64(FloatUn, usize),
+    FloatCmp32(FloatCmp, usize, usize),
+    FloatCmp64(FloatCmp, usize, usize),
+    BoolAnd(usize, usize),
+    BoolOr(usize, usize),
+    BoolNot(usize),
+    Select(usize, usize, usize),
+    Convert(Convert, usize),
+    Pack64(usize, usize),
+}
+
+/// A kernel prepared for column-wise evaluation.
+#[derive(Clone, Debug)]
+pub struct BatchKernel {
+    ops: Vec<Op>,
+    /// (column, value) of every constant.
+    consts: Vec<(usize, u64)>,
+    /// Column of each of the sixteen outputs.
+    outputs: [usize; 16],
+}
+
+/// The value columns of one evaluating thread: `exprs x BLOCK` u64, constants pre-filled.
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    vals: Vec<u64>,
+    /// Columns of the kernel this scratch was made for (checked on every run).
+    columns: usize,
+}
+
+impl BatchKernel {
+    /// Prepares `kernel`; fails if it breaks an IR invariant ([`Kernel::validate`]).
+    pub fn new(kernel: &Kernel) -> Result<BatchKernel, IrError> {
+        kernel.validate()?;
+        let mut tys: Vec<Ty> = Vec::with_capacity(kernel.exprs.len());
+        let mut ops = Vec::with_capacity(kernel.exprs.len());
+        let mut consts = Vec::new();
+        for (i, e) in kernel.exprs.iter().enumerate() {
+            let ix = |h: crate::ir::Handle| h.index();
+            let ty_of = |h: crate::ir::Handle| tys[h.index()];
+            let (op, ty) = match *e {
+                Expr::Const { ty, bits } => {
+                    let v = match ty {
+                        Ty::Bool => u64::from(bits != 0),
+                        Ty::U32 | Ty::F32 => bits & 0xffff_ffff,
+                        Ty::U64 | Ty::F64 => bits,
+                    };
+                    consts.push((i, v));
+                    (Op::Const, ty)
+                }
+                Expr::Input(n) if usize::from(n) < 6 => (Op::Input(usize::from(n)), Ty::U32),
+                Expr::Input(_) => (Op::Zero, Ty::U32),
+                Expr::LaneId => (Op::LaneId, Ty::U32),
+                Expr::IntBin { op, a, b } => match ty_of(a) {
+                    Ty::U32 => (Op::IntBin32(op, ix(a), ix(b)), Ty::U32),
+                    t => (Op::IntBin64(op, ix(a), ix(b)), t),
+                },
+                Expr::IntUn { op, a } => match ty_of(a) {
+                    Ty::U32 => (Op::IntUn32(op, ix(a)), Ty::U32),
+                    t => (Op::IntUn64(op, ix(a)), t),
+                },
+                Expr::IntCmp { op, a, b } => match ty_of(a) {
+                    Ty::U32 => (Op::IntCmp32(op, ix(a), ix(b)), Ty::Bool),
+                    _ => (Op::IntCmp64(op, ix(a), ix(b)), Ty::Bool),
+                },
+                Expr::FloatBin { op, a, b } => match ty_of(a) {
+                    Ty::F32 => (Op::FloatBin32(op, ix(a), ix(b)), Ty::F32),
+                    t => (Op::FloatBin64(op, ix(a), ix(b)), t),
+                },
+                Expr::Fma { a, b, c } => match ty_of(a) {
+                    Ty::F32 => (Op::Fma32(ix(a), ix(b), ix(c)), Ty::F32),
+                    t => (Op::Fma64(ix(a), ix(b), ix(c)), t),
+                },
+                Expr::FloatUn { op, a } => match ty_of(a) {
+                    Ty::F32 => (Op::FloatUn32(op, ix(a)), Ty::F32),
+                    t => (Op::FloatUn64(op, ix(a)), t),
+                },
+                Expr::FloatCmp { op, a, b } => match ty_of(a) {
+                    Ty::F32 => (Op::FloatCmp32(op, ix(a), ix(b)), Ty::Bool),
+                    _ => (Op::FloatCmp64(op, ix(a), ix(b)), Ty::Bool),
+                },
+                Expr::BoolAnd(a, b) => (Op::BoolAnd(ix(a), ix(b)), Ty::Bool),
+                Expr::BoolOr(a, b) => (Op::BoolOr(ix(a), ix(b)), Ty::Bool),
+                Expr::BoolNot(a) => (Op::BoolNot(ix(a)), Ty::Bool),
+                Expr::Select { cond, a, b } => (Op::Select(ix(cond), ix(a), ix(b)), ty_of(a)),
+                Expr::Convert { op, a, to } => (Op::Convert(op, ix(a)), to),
+                Expr::Pack64 { lo, hi } => (Op::Pack64(ix(lo), ix(hi)), Ty::U64),
+            };
+            tys.push(ty);
+            ops.push(op);
+        }
+        let mut outputs = [0usize; 16];
+        for (o, h) in outputs.iter_mut().zip(&kernel.outputs) {
+            *o = h.index();
+        }
+        Ok(BatchKernel { ops, consts, outputs })
+    }
+
+    /// Number of expressions (value columns).
+    pub fn len(&self) -> usize {
+        self.ops.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+
+    /// Fresh value columns for this kernel, constants filled in.
+    pub fn scratch(&self) -> Scratch {
+        let mut vals = vec![0u64; self.ops.len().max(1) * BLOCK];
+        for &(col, v) in &self.consts {
+            vals[col * BLOCK..(col + 1) * BLOCK].fill(v);
+        }
+        Scratch { vals, columns: self.ops.len() }
+    }
+
+    /// Runs the kernel for `inputs.len()` lanes. Row `i` is dataset row `first_row + i` and runs
+    /// as lane `(first_row + i) % wave` of its wave (rows fill waves in order, as on every
+    /// backend). `out` must have one entry per input row; the sixteen output dwords of row `i`
+    /// go to `out[i]`.
+    ///
+    /// A scratch made for another kernel is rebuilt here, so a mix-up costs time, never bits.
+    pub fn run(
+        &self,
+        scratch: &mut Scratch,
+        inputs: &[[u32; 6]],
+        first_row: u64,
+        wave: u32,
+        out: &mut [[u32; 16]],
+    ) {
+        if scratch.columns != self.ops.len() || scratch.vals.len() < self.ops.len() * BLOCK {
+            *scratch = self.scratch();
+        }
+        let wave = u64::from(wave.max(1));
+        let n_rows = inputs.len().min(out.len());
+        let mut start = 0;
+        while start < n_rows {
+            let n = BLOCK.min(n_rows - start);
+            self.block(
+                &mut scratch.vals,
+                &inputs[start..start + n],
+                first_row + start as u64,
+                wave,
+            );
+            for (r, row) in out[start..start + n].iter_mut().enumerate() {
+                for (o, &col) in row.iter_mut().zip(&self.outputs) {
+                    *o = scratch.vals[col * BLOCK + r] as u32;
+                }
+            }
+            start += n;
+        }
+    }
+
+    fn block(&self, vals: &mut [u64], inputs: &[[u32; 6]], first_row: u64, wave: u64) {
+        let n = inputs.len();
+        for (i, op) in self.ops.iter().enumerate() {
+            let (before, rest) = vals.split_at_mut(i * BLOCK);
+            let d = &mut rest[..n];
+            let c = |h: usize| &before[h * BLOCK..h * BLOCK + n];
+            match *op {
+                Op::Const => {}
+                Op::Input(k) => {
+                    for (d, inp) in d.iter_mut().zip(inputs) {
+                        *d = u64::from(inp[k]);
+                    }
+                }
+                Op::Zero => d.fill(0),
+                Op::LaneId => {
+                    for (r, d) in d.iter_mut().enumerate() {
+                        *d = (first_row + r as u64) % wave;
+                    }
+                }
+                Op::IntBin32(op, a, b) => int_bin32(op, d, c(a), c(b)),
+                Op::IntBin64(op, a, b) => int_bin64(op, d, c(a), c(b)),
+                Op::IntUn32(op, a) => int_un32(op, d, c(a)),
+                Op::IntUn64(op, a) => int_un64(op, d, c(a)),
+                Op::IntCmp32(op, a, b) => int_cmp(op, true, d, c(a), c(b)),
+                Op::IntCmp64(op, a, b) => int_cmp(op, false, d, c(a), c(b)),
+                Op::FloatBin32(op, a, b) => float_bin32(op, d, c(a), c(b)),
+                Op::FloatBin64(op, a, b) => float_bin64(op, d, c(a), c(b)),
+                Op::Fma32(a, b, cc) => tern(d, c(a), c(b), c(cc), |x, y, z| {
+                    of_f32(f32_of(x).mul_add(f32_of(y), f32_of(z)))
+                }),
+                Op::Fma64(a, b, cc) => tern(d, c(a), c(b), c(cc), |x, y, z| {
+                    of_f64(f64_of(x).mul_add(f64_of(y), f64_of(z)))
+                }),
+                Op::FloatUn32(op, a) => float_un32(op, d, c(a)),
+                Op::FloatUn64(op, a) => float_un64(op, d, c(a)),
+                Op::FloatCmp32(op, a, b) => float_cmp32(op, d, c(a), c(b)),
+                Op::FloatCmp64(op, a, b) => float_cmp64(op, d, c(a), c(b)),
+                Op::BoolAnd(a, b) => bin(d, c(a), c(b), |x, y| x & y),
+                Op::BoolOr(a, b) => bin(d, c(a), c(b), |x, y| x | y),
+                Op::BoolNot(a) => un(d, c(a), |x| x ^ 1),
+                Op::Select(cond, a, b) => {
+                    tern(d, c(cond), c(a), c(b), |s, x, y| if s != 0 { x } else { y })
+                }
+                Op::Convert(op, a) => convert(op, d, c(a)),
+                Op::Pack64(lo, hi) => bin(d, c(lo), c(hi), |l, h| (l & 0xffff_ffff) | (h << 32)),
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn un(d: &mut [u64], a: &[u64], f: impl Fn(u64) -> u64) {
+    for (d, &x) in d.iter_mut().zip(a) {
+        *d = f(x);
+    }
+}
+
+#[inline(always)]
+fn bin(d: &mut [u64], a: &[u64], b: &[u64], f: impl Fn(u64, u64) -> u64) {
+    for ((d, &x), &y) in d.iter_mut().zip(a).zip(b) {
+        *d = f(x, y);
+    }
+}
+
+#[inline(always)]
+fn tern(d: &mut [u64], a: &[u64], b: &[u64], c: &[u64], f: impl Fn(u64, u64, u64) -> u64) {
+    for (((d, &x), &y), &z) in d.iter_mut().zip(a).zip(b).zip(c) {
+        *d = f(x, y, z);
+    }
+}
+
+fn f32_of(v: u64) -> f32 {
+    f32::from_bits(v as u32)
+}
+fn f64_of(v: u64) -> f64 {
+    f64::from_bits(v)
+}
+fn of_f32(x: f32) -> u64 {
+    u64::from(x.to_bits())
+}
+fn of_f64(x: f64) -> u64 {
+    x.to_bits()
+}
+
+fn int_bin32(op: IntBin, d: &mut [u64], a: &[u64], b: &[u64]) {
+    macro_rules! go {
+        (|$x:ident, $y:ident| $e:expr) => {
+            bin(d, a, b, |x, y| {
+                let ($x, $y) = (x as u32, y as u32);
+                u64::from($e)
+            })
+        };
+    }
+    match op {
+        IntBin::Add => go!(|x, y| x.wrapping_add(y)),
+        IntBin::Sub => go!(|x, y| x.wrapping_sub(y)),
+        IntBin::Mul => go!(|x, y| x.wrapping_mul(y)),
+        IntBin::MulHiU => go!(|x, y| ((u64::from(x) * u64::from(y)) >> 32) as u32),
+        IntBin::MulHiS => go!(|x, y| ((i64::from(x as i32) * i64::from(y as i32)) >> 32) as u32),
+        IntBin::DivU => go!(|x, y| x.checked_div(y).unwrap_or(u32::MAX)),
+        IntBin::RemU => go!(|x, y| x.checked_rem(y).unwrap_or(x)),
+        IntBin::And => go!(|x, y| x & y),
+        IntBin::Or => go!(|x, y| x | y),
+        IntBin::Xor => go!(|x, y| x ^ y),
+        IntBin::Shl => go!(|x, y| x.wrapping_shl(y)),
+        IntBin::ShrU => go!(|x, y| x.wrapping_shr(y)),
+        IntBin::ShrS => go!(|x, y| (x as i32).wrapping_shr(y) as u32),
+    }
+}
+
+fn int_bin64(op: IntBin, d: &mut [u64], a: &[u64], b: &[u64]) {
+    match op {
+        IntBin::Add => bin(d, a, b, u64::wrapping_add),
+        IntBin::Sub => bin(d, a, b, u64::wrapping_sub),
+        IntBin::Mul => bin(d, a, b, u64::wrapping_mul),
+        IntBin::MulHiU => bin(d, a, b, |x, y| ((u128::from(x) * u128::from(y)) >> 64) as u64),
+        IntBin::MulHiS => bin(d, a, b, |x, y| {
+            ((i128::from(x as i64) * i128::from(y as i64)) >> 64) as u64
+        }),
+        IntBin::DivU => bin(d, a, b, |x, y| x.checked_div(y).unwrap_or(u64::MAX)),
+        IntBin::RemU => bin(d, a, b, |x, y| x.checked_rem(y).unwrap_or(x)),
+        IntBin::And => bin(d, a, b, |x, y| x & y),
+        IntBin::Or => bin(d, a, b, |x, y| x | y),
+        IntBin::Xor => bin(d, a, b, |x, y| x ^ y),
+        IntBin::Shl => bin(d, a, b, |x, y| x.wrapping_shl(y as u32)),
+        IntBin::ShrU => bin(d, a, b, |x, y| x.wrapping_shr(y as u32)),
+        IntBin::ShrS => bin(d, a, b, |x, y| (x as i64).wrapping_shr(y as u32) as u64),
+    }
+}
+
+fn int_un32(op: IntUn, d: &mut [u64], a: &[u64]) {
+    macro_rules! go {
+        (|$x:ident| $e:expr) => {
+            un(d, a, |x| {
+                let $x = x as u32;
+                u64::from($e)
+            })
+        };
+    }
+    match op {
+        IntUn::Not => go!(|x| !x),
+        IntUn::Neg => go!(|x| x.wrapping_neg()),
+        IntUn::Popcount => go!(|x| x.count_ones()),
+        IntUn::BitReverse => go!(|x| x.reverse_bits()),
+        IntUn::FindMsbU => go!(|x| if x == 0 { u32::MAX } else { 31 - x.leading_zeros() }),
+        IntUn::FindLsb => go!(|x| if x == 0 { u32::MAX } else { x.trailing_zeros() }),
+    }
+}
+
+fn int_un64(op: IntUn, d: &mut [u64], a: &[u64]) {
+    match op {
+        IntUn::Not => un(d, a, |x| !x),
+        IntUn::Neg => un(d, a, u64::wrapping_neg),
+        IntUn::Popcount => un(d, a, |x| u64::from(x.count_ones())),
+        IntUn::BitReverse => un(d, a, u64::reverse_bits),
+        IntUn::FindMsbU => {
+            un(d, a, |x| if x == 0 { u64::MAX } else { u64::from(63 - x.leading_zeros()) })
+        }
+        IntUn::FindLsb => {
+            un(d, a, |x| if x == 0 { u64::MAX } else { u64::from(x.trailing_zeros()) })
+        }
+    }
+}
+
+/// Integer comparisons. Values of `U32` expressions are always zero-extended in a column, so
+/// the unsigned forms compare the u64s directly; the signed forms sign-extend from the width.
+fn int_cmp(op: IntCmp, narrow: bool, d: &mut [u64], a: &[u64], b: &[u64]) {
+    let s = |x: u64| if narrow { i64::from(x as u32 as i32) } else { x as i64 };
+    match op {
+        IntCmp::Eq => bin(d, a, b, |x, y| u64::from(x == y)),
+        IntCmp::Ne => bin(d, a, b, |x, y| u64::from(x != y)),
+        IntCmp::LtU => bin(d, a, b, |x, y| u64::from(x < y)),
+        IntCmp::LeU => bin(d, a, b, |x, y| u64::from(x <= y)),
+        IntCmp::GtU => bin(d, a, b, |x, y| u64::from(x > y)),
+        IntCmp::GeU => bin(d, a, b, |x, y| u64::from(x >= y)),
+        IntCmp::LtS => bin(d, a, b, |x, y| u64::from(s(x) < s(y))),
+        IntCmp::LeS => bin(d, a, b, |x, y| u64::from(s(x) <= s(y))),
+        IntCmp::GtS => bin(d, a, b, |x, y| u64::from(s(x) > s(y))),
+        IntCmp::GeS => bin(d, a, b, |x, y| u64::from(s(x) >= s(y))),
+    }
+}
+
+fn float_bin32(op: FloatBin, d: &mut [u64], a: &[u64], b: &[u64]) {
+    macro_rules! go {
+        ($o:tt) => {
+            bin(d, a, b, |x, y| of_f32(f32_of(x) $o f32_of(y)))
+        };
+    }
+    match op {
+        FloatBin::Add => go!(+),
+        FloatBin::Sub => go!(-),
+        FloatBin::Mul => go!(*),
+        FloatBin::Div => go!(/),
+    }
+}
+
+fn float_bin64(op: FloatBin, d: &mut [u64], a: &[u64], b: &[u64]) {
+    macro_rules! go {
+        ($o:tt) => {
+            bin(d, a, b, |x, y| of_f64(f64_of(x) $o f64_of(y)))
+        };
+    }
+    match op {
+        FloatBin::Add => go!(+),
+        FloatBin::Sub => go!(-),
+        FloatBin::Mul => go!(*),
+        FloatBin::Div => go!(/),
+    }
+}
+
+fn float_un32(op: FloatUn, d: &mut [u64], a: &[u64]) {
+    macro_rules! go {
+        (|$x:ident| $e:expr) => {
+            un(d, a, |x| {
+                let $x = f32_of(x);
+                of_f32($e)
+            })
+        };
+    }
+    match op {
+        FloatUn::Sqrt => go!(|x| x.sqrt()),
+        FloatUn::Floor => go!(|x| x.floor()),
+        FloatUn::Ceil => go!(|x| x.ceil()),
+        FloatUn::Trunc => go!(|x| x.trunc()),
+        FloatUn::RoundEven => go!(|x| x.round_ties_even()),
+        FloatUn::Exp2 => go!(|x| x.exp2()),
+        FloatUn::Log2 => go!(|x| x.log2()),
+        FloatUn::InverseSqrt => go!(|x| 1.0 / x.sqrt()),
+        FloatUn::Sin => go!(|x| x.sin()),
+        FloatUn::Cos => go!(|x| x.cos()),
+    }
+}
+
+fn float_un64(op: FloatUn, d: &mut [u64], a: &[u64]) {
+    macro_rules! go {
+        (|$x:ident| $e:expr) => {
+            un(d, a, |x| {
+                let $x = f64_of(x);
+                of_f64($e)
+            })
+        };
+    }
+    match op {
+        FloatUn::Sqrt => go!(|x| x.sqrt()),
+        FloatUn::Floor => go!(|x| x.floor()),
+        FloatUn::Ceil => go!(|x| x.ceil()),
+        FloatUn::Trunc => go!(|x| x.trunc()),
+        FloatUn::RoundEven => go!(|x| x.round_ties_even()),
+        FloatUn::Exp2 => go!(|x| x.exp2()),
+        FloatUn::Log2 => go!(|x| x.log2()),
+        FloatUn::InverseSqrt => go!(|x| 1.0 / x.sqrt()),
+        FloatUn::Sin => go!(|x| x.sin()),
+        FloatUn::Cos => go!(|x| x.cos()),
+    }
+}
+
+macro_rules! float_cmp {
+    ($name:ident, $of:ident) => {
+        fn $name(op: FloatCmp, d: &mut [u64], a: &[u64], b: &[u64]) {
+            macro_rules! go {
+                (|$x:ident, $y:ident| $e:expr) => {
+                    bin(d, a, b, |x, y| {
+                        let ($x, $y) = ($of(x), $of(y));
+                        u64::from($e)
+                    })
+                };
+            }
+            match op {
+                FloatCmp::OrdEq => go!(|x, y| x == y),
+                FloatCmp::OrdNe => go!(|x, y| !(x.is_nan() || y.is_nan()) && x != y),
+                FloatCmp::OrdLt => go!(|x, y| x < y),
+                FloatCmp::OrdLe => go!(|x, y| x <= y),
+                FloatCmp::OrdGt => go!(|x, y| x > y),
+                FloatCmp::OrdGe => go!(|x, y| x >= y),
+                FloatCmp::UnordEq => go!(|x, y| x.is_nan() || y.is_nan() || x == y),
+                FloatCmp::UnordNe => go!(|x, y| x.is_nan() || y.is_nan() || x != y),
+                FloatCmp::UnordLt => go!(|x, y| x.is_nan() || y.is_nan() || x < y),
+                FloatCmp::UnordLe => go!(|x, y| x.is_nan() || y.is_nan() || x <= y),
+                FloatCmp::UnordGt => go!(|x, y| x.is_nan() || y.is_nan() || x > y),
+                FloatCmp::UnordGe => go!(|x, y| x.is_nan() || y.is_nan() || x >= y),
+                FloatCmp::Unord => go!(|x, y| x.is_nan() || y.is_nan()),
+            }
+        }
+    };
+}
+
+float_cmp!(float_cmp32, f32_of);
+float_cmp!(float_cmp64, f64_of);
+
+fn convert(op: Convert, d: &mut [u64], a: &[u64]) {
+    match op {
+        Convert::ZextU32 | Convert::TruncU64 => un(d, a, |x| x & 0xffff_ffff),
+        Convert::SextU32 => un(d, a, |x| x as u32 as i32 as i64 as u64),
+        Convert::BoolToU32 => un(d, a, |x| x & 1),
+        Convert::Bitcast => d.copy_from_slice(a),
+        Convert::F32ToF64 => un(d, a, |x| of_f64(f64::from(f32_of(x)))),
+        Convert::F64ToF32 => un(d, a, |x| of_f32(f64_of(x) as f32)),
+        Convert::S32ToF64 => un(d, a, |x| of_f64(f64::from(x as u32 as i32))),
+        Convert::U32ToF64 => un(d, a, |x| of_f64(f64::from(x as u32))),
+        // Saturating casts, as in `interp`: the lowering clamps first.
+        Convert::F64ToS32 => un(d, a, |x| u64::from(f64_of(x) as i32 as u32)),
+        Convert::F64ToU32 => un(d, a, |x| u64::from(f64_of(x) as u32)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interp;
+    use crate::spirv::arbitrary::{random_kernel, GenOptions, Rng, F32_SPECIALS, U32_SPECIALS};
+    use rdnaprobe_isa::{FloatMode, Target, Wave};
+    use std::path::Path;
+
+    fn random_inputs(rng: &mut Rng, n: usize) -> Vec<[u32; 6]> {
+        (0..n)
+            .map(|_| {
+                let mut r = [0u32; 6];
+                for v in &mut r {
+                    *v = match rng.below(3) {
+                        0 => rng.pick(&F32_SPECIALS),
+                        1 => rng.pick(&U32_SPECIALS),
+                        _ => rng.next_u64() as u32,
+                    };
+                }
+                r
+            })
+            .collect()
+    }
+
+    /// Runs `kernel` both ways over `inputs` (rows `first_row..`) and returns the first row
+    /// that differs, if any.
+    fn first_difference(
+        kernel: &Kernel,
+        inputs: &[[u32; 6]],
+        first_row: u64,
+        wave: u32,
+    ) -> Option<(usize, [u32; 16], [u32; 16])> {
+        let bk = BatchKernel::new(kernel).expect("valid kernel");
+        let mut scratch = bk.scratch();
+        let mut got = vec![[0u32; 16]; inputs.len()];
+        bk.run(&mut scratch, inputs, first_row, wave, &mut got);
+        inputs.iter().zip(&got).enumerate().find_map(|(i, (inp, g))| {
+            let lane = ((first_row + i as u64) % u64::from(wave)) as u32;
+            let want = interp::run(kernel, *inp, lane);
+            (want != *g).then_some((i, want, *g))
+        })
+    }
+
+    #[test]
+    fn matches_interp_on_random_kernels() {
+        let opts = GenOptions::default();
+        let mut rng = Rng::new(0x5eed_ba7c);
+        let seeds = 120u64;
+        for seed in 0..seeds {
+            let k = random_kernel(seed, &opts);
+            // 1,300 rows: two full blocks and a partial one, starting mid-wave.
+            let inputs = random_inputs(&mut rng, 2 * BLOCK + 276);
+            let wave = if seed % 2 == 0 { 32 } else { 64 };
+            if let Some((i, want, got)) = first_difference(&k, &inputs, 7, wave) {
+                panic!(
+                    "seed {seed} row {i} inputs {:08x?}: interp {want:08x?} batch {got:08x?}",
+                    inputs[i]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn scratch_of_another_kernel_is_rebuilt() {
+        let opts = GenOptions::default();
+        let (a, b) = (random_kernel(1, &opts), random_kernel(2, &opts));
+        let (ba, bb) = (BatchKernel::new(&a).unwrap(), BatchKernel::new(&b).unwrap());
+        let mut scratch = ba.scratch();
+        let inputs = random_inputs(&mut Rng::new(3), 40);
+        let mut got = vec![[0u32; 16]; inputs.len()];
+        bb.run(&mut scratch, &inputs, 0, 32, &mut got);
+        for (i, (inp, g)) in inputs.iter().zip(&got).enumerate() {
+            assert_eq!(interp::run(&b, *inp, i as u32 % 32), *g, "row {i}");
+        }
+    }
+
+    #[test]
+    fn invalid_kernel_is_refused() {
+        let k = Kernel { exprs: vec![Expr::Input(0)], outputs: vec![] };
+        assert!(BatchKernel::new(&k).is_err());
+    }
+
+    fn hex(s: &str) -> Option<u32> {
+        let s = s.trim();
+        u32::from_str_radix(s.strip_prefix("0x").unwrap_or(s), 16).ok()
+    }
+
+    /// Every shipped hardware row's body, lowered under its mode, runs identically both ways
+    /// (on the row's own inputs and on random ones).
+    #[test]
+    fn matches_interp_on_lowered_hardware_rows() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets/rdna2");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "csv"))
+            .collect();
+        files.sort();
+        let mut rng = Rng::new(11);
+        let mut seen = std::collections::HashSet::new();
+        let mut kernels = 0;
+        for path in files {
+            let mut rd = csv::Reader::from_path(&path).expect("readable csv");
+            let hdr: Vec<String> = rd.headers().unwrap().iter().map(String::from).collect();
+            let col = |n: &str| hdr.iter().position(|h| h == n);
+            let Some(enc_col) = col("encoding") else { continue };
+            for rec in rd.records() {
+                let rec = rec.expect("record");
+                let get = |n: &str| col(n).and_then(|c| rec.get(c)).unwrap_or("").trim();
+                let words: Vec<u32> =
+                    rec.get(enc_col).unwrap_or("").split_whitespace().filter_map(hex).collect();
+                let d = FloatMode::DEFAULT;
+                let cell = |n: &str, dflt: u8| get(n).parse::<u8>().unwrap_or(dflt);
+                let mode = FloatMode {
+                    ieee: cell("ieee", u8::from(d.ieee)) != 0,
+                    dx10_clamp: cell("dx10_clamp", u8::from(d.dx10_clamp)) != 0,
+                    denorm32: cell("denorm32", d.denorm32),
+                    denorm16: cell("denorm16", d.denorm16),
+                    round32: cell("round32", d.round32),
+                    round16: cell("round16", d.round16),
+                    fp16_overflow: cell("fp16_overflow", u8::from(d.fp16_overflow)) != 0,
+                };
+                let wave = if get("wave") == "64" { Wave::W64 } else { Wave::W32 };
+                let gfx: Target = get("gfx").parse().unwrap_or(Target::Gfx1030);
+                let mut row = [0u32; 6];
+                for (k, v) in row.iter_mut().enumerate() {
+                    *v = hex(get(&format!("in{k}"))).unwrap_or(0);
+                }
+                let Ok(kernel) = crate::lower_words(&words, mode, wave, gfx) else { continue };
+                let mut inputs = vec![row];
+                if seen.insert(format!("{words:?}{mode:?}{wave:?}{gfx:?}")) {
+                    kernels += 1;
+                    inputs.extend(random_inputs(&mut rng, 64));
+                }
+                if let Some((i, want, got)) = first_difference(&kernel, &inputs, 0, wave.lanes()) {
+                    panic!(
+                        "{}: {words:08x?} {mode:?} inputs {:08x?}: interp {want:08x?} batch {got:08x?}",
+                        path.display(),
+                        inputs[i]
+                    );
+                }
+            }
+        }
+        assert!(kernels > 20, "only {kernels} distinct lowered kernels found in {}", dir.display());
+    }
+}
