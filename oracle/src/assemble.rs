@@ -20,14 +20,24 @@ pub struct ProbeKernel {
 /// Assembles and links the probe kernel for `body`, then reads the kernel descriptor back and
 /// checks that the float mode and wave size are the ones requested, so a directive the
 /// assembler ignored cannot silently run the body in another mode.
-pub fn assemble_probe(comgr: &Comgr, target: Target, mode: &Mode, body: &[u32]) -> Result<ProbeKernel> {
+pub fn assemble_probe(
+    comgr: &Comgr,
+    target: Target,
+    mode: &Mode,
+    body: &[u32],
+) -> Result<ProbeKernel> {
     let source = kernel_source(target, mode, body)?;
-    let code_object = comgr.assemble_executable(&target.isa_name(), &source, &assembler_options(mode))?;
+    let code_object =
+        comgr.assemble_executable(&target.isa_name(), &source, &assembler_options(mode))?;
     let elf = CodeObject::parse(&code_object)?;
     if elf.mach() != target.elf_mach() {
         return Err(OracleError::BadElf {
             offset: 48,
-            message: format!("EF_AMDGPU_MACH {:#x}, expected {:#x} for {target}", elf.mach(), target.elf_mach()),
+            message: format!(
+                "EF_AMDGPU_MACH {:#x}, expected {:#x} for {target}",
+                elf.mach(),
+                target.elf_mach()
+            ),
         });
     }
     let got = elf.kernel_descriptor(KERNEL_NAME)?.mode();
@@ -37,5 +47,10 @@ pub fn assemble_probe(comgr: &Comgr, target: Target, mode: &Mode, body: &[u32]) 
             message: format!("kernel descriptor mode {got:?} differs from the requested {mode:?}"),
         });
     }
-    Ok(ProbeKernel { target, mode: *mode, source, code_object })
+    Ok(ProbeKernel {
+        target,
+        mode: *mode,
+        source,
+        code_object,
+    })
 }

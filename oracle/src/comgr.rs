@@ -50,9 +50,15 @@ struct Actions {
 
 fn actions_for_major(major: usize) -> Actions {
     if major <= 2 {
-        Actions { assemble_source_to_relocatable: 0xA, link_relocatable_to_executable: 0x9 }
+        Actions {
+            assemble_source_to_relocatable: 0xA,
+            link_relocatable_to_executable: 0x9,
+        }
     } else {
-        Actions { assemble_source_to_relocatable: 0x8, link_relocatable_to_executable: 0x7 }
+        Actions {
+            assemble_source_to_relocatable: 0x8,
+            link_relocatable_to_executable: 0x7,
+        }
     }
 }
 
@@ -71,7 +77,8 @@ struct Fns {
     create_action_info: unsafe extern "C" fn(*mut Handle) -> Status,
     destroy_action_info: unsafe extern "C" fn(Handle) -> Status,
     action_info_set_isa_name: unsafe extern "C" fn(Handle, *const c_char) -> Status,
-    action_info_set_option_list: unsafe extern "C" fn(Handle, *const *const c_char, usize) -> Status,
+    action_info_set_option_list:
+        unsafe extern "C" fn(Handle, *const *const c_char, usize) -> Status,
     action_info_set_logging: unsafe extern "C" fn(Handle, bool) -> Status,
     do_action: unsafe extern "C" fn(u32, Handle, Handle, Handle) -> Status,
 }
@@ -87,7 +94,10 @@ pub struct Comgr {
 
 impl std::fmt::Debug for Comgr {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Comgr").field("soname", &self.soname).field("version", &self.version).finish()
+        f.debug_struct("Comgr")
+            .field("soname", &self.soname)
+            .field("version", &self.version)
+            .finish()
     }
 }
 
@@ -95,7 +105,12 @@ fn check(call: &'static str, code: Status) -> Result<()> {
     if code == 0 {
         Ok(())
     } else {
-        Err(OracleError::Comgr { call, code, name: status_name(code), log: String::new() })
+        Err(OracleError::Comgr {
+            call,
+            code,
+            name: status_name(code),
+            log: String::new(),
+        })
     }
 }
 
@@ -153,7 +168,12 @@ impl Comgr {
     /// Assembles `source` for `isa_name` (e.g. `amdgcn-amd-amdhsa--gfx1030`) and links it into an
     /// executable code object. `options` go to the assembler (clang driver spelling, e.g.
     /// `-mwavefrontsize64`). Assembler diagnostics are returned in the error's `log`.
-    pub fn assemble_executable(&self, isa_name: &str, source: &str, options: &[&str]) -> Result<Vec<u8>> {
+    pub fn assemble_executable(
+        &self,
+        isa_name: &str,
+        source: &str,
+        options: &[&str],
+    ) -> Result<Vec<u8>> {
         // comgr 2.x runs its in-process assembler and linker over LLVM's global state; one action
         // at a time per process keeps concurrent callers (test threads, rayon) safe.
         static ACTIONS: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -162,14 +182,19 @@ impl Comgr {
             .map_err(|_| OracleError::Protocol(format!("isa name {isa_name:?} contains NUL")))?;
         let opts: Vec<CString> = options
             .iter()
-            .map(|o| CString::new(*o).map_err(|_| OracleError::Protocol(format!("option {o:?} contains NUL"))))
+            .map(|o| {
+                CString::new(*o)
+                    .map_err(|_| OracleError::Protocol(format!("option {o:?} contains NUL")))
+            })
             .collect::<Result<_>>()?;
 
         let src = self.data(DATA_KIND_SOURCE)?;
         self.set_bytes(&src, source.as_bytes(), c"probe.s")?;
         let input = self.data_set()?;
         // SAFETY: both handles are live (owned by the guards).
-        check("amd_comgr_data_set_add", unsafe { (self.fns.data_set_add)(input.0, src.0) })?;
+        check("amd_comgr_data_set_add", unsafe {
+            (self.fns.data_set_add)(input.0, src.0)
+        })?;
 
         let info = self.action_info(&isa, &opts)?;
         let relocatable = self.data_set()?;
@@ -201,7 +226,14 @@ impl Comgr {
         }
     }
 
-    fn action(&self, call: &'static str, kind: u32, info: &InfoGuard, input: &SetGuard, out: &SetGuard) -> Result<()> {
+    fn action(
+        &self,
+        call: &'static str,
+        kind: u32,
+        info: &InfoGuard,
+        input: &SetGuard,
+        out: &SetGuard,
+    ) -> Result<()> {
         // SAFETY: all handles are live guards.
         let code = unsafe { (self.fns.do_action)(kind, info.0, input.0, out.0) };
         if code == 0 {
@@ -209,15 +241,27 @@ impl Comgr {
         }
         let log = self
             .collect(out, DATA_KIND_LOG)
-            .map(|logs| logs.iter().map(|l| String::from_utf8_lossy(l).into_owned()).collect::<Vec<_>>().join("\n"))
+            .map(|logs| {
+                logs.iter()
+                    .map(|l| String::from_utf8_lossy(l).into_owned())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
             .unwrap_or_default();
-        Err(OracleError::Comgr { call, code, name: status_name(code), log })
+        Err(OracleError::Comgr {
+            call,
+            code,
+            name: status_name(code),
+            log,
+        })
     }
 
     fn data(&self, kind: u32) -> Result<DataGuard<'_>> {
         let mut h = Handle { handle: 0 };
         // SAFETY: valid out-pointer.
-        check("amd_comgr_create_data", unsafe { (self.fns.create_data)(kind, &mut h) })?;
+        check("amd_comgr_create_data", unsafe {
+            (self.fns.create_data)(kind, &mut h)
+        })?;
         Ok(DataGuard(h, self))
     }
 
@@ -226,26 +270,34 @@ impl Comgr {
         check("amd_comgr_set_data", unsafe {
             (self.fns.set_data)(data.0, bytes.len(), bytes.as_ptr().cast())
         })?;
-        check("amd_comgr_set_data_name", unsafe { (self.fns.set_data_name)(data.0, name.as_ptr()) })
+        check("amd_comgr_set_data_name", unsafe {
+            (self.fns.set_data_name)(data.0, name.as_ptr())
+        })
     }
 
     fn data_set(&self) -> Result<SetGuard<'_>> {
         let mut h = Handle { handle: 0 };
         // SAFETY: valid out-pointer.
-        check("amd_comgr_create_data_set", unsafe { (self.fns.create_data_set)(&mut h) })?;
+        check("amd_comgr_create_data_set", unsafe {
+            (self.fns.create_data_set)(&mut h)
+        })?;
         Ok(SetGuard(h, self))
     }
 
     fn action_info(&self, isa: &CStr, options: &[CString]) -> Result<InfoGuard<'_>> {
         let mut h = Handle { handle: 0 };
         // SAFETY: valid out-pointer.
-        check("amd_comgr_create_action_info", unsafe { (self.fns.create_action_info)(&mut h) })?;
+        check("amd_comgr_create_action_info", unsafe {
+            (self.fns.create_action_info)(&mut h)
+        })?;
         let guard = InfoGuard(h, self);
         // SAFETY: live handle; comgr copies the strings.
         check("amd_comgr_action_info_set_isa_name", unsafe {
             (self.fns.action_info_set_isa_name)(h, isa.as_ptr())
         })?;
-        check("amd_comgr_action_info_set_logging", unsafe { (self.fns.action_info_set_logging)(h, true) })?;
+        check("amd_comgr_action_info_set_logging", unsafe {
+            (self.fns.action_info_set_logging)(h, true)
+        })?;
         let ptrs: Vec<*const c_char> = options.iter().map(|o| o.as_ptr()).collect();
         // SAFETY: `ptrs` points at `options`, alive for the call; comgr copies the list.
         check("amd_comgr_action_info_set_option_list", unsafe {
@@ -258,7 +310,9 @@ impl Comgr {
     fn collect(&self, set: &SetGuard<'_>, kind: u32) -> Result<Vec<Vec<u8>>> {
         let mut count = 0usize;
         // SAFETY: live handle, valid out-pointer.
-        check("amd_comgr_action_data_count", unsafe { (self.fns.action_data_count)(set.0, kind, &mut count) })?;
+        check("amd_comgr_action_data_count", unsafe {
+            (self.fns.action_data_count)(set.0, kind, &mut count)
+        })?;
         let mut out = Vec::with_capacity(count);
         for i in 0..count {
             let mut h = Handle { handle: 0 };
@@ -269,7 +323,9 @@ impl Comgr {
             let data = DataGuard(h, self);
             let mut size = 0usize;
             // SAFETY: a null buffer asks for the size only.
-            check("amd_comgr_get_data", unsafe { (self.fns.get_data)(data.0, &mut size, std::ptr::null_mut()) })?;
+            check("amd_comgr_get_data", unsafe {
+                (self.fns.get_data)(data.0, &mut size, std::ptr::null_mut())
+            })?;
             let mut bytes = vec![0u8; size];
             // SAFETY: `bytes` has room for `size` bytes.
             check("amd_comgr_get_data", unsafe {
@@ -330,8 +386,15 @@ mod tests {
     fn missing_library_lists_what_was_tried() {
         let err = Comgr::load_from(&["libamd_comgr_absent.so.99"]).unwrap_err();
         match &err {
-            OracleError::LibraryNotFound { library: Library::Comgr, tried, .. } => {
-                assert!(tried.iter().any(|t| t == "libamd_comgr_absent.so.99"), "{tried:?}")
+            OracleError::LibraryNotFound {
+                library: Library::Comgr,
+                tried,
+                ..
+            } => {
+                assert!(
+                    tried.iter().any(|t| t == "libamd_comgr_absent.so.99"),
+                    "{tried:?}"
+                )
             }
             other => panic!("expected LibraryNotFound, got {other:?}"),
         }

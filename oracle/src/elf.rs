@@ -14,7 +14,10 @@ const SHT_DYNSYM: u32 = 11;
 const EF_AMDGPU_MACH: u32 = 0xff;
 
 fn bad(offset: usize, message: impl Into<String>) -> OracleError {
-    OracleError::BadElf { offset, message: message.into() }
+    OracleError::BadElf {
+        offset,
+        message: message.into(),
+    }
 }
 
 fn bytes(data: &[u8], off: usize, len: usize) -> Result<&[u8]> {
@@ -23,13 +26,19 @@ fn bytes(data: &[u8], off: usize, len: usize) -> Result<&[u8]> {
         .ok_or_else(|| bad(off, format!("{len} bytes needed, file has {}", data.len())))
 }
 fn u16_at(d: &[u8], off: usize) -> Result<u16> {
-    Ok(u16::from_le_bytes(bytes(d, off, 2)?.try_into().expect("2 bytes")))
+    Ok(u16::from_le_bytes(
+        bytes(d, off, 2)?.try_into().expect("2 bytes"),
+    ))
 }
 fn u32_at(d: &[u8], off: usize) -> Result<u32> {
-    Ok(u32::from_le_bytes(bytes(d, off, 4)?.try_into().expect("4 bytes")))
+    Ok(u32::from_le_bytes(
+        bytes(d, off, 4)?.try_into().expect("4 bytes"),
+    ))
 }
 fn u64_at(d: &[u8], off: usize) -> Result<u64> {
-    Ok(u64::from_le_bytes(bytes(d, off, 8)?.try_into().expect("8 bytes")))
+    Ok(u64::from_le_bytes(
+        bytes(d, off, 8)?.try_into().expect("8 bytes"),
+    ))
 }
 fn usize_at(d: &[u8], off: usize) -> Result<usize> {
     let v = u64_at(d, off)?;
@@ -75,7 +84,10 @@ impl<'a> CodeObject<'a> {
         }
         let machine = u16_at(data, 18)?;
         if machine != EM_AMDGPU {
-            return Err(bad(18, format!("e_machine {machine} is not EM_AMDGPU ({EM_AMDGPU})")));
+            return Err(bad(
+                18,
+                format!("e_machine {machine} is not EM_AMDGPU ({EM_AMDGPU})"),
+            ));
         }
         let e_flags = u32_at(data, 48)?;
         let shoff = usize_at(data, 40)?;
@@ -98,7 +110,12 @@ impl<'a> CodeObject<'a> {
                 entsize: usize_at(data, h + 56)?,
             });
         }
-        Ok(CodeObject { data, e_flags, abi_version: ident[8], sections })
+        Ok(CodeObject {
+            data,
+            e_flags,
+            abi_version: ident[8],
+            sections,
+        })
     }
 
     /// EF_AMDGPU_MACH of the header (e.g. 0x36 for gfx1030).
@@ -124,19 +141,30 @@ impl<'a> CodeObject<'a> {
     }
 
     fn find_in(&self, symtab: &Section, name: &str) -> Result<Option<Symbol>> {
-        let strtab = self
-            .sections
-            .get(symtab.link as usize)
-            .ok_or_else(|| bad(symtab.offset, format!("symbol table links to missing section {}", symtab.link)))?;
+        let strtab = self.sections.get(symtab.link as usize).ok_or_else(|| {
+            bad(
+                symtab.offset,
+                format!("symbol table links to missing section {}", symtab.link),
+            )
+        })?;
         let strings = bytes(self.data, strtab.offset, strtab.size)?;
-        let entsize = if symtab.entsize == 0 { 24 } else { symtab.entsize };
+        let entsize = if symtab.entsize == 0 {
+            24
+        } else {
+            symtab.entsize
+        };
         for i in 0..symtab.size / entsize {
             let e = symtab.offset + i * entsize;
             let name_off = u32_at(self.data, e)? as usize;
             let sym_name = strings
                 .get(name_off..)
                 .and_then(|s| s.split(|b| *b == 0).next())
-                .ok_or_else(|| bad(e, format!("symbol name offset {name_off} outside the string table")))?;
+                .ok_or_else(|| {
+                    bad(
+                        e,
+                        format!("symbol name offset {name_off} outside the string table"),
+                    )
+                })?;
             if sym_name != name.as_bytes() {
                 continue;
             }
@@ -150,15 +178,26 @@ impl<'a> CodeObject<'a> {
             let delta = value
                 .checked_sub(sec.addr)
                 .and_then(|d| usize::try_from(d).ok())
-                .ok_or_else(|| bad(e + 8, format!("symbol `{name}` at {value:#x} before its section")))?;
-            return Ok(Some(Symbol { name: name.to_string(), value, size, file_offset: sec.offset + delta }));
+                .ok_or_else(|| {
+                    bad(
+                        e + 8,
+                        format!("symbol `{name}` at {value:#x} before its section"),
+                    )
+                })?;
+            return Ok(Some(Symbol {
+                name: name.to_string(),
+                value,
+                size,
+                file_offset: sec.offset + delta,
+            }));
         }
         Ok(None)
     }
 
     /// The bytes of a symbol.
     pub fn symbol_bytes(&self, sym: &Symbol) -> Result<&'a [u8]> {
-        let len = usize::try_from(sym.size).map_err(|_| bad(sym.file_offset, "symbol too large"))?;
+        let len =
+            usize::try_from(sym.size).map_err(|_| bad(sym.file_offset, "symbol too large"))?;
         bytes(self.data, sym.file_offset, len)
     }
 
@@ -166,13 +205,15 @@ impl<'a> CodeObject<'a> {
     pub fn kernel_descriptor(&self, kernel: &str) -> Result<KernelDescriptor> {
         let sym = self.symbol(&format!("{kernel}.kd"))?;
         if sym.size != 64 {
-            return Err(bad(sym.file_offset, format!("kernel descriptor is {} bytes, expected 64", sym.size)));
+            return Err(bad(
+                sym.file_offset,
+                format!("kernel descriptor is {} bytes, expected 64", sym.size),
+            ));
         }
-        KernelDescriptor::decode(self.symbol_bytes(&sym)?)
-            .map_err(|e| match e {
-                OracleError::BadElf { offset, message } => bad(sym.file_offset + offset, message),
-                other => other,
-            })
+        KernelDescriptor::decode(self.symbol_bytes(&sym)?).map_err(|e| match e {
+            OracleError::BadElf { offset, message } => bad(sym.file_offset + offset, message),
+            other => other,
+        })
     }
 }
 
@@ -266,7 +307,10 @@ mod tests {
         hdr[..4].copy_from_slice(b"\x7fELF");
         hdr[4] = 2;
         hdr[5] = 1;
-        assert!(matches!(CodeObject::parse(&hdr), Err(OracleError::BadElf { offset: 18, .. })));
+        assert!(matches!(
+            CodeObject::parse(&hdr),
+            Err(OracleError::BadElf { offset: 18, .. })
+        ));
         hdr[18] = 224;
         // A header that claims sections beyond the end of the file.
         hdr[40] = 0xf0;

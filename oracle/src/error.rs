@@ -37,16 +37,34 @@ impl std::fmt::Display for Library {
 pub enum OracleError {
     /// None of the sonames could be loaded. Not fatal for the program: other backends still run.
     #[error("{library} not found (tried {}: {}); {}", tried.join(", "), last_error, library.package_hint())]
-    LibraryNotFound { library: Library, tried: Vec<String>, last_error: String },
+    LibraryNotFound {
+        library: Library,
+        tried: Vec<String>,
+        last_error: String,
+    },
 
     #[error("{library}: symbol `{symbol}` missing from {soname}: {message}")]
-    MissingSymbol { library: Library, soname: String, symbol: &'static str, message: String },
+    MissingSymbol {
+        library: Library,
+        soname: String,
+        symbol: &'static str,
+        message: String,
+    },
 
     #[error("comgr {call} failed: {name} ({code}){}", log_suffix(log))]
-    Comgr { call: &'static str, code: u32, name: &'static str, log: String },
+    Comgr {
+        call: &'static str,
+        code: u32,
+        name: &'static str,
+        log: String,
+    },
 
     #[error("HIP {call} failed: {name} ({code})")]
-    Hip { call: &'static str, code: i32, name: String },
+    Hip {
+        call: &'static str,
+        code: i32,
+        name: String,
+    },
 
     /// HIP works but there is no device (hipErrorNoDevice, or a device count of zero).
     #[error("no HIP device: {reason}")]
@@ -59,7 +77,11 @@ pub enum OracleError {
     UnknownTarget(String),
 
     #[error("invalid mode field {field} = {value}: {expected}")]
-    InvalidMode { field: &'static str, value: u32, expected: &'static str },
+    InvalidMode {
+        field: &'static str,
+        value: u32,
+        expected: &'static str,
+    },
 
     #[error("empty body: a probe kernel needs at least one instruction word")]
     EmptyBody,
@@ -75,7 +97,10 @@ pub enum OracleError {
     Worker(String),
 
     #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 fn log_suffix(log: &str) -> String {

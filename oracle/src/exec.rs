@@ -5,7 +5,9 @@ use std::collections::HashMap;
 
 use crate::error::{OracleError, Result};
 use crate::hip::{Hip, RawPtr};
-use crate::template::{DONE_MARK, INPUT_DWORDS, KERNARG_SIZE, KERNEL_NAME, OUTPUT_DWORDS, WORKGROUP_SIZE};
+use crate::template::{
+    DONE_MARK, INPUT_DWORDS, KERNARG_SIZE, KERNEL_NAME, OUTPUT_DWORDS, WORKGROUP_SIZE,
+};
 
 /// Rows per dispatch: 4 Mi rows keep the per-lane byte offsets of the template (row * 64) far
 /// inside 32 bits and the buffers at 96 MiB in + 256 MiB out.
@@ -47,7 +49,11 @@ pub struct HipExecutor {
 impl HipExecutor {
     pub fn new(hip: Hip) -> Result<HipExecutor> {
         hip.init()?;
-        Ok(HipExecutor { hip, device: None, modules: HashMap::new() })
+        Ok(HipExecutor {
+            hip,
+            device: None,
+            modules: HashMap::new(),
+        })
     }
 
     fn function(&mut self, code_object: &[u8]) -> Result<RawPtr> {
@@ -90,7 +96,11 @@ impl Executor for HipExecutor {
 impl HipExecutor {
     fn dispatch(&self, f: RawPtr, rows: &[[u32; INPUT_DWORDS]]) -> Result<Vec<LaneOutput>> {
         let n = rows.len();
-        let input: Vec<u8> = rows.iter().flatten().flat_map(|w| w.to_le_bytes()).collect();
+        let input: Vec<u8> = rows
+            .iter()
+            .flatten()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
         let d_in = self.hip.alloc(input.len())?;
         let d_out = self.hip.alloc(n * OUTPUT_DWORDS * 4)?;
         let d_done = self.hip.alloc(n * 4)?;
@@ -122,7 +132,10 @@ fn decode_lanes(outputs: &[u8], done: &[u8]) -> Vec<LaneOutput> {
             for (dst, src) in lane.iter_mut().zip(o.chunks_exact(4)) {
                 *dst = u32::from_le_bytes(src.try_into().expect("4 bytes"));
             }
-            LaneOutput { outputs: lane, done: u32::from_le_bytes(d.try_into().expect("4 bytes")) == DONE_MARK }
+            LaneOutput {
+                outputs: lane,
+                done: u32::from_le_bytes(d.try_into().expect("4 bytes")) == DONE_MARK,
+            }
         })
         .collect()
 }
@@ -152,7 +165,11 @@ impl FakeExecutor {
     pub fn from_plan(plan: &str) -> Result<FakeExecutor> {
         let mut out = Vec::new();
         for item in plan.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let bad = || OracleError::Protocol(format!("bad {FAKE_WORKER_ENV} item `{item}`: expected ACTION@BATCH"));
+            let bad = || {
+                OracleError::Protocol(format!(
+                    "bad {FAKE_WORKER_ENV} item `{item}`: expected ACTION@BATCH"
+                ))
+            };
             let (action, id) = item.split_once('@').ok_or_else(bad)?;
             let action = match action {
                 "hang" => FakeAction::Hang,
@@ -173,21 +190,36 @@ impl FakeExecutor {
         for (k, o) in outputs.iter_mut().enumerate() {
             *o = input[k % INPUT_DWORDS].rotate_left(k as u32) ^ code_object.len() as u32;
         }
-        LaneOutput { outputs, done: true }
+        LaneOutput {
+            outputs,
+            done: true,
+        }
     }
 }
 
 impl Executor for FakeExecutor {
     fn run(&mut self, batch: &Batch) -> Result<Vec<LaneOutput>> {
-        let action = self.plan.iter().find(|(_, id)| *id == batch.id).map(|(a, _)| *a);
+        let action = self
+            .plan
+            .iter()
+            .find(|(_, id)| *id == batch.id)
+            .map(|(a, _)| *a);
         match action {
             Some(FakeAction::Hang) => loop {
                 std::thread::sleep(std::time::Duration::from_secs(3600));
             },
             Some(FakeAction::Abort) => std::process::abort(),
             Some(FakeAction::Exit) => std::process::exit(3),
-            Some(FakeAction::Error) => Err(OracleError::Hip { call: "hipModuleLaunchKernel", code: 719, name: "hipErrorLaunchFailure".into() }),
-            None => Ok(batch.inputs.iter().map(|i| FakeExecutor::expected(&batch.code_object, i)).collect()),
+            Some(FakeAction::Error) => Err(OracleError::Hip {
+                call: "hipModuleLaunchKernel",
+                code: 719,
+                name: "hipErrorLaunchFailure".into(),
+            }),
+            None => Ok(batch
+                .inputs
+                .iter()
+                .map(|i| FakeExecutor::expected(&batch.code_object, i))
+                .collect()),
         }
     }
 }
@@ -199,7 +231,14 @@ mod tests {
     #[test]
     fn fake_plan_parses_and_rejects() {
         let f = FakeExecutor::from_plan("hang@1, abort@3,error@0").unwrap();
-        assert_eq!(f.plan, vec![(FakeAction::Hang, 1), (FakeAction::Abort, 3), (FakeAction::Error, 0)]);
+        assert_eq!(
+            f.plan,
+            vec![
+                (FakeAction::Hang, 1),
+                (FakeAction::Abort, 3),
+                (FakeAction::Error, 0)
+            ]
+        );
         assert!(FakeExecutor::from_plan("boom@1").is_err());
         assert!(FakeExecutor::from_plan("hang").is_err());
         assert!(FakeExecutor::from_plan("hang@x").is_err());

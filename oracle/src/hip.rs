@@ -191,7 +191,11 @@ impl Hip {
             module_launch_kernel: sym(&lib, l, "hipModuleLaunchKernel")?,
             device_synchronize: sym(&lib, l, "hipDeviceSynchronize")?,
         };
-        Ok(Hip { fns, soname: lib.soname.clone(), _lib: lib })
+        Ok(Hip {
+            fns,
+            soname: lib.soname.clone(),
+            _lib: lib,
+        })
     }
 
     pub fn soname(&self) -> &str {
@@ -218,7 +222,11 @@ impl Hip {
         if code == 0 {
             Ok(())
         } else {
-            Err(OracleError::Hip { call, code, name: self.error_name(code) })
+            Err(OracleError::Hip {
+                call,
+                code,
+                name: self.error_name(code),
+            })
         }
     }
 
@@ -232,8 +240,12 @@ impl Hip {
     pub fn versions(&self) -> Result<(i32, i32)> {
         let (mut r, mut d) = (0, 0);
         // SAFETY: valid out-pointers.
-        self.check("hipRuntimeGetVersion", unsafe { (self.fns.runtime_get_version)(&mut r) })?;
-        self.check("hipDriverGetVersion", unsafe { (self.fns.driver_get_version)(&mut d) })?;
+        self.check("hipRuntimeGetVersion", unsafe {
+            (self.fns.runtime_get_version)(&mut r)
+        })?;
+        self.check("hipDriverGetVersion", unsafe {
+            (self.fns.driver_get_version)(&mut d)
+        })?;
         Ok((r, d))
     }
 
@@ -245,12 +257,17 @@ impl Hip {
         let code = unsafe { (self.fns.get_device_count)(&mut n) };
         if code == HIP_ERROR_NO_DEVICE {
             return Err(OracleError::NoDevice {
-                reason: format!("hipGetDeviceCount returned {} ({code})", self.error_name(code)),
+                reason: format!(
+                    "hipGetDeviceCount returned {} ({code})",
+                    self.error_name(code)
+                ),
             });
         }
         self.check("hipGetDeviceCount", code)?;
         if n <= 0 {
-            return Err(OracleError::NoDevice { reason: "hipGetDeviceCount reported 0 devices".into() });
+            return Err(OracleError::NoDevice {
+                reason: "hipGetDeviceCount reported 0 devices".into(),
+            });
         }
         Ok(n)
     }
@@ -268,14 +285,21 @@ impl Hip {
         })?;
         let mut mem = 0usize;
         // SAFETY: valid out-pointer.
-        self.check("hipDeviceTotalMem", unsafe { (self.fns.device_total_mem)(&mut mem, index) })?;
+        self.check("hipDeviceTotalMem", unsafe {
+            (self.fns.device_total_mem)(&mut mem, index)
+        })?;
         // 64 KiB: larger than hipDeviceProp_t of ROCm 5 (~1.1 KiB) and ROCm 6 (~1.5 KiB).
         let mut props = vec![0u8; 64 * 1024];
         // SAFETY: the buffer is larger than any hipDeviceProp_t layout.
         self.check("hipGetDeviceProperties", unsafe {
             (self.fns.get_device_properties)(props.as_mut_ptr().cast(), index)
         })?;
-        Ok(DeviceInfo { index, name: c_string(&name), arch: find_arch_name(&props).unwrap_or_default(), total_mem: mem })
+        Ok(DeviceInfo {
+            index,
+            name: c_string(&name),
+            arch: find_arch_name(&props).unwrap_or_default(),
+            total_mem: mem,
+        })
     }
 
     pub fn set_device(&self, index: i32) -> Result<()> {
@@ -287,20 +311,27 @@ impl Hip {
     pub fn module_load_data(&self, image: &[u8]) -> Result<RawPtr> {
         let mut m: RawPtr = std::ptr::null_mut();
         // SAFETY: HIP reads the ELF image during the call only (it copies it).
-        self.check("hipModuleLoadData", unsafe { (self.fns.module_load_data)(&mut m, image.as_ptr().cast()) })?;
+        self.check("hipModuleLoadData", unsafe {
+            (self.fns.module_load_data)(&mut m, image.as_ptr().cast())
+        })?;
         Ok(m)
     }
 
     pub fn module_unload(&self, module: RawPtr) -> Result<()> {
         // SAFETY: `module` came from module_load_data.
-        self.check("hipModuleUnload", unsafe { (self.fns.module_unload)(module) })
+        self.check("hipModuleUnload", unsafe {
+            (self.fns.module_unload)(module)
+        })
     }
 
     pub fn module_get_function(&self, module: RawPtr, name: &str) -> Result<RawPtr> {
-        let cname = CString::new(name).map_err(|_| OracleError::Protocol(format!("kernel name {name:?} has NUL")))?;
+        let cname = CString::new(name)
+            .map_err(|_| OracleError::Protocol(format!("kernel name {name:?} has NUL")))?;
         let mut f: RawPtr = std::ptr::null_mut();
         // SAFETY: live module, NUL-terminated name.
-        self.check("hipModuleGetFunction", unsafe { (self.fns.module_get_function)(&mut f, module, cname.as_ptr()) })?;
+        self.check("hipModuleGetFunction", unsafe {
+            (self.fns.module_get_function)(&mut f, module, cname.as_ptr())
+        })?;
         Ok(f)
     }
 
@@ -308,13 +339,25 @@ impl Hip {
     pub fn alloc(&self, bytes: usize) -> Result<DeviceBuffer<'_>> {
         let mut p: RawPtr = std::ptr::null_mut();
         // SAFETY: valid out-pointer.
-        self.check("hipMalloc", unsafe { (self.fns.malloc)(&mut p, bytes.max(4)) })?;
-        Ok(DeviceBuffer { hip: self, ptr: p, bytes })
+        self.check("hipMalloc", unsafe {
+            (self.fns.malloc)(&mut p, bytes.max(4))
+        })?;
+        Ok(DeviceBuffer {
+            hip: self,
+            ptr: p,
+            bytes,
+        })
     }
 
     /// Launches `function` with a packed kernel-argument block (HIP_LAUNCH_PARAM_BUFFER_*), on
     /// the null stream.
-    pub fn launch(&self, function: RawPtr, grid_x: u32, block_x: u32, kernargs: &mut [u8]) -> Result<()> {
+    pub fn launch(
+        &self,
+        function: RawPtr,
+        grid_x: u32,
+        block_x: u32,
+        kernargs: &mut [u8],
+    ) -> Result<()> {
         let mut size = kernargs.len();
         let mut extra: [*mut c_void; 5] = [
             LAUNCH_PARAM_BUFFER_POINTER as *mut c_void,
@@ -343,7 +386,9 @@ impl Hip {
 
     pub fn synchronize(&self) -> Result<()> {
         // SAFETY: no pointers.
-        self.check("hipDeviceSynchronize", unsafe { (self.fns.device_synchronize)() })
+        self.check("hipDeviceSynchronize", unsafe {
+            (self.fns.device_synchronize)()
+        })
     }
 }
 
@@ -362,23 +407,32 @@ impl DeviceBuffer<'_> {
     pub fn upload(&self, data: &[u8]) -> Result<()> {
         self.fits(data.len())?;
         // SAFETY: `data.len()` bytes fit in the allocation.
-        self.hip.check("hipMemcpyHtoD", unsafe { (self.hip.fns.memcpy_htod)(self.ptr, data.as_ptr().cast(), data.len()) })
+        self.hip.check("hipMemcpyHtoD", unsafe {
+            (self.hip.fns.memcpy_htod)(self.ptr, data.as_ptr().cast(), data.len())
+        })
     }
 
     pub fn download(&self, out: &mut [u8]) -> Result<()> {
         self.fits(out.len())?;
         // SAFETY: `out.len()` bytes fit in the allocation and in `out`.
-        self.hip.check("hipMemcpyDtoH", unsafe { (self.hip.fns.memcpy_dtoh)(out.as_mut_ptr().cast(), self.ptr, out.len()) })
+        self.hip.check("hipMemcpyDtoH", unsafe {
+            (self.hip.fns.memcpy_dtoh)(out.as_mut_ptr().cast(), self.ptr, out.len())
+        })
     }
 
     pub fn fill(&self, byte: u8) -> Result<()> {
         // SAFETY: the whole allocation.
-        self.hip.check("hipMemset", unsafe { (self.hip.fns.memset)(self.ptr, i32::from(byte), self.bytes) })
+        self.hip.check("hipMemset", unsafe {
+            (self.hip.fns.memset)(self.ptr, i32::from(byte), self.bytes)
+        })
     }
 
     fn fits(&self, n: usize) -> Result<()> {
         if n > self.bytes {
-            return Err(OracleError::Protocol(format!("copy of {n} bytes into a {}-byte buffer", self.bytes)));
+            return Err(OracleError::Protocol(format!(
+                "copy of {n} bytes into a {}-byte buffer",
+                self.bytes
+            )));
         }
         Ok(())
     }
@@ -438,7 +492,19 @@ mod tests {
     #[test]
     fn missing_library_is_distinct() {
         let err = Hip::load_from(&["libamdhip64_absent.so.42"]).unwrap_err();
-        assert!(matches!(err, OracleError::LibraryNotFound { library: Library::Hip, .. }), "{err:?}");
-        assert!(err.to_string().contains("libamdhip64_absent.so.42"), "{err}");
+        assert!(
+            matches!(
+                err,
+                OracleError::LibraryNotFound {
+                    library: Library::Hip,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string().contains("libamdhip64_absent.so.42"),
+            "{err}"
+        );
     }
 }

@@ -31,12 +31,19 @@ pub(crate) fn open_first(library: Library, env_override: &str, sonames: &[&str])
         // libraries whose initialisers have no preconditions.
         match unsafe { libloading::Library::new(name) } {
             Ok(lib) => {
-                return Ok(Loaded { lib: std::mem::ManuallyDrop::new(lib), soname: name.clone() })
+                return Ok(Loaded {
+                    lib: std::mem::ManuallyDrop::new(lib),
+                    soname: name.clone(),
+                })
             }
             Err(e) => last_error = e.to_string(),
         }
     }
-    Err(OracleError::LibraryNotFound { library, tried: candidates, last_error })
+    Err(OracleError::LibraryNotFound {
+        library,
+        tried: candidates,
+        last_error,
+    })
 }
 
 /// Resolves one symbol into a plain function pointer. `T` must be the symbol's exact C type.
@@ -48,11 +55,15 @@ pub(crate) fn sym<T: Copy>(loaded: &Loaded, library: Library, name: &'static str
     // hip.rs); the pointer is only used while `loaded.lib` lives, which the tables guarantee by
     // owning it.
     unsafe {
-        loaded.lib.get::<T>(&cname).map(|s| *s).map_err(|e| OracleError::MissingSymbol {
-            library,
-            soname: loaded.soname.clone(),
-            symbol: name,
-            message: e.to_string(),
-        })
+        loaded
+            .lib
+            .get::<T>(&cname)
+            .map(|s| *s)
+            .map_err(|e| OracleError::MissingSymbol {
+                library,
+                soname: loaded.soname.clone(),
+                symbol: name,
+                message: e.to_string(),
+            })
     }
 }

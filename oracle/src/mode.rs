@@ -9,7 +9,9 @@ use std::str::FromStr;
 use crate::error::{OracleError, Result};
 
 /// Wave size.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Wave {
     #[default]
     W32,
@@ -28,7 +30,11 @@ impl Wave {
         match lanes {
             32 => Ok(Wave::W32),
             64 => Ok(Wave::W64),
-            v => Err(OracleError::InvalidMode { field: "wave", value: v, expected: "32 or 64" }),
+            v => Err(OracleError::InvalidMode {
+                field: "wave",
+                value: v,
+                expected: "32 or 64",
+            }),
         }
     }
 }
@@ -77,13 +83,33 @@ impl Mode {
     /// Checks the two-bit fields (the booleans and the wave cannot be out of range).
     pub fn validate(&self) -> Result<()> {
         for (field, value, expected) in [
-            ("denorm32", self.denorm32, "0..3 (bit 0 keeps input, bit 1 keeps output denormals)"),
-            ("denorm16", self.denorm16, "0..3 (bit 0 keeps input, bit 1 keeps output denormals)"),
-            ("round32", self.round32, "0..3 (nearest even, +inf, -inf, toward zero)"),
-            ("round16", self.round16, "0..3 (nearest even, +inf, -inf, toward zero)"),
+            (
+                "denorm32",
+                self.denorm32,
+                "0..3 (bit 0 keeps input, bit 1 keeps output denormals)",
+            ),
+            (
+                "denorm16",
+                self.denorm16,
+                "0..3 (bit 0 keeps input, bit 1 keeps output denormals)",
+            ),
+            (
+                "round32",
+                self.round32,
+                "0..3 (nearest even, +inf, -inf, toward zero)",
+            ),
+            (
+                "round16",
+                self.round16,
+                "0..3 (nearest even, +inf, -inf, toward zero)",
+            ),
         ] {
             if value > 3 {
-                return Err(OracleError::InvalidMode { field, value: value.into(), expected });
+                return Err(OracleError::InvalidMode {
+                    field,
+                    value: value.into(),
+                    expected,
+                });
             }
         }
         Ok(())
@@ -92,7 +118,10 @@ impl Mode {
     /// The FLOAT_MODE byte of COMPUTE_PGM_RSRC1 (bits 1:0 round32, 3:2 round16, 5:4 denorm32,
     /// 7:6 denorm16), the form the dataset notes use.
     pub fn float_mode_byte(&self) -> u8 {
-        (self.round32 & 3) | (self.round16 & 3) << 2 | (self.denorm32 & 3) << 4 | (self.denorm16 & 3) << 6
+        (self.round32 & 3)
+            | (self.round16 & 3) << 2
+            | (self.denorm32 & 3) << 4
+            | (self.denorm16 & 3) << 6
     }
 
     /// Parses a 0/1 flag for error-checked construction from user input.
@@ -100,7 +129,11 @@ impl Mode {
         match value {
             0 => Ok(false),
             1 => Ok(true),
-            v => Err(OracleError::InvalidMode { field, value: v, expected: "0 or 1" }),
+            v => Err(OracleError::InvalidMode {
+                field,
+                value: v,
+                expected: "0 or 1",
+            }),
         }
     }
 
@@ -109,13 +142,19 @@ impl Mode {
         if value <= 3 {
             Ok(value as u8)
         } else {
-            Err(OracleError::InvalidMode { field, value, expected: "0..3" })
+            Err(OracleError::InvalidMode {
+                field,
+                value,
+                expected: "0..3",
+            })
         }
     }
 }
 
 /// An RDNA2 target the oracle assembles for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Target {
     Gfx1030,
     Gfx1031,
@@ -200,22 +239,44 @@ mod tests {
         for t in Target::ALL {
             assert_eq!(t.name().parse::<Target>().unwrap(), t);
         }
-        assert_eq!(Target::from_arch_name("gfx1035:xnack-").unwrap(), Target::Gfx1035);
-        assert!(matches!("gfx1010".parse::<Target>(), Err(OracleError::UnknownTarget(_))));
+        assert_eq!(
+            Target::from_arch_name("gfx1035:xnack-").unwrap(),
+            Target::Gfx1035
+        );
+        assert!(matches!(
+            "gfx1010".parse::<Target>(),
+            Err(OracleError::UnknownTarget(_))
+        ));
         assert!("gfx10300".parse::<Target>().is_err());
     }
 
     #[test]
     fn float_mode_byte_layout() {
-        let m = Mode { round32: 1, round16: 2, denorm32: 3, denorm16: 0, ..Mode::default() };
+        let m = Mode {
+            round32: 1,
+            round16: 2,
+            denorm32: 3,
+            denorm16: 0,
+            ..Mode::default()
+        };
         assert_eq!(m.float_mode_byte(), 0b00_11_10_01);
         assert_eq!(Mode::default().float_mode_byte(), 0xc0);
     }
 
     #[test]
     fn validation_rejects_out_of_range() {
-        let m = Mode { round16: 4, ..Mode::default() };
-        assert!(matches!(m.validate(), Err(OracleError::InvalidMode { field: "round16", value: 4, .. })));
+        let m = Mode {
+            round16: 4,
+            ..Mode::default()
+        };
+        assert!(matches!(
+            m.validate(),
+            Err(OracleError::InvalidMode {
+                field: "round16",
+                value: 4,
+                ..
+            })
+        ));
         assert!(Mode::flag("ieee", 2).is_err());
         assert!(Mode::two_bits("denorm32", 9).is_err());
         assert!(Wave::from_lanes(16).is_err());

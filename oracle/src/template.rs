@@ -66,18 +66,29 @@ pub fn kernel_source(target: Target, mode: &Mode, body: &[u32]) -> Result<String
     }
     let w64 = mode.wave == Wave::W64;
     // Wave-dependent spellings: the mask registers and their 32/64-bit scalar ops.
-    let (exec, vcc, b, save) =
-        if w64 { ("exec", "vcc", "b64", "s[8:9]") } else { ("exec_lo", "vcc_lo", "b32", "s8") };
+    let (exec, vcc, b, save) = if w64 {
+        ("exec", "vcc", "b64", "s[8:9]")
+    } else {
+        ("exec_lo", "vcc_lo", "b32", "s8")
+    };
     let mut s = String::with_capacity(4096 + body.len() * 24);
     let isa = target.isa_name();
-    let _ = writeln!(s, "; rdnaprobe probe kernel: {target}, wave{}", mode.wave.lanes());
+    let _ = writeln!(
+        s,
+        "; rdnaprobe probe kernel: {target}, wave{}",
+        mode.wave.lanes()
+    );
     let _ = writeln!(s, ".amdgcn_target \"{isa}\"");
     s.push_str(".text\n.globl probe\n.p2align 8\n.type probe,@function\nprobe:\n");
     // s[0:1] = kernarg pointer (user SGPR), s2 = workgroup id x (system SGPR), v0 = local id.
     s.push_str("  s_mov_b64 s[100:101], s[0:1]\n");
     s.push_str("  s_load_dwordx2 s[4:5], s[100:101], 0x0\n");
     s.push_str("  s_load_dword s6, s[100:101], 0x18\n");
-    let _ = writeln!(s, "  v_lshl_add_u32 v255, s2, {}, v0", WORKGROUP_SIZE.trailing_zeros());
+    let _ = writeln!(
+        s,
+        "  v_lshl_add_u32 v255, s2, {}, v0",
+        WORKGROUP_SIZE.trailing_zeros()
+    );
     for v in 4..=25 {
         let _ = writeln!(s, "  v_mov_b32 v{v}, 0");
     }
@@ -105,10 +116,19 @@ pub fn kernel_source(target: Target, mode: &Mode, body: &[u32]) -> Result<String
     let _ = writeln!(s, "  v_cmp_gt_u32 {vcc}, s4, v255");
     let _ = writeln!(s, "  s_mov_{b} {exec}, {vcc}");
     s.push_str("  v_lshlrev_b32 v254, 2, v255\n");
-    let _ = writeln!(s, "  v_lshlrev_b32 v255, {}, v255", (OUTPUT_DWORDS * 4).trailing_zeros());
+    let _ = writeln!(
+        s,
+        "  v_lshlrev_b32 v255, {}, v255",
+        (OUTPUT_DWORDS * 4).trailing_zeros()
+    );
     for q in 0..OUTPUT_DWORDS / 4 {
         let first = 10 + 4 * q;
-        let _ = writeln!(s, "  global_store_dwordx4 v255, v[{first}:{}], s[0:1] offset:{}", first + 3, q * 16);
+        let _ = writeln!(
+            s,
+            "  global_store_dwordx4 v255, v[{first}:{}], s[0:1] offset:{}",
+            first + 3,
+            q * 16
+        );
     }
     let _ = writeln!(s, "  v_mov_b32 v253, 0x{DONE_MARK:08x}");
     s.push_str("  global_store_dword v254, v253, s[2:3]\n");
@@ -132,7 +152,11 @@ pub fn kernel_source(target: Target, mode: &Mode, body: &[u32]) -> Result<String
     let _ = writeln!(s, "  .amdhsa_float_round_mode_16_64 {}", mode.round16);
     // FP16_OVFL is a descriptor bit on gfx9+; LLVM in ROCm 5.2 (comgr 2.4) accepts the directive,
     // so no s_setreg is needed.
-    let _ = writeln!(s, "  .amdhsa_fp16_overflow {}", u8::from(mode.fp16_overflow));
+    let _ = writeln!(
+        s,
+        "  .amdhsa_fp16_overflow {}",
+        u8::from(mode.fp16_overflow)
+    );
     let _ = writeln!(s, "  .amdhsa_wavefront_size32 {}", u8::from(!w64));
     s.push_str(".end_amdhsa_kernel\n\n");
 
@@ -163,7 +187,12 @@ mod tests {
 
     #[test]
     fn body_words_appear_verbatim_between_markers() {
-        let src = kernel_source(Target::Gfx1030, &Mode::default(), &[0x7e14_0280, 0xdeadbeef]).unwrap();
+        let src = kernel_source(
+            Target::Gfx1030,
+            &Mode::default(),
+            &[0x7e14_0280, 0xdeadbeef],
+        )
+        .unwrap();
         let begin = src.find(BODY_BEGIN).unwrap();
         let end = src.find(BODY_END).unwrap();
         assert_eq!(src[begin..end].matches(".long").count(), 2);
@@ -172,18 +201,32 @@ mod tests {
 
     #[test]
     fn wave_size_changes_mask_spelling() {
-        let m64 = Mode { wave: Wave::W64, ..Mode::default() };
+        let m64 = Mode {
+            wave: Wave::W64,
+            ..Mode::default()
+        };
         let s64 = kernel_source(Target::Gfx1030, &m64, &[0]).unwrap();
         assert!(s64.contains("s_mov_b64 exec, -1") && s64.contains(".amdhsa_wavefront_size32 0"));
         let s32 = kernel_source(Target::Gfx1030, &Mode::default(), &[0]).unwrap();
-        assert!(s32.contains("s_mov_b32 exec_lo, -1") && s32.contains(".amdhsa_wavefront_size32 1"));
-        assert_eq!(assembler_options(&m64), ["-mcode-object-version=4", "-mwavefrontsize64"]);
+        assert!(
+            s32.contains("s_mov_b32 exec_lo, -1") && s32.contains(".amdhsa_wavefront_size32 1")
+        );
+        assert_eq!(
+            assembler_options(&m64),
+            ["-mcode-object-version=4", "-mwavefrontsize64"]
+        );
     }
 
     #[test]
     fn rejects_empty_body_and_bad_mode() {
-        assert!(matches!(kernel_source(Target::Gfx1030, &Mode::default(), &[]), Err(OracleError::EmptyBody)));
-        let bad = Mode { denorm16: 7, ..Mode::default() };
+        assert!(matches!(
+            kernel_source(Target::Gfx1030, &Mode::default(), &[]),
+            Err(OracleError::EmptyBody)
+        ));
+        let bad = Mode {
+            denorm16: 7,
+            ..Mode::default()
+        };
         assert!(kernel_source(Target::Gfx1030, &bad, &[0]).is_err());
     }
 }

@@ -26,7 +26,12 @@ use crate::template::{INPUT_DWORDS, OUTPUT_DWORDS};
 #[derive(Debug, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Request {
-    Run { id: u64, device: i32, code_object: String, inputs: String },
+    Run {
+        id: u64,
+        device: i32,
+        code_object: String,
+        inputs: String,
+    },
     Shutdown,
 }
 
@@ -35,10 +40,19 @@ pub enum Request {
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Response {
     /// Sent once at start-up.
-    Ready { pid: u32 },
+    Ready {
+        pid: u32,
+    },
     /// `outputs`: OUTPUT_DWORDS dwords per row; `done`: one byte (0/1) per row.
-    Done { id: u64, outputs: String, done: String },
-    Failed { id: u64, error: String },
+    Done {
+        id: u64,
+        outputs: String,
+        done: String,
+    },
+    Failed {
+        id: u64,
+        error: String,
+    },
 }
 
 fn dwords_to_hex(words: impl IntoIterator<Item = u32>) -> String {
@@ -49,9 +63,15 @@ fn dwords_to_hex(words: impl IntoIterator<Item = u32>) -> String {
 fn hex_to_dwords(what: &str, s: &str) -> Result<Vec<u32>> {
     let bytes = hex::decode(s).map_err(|e| OracleError::Protocol(format!("{what}: {e}")))?;
     if bytes.len() % 4 != 0 {
-        return Err(OracleError::Protocol(format!("{what}: {} bytes is not whole dwords", bytes.len())));
+        return Err(OracleError::Protocol(format!(
+            "{what}: {} bytes is not whole dwords",
+            bytes.len()
+        )));
     }
-    Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect())
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect())
 }
 
 impl Request {
@@ -66,16 +86,25 @@ impl Request {
 }
 
 fn decode_batch(id: u64, device: i32, code_object: &str, inputs: &str) -> Result<Batch> {
-    let code_object = hex::decode(code_object).map_err(|e| OracleError::Protocol(format!("code_object: {e}")))?;
+    let code_object =
+        hex::decode(code_object).map_err(|e| OracleError::Protocol(format!("code_object: {e}")))?;
     let words = hex_to_dwords("inputs", inputs)?;
     if words.len() % INPUT_DWORDS != 0 {
-        return Err(OracleError::Protocol(format!("inputs: {} dwords is not whole rows", words.len())));
+        return Err(OracleError::Protocol(format!(
+            "inputs: {} dwords is not whole rows",
+            words.len()
+        )));
     }
     let inputs = words
         .chunks_exact(INPUT_DWORDS)
         .map(|c| c.try_into().expect("INPUT_DWORDS"))
         .collect();
-    Ok(Batch { id, device, code_object, inputs })
+    Ok(Batch {
+        id,
+        device,
+        code_object,
+        inputs,
+    })
 }
 
 fn encode_done(id: u64, lanes: &[LaneOutput]) -> Response {
@@ -99,12 +128,18 @@ fn decode_done(rows: usize, outputs: &str, done: &str) -> Result<Vec<LaneOutput>
     Ok(words
         .chunks_exact(OUTPUT_DWORDS)
         .zip(done)
-        .map(|(o, d)| LaneOutput { outputs: o.try_into().expect("OUTPUT_DWORDS"), done: d == 1 })
+        .map(|(o, d)| LaneOutput {
+            outputs: o.try_into().expect("OUTPUT_DWORDS"),
+            done: d == 1,
+        })
         .collect())
 }
 
 fn write_line(out: &mut impl Write, r: &Response) -> Result<()> {
-    let io = |e: std::io::Error| OracleError::Io { path: PathBuf::from("<stdout>"), source: e };
+    let io = |e: std::io::Error| OracleError::Io {
+        path: PathBuf::from("<stdout>"),
+        source: e,
+    };
     let line = serde_json::to_string(r).map_err(|e| OracleError::Protocol(e.to_string()))?;
     out.write_all(line.as_bytes()).map_err(io)?;
     out.write_all(b"\n").map_err(io)?;
@@ -119,30 +154,55 @@ pub fn serve(
     mut output: impl Write,
     make_executor: impl FnOnce() -> Result<Box<dyn Executor>>,
 ) -> Result<()> {
-    write_line(&mut output, &Response::Ready { pid: std::process::id() })?;
+    write_line(
+        &mut output,
+        &Response::Ready {
+            pid: std::process::id(),
+        },
+    )?;
     let mut make = Some(make_executor);
     let mut exec: Option<std::result::Result<Box<dyn Executor>, String>> = None;
     for line in input.lines() {
-        let line = line.map_err(|e| OracleError::Io { path: PathBuf::from("<stdin>"), source: e })?;
+        let line = line.map_err(|e| OracleError::Io {
+            path: PathBuf::from("<stdin>"),
+            source: e,
+        })?;
         if line.trim().is_empty() {
             continue;
         }
-        let req: Request =
-            serde_json::from_str(&line).map_err(|e| OracleError::Protocol(format!("bad request: {e}")))?;
+        let req: Request = serde_json::from_str(&line)
+            .map_err(|e| OracleError::Protocol(format!("bad request: {e}")))?;
         let (id, device, code_object, inputs) = match req {
             Request::Shutdown => break,
-            Request::Run { id, device, code_object, inputs } => (id, device, code_object, inputs),
+            Request::Run {
+                id,
+                device,
+                code_object,
+                inputs,
+            } => (id, device, code_object, inputs),
         };
         if exec.is_none() {
             let f = make.take().expect("executor is made once");
             exec = Some(f().map_err(|e| e.to_string()));
         }
-        let response = match (exec.as_mut().expect("set above"), decode_batch(id, device, &code_object, &inputs)) {
-            (Err(e), _) => Response::Failed { id, error: e.clone() },
-            (_, Err(e)) => Response::Failed { id, error: e.to_string() },
+        let response = match (
+            exec.as_mut().expect("set above"),
+            decode_batch(id, device, &code_object, &inputs),
+        ) {
+            (Err(e), _) => Response::Failed {
+                id,
+                error: e.clone(),
+            },
+            (_, Err(e)) => Response::Failed {
+                id,
+                error: e.to_string(),
+            },
             (Ok(x), Ok(batch)) => match x.run(&batch) {
                 Ok(lanes) => encode_done(id, &lanes),
-                Err(e) => Response::Failed { id, error: e.to_string() },
+                Err(e) => Response::Failed {
+                    id,
+                    error: e.to_string(),
+                },
             },
         };
         write_line(&mut output, &response)?;
@@ -172,7 +232,11 @@ pub struct WorkerCommand {
 
 impl WorkerCommand {
     pub fn new(program: impl Into<PathBuf>) -> WorkerCommand {
-        WorkerCommand { program: program.into(), args: Vec::new(), envs: Vec::new() }
+        WorkerCommand {
+            program: program.into(),
+            args: Vec::new(),
+            envs: Vec::new(),
+        }
     }
     pub fn arg(mut self, a: impl Into<OsString>) -> WorkerCommand {
         self.args.push(a.into());
@@ -242,7 +306,13 @@ pub struct Supervisor {
 
 impl Supervisor {
     pub fn new(command: WorkerCommand, watchdog: Watchdog) -> Supervisor {
-        Supervisor { command, watchdog, running: None, next_id: 0, starts: 0 }
+        Supervisor {
+            command,
+            watchdog,
+            running: None,
+            next_id: 0,
+            starts: 0,
+        }
     }
 
     /// How many times a worker was started after the first.
@@ -251,11 +321,24 @@ impl Supervisor {
     }
 
     /// Runs one batch; `id` is assigned here (0, 1, 2, ... per supervisor).
-    pub fn run(&mut self, device: i32, code_object: &[u8], inputs: &[[u32; INPUT_DWORDS]]) -> std::result::Result<Vec<LaneOutput>, BatchError> {
-        let batch = Batch { id: self.next_id, device, code_object: code_object.to_vec(), inputs: inputs.to_vec() };
+    pub fn run(
+        &mut self,
+        device: i32,
+        code_object: &[u8],
+        inputs: &[[u32; INPUT_DWORDS]],
+    ) -> std::result::Result<Vec<LaneOutput>, BatchError> {
+        let batch = Batch {
+            id: self.next_id,
+            device,
+            code_object: code_object.to_vec(),
+            inputs: inputs.to_vec(),
+        };
         self.next_id += 1;
         let result = self.try_run(&batch);
-        if matches!(result, Err(BatchError::Timeout { .. }) | Err(BatchError::Crashed { .. })) {
+        if matches!(
+            result,
+            Err(BatchError::Timeout { .. }) | Err(BatchError::Crashed { .. })
+        ) {
             self.discard();
         }
         result
@@ -267,45 +350,59 @@ impl Supervisor {
             let started = self.start()?;
             self.running = Some(started);
         }
-        let line = serde_json::to_string(&Request::run(batch)).map_err(|e| BatchError::Failed(e.to_string()))?;
+        let line = serde_json::to_string(&Request::run(batch))
+            .map_err(|e| BatchError::Failed(e.to_string()))?;
         let deadline = self.watchdog.deadline(batch.inputs.len());
         let running = self.running.as_mut().expect("started above");
-        let sent = running.stdin.write_all(line.as_bytes()).and_then(|_| running.stdin.write_all(b"\n")).and_then(|_| running.stdin.flush());
+        let sent = running
+            .stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| running.stdin.write_all(b"\n"))
+            .and_then(|_| running.stdin.flush());
         if sent.is_err() {
             return Err(self.crashed());
         }
         match self.next_response(deadline)? {
             Response::Done { id, outputs, done } if id == batch.id => {
-                decode_done(batch.inputs.len(), &outputs, &done).map_err(|e| {
-                    BatchError::Failed(e.to_string())
-                })
+                decode_done(batch.inputs.len(), &outputs, &done)
+                    .map_err(|e| BatchError::Failed(e.to_string()))
             }
             Response::Failed { id, error } if id == batch.id => Err(BatchError::Failed(error)),
-            other => Err(BatchError::Failed(format!("worker protocol: unexpected response {other:?} to batch {}", batch.id))),
+            other => Err(BatchError::Failed(format!(
+                "worker protocol: unexpected response {other:?} to batch {}",
+                batch.id
+            ))),
         }
     }
 
     fn next_response(&mut self, deadline: Duration) -> std::result::Result<Response, BatchError> {
         let running = self.running.as_mut().expect("running");
         match running.lines.recv_timeout(deadline) {
-            Ok(Ok(line)) => serde_json::from_str(&line)
-                .map_err(|e| BatchError::Failed(format!("worker protocol: bad response line: {e}"))),
+            Ok(Ok(line)) => serde_json::from_str(&line).map_err(|e| {
+                BatchError::Failed(format!("worker protocol: bad response line: {e}"))
+            }),
             Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => Err(self.crashed()),
             Err(RecvTimeoutError::Timeout) => Err(BatchError::Timeout { after: deadline }),
         }
     }
 
     fn start(&mut self) -> std::result::Result<Running, BatchError> {
-        let fail = |what: String| BatchError::Crashed { status: what, stderr: String::new() };
+        let fail = |what: String| BatchError::Crashed {
+            status: what,
+            stderr: String::new(),
+        };
         let mut cmd = Command::new(&self.command.program);
         cmd.args(&self.command.args)
             .envs(self.command.envs.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| fail(format!("cannot start {}: {e}", self.command.program.display())))?;
+        let mut child = cmd.spawn().map_err(|e| {
+            fail(format!(
+                "cannot start {}: {e}",
+                self.command.program.display()
+            ))
+        })?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let stderr = child.stderr.take().expect("piped");
@@ -321,7 +418,10 @@ impl Supervisor {
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let tail_w = Arc::clone(&tail);
         std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(std::result::Result::ok) {
+            for line in BufReader::new(stderr)
+                .lines()
+                .map_while(std::result::Result::ok)
+            {
                 let mut t = tail_w.lock().unwrap_or_else(|p| p.into_inner());
                 if t.len() == STDERR_TAIL_LINES {
                     t.pop_front();
@@ -329,7 +429,12 @@ impl Supervisor {
                 t.push_back(line);
             }
         });
-        self.running = Some(Running { child, stdin, lines: rx, stderr_tail: tail });
+        self.running = Some(Running {
+            child,
+            stdin,
+            lines: rx,
+            stderr_tail: tail,
+        });
         match self.next_response(self.watchdog.startup) {
             Ok(Response::Ready { .. }) => Ok(self.running.take().expect("set above")),
             Ok(other) => {
@@ -338,7 +443,9 @@ impl Supervisor {
             }
             Err(BatchError::Timeout { after }) => {
                 self.discard();
-                Err(fail(format!("worker sent nothing within {after:?} of starting")))
+                Err(fail(format!(
+                    "worker sent nothing within {after:?} of starting"
+                )))
             }
             Err(e) => {
                 self.discard();
@@ -350,7 +457,10 @@ impl Supervisor {
     /// The child is gone (or its pipes are): collect its exit status and stderr tail.
     fn crashed(&mut self) -> BatchError {
         let Some(mut r) = self.running.take() else {
-            return BatchError::Crashed { status: "worker not running".into(), stderr: String::new() };
+            return BatchError::Crashed {
+                status: "worker not running".into(),
+                stderr: String::new(),
+            };
         };
         // The pipes closed; give the process a moment to be reaped, then make sure it is gone.
         let mut status = None;
@@ -371,7 +481,14 @@ impl Supervisor {
         };
         // Let the stderr reader drain what the dead process wrote.
         std::thread::sleep(Duration::from_millis(50));
-        let stderr = r.stderr_tail.lock().unwrap_or_else(|p| p.into_inner()).iter().cloned().collect::<Vec<_>>().join(" | ");
+        let stderr = r
+            .stderr_tail
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" | ");
         BatchError::Crashed { status, stderr }
     }
 
@@ -430,20 +547,36 @@ mod tests {
 
     #[test]
     fn serve_round_trips_batches_in_process() {
-        let batch = Batch { id: 4, device: 0, code_object: vec![1, 2, 3], inputs: vec![[1, 2, 3, 4, 5, 6], [7; 6]] };
+        let batch = Batch {
+            id: 4,
+            device: 0,
+            code_object: vec![1, 2, 3],
+            inputs: vec![[1, 2, 3, 4, 5, 6], [7; 6]],
+        };
         let mut input = serde_json::to_string(&Request::run(&batch)).unwrap();
         input.push('\n');
         input.push_str("{\"op\":\"shutdown\"}\n");
         let mut out = Vec::new();
-        serve(input.as_bytes(), &mut out, || Ok(Box::new(FakeExecutor::default()) as Box<dyn Executor>)).unwrap();
+        serve(input.as_bytes(), &mut out, || {
+            Ok(Box::new(FakeExecutor::default()) as Box<dyn Executor>)
+        })
+        .unwrap();
         let text = String::from_utf8(out).unwrap();
-        let lines: Vec<Response> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let lines: Vec<Response> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
         assert!(matches!(lines[0], Response::Ready { .. }));
-        let Response::Done { id, outputs, done } = &lines[1] else { panic!("{:?}", lines[1]) };
+        let Response::Done { id, outputs, done } = &lines[1] else {
+            panic!("{:?}", lines[1])
+        };
         assert_eq!(*id, 4);
         let lanes = decode_done(2, outputs, done).unwrap();
         assert_eq!(lanes[1], FakeExecutor::expected(&[1, 2, 3], &[7; 6]));
-        assert_eq!(lanes[0], FakeExecutor::expected(&[1, 2, 3], &[1, 2, 3, 4, 5, 6]));
+        assert_eq!(
+            lanes[0],
+            FakeExecutor::expected(&[1, 2, 3], &[1, 2, 3, 4, 5, 6])
+        );
     }
 
     #[test]
@@ -456,11 +589,27 @@ mod tests {
 
     #[test]
     fn executor_failure_reaches_every_batch() {
-        let batch = Batch { id: 0, device: 0, code_object: vec![], inputs: vec![[0; 6]] };
-        let input = format!("{}\n", serde_json::to_string(&Request::run(&batch)).unwrap());
+        let batch = Batch {
+            id: 0,
+            device: 0,
+            code_object: vec![],
+            inputs: vec![[0; 6]],
+        };
+        let input = format!(
+            "{}\n",
+            serde_json::to_string(&Request::run(&batch)).unwrap()
+        );
         let mut out = Vec::new();
-        serve(input.as_bytes(), &mut out, || Err(OracleError::NoDevice { reason: "test".into() })).unwrap();
+        serve(input.as_bytes(), &mut out, || {
+            Err(OracleError::NoDevice {
+                reason: "test".into(),
+            })
+        })
+        .unwrap();
         let text = String::from_utf8(out).unwrap();
-        assert!(text.contains("\"op\":\"failed\"") && text.contains("no HIP device: test"), "{text}");
+        assert!(
+            text.contains("\"op\":\"failed\"") && text.contains("no HIP device: test"),
+            "{text}"
+        );
     }
 }

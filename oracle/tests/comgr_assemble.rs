@@ -16,17 +16,49 @@ fn modes() -> Vec<Mode> {
     let d = Mode::default();
     vec![
         d,
-        Mode { wave: Wave::W64, ..d },
-        Mode { ieee: false, dx10_clamp: false, denorm32: 0, denorm16: 0, ..d },
-        Mode { denorm32: 1, denorm16: 2, round32: 1, round16: 2, fp16_overflow: true, ..d },
-        Mode { ieee: false, denorm32: 2, denorm16: 1, round32: 3, round16: 3, fp16_overflow: true, wave: Wave::W64, ..d },
-        Mode { dx10_clamp: false, round32: 2, round16: 1, ..d },
+        Mode {
+            wave: Wave::W64,
+            ..d
+        },
+        Mode {
+            ieee: false,
+            dx10_clamp: false,
+            denorm32: 0,
+            denorm16: 0,
+            ..d
+        },
+        Mode {
+            denorm32: 1,
+            denorm16: 2,
+            round32: 1,
+            round16: 2,
+            fp16_overflow: true,
+            ..d
+        },
+        Mode {
+            ieee: false,
+            denorm32: 2,
+            denorm16: 1,
+            round32: 3,
+            round16: 3,
+            fp16_overflow: true,
+            wave: Wave::W64,
+            ..d
+        },
+        Mode {
+            dx10_clamp: false,
+            round32: 2,
+            round16: 1,
+            ..d
+        },
     ]
 }
 
 #[test]
 fn descriptor_fields_match_requested_modes_on_all_targets() {
-    let Some(comgr) = common::comgr_or_skip("descriptor_fields_match_requested_modes_on_all_targets") else {
+    let Some(comgr) =
+        common::comgr_or_skip("descriptor_fields_match_requested_modes_on_all_targets")
+    else {
         return;
     };
     let mut checked = 0;
@@ -53,14 +85,19 @@ fn descriptor_fields_match_requested_modes_on_all_targets() {
 
 #[test]
 fn assembler_errors_carry_the_log() {
-    let Some(comgr) = common::comgr_or_skip("assembler_errors_carry_the_log") else { return };
+    let Some(comgr) = common::comgr_or_skip("assembler_errors_carry_the_log") else {
+        return;
+    };
     let err = comgr
         .assemble_executable(&Target::Gfx1030.isa_name(), "  v_bogus_op v1, v2\n", &[])
         .unwrap_err();
     let text = err.to_string();
     assert!(text.contains("ASSEMBLE_SOURCE_TO_RELOCATABLE"), "{text}");
     assert!(text.contains("AMD_COMGR_STATUS_ERROR"), "{text}");
-    assert!(text.contains("v_bogus_op"), "the assembler's diagnostic is kept: {text}");
+    assert!(
+        text.contains("v_bogus_op"),
+        "the assembler's diagnostic is kept: {text}"
+    );
 }
 
 /// The encoded words of the `.text` disassembly, with each instruction's mnemonic.
@@ -69,16 +106,32 @@ fn disassemble(objdump: &str, mcpu: &str, code_object: &[u8]) -> Option<Vec<(Str
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{mcpu}.co"));
     std::fs::write(&path, code_object).unwrap();
-    let out = Command::new(objdump).arg("-d").arg(format!("--mcpu={mcpu}")).arg(&path).output().ok()?;
+    let out = Command::new(objdump)
+        .arg("-d")
+        .arg(format!("--mcpu={mcpu}"))
+        .arg(&path)
+        .output()
+        .ok()?;
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     let mut insts = Vec::new();
     for line in text.lines() {
         // `\tv_mov_b32_e32 v10, v4      // 000000001300: 7E140304`
-        let Some((asm, comment)) = line.split_once("//") else { continue };
-        let Some((_, words)) = comment.split_once(':') else { continue };
-        let words: Vec<u32> = words.split_whitespace().filter_map(|w| u32::from_str_radix(w, 16).ok()).collect();
+        let Some((asm, comment)) = line.split_once("//") else {
+            continue;
+        };
+        let Some((_, words)) = comment.split_once(':') else {
+            continue;
+        };
+        let words: Vec<u32> = words
+            .split_whitespace()
+            .filter_map(|w| u32::from_str_radix(w, 16).ok())
+            .collect();
         let mnemonic = asm.split_whitespace().next().unwrap_or("").to_string();
         if !words.is_empty() && !mnemonic.is_empty() {
             insts.push((mnemonic, words));
@@ -89,14 +142,23 @@ fn disassemble(objdump: &str, mcpu: &str, code_object: &[u8]) -> Option<Vec<(Str
 
 #[test]
 fn objdump_shows_the_body_between_loads_and_stores() {
-    let Some(comgr) = common::comgr_or_skip("objdump_shows_the_body_between_loads_and_stores") else { return };
+    let Some(comgr) = common::comgr_or_skip("objdump_shows_the_body_between_loads_and_stores")
+    else {
+        return;
+    };
     let objdump = "llvm-objdump-19";
     if Command::new(objdump).arg("--version").output().is_err() {
         assert!(!common::on_ci(), "{objdump} is required on CI");
         eprintln!("skipping objdump_shows_the_body_between_loads_and_stores: {objdump} not found");
         return;
     }
-    for mode in [Mode::default(), Mode { wave: Wave::W64, ..Mode::default() }] {
+    for mode in [
+        Mode::default(),
+        Mode {
+            wave: Wave::W64,
+            ..Mode::default()
+        },
+    ] {
         let k = assemble_probe(&comgr, Target::Gfx1030, &mode, &BODY).unwrap();
         let insts = disassemble(objdump, "gfx1030", &k.code_object).expect("objdump runs");
         let words: Vec<u32> = insts.iter().flat_map(|(_, w)| w.clone()).collect();
@@ -117,9 +179,18 @@ fn objdump_shows_the_body_between_loads_and_stores() {
             }
             at += w.len();
         }
-        let (load, store) = (last_load.expect("template loads"), first_store.expect("template stores"));
-        assert!(load < start && start + BODY.len() <= store, "load@{load} body@{start} store@{store}");
-        let stores = insts.iter().filter(|(m, _)| m.starts_with("global_store")).count();
+        let (load, store) = (
+            last_load.expect("template loads"),
+            first_store.expect("template stores"),
+        );
+        assert!(
+            load < start && start + BODY.len() <= store,
+            "load@{load} body@{start} store@{store}"
+        );
+        let stores = insts
+            .iter()
+            .filter(|(m, _)| m.starts_with("global_store"))
+            .count();
         assert_eq!(stores, 5, "four dwordx4 output stores and the done mark");
         let mnemonics: Vec<&str> = insts.iter().map(|(m, _)| m.as_str()).collect();
         assert!(mnemonics.contains(&"v_add_f32_e32"), "{mnemonics:?}");

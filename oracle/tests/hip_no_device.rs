@@ -31,7 +31,8 @@ fn hip_reports_no_device_by_name() {
     match err {
         OracleError::NoDevice { reason } => {
             assert!(
-                reason.contains(&format!("hipErrorNoDevice ({HIP_ERROR_NO_DEVICE})")) || reason.contains("0 devices"),
+                reason.contains(&format!("hipErrorNoDevice ({HIP_ERROR_NO_DEVICE})"))
+                    || reason.contains("0 devices"),
                 "{reason}"
             )
         }
@@ -39,7 +40,16 @@ fn hip_reports_no_device_by_name() {
     }
     // hipInit fails with a named error too (hipErrorInvalidDevice on ROCm 5.2 without /dev/kfd).
     if let Err(e) = hip.init() {
-        assert!(matches!(e, OracleError::Hip { call: "hipInit", .. }), "{e:?}");
+        assert!(
+            matches!(
+                e,
+                OracleError::Hip {
+                    call: "hipInit",
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
         assert!(e.to_string().contains("hipError"), "{e}");
     }
 }
@@ -55,7 +65,10 @@ fn real_worker_fails_batches_cleanly_without_a_device() {
     for _ in 0..2 {
         match sup.run(0, b"not an elf", &[[0; 6]]) {
             Err(BatchError::Failed(msg)) => {
-                assert!(msg.contains("hipError") || msg.contains("not found"), "{msg}");
+                assert!(
+                    msg.contains("hipError") || msg.contains("not found"),
+                    "{msg}"
+                );
             }
             other => panic!("expected a failed batch, got {other:?}"),
         }

@@ -9,15 +9,22 @@ use rdnaprobe_oracle::worker::{BatchError, Supervisor, Watchdog, WorkerCommand};
 const CODE: &[u8] = b"fake code object";
 
 fn supervisor(plan: &str, batch_deadline: Duration) -> Supervisor {
-    let cmd = WorkerCommand::new(env!("CARGO_BIN_EXE_rdnaprobe-oracle-worker")).env(FAKE_WORKER_ENV, plan);
+    let cmd = WorkerCommand::new(env!("CARGO_BIN_EXE_rdnaprobe-oracle-worker"))
+        .env(FAKE_WORKER_ENV, plan);
     Supervisor::new(
         cmd,
-        Watchdog { startup: Duration::from_secs(20), batch: batch_deadline, per_million_rows: Duration::ZERO },
+        Watchdog {
+            startup: Duration::from_secs(20),
+            batch: batch_deadline,
+            per_million_rows: Duration::ZERO,
+        },
     )
 }
 
 fn rows(seed: u32, n: u32) -> Vec<[u32; 6]> {
-    (0..n).map(|i| [seed, i, i.wrapping_mul(0x9e37_79b9), !i, 0x8000_0000 | i, 7]).collect()
+    (0..n)
+        .map(|i| [seed, i, i.wrapping_mul(0x9e37_79b9), !i, 0x8000_0000 | i, 7])
+        .collect()
 }
 
 fn assert_ok(sup: &mut Supervisor, inputs: &[[u32; 6]]) {
@@ -46,7 +53,10 @@ fn hang_times_out_and_the_sweep_resumes() {
     let waited = t.elapsed();
     assert!(matches!(err, BatchError::Timeout { .. }), "{err:?}");
     assert_eq!(err.to_string(), "timeout");
-    assert!(waited >= Duration::from_millis(1500) && waited < Duration::from_secs(10), "{waited:?}");
+    assert!(
+        waited >= Duration::from_millis(1500) && waited < Duration::from_secs(10),
+        "{waited:?}"
+    );
     assert_ok(&mut sup, &rows(2, 10));
     assert_eq!(sup.restarts(), 1);
 }
@@ -55,9 +65,16 @@ fn hang_times_out_and_the_sweep_resumes() {
 fn abort_is_a_crash_with_the_signal() {
     let mut sup = supervisor("abort@0,abort@2", Duration::from_secs(20));
     let err = sup.run(0, CODE, &rows(0, 5)).unwrap_err();
-    assert!(err.to_string().starts_with("worker crashed: killed by signal 6 (SIGABRT)"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("worker crashed: killed by signal 6 (SIGABRT)"),
+        "{err}"
+    );
     assert_ok(&mut sup, &rows(1, 5));
-    assert!(matches!(sup.run(0, CODE, &rows(2, 5)), Err(BatchError::Crashed { .. })));
+    assert!(matches!(
+        sup.run(0, CODE, &rows(2, 5)),
+        Err(BatchError::Crashed { .. })
+    ));
     assert_ok(&mut sup, &rows(3, 5));
     assert_eq!(sup.restarts(), 2);
 }
@@ -69,7 +86,10 @@ fn exit_and_reported_errors() {
     let err = sup.run(0, CODE, &rows(1, 3)).unwrap_err();
     assert_eq!(err.to_string(), "worker crashed: exit code 3");
     let err = sup.run(0, CODE, &rows(2, 3)).unwrap_err();
-    assert_eq!(err, BatchError::Failed("HIP hipModuleLaunchKernel failed: hipErrorLaunchFailure (719)".into()));
+    assert_eq!(
+        err,
+        BatchError::Failed("HIP hipModuleLaunchKernel failed: hipErrorLaunchFailure (719)".into())
+    );
     assert_ok(&mut sup, &rows(3, 3));
     assert_eq!(sup.restarts(), 1, "a reported error keeps the worker");
 }
@@ -79,12 +99,20 @@ fn missing_worker_program_is_a_crash_not_a_panic() {
     let cmd = WorkerCommand::new("/nonexistent/rdnaprobe-worker");
     let mut sup = Supervisor::new(cmd, Watchdog::default());
     let err = sup.run(0, CODE, &rows(0, 1)).unwrap_err();
-    assert!(err.to_string().contains("cannot start /nonexistent/rdnaprobe-worker"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("cannot start /nonexistent/rdnaprobe-worker"),
+        "{err}"
+    );
 }
 
 #[test]
 fn bad_plan_fails_batches_with_the_reason() {
     let mut sup = supervisor("explode@1", Duration::from_secs(20));
     let err = sup.run(0, CODE, &rows(0, 1)).unwrap_err();
-    assert!(err.to_string().contains("bad RDNAPROBE_FAKE_WORKER item `explode@1`"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("bad RDNAPROBE_FAKE_WORKER item `explode@1`"),
+        "{err}"
+    );
 }

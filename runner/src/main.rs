@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod backend;
 mod cmd;
+mod stream;
 mod sweep;
 mod vulkan;
 mod worker;
@@ -39,6 +40,8 @@ enum Command {
     Diff(cmd::diff::Args),
     /// Write a conformance report from datasets.
     Report(cmd::report::Args),
+    /// Stream an exhaustive sweep through a backend, diffed against the CPU model on the fly.
+    Exhaustive(cmd::exhaustive::Args),
     /// Export datasets and diffs as partitioned Parquet.
     Export(cmd::export::Args),
     /// The hip backend's GPU worker process (internal: JSON lines on stdin/stdout).
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
         Command::Assemble(a) => cmd::assemble::run(a),
         Command::Diff(a) => cmd::diff::run(a),
         Command::Report(a) => cmd::report::run(a),
+        Command::Exhaustive(a) => cmd::exhaustive::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::OracleWorker(a) => worker::run(a),
     };

@@ -15,7 +15,8 @@ pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
 
 /// How the `hip` backend starts a worker: this executable with the hidden subcommand.
 pub fn command() -> anyhow::Result<rdnaprobe_oracle::worker::WorkerCommand> {
-    let exe = std::env::current_exe().map_err(|e| anyhow::anyhow!("cannot locate the rdnaprobe executable: {e}"))?;
+    let exe = std::env::current_exe()
+        .map_err(|e| anyhow::anyhow!("cannot locate the rdnaprobe executable: {e}"))?;
     Ok(rdnaprobe_oracle::worker::WorkerCommand::new(exe).arg(SUBCOMMAND))
 }
 

@@ -61,7 +61,10 @@ fn wave64_prints_lane_masks_as_pairs() {
 
 #[test]
 fn json_lines_carry_words_family_and_text() {
-    let out = rdnaprobe(&["decode", "--format", "json", "0x7e140304 0xbf810000"], None);
+    let out = rdnaprobe(
+        &["decode", "--format", "json", "0x7e140304 0xbf810000"],
+        None,
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     let lines: Vec<serde_json::Value> = stdout
@@ -121,12 +124,19 @@ fn bad_options_exit_2() {
     assert!(text(&out.stderr).contains("--wave must be 32 or 64"));
     let out = rdnaprobe(&["decode", "--mcpu", "gfx900", "0x7e140304"], None);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("gfx900"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("gfx900"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
 fn encode_prints_words_that_decode_back() {
-    let out = rdnaprobe(&["encode", "v_mov_b32 v10, v4; v_add_f32 v1, -v2, 0x40490fdb"], None);
+    let out = rdnaprobe(
+        &["encode", "v_mov_b32 v10, v4; v_add_f32 v1, -v2, 0x40490fdb"],
+        None,
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let words = text(&out.stdout);
     assert!(words.starts_with("0x7e140304 "), "{words}");

@@ -2,7 +2,7 @@
 //!
 //! `cargo run --release -p rdnaprobe-isa --example difftest -- --count 200000 --seed 1`
 //! (`--wave 64` for wave64, `--show N` to list N unexplained disagreements, `--dump FILE` to
-//! write all of them). Disagreements in a class of scripts/isa/known-differences.toml are
+//! write all of them, `--dump-known FILE` to write the classified ones). Disagreements in a class of scripts/isa/known-differences.toml are
 //! counted per class and left out of the agreement figure.
 #![allow(clippy::print_stdout)]
 
@@ -63,6 +63,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if let Some(p) = arg("--dump") {
         std::fs::write(p, dump)?;
+    }
+    if let Some(p) = arg("--dump-known") {
+        let lines: String = t
+            .explained
+            .iter()
+            .map(|(c, w, o)| {
+                let ws: Vec<String> = w.iter().map(|x| format!("0x{x:08x}")).collect();
+                format!("{c}\t{}\t{o:?}\n", ws.join(" "))
+            })
+            .collect();
+        std::fs::write(p, lines)?;
     }
     println!(
         "agreement where llvm-mc decodes: {}/{} = {:.3}%",

@@ -355,7 +355,10 @@ fn parse_mod(m: &mut Mods, t: &str, col: usize) -> Res<()> {
 }
 
 /// Split `a, b, c mod mod:x` into operand tokens (with columns) and modifier tokens.
-fn split_operands(rest: &str, base: usize) -> (Vec<(String, usize)>, Vec<(String, usize)>) {
+/// Operand or modifier tokens with their byte offsets.
+type Tokens = Vec<(String, usize)>;
+
+fn split_operands(rest: &str, base: usize) -> (Tokens, Tokens) {
     let mut ops = Vec::new();
     let mut mods = Vec::new();
     let mut depth = 0;

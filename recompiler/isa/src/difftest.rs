@@ -132,7 +132,11 @@ pub fn llvm_disassemble(
             if rejected.contains(&i) || g.is_empty() {
                 return None;
             }
-            let nops = g.iter().skip(1).filter(|t| normalize(t) == "s_nop 0").count();
+            let nops = g
+                .iter()
+                .skip(1)
+                .filter(|t| normalize(t) == "s_nop 0")
+                .count();
             let length_differs = match g.len() - 1 {
                 n if n == PAD.len() - 1 && nops == n => None,
                 n if n < PAD.len() - 1 => Some(true),
@@ -427,7 +431,8 @@ pub enum KnownError {
 
 /// Path of the committed known-differences file.
 pub fn known_differences_path() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/isa/known-differences.toml")
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scripts/isa/known-differences.toml")
 }
 
 impl KnownDifferences {
@@ -461,8 +466,10 @@ impl KnownDifferences {
             (c.families.is_empty() || c.families.iter().any(|f| f == family))
                 && c.outcome.as_deref().is_none_or(|o| o == kind)
                 && (c.mnemonics.is_empty() || c.mnemonics.iter().any(|m| m == mnemonic))
-                && (c.llvm_contains.is_empty() || c.llvm_contains.iter().any(|x| llvm.contains(x.as_str())))
-                && (c.ours_contains.is_empty() || c.ours_contains.iter().any(|x| ours.contains(x.as_str())))
+                && (c.llvm_contains.is_empty()
+                    || c.llvm_contains.iter().any(|x| llvm.contains(x.as_str())))
+                && (c.ours_contains.is_empty()
+                    || c.ours_contains.iter().any(|x| ours.contains(x.as_str())))
         })
     }
 }
@@ -477,6 +484,8 @@ pub struct Tally {
     pub known: std::collections::BTreeMap<String, usize>,
     /// Disagreements in no known class: (family, words, outcome).
     pub unexplained: Vec<(String, Vec<u32>, Outcome)>,
+    /// Disagreements in a known class: (class name, words, outcome).
+    pub explained: Vec<(String, Vec<u32>, Outcome)>,
     /// Per family: (llvm-mc decodes, agree, known class).
     pub by_family: std::collections::BTreeMap<String, (usize, usize, usize)>,
 }
@@ -533,6 +542,7 @@ pub fn run(
             } else if let Some(c) = known.classify(&fam, &o) {
                 e.2 += 1;
                 *t.known.entry(c.name.clone()).or_default() += 1;
+                t.explained.push((c.name.clone(), w.clone(), o));
             } else {
                 t.unexplained.push((fam, w.clone(), o));
             }

@@ -20,6 +20,95 @@ fn float_text(code: u16, bits: u32) -> &'static str {
     }
 }
 
+/// Register classes llvm-mc checks an operand against; a code outside the class gets a comment
+/// after the operand (`/*Invalid immediate*/`, `/*Invalid register, operand has 'C' register
+/// class*/`). The printer shows the operand the hardware reads and the same comment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SlotClass {
+    /// A scalar source of `n` dwords that takes constants (SSrc): no VGPRs, no LDS direct,
+    /// no wide operand starting at VCC/EXEC.
+    ScalarSrc(u8),
+    /// Scalar registers only (SReg): no constants either.
+    ScalarReg(u8),
+    /// A scalar register or LDS direct (SRegOrLds), constants allowed.
+    ScalarOrLds,
+    /// VGPRs only (VGPR_32 / VReg_n): no constants, no scalar registers.
+    Vgpr(u8),
+    /// A VGPR or LDS direct (VRegOrLds_32).
+    VgprOrLds,
+}
+
+/// Operand slots whose class differs from what their family gives (position: `None` for the
+/// destination, `Some(i)` for source i in printed order).
+const SLOT_CLASSES: &[(&str, Option<usize>, SlotClass)] = &[
+    ("s_movrels_b32", Some(0), SlotClass::ScalarReg(1)),
+    ("s_movrels_b64", Some(0), SlotClass::ScalarReg(2)),
+    ("s_setpc_b64", Some(0), SlotClass::ScalarReg(2)),
+    ("s_rfe_b64", Some(0), SlotClass::ScalarReg(2)),
+    ("v_readfirstlane_b32", None, SlotClass::ScalarReg(1)),
+    ("v_readfirstlane_b32", Some(0), SlotClass::VgprOrLds),
+    ("v_readlane_b32", Some(1), SlotClass::ScalarSrc(1)),
+    ("v_writelane_b32", Some(0), SlotClass::ScalarOrLds),
+    ("v_writelane_b32", Some(1), SlotClass::ScalarSrc(1)),
+    ("v_swap_b32", Some(0), SlotClass::Vgpr(1)),
+    ("v_swaprel_b32", Some(0), SlotClass::Vgpr(1)),
+    ("v_movrels_b32", Some(0), SlotClass::Vgpr(1)),
+    ("v_movrelsd_b32", Some(0), SlotClass::Vgpr(1)),
+    ("v_movrelsd_2_b32", Some(0), SlotClass::Vgpr(1)),
+    ("v_permlane16_b32", Some(0), SlotClass::Vgpr(1)),
+    ("v_permlane16_b32", Some(1), SlotClass::ScalarSrc(1)),
+    ("v_permlane16_b32", Some(2), SlotClass::ScalarSrc(1)),
+    ("v_permlanex16_b32", Some(0), SlotClass::Vgpr(1)),
+    ("v_permlanex16_b32", Some(1), SlotClass::ScalarSrc(1)),
+    ("v_permlanex16_b32", Some(2), SlotClass::ScalarSrc(1)),
+    ("v_mqsad_u32_u8", Some(2), SlotClass::Vgpr(4)),
+];
+
+/// The class of an operand slot of a row, if llvm-mc checks one there.
+pub(crate) fn slot_class(mnemonic: &str, slot: Option<usize>) -> Option<SlotClass> {
+    SLOT_CLASSES
+        .iter()
+        .find(|(m, p, _)| *m == mnemonic && *p == slot)
+        .map(|(_, _, c)| *c)
+}
+
+/// llvm-mc's comment for an operand outside its slot's class (empty when inside).
+pub(crate) fn invalid_note(op: &Operand, class: SlotClass) -> String {
+    use crate::operand::{RegKind, Special};
+    let constant = matches!(
+        op,
+        Operand::InlineInt(_) | Operand::InlineFloat { .. } | Operand::Literal(_)
+    );
+    let lds = matches!(op, Operand::Special(Special::LdsDirect));
+    let kind = match op {
+        Operand::Reg(r) => Some(r.kind),
+        _ => None,
+    };
+    let scalar = kind.is_some_and(|k| k != RegKind::Vgpr);
+    let vgpr = kind == Some(RegKind::Vgpr);
+    let wide_special = matches!(op, Operand::Reg(r)
+        if matches!(r.kind, RegKind::Vcc | RegKind::Exec) && r.count > 2);
+    let reg = |c: String| format!("/*Invalid register, operand has '{c}' register class*/");
+    let sreg = |n: u8| reg(format!("SReg_{}", 32 * u32::from(n)));
+    let vreg = |n: u8| {
+        reg(if n <= 1 {
+            "VGPR_32".to_string()
+        } else {
+            format!("VReg_{}", 32 * u32::from(n))
+        })
+    };
+    match class {
+        SlotClass::ScalarSrc(n) if vgpr || lds || wide_special => sreg(n),
+        SlotClass::ScalarReg(_) if constant => "/*Invalid immediate*/".into(),
+        SlotClass::ScalarReg(n) if vgpr || lds => sreg(n),
+        SlotClass::ScalarOrLds if vgpr => reg("SRegOrLds_32".into()),
+        SlotClass::Vgpr(_) | SlotClass::VgprOrLds if constant => "/*Invalid immediate*/".into(),
+        SlotClass::Vgpr(n) if scalar || lds => vreg(n),
+        SlotClass::VgprOrLds if scalar => reg("VRegOrLds_32".into()),
+        _ => String::new(),
+    }
+}
+
 /// A literal as llvm-mc prints it: a value an inline constant could hold prints in the inline
 /// form (integers -16..=64, and the inline floats of the operand's width; 16-bit integer
 /// operands have no inline floats), anything else in hexadecimal. 64-bit operands print hex.
@@ -70,7 +159,7 @@ pub fn operand_text(op: &Operand, ty: ValueType) -> String {
 
 /// Source modifiers around an operand's text. llvm-mc writes a negated constant without
 /// absolute value as `neg(c)`, so that `-` never reads as part of the number.
-fn with_mods(text: String, neg: bool, abs: bool, constant: bool) -> String {
+pub(crate) fn with_mods(text: String, neg: bool, abs: bool, constant: bool) -> String {
     let t = if abs { format!("|{text}|") } else { text };
     if neg && constant && !abs {
         format!("neg({t})")
@@ -90,12 +179,7 @@ const SEL: [&str; 8] = [
     "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "invalid",
 ];
 /// dst_unused names; the reserved value 3 prints as UNUSED_PAD in llvm-mc.
-const UNUSED: [&str; 4] = [
-    "UNUSED_PAD",
-    "UNUSED_SEXT",
-    "UNUSED_PRESERVE",
-    "UNUSED_PAD",
-];
+const UNUSED: [&str; 4] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "UNUSED_PAD"];
 
 fn dpp_ctrl_text(c: u32) -> Option<String> {
     Some(match c {
@@ -157,7 +241,14 @@ impl Instruction {
         let mut ops: Vec<String> = self
             .dsts(wave)
             .iter()
-            .map(|d| operand_text(d, info.result))
+            .enumerate()
+            .map(|(i, d)| {
+                let note = match slot_class(info.mnemonic, None) {
+                    Some(c) if i == 0 => invalid_note(d, c),
+                    _ => String::new(),
+                };
+                operand_text(d, info.result) + &note
+            })
             .collect();
         let srcs = self.srcs(wave);
         let specs = &info.srcs;
@@ -184,7 +275,9 @@ impl Instruction {
                 // llvm-mc reads v_fma_mix* literals as 16-bit operands, and prints the
                 // fmamk/fmaak constant as the whole dword.
                 Operand::Literal(_) if mix => operand_text(s, ValueType::F16),
-                Operand::Literal(_) if specs.get(i).is_some_and(|sp| sp.kind == OperandKind::Imm) => {
+                Operand::Literal(_)
+                    if specs.get(i).is_some_and(|sp| sp.kind == OperandKind::Imm) =>
+                {
                     operand_text(s, ValueType::B32)
                 }
                 _ => operand_text(s, ty),
@@ -193,6 +286,9 @@ impl Instruction {
                 if (i == 0 && sd.src0_sext) || (i == 1 && sd.src1_sext) {
                     t = format!("sext({t})");
                 }
+            }
+            if let Some(c) = slot_class(info.mnemonic, Some(i)) {
+                t.push_str(&invalid_note(s, c));
             }
             let (neg, abs) = if i >= 3 {
                 (false, false)
@@ -329,13 +425,20 @@ impl Instruction {
             .iter()
             .map(|d| operand_text(d, info.result))
             .collect();
-        for (s, spec) in self.srcs(wave).iter().zip(info.srcs.iter()) {
+        for (i, (s, spec)) in self.srcs(wave).iter().zip(info.srcs.iter()).enumerate() {
             // Scalar literals are always printed as the whole dword.
             let ty = match s {
                 Operand::Literal(_) => ValueType::B32,
                 _ => spec.ty,
             };
-            ops.push(operand_text(s, ty));
+            let class = slot_class(info.mnemonic, Some(i))
+                .unwrap_or(SlotClass::ScalarSrc(spec.dwords.min(2)));
+            // A constant where only registers go prints in its 32-bit form.
+            let ty = match (class, s) {
+                (SlotClass::ScalarReg(_), Operand::InlineFloat { .. }) => ValueType::B32,
+                _ => ty,
+            };
+            ops.push(operand_text(s, ty) + &invalid_note(s, class));
         }
         if ops.is_empty() {
             info.mnemonic.to_string()

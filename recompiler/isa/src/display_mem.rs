@@ -8,6 +8,7 @@ use crate::decode::{Encoding, Instruction};
 use crate::layout::Field;
 use crate::operand::{self, Operand, Reg, RegKind};
 use crate::rules;
+use crate::display::{invalid_note, SlotClass};
 use crate::symbolic;
 use crate::table::{Family, ValueType};
 use crate::Target;
@@ -23,6 +24,14 @@ fn v(index: u32, count: u32) -> String {
 /// A scalar register list from a 7-bit SGPR-space field.
 fn s(code: u32, count: u8) -> String {
     scalar_text(&operand::decode_sdst(code as u16, count))
+}
+
+/// llvm-mc's comment on a scalar register list of a 7-bit field outside its class.
+fn scalar_note(code: u32, count: u8) -> String {
+    invalid_note(
+        &operand::decode_sdst(code as u16, count),
+        SlotClass::ScalarSrc(count),
+    )
 }
 
 fn scalar_text(op: &Operand) -> String {
@@ -184,7 +193,23 @@ impl Instruction {
                 d => format!("0x{d:x}"),
             }
         } else {
-            s(f(Field::Sdata), widths.first().copied().unwrap_or(1))
+            let w = widths.first().copied().unwrap_or(1);
+            let op = operand::decode_sdst(f(Field::Sdata) as u16, w);
+            // Load destinations exclude M0 and EXEC.
+            let note = match op {
+                Operand::Reg(Reg {
+                    kind: RegKind::M0 | RegKind::Exec,
+                    count: 1,
+                    ..
+                }) => "/*Invalid register, operand has 'SReg_32_XM0_XEXEC' register class*/".into(),
+                Operand::Reg(Reg {
+                    kind: RegKind::Exec,
+                    count: 2,
+                    ..
+                }) => "/*Invalid register, operand has 'SReg_64_XEXEC' register class*/".into(),
+                _ => scalar_note(f(Field::Sdata), w),
+            };
+            s(f(Field::Sdata), w) + &note
         };
         if toks.len() == 1 {
             out = format!("{m} {data}");
@@ -194,7 +219,7 @@ impl Instruction {
             } else {
                 widths.get(1).copied().unwrap_or(2)
             };
-            let base = s(f(Field::Sbase) << 1, base_w);
+            let base = s(f(Field::Sbase) << 1, base_w) + &scalar_note(f(Field::Sbase) << 1, base_w);
             let offset = sext(f(Field::Offset), 21);
             let soffset = f(Field::Soffset);
             out = if soffset == 125 {
@@ -289,8 +314,9 @@ impl Instruction {
             _ => v(f(Field::Vaddr), 1),
         };
         let srsrc = s(f(Field::Srsrc) << 2, 4);
-        let soffset =
-            crate::display::operand_text(&operand::decode_src(f(Field::Soffset) as u16, ValueType::B32, 1, None), ValueType::B32);
+        let so = operand::decode_src(f(Field::Soffset) as u16, ValueType::B32, 1, None);
+        let soffset = crate::display::operand_text(&so, ValueType::B32)
+            + &invalid_note(&so, SlotClass::ScalarSrc(1));
         let mut ops = Vec::new();
         if !lds {
             ops.push(v(f(Field::Vdata), data_w));
@@ -349,7 +375,10 @@ impl Instruction {
         if load {
             // Loads: vdst (absent for loads to LDS), address, saddr.
             if !lds {
-                ops.push(v(f(Field::Vdst), widths.first().copied().unwrap_or(1).into()));
+                ops.push(v(
+                    f(Field::Vdst),
+                    widths.first().copied().unwrap_or(1).into(),
+                ));
             }
             ops.extend(vaddr);
         } else {
@@ -403,11 +432,7 @@ impl Instruction {
         // for packed d16, plus one for tfe; address = the opcode's address count. When no such
         // variant exists (a count outside the opcode's register classes, more addresses than
         // the NSA words hold), the default variant's sizes are printed.
-        let mut data = if gather {
-            4
-        } else {
-            dmask.count_ones().max(1)
-        };
+        let mut data = if gather { 4 } else { dmask.count_ones().max(1) };
         if d16 {
             data = data.div_ceil(2);
         }
@@ -572,19 +597,19 @@ impl Instruction {
             src0 & 0x3f,
             ["x", "y", "z", "w"][(src0 >> 6) as usize & 3]
         );
-        let with = |i: usize, t: String| {
-            let t = if mods.abs[i] { format!("|{t}|") } else { t };
-            if mods.neg[i] {
-                format!("-{t}")
-            } else {
-                t
-            }
+        let with = |i: usize, t: String, constant: bool| {
+            crate::display::with_mods(t, mods.neg[i], mods.abs[i], constant)
         };
-        let src = |code: u32| {
-            crate::display::operand_text(
-                &operand::decode_src(code as u16, ValueType::F32, 1, self.literal),
-                ValueType::F32,
-            )
+        // The barycentric and f16 sources are VGPRs only.
+        let src = |i: usize, code: u32| {
+            let op = operand::decode_src(code as u16, ValueType::F32, 1, self.literal);
+            let t = crate::display::operand_text(&op, ValueType::F32)
+                + &invalid_note(&op, SlotClass::Vgpr(1));
+            let constant = matches!(
+                op,
+                Operand::InlineInt(_) | Operand::InlineFloat { .. } | Operand::Literal(_)
+            );
+            with(i, t, constant)
         };
         let suffix = if crate::table::lookup_name(m)
             .iter()
@@ -602,11 +627,11 @@ impl Instruction {
                 n => format!("invalid_param_{n}"),
             }
         } else {
-            with(1, src(f(Field::Src1)))
+            src(1, f(Field::Src1))
         };
         let mut ops = vec![v(f(Field::Vdst), 1), src1, attr];
         if self.info.srcs.len() >= 3 {
-            ops.push(with(2, src(f(Field::Src2))));
+            ops.push(src(2, f(Field::Src2)));
         }
         let mut out = format!("{m}{suffix} {}", ops.join(", "));
         if src0 & 0x100 != 0 {

@@ -107,9 +107,10 @@ pub fn decode_src(code: u16, ty: ValueType, dwords: u8, literal: Option<u32>) ->
             index: align(code, count),
             count,
         }),
+        // VCC and EXEC pairs are aligned like SGPR pairs: vcc_hi in a 64-bit slot reads vcc.
         106 | 107 => Operand::Reg(Reg {
             kind: RegKind::Vcc,
-            index: code - 106,
+            index: align(code - 106, count),
             count,
         }),
         108..=123 => Operand::Reg(Reg {
@@ -129,7 +130,7 @@ pub fn decode_src(code: u16, ty: ValueType, dwords: u8, literal: Option<u32>) ->
         }),
         126 | 127 => Operand::Reg(Reg {
             kind: RegKind::Exec,
-            index: code - 126,
+            index: align(code - 126, count),
             count,
         }),
         128..=192 => Operand::InlineInt((code - 128) as i8),
@@ -235,7 +236,8 @@ pub fn reg_name(r: &Reg) -> String {
 
 fn pair_name(base: &str, r: &Reg) -> String {
     match (r.index, r.count) {
-        (0, 2) => base.to_string(),
+        // A wider list starting at VCC/EXEC is not a register llvm-mc knows; it names the pair.
+        (0, 2..) => base.to_string(),
         (0, 1) => format!("{base}_lo"),
         (1, 1) => format!("{base}_hi"),
         _ => format!(
@@ -300,6 +302,8 @@ mod tests {
         };
         assert_eq!(r(77, 2), "s[76:77]");
         assert_eq!(r(106, 2), "vcc");
+        assert_eq!(r(107, 2), "vcc");
+        assert_eq!(r(127, 2), "exec");
         assert_eq!(r(115, 4), "ttmp[4:7]");
         assert_eq!(r(300, 2), "v[44:45]");
     }

@@ -112,7 +112,13 @@ fn value_types(m: &str, nsrc: usize) -> (ValueType, Vec<ValueType>) {
         if has("class") {
             src = vec![last, U32];
         }
-    } else if has("dot2") || has("dot4") || has("dot8") || has("dot2c") || has("dot4c") || has("dot8c") {
+    } else if has("dot2")
+        || has("dot4")
+        || has("dot8")
+        || has("dot2c")
+        || has("dot4c")
+        || has("dot8c")
+    {
         dst = tys.first().copied().unwrap_or(I32);
         let s = tys.get(1).copied().unwrap_or(B32);
         let s = if has("dot2") || has("dot2c") {
@@ -240,9 +246,7 @@ pub(crate) fn shape(family: Family, m: &'static str, text: &str, promoted: bool)
             {
                 fl |= flags::LITERAL_OPERAND;
             }
-            let ndst = if ops.is_empty() {
-                0
-            } else if cmpx && (family == Family::VOPC) {
+            let ndst = if ops.is_empty() || (cmpx && family == Family::VOPC) {
                 0
             } else if vop3b {
                 2

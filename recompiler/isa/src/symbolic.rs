@@ -163,7 +163,9 @@ pub fn swizzle(offset: u32) -> String {
         if offset & 0x7f00 != 0 {
             return format!(" offset:{offset}");
         }
-        let lanes: Vec<String> = (0..4).map(|i| ((offset >> (2 * i)) & 3).to_string()).collect();
+        let lanes: Vec<String> = (0..4)
+            .map(|i| ((offset >> (2 * i)) & 3).to_string())
+            .collect();
         return format!(" offset:swizzle(QUAD_PERM,{})", lanes.join(","));
     }
     let and = offset & 0x1f;
@@ -274,7 +276,10 @@ mod tests {
 
     #[test]
     fn symbolic_forms() {
-        assert_eq!(hwreg(1 | (1 << 6) | (17 << 11)), "hwreg(HW_REG_MODE, 1, 18)");
+        assert_eq!(
+            hwreg(1 | (1 << 6) | (17 << 11)),
+            "hwreg(HW_REG_MODE, 1, 18)"
+        );
         assert_eq!(hwreg(52 | (31 << 11)), "hwreg(52)");
         assert_eq!(sendmsg(0x22), "sendmsg(MSG_GS, GS_OP_EMIT, 0)");
         assert_eq!(sendmsg(0x103), "sendmsg(3, 0, 1)");

@@ -70,9 +70,9 @@ fn read_cases(family: Family) -> Vec<Case> {
         } else {
             let words = parse_bytes(line)
                 .unwrap_or_else(|| panic!("{}:{}: bad bytes", path_of(family).display(), n + 1));
-            let t = expect
-                .take()
-                .unwrap_or_else(|| panic!("{}:{}: no check line", path_of(family).display(), n + 1));
+            let t = expect.take().unwrap_or_else(|| {
+                panic!("{}:{}: no check line", path_of(family).display(), n + 1)
+            });
             out.push((n + 1, t, words));
         }
     }
@@ -125,7 +125,11 @@ fn golden_files_decode_print_and_encode() {
             std::fs::write(path_of(family), generate(family)).expect("write golden");
         }
         let cases = read_cases(family);
-        assert!(!cases.is_empty(), "{}: no golden cases", path_of(family).display());
+        assert!(
+            !cases.is_empty(),
+            "{}: no golden cases",
+            path_of(family).display()
+        );
         for (line, expect, words) in cases {
             total += 1;
             match decode_one(&words, 0) {
@@ -170,7 +174,11 @@ fn every_table_row_has_a_golden_case() {
         table().rows.len() - missing.len(),
         missing.len()
     );
-    assert!(missing.is_empty(), "rows without a golden case:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "rows without a golden case:\n{}",
+        missing.join("\n")
+    );
 }
 
 /// The golden texts agree with llvm-mc-19 wherever it decodes the words, apart from the known
@@ -178,7 +186,10 @@ fn every_table_row_has_a_golden_case() {
 #[test]
 fn golden_texts_agree_with_llvm_mc() {
     if !llvm_mc_available() {
-        assert!(std::env::var("CI").is_err(), "llvm-mc-19 is required under CI");
+        assert!(
+            std::env::var("CI").is_err(),
+            "llvm-mc-19 is required under CI"
+        );
         println!("llvm-mc-19 not found; skipping");
         return;
     }
@@ -194,7 +205,11 @@ fn golden_texts_agree_with_llvm_mc() {
     let (mut decoded, mut agree, mut known_n) = (0, 0, 0);
     let mut bad = Vec::new();
     for (chunk, fchunk) in streams.chunks(4000).zip(fams.chunks(4000)) {
-        for ((w, f), o) in chunk.iter().zip(fchunk).zip(compare(chunk, Wave::W32).expect("llvm-mc")) {
+        for ((w, f), o) in chunk
+            .iter()
+            .zip(fchunk)
+            .zip(compare(chunk, Wave::W32).expect("llvm-mc"))
+        {
             match &o {
                 Outcome::LlvmRejects => {}
                 Outcome::Agree => {

@@ -261,3 +261,47 @@ fn known_differences_file_parses_and_classifies() {
     };
     assert!(known.classify("VOP2", &o).is_none());
 }
+
+/// The cases the CLI tests (runner/tests/cli_decode.rs) rely on, checked through the library.
+#[test]
+fn cli_cases_through_the_library() {
+    let text = |words: &[u32], wave| -> Vec<String> {
+        decode_stream(words)
+            .expect("decodes")
+            .iter()
+            .map(|d| match d {
+                Decoded::Inst(i) => i.to_llvm_text(wave),
+                Decoded::Unsupported(u) => u.to_string(),
+            })
+            .collect()
+    };
+    assert_eq!(
+        text(&[0x7e14_0304, 0xbf81_0000], Wave::W32),
+        ["v_mov_b32_e32 v10, v4", "s_endpgm"]
+    );
+    assert_eq!(
+        text(&[0x7c04_0300], Wave::W32),
+        ["v_cmp_eq_f32_e32 vcc_lo, v0, v1"]
+    );
+    assert_eq!(
+        text(&[0x7c04_0300], Wave::W64),
+        ["v_cmp_eq_f32_e32 vcc, v0, v1"]
+    );
+    let u = text(&[0x7e00_fe00, 0xbf81_0000], Wave::W32);
+    assert!(u[0].starts_with("unsupported VOP1 opcode 127: "), "{u:?}");
+    assert_eq!(u[1], "s_endpgm");
+    let e = decode_stream(&[0x7e14_0304, 0xd508_0011]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "truncated instruction at word 1: VOP3 needs 2 words, 1 left"
+    );
+    let words = rdnaprobe_isa::assemble("v_mov_b32 v10, v4; v_add_f32 v1, -v2, 0x40490fdb")
+        .expect("assembles");
+    assert_eq!(words[0], 0x7e14_0304);
+    assert_eq!(
+        text(&words, Wave::W32),
+        ["v_mov_b32_e32 v10, v4", "v_add_f32_e64 v1, -v2, 0x40490fdb"]
+    );
+    let err = rdnaprobe_isa::assemble("v_mov_b32 v10, q4").unwrap_err();
+    assert!(err.to_string().contains("column"), "{err}");
+}

@@ -737,9 +737,13 @@ fn mullit(l: &mut Lowerer, c: &Ctx) -> Result<Handle, String> {
     Ok(b.sel(unlit, nm, p))
 }
 
-/// rule: div-scale (ISA manual V_DIV_SCALE_F32): S1 denominator, S2 numerator; scales S0 by
-/// 2^±64 and sets VCC when the quotient would leave the normal range. Inputs are flushed with
-/// f32 input flushing; NaNs are never quietened.
+/// rule: div-scale (docs/semantics.md). S1 is the denominator, S2 the numerator; with
+/// d = exponent(S2) - exponent(S1) on the biased exponent fields (255 for inf/NaN), the first
+/// matching case decides: d >= 96: VCC, S0 == S1 scaled by 2^64; S1 denormal: 2^64;
+/// exponent(S1) >= 253 and d <= -96: VCC, S0 == S1 scaled by 2^-64; exponent(S1) >= 253: 2^-64;
+/// d <= -96: VCC, S0 != S1 scaled by 2^64; exponent(S2) <= 23: 2^64. A zero S1 or S2 gives the
+/// default NaN (VCC still from the cases). Inputs are flushed with f32 input flushing; NaNs are
+/// never quietened.
 fn div_scale32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     let fi = l.flush_in32();
     let s0 = l.f32_src(c, 0)?;
@@ -756,76 +760,47 @@ fn div_scale32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     let e1 = exp(b, s1);
     let e2 = exp(b, s2);
     let scale = |b: &mut Builder, x: Handle, k: i32| {
-        // exact x * 2^k rounded to f32 (keeps denormals)
+        // x * 2^k rounded to f32 (NaN, infinity and zero unchanged)
         let w = b.f32_to_f64_exact(x);
         let f = b.cf64(2f64.powi(k));
         let v = b.fb(FloatBin::Mul, w, f);
-        b.round_to(Fmt::F32, v, None, Round::NearestEven, false, Tiny::Result)
+        let r = b.round_to(Fmt::F32, v, None, Round::NearestEven, false, Tiny::Result);
+        let n = b.is_nan(Fmt::F32, x);
+        b.sel(n, x, r)
     };
     let up = scale(b, s0, 64);
     let down = scale(b, s0, -64);
-    let z1 = b.is_zero(Fmt::F32, s1);
-    let z2 = b.is_zero(Fmt::F32, s2);
-    let nan_case = b.bor(z1, z2);
-    // exponent(S2) - exponent(S1) >= 96
     let d = b.sub(e2, e1);
     let big = b.icmpc(IntCmp::GeS, d, 96);
-    let eq01 = b.icmp(IntCmp::Eq, s0, s1);
-    let eq02 = b.icmp(IntCmp::Eq, s0, s2);
+    let small = b.icmpc(IntCmp::LeS, d, (-96i32) as u32 as u64);
     let den1 = b.is_denorm(Fmt::F32, s1);
-    // 1/S1 is denormal: |S1| > 2^126
-    let a1 = b.abs_bits(Fmt::F32, s1);
-    let rcp_den = b.icmpc(IntCmp::GtU, a1, 0x7e80_0000);
-    let a1_finite = b.icmpc(IntCmp::LtU, a1, 0x7f80_0000);
-    let rcp_den = b.band(rcp_den, a1_finite);
-    // S2/S1 normal / denormal, from the exponent difference
-    let qd = b.icmpc(IntCmp::LtS, d, (-126i32) as u32 as u64);
-    let e2_finite = b.icmpc(IntCmp::LtU, e2, 0xff);
-    let nz2 = b.bnot(z2);
-    let quot_den = b.band(qd, nz2);
-    let quot_den = b.band(quot_den, e2_finite);
-    let quot_norm = b.bnot(quot_den);
-    let tiny_num = b.icmpc(IntCmp::LeU, e2, 23);
-    let nz2b = b.bnot(z2);
-    let tiny_num = b.band(tiny_num, nz2b);
-    let dnan = b.c32(0xffc0_0000);
-    // evaluate the manual's chain from the last case to the first
-    let mut r = s0;
-    let mut vcc = b.cb(false);
-    r = b.sel(tiny_num, up, r);
-    let c5 = b.band(eq02, quot_den);
-    let r5 = b.sel(eq02, up, r);
-    let _ = c5;
-    r = b.sel(quot_den, r5, r);
-    vcc = b.sel(quot_den, quot_den, vcc);
-    r = b.sel(rcp_den, down, r);
+    let huge1 = b.icmpc(IntCmp::GeU, e1, 253);
+    let tiny2 = b.icmpc(IntCmp::LeU, e2, 23);
+    let eq01 = b.icmp(IntCmp::Eq, s0, s1);
+    let t = b.cb(true);
     let f = b.cb(false);
-    vcc = b.sel(rcp_den, f, vcc);
-    let c3 = b.band(rcp_den, quot_norm);
-    let r3 = b.sel(eq01, up, s0);
-    r = b.sel(c3, r3, r);
-    vcc = b.bor(vcc, c3);
+    // the chain, evaluated from its last case to its first
+    let mut r = b.sel(tiny2, up, s0);
+    let mut vcc = f;
+    let r6 = b.sel(eq01, s0, up);
+    r = b.sel(small, r6, r);
+    vcc = b.sel(small, t, vcc);
+    r = b.sel(huge1, down, r);
+    vcc = b.sel(huge1, f, vcc);
+    let c4 = b.band(huge1, small);
+    let r4 = b.sel(eq01, down, s0);
+    r = b.sel(c4, r4, r);
+    vcc = b.sel(c4, t, vcc);
     r = b.sel(den1, up, r);
     vcc = b.sel(den1, f, vcc);
-    let r1 = b.sel(eq01, up, s0);
-    r = b.sel(big, r1, r);
-    let t = b.cb(true);
+    let r2 = b.sel(eq01, up, s0);
+    r = b.sel(big, r2, r);
     vcc = b.sel(big, t, vcc);
-    r = b.sel(nan_case, dnan, r);
-    vcc = b.sel(nan_case, f, vcc);
-    // NaN inputs pass S0 through (never quietened)
-    let n0 = b.is_nan(Fmt::F32, s0);
-    let n1 = b.is_nan(Fmt::F32, s1);
-    let n2 = b.is_nan(Fmt::F32, s2);
-    let anyn = b.bor(n0, n1);
-    let anyn = b.bor(anyn, n2);
-    let pick = {
-        let p2 = b.sel(n2, s2, s0);
-        let p1 = b.sel(n1, s1, p2);
-        b.sel(n0, s0, p1)
-    };
-    r = b.sel(anyn, pick, r);
-    vcc = b.sel(anyn, f, vcc);
+    let z1 = b.is_zero(Fmt::F32, s1);
+    let z2 = b.is_zero(Fmt::F32, s2);
+    let zero = b.bor(z1, z2);
+    let dnan = b.c32(0xffc0_0000);
+    r = b.sel(zero, dnan, r);
     l.write_result(c.inst, r)?;
     let dsts = c.inst.dsts(l.wave);
     let sd = *dsts.get(1).ok_or("v_div_scale_f32 without a mask destination")?;

@@ -37,15 +37,27 @@ pub struct HipBackend {
 }
 
 /// Picks the device: the first whose arch is `wanted`, or the first gfx103x device.
-pub fn select_device(devices: &[DeviceInfo], wanted: Option<&str>) -> Result<(DeviceInfo, Target), OracleError> {
-    let wanted_target = wanted.filter(|w| !w.is_empty()).map(str::parse::<Target>).transpose()?;
+pub fn select_device(
+    devices: &[DeviceInfo],
+    wanted: Option<&str>,
+) -> Result<(DeviceInfo, Target), OracleError> {
+    let wanted_target = wanted
+        .filter(|w| !w.is_empty())
+        .map(str::parse::<Target>)
+        .transpose()?;
     devices
         .iter()
         .filter_map(|d| Target::from_arch_name(&d.arch).ok().map(|t| (d.clone(), t)))
         .find(|(_, t)| wanted_target.is_none_or(|w| w == *t))
         .ok_or_else(|| OracleError::NoMatchingDevice {
-            wanted: wanted.filter(|w| !w.is_empty()).unwrap_or("a gfx103x device").to_string(),
-            found: devices.iter().map(|d| format!("{} {} ({})", d.index, d.name, d.arch)).collect(),
+            wanted: wanted
+                .filter(|w| !w.is_empty())
+                .unwrap_or("a gfx103x device")
+                .to_string(),
+            found: devices
+                .iter()
+                .map(|d| format!("{} {} ({})", d.index, d.name, d.arch))
+                .collect(),
         })
 }
 
@@ -71,13 +83,22 @@ impl HipBackend {
                 .parse()
                 .ok()
                 .filter(|s: &f64| s.is_finite() && *s > 0.0)
-                .ok_or_else(|| anyhow::anyhow!("{TIMEOUT_ENV}={secs:?} is not a positive number of seconds"))?;
+                .ok_or_else(|| {
+                    anyhow::anyhow!("{TIMEOUT_ENV}={secs:?} is not a positive number of seconds")
+                })?;
             watchdog.batch = Duration::from_secs_f64(secs);
         }
         let supervisor = Supervisor::new(crate::worker::command()?, watchdog);
         let (major, minor) = comgr.version();
         let runtime = format!("{runtime}, comgr {major}.{minor} ({})", comgr.soname());
-        Ok(HipBackend { target, device, comgr, supervisor, runtime, kernels: HashMap::new() })
+        Ok(HipBackend {
+            target,
+            device,
+            comgr,
+            supervisor,
+            runtime,
+            kernels: HashMap::new(),
+        })
     }
 
     fn code_object(&mut self, words: &[u32], mode: Mode) -> Result<Vec<u8>, Status> {
@@ -116,7 +137,10 @@ pub fn row_mode(row: &Row) -> Result<Mode, Status> {
 }
 
 fn failed(status: Status) -> RowResult {
-    RowResult { outputs: [None; 16], status }
+    RowResult {
+        outputs: [None; 16],
+        status,
+    }
 }
 
 impl Backend for HipBackend {
@@ -136,7 +160,9 @@ impl Backend for HipBackend {
         let mut groups: HashMap<(Vec<u32>, Mode), Vec<usize>> = HashMap::new();
         for (i, row) in rows.iter().enumerate() {
             if row.encoding.is_empty() {
-                results[i] = Some(failed(Status::Unsupported("the row has no instruction words".into())));
+                results[i] = Some(failed(Status::Unsupported(
+                    "the row has no instruction words".into(),
+                )));
                 continue;
             }
             match row_mode(row) {
@@ -147,7 +173,10 @@ impl Backend for HipBackend {
                         order.push(key);
                         Vec::new()
                     });
-                    groups.get_mut(&(row.encoding.clone(), mode)).expect("inserted").push(i);
+                    groups
+                        .get_mut(&(row.encoding.clone(), mode))
+                        .expect("inserted")
+                        .push(i);
                 }
             }
         }
@@ -167,7 +196,10 @@ impl Backend for HipBackend {
                 Ok(lanes) => {
                     for (&i, lane) in idx.iter().zip(lanes) {
                         results[i] = Some(if lane.done {
-                            RowResult { outputs: lane.outputs.map(Some), status: Status::Ok }
+                            RowResult {
+                                outputs: lane.outputs.map(Some),
+                                status: Status::Ok,
+                            }
                         } else {
                             failed(Status::Error(
                                 "the body did not reach the template's stores (it ended the program or branched away)".into(),
@@ -195,23 +227,46 @@ mod tests {
     use super::*;
 
     fn dev(index: i32, arch: &str) -> DeviceInfo {
-        DeviceInfo { index, name: format!("dev{index}"), arch: arch.into(), total_mem: 0 }
+        DeviceInfo {
+            index,
+            name: format!("dev{index}"),
+            arch: arch.into(),
+            total_mem: 0,
+        }
     }
 
     #[test]
     fn device_selection() {
-        let devs = [dev(0, "gfx90a:sramecc+:xnack-"), dev(1, "gfx1035"), dev(2, "gfx1030")];
+        let devs = [
+            dev(0, "gfx90a:sramecc+:xnack-"),
+            dev(1, "gfx1035"),
+            dev(2, "gfx1030"),
+        ];
         assert_eq!(select_device(&devs, None).unwrap().0.index, 1);
-        assert_eq!(select_device(&devs, Some("gfx1030")).unwrap(), (devs[2].clone(), Target::Gfx1030));
-        let err = select_device(&devs, Some("gfx1036")).unwrap_err().to_string();
-        assert!(err.contains("gfx1036") && err.contains("0 dev0 (gfx90a:sramecc+:xnack-)"), "{err}");
-        assert!(matches!(select_device(&devs, Some("gfx9")), Err(OracleError::UnknownTarget(_))));
+        assert_eq!(
+            select_device(&devs, Some("gfx1030")).unwrap(),
+            (devs[2].clone(), Target::Gfx1030)
+        );
+        let err = select_device(&devs, Some("gfx1036"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("gfx1036") && err.contains("0 dev0 (gfx90a:sramecc+:xnack-)"),
+            "{err}"
+        );
+        assert!(matches!(
+            select_device(&devs, Some("gfx9")),
+            Err(OracleError::UnknownTarget(_))
+        ));
         assert!(select_device(&devs[..1], None).is_err());
     }
 
     #[test]
     fn row_modes_resolve_and_reject() {
-        let mut row = Row { encoding: vec![1], ..Row::default() };
+        let mut row = Row {
+            encoding: vec![1],
+            ..Row::default()
+        };
         let m = row_mode(&row).unwrap();
         assert_eq!(m.wave, Wave::W32);
         row.wave = Some(64);
@@ -236,6 +291,9 @@ mod tests {
         };
         assert!(!msg.contains('\n'), "{msg}");
         assert!(msg.starts_with("hip backend unavailable: "), "{msg}");
-        assert!(msg.contains("hipErrorNoDevice (100)") || msg.contains("libamdhip64 not found"), "{msg}");
+        assert!(
+            msg.contains("hipErrorNoDevice (100)") || msg.contains("libamdhip64 not found"),
+            "{msg}"
+        );
     }
 }

@@ -84,10 +84,6 @@ impl VulkanBackend {
         })
     }
 
-    pub fn executor(&self) -> &Executor {
-        &self.exec
-    }
-
     /// Lowers, emits and compiles `key` (once).
     fn prepare(&mut self, key: &KernelKey) -> Result<PipelineId, Status> {
         if let Some(r) = self.kernels.get(key) {

@@ -57,9 +57,16 @@ pub fn parse_words(text: &str) -> anyhow::Result<Vec<u32>> {
         .filter(|t| !t.is_empty())
         .enumerate()
         .map(|(i, t)| {
-            let digits = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).unwrap_or(t);
-            u32::from_str_radix(digits, 16)
-                .map_err(|e| anyhow::anyhow!("--encoding word {} (`{t}`): not a 32-bit hex word: {e}", i + 1))
+            let digits = t
+                .strip_prefix("0x")
+                .or_else(|| t.strip_prefix("0X"))
+                .unwrap_or(t);
+            u32::from_str_radix(digits, 16).map_err(|e| {
+                anyhow::anyhow!(
+                    "--encoding word {} (`{t}`): not a 32-bit hex word: {e}",
+                    i + 1
+                )
+            })
         })
         .collect::<anyhow::Result<_>>()?;
     anyhow::ensure!(!words.is_empty(), "--encoding has no words");
@@ -83,14 +90,27 @@ pub fn mode_from_args(a: &Args) -> anyhow::Result<Mode> {
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
 /// reader never sees half a file.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().with_context(|| format!("{}: not a file path", path.display()))?;
-    let tmp = dir.join(format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id()));
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .with_context(|| format!("{}: not a file path", path.display()))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
     let result = (|| {
-        let mut f = std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-        f.write_all(bytes).with_context(|| format!("writing {}", tmp.display()))?;
-        f.sync_all().with_context(|| format!("syncing {}", tmp.display()))?;
-        std::fs::rename(&tmp, path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+        let mut f =
+            std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+        f.write_all(bytes)
+            .with_context(|| format!("writing {}", tmp.display()))?;
+        f.sync_all()
+            .with_context(|| format!("syncing {}", tmp.display()))?;
+        std::fs::rename(&tmp, path)
+            .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
@@ -132,7 +152,10 @@ mod tests {
 
     #[test]
     fn words_parse_with_positions_in_errors() {
-        assert_eq!(parse_words("0x7e140304 abcdABCD,0X1").unwrap(), vec![0x7e14_0304, 0xabcd_abcd, 1]);
+        assert_eq!(
+            parse_words("0x7e140304 abcdABCD,0X1").unwrap(),
+            vec![0x7e14_0304, 0xabcd_abcd, 1]
+        );
         let err = parse_words("0x1 0xZZ").unwrap_err().to_string();
         assert!(err.contains("word 2") && err.contains("0xZZ"), "{err}");
         assert!(parse_words("1ffffffff").is_err());
@@ -141,7 +164,8 @@ mod tests {
 
     #[test]
     fn atomic_write_replaces_the_file() {
-        let dir = std::env::temp_dir().join(format!("rdnaprobe-assemble-test-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("rdnaprobe-assemble-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let p = dir.join("k.co");
         write_atomically(&p, b"one").unwrap();

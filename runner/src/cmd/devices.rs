@@ -44,7 +44,12 @@ pub struct Report {
 }
 
 pub fn hip_report() -> HipReport {
-    let mut r = HipReport { library: None, runtime_version: None, devices: Vec::new(), error: None };
+    let mut r = HipReport {
+        library: None,
+        runtime_version: None,
+        devices: Vec::new(),
+        error: None,
+    };
     let hip = match Hip::load() {
         Ok(h) => h,
         Err(e) => {
@@ -63,13 +68,22 @@ pub fn hip_report() -> HipReport {
 
 pub fn vulkan_report() -> VulkanReport {
     match crate::vulkan::list_devices() {
-        Ok(devices) => VulkanReport { devices, error: None },
-        Err(e) => VulkanReport { devices: Vec::new(), error: Some(format!("{e:#}")) },
+        Ok(devices) => VulkanReport {
+            devices,
+            error: None,
+        },
+        Err(e) => VulkanReport {
+            devices: Vec::new(),
+            error: Some(format!("{e:#}")),
+        },
     }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let report = Report { hip: hip_report(), vulkan: vulkan_report() };
+    let report = Report {
+        hip: hip_report(),
+        vulkan: vulkan_report(),
+    };
     let mut out = std::io::stdout().lock();
     match args.format {
         Format::Json => {
@@ -94,8 +108,16 @@ fn write_table(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
     }
     for d in &r.hip.devices {
         let mib = d.total_mem / (1024 * 1024);
-        let arch = if d.arch.is_empty() { "arch unknown" } else { &d.arch };
-        writeln!(out, "  hip {:<3} {:<40} {:<16} {mib} MiB", d.index, d.name, arch)?;
+        let arch = if d.arch.is_empty() {
+            "arch unknown"
+        } else {
+            &d.arch
+        };
+        writeln!(
+            out,
+            "  hip {:<3} {:<40} {:<16} {mib} MiB",
+            d.index, d.name, arch
+        )?;
     }
     writeln!(out, "Vulkan")?;
     if let Some(e) = &r.vulkan.error {
@@ -125,15 +147,25 @@ mod tests {
                 library: Some("libamdhip64.so.5".into()),
                 runtime_version: Some(50221153),
                 devices: vec![],
-                error: Some("no HIP device: hipGetDeviceCount returned hipErrorNoDevice (100)".into()),
+                error: Some(
+                    "no HIP device: hipGetDeviceCount returned hipErrorNoDevice (100)".into(),
+                ),
             },
-            vulkan: VulkanReport { devices: vec![], error: Some("no Vulkan loader".into()) },
+            vulkan: VulkanReport {
+                devices: vec![],
+                error: Some("no Vulkan loader".into()),
+            },
         };
         let mut out = Vec::new();
         write_table(&mut out, &r).unwrap();
         let text = String::from_utf8(out).unwrap();
-        assert!(text.starts_with("HIP (libamdhip64.so.5, runtime 50221153)\n"), "{text}");
-        assert!(text.contains("  none: no HIP device: hipGetDeviceCount returned hipErrorNoDevice (100)\n"));
+        assert!(
+            text.starts_with("HIP (libamdhip64.so.5, runtime 50221153)\n"),
+            "{text}"
+        );
+        assert!(text.contains(
+            "  none: no HIP device: hipGetDeviceCount returned hipErrorNoDevice (100)\n"
+        ));
         assert!(text.contains("Vulkan\n  none: no Vulkan loader\n"));
     }
 

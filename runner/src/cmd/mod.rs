@@ -6,6 +6,7 @@ pub mod decode;
 pub mod devices;
 pub mod diff;
 pub mod encode;
+pub mod exhaustive;
 pub mod export;
 pub mod merge;
 pub mod replay;

@@ -332,38 +332,18 @@ impl Executor {
             .iter()
             .map(|j| vec![[0u32; 16]; j.inputs.len()])
             .collect();
-        let mut pending: Vec<(usize, usize, usize)> = vec![]; // (job, first_row, rows)
-        for (j, job) in jobs.iter().enumerate() {
+        let mut shapes = Vec::with_capacity(jobs.len());
+        for job in jobs {
             let pipe = self
                 .pipelines
                 .get(job.pipeline.0)
                 .with_context(|| format!("unknown pipeline {:?}", job.pipeline))?;
-            let per_dispatch = (u64::from(self.max_groups) * u64::from(pipe.wave))
-                .min(self.max_range / OUT_ROW_BYTES)
-                .min(MAX_BATCH_OUTPUT_BYTES / OUT_ROW_BYTES)
-                .max(1) as usize;
-            let mut first = 0;
-            while first < job.inputs.len() {
-                let rows = per_dispatch.min(job.inputs.len() - first);
-                pending.push((j, first, rows));
-                first += rows;
-            }
+            shapes.push((job.inputs.len(), pipe.wave));
         }
-        // Greedy batches under the output-size cap.
-        let mut start = 0;
-        while start < pending.len() {
-            let mut end = start;
-            let mut bytes = 0u64;
-            while end < pending.len() {
-                let add = pending[end].2 as u64 * OUT_ROW_BYTES + self.align;
-                if end > start && bytes + add > MAX_BATCH_OUTPUT_BYTES {
-                    break;
-                }
-                bytes += add;
-                end += 1;
-            }
-            self.submit(jobs, &pending[start..end], &mut results)?;
-            start = end;
+        let max_rows = (self.max_range / OUT_ROW_BYTES).min(MAX_BATCH_OUTPUT_BYTES / OUT_ROW_BYTES);
+        let pending = plan_dispatches(&shapes, self.max_groups, max_rows);
+        for range in plan_batches(&pending, self.align, MAX_BATCH_OUTPUT_BYTES) {
+            self.submit(jobs, &pending[range], &mut results)?;
         }
         Ok(results)
     }
@@ -618,6 +598,56 @@ impl Executor {
     }
 }
 
+/// Cuts jobs, given as (rows, wave), into dispatches (job, first row, rows): at most
+/// `max_groups` workgroups and `max_rows` rows each, and a multiple of the wave except for a
+/// job's last dispatch, so that lane ids (row index modulo wave) stay those of the whole job.
+fn plan_dispatches(
+    jobs: &[(usize, u32)],
+    max_groups: u32,
+    max_rows: u64,
+) -> Vec<(usize, usize, usize)> {
+    let mut out = vec![];
+    for (j, &(len, wave)) in jobs.iter().enumerate() {
+        let wave = u64::from(wave.max(1));
+        let by_groups = u64::from(max_groups.max(1)) * wave;
+        let per = (by_groups.min(max_rows) / wave).max(1) * wave;
+        let per = usize::try_from(per).unwrap_or(usize::MAX);
+        let mut first = 0;
+        while first < len {
+            let rows = per.min(len - first);
+            out.push((j, first, rows));
+            first += rows;
+        }
+    }
+    out
+}
+
+/// Groups consecutive dispatches into submits whose aligned output stays within `cap` bytes
+/// (a single dispatch larger than `cap` still gets a submit of its own).
+fn plan_batches(
+    parts: &[(usize, usize, usize)],
+    align: u64,
+    cap: u64,
+) -> Vec<std::ops::Range<usize>> {
+    let mut out = vec![];
+    let mut start = 0;
+    while start < parts.len() {
+        let mut end = start;
+        let mut bytes = 0u64;
+        while end < parts.len() {
+            let add = parts[end].2 as u64 * OUT_ROW_BYTES + align;
+            if end > start && bytes + add > cap {
+                break;
+            }
+            bytes += add;
+            end += 1;
+        }
+        out.push(start..end);
+        start = end;
+    }
+    out
+}
+
 /// # Safety
 /// No pending GPU work may use `b`.
 unsafe fn destroy_buffer(device: &ash::Device, b: HostBuffer) {
@@ -694,5 +724,38 @@ impl Drop for Partial {
             }
             self.device.destroy_device(None);
         }
+    }
+}
+
+#[cfg(test)]
+mod plan_tests {
+    use super::*;
+
+    #[test]
+    fn dispatches_respect_limits_and_waves() {
+        // 100 rows of wave 32 with at most 2 groups per dispatch: 64 + 36.
+        assert_eq!(
+            plan_dispatches(&[(100, 32)], 2, u64::MAX),
+            vec![(0, 0, 64), (0, 64, 36)]
+        );
+        // A row cap that is not a multiple of the wave rounds down to one.
+        assert_eq!(
+            plan_dispatches(&[(100, 64), (0, 32), (3, 32)], 65535, 100),
+            vec![(0, 0, 64), (0, 64, 36), (2, 0, 3)]
+        );
+        // A cap below one wave still makes progress, one wave at a time.
+        assert_eq!(
+            plan_dispatches(&[(40, 32)], 1, 1),
+            vec![(0, 0, 32), (0, 32, 8)]
+        );
+    }
+
+    #[test]
+    fn batches_split_at_the_output_cap() {
+        let parts = [(0, 0, 10), (0, 10, 10), (1, 0, 10), (2, 0, 1000)];
+        let per = 10 * OUT_ROW_BYTES + 256;
+        assert_eq!(plan_batches(&parts, 256, 2 * per), vec![0..2, 2..3, 3..4]);
+        assert_eq!(plan_batches(&parts, 256, u64::MAX), vec![0..4]);
+        assert!(plan_batches(&[], 256, 1).is_empty());
     }
 }

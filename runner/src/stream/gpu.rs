@@ -1,0 +1,189 @@
+//! The GPU side of a streaming run: a thread that owns a Vulkan [`Executor`], compiles one
+//! pipeline per mode up front and then runs chunks as they arrive, one dispatch batch per
+//! chunk. The submission queue holds [`GPU_QUEUE`](super::GPU_QUEUE) chunks, so the device
+//! has its next chunk ready while the CPU checks the previous one.
+//!
+//! The executor owns mapped device memory and is not `Send`; it is created, used and dropped
+//! on this thread only.
+
+use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, Context};
+use rdnaprobe_isa::Wave;
+use rdnaprobe_recompiler::ir::Kernel;
+use rdnaprobe_recompiler::spirv;
+
+use crate::backend::Producer;
+use crate::vulkan::{DeviceSelector, Executor, Job, PipelineId};
+
+/// One chunk for the device.
+pub struct Work {
+    pub mode: usize,
+    pub first_row: u64,
+    pub inputs: Vec<[u32; 6]>,
+}
+
+/// One chunk back from the device, with its inputs (so the checker needs no second copy).
+pub struct Done {
+    pub mode: usize,
+    pub first_row: u64,
+    pub inputs: Vec<[u32; 6]>,
+    pub outputs: Vec<[u32; 16]>,
+    /// Time inside the executor: upload into the mapped buffer, dispatch, fence, read back.
+    pub busy: Duration,
+}
+
+/// Compile times of the prepared kernels.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct PrepareTimes {
+    pub open_s: f64,
+    /// SPIR-V emission, per mode.
+    pub emit_s: Vec<f64>,
+    /// Pipeline creation, per mode.
+    pub pipeline_s: Vec<f64>,
+}
+
+/// The running GPU thread.
+pub struct GpuWorker {
+    tx: Option<SyncSender<Work>>,
+    rx: Receiver<anyhow::Result<Done>>,
+    handle: Option<JoinHandle<()>>,
+    pub producer: Producer,
+    pub prepare: PrepareTimes,
+}
+
+type Ready = anyhow::Result<(Producer, PrepareTimes)>;
+
+impl GpuWorker {
+    /// Opens `vulkan[:which]` on a new thread and compiles one pipeline per kernel.
+    pub fn spawn(which: Option<String>, kernels: &[Kernel], wave: Wave) -> anyhow::Result<GpuWorker> {
+        let kernels = kernels.to_vec();
+        let (tx, work_rx) = mpsc::sync_channel::<Work>(super::GPU_QUEUE);
+        let (done_tx, rx) = mpsc::channel::<anyhow::Result<Done>>();
+        let (ready_tx, ready_rx) = mpsc::channel::<Ready>();
+        let handle = std::thread::Builder::new()
+            .name("rdnaprobe-gpu".into())
+            .spawn(move || {
+                let prepared = prepare(which.as_deref(), &kernels, wave);
+                let (mut exec, pipelines) = match prepared {
+                    Ok((exec, pipelines, times)) => {
+                        let info = exec.info();
+                        let producer = Producer {
+                            backend: format!("vulkan:{}", info.driver),
+                            device: info.name.clone(),
+                            driver: format!(
+                                "{} {} (driver version {:#x}, Vulkan {})",
+                                info.driver_name,
+                                info.driver_info,
+                                info.driver_version,
+                                info.api_version
+                            ),
+                            gfx: None,
+                        };
+                        if ready_tx.send(Ok((producer, times))).is_err() {
+                            return;
+                        }
+                        (exec, pipelines)
+                    }
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(e));
+                        return;
+                    }
+                };
+                for w in work_rx {
+                    let t0 = Instant::now();
+                    let r = exec
+                        .run(&[Job { pipeline: pipelines[w.mode], inputs: &w.inputs }])
+                        .with_context(|| {
+                            format!("running mode {} rows from {}", w.mode, w.first_row)
+                        })
+                        .and_then(|mut v| v.pop().context("the executor returned no job"));
+                    let busy = t0.elapsed();
+                    let failed = r.is_err();
+                    let msg = r.map(|outputs| Done {
+                        mode: w.mode,
+                        first_row: w.first_row,
+                        inputs: w.inputs,
+                        outputs,
+                        busy,
+                    });
+                    if done_tx.send(msg).is_err() || failed {
+                        return;
+                    }
+                }
+            })
+            .context("starting the GPU thread")?;
+        let (producer, prepare) = ready_rx
+            .recv()
+            .map_err(|_| anyhow!("the GPU thread ended while opening the device"))??;
+        Ok(GpuWorker { tx: Some(tx), rx, handle: Some(handle), producer, prepare })
+    }
+
+    /// Queues a chunk (blocks while the queue is full).
+    pub fn submit(&mut self, w: Work) -> anyhow::Result<()> {
+        let tx = self.tx.as_ref().context("the GPU worker is finished")?;
+        tx.send(w).map_err(|_| self.failure())
+    }
+
+    /// The next finished chunk, in submission order.
+    pub fn receive(&mut self) -> anyhow::Result<Done> {
+        match self.rx.recv() {
+            Ok(r) => r,
+            Err(_) => Err(self.failure()),
+        }
+    }
+
+    fn failure(&mut self) -> anyhow::Error {
+        // The thread ended early: its error (if any) is waiting in the result channel.
+        match self.rx.try_recv() {
+            Ok(Err(e)) => e,
+            _ => anyhow!("the GPU thread stopped unexpectedly"),
+        }
+    }
+
+    /// Closes the queue and waits for the thread.
+    pub fn finish(mut self) -> anyhow::Result<()> {
+        self.tx = None;
+        if let Some(h) = self.handle.take() {
+            h.join().map_err(|_| anyhow!("the GPU thread panicked"))?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for GpuWorker {
+    fn drop(&mut self) {
+        self.tx = None;
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+fn prepare(
+    which: Option<&str>,
+    kernels: &[Kernel],
+    wave: Wave,
+) -> anyhow::Result<(Executor, Vec<PipelineId>, PrepareTimes)> {
+    let t0 = Instant::now();
+    let selector = DeviceSelector::parse(which)?;
+    let mut exec = Executor::open(&selector)?;
+    let mut times = PrepareTimes { open_s: t0.elapsed().as_secs_f64(), ..Default::default() };
+    let opts = exec.spirv_options();
+    let mut pipelines = Vec::with_capacity(kernels.len());
+    for (mode, k) in kernels.iter().enumerate() {
+        let t1 = Instant::now();
+        let words = spirv::emit(k, wave, &opts)
+            .with_context(|| format!("emitting SPIR-V for mode {mode}"))?;
+        times.emit_s.push(t1.elapsed().as_secs_f64());
+        let t2 = Instant::now();
+        pipelines.push(
+            exec.pipeline(&words, wave)
+                .with_context(|| format!("creating the pipeline for mode {mode}"))?,
+        );
+        times.pipeline_s.push(t2.elapsed().as_secs_f64());
+    }
+    Ok((exec, pipelines, times))
+}

@@ -1,0 +1,508 @@
+//! Streaming sweeps: exhaustive and very large input sets run in chunks through a candidate
+//! backend, each chunk is compared on the fly against a reference backend (usually the CPU
+//! model), and the run keeps only a digest of every result, the per-class histograms and the
+//! first mismatching rows. Every row is addressable by (mode, row index) through the generator
+//! ([`spec`]), so the manifest is enough to regenerate any row.
+//!
+//! Speed: one kernel per (body, mode, wave), lowered and compiled once; one dispatch per chunk
+//! ([`gpu`]); the CPU model is the column-wise evaluator
+//! ([`rdnaprobe_recompiler::batch`]) on every core (rayon), fused with the comparison and the
+//! block hashing so that each block of rows is touched once while it is in cache.
+//!
+//! Pipelining: a GPU candidate runs on its own thread with up to [`GPU_QUEUE`] chunks queued
+//! ahead, so while the CPU checks chunk k the device already runs chunk k+1 and k+2 waits.
+//!
+//! Memory is bounded by the chunk size, not the sweep size: at most `GPU_QUEUE + 2` chunks are
+//! alive (inputs 24 B/row, candidate outputs 64 B/row, plus the executor's own mapped copy of
+//! 88 B/row of one chunk), each rayon worker holds one block of reference outputs, and at most
+//! `max_mismatches` rows are kept. See [`memory_bound`].
+
+pub mod digest;
+pub mod gpu;
+pub mod spec;
+
+use std::time::Instant;
+
+use anyhow::Context;
+use rayon::prelude::*;
+use rdnaprobe_isa::{FloatMode, Target, Wave};
+use rdnaprobe_recompiler::batch::BatchKernel;
+use rdnaprobe_recompiler::interp;
+use rdnaprobe_recompiler::ir::Kernel;
+use rdnaprobe_reports::classify::{classify_dword, classify_f64, Class, Verdict};
+use rdnaprobe_reports::DwordType;
+
+use crate::backend::Producer;
+use digest::{block_digest, Combiner, DIGEST_ROWS};
+use spec::Inputs;
+
+/// Chunks a GPU candidate may have queued behind the one it is running.
+pub const GPU_QUEUE: usize = 2;
+
+/// Who computes outputs in a streaming run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The column-wise CPU model on every core.
+    Cpu,
+    /// The per-row IR interpreter on every core (the slower reference implementation; kept for
+    /// cross-checks and benchmarks).
+    CpuInterp,
+    /// The recompiled SPIR-V on a Vulkan device (`vulkan[:which]`).
+    Vulkan(Option<String>),
+}
+
+impl Engine {
+    /// Parses `cpu`, `cpu:interp`, `vulkan`, `vulkan:WHICH`.
+    pub fn parse(s: &str) -> anyhow::Result<Engine> {
+        Ok(match s.split_once(':') {
+            None if s == "cpu" => Engine::Cpu,
+            None if s == "vulkan" => Engine::Vulkan(None),
+            Some(("cpu", "interp")) => Engine::CpuInterp,
+            Some(("cpu", "batch")) => Engine::Cpu,
+            Some(("vulkan", w)) => Engine::Vulkan(Some(w.to_string())),
+            _ => anyhow::bail!(
+                "streaming backend `{s}`: expected cpu, cpu:interp, vulkan or vulkan:WHICH"
+            ),
+        })
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            Engine::Cpu => "cpu".into(),
+            Engine::CpuInterp => "cpu:interp".into(),
+            Engine::Vulkan(None) => "vulkan".into(),
+            Engine::Vulkan(Some(w)) => format!("vulkan:{w}"),
+        }
+    }
+
+    fn cpu_producer(&self) -> Producer {
+        Producer {
+            backend: self.name(),
+            device: format!("host CPU, {} threads", rayon::current_num_threads()),
+            driver: format!(
+                "rdnaprobe-recompiler {} ({})",
+                env!("CARGO_PKG_VERSION"),
+                if *self == Engine::CpuInterp { "per-row interpreter" } else { "batch evaluator" }
+            ),
+            gfx: None,
+        }
+    }
+}
+
+/// A streaming run.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The body's instruction words.
+    pub words: Vec<u32>,
+    /// Readable text of the body (for the mismatch rows and the result types).
+    pub instruction: String,
+    pub inputs: Inputs,
+    pub modes: Vec<FloatMode>,
+    pub wave: Wave,
+    pub gfx: Target,
+    /// Rows per chunk, a positive multiple of [`DIGEST_ROWS`].
+    pub chunk_rows: usize,
+    /// Mismatching rows kept (the rest are only counted).
+    pub max_mismatches: usize,
+    /// The `k` of the `ulp<=k` class.
+    pub ulp_k: u64,
+}
+
+impl Plan {
+    /// `rows` rounded up to whole digest blocks (at least one).
+    pub fn round_chunk(rows: usize) -> usize {
+        rows.max(1).div_ceil(DIGEST_ROWS) * DIGEST_ROWS
+    }
+
+    pub fn total_rows(&self) -> u64 {
+        self.inputs.rows() * self.modes.len() as u64
+    }
+}
+
+/// One mismatching row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    pub mode: usize,
+    /// Row index within the mode.
+    pub row: u64,
+    pub inputs: [u32; 6],
+    pub candidate: [u32; 16],
+    pub reference: [u32; 16],
+    pub class: Class,
+    pub ulp: Option<u64>,
+}
+
+/// Per-mode results.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModeStats {
+    pub rows: u64,
+    /// Rows per class, indexed by [`Class::code`].
+    pub classes: [u64; Class::ALL.len()],
+    /// Largest ULP distance among the mismatching rows that have one.
+    pub max_ulp: Option<u64>,
+}
+
+impl ModeStats {
+    pub fn mismatches(&self) -> u64 {
+        self.rows - self.classes[Class::Exact.code() as usize]
+    }
+}
+
+/// Where the time went, in seconds. `candidate` is the candidate's busy time (the GPU thread's
+/// time inside the executor for a Vulkan candidate, including copies to and from the mapped
+/// buffers); `check` is the fused reference + compare + hash time on the CPU side (for a CPU
+/// candidate it includes the candidate too).
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Timings {
+    pub wall_s: f64,
+    pub prepare_s: f64,
+    pub generate_s: f64,
+    pub candidate_s: f64,
+    pub check_s: f64,
+    /// Time the CPU side spent waiting for the candidate's results.
+    pub wait_s: f64,
+}
+
+/// The result of a streaming run.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub rows: u64,
+    pub digest: String,
+    pub digest_blocks: u64,
+    pub modes: Vec<ModeStats>,
+    /// The first `max_mismatches` mismatching rows, in run order.
+    pub mismatches: Vec<Mismatch>,
+    pub candidate: Producer,
+    pub reference: Option<Producer>,
+    pub timings: Timings,
+    pub chunks: u64,
+}
+
+impl Outcome {
+    pub fn total_mismatches(&self) -> u64 {
+        self.modes.iter().map(ModeStats::mismatches).sum()
+    }
+}
+
+/// Progress reports (called after every chunk with rows done so far).
+pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
+
+/// Bytes a run holds at most, whatever the number of rows (see the module docs): chunks in
+/// flight, the executor's staging, per-thread blocks and the kept mismatches.
+pub fn memory_bound(plan: &Plan, threads: usize) -> u64 {
+    let chunk = plan.chunk_rows as u64;
+    let in_flight = (GPU_QUEUE as u64 + 2) * chunk * (24 + 64);
+    let executor = chunk * (24 + 64 + 64);
+    let per_thread = threads as u64 * DIGEST_ROWS as u64 * 64 * 2;
+    let mismatches = plan.max_mismatches as u64 * 200;
+    in_flight + executor + per_thread + mismatches
+}
+
+/// The kernels of a plan, one per mode.
+fn lower_all(plan: &Plan) -> anyhow::Result<Vec<Kernel>> {
+    plan.modes
+        .iter()
+        .map(|m| {
+            rdnaprobe_recompiler::lower_words(&plan.words, *m, plan.wave, plan.gfx).with_context(
+                || format!("lowering the body for mode {}", spec::mode_text(m)),
+            )
+        })
+        .collect()
+}
+
+/// How one chunk's rows are compared.
+struct Checker<'a> {
+    plan: &'a Plan,
+    types: [DwordType; 16],
+    /// Per mode: the CPU kernels of the candidate and the reference, as they need them.
+    kernels: &'a [Kernel],
+    batch: &'a [BatchKernel],
+    candidate: &'a Engine,
+    reference: Option<&'a Engine>,
+}
+
+/// One block's findings.
+#[derive(Default)]
+struct BlockResult {
+    digest: String,
+    classes: [u64; Class::ALL.len()],
+    max_ulp: Option<u64>,
+    mismatches: Vec<Mismatch>,
+}
+
+impl Checker<'_> {
+    fn cpu_run(
+        &self,
+        engine: &Engine,
+        mode: usize,
+        inputs: &[[u32; 6]],
+        first_row: u64,
+        scratch: &mut rdnaprobe_recompiler::batch::Scratch,
+        out: &mut Vec<[u32; 16]>,
+    ) {
+        out.clear();
+        out.resize(inputs.len(), [0; 16]);
+        let wave = self.plan.wave.lanes();
+        match engine {
+            Engine::CpuInterp => {
+                for (i, (inp, o)) in inputs.iter().zip(out.iter_mut()).enumerate() {
+                    let lane = ((first_row + i as u64) % u64::from(wave)) as u32;
+                    *o = interp::run(&self.kernels[mode], *inp, lane);
+                }
+            }
+            _ => self.batch[mode].run(scratch, inputs, first_row, wave, out),
+        }
+    }
+
+    /// Checks one chunk; `candidate` holds its outputs when a device computed them.
+    fn chunk(
+        &self,
+        mode: usize,
+        first_row: u64,
+        inputs: &[[u32; 6]],
+        candidate: Option<&[[u32; 16]]>,
+    ) -> Vec<BlockResult> {
+        let batch = &self.batch[mode];
+        inputs
+            .par_chunks(DIGEST_ROWS)
+            .enumerate()
+            .map_init(
+                || (batch.scratch(), Vec::new(), Vec::new()),
+                |(scratch, cand_buf, ref_buf), (b, block)| {
+                    let base = first_row + (b * DIGEST_ROWS) as u64;
+                    let cand: &[[u32; 16]] = match candidate {
+                        Some(c) => &c[b * DIGEST_ROWS..b * DIGEST_ROWS + block.len()],
+                        None => {
+                            self.cpu_run(self.candidate, mode, block, base, scratch, cand_buf);
+                            cand_buf
+                        }
+                    };
+                    let mut r = BlockResult { digest: block_digest(cand), ..Default::default() };
+                    let Some(reference) = self.reference else {
+                        r.classes[Class::Exact.code() as usize] = block.len() as u64;
+                        return r;
+                    };
+                    self.cpu_run(reference, mode, block, base, scratch, ref_buf);
+                    for (i, (c, want)) in cand.iter().zip(ref_buf.iter()).enumerate() {
+                        if c == want {
+                            r.classes[Class::Exact.code() as usize] += 1;
+                            continue;
+                        }
+                        let v = self.classify(want, c);
+                        r.classes[v.class.code() as usize] += 1;
+                        if let Some(u) = v.ulp {
+                            r.max_ulp = Some(r.max_ulp.map_or(u, |m| m.max(u)));
+                        }
+                        if r.mismatches.len() < self.plan.max_mismatches {
+                            r.mismatches.push(Mismatch {
+                                mode,
+                                row: base + i as u64,
+                                inputs: block[i],
+                                candidate: *c,
+                                reference: *want,
+                                class: v.class,
+                                ulp: v.ulp,
+                            });
+                        }
+                    }
+                    r
+                },
+            )
+            .collect()
+    }
+
+    /// The worst verdict over the sixteen dwords (the diff engine's classification).
+    fn classify(&self, reference: &[u32; 16], candidate: &[u32; 16]) -> Verdict {
+        let mut worst = Verdict { class: Class::Exact, ulp: Some(0) };
+        let mut i = 0;
+        while i < 16 {
+            let ty = self.types[i];
+            let v = if ty == DwordType::F64Lo && i + 1 < 16 && self.types[i + 1] == DwordType::F64Hi
+            {
+                let v = classify_f64(
+                    (reference[i], reference[i + 1]),
+                    (candidate[i], candidate[i + 1]),
+                    self.plan.ulp_k,
+                );
+                i += 1;
+                v
+            } else {
+                classify_dword(ty, reference[i], candidate[i], self.plan.ulp_k)
+            };
+            worst = worst.worst(v);
+            i += 1;
+        }
+        worst
+    }
+}
+
+/// A chunk of rows within one mode.
+struct ChunkSpec {
+    mode: usize,
+    first_row: u64,
+    rows: usize,
+}
+
+fn chunk_list(plan: &Plan) -> Vec<ChunkSpec> {
+    let per_mode = plan.inputs.rows();
+    let mut v = Vec::new();
+    for mode in 0..plan.modes.len() {
+        let mut first = 0u64;
+        while first < per_mode {
+            let rows = (per_mode - first).min(plan.chunk_rows as u64) as usize;
+            v.push(ChunkSpec { mode, first_row: first, rows });
+            first += rows as u64;
+        }
+    }
+    v
+}
+
+fn generate(plan: &Plan, c: &ChunkSpec) -> Vec<[u32; 6]> {
+    let mut inputs = vec![[0u32; 6]; c.rows];
+    inputs.par_chunks_mut(DIGEST_ROWS).enumerate().for_each(|(b, part)| {
+        plan.inputs.fill(c.first_row + (b * DIGEST_ROWS) as u64, part);
+    });
+    inputs
+}
+
+/// Runs `plan` with `candidate` against `reference` (or none: digest only).
+pub fn run(
+    plan: &Plan,
+    candidate: &Engine,
+    reference: Option<&Engine>,
+    progress: Progress<'_>,
+) -> anyhow::Result<Outcome> {
+    anyhow::ensure!(
+        plan.chunk_rows > 0 && plan.chunk_rows % DIGEST_ROWS == 0,
+        "chunk size {} is not a positive multiple of {DIGEST_ROWS}",
+        plan.chunk_rows
+    );
+    if let Some(Engine::Vulkan(_)) = reference {
+        anyhow::bail!("the reference of a streaming run must be cpu or cpu:interp");
+    }
+    let wall = Instant::now();
+    let mut t = Timings::default();
+    let kernels = lower_all(plan)?;
+    let batch = kernels
+        .iter()
+        .map(BatchKernel::new)
+        .collect::<Result<Vec<_>, _>>()
+        .context("the lowering produced an invalid kernel")?;
+    let checker = Checker {
+        plan,
+        types: rdnaprobe_reports::output_types(&plan.instruction, &plan.words),
+        kernels: &kernels,
+        batch: &batch,
+        candidate,
+        reference,
+    };
+    let mut gpu = match candidate {
+        Engine::Vulkan(which) => Some(gpu::GpuWorker::spawn(which.clone(), &kernels, plan.wave)?),
+        _ => None,
+    };
+    let candidate_producer = match &gpu {
+        Some(g) => g.producer.clone(),
+        None => candidate.cpu_producer(),
+    };
+    t.prepare_s = wall.elapsed().as_secs_f64();
+
+    let chunks = chunk_list(plan);
+    let total = plan.total_rows();
+    let mut combiner = Combiner::default();
+    let mut modes = vec![ModeStats::default(); plan.modes.len()];
+    let mut mismatches = Vec::new();
+    let mut done = 0u64;
+    let mut absorb = |results: Vec<BlockResult>, mode: usize, rows: usize| {
+        let st = &mut modes[mode];
+        st.rows += rows as u64;
+        for r in results {
+            combiner.push(&r.digest);
+            for (a, b) in st.classes.iter_mut().zip(r.classes) {
+                *a += b;
+            }
+            if let Some(u) = r.max_ulp {
+                st.max_ulp = Some(st.max_ulp.map_or(u, |m| m.max(u)));
+            }
+            let room = plan.max_mismatches.saturating_sub(mismatches.len());
+            mismatches.extend(r.mismatches.into_iter().take(room));
+        }
+    };
+
+    match gpu.as_mut() {
+        None => {
+            for c in &chunks {
+                let t0 = Instant::now();
+                let inputs = generate(plan, c);
+                t.generate_s += t0.elapsed().as_secs_f64();
+                let t1 = Instant::now();
+                let results = checker.chunk(c.mode, c.first_row, &inputs, None);
+                t.check_s += t1.elapsed().as_secs_f64();
+                absorb(results, c.mode, c.rows);
+                done += c.rows as u64;
+                progress(done, total);
+            }
+        }
+        Some(worker) => {
+            let mut next = 0;
+            let mut submit = |worker: &mut gpu::GpuWorker, t: &mut Timings| -> anyhow::Result<()> {
+                if let Some(c) = chunks.get(next) {
+                    let t0 = Instant::now();
+                    let inputs = generate(plan, c);
+                    t.generate_s += t0.elapsed().as_secs_f64();
+                    worker.submit(gpu::Work { mode: c.mode, first_row: c.first_row, inputs })?;
+                    next += 1;
+                }
+                Ok(())
+            };
+            for _ in 0..=GPU_QUEUE {
+                submit(worker, &mut t)?;
+            }
+            for c in &chunks {
+                let t0 = Instant::now();
+                let d = worker.receive()?;
+                t.wait_s += t0.elapsed().as_secs_f64();
+                anyhow::ensure!(
+                    d.mode == c.mode && d.first_row == c.first_row,
+                    "the GPU worker returned chunk ({}, {}) out of order",
+                    d.mode,
+                    d.first_row
+                );
+                t.candidate_s += d.busy.as_secs_f64();
+                submit(worker, &mut t)?;
+                let t1 = Instant::now();
+                let results = checker.chunk(c.mode, c.first_row, &d.inputs, Some(&d.outputs));
+                t.check_s += t1.elapsed().as_secs_f64();
+                absorb(results, c.mode, c.rows);
+                done += c.rows as u64;
+                progress(done, total);
+            }
+        }
+    }
+    if let Some(g) = gpu.take() {
+        g.finish()?;
+    }
+    t.wall_s = wall.elapsed().as_secs_f64();
+    if !matches!(candidate, Engine::Vulkan(_)) {
+        t.candidate_s = t.check_s;
+    }
+    let digest_blocks = combiner.blocks();
+    Ok(Outcome {
+        rows: done,
+        digest: combiner.finish(),
+        digest_blocks,
+        modes,
+        mismatches,
+        candidate: candidate_producer,
+        reference: reference.map(Engine::cpu_producer),
+        timings: t,
+        chunks: chunks.len() as u64,
+    })
+}
+
+/// Peak resident set of this process in bytes (Linux `VmHWM`), if known.
+pub fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
