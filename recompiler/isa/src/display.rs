@@ -84,7 +84,8 @@ pub(crate) fn invalid_note(op: &Operand, class: SlotClass) -> String {
         Operand::Reg(r) => Some(r.kind),
         _ => None,
     };
-    let scalar = kind.is_some_and(|k| k != RegKind::Vgpr);
+    // NULL reads as zero in any class.
+    let scalar = kind.is_some_and(|k| !matches!(k, RegKind::Vgpr | RegKind::Null));
     let vgpr = kind == Some(RegKind::Vgpr);
     let wide_special = matches!(op, Operand::Reg(r)
         if matches!(r.kind, RegKind::Vcc | RegKind::Exec) && r.count > 2);

@@ -5,10 +5,10 @@
 //! `d16`, address count, FLAT address width) are computed from the fields here.
 
 use crate::decode::{Encoding, Instruction};
+use crate::display::{invalid_note, SlotClass};
 use crate::layout::Field;
 use crate::operand::{self, Operand, Reg, RegKind};
 use crate::rules;
-use crate::display::{invalid_note, SlotClass};
 use crate::symbolic;
 use crate::table::{Family, ValueType};
 use crate::Target;
@@ -280,7 +280,9 @@ impl Instruction {
         let mut out = join(m, &ops);
         let two = m.contains("2_") || m.contains("2st64");
         if m == "ds_swizzle_b32" {
-            out.push_str(&symbolic::swizzle(f(Field::Offset0) | (f(Field::Offset1) << 8)));
+            out.push_str(&symbolic::swizzle(
+                f(Field::Offset0) | (f(Field::Offset1) << 8),
+            ));
         } else if two {
             if f(Field::Offset0) != 0 {
                 out.push_str(&format!(" offset0:{}", f(Field::Offset0)));
@@ -420,6 +422,9 @@ impl Instruction {
 
     fn mimg_text(&self, m: &str) -> String {
         let f = |x| self.fields.get(x);
+        if m.starts_with("image_bvh") {
+            return self.bvh_text(m);
+        }
         let dmask = f(Field::Dmask);
         let gather = m.starts_with("image_gather4");
         let d16 = f(Field::D16) != 0;
@@ -541,6 +546,40 @@ impl Instruction {
             if f(fl) != 0 {
                 out.push_str(name);
             }
+        }
+        out
+    }
+
+    /// Ray intersection: four result dwords, the ray (11 dwords, 12 with a 64-bit node
+    /// pointer; the direction and inverse direction pack to half with a16) and a 4-dword
+    /// resource; dmask, dim, unorm and r128 are fixed and not printed.
+    fn bvh_text(&self, m: &str) -> String {
+        let f = |x| self.fields.get(x);
+        let a16 = f(Field::A16) != 0;
+        let naddr = match (m.contains("bvh64"), a16) {
+            (false, false) => 11,
+            (false, true) => 8,
+            (true, false) => 12,
+            (true, true) => 9,
+        };
+        let vaddr = if f(Field::Nsa) == 0 {
+            v(f(Field::Vaddr), naddr)
+        } else {
+            let mut regs = vec![f(Field::Vaddr)];
+            for w in &self.nsa {
+                regs.extend(w.to_le_bytes().iter().map(|b| u32::from(*b)));
+            }
+            regs.truncate(naddr as usize);
+            let names: Vec<String> = regs.iter().map(|r| v(*r, 1)).collect();
+            format!("[{}]", names.join(", "))
+        };
+        let mut out = format!(
+            "{m} {}, {vaddr}, {}",
+            v(f(Field::Vdata), 4),
+            s(f(Field::Srsrc) << 2, 4)
+        );
+        if a16 {
+            out.push_str(" a16");
         }
         out
     }

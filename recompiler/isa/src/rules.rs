@@ -152,7 +152,13 @@ fn value_types(m: &str, nsrc: usize) -> (ValueType, Vec<ValueType>) {
         // s_bcnt1_i32_b64, s_ff1_i32_b64, s_flbit_i32_b64 ...
         dst = tys[0];
         src = vec![tys[1]; nsrc];
-    } else if tys.len() >= 2 && (has("bcnt") || has("mbcnt") || has("sad")) {
+    } else if has("sad") {
+        // v_sad_u8/hi_u8/u16/u32 read and write whole dwords (u16 and u8 use the low bits of
+        // 32-bit sources: inline constants are 32-bit, there is no op_sel) and accumulate
+        // into a 32-bit result.
+        dst = U32;
+        src = vec![U32; nsrc];
+    } else if tys.len() >= 2 && (has("bcnt") || has("mbcnt")) {
         dst = U32;
         src = vec![U32; nsrc];
     }

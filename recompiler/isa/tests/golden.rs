@@ -2,7 +2,7 @@
 //! tests/golden/: each case is a check line `# GFX1030: <text> ; encoding: [<bytes>]` followed
 //! by its input bytes. The cases are every table row's own words and, per row, a few seeded
 //! random variants of its fields. The test decodes each case, prints and re-encodes it, and
-//! compares; `BLESS=1 cargo test -p rdnaprobe-isa --test golden -- --test-threads=1` rewrites the files from the
+//! compares; `BLESS=1 cargo test -p rdnaprobe-isa --test golden` rewrites the files from the
 //! printer. A coverage test lists every table row without a golden case, and a cross-check
 //! compares the golden texts with llvm-mc-19 where it decodes them.
 #![allow(clippy::print_stdout)]
@@ -85,7 +85,7 @@ fn generate(family: Family) -> String {
     let mut out = format!(
         "# Golden decode cases for {}: rdnaprobe-isa's text for each word sequence, in the\n\
          # format of LLVM's MC disassembler tests. Regenerate with\n\
-         # BLESS=1 cargo test -p rdnaprobe-isa --test golden -- --test-threads=1\n",
+         # BLESS=1 cargo test -p rdnaprobe-isa --test golden\n",
         family.name()
     );
     let mut seen = BTreeSet::new();
@@ -112,18 +112,25 @@ fn generate(family: Family) -> String {
     out
 }
 
+/// With `BLESS=1`, rewrite the golden files once, before any test of this file reads them.
+fn bless_once() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        if std::env::var("BLESS").is_ok_and(|v| v == "1") {
+            std::fs::create_dir_all(golden_dir()).expect("golden dir");
+            for family in Family::ALL {
+                std::fs::write(path_of(family), generate(family)).expect("write golden");
+            }
+        }
+    });
+}
+
 #[test]
 fn golden_files_decode_print_and_encode() {
-    let bless = std::env::var("BLESS").is_ok_and(|v| v == "1");
-    if bless {
-        std::fs::create_dir_all(golden_dir()).expect("golden dir");
-    }
+    bless_once();
     let mut total = 0;
     let mut failures = Vec::new();
     for family in Family::ALL {
-        if bless {
-            std::fs::write(path_of(family), generate(family)).expect("write golden");
-        }
         let cases = read_cases(family);
         assert!(
             !cases.is_empty(),
@@ -154,6 +161,7 @@ fn golden_files_decode_print_and_encode() {
 /// Every table row must have a golden case; the rows without one are listed.
 #[test]
 fn every_table_row_has_a_golden_case() {
+    bless_once();
     let mut covered = BTreeSet::new();
     for family in Family::ALL {
         for (_, _, words) in read_cases(family) {
@@ -185,6 +193,7 @@ fn every_table_row_has_a_golden_case() {
 /// classes of scripts/isa/known-differences.toml.
 #[test]
 fn golden_texts_agree_with_llvm_mc() {
+    bless_once();
     if !llvm_mc_available() {
         assert!(
             std::env::var("CI").is_err(),

@@ -30,7 +30,11 @@ pub enum DatasetError {
         found: String,
     },
     #[error("{file}:{line}: header has {found} columns, schema v1 needs at least 35")]
-    ShortHeader { file: Source, line: u64, found: usize },
+    ShortHeader {
+        file: Source,
+        line: u64,
+        found: usize,
+    },
     #[error("{file}:{line}: duplicate column `{name}` at column {column}")]
     DuplicateColumn {
         file: Source,

@@ -92,8 +92,8 @@ impl Manifest {
     /// Reads a manifest file.
     pub fn read(path: &Path) -> Result<Manifest, DatasetError> {
         let label = path.display().to_string();
-        let text =
-            std::fs::read_to_string(path).map_err(|e| DatasetError::io(label.clone(), "read", e))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| DatasetError::io(label.clone(), "read", e))?;
         serde_json::from_str(&text).map_err(|e| DatasetError::Manifest {
             file: label,
             reason: format!("line {} column {}: {e}", e.line(), e.column()),
@@ -205,11 +205,7 @@ pub fn verify(csv_path: &Path) -> Result<Verified, DatasetError> {
     if rows != manifest.rows {
         return Err(DatasetError::Manifest {
             file: label,
-            reason: format!(
-                "{rows} rows, {} says {}",
-                mpath.display(),
-                manifest.rows
-            ),
+            reason: format!("{rows} rows, {} says {}", mpath.display(), manifest.rows),
         });
     }
     Ok(Verified { rows, sha256: sha })

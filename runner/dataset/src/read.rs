@@ -274,7 +274,11 @@ fn parse_record(file: &str, line: u64, rec: &csv::StringRecord) -> Result<Row, D
         gfx: rec[col::GFX].to_string(),
         source: rec[col::SOURCE].to_string(),
         note: rec[col::NOTE].to_string(),
-        extra: rec.iter().skip(V1_COLUMNS.len()).map(str::to_string).collect(),
+        extra: rec
+            .iter()
+            .skip(V1_COLUMNS.len())
+            .map(str::to_string)
+            .collect(),
     })
 }
 

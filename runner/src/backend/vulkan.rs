@@ -170,26 +170,48 @@ impl Backend for VulkanBackend {
                 inputs,
             })
             .collect();
+        let mut store = |idx: &[usize], out: Result<Vec<[u32; 16]>, String>| match out {
+            Ok(out) => {
+                for (&i, o) in idx.iter().zip(out) {
+                    results[i] = Some(RowResult {
+                        outputs: o.map(Some),
+                        status: Status::Ok,
+                    });
+                }
+            }
+            Err(msg) => {
+                for &i in idx {
+                    results[i] = Some(RowResult {
+                        outputs: [None; 16],
+                        status: Status::Error(msg.clone()),
+                    });
+                }
+            }
+        };
         match self.exec.run(&jobs) {
             Ok(outs) => {
                 for ((_, idx, _), out) in ready.iter().zip(outs) {
-                    for (&i, o) in idx.iter().zip(out) {
-                        results[i] = Some(RowResult {
-                            outputs: o.map(Some),
-                            status: Status::Ok,
-                        });
-                    }
+                    store(idx, Ok(out));
+                }
+            }
+            Err(_) if jobs.len() > 1 => {
+                // Find the failing kernel(s): run each group alone so the others still get
+                // their results.
+                for (job, (_, idx, _)) in jobs.iter().zip(&ready) {
+                    let out = self.exec.run(std::slice::from_ref(job));
+                    store(
+                        idx,
+                        out.map_err(|e| format!("{e:#}")).and_then(|o| {
+                            o.into_iter()
+                                .next()
+                                .ok_or_else(|| "no result for the job".into())
+                        }),
+                    );
                 }
             }
             Err(e) => {
-                let msg = format!("{e:#}");
-                for (_, idx, _) in &ready {
-                    for &i in idx {
-                        results[i] = Some(RowResult {
-                            outputs: [None; 16],
-                            status: Status::Error(msg.clone()),
-                        });
-                    }
+                if let Some((_, idx, _)) = ready.first() {
+                    store(idx, Err(format!("{e:#}")));
                 }
             }
         }

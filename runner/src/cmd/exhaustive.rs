@@ -316,6 +316,7 @@ fn manifest_json(
         },
         "modes_detail": modes,
         "timings": t,
+        "gpu_prepare": o.gpu_prepare,
         "rows_per_s": o.rows as f64 / t.wall_s.max(1e-9),
         "memory": {
             "peak_rss_bytes": peak,

@@ -33,11 +33,13 @@ fn first_sweep_row(path: &std::path::Path) -> anyhow::Result<(Vec<String>, Optio
     let cols = r.extra_columns().to_vec();
     let col = cols.iter().position(|c| c == SWEEP_ROW_COLUMN);
     let first = match (col, r.read_row()?) {
-        (Some(i), Some(row)) => Some(
-            row.extra[i]
-                .parse::<u64>()
-                .with_context(|| format!("{}: bad {SWEEP_ROW_COLUMN} `{}`", path.display(), row.extra[i]))?,
-        ),
+        (Some(i), Some(row)) => Some(row.extra[i].parse::<u64>().with_context(|| {
+            format!(
+                "{}: bad {SWEEP_ROW_COLUMN} `{}`",
+                path.display(),
+                row.extra[i]
+            )
+        })?),
         _ => None,
     };
     Ok((cols, first))
@@ -84,7 +86,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .and_then(|h| h.as_str().map(str::to_string))
         })
         .collect();
-    if hashes.iter().any(|h| *h != hashes[0]) {
+    if hashes.windows(2).any(|w| w[0] != w[1]) {
         bail!("the inputs come from different sweep specs (spec_hash differs between manifests)");
     }
 
@@ -97,7 +99,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         while let Some(row) = r.read_row()? {
             if let Some(i) = sweep_col {
                 let n: u64 = row.extra[i].parse().with_context(|| {
-                    format!("{}: bad {SWEEP_ROW_COLUMN} `{}`", part.path.display(), row.extra[i])
+                    format!(
+                        "{}: bad {SWEEP_ROW_COLUMN} `{}`",
+                        part.path.display(),
+                        row.extra[i]
+                    )
                 })?;
                 if n != next {
                     bail!(
@@ -132,8 +138,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let mut m2 = Manifest::new_v1(&args.output, m.producer.clone(), tally.rows, sha);
             m2.generator = m.generator.clone();
             m2.sweep = m.sweep.clone().map(|mut s| {
-                s["shard"] = serde_json::Value::Null;
-                s["rows"] = serde_json::json!([0, next]);
+                if let Some(obj) = s.as_object_mut() {
+                    obj.insert("shard".into(), serde_json::Value::Null);
+                    obj.insert("rows".into(), serde_json::json!([0, next]));
+                }
                 s
             });
             m2.provenance = m.provenance.clone();
@@ -150,6 +158,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .collect::<Vec<_>>()),
     );
     manifest.write(&manifest_path(&args.output))?;
-    eprintln!("{label}: {} rows merged from {} files", tally.rows, parts.len());
+    eprintln!(
+        "{label}: {} rows merged from {} files",
+        tally.rows,
+        parts.len()
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -14,12 +14,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use rdnaprobe_dataset::{
-    manifest_path, sha256_file, AtomicFile, Manifest, Reader, Row, Writer,
-};
+use rdnaprobe_dataset::{manifest_path, sha256_file, AtomicFile, Manifest, Reader, Row, Writer};
 
 use crate::backend::Backend;
-use crate::sweep::out::{manifest_producer, progress, result_row, run_batch, Tally, RESULT_COLUMNS};
+use crate::sweep::out::{
+    manifest_producer, progress, result_row, run_batch, Tally, RESULT_COLUMNS,
+};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -49,7 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let mut w = Writer::new(stdout, "<stdout>", &RESULT_COLUMNS, &columns)?;
             let tally = replay_into(&args.inputs, backend.as_mut(), &args.backend, batch, &mut w)?;
             w.finish()?.flush()?;
-            eprintln!("{}", tally.summary(started.elapsed().as_secs_f64()));
+            eprintln!("{}", tally.summary(Some(started.elapsed().as_secs_f64())));
         }
         Some(out) if is_dir_target(out) => {
             std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
@@ -67,7 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     &args.backend,
                     batch,
                 )?;
-                eprintln!("{}: {}", target.display(), t.summary(0.0).replacen(" in 0.00 s", "", 1));
+                eprintln!("{}: {}", target.display(), t.summary(None));
                 total.rows += t.rows;
                 total.ok += t.ok;
                 total.unsupported += t.unsupported;
@@ -76,14 +76,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     *total.unstated.entry(k).or_default() += v;
                 }
             }
-            eprintln!("all: {}", total.summary(started.elapsed().as_secs_f64()));
+            eprintln!("all: {}", total.summary(Some(started.elapsed().as_secs_f64())));
         }
         Some(out) => {
             if args.inputs.iter().any(|i| same_file(i, out)) {
                 bail!("{}: the output would overwrite an input", out.display());
             }
             let tally = replay_to_file(&args.inputs, out, backend.as_mut(), &args.backend, batch)?;
-            eprintln!("{}", tally.summary(started.elapsed().as_secs_f64()));
+            eprintln!("{}", tally.summary(Some(started.elapsed().as_secs_f64())));
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -118,7 +118,10 @@ fn common_columns(inputs: &[PathBuf]) -> anyhow::Result<Vec<String>> {
         }
     }
     let columns = columns.map(|(c, _)| c).unwrap_or_default();
-    if let Some(clash) = columns.iter().find(|c| RESULT_COLUMNS.contains(&c.as_str())) {
+    if let Some(clash) = columns
+        .iter()
+        .find(|c| RESULT_COLUMNS.contains(&c.as_str()))
+    {
         bail!("the inputs already have a `{clash}` column (replay output?): replay the original dataset");
     }
     Ok(columns)
@@ -134,21 +137,22 @@ fn replay_into<W: Write>(
     let mut tally = Tally::default();
     for input in inputs {
         let reader = Reader::open(input)?;
-        let bar = std::fs::metadata(input).ok().and_then(|_| progress(0));
+        let bar = progress(count_lines(input).saturating_sub(1));
         let mut rows: Vec<Row> = Vec::with_capacity(batch);
-        let mut flush = |rows: &mut Vec<Row>, w: &mut Writer<W>, tally: &mut Tally| -> anyhow::Result<()> {
-            let results = run_batch(backend, rows);
-            for (row, res) in rows.iter().zip(&results) {
-                let status = res.status.to_string();
-                w.write_row(&result_row(row, res), &[backend_name, &status])?;
-                tally.add(row, &res.status);
-            }
-            if let Some(b) = &bar {
-                b.inc(rows.len() as u64);
-            }
-            rows.clear();
-            Ok(())
-        };
+        let mut flush =
+            |rows: &mut Vec<Row>, w: &mut Writer<W>, tally: &mut Tally| -> anyhow::Result<()> {
+                let results = run_batch(backend, &rows[..]);
+                for (row, res) in rows.iter().zip(&results) {
+                    let status = res.status.to_string();
+                    w.write_row(&result_row(row, res), &[backend_name, &status])?;
+                    tally.add(row, &res.status);
+                }
+                if let Some(b) = &bar {
+                    b.inc(rows.len() as u64);
+                }
+                rows.clear();
+                Ok(())
+            };
         for row in reader {
             rows.push(row?);
             if rows.len() == batch {
@@ -161,6 +165,23 @@ fn replay_into<W: Write>(
         }
     }
     Ok(tally)
+}
+
+/// Lines in a file (for the progress bar's length); 0 when it cannot be read.
+fn count_lines(path: &Path) -> u64 {
+    use std::io::Read;
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return 0;
+    };
+    let mut buf = vec![0u8; 1 << 16];
+    let mut n = 0u64;
+    while let Ok(k) = f.read(&mut buf) {
+        if k == 0 {
+            break;
+        }
+        n += buf[..k].iter().filter(|b| **b == b'\n').count() as u64;
+    }
+    n
 }
 
 fn replay_to_file(

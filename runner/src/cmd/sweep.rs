@@ -58,6 +58,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         chunk: args.chunk,
     };
     let tally = exec::run(&sweep, backend.as_mut(), &args.output, &opts)?;
-    eprintln!("{}: {}", args.output.display(), tally.summary(0.0).replacen(" in 0.00 s", "", 1));
+    eprintln!(
+        "{}: {}",
+        args.output.display(),
+        tally.summary(None)
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -20,6 +20,8 @@
 pub mod digest;
 pub mod gpu;
 pub mod spec;
+#[cfg(test)]
+mod tests;
 
 use std::time::Instant;
 
@@ -176,6 +178,8 @@ pub struct Outcome {
     pub reference: Option<Producer>,
     pub timings: Timings,
     pub chunks: u64,
+    /// Device open, SPIR-V emission and pipeline creation times of a Vulkan candidate.
+    pub gpu_prepare: Option<gpu::PrepareTimes>,
 }
 
 impl Outcome {
@@ -478,6 +482,7 @@ pub fn run(
             }
         }
     }
+    let gpu_prepare = gpu.as_ref().map(|g| g.prepare.clone());
     if let Some(g) = gpu.take() {
         g.finish()?;
     }
@@ -496,6 +501,7 @@ pub fn run(
         reference: reference.map(Engine::cpu_producer),
         timings: t,
         chunks: chunks.len() as u64,
+        gpu_prepare,
     })
 }
 

@@ -40,8 +40,14 @@ impl std::str::FromStr for Shard {
     type Err = String;
     fn from_str(s: &str) -> Result<Shard, String> {
         let (i, n) = s.split_once('/').ok_or("expected i/n, e.g. 2/4")?;
-        let index: u64 = i.trim().parse().map_err(|_| format!("bad shard index `{i}`"))?;
-        let count: u64 = n.trim().parse().map_err(|_| format!("bad shard count `{n}`"))?;
+        let index: u64 = i
+            .trim()
+            .parse()
+            .map_err(|_| format!("bad shard index `{i}`"))?;
+        let count: u64 = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("bad shard count `{n}`"))?;
         if count == 0 || index == 0 || index > count {
             return Err(format!("shard {index}/{count}: need 1 <= i <= n"));
         }
@@ -116,7 +122,12 @@ fn env_chunk(name: &str) -> Option<u64> {
 
 /// The output header: v1 columns, `backend`, `status`, then `sweep_row`.
 fn header_bytes(label: &str) -> anyhow::Result<Vec<u8>> {
-    let w = Writer::new(Vec::new(), label, &RESULT_COLUMNS, &[SWEEP_ROW_COLUMN.to_string()])?;
+    let w = Writer::new(
+        Vec::new(),
+        label,
+        &RESULT_COLUMNS,
+        &[SWEEP_ROW_COLUMN.to_string()],
+    )?;
     Ok(w.finish()?)
 }
 
@@ -131,7 +142,7 @@ pub fn run(
     let label = out.display().to_string();
     let partial = partial_path(out);
     let journal_file = journal_path(out);
-    let range = opts.shard.map_or(0..sweep.len(), |s| s.range(sweep.len()));
+    let range = opts.shard.map_or(0..sweep.total_rows(), |s| s.range(sweep.total_rows()));
     let fresh = Journal {
         spec_hash: sweep.hash(),
         backend: opts.backend.clone(),
@@ -180,7 +191,11 @@ pub fn run(
             f.set_len(j.bytes)?;
             f.sync_all()?;
         } else if !(out.exists() && j.rows_done == j.end - j.start) {
-            bail!("{} is missing; delete {} and start again", partial.display(), journal_file.display());
+            bail!(
+                "{} is missing; delete {} and start again",
+                partial.display(),
+                journal_file.display()
+            );
         }
         j
     } else {
@@ -189,7 +204,8 @@ pub fn run(
             return tally_file(out);
         }
         let header = header_bytes(&label)?;
-        let mut f = fs::File::create(&partial).with_context(|| format!("creating {}", partial.display()))?;
+        let mut f = fs::File::create(&partial)
+            .with_context(|| format!("creating {}", partial.display()))?;
         f.write_all(&header)?;
         f.sync_all()?;
         sync_dir(&partial);
@@ -220,7 +236,7 @@ pub fn run(
         for (row, res) in rows.iter().zip(&results) {
             let status = res.status.to_string();
             let out_row = super::out::result_row(row, res);
-            w.write_row(&out_row, &[&producer_name(&opts.backend), &status])?;
+            w.write_row(&out_row, &[opts.backend.as_str(), status.as_str()])?;
             this_run.add(row, &res.status);
         }
         let bytes = w.finish()?;
@@ -231,7 +247,10 @@ pub fn run(
         if abort_mid == Some(chunks_done + 1) {
             f.write_all(&bytes[..bytes.len() / 2])?;
             f.sync_all()?;
-            eprintln!("{ABORT_MID_ENV}: aborting in the middle of chunk {}", chunks_done + 1);
+            eprintln!(
+                "{ABORT_MID_ENV}: aborting in the middle of chunk {}",
+                chunks_done + 1
+            );
             std::process::abort();
         }
         f.write_all(&bytes)
@@ -272,14 +291,9 @@ pub fn run(
         .with_context(|| format!("removing {}", journal_file.display()))?;
     eprintln!(
         "{label}: this run: {}",
-        this_run.summary(started.elapsed().as_secs_f64())
+        this_run.summary(Some(started.elapsed().as_secs_f64()))
     );
     Ok(tally)
-}
-
-/// The backend cell: the command-line spelling.
-fn producer_name(spec: &str) -> String {
-    spec.to_string()
 }
 
 /// The manifest's `sweep` object. Merging shards gives the unsharded value.
@@ -288,7 +302,7 @@ pub fn sweep_json(sweep: &Sweep, shard: Option<Shard>, range: Range<u64>) -> ser
         "spec": sweep.spec,
         "spec_hash": sweep.hash(),
         "words": rdnaprobe_dataset::encoding_cell(&sweep.words),
-        "total_rows": sweep.len(),
+        "total_rows": sweep.total_rows(),
         "shard": shard.map(|s| s.to_string()),
         "rows": [range.start, range.end],
     })
@@ -330,6 +344,9 @@ mod tests {
         }
         assert!("0/3".parse::<Shard>().is_err());
         assert!("4/3".parse::<Shard>().is_err());
-        assert_eq!("2/3".parse::<Shard>().unwrap(), Shard { index: 2, count: 3 });
+        assert_eq!(
+            "2/3".parse::<Shard>().unwrap(),
+            Shard { index: 2, count: 3 }
+        );
     }
 }

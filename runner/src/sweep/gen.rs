@@ -67,7 +67,8 @@ pub enum Generator {
 }
 
 impl Generator {
-    pub fn len(&self) -> u64 {
+    /// Number of values.
+    pub fn count(&self) -> u64 {
         match self {
             Generator::List(v) => v.len() as u64,
             Generator::Range { lo, hi } => hi - lo + 1,
@@ -75,7 +76,7 @@ impl Generator {
         }
     }
 
-    /// Value `k` (`k < len()`).
+    /// Value `k` (`k < count()`).
     pub fn get(&self, k: u64) -> u64 {
         match self {
             Generator::List(v) => v[k as usize],
@@ -109,29 +110,40 @@ pub fn special_grid(ty: OpType, level: u8) -> Vec<u64> {
     let quiet = 1u64 << (m - 1);
     let f = |exp: u64, sig: u64| (exp << m) | (sig & mant);
     let mut pos = vec![
-        0,                           // zero
-        1,                           // min denormal
-        mant,                        // max denormal
-        f(1, 0),                     // min normal
-        f(emax - 1, mant),           // max normal
-        f(bias, 0),                  // 1.0
-        f(bias - 1, mant),           // 1.0 - ulp/2 (largest below one)
-        f(bias, 1),                  // 1.0 + ulp
-        f(bias - 1, 0),              // 0.5
-        f(bias + 1, 0),              // 2.0
-        f(bias + 1, 1),              // 2.0 + ulp
-        f(emax, 0),                  // infinity
-        f(emax, quiet),              // default quiet NaN
-        f(emax, quiet | 1),          // quiet NaN with payload
+        0,                            // zero
+        1,                            // min denormal
+        mant,                         // max denormal
+        f(1, 0),                      // min normal
+        f(emax - 1, mant),            // max normal
+        f(bias, 0),                   // 1.0
+        f(bias - 1, mant),            // 1.0 - ulp/2 (largest below one)
+        f(bias, 1),                   // 1.0 + ulp
+        f(bias - 1, 0),               // 0.5
+        f(bias + 1, 0),               // 2.0
+        f(bias + 1, 1),               // 2.0 + ulp
+        f(emax, 0),                   // infinity
+        f(emax, quiet),               // default quiet NaN
+        f(emax, quiet | 1),           // quiet NaN with payload
         f(emax, quiet | (mant >> 2)), // quiet NaN, wide payload
-        f(emax, 1),                  // signalling NaN, smallest payload
-        f(emax, mant >> 1),          // signalling NaN, widest payload
-        f(emax, (quiet >> 1) | 5),   // signalling NaN with payload
+        f(emax, 1),                   // signalling NaN, smallest payload
+        f(emax, mant >> 1),           // signalling NaN, widest payload
+        f(emax, (quiet >> 1) | 5),    // signalling NaN with payload
     ];
     if level >= 2 {
         let alt5 = 0x5555_5555_5555_5555 & mant;
         let alta = 0xaaaa_aaaa_aaaa_aaaa & mant;
-        let sigs = [0, 1, 2, mant, mant - 1, quiet, quiet - 1, quiet + 1, alt5, alta];
+        let sigs = [
+            0,
+            1,
+            2,
+            mant,
+            mant - 1,
+            quiet,
+            quiet - 1,
+            quiet + 1,
+            alt5,
+            alta,
+        ];
         // Exponents at the edges, around the bias, and where a result of an add or a
         // multiply would cross into the denormal or overflow range.
         let mut exps = vec![
@@ -187,7 +199,7 @@ mod tests {
         for &v in grid {
             let exp = (v >> m) & emax;
             let sig = v & mant;
-            let negative = v >> (e + m) & 1 == 1;
+            let negative = (v >> (e + m)) & 1 == 1;
             let class = match (exp, sig) {
                 (0, 0) => 0,
                 (0, _) => 1,
@@ -214,7 +226,16 @@ mod tests {
             assert_eq!(sorted.len(), g.len(), "no duplicates");
         }
         let f32 = special_grid(OpType::F32, 1);
-        for v in [0x0000_0001, 0x007f_ffff, 0x0080_0000, 0x7f7f_ffff, 0x3f80_0000, 0xff80_0000, 0x7fc0_0000, 0x7f80_0001] {
+        for v in [
+            0x0000_0001,
+            0x007f_ffff,
+            0x0080_0000,
+            0x7f7f_ffff,
+            0x3f80_0000,
+            0xff80_0000,
+            0x7fc0_0000,
+            0x7f80_0001,
+        ] {
             assert!(f32.contains(&v), "{v:#x}");
         }
         assert!(special_grid(OpType::F16, 1).contains(&0x7c00));
@@ -226,7 +247,12 @@ mod tests {
         for ty in [OpType::F16, OpType::F32, OpType::F64] {
             let l1 = special_grid(ty, 1);
             let l2 = special_grid(ty, 2);
-            assert!(l2.len() > 4 * l1.len(), "{ty:?} {} vs {}", l2.len(), l1.len());
+            assert!(
+                l2.len() > 4 * l1.len(),
+                "{ty:?} {} vs {}",
+                l2.len(),
+                l1.len()
+            );
             assert!(l1.iter().all(|v| l2.contains(v)));
         }
     }

@@ -94,12 +94,15 @@ impl Tally {
             .collect()
     }
 
-    /// The summary printed on stderr.
-    pub fn summary(&self, seconds: f64) -> String {
+    /// The summary printed on stderr (with the time when given).
+    pub fn summary(&self, seconds: Option<f64>) -> String {
         let mut s = format!(
-            "{} rows: {} ok, {} unsupported, {} error in {seconds:.2} s",
+            "{} rows: {} ok, {} unsupported, {} error",
             self.rows, self.ok, self.unsupported, self.error
         );
+        if let Some(t) = seconds {
+            s.push_str(&format!(" in {t:.2} s"));
+        }
         for (name, value) in default_cells() {
             if let Some(n) = self.unstated.get(name) {
                 s.push_str(&format!(

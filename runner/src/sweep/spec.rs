@@ -161,14 +161,23 @@ impl Sweep {
                 let words = w
                     .iter()
                     .enumerate()
-                    .map(|(i, s)| parse_hex(s).map_err(|r| anyhow::anyhow!("body.words[{i}] `{s}`: {r}")))
+                    .map(|(i, s)| {
+                        parse_hex(s).map_err(|r| anyhow::anyhow!("body.words[{i}] `{s}`: {r}"))
+                    })
                     .collect::<anyhow::Result<Vec<u32>>>()?;
                 let text = rdnaprobe_dataset::encoding_cell(&words);
                 (words, text)
             }
             (None, Some(a)) => {
                 let words = assemble(a).with_context(|| format!("body.asm `{a}`"))?;
-                (words, a.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ; "))
+                (
+                    words,
+                    a.lines()
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty())
+                        .collect::<Vec<_>>()
+                        .join(" ; "),
+                )
             }
         };
         if words.is_empty() {
@@ -189,11 +198,13 @@ impl Sweep {
                     bail!("inputs.{key}: an f64 value needs two inputs, {key} is the last");
                 }
                 if used[d] {
-                    bail!("inputs.{key}: in{d} is already filled by another input (an f64 fills two)");
+                    bail!(
+                        "inputs.{key}: in{d} is already filled by another input (an f64 fills two)"
+                    );
                 }
                 used[d] = true;
             }
-            if gen.len() == 0 {
+            if gen.count() == 0 {
                 bail!("inputs.{key}: generates no values");
             }
             slots.push(Slot { first, ty, gen });
@@ -202,10 +213,10 @@ impl Sweep {
         let inputs_len = match spec.combine {
             Combine::Cartesian => slots
                 .iter()
-                .try_fold(1u64, |acc, s| acc.checked_mul(s.gen.len()))
+                .try_fold(1u64, |acc, s| acc.checked_mul(s.gen.count()))
                 .context("the cartesian product of the inputs has more than 2^64 rows")?,
             Combine::Zip => {
-                let lens: Vec<u64> = slots.iter().map(|s| s.gen.len()).collect();
+                let lens: Vec<u64> = slots.iter().map(|s| s.gen.count()).collect();
                 if lens.windows(2).any(|w| w[0] != w[1]) {
                     bail!("combine = \"zip\" needs inputs of equal length, got {lens:?}");
                 }
@@ -226,7 +237,9 @@ impl Sweep {
         for ((name, max), list) in MODE_FIELDS.iter().zip(lists) {
             modes.push(match list {
                 None => vec![None],
-                Some(v) if v.is_empty() => bail!("modes.{name} is an empty list (leave it out for \"not stated\")"),
+                Some(v) if v.is_empty() => {
+                    bail!("modes.{name} is an empty list (leave it out for \"not stated\")")
+                }
                 Some(v) => {
                     if let Some(bad) = v.iter().find(|x| **x > *max) {
                         bail!("modes.{name}: {bad} is out of range 0..={max}");
@@ -262,7 +275,7 @@ impl Sweep {
     }
 
     /// Rows in the whole sweep.
-    pub fn len(&self) -> u64 {
+    pub fn total_rows(&self) -> u64 {
         self.total
     }
 
@@ -273,7 +286,7 @@ impl Sweep {
         rdnaprobe_dataset::sha256_hex(&json)
     }
 
-    /// Row `index` (`index < len()`), with the `sweep_row` extra cell.
+    /// Row `index` (`index < total_rows()`), with the `sweep_row` extra cell.
     pub fn row(&self, index: u64) -> Row {
         let mut mode_idx = index / self.inputs_len;
         let mut input_idx = index % self.inputs_len;
@@ -296,7 +309,7 @@ impl Sweep {
         match self.spec.combine {
             Combine::Cartesian => {
                 for slot in self.slots.iter().rev() {
-                    let n = slot.gen.len();
+                    let n = slot.gen.count();
                     put(slot, input_idx % n);
                     input_idx /= n;
                 }
@@ -366,10 +379,15 @@ fn describe_input(i: &InputSpec) -> String {
 }
 
 fn generator(key: &str, i: &InputSpec) -> anyhow::Result<(OpType, Generator)> {
-    let given = [i.special.is_some(), i.range.is_some(), i.random.is_some(), i.values.is_some()]
-        .iter()
-        .filter(|b| **b)
-        .count();
+    let given = [
+        i.special.is_some(),
+        i.range.is_some(),
+        i.random.is_some(),
+        i.values.is_some(),
+    ]
+    .iter()
+    .filter(|b| **b)
+    .count();
     if given != 1 {
         bail!("inputs.{key}: give exactly one of special, range, random, values");
     }
@@ -393,7 +411,11 @@ fn generator(key: &str, i: &InputSpec) -> anyhow::Result<(OpType, Generator)> {
         return Ok((ty, Generator::List(special_grid(ty, level))));
     }
     let ty = i.ty.unwrap_or(OpType::U32);
-    let max = if ty.bits() == 64 { u64::MAX } else { (1u64 << ty.bits()) - 1 };
+    let max = if ty.bits() == 64 {
+        u64::MAX
+    } else {
+        (1u64 << ty.bits()) - 1
+    };
     if let Some([lo, hi]) = i.range {
         if lo > hi || hi > max {
             bail!("inputs.{key}: range [{lo}, {hi}] must satisfy lo <= hi <= {max:#x} ({ty:?})");
@@ -404,15 +426,16 @@ fn generator(key: &str, i: &InputSpec) -> anyhow::Result<(OpType, Generator)> {
         return Ok((ty, Generator::Range { lo, hi }));
     }
     if let Some(count) = i.random {
-        let seed = i
-            .seed
-            .with_context(|| format!("inputs.{key}: `random` needs a `seed` (it is recorded in the manifest)"))?;
+        let seed = i.seed.with_context(|| {
+            format!("inputs.{key}: `random` needs a `seed` (it is recorded in the manifest)")
+        })?;
         return Ok((ty, Generator::random(count, seed, ty)));
     }
     let values = i.values.as_deref().unwrap_or_default();
     let mut out = Vec::with_capacity(values.len());
     for (n, s) in values.iter().enumerate() {
-        let v = parse_value(s, ty).map_err(|r| anyhow::anyhow!("inputs.{key}.values[{n}] `{s}`: {r}"))?;
+        let v = parse_value(s, ty)
+            .map_err(|r| anyhow::anyhow!("inputs.{key}.values[{n}] `{s}`: {r}"))?;
         out.push(v);
     }
     Ok((ty, Generator::List(out)))
@@ -454,14 +477,17 @@ denorm32 = [0, 3]
     #[test]
     fn row_order_is_modes_outer_inputs_inner_last_input_fastest() {
         let s = Sweep::parse(SPEC, &no_asm).unwrap();
-        assert_eq!(s.len(), 3 * 2 * 2 * 2);
+        assert_eq!(s.total_rows(), 3 * 2 * 2 * 2);
         let r0 = s.row(0);
         assert_eq!((r0.inputs[0], r0.inputs[1]), (1, 10));
         let r1 = s.row(1);
         assert_eq!((r1.inputs[0], r1.inputs[1]), (1, 11));
         let r2 = s.row(2);
         assert_eq!((r2.inputs[0], r2.inputs[1]), (2, 10));
-        assert_eq!((r0.mode.ieee, r0.mode.denorm32, r0.mode.round32), (Some(0), Some(0), None));
+        assert_eq!(
+            (r0.mode.ieee, r0.mode.denorm32, r0.mode.round32),
+            (Some(0), Some(0), None)
+        );
         let r6 = s.row(6);
         assert_eq!((r6.mode.ieee, r6.mode.denorm32), (Some(0), Some(3)));
         let r12 = s.row(12);
@@ -484,7 +510,7 @@ in0 = { values = ["0x3ff0000000000000", "0x1"], type = "f64" }
 in2 = { random = 2, seed = 5, type = "f64" }
 "#;
         let s = Sweep::parse(spec, &no_asm).unwrap();
-        assert_eq!(s.len(), 2);
+        assert_eq!(s.total_rows(), 2);
         assert_eq!(&s.row(0).inputs[..2], &[0, 0x3ff0_0000]);
         assert_eq!(&s.row(1).inputs[..2], &[1, 0]);
         assert_ne!(s.row(0).inputs[2..4], s.row(1).inputs[2..4]);
@@ -493,13 +519,34 @@ in2 = { random = 2, seed = 5, type = "f64" }
     #[test]
     fn bad_specs_say_why() {
         let cases = [
-            (SPEC.replace("in1 = { range = [10, 11] }", "in1 = { range = [10, 11], random = 3 }"), "exactly one"),
-            (SPEC.replace("in1 = { range = [10, 11] }", "in1 = { random = 3 }"), "seed"),
+            (
+                SPEC.replace(
+                    "in1 = { range = [10, 11] }",
+                    "in1 = { range = [10, 11], random = 3 }",
+                ),
+                "exactly one",
+            ),
+            (
+                SPEC.replace("in1 = { range = [10, 11] }", "in1 = { random = 3 }"),
+                "seed",
+            ),
             (SPEC.replace("in1 = ", "in7 = "), "in0..in5"),
-            (SPEC.replace("ieee = [0, 1]", "ieee = [0, 2]"), "out of range"),
+            (
+                SPEC.replace("ieee = [0, 1]", "ieee = [0, 2]"),
+                "out of range",
+            ),
             (SPEC.replace("\"0x2\"", "\"2\""), "values[1]"),
-            (SPEC.replace("words = [", "asm = \"v_nop\"\nwords = ["), "not both"),
-            (SPEC.replace("in1 = { range = [10, 11] }", "in1 = { range = [10, 11] }\nin5 = { special = \"f64\" }"), "last"),
+            (
+                SPEC.replace("words = [", "asm = \"v_nop\"\nwords = ["),
+                "not both",
+            ),
+            (
+                SPEC.replace(
+                    "in1 = { range = [10, 11] }",
+                    "in1 = { range = [10, 11] }\nin5 = { special = \"f64\" }",
+                ),
+                "last",
+            ),
             (SPEC.replace("gfx =", "gfxx ="), "unknown field"),
         ];
         for (text, want) in cases {
@@ -510,7 +557,10 @@ in2 = { random = 2, seed = 5, type = "f64" }
 
     #[test]
     fn asm_goes_through_the_assembler() {
-        let spec = SPEC.replace("words = [\"0xd503000a\", \"0x00020b04\"]", "asm = \"v_add_f32 v10, v4, v5\"");
+        let spec = SPEC.replace(
+            "words = [\"0xd503000a\", \"0x00020b04\"]",
+            "asm = \"v_add_f32 v10, v4, v5\"",
+        );
         let s = Sweep::parse(&spec, &|t: &str| {
             assert_eq!(t, "v_add_f32 v10, v4, v5");
             Ok(vec![0x060a0b04])
@@ -519,7 +569,11 @@ in2 = { random = 2, seed = 5, type = "f64" }
         assert_eq!(s.words, vec![0x060a0b04]);
         assert_eq!(s.row(0).instruction, "v_add_f32 v10, v4, v5");
         let hash = s.hash();
-        let again = Sweep::parse(&spec.replace("gfx = \"gfx1036\"", "gfx    =    \"gfx1036\""), &|_: &str| Ok(vec![0x060a0b04])).unwrap();
+        let again = Sweep::parse(
+            &spec.replace("gfx = \"gfx1036\"", "gfx    =    \"gfx1036\""),
+            &|_: &str| Ok(vec![0x060a0b04]),
+        )
+        .unwrap();
         assert_eq!(again.hash(), hash);
     }
 }

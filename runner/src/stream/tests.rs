@@ -1,0 +1,172 @@
+//! Streaming runs on the CPU (and on lavapipe where it exists): digests against the
+//! non-streaming replay path, stability across chunk sizes and thread counts, and the
+//! mismatch bookkeeping.
+
+use super::*;
+use crate::backend::{cpu::CpuBackend, Backend};
+use rdnaprobe_dataset::Row;
+
+/// `v_sqrt_f16 v10, v4` (VOP1).
+const SQRT_F16: u32 = 0x7e14_6b04;
+/// `v_add_f32 v10, v4, v5` (VOP2).
+const ADD_F32: u32 = 0x0614_0b04;
+
+fn plan(words: Vec<u32>, inputs: &[&str], modes: &str, chunk: usize) -> Plan {
+    let inputs: Vec<String> = inputs.iter().map(|s| s.to_string()).collect();
+    Plan {
+        instruction: String::new(),
+        words,
+        inputs: Inputs::parse(&inputs).unwrap(),
+        modes: spec::parse_modes(modes).unwrap(),
+        wave: Wave::W32,
+        gfx: Target::Gfx1030,
+        chunk_rows: Plan::round_chunk(chunk),
+        max_mismatches: 100,
+        ulp_k: 4,
+    }
+}
+
+fn run_quiet(p: &Plan, c: &Engine, r: Option<&Engine>) -> Outcome {
+    run(p, c, r, &mut |_, _| {}).expect("streaming run")
+}
+
+/// The digest of the same rows computed through the row-based cpu backend (the replay path).
+fn replay_digest(p: &Plan) -> String {
+    let mut combiner = Combiner::default();
+    for mode in &p.modes {
+        let rows: Vec<Row> = (0..p.inputs.rows())
+            .map(|i| Row {
+                encoding: p.words.clone(),
+                wave: Some(32),
+                mode: rdnaprobe_dataset::ModeCells {
+                    ieee: Some(u8::from(mode.ieee)),
+                    dx10_clamp: Some(u8::from(mode.dx10_clamp)),
+                    denorm32: Some(mode.denorm32),
+                    denorm16: Some(mode.denorm16),
+                    round32: Some(mode.round32),
+                    round16: Some(mode.round16),
+                    fp16_overflow: Some(u8::from(mode.fp16_overflow)),
+                },
+                inputs: p.inputs.row(i),
+                gfx: "gfx1030".into(),
+                ..Row::default()
+            })
+            .collect();
+        let results = CpuBackend::new().run(&rows);
+        let outs: Vec<[u32; 16]> = results
+            .iter()
+            .map(|r| {
+                assert_eq!(r.status, crate::backend::Status::Ok);
+                r.outputs.map(|o| o.expect("output"))
+            })
+            .collect();
+        for block in outs.chunks(DIGEST_ROWS) {
+            combiner.push(&block_digest(block));
+        }
+    }
+    combiner.finish()
+}
+
+#[test]
+fn exhaustive_f16_one_mode_matches_the_replay_path() {
+    let p = plan(vec![SQRT_F16], &["in0=f16:all"], "denorm16=3,round16=0", 16384);
+    let o = run_quiet(&p, &Engine::Cpu, Some(&Engine::CpuInterp));
+    assert_eq!(o.rows, 65536);
+    assert_eq!(o.chunks, 4);
+    assert_eq!(o.total_mismatches(), 0, "{:?}", o.mismatches.first());
+    assert_eq!(o.modes[0].classes[Class::Exact.code() as usize], 65536);
+    assert_eq!(o.digest_blocks, 16);
+    assert_eq!(o.digest, replay_digest(&p));
+}
+
+#[test]
+fn digest_is_stable_across_chunk_sizes_and_threads() {
+    let base = plan(vec![ADD_F32], &["in0=range:0x3f7ff000:0x3f80ffff", "in1=0x00800000"], "denorm=0/3,round=0/3", 4096);
+    let mut digests = vec![];
+    for (chunk, threads) in [(4096, 1), (8192, 2), (40000, 3), (1 << 20, 2)] {
+        let p = Plan { chunk_rows: Plan::round_chunk(chunk), ..base.clone() };
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let o = pool.install(|| run_quiet(&p, &Engine::Cpu, None));
+        assert_eq!(o.rows, 4 * 69632);
+        digests.push(o.digest);
+    }
+    assert!(digests.windows(2).all(|w| w[0] == w[1]), "{digests:?}");
+    // A different body gives a different digest.
+    let other = Plan { words: vec![0x0814_0b04], ..base }; // v_sub_f32
+    assert_ne!(run_quiet(&other, &Engine::Cpu, None).digest, digests[0]);
+}
+
+#[test]
+fn partial_last_chunk_and_odd_sizes() {
+    // 3 x 5000 rows: chunks and blocks do not divide the mode evenly.
+    let p = plan(vec![ADD_F32], &["in0=range:0:4999", "in1=range:0x3f800000:0x3f800002"], "default", 4096);
+    let o = run_quiet(&p, &Engine::Cpu, Some(&Engine::CpuInterp));
+    assert_eq!(o.rows, 15000);
+    assert_eq!(o.chunks, 4);
+    assert_eq!(o.total_mismatches(), 0);
+    assert_eq!(o.digest, replay_digest(&p));
+}
+
+#[test]
+fn mismatches_are_classified_counted_and_capped() {
+    let p = Plan { max_mismatches: 3, ..plan(vec![ADD_F32], &["in0=range:0x3f800000:0x3f800fff", "in1=0x3f800000"], "default", 4096) };
+    let kernels = lower_all(&p).unwrap();
+    let batch: Vec<BatchKernel> = kernels.iter().map(|k| BatchKernel::new(k).unwrap()).collect();
+    let checker = Checker {
+        plan: &p,
+        types: [DwordType::F32; 16],
+        kernels: &kernels,
+        batch: &batch,
+        candidate: &Engine::Cpu,
+        reference: Some(&Engine::Cpu),
+    };
+    let inputs = generate(&p, &ChunkSpec { mode: 0, first_row: 0, rows: 4096 });
+    let mut outputs = vec![[0u32; 16]; 4096];
+    batch[0].run(&mut batch[0].scratch(), &inputs, 0, 32, &mut outputs);
+    // Row 10: one ULP up; rows 20..25: a sign flip of a nonzero value (wrong).
+    outputs[10][0] += 1;
+    for o in &mut outputs[20..25] {
+        o[0] ^= 0x8000_0000;
+    }
+    let blocks = checker.chunk(0, 0, &inputs, Some(&outputs));
+    assert_eq!(blocks.len(), 1);
+    let b = &blocks[0];
+    assert_eq!(b.classes[Class::Exact.code() as usize], 4090);
+    assert_eq!(b.classes[Class::Ulp1.code() as usize], 1);
+    assert_eq!(b.classes[Class::Wrong.code() as usize], 5);
+    assert_eq!(b.mismatches.len(), 3);
+    assert_eq!(b.mismatches[0].row, 10);
+    assert_eq!(b.mismatches[0].class, Class::Ulp1);
+    assert_eq!(b.mismatches[1].row, 20);
+    assert_eq!(b.mismatches[1].reference[0] ^ 0x8000_0000, b.mismatches[1].candidate[0]);
+}
+
+#[test]
+fn bad_plans_are_refused() {
+    let p = Plan { chunk_rows: 100, ..plan(vec![ADD_F32], &["in0=1"], "default", 1) };
+    assert!(run(&p, &Engine::Cpu, None, &mut |_, _| {}).is_err());
+    let p = plan(vec![0xffff_ffff], &["in0=1"], "default", 1);
+    assert!(run(&p, &Engine::Cpu, None, &mut |_, _| {}).is_err());
+    assert!(Engine::parse("hip").is_err());
+    assert_eq!(Engine::parse("vulkan:lavapipe").unwrap(), Engine::Vulkan(Some("lavapipe".into())));
+}
+
+#[test]
+fn lavapipe_stream_matches_the_cpu_model() {
+    let p = plan(vec![ADD_F32], &["in0=range:0x3f7ff000:0x3f80ffff", "in1=0x00800000"], "denorm=0/3", 16384);
+    let lavapipe = Engine::Vulkan(Some("lavapipe".into()));
+    let o = match run(&p, &lavapipe, Some(&Engine::Cpu), &mut |_, _| {}) {
+        Ok(o) => o,
+        Err(e) if std::env::var("CI").is_ok_and(|v| v == "true") => {
+            panic!("lavapipe must be present under CI=true: {e:#}")
+        }
+        Err(e) => {
+            eprintln!("skipping: lavapipe unavailable: {e:#}");
+            return;
+        }
+    };
+    assert_eq!(o.rows, 2 * 69632);
+    assert!(o.candidate.backend.starts_with("vulkan:"));
+    assert_eq!(o.total_mismatches(), 0, "{:?}", o.mismatches.first());
+    assert_eq!(o.digest, run_quiet(&p, &Engine::Cpu, None).digest);
+}
