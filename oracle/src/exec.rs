@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use crate::error::{OracleError, Result};
-use crate::hip::{Hip, RawPtr};
+use crate::hip::{Function, Hip, Module};
 use crate::template::{
     DONE_MARK, INPUT_DWORDS, KERNARG_SIZE, KERNEL_NAME, OUTPUT_DWORDS, WORKGROUP_SIZE,
 };
@@ -43,7 +43,7 @@ pub trait Executor {
 pub struct HipExecutor {
     hip: Hip,
     device: Option<i32>,
-    modules: HashMap<Vec<u8>, (RawPtr, RawPtr)>,
+    modules: HashMap<Vec<u8>, Module>,
 }
 
 impl HipExecutor {
@@ -56,25 +56,32 @@ impl HipExecutor {
         })
     }
 
-    fn function(&mut self, code_object: &[u8]) -> Result<RawPtr> {
-        if let Some((_, f)) = self.modules.get(code_object) {
-            return Ok(*f);
+    /// Loads `code_object` unless it is loaded already, and checks it has the probe kernel.
+    fn load(&mut self, code_object: &[u8]) -> Result<()> {
+        if self.modules.contains_key(code_object) {
+            return Ok(());
         }
         if self.modules.len() >= MODULE_CACHE {
-            for (_, (m, _)) in self.modules.drain() {
+            for (_, m) in self.modules.drain() {
                 self.hip.module_unload(m)?;
             }
         }
         let module = self.hip.module_load_data(code_object)?;
-        let f = match self.hip.module_get_function(module, KERNEL_NAME) {
-            Ok(f) => f,
-            Err(e) => {
-                let _ = self.hip.module_unload(module);
-                return Err(e);
-            }
-        };
-        self.modules.insert(code_object.to_vec(), (module, f));
-        Ok(f)
+        if let Err(e) = self.hip.module_get_function(&module, KERNEL_NAME) {
+            let _ = self.hip.module_unload(module);
+            return Err(e);
+        }
+        self.modules.insert(code_object.to_vec(), module);
+        Ok(())
+    }
+}
+
+impl Drop for HipExecutor {
+    fn drop(&mut self) {
+        for (_, m) in self.modules.drain() {
+            // Unloading can only fail for a dead context, which the process exit cleans up.
+            let _ = self.hip.module_unload(m);
+        }
     }
 }
 
@@ -84,7 +91,9 @@ impl Executor for HipExecutor {
             self.hip.set_device(batch.device)?;
             self.device = Some(batch.device);
         }
-        let f = self.function(&batch.code_object)?;
+        self.load(&batch.code_object)?;
+        let module = &self.modules[&batch.code_object];
+        let f = self.hip.module_get_function(module, KERNEL_NAME)?;
         let mut out = Vec::with_capacity(batch.inputs.len());
         for chunk in batch.inputs.chunks(MAX_ROWS_PER_DISPATCH) {
             out.extend(self.dispatch(f, chunk)?);
@@ -94,7 +103,7 @@ impl Executor for HipExecutor {
 }
 
 impl HipExecutor {
-    fn dispatch(&self, f: RawPtr, rows: &[[u32; INPUT_DWORDS]]) -> Result<Vec<LaneOutput>> {
+    fn dispatch(&self, f: Function<'_>, rows: &[[u32; INPUT_DWORDS]]) -> Result<Vec<LaneOutput>> {
         let n = rows.len();
         let input: Vec<u8> = rows
             .iter()

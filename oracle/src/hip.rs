@@ -307,32 +307,36 @@ impl Hip {
         self.check("hipSetDevice", unsafe { (self.fns.set_device)(index) })
     }
 
-    /// Loads a code object; the module must be unloaded with [`Hip::module_unload`].
-    pub fn module_load_data(&self, image: &[u8]) -> Result<RawPtr> {
+    /// Loads a code object.
+    pub fn module_load_data(&self, image: &[u8]) -> Result<Module> {
         let mut m: RawPtr = std::ptr::null_mut();
         // SAFETY: HIP reads the ELF image during the call only (it copies it).
         self.check("hipModuleLoadData", unsafe {
             (self.fns.module_load_data)(&mut m, image.as_ptr().cast())
         })?;
-        Ok(m)
+        Ok(Module { ptr: m })
     }
 
-    pub fn module_unload(&self, module: RawPtr) -> Result<()> {
-        // SAFETY: `module` came from module_load_data.
+    pub fn module_unload(&self, module: Module) -> Result<()> {
+        // SAFETY: `module` came from module_load_data and is consumed here; no Function of it
+        // outlives the borrow that created it.
         self.check("hipModuleUnload", unsafe {
-            (self.fns.module_unload)(module)
+            (self.fns.module_unload)(module.ptr)
         })
     }
 
-    pub fn module_get_function(&self, module: RawPtr, name: &str) -> Result<RawPtr> {
+    pub fn module_get_function<'m>(&self, module: &'m Module, name: &str) -> Result<Function<'m>> {
         let cname = CString::new(name)
             .map_err(|_| OracleError::Protocol(format!("kernel name {name:?} has NUL")))?;
         let mut f: RawPtr = std::ptr::null_mut();
-        // SAFETY: live module, NUL-terminated name.
+        // SAFETY: live module (borrowed), NUL-terminated name.
         self.check("hipModuleGetFunction", unsafe {
-            (self.fns.module_get_function)(&mut f, module, cname.as_ptr())
+            (self.fns.module_get_function)(&mut f, module.ptr, cname.as_ptr())
         })?;
-        Ok(f)
+        Ok(Function {
+            ptr: f,
+            _module: std::marker::PhantomData,
+        })
     }
 
     /// A device allocation freed on drop.
@@ -353,7 +357,7 @@ impl Hip {
     /// the null stream.
     pub fn launch(
         &self,
-        function: RawPtr,
+        function: Function<'_>,
         grid_x: u32,
         block_x: u32,
         kernargs: &mut [u8],
@@ -369,7 +373,7 @@ impl Hip {
         // SAFETY: `extra` and what it points to live for the call; HIP copies the arguments.
         self.check("hipModuleLaunchKernel", unsafe {
             (self.fns.module_launch_kernel)(
-                function,
+                function.ptr,
                 grid_x,
                 1,
                 1,
@@ -390,6 +394,19 @@ impl Hip {
             (self.fns.device_synchronize)()
         })
     }
+}
+
+/// A loaded code object (`hipModule_t`). Only [`Hip::module_load_data`] makes one.
+#[derive(Debug)]
+pub struct Module {
+    ptr: RawPtr,
+}
+
+/// A kernel of a loaded module (`hipFunction_t`); it cannot outlive its module.
+#[derive(Clone, Copy, Debug)]
+pub struct Function<'m> {
+    ptr: RawPtr,
+    _module: std::marker::PhantomData<&'m Module>,
 }
 
 /// Device memory, freed on drop.

@@ -18,7 +18,6 @@ use std::time::Instant;
 
 use rdnaprobe_reports::diff::{diff_files, Options};
 use rdnaprobe_reports::output::CsvSink;
-use rdnaprobe_reports::report::{write_report, ReportOptions};
 
 const HEADER: &str = "instruction,encoding,wave,ieee,dx10_clamp,denorm32,denorm16,round32,round16,fp16_overflow,in0,in1,in2,in3,in4,in5,out0,out1,out2,out3,out4,out5,out6,out7,out8,out9,out10,out11,out12,out13,out14,out15,gfx,source,note";
 
@@ -166,10 +165,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         peak_kib() / 1024
     )?;
 
+    #[cfg(feature = "polars")]
+    report(&dir, &reference, &candidate, &mut err)?;
+    #[cfg(not(feature = "polars"))]
+    writeln!(err, "report: skipped (built without the `polars` feature)")?;
+    if std::env::var_os("KEEP").is_none() {
+        std::fs::remove_file(&reference)?;
+        std::fs::remove_file(&candidate)?;
+        std::fs::remove_file(dir.join("diff.csv"))?;
+    }
+    Ok(())
+}
+
+#[cfg(feature = "polars")]
+fn report(
+    dir: &Path,
+    reference: &Path,
+    candidate: &Path,
+    err: &mut impl Write,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use rdnaprobe_reports::report::{write_report, ReportOptions};
+
     reset_peak();
     let t = Instant::now();
     let report = write_report(
-        &[reference.clone(), candidate.clone()],
+        &[reference.to_path_buf(), candidate.to_path_buf()],
         &dir.join("report"),
         &ReportOptions::default(),
     )?;
@@ -183,10 +203,5 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         report.compared_rows as f64 / secs,
         peak_kib() / 1024
     )?;
-    if std::env::var_os("KEEP").is_none() {
-        std::fs::remove_file(&reference)?;
-        std::fs::remove_file(&candidate)?;
-        std::fs::remove_file(dir.join("diff.csv"))?;
-    }
     Ok(())
 }
