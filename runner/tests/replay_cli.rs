@@ -94,7 +94,12 @@ fn replay_to_a_file_writes_outputs_manifest_and_defaults() {
         );
         assert_eq!(x.extra[0], y.extra[2]);
     }
-    assert!(!out.with_file_name("legacy.csv.tmp").exists());
+    let mut names: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["legacy.csv", "legacy.manifest.json"], "no temporary file left");
 }
 
 #[test]

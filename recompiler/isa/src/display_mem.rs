@@ -278,7 +278,11 @@ impl Instruction {
             }
         }
         let mut out = join(m, &ops);
-        let two = m.contains("2_") || m.contains("2st64");
+        // The two-address forms (read2, write2, wrxchg2 and their st64 variants) have two
+        // 8-bit offsets.
+        let two = m
+            .split('_')
+            .any(|t| matches!(t.trim_end_matches("st64"), "read2" | "write2" | "wrxchg2"));
         if m == "ds_swizzle_b32" {
             out.push_str(&symbolic::swizzle(
                 f(Field::Offset0) | (f(Field::Offset1) << 8),

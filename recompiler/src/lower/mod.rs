@@ -13,6 +13,7 @@
 mod float;
 mod float16;
 mod float64;
+pub mod interp16;
 
 use crate::build::Builder;
 use crate::ir::{Expr, Handle, IntBin, IntCmp, IntUn, Kernel, Ty};

@@ -257,15 +257,15 @@ pub struct Histogram {
 fn u64s(df: &DataFrame, name: &str) -> Result<Vec<Option<u64>>> {
     let c = df.column(name).map_err(pe(name))?;
     let c = c.cast(&DataType::UInt64).map_err(pe(name))?;
-    Ok(c.u64().map_err(pe(name))?.into_iter().collect())
+    let ca = c.u64().map_err(pe(name))?;
+    Ok((0..ca.len()).map(|i| ca.get(i)).collect())
 }
 
 fn strs(df: &DataFrame, name: &str) -> Result<Vec<String>> {
     let c = df.column(name).map_err(pe(name))?;
-    Ok(c.str()
-        .map_err(pe(name))?
-        .into_iter()
-        .map(|s| s.unwrap_or_default().to_string())
+    let ca = c.str().map_err(pe(name))?;
+    Ok((0..ca.len())
+        .map(|i| ca.get(i).unwrap_or_default().to_string())
         .collect())
 }
 

@@ -157,6 +157,10 @@ impl ModeStats {
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Timings {
     pub wall_s: f64,
+    /// Decoding and lowering the body, all modes.
+    pub lower_s: f64,
+    /// Everything before the first chunk: lowering, batch preparation, device open and
+    /// pipeline creation.
     pub prepare_s: f64,
     pub generate_s: f64,
     pub candidate_s: f64,
@@ -387,6 +391,7 @@ pub fn run(
     let wall = Instant::now();
     let mut t = Timings::default();
     let kernels = lower_all(plan)?;
+    t.lower_s = wall.elapsed().as_secs_f64();
     let batch = kernels
         .iter()
         .map(BatchKernel::new)
