@@ -545,7 +545,7 @@ impl Builder {
                     let b = self.icmpc(IntCmp::LtU, e, thr);
                     // exactly the smallest normal with a residual below counts as tiny
                     let exact_min = self.andc(vb, (1 << 63) - 1);
-                    let is_min = self.eqc(exact_min, (thr << 52) as u64);
+                    let is_min = self.eqc(exact_min, thr << 52);
                     let t = self.band(is_min, r_dn);
                     self.bor(b, t)
                 }
@@ -659,7 +659,11 @@ impl Builder {
         let bb = self.bits_of_f64(b);
         let sa = self.bit(ab, 1 << 63);
         let sb = self.bit(bb, 1 << 63);
-        let neg = if round == Round::MinusInf { self.bor(sa, sb) } else { self.band(sa, sb) };
+        let neg = if round == Round::MinusInf {
+            self.bor(sa, sb)
+        } else {
+            self.band(sa, sb)
+        };
         let nz = self.c32(fmt.sign_mask() as u32);
         let pz = self.c32(0);
         let zv = self.sel(neg, nz, pz);
@@ -675,7 +679,11 @@ mod tests {
     /// Builds a kernel computing `f` of inputs and returns its first output for `inputs`.
     fn eval1(f: impl Fn(&mut Builder, [Handle; 3]) -> Handle, inputs: [u32; 3]) -> u32 {
         let mut b = Builder::new();
-        let i = [b.push(Expr::Input(0)), b.push(Expr::Input(1)), b.push(Expr::Input(2))];
+        let i = [
+            b.push(Expr::Input(0)),
+            b.push(Expr::Input(1)),
+            b.push(Expr::Input(2)),
+        ];
         let r = f(&mut b, i);
         let z = b.c32(0);
         let mut outs = vec![z; 16];
@@ -687,7 +695,11 @@ mod tests {
 
     fn kernel1(f: impl Fn(&mut Builder, [Handle; 3]) -> Handle) -> Kernel {
         let mut b = Builder::new();
-        let i = [b.push(Expr::Input(0)), b.push(Expr::Input(1)), b.push(Expr::Input(2))];
+        let i = [
+            b.push(Expr::Input(0)),
+            b.push(Expr::Input(1)),
+            b.push(Expr::Input(2)),
+        ];
         let r = f(&mut b, i);
         let z = b.c32(0);
         let mut outs = vec![z; 16];
@@ -740,7 +752,11 @@ mod tests {
             }
         }
         let lv = half::f16::from_bits(lo).to_f64();
-        let hv = if hi == 0x7c00 { 65536.0 } else { half::f16::from_bits(hi).to_f64() };
+        let hv = if hi == 0x7c00 {
+            65536.0
+        } else {
+            half::f16::from_bits(hi).to_f64()
+        };
         let pick_hi = if lv == a {
             false
         } else {
@@ -762,7 +778,12 @@ mod tests {
     #[test]
     fn round_to_f16_matches_reference_all_modes() {
         // sums of pairs of f16 values (exact in f64) cover ties, denormals and overflow
-        let modes = [Round::NearestEven, Round::PlusInf, Round::MinusInf, Round::Zero];
+        let modes = [
+            Round::NearestEven,
+            Round::PlusInf,
+            Round::MinusInf,
+            Round::Zero,
+        ];
         let mut seed = 0x1234_5678_9abc_def0u64;
         let mut next = || {
             seed ^= seed << 13;
@@ -782,8 +803,10 @@ mod tests {
                 let r = next();
                 let x = (r & 0x7fff) as u32 & !0x7c00 | ((r >> 16) as u32 & 0x7800);
                 let y = ((r >> 32) & 0xffff) as u32;
-                let (xf, yf) =
-                    (half::f16::from_bits(x as u16).to_f64(), half::f16::from_bits(y as u16).to_f64());
+                let (xf, yf) = (
+                    half::f16::from_bits(x as u16).to_f64(),
+                    half::f16::from_bits(y as u16).to_f64(),
+                );
                 if !xf.is_finite() || !yf.is_finite() {
                     continue;
                 }
@@ -811,7 +834,11 @@ mod tests {
             let x = seed as u32;
             let y = (seed >> 32) as u32;
             // bias exponents toward the denormal range for half of the cases
-            let (x, y) = if n % 2 == 0 { (x & 0x9fff_ffff, y & 0xa07f_ffff | 0x1f00_0000) } else { (x, y) };
+            let (x, y) = if n % 2 == 0 {
+                (x & 0x9fff_ffff, y & 0xa07f_ffff | 0x1f00_0000)
+            } else {
+                (x, y)
+            };
             let c = x.rotate_left(7) & 0x80ff_ffff;
             let (xf, yf, cf) = (f32::from_bits(x), f32::from_bits(y), f32::from_bits(c));
             let want = xf.mul_add(yf, cf);
@@ -831,7 +858,14 @@ mod tests {
             let x = b.f32_to_f64_exact(i[0]);
             let y = b.f32_to_f64_exact(i[1]);
             let p = b.fb(FloatBin::Mul, x, y);
-            b.round_to(Fmt::F32, p, None, Round::NearestEven, true, Tiny::AfterRounding)
+            b.round_to(
+                Fmt::F32,
+                p,
+                None,
+                Round::NearestEven,
+                true,
+                Tiny::AfterRounding,
+            )
         };
         assert_eq!(eval1(f, [0x3f7f_fffe, 0x0080_0001, 0]), 0x0080_0000);
         assert_eq!(eval1(f, [0x3f7f_ffff, 0x0080_0000, 0]), 0);

@@ -30,7 +30,10 @@ pub fn run(kernel: &Kernel, inputs: [u32; 6], lane: u32) -> [u32; 16] {
 /// calling thread pool by the caller; this function itself is sequential and allocation-light,
 /// so callers may run disjoint batches of one kernel from several threads.
 pub fn run_batch(kernel: &Kernel, lanes: &[([u32; 6], u32)]) -> Vec<[u32; 16]> {
-    lanes.iter().map(|(inputs, lane)| run(kernel, *inputs, *lane)).collect()
+    lanes
+        .iter()
+        .map(|(inputs, lane)| run(kernel, *inputs, *lane))
+        .collect()
 }
 
 fn f32_of(v: u64) -> f32 {
@@ -290,8 +293,14 @@ mod tests {
     use crate::ir::Handle;
 
     fn kernel_with(exprs: Vec<Expr>, out: Handle) -> Kernel {
-        let mut k = Kernel { exprs, outputs: vec![] };
-        let zero = k.push(Expr::Const { ty: Ty::U32, bits: 0 });
+        let mut k = Kernel {
+            exprs,
+            outputs: vec![],
+        };
+        let zero = k.push(Expr::Const {
+            ty: Ty::U32,
+            bits: 0,
+        });
         k.outputs = vec![zero; 16];
         k.outputs[0] = out;
         k.validate().expect("valid test kernel");
@@ -304,7 +313,11 @@ mod tests {
             vec![
                 Expr::Input(0),
                 Expr::Input(1),
-                Expr::IntBin { op: IntBin::ShrS, a: Handle(0), b: Handle(1) },
+                Expr::IntBin {
+                    op: IntBin::ShrS,
+                    a: Handle(0),
+                    b: Handle(1),
+                },
             ],
             Handle(2),
         );
@@ -324,16 +337,35 @@ mod tests {
         let k = kernel_with(
             vec![
                 Expr::Input(0),
-                Expr::Convert { op: Convert::Bitcast, a: Handle(0), to: Ty::F32 },
+                Expr::Convert {
+                    op: Convert::Bitcast,
+                    a: Handle(0),
+                    to: Ty::F32,
+                },
                 Expr::Input(1),
-                Expr::Convert { op: Convert::Bitcast, a: Handle(2), to: Ty::F32 },
-                Expr::FloatBin { op: FloatBin::Mul, a: Handle(1), b: Handle(3) },
-                Expr::Convert { op: Convert::Bitcast, a: Handle(4), to: Ty::U32 },
+                Expr::Convert {
+                    op: Convert::Bitcast,
+                    a: Handle(2),
+                    to: Ty::F32,
+                },
+                Expr::FloatBin {
+                    op: FloatBin::Mul,
+                    a: Handle(1),
+                    b: Handle(3),
+                },
+                Expr::Convert {
+                    op: Convert::Bitcast,
+                    a: Handle(4),
+                    to: Ty::U32,
+                },
             ],
             Handle(5),
         );
         // 2^-126 * 0.5 = 2^-127, a denormal.
-        assert_eq!(run(&k, [0x0080_0000, 0x3f00_0000, 0, 0, 0, 0], 0)[0], 0x0040_0000);
+        assert_eq!(
+            run(&k, [0x0080_0000, 0x3f00_0000, 0, 0, 0, 0], 0)[0],
+            0x0040_0000
+        );
     }
 
     #[test]

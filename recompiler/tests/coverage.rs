@@ -15,8 +15,11 @@ fn valu_lowering_coverage() {
         .filter(|r| r.family.is_valu())
         .map(|r| r.mnemonic)
         .collect();
-    let missing: Vec<&str> =
-        names.iter().copied().filter(|m| !is_lowered(m, Target::Gfx1030)).collect();
+    let missing: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|m| !is_lowered(m, Target::Gfx1030))
+        .collect();
     eprintln!(
         "VALU mnemonics lowered: {} of {} ({} unlowered)",
         names.len() - missing.len(),
@@ -29,5 +32,8 @@ fn valu_lowering_coverage() {
         std::fs::write(&path, &text).expect("write unlowered-valu.txt");
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert_eq!(committed, text, "tests/unlowered-valu.txt is stale: rerun with BLESS=1");
+    assert_eq!(
+        committed, text,
+        "tests/unlowered-valu.txt is stale: rerun with BLESS=1"
+    );
 }

@@ -30,7 +30,12 @@ fn interp_f16_arithmetic_matches_hardware_rows() {
         return;
     }
     let mut rd = csv::Reader::from_path(&path).expect("readable csv");
-    let hdr: Vec<String> = rd.headers().expect("header").iter().map(String::from).collect();
+    let hdr: Vec<String> = rd
+        .headers()
+        .expect("header")
+        .iter()
+        .map(String::from)
+        .collect();
     let col = |n: &str| hdr.iter().position(|h| h == n).unwrap_or(usize::MAX);
     let (mut n, mut ok) = (0, 0);
     let mut bad = Vec::new();
@@ -38,7 +43,11 @@ fn interp_f16_arithmetic_matches_hardware_rows() {
         let rec = rec.expect("record");
         let get = |c: &str| rec.get(col(c)).unwrap_or("").to_string();
         let ins = get("instruction");
-        let step = if ins.starts_with("v_interp_p2_f16") { InterpStep::P2 } else { InterpStep::P1 };
+        let step = if ins.starts_with("v_interp_p2_f16") {
+            InterpStep::P2
+        } else {
+            InterpStep::P1
+        };
         let d = FloatMode::DEFAULT;
         let cell = |c: &str, dflt: u8| get(c).trim().parse::<u8>().unwrap_or(dflt);
         let mode = FloatMode {
@@ -49,19 +58,28 @@ fn interp_f16_arithmetic_matches_hardware_rows() {
             ..d
         };
         let ins_v = [hex(&get("in0")), hex(&get("in1")), hex(&get("in2"))];
-        let (Some(a), Some(c), Some(bs), Some(want)) = (ins_v[0], ins_v[1], ins_v[2], hex(&get("out0")))
+        let (Some(a), Some(c), Some(bs), Some(want)) =
+            (ins_v[0], ins_v[1], ins_v[2], hex(&get("out0")))
         else {
             continue;
         };
         let mut b = Builder::new();
-        let i = [b.push(Expr::Input(0)), b.push(Expr::Input(1)), b.push(Expr::Input(2))];
+        let i = [
+            b.push(Expr::Input(0)),
+            b.push(Expr::Input(1)),
+            b.push(Expr::Input(2)),
+        ];
         let r = interp_f16(&mut b, step, mode, i[0], i[1], i[2]);
         let z = b.c32(0);
         let mut outs = vec![z; 16];
         outs[0] = r;
         b.k.outputs = outs;
         let got = interp::run(&b.k, [a, c, bs, 0, 0, 0], 0)[0];
-        let (got, want) = if step == InterpStep::P2 { (got & 0xffff, want & 0xffff) } else { (got, want) };
+        let (got, want) = if step == InterpStep::P2 {
+            (got & 0xffff, want & 0xffff)
+        } else {
+            (got, want)
+        };
         n += 1;
         if got == want {
             ok += 1;

@@ -47,7 +47,12 @@ fn load(dir: &Path) -> Vec<Row> {
     for path in files {
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
         let mut rd = csv::Reader::from_path(&path).expect("readable csv");
-        let hdr: Vec<String> = rd.headers().expect("header").iter().map(String::from).collect();
+        let hdr: Vec<String> = rd
+            .headers()
+            .expect("header")
+            .iter()
+            .map(String::from)
+            .collect();
         let col = |n: &str| hdr.iter().position(|h| h == n);
         if col("encoding").is_none() || col("row_id").is_none() {
             continue;
@@ -71,7 +76,11 @@ fn load(dir: &Path) -> Vec<Row> {
                 round16: cell("round16", d.round16),
                 fp16_overflow: cell("fp16_overflow", u8::from(d.fp16_overflow)) != 0,
             };
-            let wave = if get("wave").trim() == "64" { Wave::W64 } else { Wave::W32 };
+            let wave = if get("wave").trim() == "64" {
+                Wave::W64
+            } else {
+                Wave::W32
+            };
             let gfx: Target = get("gfx").parse().unwrap_or(Target::Gfx1030);
             let mut inputs = [0u32; 6];
             for (k, v) in inputs.iter_mut().enumerate() {
@@ -79,8 +88,21 @@ fn load(dir: &Path) -> Vec<Row> {
             }
             let expect = [hex(&get("out0")), hex(&get("out1"))];
             let id = get("row_id");
-            let id = if id.is_empty() { format!("{name}:{i}") } else { id };
-            rows.push(Row { file: name.clone(), id, words, mode, wave, gfx, inputs, expect });
+            let id = if id.is_empty() {
+                format!("{name}:{i}")
+            } else {
+                id
+            };
+            rows.push(Row {
+                file: name.clone(),
+                id,
+                words,
+                mode,
+                wave,
+                gfx,
+                inputs,
+                expect,
+            });
         }
     }
     rows
@@ -113,14 +135,24 @@ fn replay_shipped_hardware_rows() {
     let mut mism: BTreeMap<String, String> = BTreeMap::new();
     for r in &rows {
         let key = (r.words.clone(), r.mode, r.wave, r.gfx);
-        let k = kernels.entry(key).or_insert_with(|| lower_words(&r.words, r.mode, r.wave, r.gfx));
-        let label = if r.gfx.is_rdna1() { format!("{} ({})", r.file, r.gfx) } else { r.file.clone() };
+        let k = kernels
+            .entry(key)
+            .or_insert_with(|| lower_words(&r.words, r.mode, r.wave, r.gfx));
+        let label = if r.gfx.is_rdna1() {
+            format!("{} ({})", r.file, r.gfx)
+        } else {
+            r.file.clone()
+        };
         let e = per_file.entry(label).or_default();
         e.0 += 1;
         match k {
             Ok(kernel) => {
                 let out = interp::run(kernel, r.inputs, 0);
-                let ok = r.expect.iter().enumerate().all(|(i, x)| x.is_none_or(|x| x == out[i]));
+                let ok = r
+                    .expect
+                    .iter()
+                    .enumerate()
+                    .all(|(i, x)| x.is_none_or(|x| x == out[i]));
                 if ok {
                     e.1 += 1;
                 } else {
@@ -128,9 +160,16 @@ fn replay_shipped_hardware_rows() {
                         .filter(|&i| r.expect[i].is_some())
                         .map(|i| format!("{:#010x}", out[i]))
                         .collect();
-                    let want: Vec<String> =
-                        r.expect.iter().flatten().map(|x| format!("{x:#010x}")).collect();
-                    mism.insert(r.id.clone(), format!("got {} want {}", got.join(","), want.join(",")));
+                    let want: Vec<String> = r
+                        .expect
+                        .iter()
+                        .flatten()
+                        .map(|x| format!("{x:#010x}"))
+                        .collect();
+                    mism.insert(
+                        r.id.clone(),
+                        format!("got {} want {}", got.join(","), want.join(",")),
+                    );
                 }
             }
             Err(err) => {
@@ -140,7 +179,10 @@ fn replay_shipped_hardware_rows() {
     }
     let (mut n, mut ok) = (0, 0);
     for (f, (rows, exact)) in &per_file {
-        eprintln!("{f:40} {exact:5}/{rows:5} = {:6.2}%", 100.0 * *exact as f64 / *rows as f64);
+        eprintln!(
+            "{f:40} {exact:5}/{rows:5} = {:6.2}%",
+            100.0 * *exact as f64 / *rows as f64
+        );
         n += rows;
         ok += exact;
     }
@@ -154,7 +196,10 @@ fn replay_shipped_hardware_rows() {
              # reason class (docs/semantics.md). Regenerate with BLESS=1; classify new rows by hand.\n\n[rows]\n",
         );
         for id in mism.keys() {
-            let class = listed.get(id).cloned().unwrap_or_else(|| "unclassified".into());
+            let class = listed
+                .get(id)
+                .cloned()
+                .unwrap_or_else(|| "unclassified".into());
             text.push_str(&format!("{id:?} = {class:?}\n"));
         }
         std::fs::write(expected_list_path(), text).expect("write expected-mismatches.toml");
@@ -166,8 +211,17 @@ fn replay_shipped_hardware_rows() {
         .collect();
     let fixed: Vec<&String> = listed.keys().filter(|id| !mism.contains_key(*id)).collect();
     if !fixed.is_empty() {
-        eprintln!("{} listed rows match now (run with BLESS=1 to drop them): {:?}", fixed.len(), fixed);
+        eprintln!(
+            "{} listed rows match now (run with BLESS=1 to drop them): {:?}",
+            fixed.len(),
+            fixed
+        );
     }
-    assert!(new.is_empty(), "{} rows mismatch that are not in expected-mismatches.toml:\n{}", new.len(), new.join("\n"));
+    assert!(
+        new.is_empty(),
+        "{} rows mismatch that are not in expected-mismatches.toml:\n{}",
+        new.len(),
+        new.join("\n")
+    );
     assert!(share >= 0.99, "exact share {share:.4} is below 0.99");
 }

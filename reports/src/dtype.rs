@@ -158,7 +158,10 @@ mod tests {
         assert_eq!(types[1], DwordType::Int);
         assert!(types[2..].iter().all(|t| *t == DwordType::Unknown));
         // No words: the mnemonic decides.
-        assert_eq!(output_types("v_interp_p2_f16 v10", &[])[0], DwordType::F16Lo);
+        assert_eq!(
+            output_types("v_interp_p2_f16 v10", &[])[0],
+            DwordType::F16Lo
+        );
     }
 
     #[test]

@@ -99,7 +99,11 @@ fn replay_to_a_file_writes_outputs_manifest_and_defaults() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["legacy.csv", "legacy.manifest.json"], "no temporary file left");
+    assert_eq!(
+        names,
+        ["legacy.csv", "legacy.manifest.json"],
+        "no temporary file left"
+    );
 }
 
 #[test]

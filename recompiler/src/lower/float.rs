@@ -24,33 +24,118 @@ pub(super) enum Arith {
 }
 
 const F32_BIN: &[&str] = &[
-    "v_add_f32", "v_sub_f32", "v_subrev_f32", "v_mul_f32", "v_mul_legacy_f32", "v_fma_f32",
-    "v_fmac_f32", "v_fmamk_f32", "v_fmaak_f32", "v_fma_legacy_f32", "v_fmac_legacy_f32",
-    "v_mad_legacy_f32", "v_mac_legacy_f32", "v_min_f32", "v_max_f32", "v_min3_f32",
-    "v_max3_f32", "v_med3_f32", "v_ldexp_f32", "v_mullit_f32", "v_div_scale_f32",
-    "v_div_fmas_f32", "v_div_fixup_f32",
+    "v_add_f32",
+    "v_sub_f32",
+    "v_subrev_f32",
+    "v_mul_f32",
+    "v_mul_legacy_f32",
+    "v_fma_f32",
+    "v_fmac_f32",
+    "v_fmamk_f32",
+    "v_fmaak_f32",
+    "v_fma_legacy_f32",
+    "v_fmac_legacy_f32",
+    "v_mad_legacy_f32",
+    "v_mac_legacy_f32",
+    "v_min_f32",
+    "v_max_f32",
+    "v_min3_f32",
+    "v_max3_f32",
+    "v_med3_f32",
+    "v_ldexp_f32",
+    "v_mullit_f32",
+    "v_div_scale_f32",
+    "v_div_fmas_f32",
+    "v_div_fixup_f32",
 ];
 const F32_UN: &[&str] = &[
-    "v_fract_f32", "v_trunc_f32", "v_ceil_f32", "v_rndne_f32", "v_floor_f32", "v_exp_f32",
-    "v_log_f32", "v_rcp_f32", "v_rcp_iflag_f32", "v_rsq_f32", "v_sqrt_f32", "v_sin_f32",
-    "v_cos_f32", "v_frexp_mant_f32", "v_frexp_exp_i32_f32", "v_cvt_flr_i32_f32",
-    "v_cvt_rpi_i32_f32", "v_cvt_i32_f32", "v_cvt_u32_f32", "v_cvt_f32_i32", "v_cvt_f32_u32",
-    "v_cvt_f16_f32", "v_cvt_f64_f32", "v_cvt_f32_f16", "v_cvt_f32_f64",
+    "v_fract_f32",
+    "v_trunc_f32",
+    "v_ceil_f32",
+    "v_rndne_f32",
+    "v_floor_f32",
+    "v_exp_f32",
+    "v_log_f32",
+    "v_rcp_f32",
+    "v_rcp_iflag_f32",
+    "v_rsq_f32",
+    "v_sqrt_f32",
+    "v_sin_f32",
+    "v_cos_f32",
+    "v_frexp_mant_f32",
+    "v_frexp_exp_i32_f32",
+    "v_cvt_flr_i32_f32",
+    "v_cvt_rpi_i32_f32",
+    "v_cvt_i32_f32",
+    "v_cvt_u32_f32",
+    "v_cvt_f32_i32",
+    "v_cvt_f32_u32",
+    "v_cvt_f16_f32",
+    "v_cvt_f64_f32",
+    "v_cvt_f32_f16",
+    "v_cvt_f32_f64",
 ];
 const F16_OPS: &[&str] = &[
-    "v_add_f16", "v_sub_f16", "v_subrev_f16", "v_mul_f16", "v_fma_f16", "v_fmac_f16",
-    "v_max_f16", "v_min_f16", "v_ldexp_f16", "v_frexp_mant_f16", "v_frexp_exp_i16_f16",
-    "v_cvt_norm_i16_f16", "v_cvt_norm_u16_f16", "v_cvt_pknorm_i16_f16", "v_cvt_pknorm_u16_f16",
-    "v_sat_pk_u8_i16", "v_div_fixup_f16", "v_exp_f16", "v_log_f16", "v_rcp_f16", "v_rsq_f16",
-    "v_sqrt_f16", "v_sin_f16", "v_cos_f16", "v_ceil_f16", "v_floor_f16", "v_trunc_f16",
-    "v_rndne_f16", "v_fract_f16", "v_cvt_f16_u16", "v_cvt_f16_i16", "v_cvt_u16_f16",
-    "v_cvt_i16_f16", "v_pk_add_f16", "v_pk_mul_f16", "v_pk_fma_f16", "v_pk_max_f16",
-    "v_pk_min_f16", "v_fma_mix_f32", "v_fma_mixlo_f16", "v_fma_mixhi_f16",
+    "v_add_f16",
+    "v_sub_f16",
+    "v_subrev_f16",
+    "v_mul_f16",
+    "v_fma_f16",
+    "v_fmac_f16",
+    "v_max_f16",
+    "v_min_f16",
+    "v_ldexp_f16",
+    "v_frexp_mant_f16",
+    "v_frexp_exp_i16_f16",
+    "v_cvt_norm_i16_f16",
+    "v_cvt_norm_u16_f16",
+    "v_cvt_pknorm_i16_f16",
+    "v_cvt_pknorm_u16_f16",
+    "v_sat_pk_u8_i16",
+    "v_div_fixup_f16",
+    "v_exp_f16",
+    "v_log_f16",
+    "v_rcp_f16",
+    "v_rsq_f16",
+    "v_sqrt_f16",
+    "v_sin_f16",
+    "v_cos_f16",
+    "v_ceil_f16",
+    "v_floor_f16",
+    "v_trunc_f16",
+    "v_rndne_f16",
+    "v_fract_f16",
+    "v_cvt_f16_u16",
+    "v_cvt_f16_i16",
+    "v_cvt_u16_f16",
+    "v_cvt_i16_f16",
+    "v_pk_add_f16",
+    "v_pk_mul_f16",
+    "v_pk_fma_f16",
+    "v_pk_max_f16",
+    "v_pk_min_f16",
+    "v_fma_mix_f32",
+    "v_fma_mixlo_f16",
+    "v_fma_mixhi_f16",
 ];
 const F64_OPS: &[&str] = &[
-    "v_fma_f64", "v_add_f64", "v_mul_f64", "v_div_fmas_f64", "v_ceil_f64", "v_floor_f64",
-    "v_trunc_f64", "v_rndne_f64", "v_fract_f64", "v_frexp_mant_f64", "v_ldexp_f64",
-    "v_rcp_f64", "v_rsq_f64", "v_sqrt_f64", "v_div_fixup_f64", "v_min_f64", "v_max_f64",
+    "v_fma_f64",
+    "v_add_f64",
+    "v_mul_f64",
+    "v_div_fmas_f64",
+    "v_ceil_f64",
+    "v_floor_f64",
+    "v_trunc_f64",
+    "v_rndne_f64",
+    "v_fract_f64",
+    "v_frexp_mant_f64",
+    "v_ldexp_f64",
+    "v_rcp_f64",
+    "v_rsq_f64",
+    "v_sqrt_f64",
+    "v_div_fixup_f64",
+    "v_min_f64",
+    "v_max_f64",
 ];
 
 /// Whether `m` is lowered by this module.
@@ -105,7 +190,10 @@ impl Lowerer {
     }
 
     pub(super) fn src_op(&self, c: &Ctx, i: usize) -> Result<Operand, String> {
-        c.srcs.get(i).copied().ok_or_else(|| format!("missing source {i}"))
+        c.srcs
+            .get(i)
+            .copied()
+            .ok_or_else(|| format!("missing source {i}"))
     }
 
     /// f32 source `i` as bits, with SDWA select and abs/neg applied (rule: source-modifiers).
@@ -210,7 +298,9 @@ impl Lowerer {
         let dsts = c.inst.dsts(self.wave);
         let d = *dsts.first().ok_or("no destination")?;
         let old = match d {
-            Operand::Reg(reg) if reg.kind == rdnaprobe_isa::RegKind::Vgpr => self.vgpr_get(reg.index),
+            Operand::Reg(reg) if reg.kind == rdnaprobe_isa::RegKind::Vgpr => {
+                self.vgpr_get(reg.index)
+            }
             _ => self.b.c32(0),
         };
         let hi = c.enc == Encoding::VOP3 && c.mods.op_sel & 8 != 0;
@@ -332,8 +422,6 @@ pub(super) fn arith(
             let npz = b.bnot(pzero);
             let pinf = b.band(pinf0, npz);
             let x0 = b.xor(s[0], s[1]);
-            let psign = b.bit(x0, fmt.sign_mask());
-            let _ = psign;
             let x3 = b.xor(x0, s[2]);
             let sd = b.bit(x3, fmt.sign_mask());
             let pi_ci = b.band(pinf, ic);
@@ -348,24 +436,21 @@ pub(super) fn arith(
             if kind == Arith::MadLegacy {
                 // rule: legacy-mad: the product is rounded to f32 (tiny on its exact value:
                 // flushed) before the add
-                let pr = b.round_to(fmt, p, None, round, true, Tiny::BeforeRounding);
-                pbits_zero = b.is_zero(fmt, pr);
-                let pr = b.bor(pzero, pbits_zero);
-                let _ = pr;
                 let prb = b.round_to(fmt, p, None, round, true, Tiny::BeforeRounding);
-                let prb = if legacy {
-                    let pz = b.cf(fmt, 0);
-                    b.sel(pzero, pz, prb)
-                } else {
-                    prb
-                };
+                pbits_zero = b.is_zero(fmt, prb);
+                let pz = b.cf(fmt, 0);
+                let prb = b.sel(pzero, pz, prb);
                 p = b.to_f64(fmt, prb);
             }
             let sum = b.round_sum(fmt, p, w[2], round, flush_out, Tiny::Result);
             let mul_only = b.round_to(fmt, p, None, round, flush_out, Tiny::AfterRounding);
             // rule: tininess-after-rounding: with a zero addend the fused op flushes like a
             // multiply; a zero product takes the sum's zero sign rule
-            let pz = if kind == Arith::MadLegacy { pbits_zero } else { pzero };
+            let pz = if kind == Arith::MadLegacy {
+                pbits_zero
+            } else {
+                pzero
+            };
             let npz2 = b.bnot(pz);
             let use_mul = b.band(zc, npz2);
             let v = b.sel(use_mul, mul_only, sum);
@@ -397,7 +482,14 @@ fn order_key(b: &mut Builder, fmt: Fmt, x: Handle) -> Handle {
 
 /// rule: minmax-nan (docs/semantics.md). With IEEE=1 a signaling NaN operand wins, quieted;
 /// otherwise a NaN operand is ignored (the first operand is returned when both are NaN).
-pub(super) fn minmax(b: &mut Builder, fmt: Fmt, x: Handle, y: Handle, max: bool, ieee: bool) -> Handle {
+pub(super) fn minmax(
+    b: &mut Builder,
+    fmt: Fmt,
+    x: Handle,
+    y: Handle,
+    max: bool,
+    ieee: bool,
+) -> Handle {
     let kx = order_key(b, fmt, x);
     let ky = order_key(b, fmt, y);
     let op = if max { IntCmp::GtS } else { IntCmp::LtS };
@@ -420,7 +512,14 @@ pub(super) fn minmax(b: &mut Builder, fmt: Fmt, x: Handle, y: Handle, max: bool,
 }
 
 /// Median of three (rule: minmax-nan): a NaN operand makes it min3, as the ISA manual says.
-pub(super) fn med3(b: &mut Builder, fmt: Fmt, x: Handle, y: Handle, z: Handle, ieee: bool) -> Handle {
+pub(super) fn med3(
+    b: &mut Builder,
+    fmt: Fmt,
+    x: Handle,
+    y: Handle,
+    z: Handle,
+    ieee: bool,
+) -> Handle {
     let n0 = b.is_nan(fmt, x);
     let n1 = b.is_nan(fmt, y);
     let n2 = b.is_nan(fmt, z);
@@ -521,7 +620,12 @@ fn class_bits(b: &mut Builder, fmt: Fmt, x: Handle, mask: Handle) -> Handle {
 }
 
 pub(super) fn lower(l: &mut Lowerer, inst: &Instruction, m: &str) -> Result<(), String> {
-    let c = Ctx { inst, srcs: inst.srcs(l.wave), mods: inst.modifiers(), enc: inst.encoding() };
+    let c = Ctx {
+        inst,
+        srcs: inst.srcs(l.wave),
+        mods: inst.modifiers(),
+        enc: inst.encoding(),
+    };
     if let Some((fmt, cond)) = float_cmp(m) {
         let (x, y) = match fmt {
             Fmt::F16 => (l.f16_src(&c, 0)?, l.f16_src(&c, 1)?),
@@ -529,7 +633,11 @@ pub(super) fn lower(l: &mut Lowerer, inst: &Instruction, m: &str) -> Result<(), 
             Fmt::F64 => (l.f64_src(&c, 0)?, l.f64_src(&c, 1)?),
         };
         // rule: f32-denormals: compares flush their inputs with input flushing
-        let fl = if fmt == Fmt::F32 { l.flush_in32() } else { l.flush_in16() };
+        let fl = if fmt == Fmt::F32 {
+            l.flush_in32()
+        } else {
+            l.flush_in16()
+        };
         let x = l.b.flush_if(fmt, x, fl);
         let y = l.b.flush_if(fmt, y, fl);
         let r = fcompare(&mut l.b, fmt, x, y, cond);
@@ -586,12 +694,25 @@ fn f32_bin(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
                 // the hardware adds the negated subtrahend (rule: nan-propagation)
                 bb = l.b.neg_bits(Fmt::F32, bb);
             }
-            arith(&mut l.b, Fmt::F32, Arith::Add, &[a, bb], round, fi, fo, ieee)
+            arith(
+                &mut l.b,
+                Fmt::F32,
+                Arith::Add,
+                &[a, bb],
+                round,
+                fi,
+                fo,
+                ieee,
+            )
         }
         "v_mul_f32" | "v_mul_legacy_f32" => {
             let a = l.f32_src(c, 0)?;
             let bb = l.f32_src(c, 1)?;
-            let k = if m == "v_mul_f32" { Arith::Mul } else { Arith::MulLegacy };
+            let k = if m == "v_mul_f32" {
+                Arith::Mul
+            } else {
+                Arith::MulLegacy
+            };
             arith(&mut l.b, Fmt::F32, k, &[a, bb], round, fi, fo, ieee)
         }
         "v_fma_f32" | "v_fmac_f32" | "v_fmamk_f32" | "v_fmaak_f32" | "v_fma_legacy_f32"
@@ -654,7 +775,11 @@ fn f32_bin(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             let vcc_op = rdnaprobe_isa::Operand::Reg(rdnaprobe_isa::Reg {
                 kind: rdnaprobe_isa::RegKind::Vcc,
                 index: 0,
-                count: if l.wave == rdnaprobe_isa::Wave::W64 { 2 } else { 1 },
+                count: if l.wave == rdnaprobe_isa::Wave::W64 {
+                    2
+                } else {
+                    1
+                },
             });
             let vcc = l.read_mask(&vcc_op)?;
             div_fmas32(l, a, bb, cc, vcc)
@@ -803,7 +928,9 @@ fn div_scale32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     r = b.sel(zero, dnan, r);
     l.write_result(c.inst, r)?;
     let dsts = c.inst.dsts(l.wave);
-    let sd = *dsts.get(1).ok_or("v_div_scale_f32 without a mask destination")?;
+    let sd = *dsts
+        .get(1)
+        .ok_or("v_div_scale_f32 without a mask destination")?;
     l.write_mask(&sd, vcc)
 }
 
@@ -814,7 +941,16 @@ fn div_fmas32(l: &mut Lowerer, a: Handle, bb: Handle, cc: Handle, vcc: Handle) -
     let fo = l.flush_out32();
     let round = l.mode.round32();
     let b = &mut l.b;
-    let plain = arith(b, Fmt::F32, Arith::Fma, &[a, bb, cc], round, false, fo, ieee);
+    let plain = arith(
+        b,
+        Fmt::F32,
+        Arith::Fma,
+        &[a, bb, cc],
+        round,
+        false,
+        fo,
+        ieee,
+    );
     let wa = b.f32_to_f64_exact(a);
     let wb = b.f32_to_f64_exact(bb);
     let wc = b.f32_to_f64_exact(cc);
@@ -880,12 +1016,12 @@ pub(super) fn div_fixup(l: &mut Lowerer, fmt: Fmt, s0: Handle, s1: Handle, s2: H
     let e2 = b.shrc(e2, sh);
     let d = b.sub(e2, e1);
     let lim = -(fmt.bias() + i64::from(fmt.mbits())) as u64;
-    let lim = if fmt.ity() == Ty::U32 { lim & 0xffff_ffff } else { lim };
-    let under = if fmt.ity() == Ty::U32 {
-        b.icmpc(IntCmp::LtS, d, lim)
+    let lim = if fmt.ity() == Ty::U32 {
+        lim & 0xffff_ffff
     } else {
-        b.icmpc(IntCmp::LtS, d, lim)
+        lim
     };
+    let under = b.icmpc(IntCmp::LtS, d, lim);
     r = b.sel(under, sign_out, r);
     // |S1| inf or S2 zero: signed zero
     let zc = b.bor(i1, z2);
@@ -913,7 +1049,11 @@ fn f32_un(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             let op = l.src_op(c, 0)?;
             let x = l.read32(&op)?;
             let b = &mut l.b;
-            let cv = if m == "v_cvt_f32_i32" { Convert::S32ToF64 } else { Convert::U32ToF64 };
+            let cv = if m == "v_cvt_f32_i32" {
+                Convert::S32ToF64
+            } else {
+                Convert::U32ToF64
+            };
             let w = b.cvt(cv, x, Ty::F64);
             let r = b.round_to(Fmt::F32, w, None, round, fo, Tiny::Result);
             let r = l.f32_result(c, r);
@@ -954,7 +1094,10 @@ fn f32_un(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
     let b = &mut l.b;
     // rule: transcendental-denormal-input: rcp, rsq, sqrt and log read a denormal as zero in
     // every mode
-    let always = matches!(m, "v_rcp_f32" | "v_rcp_iflag_f32" | "v_rsq_f32" | "v_sqrt_f32" | "v_log_f32");
+    let always = matches!(
+        m,
+        "v_rcp_f32" | "v_rcp_iflag_f32" | "v_rsq_f32" | "v_sqrt_f32" | "v_log_f32"
+    );
     let x = b.flush_if(Fmt::F32, x0, fi || always);
     let nan = b.is_nan(Fmt::F32, x);
     let q = b.nan_out(Fmt::F32, x, ieee);
@@ -1002,7 +1145,11 @@ fn f32_un(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             let above = b.fcmp(FloatCmp::OrdGt, v, hi_c);
             let v = b.sel(above, hi_c, v);
             let r = b.cvt(cv, v, Ty::U32);
-            let nan_v = if matches!(m, "v_cvt_flr_i32_f32" | "v_cvt_rpi_i32_f32") { 0x7fff_ffff } else { 0 };
+            let nan_v = if matches!(m, "v_cvt_flr_i32_f32" | "v_cvt_rpi_i32_f32") {
+                0x7fff_ffff
+            } else {
+                0
+            };
             let z = b.c32(nan_v);
             Some(b.sel(nan, z, r))
         }
@@ -1112,7 +1259,11 @@ fn f32_un(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             let fr = b.fb(FloatBin::Sub, w, fl);
             let tp = b.cf64(std::f64::consts::TAU);
             let ang = b.fb(FloatBin::Mul, fr, tp);
-            let op = if m == "v_sin_f32" { FloatUn::Sin } else { FloatUn::Cos };
+            let op = if m == "v_sin_f32" {
+                FloatUn::Sin
+            } else {
+                FloatUn::Cos
+            };
             let v = b.fu(op, ang);
             // exact zeros at the half/whole turns (sine) and the quarter turns (cosine)
             let four = b.cf64(4.0);
@@ -1137,7 +1288,11 @@ fn f32_un(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
         }
         "v_cvt_f16_f32" => {
             // rule: f16-directed-rounding: round16 applies only with f16 denormals kept
-            let r16 = if l.mode.denorm16 == 3 { l.mode.round16() } else { Round::NearestEven };
+            let r16 = if l.mode.denorm16 == 3 {
+                l.mode.round16()
+            } else {
+                Round::NearestEven
+            };
             let fo16 = !l.mode.keep_out16();
             let r = b.round_to(Fmt::F16, w, None, r16, fo16, Tiny::Result);
             // NaN: always quiet, payload bits 22:13
@@ -1158,7 +1313,11 @@ fn f32_un(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             } else {
                 r
             };
-            let r = if c.mods.clamp { l.clamp(Fmt::F16, r) } else { r };
+            let r = if c.mods.clamp {
+                l.clamp(Fmt::F16, r)
+            } else {
+                r
+            };
             return l.write16(c, r);
         }
         "v_cvt_f64_f32" => {
@@ -1174,4 +1333,3 @@ fn f32_un(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
     let r = l.f32_result(c, r);
     l.write_result(c.inst, r)
 }
-

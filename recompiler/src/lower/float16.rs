@@ -1,7 +1,7 @@
 //! f16 instructions: scalar f16 arithmetic, unary and conversion ops, packed f16 (VOP3P) and
 //! the mixed-precision v_fma_mix* forms.
 
-use super::float::{arith, div_fixup, ldexp, med3, minmax, Arith, Ctx};
+use super::float::{arith, div_fixup, ldexp, minmax, Arith, Ctx};
 use super::Lowerer;
 use crate::build::{Builder, Fmt, Tiny};
 use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, IntCmp, Ty};
@@ -34,10 +34,18 @@ impl Lowerer {
         let op = self.src_op(c, i)?;
         let v = self.read32(&op)?;
         let sel = if hi { c.mods.op_sel_hi } else { c.mods.op_sel };
-        let v = if sel & (1 << i) != 0 { self.b.shrc(v, 16) } else { v };
+        let v = if sel & (1 << i) != 0 {
+            self.b.shrc(v, 16)
+        } else {
+            v
+        };
         let v = self.b.andc(v, 0xffff);
         let neg = if hi { c.mods.neg_hi } else { c.mods.neg_lo };
-        Ok(if neg & (1 << i) != 0 { self.b.xorc(v, 0x8000) } else { v })
+        Ok(if neg & (1 << i) != 0 {
+            self.b.xorc(v, 0x8000)
+        } else {
+            v
+        })
     }
 
     /// A v_fma_mix* source as f32 bits: op_sel_hi[i] set reads an f16 (op_sel[i] picks the
@@ -47,7 +55,11 @@ impl Lowerer {
         let v = self.read32(&op)?;
         let is16 = c.mods.op_sel_hi & (1 << i) != 0;
         let v = if is16 {
-            let v = if c.mods.op_sel & (1 << i) != 0 { self.b.shrc(v, 16) } else { v };
+            let v = if c.mods.op_sel & (1 << i) != 0 {
+                self.b.shrc(v, 16)
+            } else {
+                v
+            };
             let v = self.b.andc(v, 0xffff);
             let fi = self.flush_in16();
             let v = self.b.flush_if(Fmt::F16, v, fi);
@@ -55,8 +67,16 @@ impl Lowerer {
         } else {
             v
         };
-        let v = if c.mods.neg_hi & (1 << i) != 0 { self.b.abs_bits(Fmt::F32, v) } else { v };
-        let v = if c.mods.neg_lo & (1 << i) != 0 { self.b.neg_bits(Fmt::F32, v) } else { v };
+        let v = if c.mods.neg_hi & (1 << i) != 0 {
+            self.b.abs_bits(Fmt::F32, v)
+        } else {
+            v
+        };
+        let v = if c.mods.neg_lo & (1 << i) != 0 {
+            self.b.neg_bits(Fmt::F32, v)
+        } else {
+            v
+        };
         Ok((v, is16))
     }
 }
@@ -114,7 +134,11 @@ pub(super) fn lower16(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             let bb = l.b.flush_if(Fmt::F16, bb, fi);
             let r = minmax(&mut l.b, Fmt::F16, a, bb, m == "v_max_f16", ieee);
             let r = l.b.flush_if(Fmt::F16, r, fo);
-            let r = if c.mods.clamp { l.clamp(Fmt::F16, r) } else { r };
+            let r = if c.mods.clamp {
+                l.clamp(Fmt::F16, r)
+            } else {
+                r
+            };
             l.write16(c, r)
         }
         "v_ldexp_f16" => {
@@ -141,11 +165,7 @@ pub(super) fn lower16(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             let b = &mut l.b;
             let z1 = b.is_zero(Fmt::F16, bb);
             let i2 = b.is_inf(Fmt::F16, cc);
-            let i0 = b.is_inf(Fmt::F16, a);
             let keep = b.bor(z1, i2);
-            let n1 = b.is_nan(Fmt::F16, bb);
-            let n2 = b.is_nan(Fmt::F16, cc);
-            let _ = (i0, n1, n2);
             let r = l.f16_finish(c, r, keep);
             l.write16(c, r)
         }
@@ -178,7 +198,11 @@ pub(super) fn lower16(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
                         l.fp16_ovfl(r, si)
                     }
                 };
-                let r = if c.mods.clamp { l.clamp(Fmt::F16, r) } else { r };
+                let r = if c.mods.clamp {
+                    l.clamp(Fmt::F16, r)
+                } else {
+                    r
+                };
                 *hv = l.b.andc(r, 0xffff);
             }
             let hi = l.b.shlc(halves[1], 16);
@@ -195,7 +219,11 @@ pub(super) fn lower16(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             } else {
                 b.andc(x, 0xffff)
             };
-            let cv = if m == "v_cvt_f16_i16" { Convert::S32ToF64 } else { Convert::U32ToF64 };
+            let cv = if m == "v_cvt_f16_i16" {
+                Convert::S32ToF64
+            } else {
+                Convert::U32ToF64
+            };
             let w = b.cvt(cv, x, Ty::F64);
             let r16 = l.round16_kept();
             let r = l.b.round_to(Fmt::F16, w, None, r16, fo, Tiny::Result);
@@ -209,7 +237,11 @@ pub(super) fn lower16(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             let x = b.flush_if(Fmt::F16, x, fi);
             let w = b.f16_to_f64_exact(x);
             let t = b.fu(FloatUn::Trunc, w);
-            let (lo, hi) = if m == "v_cvt_u16_f16" { (0.0, 65535.0) } else { (-32768.0, 32767.0) };
+            let (lo, hi) = if m == "v_cvt_u16_f16" {
+                (0.0, 65535.0)
+            } else {
+                (-32768.0, 32767.0)
+            };
             let r = clamp_to_int(b, t, lo, hi);
             let nan = b.is_nan(Fmt::F16, x);
             let z = b.c32(0);
@@ -272,7 +304,11 @@ fn norm16(l: &mut Lowerer, x: Handle, signed: bool) -> Handle {
     let b = &mut l.b;
     let x = b.flush_if(Fmt::F16, x, fi);
     let w = b.f16_to_f64_exact(x);
-    let (lo, k) = if signed { (-1.0, 32767.0) } else { (0.0, 65535.0) };
+    let (lo, k) = if signed {
+        (-1.0, 32767.0)
+    } else {
+        (0.0, 65535.0)
+    };
     let lo_c = b.cf64(lo);
     let one = b.cf64(1.0);
     let below = b.fcmp(FloatCmp::OrdLt, w, lo_c);
@@ -293,13 +329,9 @@ fn norm16(l: &mut Lowerer, x: Handle, signed: bool) -> Handle {
 fn mix(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
     let ieee = l.mode.ieee;
     let mut s = Vec::new();
-    let mut any16 = false;
     for i in 0..3 {
-        let (v, is16) = l.mix_src(c, i)?;
-        any16 |= is16;
-        s.push(v);
+        s.push(l.mix_src(c, i)?.0);
     }
-    let _ = any16;
     if m == "v_fma_mix_f32" {
         let (fi, fo) = (l.flush_in32(), l.flush_out32());
         let round = l.mode.round32();
@@ -317,7 +349,16 @@ fn mix(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
     let p = b.fb(FloatBin::Mul, w[0], w[1]);
     let r = b.round_sum(Fmt::F16, p, w[2], round, fo, Tiny::Result);
     // NaN and invalid cases: the f32 rules, then converted (always quiet)
-    let r32 = arith(b, Fmt::F32, Arith::Fma, &s, Round::NearestEven, false, false, true);
+    let r32 = arith(
+        b,
+        Fmt::F32,
+        Arith::Fma,
+        &s,
+        Round::NearestEven,
+        false,
+        false,
+        true,
+    );
     let n32 = b.is_nan(Fmt::F32, r32);
     let q = nan32_to_16(b, r32);
     let r = b.sel(n32, q, r);
@@ -463,7 +504,11 @@ fn unary16(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             let fr = b.fb(FloatBin::Sub, w, fl);
             let tp = b.cf64(std::f64::consts::TAU);
             let ang = b.fb(FloatBin::Mul, fr, tp);
-            let op = if m == "v_sin_f16" { FloatUn::Sin } else { FloatUn::Cos };
+            let op = if m == "v_sin_f16" {
+                FloatUn::Sin
+            } else {
+                FloatUn::Cos
+            };
             let v = b.fu(op, ang);
             let four = b.cf64(4.0);
             let f4 = b.fb(FloatBin::Mul, fr, four);
@@ -476,13 +521,16 @@ fn unary16(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             let zf = b.cf64(0.0);
             let v = b.sel(zh, zf, v);
             let r = rnd(b, v);
-            let r = if m == "v_sin_f16" { b.sel(zero, x, r) } else { r };
+            let r = if m == "v_sin_f16" {
+                b.sel(zero, x, r)
+            } else {
+                r
+            };
             let r = b.sel(inf, dn, r);
             b.sel(nan, q, r)
         }
         _ => return Err(format!("{m} has no lowering")),
     };
-    let _ = med3;
     let si = l.b.is_inf(Fmt::F16, x0);
     let r = l.f16_finish(c, r, si);
     l.write16(c, r)

@@ -14,7 +14,11 @@ pub(super) fn lower64(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
     let f = Fmt::F64;
     let r = match m {
         "v_fma_f64" | "v_add_f64" | "v_mul_f64" | "v_div_fmas_f64" => {
-            let n = if m == "v_fma_f64" || m == "v_div_fmas_f64" { 3 } else { 2 };
+            let n = if m == "v_fma_f64" || m == "v_div_fmas_f64" {
+                3
+            } else {
+                2
+            };
             let mut s = Vec::new();
             for i in 0..n {
                 s.push(l.f64_src(c, i)?);

@@ -42,7 +42,11 @@ pub fn interp_f16(
     // the coordinate is f32; the delta is an f16 parameter difference; the base is f16 for
     // p1 (P0) and f32 for p2 (S2)
     let coord = b.flush_if(Fmt::F32, coord, f32_in);
-    let delta = if f16_in { flush_f16_range(b, delta) } else { delta };
+    let delta = if f16_in {
+        flush_f16_range(b, delta)
+    } else {
+        delta
+    };
     let base = match step {
         InterpStep::P1 if f16_in => flush_f16_range(b, base),
         InterpStep::P2 => b.flush_if(Fmt::F32, base, f32_in),
@@ -74,7 +78,9 @@ pub fn interp_f16(
             let fo = !mode.keep_out32();
             let r = b.round_sum(Fmt::F32, p, w[2], Round::NearestEven, fo, Tiny::Result);
             let r = b.sel(invalid, dn32, r);
-            b.sel(any_nan, pick, r)
+            let r = b.sel(any_nan, pick, r);
+            // an invalid product gives the default NaN even against a NaN base
+            b.sel(inv_p, dn32, r)
         }
         InterpStep::P2 => {
             let fo = !mode.keep_out16();
@@ -82,6 +88,7 @@ pub fn interp_f16(
             let r = b.sel(invalid, dn32, r);
             // NaN: always quiet in the f16 result (sign, payload bits 22:13)
             let nanv = b.sel(any_nan, pick, dn32);
+            let nanv = b.sel(inv_p, dn32, nanv);
             let is_n = b.bor(any_nan, invalid);
             let s = b.shrc(nanv, 16);
             let s = b.andc(s, 0x8000);

@@ -16,7 +16,7 @@ mod float64;
 pub mod interp16;
 
 use crate::build::Builder;
-use crate::ir::{Expr, Handle, IntBin, IntCmp, IntUn, Kernel, Ty};
+use crate::ir::{Expr, Handle, IntBin, IntCmp, IntUn, Kernel};
 use rdnaprobe_isa::{
     decode_stream, Decoded, Encoding, FloatMode, Instruction, Operand, RegKind, Special, Target,
     Wave,
@@ -28,7 +28,11 @@ use std::collections::HashMap;
 pub enum LowerError {
     /// The instruction (or one of its operands/modifiers) has no lowering.
     #[error("word {offset}: {mnemonic}: {reason}")]
-    Unsupported { offset: usize, mnemonic: String, reason: String },
+    Unsupported {
+        offset: usize,
+        mnemonic: String,
+        reason: String,
+    },
     /// The decoder did not recognise the instruction.
     #[error("word {offset}: {reason}")]
     Undecoded { offset: usize, reason: String },
@@ -61,7 +65,10 @@ pub fn lower(
         match d {
             Decoded::Inst(inst) => l.inst(inst, offset)?,
             Decoded::Unsupported(u) => {
-                return Err(LowerError::Undecoded { offset, reason: u.to_string() });
+                return Err(LowerError::Undecoded {
+                    offset,
+                    reason: u.to_string(),
+                });
             }
         }
         offset += d.len();
@@ -175,7 +182,16 @@ impl Lowerer {
         if wave == Wave::W64 {
             sgpr.insert(127, all);
         }
-        Lowerer { b, mode, wave, gfx, vgpr, sgpr, lane, exec_all: true }
+        Lowerer {
+            b,
+            mode,
+            wave,
+            gfx,
+            vgpr,
+            sgpr,
+            lane,
+            exec_all: true,
+        }
     }
 
     fn finish(mut self) -> Kernel {
@@ -290,7 +306,11 @@ impl Lowerer {
                 }
             }
             Operand::Special(Special::Execz) | Operand::Special(Special::Vccz) => {
-                let code = if matches!(op, Operand::Special(Special::Execz)) { 126 } else { 106 };
+                let code = if matches!(op, Operand::Special(Special::Execz)) {
+                    126
+                } else {
+                    106
+                };
                 let lo = self.sgpr_get(code);
                 let hi = self.sgpr_get(code + 1);
                 let z = if self.wave == Wave::W64 {
@@ -420,7 +440,10 @@ impl Lowerer {
             | Encoding::VOP3
             | Encoding::VOP3P
             | Encoding::SDWA => self.valu(inst, m),
-            _ => Err(format!("{} instructions are not modelled", info.family.name())),
+            _ => Err(format!(
+                "{} instructions are not modelled",
+                info.family.name()
+            )),
         };
         r.map_err(|reason| Self::unsupported(inst, offset, reason))
     }
@@ -499,9 +522,6 @@ impl Lowerer {
                     }
                     // UNUSED_SEXT sign-extends the field to the upper bits
                     1 => {
-                        let s = self.b.shlc(placed, 32 - shift - width);
-                        let s = self.b.sarc(s, 32 - shift - width);
-                        let _ = s;
                         // bits below the field stay zero
                         let up = self.b.shlc(v, 32 - width);
                         let up = self.b.sarc(up, 32 - width - shift);
@@ -542,7 +562,9 @@ impl Lowerer {
         let wave = self.wave;
         let s = self.int_srcs(inst)?;
         let arg = |i: usize| -> Result<Handle, String> {
-            s.get(i).copied().ok_or_else(|| format!("{m}: missing source {i}"))
+            s.get(i)
+                .copied()
+                .ok_or_else(|| format!("{m}: missing source {i}"))
         };
         let b = &mut self.b;
         let v = match m {
@@ -619,7 +641,11 @@ impl Lowerer {
                 b.sel(c2, t, z)
             }
             "v_med3_i32" | "v_med3_u32" => {
-                let lt = if m == "v_med3_i32" { IntCmp::LtS } else { IntCmp::LtU };
+                let lt = if m == "v_med3_i32" {
+                    IntCmp::LtS
+                } else {
+                    IntCmp::LtU
+                };
                 let (x, y, z) = (arg(0)?, arg(1)?, arg(2)?);
                 let c = b.icmp(lt, x, y);
                 let lo = b.sel(c, x, y);
@@ -714,7 +740,11 @@ impl Lowerer {
             "v_add_co_u32" | "v_sub_co_u32" | "v_subrev_co_u32" | "v_add_co_ci_u32"
             | "v_sub_co_ci_u32" | "v_subrev_co_ci_u32" => {
                 let srcs = inst.srcs(wave);
-                let (x, y) = if m.starts_with("v_subrev") { (arg(1)?, arg(0)?) } else { (arg(0)?, arg(1)?) };
+                let (x, y) = if m.starts_with("v_subrev") {
+                    (arg(1)?, arg(0)?)
+                } else {
+                    (arg(0)?, arg(1)?)
+                };
                 let cin = if m.ends_with("_ci_u32") {
                     let mk = srcs.get(2).ok_or("carry-in mask missing")?;
                     let bit = self.read_mask(mk)?;
@@ -774,15 +804,4 @@ fn cmp_kind(m: &str) -> Option<(IntCmp, bool, u8)> {
         _ => return None,
     };
     Some((op, wide, 0))
-}
-
-#[allow(dead_code)]
-fn ty_name(t: Ty) -> &'static str {
-    match t {
-        Ty::Bool => "bool",
-        Ty::U32 => "u32",
-        Ty::U64 => "u64",
-        Ty::F32 => "f32",
-        Ty::F64 => "f64",
-    }
 }

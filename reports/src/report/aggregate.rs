@@ -168,7 +168,7 @@ impl Aggregator {
     fn merge(&mut self) -> Result<DataFrame> {
         let frames: Vec<LazyFrame> = self.partials.drain(..).map(|p| p.lazy()).collect();
         if frames.is_empty() {
-            return Ok(empty_fine());
+            return empty_fine();
         }
         let all = concat(frames, UnionArgs::default()).map_err(pe("concatenating partials"))?;
         all.group_by([col("group"), col("class"), col("bucket")])
@@ -202,7 +202,7 @@ fn reduce(lf: LazyFrame) -> LazyFrame {
         ])
 }
 
-fn empty_fine() -> DataFrame {
+fn empty_fine() -> Result<DataFrame> {
     let e32: Vec<u32> = Vec::new();
     let e64: Vec<u64> = Vec::new();
     let eo: Vec<Option<u64>> = Vec::new();
@@ -214,7 +214,7 @@ fn empty_fine() -> DataFrame {
         "max_ulp" => eo,
         "unexpected" => e64,
     )
-    .unwrap_or_default()
+    .map_err(pe("empty table"))
 }
 
 /// One instruction x mode x backend line of the report.

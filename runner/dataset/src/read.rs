@@ -7,9 +7,11 @@
 //! words separated by spaces or `n/a`, and every mode cell is empty ("not stated") or in its
 //! range. Nothing in a file can make the reader panic; every problem is a [`DatasetError`].
 
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use crate::error::{DatasetError, Source};
 use crate::row::{ModeCells, Row, V1_COLUMNS};
@@ -41,10 +43,62 @@ pub struct Dataset {
     pub rows: Vec<Row>,
 }
 
+/// Line numbers of CSV records, counted from the bytes themselves: the csv crate's own line
+/// counter skips a line after a `\r\n` header. The input adapter queues the offsets of the
+/// `\n` bytes it passes on; looking up a record's byte offset drops the queued offsets before
+/// it, so the queue never holds more than the parser's read-ahead.
+#[derive(Default)]
+struct LineIndex {
+    newlines: VecDeque<u64>,
+    before: u64,
+    offset: u64,
+}
+
+impl LineIndex {
+    /// 1-based line of a record starting at `byte`. After a `\r\n` the csv crate reports the
+    /// record as starting at the `\n`, hence `<=`: a record never starts with any other `\n`.
+    fn line_of(&mut self, byte: u64) -> u64 {
+        while self.newlines.front().is_some_and(|&n| n <= byte) {
+            self.newlines.pop_front();
+            self.before += 1;
+        }
+        self.before + 1
+    }
+}
+
+struct Counting<R> {
+    inner: R,
+    index: Arc<Mutex<LineIndex>>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if let Ok(mut index) = self.index.lock() {
+            let base = index.offset;
+            for (i, b) in buf[..n].iter().enumerate() {
+                if *b == b'\n' {
+                    index.newlines.push_back(base + i as u64);
+                }
+            }
+            index.offset += n as u64;
+        }
+        Ok(n)
+    }
+}
+
+fn line_at(index: &Arc<Mutex<LineIndex>>, pos: Option<&csv::Position>) -> u64 {
+    match (pos, index.lock()) {
+        (Some(p), Ok(mut i)) => i.line_of(p.byte()),
+        _ => 0,
+    }
+}
+
 /// Streams rows from schema v1 CSV. The header is read and checked by [`Reader::new`].
 pub struct Reader<R: Read> {
     file: Source,
-    csv: csv::Reader<R>,
+    csv: csv::Reader<Counting<R>>,
+    lines: Arc<Mutex<LineIndex>>,
     record: csv::StringRecord,
     extra_columns: Vec<String>,
     width: usize,
@@ -64,18 +118,22 @@ impl<R: Read> Reader<R> {
     /// Wraps a byte stream; `label` names it in errors (a path, or `<stdin>`).
     pub fn new(input: R, label: impl Into<Source>) -> Result<Reader<R>, DatasetError> {
         let file = label.into();
+        let lines = Arc::new(Mutex::new(LineIndex::default()));
         let mut csv = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
-            .from_reader(input);
+            .from_reader(Counting {
+                inner: input,
+                index: lines.clone(),
+            });
         let mut header = csv::StringRecord::new();
         let got = csv
             .read_record(&mut header)
-            .map_err(|e| csv_error(&file, e))?;
+            .map_err(|e| csv_error(&file, &lines, e))?;
         if !got || (header.len() == 1 && header[0].trim().is_empty()) {
             return Err(DatasetError::Empty { file });
         }
-        let line = header.position().map_or(1, |p| p.line());
+        let line = line_at(&lines, header.position());
         for (i, expected) in V1_COLUMNS.iter().enumerate() {
             match header.get(i) {
                 Some(found) if found.trim() == *expected => {}
@@ -113,6 +171,7 @@ impl<R: Read> Reader<R> {
         Ok(Reader {
             file,
             csv,
+            lines,
             record: csv::StringRecord::new(),
             width: header.len(),
             extra_columns,
@@ -139,7 +198,7 @@ impl<R: Read> Reader<R> {
             let got = self
                 .csv
                 .read_record(&mut self.record)
-                .map_err(|e| csv_error(&self.file, e));
+                .map_err(|e| csv_error(&self.file, &self.lines, e));
             match got {
                 Ok(true) => {}
                 Ok(false) => {
@@ -155,7 +214,7 @@ impl<R: Read> Reader<R> {
             if self.record.len() == 1 && self.record[0].is_empty() {
                 continue;
             }
-            let line = self.record.position().map_or(0, |p| p.line());
+            let line = line_at(&self.lines, self.record.position());
             if self.record.len() != self.width {
                 return Err(DatasetError::FieldCount {
                     file: self.file.clone(),
@@ -199,8 +258,8 @@ pub fn parse_dataset(bytes: &[u8], label: &str) -> Result<Dataset, DatasetError>
     Reader::new(io::Cursor::new(bytes), label)?.into_dataset()
 }
 
-fn csv_error(file: &str, err: csv::Error) -> DatasetError {
-    let line = err.position().map_or(0, |p| p.line());
+fn csv_error(file: &str, lines: &Arc<Mutex<LineIndex>>, err: csv::Error) -> DatasetError {
+    let line = line_at(lines, err.position());
     match err.into_kind() {
         csv::ErrorKind::Io(e) => DatasetError::io(file, "read", e),
         csv::ErrorKind::Utf8 { err, .. } => DatasetError::Csv {

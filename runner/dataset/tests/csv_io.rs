@@ -181,6 +181,17 @@ fn bad_cells_name_line_column_and_cell() {
 }
 
 #[test]
+fn line_numbers_count_crlf_and_quoted_newlines() {
+    let bad = ROW.replacen("0x3f800000", "zz", 1);
+    let multi = ROW.replacen("a note, with comma", "two\r\nlines", 1);
+    let text = format!("{}\r\n{ROW}\r\n{multi}\r\n{bad}\r\n", header(&[]));
+    match err_of(&text) {
+        DatasetError::Cell { line, column, .. } => assert_eq!((line, column), (5, 11)),
+        e => panic!("unexpected {e}"),
+    }
+}
+
+#[test]
 fn encoding_n_a_means_no_words() {
     let row = ROW.replacen("0xd503000a 0x00020b04", "n/a", 1);
     let ds = parse_dataset(format!("{}\n{row}\n", header(&[])).as_bytes(), "t").unwrap();
@@ -313,5 +324,5 @@ fn random_bytes_never_panic() {
         }
     }
     // The mutations leave a share of inputs valid, so the round trip is really exercised.
-    assert!(parsed_ok > 100, "only {parsed_ok} inputs parsed");
+    assert!(parsed_ok > 50, "only {parsed_ok} inputs parsed");
 }

@@ -75,7 +75,9 @@ impl Backend for CpuBackend {
         let keys: Vec<Result<Key, String>> = rows.iter().map(key).collect();
         let mut kernels: HashMap<&Key, Result<Kernel, LowerError>> = HashMap::new();
         for k in keys.iter().flatten() {
-            kernels.entry(k).or_insert_with(|| lower_words(&k.0, k.1, k.2, k.3));
+            kernels
+                .entry(k)
+                .or_insert_with(|| lower_words(&k.0, k.1, k.2, k.3));
         }
         rows.par_iter()
             .zip(keys.par_iter())
@@ -90,7 +92,10 @@ impl Backend for CpuBackend {
                         // the row's lane within its wave: rows fill waves in order
                         let lane = (i as u32) % k.2.lanes();
                         let out = interp::run(kernel, row.inputs, lane);
-                        RowResult { outputs: out.map(Some), status: Status::Ok }
+                        RowResult {
+                            outputs: out.map(Some),
+                            status: Status::Ok,
+                        }
                     }
                     Err(e) => unsupported(e.to_string()),
                 }
@@ -100,7 +105,10 @@ impl Backend for CpuBackend {
 }
 
 fn unsupported(reason: String) -> RowResult {
-    RowResult { outputs: [None; 16], status: Status::Unsupported(reason) }
+    RowResult {
+        outputs: [None; 16],
+        status: Status::Unsupported(reason),
+    }
 }
 
 #[cfg(test)]
@@ -108,7 +116,13 @@ mod tests {
     use super::*;
 
     fn row(words: Vec<u32>, inputs: [u32; 6]) -> Row {
-        Row { encoding: words, inputs, wave: Some(32), gfx: "gfx1036".into(), ..Row::default() }
+        Row {
+            encoding: words,
+            inputs,
+            wave: Some(32),
+            gfx: "gfx1036".into(),
+            ..Row::default()
+        }
     }
 
     #[test]
@@ -126,7 +140,11 @@ mod tests {
         assert_eq!(r[0].status, Status::Ok);
         assert_eq!(r[0].outputs[0], Some(0x4040_0000));
         assert_eq!(r[0].outputs[1], Some(0));
-        assert!(matches!(r[1].status, Status::Unsupported(_)), "{:?}", r[1].status);
+        assert!(
+            matches!(r[1].status, Status::Unsupported(_)),
+            "{:?}",
+            r[1].status
+        );
         assert_eq!(r[2].outputs[0], Some(0x1234_5678));
     }
 

@@ -66,6 +66,10 @@ impl HipBackend {
     /// library sonames tried and the package to install, or hipErrorNoDevice.
     pub fn open(target: Option<&str>) -> anyhow::Result<HipBackend> {
         let unavailable = |e: OracleError| anyhow::anyhow!("hip backend unavailable: {e}");
+        // A misspelt target is the user's error whatever the machine has.
+        if let Some(t) = target.filter(|t| !t.is_empty()) {
+            t.parse::<Target>()?;
+        }
         let hip = Hip::load().map_err(unavailable)?;
         let devices = hip.devices().map_err(unavailable)?;
         let (device, target) = select_device(&devices, target).map_err(unavailable)?;

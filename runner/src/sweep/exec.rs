@@ -245,7 +245,12 @@ pub fn run(
             .open(&partial)
             .with_context(|| format!("opening {}", partial.display()))?;
         if abort_mid == Some(chunks_done + 1) {
-            f.write_all(&bytes[..bytes.len() / 2])?;
+            // Half the chunk, never ending on a row boundary: a torn last row.
+            let mut cut = bytes.len() / 2;
+            if cut > 0 && bytes[cut - 1] == b'\n' {
+                cut += 1;
+            }
+            f.write_all(&bytes[..cut.min(bytes.len())])?;
             f.sync_all()?;
             eprintln!(
                 "{ABORT_MID_ENV}: aborting in the middle of chunk {}",
