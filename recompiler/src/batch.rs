@@ -133,7 +133,11 @@ impl BatchKernel {
         for (o, h) in outputs.iter_mut().zip(&kernel.outputs) {
             *o = h.index();
         }
-        Ok(BatchKernel { ops, consts, outputs })
+        Ok(BatchKernel {
+            ops,
+            consts,
+            outputs,
+        })
     }
 
     /// Number of expressions (value columns).
@@ -151,7 +155,10 @@ impl BatchKernel {
         for &(col, v) in &self.consts {
             vals[col * BLOCK..(col + 1) * BLOCK].fill(v);
         }
-        Scratch { vals, columns: self.ops.len() }
+        Scratch {
+            vals,
+            columns: self.ops.len(),
+        }
     }
 
     /// Runs the kernel for `inputs.len()` lanes. Row `i` is dataset row `first_row + i` and runs
@@ -306,7 +313,9 @@ fn int_bin64(op: IntBin, d: &mut [u64], a: &[u64], b: &[u64]) {
         IntBin::Add => bin(d, a, b, u64::wrapping_add),
         IntBin::Sub => bin(d, a, b, u64::wrapping_sub),
         IntBin::Mul => bin(d, a, b, u64::wrapping_mul),
-        IntBin::MulHiU => bin(d, a, b, |x, y| ((u128::from(x) * u128::from(y)) >> 64) as u64),
+        IntBin::MulHiU => bin(d, a, b, |x, y| {
+            ((u128::from(x) * u128::from(y)) >> 64) as u64
+        }),
         IntBin::MulHiS => bin(d, a, b, |x, y| {
             ((i128::from(x as i64) * i128::from(y as i64)) >> 64) as u64
         }),
@@ -335,7 +344,11 @@ fn int_un32(op: IntUn, d: &mut [u64], a: &[u64]) {
         IntUn::Neg => go!(|x| x.wrapping_neg()),
         IntUn::Popcount => go!(|x| x.count_ones()),
         IntUn::BitReverse => go!(|x| x.reverse_bits()),
-        IntUn::FindMsbU => go!(|x| if x == 0 { u32::MAX } else { 31 - x.leading_zeros() }),
+        IntUn::FindMsbU => go!(|x| if x == 0 {
+            u32::MAX
+        } else {
+            31 - x.leading_zeros()
+        }),
         IntUn::FindLsb => go!(|x| if x == 0 { u32::MAX } else { x.trailing_zeros() }),
     }
 }
@@ -346,19 +359,33 @@ fn int_un64(op: IntUn, d: &mut [u64], a: &[u64]) {
         IntUn::Neg => un(d, a, u64::wrapping_neg),
         IntUn::Popcount => un(d, a, |x| u64::from(x.count_ones())),
         IntUn::BitReverse => un(d, a, u64::reverse_bits),
-        IntUn::FindMsbU => {
-            un(d, a, |x| if x == 0 { u64::MAX } else { u64::from(63 - x.leading_zeros()) })
-        }
-        IntUn::FindLsb => {
-            un(d, a, |x| if x == 0 { u64::MAX } else { u64::from(x.trailing_zeros()) })
-        }
+        IntUn::FindMsbU => un(d, a, |x| {
+            if x == 0 {
+                u64::MAX
+            } else {
+                u64::from(63 - x.leading_zeros())
+            }
+        }),
+        IntUn::FindLsb => un(d, a, |x| {
+            if x == 0 {
+                u64::MAX
+            } else {
+                u64::from(x.trailing_zeros())
+            }
+        }),
     }
 }
 
 /// Integer comparisons. Values of `U32` expressions are always zero-extended in a column, so
 /// the unsigned forms compare the u64s directly; the signed forms sign-extend from the width.
 fn int_cmp(op: IntCmp, narrow: bool, d: &mut [u64], a: &[u64], b: &[u64]) {
-    let s = |x: u64| if narrow { i64::from(x as u32 as i32) } else { x as i64 };
+    let s = |x: u64| {
+        if narrow {
+            i64::from(x as u32 as i32)
+        } else {
+            x as i64
+        }
+    };
     match op {
         IntCmp::Eq => bin(d, a, b, |x, y| u64::from(x == y)),
         IntCmp::Ne => bin(d, a, b, |x, y| u64::from(x != y)),
@@ -532,11 +559,15 @@ mod tests {
         let mut scratch = bk.scratch();
         let mut got = vec![[0u32; 16]; inputs.len()];
         bk.run(&mut scratch, inputs, first_row, wave, &mut got);
-        inputs.iter().zip(&got).enumerate().find_map(|(i, (inp, g))| {
-            let lane = ((first_row + i as u64) % u64::from(wave)) as u32;
-            let want = interp::run(kernel, *inp, lane);
-            (want != *g).then_some((i, want, *g))
-        })
+        inputs
+            .iter()
+            .zip(&got)
+            .enumerate()
+            .find_map(|(i, (inp, g))| {
+                let lane = ((first_row + i as u64) % u64::from(wave)) as u32;
+                let want = interp::run(kernel, *inp, lane);
+                (want != *g).then_some((i, want, *g))
+            })
     }
 
     #[test]
@@ -574,7 +605,10 @@ mod tests {
 
     #[test]
     fn invalid_kernel_is_refused() {
-        let k = Kernel { exprs: vec![Expr::Input(0)], outputs: vec![] };
+        let k = Kernel {
+            exprs: vec![Expr::Input(0)],
+            outputs: vec![],
+        };
         assert!(BatchKernel::new(&k).is_err());
     }
 
@@ -601,12 +635,18 @@ mod tests {
             let mut rd = csv::Reader::from_path(&path).expect("readable csv");
             let hdr: Vec<String> = rd.headers().unwrap().iter().map(String::from).collect();
             let col = |n: &str| hdr.iter().position(|h| h == n);
-            let Some(enc_col) = col("encoding") else { continue };
+            let Some(enc_col) = col("encoding") else {
+                continue;
+            };
             for rec in rd.records() {
                 let rec = rec.expect("record");
                 let get = |n: &str| col(n).and_then(|c| rec.get(c)).unwrap_or("").trim();
-                let words: Vec<u32> =
-                    rec.get(enc_col).unwrap_or("").split_whitespace().filter_map(hex).collect();
+                let words: Vec<u32> = rec
+                    .get(enc_col)
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .filter_map(hex)
+                    .collect();
                 let d = FloatMode::DEFAULT;
                 let cell = |n: &str, dflt: u8| get(n).parse::<u8>().unwrap_or(dflt);
                 let mode = FloatMode {
@@ -618,13 +658,19 @@ mod tests {
                     round16: cell("round16", d.round16),
                     fp16_overflow: cell("fp16_overflow", u8::from(d.fp16_overflow)) != 0,
                 };
-                let wave = if get("wave") == "64" { Wave::W64 } else { Wave::W32 };
+                let wave = if get("wave") == "64" {
+                    Wave::W64
+                } else {
+                    Wave::W32
+                };
                 let gfx: Target = get("gfx").parse().unwrap_or(Target::Gfx1030);
                 let mut row = [0u32; 6];
                 for (k, v) in row.iter_mut().enumerate() {
                     *v = hex(get(&format!("in{k}"))).unwrap_or(0);
                 }
-                let Ok(kernel) = crate::lower_words(&words, mode, wave, gfx) else { continue };
+                let Ok(kernel) = crate::lower_words(&words, mode, wave, gfx) else {
+                    continue;
+                };
                 let mut inputs = vec![row];
                 if seen.insert(format!("{words:?}{mode:?}{wave:?}{gfx:?}")) {
                     kernels += 1;
@@ -639,6 +685,10 @@ mod tests {
                 }
             }
         }
-        assert!(kernels > 20, "only {kernels} distinct lowered kernels found in {}", dir.display());
+        assert!(
+            kernels > 20,
+            "only {kernels} distinct lowered kernels found in {}",
+            dir.display()
+        );
     }
 }

@@ -641,8 +641,7 @@ pub(super) fn lower(l: &mut Lowerer, inst: &Instruction, m: &str) -> Result<(), 
         let x = l.b.flush_if(fmt, x, fl);
         let y = l.b.flush_if(fmt, y, fl);
         let r = fcompare(&mut l.b, fmt, x, y, cond);
-        let dsts = inst.dsts(l.wave);
-        let d = *dsts.first().ok_or("no destination")?;
+        let d = l.cmp_dst(inst)?;
         return l.write_mask(&d, r);
     }
     if m.starts_with("v_cmp_class_") {
@@ -659,8 +658,7 @@ pub(super) fn lower(l: &mut Lowerer, inst: &Instruction, m: &str) -> Result<(), 
         let op1 = l.src_op(&c, 1)?;
         let mask = l.read32(&op1)?;
         let r = class_bits(&mut l.b, fmt, x, mask);
-        let dsts = inst.dsts(l.wave);
-        let d = *dsts.first().ok_or("no destination")?;
+        let d = l.cmp_dst(inst)?;
         return l.write_mask(&d, r);
     }
     if F32_BIN.contains(&m) {

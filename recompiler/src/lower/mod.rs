@@ -79,11 +79,19 @@ pub fn lower(
 /// Whether the lowering has a rule for `mnemonic` (the table's spelling, e.g. `v_add_f32`)
 /// on `gfx`. Used by the coverage test.
 pub fn is_lowered(mnemonic: &str, gfx: Target) -> bool {
-    float::lowered(mnemonic, gfx) || int_lowered(mnemonic)
+    let base = cmpx_base(mnemonic);
+    let m = base.as_deref().unwrap_or(mnemonic);
+    float::lowered(m, gfx) || int_lowered(m)
 }
 
 fn int_lowered(m: &str) -> bool {
     INT_OPS.contains(&m) || m.starts_with("v_cmp_") && cmp_kind(m).is_some()
+}
+
+/// The v_cmp_* mnemonic of a v_cmpx_* one (same compare, EXEC as the destination).
+pub(crate) fn cmpx_base(m: &str) -> Option<String> {
+    m.strip_prefix("v_cmpx_")
+        .map(|rest| format!("v_cmp_{rest}"))
 }
 
 const INT_OPS: &[&str] = &[
@@ -139,6 +147,26 @@ const INT_OPS: &[&str] = &[
     "v_max3_u32",
     "v_med3_i32",
     "v_med3_u32",
+    "v_add_nc_i32",
+    "v_sub_nc_i32",
+    "v_alignbit_b32",
+    "v_alignbyte_b32",
+    "v_bfm_b32",
+    "v_mul_hi_u32_u24",
+    "v_mul_hi_i32_i24",
+    "v_mad_u32_u24",
+    "v_mad_i32_i24",
+    "v_xad_u32",
+    "v_ffbh_i32",
+    "v_lshlrev_b64",
+    "v_lshrrev_b64",
+    "v_ashrrev_i64",
+    "v_cvt_f32_ubyte0",
+    "v_cvt_f32_ubyte1",
+    "v_cvt_f32_ubyte2",
+    "v_cvt_f32_ubyte3",
+    "v_mbcnt_lo_u32_b32",
+    "v_mbcnt_hi_u32_b32",
 ];
 
 /// The per-body lowering state: the register files as IR values.
@@ -448,7 +476,25 @@ impl Lowerer {
         r.map_err(|reason| Self::unsupported(inst, offset, reason))
     }
 
+    /// Destination of a compare's lane mask: EXEC for v_cmpx_*, else the first destination.
+    pub(crate) fn cmp_dst(&self, inst: &Instruction) -> Result<Operand, String> {
+        if inst.info().mnemonic.starts_with("v_cmpx_") {
+            let count = if self.wave == Wave::W64 { 2 } else { 1 };
+            return Ok(Operand::Reg(rdnaprobe_isa::Reg {
+                kind: RegKind::Exec,
+                index: 0,
+                count,
+            }));
+        }
+        inst.dsts(self.wave)
+            .first()
+            .copied()
+            .ok_or_else(|| "no destination".to_string())
+    }
+
     fn valu(&mut self, inst: &Instruction, m: &str) -> Result<(), String> {
+        let base = cmpx_base(m);
+        let m = base.as_deref().unwrap_or(m);
         if float::lowered(m, self.gfx) {
             return float::lower(self, inst, m);
         }
@@ -456,9 +502,6 @@ impl Lowerer {
             if let Some(k) = cmp_kind(m) {
                 return self.int_cmp(inst, k);
             }
-        }
-        if m.starts_with("v_cmpx_") {
-            return Err("v_cmpx_* writes EXEC for the whole wave; not modelled".into());
         }
         self.int_op(inst, m)
     }
@@ -553,9 +596,8 @@ impl Lowerer {
             2 => self.b.cb(true),
             _ => self.b.icmp(op, a, b),
         };
-        let dsts = inst.dsts(self.wave);
-        let d = dsts.first().ok_or("no destination")?;
-        self.write_mask(d, r)
+        let d = self.cmp_dst(inst)?;
+        self.write_mask(&d, r)
     }
 
     fn int_op(&mut self, inst: &Instruction, m: &str) -> Result<(), String> {
@@ -613,7 +655,118 @@ impl Lowerer {
                 let x = b.xor(arg(0)?, arg(1)?);
                 b.iu(IntUn::Not, x)
             }
-            "v_add_nc_u32" => b.add(arg(0)?, arg(1)?),
+            "v_add_nc_u32" | "v_add_nc_i32" => b.add(arg(0)?, arg(1)?),
+            "v_sub_nc_i32" => b.sub(arg(0)?, arg(1)?),
+            "v_alignbit_b32" | "v_alignbyte_b32" => {
+                // ({src0, src1} >> shift)[31:0]
+                let hi = b.zext(arg(0)?);
+                let hi = b.shlc(hi, 32);
+                let lo = b.zext(arg(1)?);
+                let v = b.or(hi, lo);
+                let sh = if m == "v_alignbit_b32" {
+                    b.andc(arg(2)?, 31)
+                } else {
+                    let s = b.andc(arg(2)?, 3);
+                    b.shlc(s, 3)
+                };
+                let sh = b.zext(sh);
+                let r = b.ib(IntBin::ShrU, v, sh);
+                b.trunc64(r)
+            }
+            "v_bfm_b32" => {
+                // ((1 << width) - 1) << offset, 5-bit fields, truncating 32-bit shifts
+                let w = b.andc(arg(0)?, 31);
+                let o = b.andc(arg(1)?, 31);
+                let one = b.c32(1);
+                let m1 = b.ib(IntBin::Shl, one, w);
+                let m1 = b.sub(m1, one);
+                b.ib(IntBin::Shl, m1, o)
+            }
+            "v_mul_hi_u32_u24" => {
+                let x = b.andc(arg(0)?, 0xff_ffff);
+                let y = b.andc(arg(1)?, 0xff_ffff);
+                b.ib(IntBin::MulHiU, x, y)
+            }
+            "v_mul_hi_i32_i24" => {
+                let x = b.shlc(arg(0)?, 8);
+                let x = b.sarc(x, 8);
+                let y = b.shlc(arg(1)?, 8);
+                let y = b.sarc(y, 8);
+                b.ib(IntBin::MulHiS, x, y)
+            }
+            "v_mad_u32_u24" => {
+                let x = b.andc(arg(0)?, 0xff_ffff);
+                let y = b.andc(arg(1)?, 0xff_ffff);
+                let p = b.ib(IntBin::Mul, x, y);
+                b.add(p, arg(2)?)
+            }
+            "v_mad_i32_i24" => {
+                let x = b.shlc(arg(0)?, 8);
+                let x = b.sarc(x, 8);
+                let y = b.shlc(arg(1)?, 8);
+                let y = b.sarc(y, 8);
+                let p = b.ib(IntBin::Mul, x, y);
+                b.add(p, arg(2)?)
+            }
+            "v_xad_u32" => {
+                let x = b.xor(arg(0)?, arg(1)?);
+                b.add(x, arg(2)?)
+            }
+            "v_ffbh_i32" => {
+                // index from the top of the first bit that differs from the sign bit
+                let x = arg(0)?;
+                let s = b.sarc(x, 31);
+                let y = b.xor(x, s);
+                let msb = b.iu(IntUn::FindMsbU, y);
+                let c31 = b.c32(31);
+                let r = b.sub(c31, msb);
+                let z = b.eqc(y, 0);
+                let ones = b.c32(u32::MAX);
+                b.sel(z, ones, r)
+            }
+            "v_cvt_f32_ubyte0" | "v_cvt_f32_ubyte1" | "v_cvt_f32_ubyte2" | "v_cvt_f32_ubyte3" => {
+                // a byte is exactly representable: build the f32 bits from the f64 value
+                let k = u32::from(m.as_bytes()[m.len() - 1] - b'0');
+                let v = b.shrc(arg(0)?, 8 * k);
+                let v = b.andc(v, 0xff);
+                let w = b.cvt(crate::ir::Convert::U32ToF64, v, crate::ir::Ty::F64);
+                b.round_to(
+                    crate::build::Fmt::F32,
+                    w,
+                    None,
+                    rdnaprobe_isa::Round::NearestEven,
+                    false,
+                    crate::build::Tiny::Result,
+                )
+            }
+            "v_mbcnt_lo_u32_b32" | "v_mbcnt_hi_u32_b32" => {
+                // popcount of the mask bits of the lanes below this one (in this half)
+                let lane = self.lane;
+                let l = if m == "v_mbcnt_lo_u32_b32" {
+                    lane
+                } else {
+                    let c32 = b.c32(32);
+                    let ge = b.icmpc(IntCmp::GeU, lane, 32);
+                    let d = b.sub(lane, c32);
+                    let z = b.c32(0);
+                    b.sel(ge, d, z)
+                };
+                let l = if m == "v_mbcnt_lo_u32_b32" {
+                    let big = b.icmpc(IntCmp::GeU, lane, 32);
+                    let c32 = b.c32(32);
+                    b.sel(big, c32, l)
+                } else {
+                    l
+                };
+                let l64 = b.zext(l);
+                let one = b.c64(1);
+                let mk = b.ib(IntBin::Shl, one, l64);
+                let mk = b.sub(mk, one);
+                let mk = b.trunc64(mk);
+                let bits = b.and(arg(0)?, mk);
+                let p = b.iu(IntUn::Popcount, bits);
+                b.add(p, arg(1)?)
+            }
             "v_sub_nc_u32" => b.sub(arg(0)?, arg(1)?),
             "v_subrev_nc_u32" => b.sub(arg(1)?, arg(0)?),
             "v_min_i32" | "v_max_i32" | "v_min_u32" | "v_max_u32" => {
@@ -770,6 +923,25 @@ impl Lowerer {
                 let cd = dsts.get(1).ok_or("carry destination missing")?;
                 self.write_result(inst, lo)?;
                 return self.write_mask(cd, carry);
+            }
+            "v_lshlrev_b64" | "v_lshrrev_b64" | "v_ashrrev_i64" => {
+                let srcs = inst.srcs(wave);
+                let sh = self.read32(srcs.first().ok_or("missing shift")?)?;
+                let x = self.read64(srcs.get(1).ok_or("missing source")?, false)?;
+                let b = &mut self.b;
+                let sh = b.andc(sh, 63);
+                let sh = b.zext(sh);
+                let op = match m {
+                    "v_lshlrev_b64" => IntBin::Shl,
+                    "v_lshrrev_b64" => IntBin::ShrU,
+                    _ => IntBin::ShrS,
+                };
+                let r = b.ib(op, x, sh);
+                let lo = b.trunc64(r);
+                let hi = b.hi32(r);
+                let dsts = inst.dsts(wave);
+                let d = *dsts.first().ok_or("no destination")?;
+                return self.write_vdst(&d, &[lo, hi]);
             }
             _ => return Err(format!("{m} has no lowering")),
         };

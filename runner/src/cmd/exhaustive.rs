@@ -69,7 +69,10 @@ fn parse_words(s: &str) -> anyhow::Result<Vec<u32>> {
     s.split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
         .map(|w| {
-            let h = w.strip_prefix("0x").or_else(|| w.strip_prefix("0X")).unwrap_or(w);
+            let h = w
+                .strip_prefix("0x")
+                .or_else(|| w.strip_prefix("0X"))
+                .unwrap_or(w);
             u32::from_str_radix(h, 16).with_context(|| format!("`{w}` is not a hex word"))
         })
         .collect()
@@ -101,7 +104,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         64 => Wave::W64,
         w => anyhow::bail!("wave {w} is not 32 or 64"),
     };
-    let gfx: Target = args.gfx.parse().map_err(|e| anyhow::anyhow!("--gfx: {e}"))?;
+    let gfx: Target = args
+        .gfx
+        .parse()
+        .map_err(|e| anyhow::anyhow!("--gfx: {e}"))?;
     let plan = Plan {
         instruction: body_text(&words, gfx, wave)?,
         words,
@@ -132,7 +138,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut progress = |done: u64, total: u64| {
         if tty && (last.elapsed().as_millis() > 500 || done == total) {
             last = std::time::Instant::now();
-            eprint!("\r{done}/{total} rows ({:.1}%)", 100.0 * done as f64 / total.max(1) as f64);
+            eprint!(
+                "\r{done}/{total} rows ({:.1}%)",
+                100.0 * done as f64 / total.max(1) as f64
+            );
             if done == total {
                 eprintln!();
             }
@@ -164,7 +173,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if reference.is_none() { " (no reference)" } else { "" },
         peak.map_or("?".into(), |b| (b >> 20).to_string()),
     );
-    Ok(if mism > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if mism > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn mode_cells(m: &rdnaprobe_isa::FloatMode) -> ModeCells {
@@ -182,7 +195,12 @@ fn mode_cells(m: &rdnaprobe_isa::FloatMode) -> ModeCells {
 /// Column names after the v1 columns of mismatches.csv.
 fn extra_columns() -> Vec<String> {
     let mut v: Vec<String> = (0..16).map(|i| format!("ref_out{i}")).collect();
-    v.extend(["class".to_string(), "ulp".to_string(), "mode_index".to_string(), "row_index".to_string()]);
+    v.extend([
+        "class".to_string(),
+        "ulp".to_string(),
+        "mode_index".to_string(),
+        "row_index".to_string(),
+    ]);
     v
 }
 
@@ -233,7 +251,9 @@ fn write_mismatches(path: &std::path::Path, plan: &Plan, o: &Outcome) -> anyhow:
 }
 
 fn reference_name(o: &Outcome) -> String {
-    o.reference.as_ref().map_or("nothing".into(), |p| p.backend.clone())
+    o.reference
+        .as_ref()
+        .map_or("nothing".into(), |p| p.backend.clone())
 }
 
 fn producer_json(p: &Producer) -> serde_json::Value {

@@ -76,7 +76,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     *total.unstated.entry(k).or_default() += v;
                 }
             }
-            eprintln!("all: {}", total.summary(Some(started.elapsed().as_secs_f64())));
+            eprintln!(
+                "all: {}",
+                total.summary(Some(started.elapsed().as_secs_f64()))
+            );
         }
         Some(out) => {
             if args.inputs.iter().any(|i| same_file(i, out)) {

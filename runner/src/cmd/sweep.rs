@@ -58,10 +58,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         chunk: args.chunk,
     };
     let tally = exec::run(&sweep, backend.as_mut(), &args.output, &opts)?;
-    eprintln!(
-        "{}: {}",
-        args.output.display(),
-        tally.summary(None)
-    );
+    eprintln!("{}: {}", args.output.display(), tally.summary(None));
     Ok(ExitCode::SUCCESS)
 }

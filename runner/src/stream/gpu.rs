@@ -58,7 +58,11 @@ type Ready = anyhow::Result<(Producer, PrepareTimes)>;
 
 impl GpuWorker {
     /// Opens `vulkan[:which]` on a new thread and compiles one pipeline per kernel.
-    pub fn spawn(which: Option<String>, kernels: &[Kernel], wave: Wave) -> anyhow::Result<GpuWorker> {
+    pub fn spawn(
+        which: Option<String>,
+        kernels: &[Kernel],
+        wave: Wave,
+    ) -> anyhow::Result<GpuWorker> {
         let kernels = kernels.to_vec();
         let (tx, work_rx) = mpsc::sync_channel::<Work>(super::GPU_QUEUE);
         let (done_tx, rx) = mpsc::channel::<anyhow::Result<Done>>();
@@ -95,7 +99,10 @@ impl GpuWorker {
                 for w in work_rx {
                     let t0 = Instant::now();
                     let r = exec
-                        .run(&[Job { pipeline: pipelines[w.mode], inputs: &w.inputs }])
+                        .run(&[Job {
+                            pipeline: pipelines[w.mode],
+                            inputs: &w.inputs,
+                        }])
                         .with_context(|| {
                             format!("running mode {} rows from {}", w.mode, w.first_row)
                         })
@@ -118,7 +125,13 @@ impl GpuWorker {
         let (producer, prepare) = ready_rx
             .recv()
             .map_err(|_| anyhow!("the GPU thread ended while opening the device"))??;
-        Ok(GpuWorker { tx: Some(tx), rx, handle: Some(handle), producer, prepare })
+        Ok(GpuWorker {
+            tx: Some(tx),
+            rx,
+            handle: Some(handle),
+            producer,
+            prepare,
+        })
     }
 
     /// Queues a chunk (blocks while the queue is full).
@@ -170,7 +183,10 @@ fn prepare(
     let t0 = Instant::now();
     let selector = DeviceSelector::parse(which)?;
     let mut exec = Executor::open(&selector)?;
-    let mut times = PrepareTimes { open_s: t0.elapsed().as_secs_f64(), ..Default::default() };
+    let mut times = PrepareTimes {
+        open_s: t0.elapsed().as_secs_f64(),
+        ..Default::default()
+    };
     let opts = exec.spirv_options();
     let mut pipelines = Vec::with_capacity(kernels.len());
     for (mode, k) in kernels.iter().enumerate() {

@@ -84,7 +84,11 @@ impl Engine {
             driver: format!(
                 "rdnaprobe-recompiler {} ({})",
                 env!("CARGO_PKG_VERSION"),
-                if *self == Engine::CpuInterp { "per-row interpreter" } else { "batch evaluator" }
+                if *self == Engine::CpuInterp {
+                    "per-row interpreter"
+                } else {
+                    "batch evaluator"
+                }
             ),
             gfx: None,
         }
@@ -211,9 +215,8 @@ fn lower_all(plan: &Plan) -> anyhow::Result<Vec<Kernel>> {
     plan.modes
         .iter()
         .map(|m| {
-            rdnaprobe_recompiler::lower_words(&plan.words, *m, plan.wave, plan.gfx).with_context(
-                || format!("lowering the body for mode {}", spec::mode_text(m)),
-            )
+            rdnaprobe_recompiler::lower_words(&plan.words, *m, plan.wave, plan.gfx)
+                .with_context(|| format!("lowering the body for mode {}", spec::mode_text(m)))
         })
         .collect()
 }
@@ -285,7 +288,10 @@ impl Checker<'_> {
                             cand_buf
                         }
                     };
-                    let mut r = BlockResult { digest: block_digest(cand), ..Default::default() };
+                    let mut r = BlockResult {
+                        digest: block_digest(cand),
+                        ..Default::default()
+                    };
                     let Some(reference) = self.reference else {
                         r.classes[Class::Exact.code() as usize] = block.len() as u64;
                         return r;
@@ -321,7 +327,10 @@ impl Checker<'_> {
 
     /// The worst verdict over the sixteen dwords (the diff engine's classification).
     fn classify(&self, reference: &[u32; 16], candidate: &[u32; 16]) -> Verdict {
-        let mut worst = Verdict { class: Class::Exact, ulp: Some(0) };
+        let mut worst = Verdict {
+            class: Class::Exact,
+            ulp: Some(0),
+        };
         let mut i = 0;
         while i < 16 {
             let ty = self.types[i];
@@ -358,7 +367,11 @@ fn chunk_list(plan: &Plan) -> Vec<ChunkSpec> {
         let mut first = 0u64;
         while first < per_mode {
             let rows = (per_mode - first).min(plan.chunk_rows as u64) as usize;
-            v.push(ChunkSpec { mode, first_row: first, rows });
+            v.push(ChunkSpec {
+                mode,
+                first_row: first,
+                rows,
+            });
             first += rows as u64;
         }
     }
@@ -367,9 +380,13 @@ fn chunk_list(plan: &Plan) -> Vec<ChunkSpec> {
 
 fn generate(plan: &Plan, c: &ChunkSpec) -> Vec<[u32; 6]> {
     let mut inputs = vec![[0u32; 6]; c.rows];
-    inputs.par_chunks_mut(DIGEST_ROWS).enumerate().for_each(|(b, part)| {
-        plan.inputs.fill(c.first_row + (b * DIGEST_ROWS) as u64, part);
-    });
+    inputs
+        .par_chunks_mut(DIGEST_ROWS)
+        .enumerate()
+        .for_each(|(b, part)| {
+            plan.inputs
+                .fill(c.first_row + (b * DIGEST_ROWS) as u64, part);
+        });
     inputs
 }
 
@@ -458,7 +475,11 @@ pub fn run(
                     let t0 = Instant::now();
                     let inputs = generate(plan, c);
                     t.generate_s += t0.elapsed().as_secs_f64();
-                    worker.submit(gpu::Work { mode: c.mode, first_row: c.first_row, inputs })?;
+                    worker.submit(gpu::Work {
+                        mode: c.mode,
+                        first_row: c.first_row,
+                        inputs,
+                    })?;
                     next += 1;
                 }
                 Ok(())

@@ -77,9 +77,9 @@ impl InputGen {
             return Ok(InputGen::Range { first, last });
         }
         let c = t.strip_prefix("const:").unwrap_or(t);
-        number(c).map(InputGen::Const).ok_or_else(|| {
-            "expected f32:all, f16:all, range:FIRST:LAST or const:VALUE".to_string()
-        })
+        number(c)
+            .map(InputGen::Const)
+            .ok_or_else(|| "expected f32:all, f16:all, range:FIRST:LAST or const:VALUE".to_string())
     }
 
     /// Number of values.
@@ -125,8 +125,13 @@ impl Inputs {
         let mut gens = [InputGen::Const(0); 6];
         let mut named = [false; 6];
         for arg in args {
-            let bad = |reason: String| SpecError::Input { arg: arg.clone(), reason };
-            let (name, gen) = arg.split_once('=').ok_or_else(|| bad("expected inN=GEN".into()))?;
+            let bad = |reason: String| SpecError::Input {
+                arg: arg.clone(),
+                reason,
+            };
+            let (name, gen) = arg
+                .split_once('=')
+                .ok_or_else(|| bad("expected inN=GEN".into()))?;
             let idx = name
                 .trim()
                 .strip_prefix("in")
@@ -183,7 +188,11 @@ impl Inputs {
 
     /// The generators as they are spelled on the command line.
     pub fn describe(&self) -> Vec<String> {
-        self.gens.iter().enumerate().map(|(i, g)| format!("in{i}={g}")).collect()
+        self.gens
+            .iter()
+            .enumerate()
+            .map(|(i, g)| format!("in{i}={g}"))
+            .collect()
     }
 }
 
@@ -193,7 +202,10 @@ impl Inputs {
 /// `round32`, `round16`, `round` (both), `fp16_overflow`. Unnamed fields keep
 /// [`FloatMode::DEFAULT`]. The list is the cartesian product, first field outermost.
 pub fn parse_modes(arg: &str) -> Result<Vec<FloatMode>, SpecError> {
-    let bad = |reason: String| SpecError::Modes { arg: arg.to_string(), reason };
+    let bad = |reason: String| SpecError::Modes {
+        arg: arg.to_string(),
+        reason,
+    };
     let spec = match arg.trim() {
         "default" => return Ok(vec![FloatMode::DEFAULT]),
         "all16" => "denorm=all,round=all",
@@ -201,8 +213,9 @@ pub fn parse_modes(arg: &str) -> Result<Vec<FloatMode>, SpecError> {
     };
     let mut modes = vec![FloatMode::DEFAULT];
     for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let (field, values) =
-            part.split_once('=').ok_or_else(|| bad(format!("`{part}` is not FIELD=VALUES")))?;
+        let (field, values) = part
+            .split_once('=')
+            .ok_or_else(|| bad(format!("`{part}` is not FIELD=VALUES")))?;
         let field = field.trim();
         let max: u8 = match field {
             "ieee" | "dx10_clamp" | "fp16_overflow" => 1,
@@ -273,7 +286,10 @@ mod tests {
         assert_eq!(InputGen::parse("f16:all").unwrap().len(), 65536);
         let r = InputGen::parse("range:0x10:0x1f").unwrap();
         assert_eq!((r.len(), r.value(0), r.value(15)), (16, 0x10, 0x1f));
-        assert_eq!(InputGen::parse("const:0x3f800000").unwrap(), InputGen::Const(0x3f80_0000));
+        assert_eq!(
+            InputGen::parse("const:0x3f800000").unwrap(),
+            InputGen::Const(0x3f80_0000)
+        );
         assert_eq!(InputGen::parse("7").unwrap(), InputGen::Const(7));
         assert!(InputGen::parse("range:5:4").is_err());
         assert!(InputGen::parse("f64:all").is_err());
@@ -281,9 +297,12 @@ mod tests {
 
     #[test]
     fn rows_follow_mixed_radix_with_in0_fastest() {
-        let inputs =
-            Inputs::parse(&["in0=range:0:2".into(), "in2=range:10:11".into(), "in5=9".into()])
-                .unwrap();
+        let inputs = Inputs::parse(&[
+            "in0=range:0:2".into(),
+            "in2=range:10:11".into(),
+            "in5=9".into(),
+        ])
+        .unwrap();
         assert_eq!(inputs.rows(), 6);
         assert_eq!(inputs.row(0), [0, 0, 10, 0, 0, 9]);
         assert_eq!(inputs.row(4), [1, 0, 11, 0, 0, 9]);
@@ -304,7 +323,9 @@ mod tests {
     fn mode_lists() {
         let all = parse_modes("all16").unwrap();
         assert_eq!(all.len(), 16);
-        assert!(all.iter().all(|m| m.denorm32 == m.denorm16 && m.round32 == m.round16));
+        assert!(all
+            .iter()
+            .all(|m| m.denorm32 == m.denorm16 && m.round32 == m.round16));
         let some = parse_modes("denorm16=0/3,round16=all,ieee=0").unwrap();
         assert_eq!(some.len(), 8);
         assert!(some.iter().all(|m| !m.ieee));

@@ -7,7 +7,7 @@ use crate::backend::{cpu::CpuBackend, Backend};
 use rdnaprobe_dataset::Row;
 
 /// `v_sqrt_f16 v10, v4` (VOP1).
-const SQRT_F16: u32 = 0x7e14_6b04;
+const SQRT_F16: u32 = 0x7e14_ab04;
 /// `v_add_f32 v10, v4, v5` (VOP2).
 const ADD_F32: u32 = 0x0614_0b04;
 
@@ -69,7 +69,12 @@ fn replay_digest(p: &Plan) -> String {
 
 #[test]
 fn exhaustive_f16_one_mode_matches_the_replay_path() {
-    let p = plan(vec![SQRT_F16], &["in0=f16:all"], "denorm16=3,round16=0", 16384);
+    let p = plan(
+        vec![SQRT_F16],
+        &["in0=f16:all"],
+        "denorm16=3,round16=0",
+        16384,
+    );
     let o = run_quiet(&p, &Engine::Cpu, Some(&Engine::CpuInterp));
     assert_eq!(o.rows, 65536);
     assert_eq!(o.chunks, 4);
@@ -81,25 +86,44 @@ fn exhaustive_f16_one_mode_matches_the_replay_path() {
 
 #[test]
 fn digest_is_stable_across_chunk_sizes_and_threads() {
-    let base = plan(vec![ADD_F32], &["in0=range:0x3f7ff000:0x3f80ffff", "in1=0x00800000"], "denorm=0/3,round=0/3", 4096);
+    let base = plan(
+        vec![ADD_F32],
+        &["in0=range:0x3f7ff000:0x3f80ffff", "in1=0x00800000"],
+        "denorm=0/3,round=0/3",
+        4096,
+    );
     let mut digests = vec![];
     for (chunk, threads) in [(4096, 1), (8192, 2), (40000, 3), (1 << 20, 2)] {
-        let p = Plan { chunk_rows: Plan::round_chunk(chunk), ..base.clone() };
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let p = Plan {
+            chunk_rows: Plan::round_chunk(chunk),
+            ..base.clone()
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         let o = pool.install(|| run_quiet(&p, &Engine::Cpu, None));
         assert_eq!(o.rows, 4 * 69632);
         digests.push(o.digest);
     }
     assert!(digests.windows(2).all(|w| w[0] == w[1]), "{digests:?}");
     // A different body gives a different digest.
-    let other = Plan { words: vec![0x0814_0b04], ..base }; // v_sub_f32
+    let other = Plan {
+        words: vec![0x0814_0b04],
+        ..base
+    }; // v_sub_f32
     assert_ne!(run_quiet(&other, &Engine::Cpu, None).digest, digests[0]);
 }
 
 #[test]
 fn partial_last_chunk_and_odd_sizes() {
     // 3 x 5000 rows: chunks and blocks do not divide the mode evenly.
-    let p = plan(vec![ADD_F32], &["in0=range:0:4999", "in1=range:0x3f800000:0x3f800002"], "default", 4096);
+    let p = plan(
+        vec![ADD_F32],
+        &["in0=range:0:4999", "in1=range:0x3f800000:0x3f800002"],
+        "default",
+        4096,
+    );
     let o = run_quiet(&p, &Engine::Cpu, Some(&Engine::CpuInterp));
     assert_eq!(o.rows, 15000);
     assert_eq!(o.chunks, 4);
@@ -109,9 +133,20 @@ fn partial_last_chunk_and_odd_sizes() {
 
 #[test]
 fn mismatches_are_classified_counted_and_capped() {
-    let p = Plan { max_mismatches: 3, ..plan(vec![ADD_F32], &["in0=range:0x3f800000:0x3f800fff", "in1=0x3f800000"], "default", 4096) };
+    let p = Plan {
+        max_mismatches: 3,
+        ..plan(
+            vec![ADD_F32],
+            &["in0=range:0x3f800000:0x3f800fff", "in1=0x3f800000"],
+            "default",
+            4096,
+        )
+    };
     let kernels = lower_all(&p).unwrap();
-    let batch: Vec<BatchKernel> = kernels.iter().map(|k| BatchKernel::new(k).unwrap()).collect();
+    let batch: Vec<BatchKernel> = kernels
+        .iter()
+        .map(|k| BatchKernel::new(k).unwrap())
+        .collect();
     let checker = Checker {
         plan: &p,
         types: [DwordType::F32; 16],
@@ -120,7 +155,14 @@ fn mismatches_are_classified_counted_and_capped() {
         candidate: &Engine::Cpu,
         reference: Some(&Engine::Cpu),
     };
-    let inputs = generate(&p, &ChunkSpec { mode: 0, first_row: 0, rows: 4096 });
+    let inputs = generate(
+        &p,
+        &ChunkSpec {
+            mode: 0,
+            first_row: 0,
+            rows: 4096,
+        },
+    );
     let mut outputs = vec![[0u32; 16]; 4096];
     batch[0].run(&mut batch[0].scratch(), &inputs, 0, 32, &mut outputs);
     // Row 10: one ULP up; rows 20..25: a sign flip of a nonzero value (wrong).
@@ -138,22 +180,36 @@ fn mismatches_are_classified_counted_and_capped() {
     assert_eq!(b.mismatches[0].row, 10);
     assert_eq!(b.mismatches[0].class, Class::Ulp1);
     assert_eq!(b.mismatches[1].row, 20);
-    assert_eq!(b.mismatches[1].reference[0] ^ 0x8000_0000, b.mismatches[1].candidate[0]);
+    assert_eq!(
+        b.mismatches[1].reference[0] ^ 0x8000_0000,
+        b.mismatches[1].candidate[0]
+    );
 }
 
 #[test]
 fn bad_plans_are_refused() {
-    let p = Plan { chunk_rows: 100, ..plan(vec![ADD_F32], &["in0=1"], "default", 1) };
+    let p = Plan {
+        chunk_rows: 100,
+        ..plan(vec![ADD_F32], &["in0=1"], "default", 1)
+    };
     assert!(run(&p, &Engine::Cpu, None, &mut |_, _| {}).is_err());
     let p = plan(vec![0xffff_ffff], &["in0=1"], "default", 1);
     assert!(run(&p, &Engine::Cpu, None, &mut |_, _| {}).is_err());
     assert!(Engine::parse("hip").is_err());
-    assert_eq!(Engine::parse("vulkan:lavapipe").unwrap(), Engine::Vulkan(Some("lavapipe".into())));
+    assert_eq!(
+        Engine::parse("vulkan:lavapipe").unwrap(),
+        Engine::Vulkan(Some("lavapipe".into()))
+    );
 }
 
 #[test]
 fn lavapipe_stream_matches_the_cpu_model() {
-    let p = plan(vec![ADD_F32], &["in0=range:0x3f7ff000:0x3f80ffff", "in1=0x00800000"], "denorm=0/3", 16384);
+    let p = plan(
+        vec![ADD_F32],
+        &["in0=range:0x3f7ff000:0x3f80ffff", "in1=0x00800000"],
+        "denorm=0/3",
+        16384,
+    );
     let lavapipe = Engine::Vulkan(Some("lavapipe".into()));
     let o = match run(&p, &lavapipe, Some(&Engine::Cpu), &mut |_, _| {}) {
         Ok(o) => o,

@@ -142,7 +142,9 @@ pub fn run(
     let label = out.display().to_string();
     let partial = partial_path(out);
     let journal_file = journal_path(out);
-    let range = opts.shard.map_or(0..sweep.total_rows(), |s| s.range(sweep.total_rows()));
+    let range = opts
+        .shard
+        .map_or(0..sweep.total_rows(), |s| s.range(sweep.total_rows()));
     let fresh = Journal {
         spec_hash: sweep.hash(),
         backend: opts.backend.clone(),

@@ -193,16 +193,16 @@ impl Sweep {
                 _ => bail!("inputs.{key}: inputs are in0..in5"),
             };
             let (ty, gen) = generator(key, input)?;
-            for d in first..first + ty.dwords() {
-                if d >= 6 {
-                    bail!("inputs.{key}: an f64 value needs two inputs, {key} is the last");
-                }
-                if used[d] {
+            if first + ty.dwords() > used.len() {
+                bail!("inputs.{key}: an f64 value needs two inputs, {key} is the last");
+            }
+            for (d, slot) in used.iter_mut().enumerate().skip(first).take(ty.dwords()) {
+                if *slot {
                     bail!(
                         "inputs.{key}: in{d} is already filled by another input (an f64 fills two)"
                     );
                 }
-                used[d] = true;
+                *slot = true;
             }
             if gen.count() == 0 {
                 bail!("inputs.{key}: generates no values");
