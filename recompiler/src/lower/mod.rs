@@ -977,3 +977,58 @@ fn cmp_kind(m: &str) -> Option<(IntCmp, bool, u8)> {
     };
     Some((op, wide, 0))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interp;
+    use rdnaprobe_isa::assemble;
+
+    /// Assembles `text`, lowers it in the default mode on gfx1036 wave32 and runs lane `lane`.
+    fn run(text: &str, inputs: [u32; 6], lane: u32) -> [u32; 16] {
+        let words = assemble(text).expect("assembles");
+        let k =
+            lower_words(&words, FloatMode::DEFAULT, Wave::W32, Target::Gfx1036).expect("lowers");
+        k.validate().expect("valid kernel");
+        interp::run(&k, inputs, lane)
+    }
+
+    #[test]
+    fn integer_helpers() {
+        let i = [0x1234_5678, 0x9abc_def0, 8, 0, 0, 0];
+        assert_eq!(run("v_alignbit_b32 v10, v4, v5, v6", i, 0)[0], 0x789a_bcde);
+        assert_eq!(run("v_bfm_b32 v10, 4, 8", i, 0)[0], 0xf00);
+        assert_eq!(run("v_bfe_u32 v10, v4, 8, 8", i, 0)[0], 0x56);
+        assert_eq!(run("v_bfe_i32 v10, v5, 4, 8", i, 0)[0], 0xffff_ffef);
+        assert_eq!(run("v_mul_hi_u32 v10, v4, v5", i, 0)[0], 0x0b00_ea4e);
+        assert_eq!(run("v_ffbh_u32 v10, v4", i, 0)[0], 3);
+    }
+
+    #[test]
+    fn lane_masks_are_per_lane() {
+        // mbcnt counts the mask bits of the lanes below this one
+        assert_eq!(run("v_mbcnt_lo_u32_b32 v10, -1, 0", [0; 6], 5)[0], 5);
+        // a compare sets this lane's VCC bit; v_cndmask reads it back
+        let t = "v_cmp_lt_u32 vcc_lo, v4, v5\nv_cndmask_b32 v10, 0, 1, vcc_lo";
+        assert_eq!(run(t, [1, 2, 0, 0, 0, 0], 7)[0], 1);
+        assert_eq!(run(t, [3, 2, 0, 0, 0, 0], 7)[0], 0);
+        // v_cmpx turns this lane off: the later write does not happen
+        let x = "v_cmpx_eq_u32 v4, v5\nv_mov_b32 v10, 9";
+        assert_eq!(run(x, [1, 2, 0, 0, 0, 0], 3)[0], 0);
+        assert_eq!(run(x, [2, 2, 0, 0, 0, 0], 3)[0], 9);
+    }
+
+    #[test]
+    fn carry_chain() {
+        let t = "v_add_co_u32 v10, vcc_lo, v4, v5\nv_add_co_ci_u32 v11, vcc_lo, v6, v7, vcc_lo";
+        let o = run(t, [0xffff_ffff, 2, 5, 6, 0, 0], 0);
+        assert_eq!((o[0], o[1]), (1, 12));
+    }
+
+    #[test]
+    fn unsupported_instruction_names_itself() {
+        let words = assemble("v_readlane_b32 s0, v4, 1").expect("assembles");
+        let e = lower_words(&words, FloatMode::DEFAULT, Wave::W32, Target::Gfx1036).unwrap_err();
+        assert!(e.to_string().contains("v_readlane_b32"), "{e}");
+    }
+}
