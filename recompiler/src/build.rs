@@ -251,8 +251,100 @@ impl Builder {
     pub fn fma(&mut self, a: Handle, b: Handle, c: Handle) -> Handle {
         self.push(Expr::Fma { a, b, c })
     }
+    /// A native float unary operation, except that rounding to an integral value (floor, ceil,
+    /// trunc, round-even) is built on the bits by [`Builder::round_integral`]: lavapipe's f64
+    /// Floor/Ceil/Trunc/RoundEven are wrong on some inputs and flush f64 denormals.
     pub fn fu(&mut self, op: FloatUn, a: Handle) -> Handle {
-        self.push(Expr::FloatUn { op, a })
+        let fmt = match self.ty(a) {
+            Ty::F32 => Fmt::F32,
+            _ => Fmt::F64,
+        };
+        match op {
+            FloatUn::Floor | FloatUn::Ceil | FloatUn::Trunc | FloatUn::RoundEven => {
+                let ity = fmt.ity();
+                let x = self.cvt(Convert::Bitcast, a, ity);
+                let r = self.round_integral(fmt, op, x);
+                let fty = self.ty(a);
+                self.cvt(Convert::Bitcast, r, fty)
+            }
+            _ => self.push(Expr::FloatUn { op, a }),
+        }
+    }
+
+    /// Rounds the float bits `x` (F32 or F64) to an integral value in the direction of `op`
+    /// (Floor, Ceil, Trunc or RoundEven) with integer operations only, so that no driver's
+    /// rounding or denormal flushing is involved. Zeros, infinities and NaNs come back
+    /// unchanged; a result of zero keeps the sign of `x` (IEEE 754 roundToIntegral).
+    ///
+    /// rule: f64-round-integral (docs/semantics.md)
+    pub fn round_integral(&mut self, fmt: Fmt, op: FloatUn, x: Handle) -> Handle {
+        let p = u64::from(fmt.mbits());
+        let bias = fmt.bias() as u64;
+        let e = self.shrc(x, fmt.mbits());
+        let e = self.andc(e, (1 << fmt.ebits()) - 1);
+        let neg = self.sign_of(fmt, x);
+        let sign = self.andc(x, fmt.sign_mask());
+        let mag = self.abs_bits(fmt, x);
+        let nonzero = self.nec(mag, 0);
+        // |x| >= 2^p (or inf/NaN): already integral
+        let integral = self.icmpc(IntCmp::GeU, e, bias + p);
+        // |x| < 1
+        let small = self.icmpc(IntCmp::LtU, e, bias);
+        let one = self.orc(sign, fmt.one());
+        let small_r = match op {
+            FloatUn::Trunc => sign,
+            FloatUn::Floor => {
+                let up = self.band(neg, nonzero);
+                self.sel(up, one, sign)
+            }
+            FloatUn::Ceil => {
+                let pos = self.bnot(neg);
+                let up = self.band(pos, nonzero);
+                self.sel(up, one, sign)
+            }
+            _ => {
+                // above one half rounds to one; exactly one half is a tie to zero (even)
+                let half = self.eqc(e, bias - 1);
+                let m = self.andc(x, fmt.man_mask());
+                let above = self.nec(m, 0);
+                let up = self.band(half, above);
+                self.sel(up, one, sign)
+            }
+        };
+        // 0 <= E < p: clear the fraction bits, then step one unit away from zero if needed
+        let bias_c = self.clike(e, bias);
+        let ee = self.sub(e, bias_c);
+        let mm = self.clike(x, fmt.man_mask());
+        let fmask = self.ib(IntBin::ShrU, mm, ee);
+        let unit = self.addc(fmask, 1);
+        let frac = self.and(x, fmask);
+        let nf = self.iu(IntUn::Not, fmask);
+        let tr = self.and(x, nf);
+        let frac_nz = self.nec(frac, 0);
+        let step = match op {
+            FloatUn::Trunc => self.cb(false),
+            FloatUn::Floor => self.band(neg, frac_nz),
+            FloatUn::Ceil => {
+                let pos = self.bnot(neg);
+                self.band(pos, frac_nz)
+            }
+            _ => {
+                let half = self.shrc(unit, 1);
+                let gt = self.icmp(IntCmp::GtU, frac, half);
+                let eq = self.icmp(IntCmp::Eq, frac, half);
+                // the integer's lowest bit is the bit at `unit` (the implicit bit when E = 0,
+                // which the odd exponent bias puts in the same place)
+                let odd_m = self.and(tr, unit);
+                let odd = self.nec(odd_m, 0);
+                let tie = self.band(eq, odd);
+                self.bor(gt, tie)
+            }
+        };
+        // adding one unit to the magnitude bits carries into the exponent correctly
+        let stepped = self.add(tr, unit);
+        let mid = self.sel(step, stepped, tr);
+        let r = self.sel(small, small_r, mid);
+        self.sel(integral, x, r)
     }
     pub fn fcmp(&mut self, op: FloatCmp, a: Handle, b: Handle) -> Handle {
         self.push(Expr::FloatCmp { op, a, b })
