@@ -210,6 +210,14 @@ impl Builder {
     pub fn bor(&mut self, a: Handle, b: Handle) -> Handle {
         self.push(Expr::BoolOr(a, b))
     }
+    /// Exclusive or of two `Bool`s.
+    pub fn bxor(&mut self, a: Handle, b: Handle) -> Handle {
+        let na = self.bnot(a);
+        let nb = self.bnot(b);
+        let x = self.band(a, nb);
+        let y = self.band(na, b);
+        self.bor(x, y)
+    }
     pub fn bnot(&mut self, a: Handle) -> Handle {
         self.push(Expr::BoolNot(a))
     }
@@ -245,8 +253,67 @@ impl Builder {
     pub fn bits_of_f64(&mut self, f: Handle) -> Handle {
         self.cvt(Convert::Bitcast, f, Ty::U64)
     }
+    /// A native float binary operation, except that a multiplication by a constant zero is
+    /// built on the bits: lavapipe folds `x * 0.0` to `+0.0` even for NaN, infinite and
+    /// negative `x`, despite `SignedZeroInfNanPreserve`.
     pub fn fb(&mut self, op: FloatBin, a: Handle, b: Handle) -> Handle {
+        if op == FloatBin::Mul {
+            if let Some(neg) = self.const_float_zero(b) {
+                return self.mul_by_zero(a, neg);
+            }
+            if let Some(neg) = self.const_float_zero(a) {
+                return self.mul_by_zero(b, neg);
+            }
+        }
         self.push(Expr::FloatBin { op, a, b })
+    }
+
+    /// `Some(sign)` when `h` is a constant float zero (directly or as a bit cast constant).
+    fn const_float_zero(&self, h: Handle) -> Option<bool> {
+        let bits = match *self.k.expr(h) {
+            Expr::Const {
+                ty: Ty::F32 | Ty::F64,
+                bits,
+            } => bits,
+            Expr::Convert {
+                op: Convert::Bitcast,
+                a,
+                to: Ty::F32 | Ty::F64,
+            } => match *self.k.expr(a) {
+                Expr::Const { bits, .. } => bits,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let fmt = if self.ty(h) == Ty::F32 {
+            Fmt::F32
+        } else {
+            Fmt::F64
+        };
+        let bits = bits & (fmt.sign_mask() | (fmt.sign_mask() - 1));
+        (bits & (fmt.sign_mask() - 1) == 0).then_some(bits != 0)
+    }
+
+    /// `x * ±0` on the bits, as IEEE 754 (and the CPU model's x86 arithmetic) gives it: a NaN
+    /// `x` quietened, the default NaN for an infinite `x`, otherwise the zero of the product's
+    /// sign.
+    fn mul_by_zero(&mut self, x: Handle, neg: bool) -> Handle {
+        let fty = self.ty(x);
+        let fmt = if fty == Ty::F32 { Fmt::F32 } else { Fmt::F64 };
+        let xb = self.cvt(Convert::Bitcast, x, fmt.ity());
+        let nan = self.is_nan(fmt, xb);
+        let inf = self.is_inf(fmt, xb);
+        let q = self.orc(xb, fmt.quiet_bit());
+        let dn = self.cf(fmt, fmt.default_nan());
+        let z = self.andc(xb, fmt.sign_mask());
+        let z = if neg {
+            self.xorc(z, fmt.sign_mask())
+        } else {
+            z
+        };
+        let r = self.sel(inf, dn, z);
+        let r = self.sel(nan, q, r);
+        self.cvt(Convert::Bitcast, r, fty)
     }
     pub fn fma(&mut self, a: Handle, b: Handle, c: Handle) -> Handle {
         self.push(Expr::Fma { a, b, c })
@@ -730,6 +797,242 @@ impl Builder {
         }
     }
 
+    // ---- 128-bit integers as (hi, lo) U64 pairs ----
+    /// `(hi, lo) << s` for any `s` (0 from 128 on).
+    fn shl128(&mut self, (hi, lo): (Handle, Handle), s: Handle) -> (Handle, Handle) {
+        let z = self.c64(0);
+        let c64 = self.c64(64);
+        let hs = self.ib(IntBin::Shl, hi, s);
+        let back = self.sub(c64, s);
+        let carry = self.ib(IntBin::ShrU, lo, back);
+        let h1 = self.or(hs, carry);
+        let l1 = self.ib(IntBin::Shl, lo, s);
+        let s64 = self.sub(s, c64);
+        let h2 = self.ib(IntBin::Shl, lo, s64);
+        let big = self.icmpc(IntCmp::GeU, s, 64);
+        let h = self.sel(big, h2, h1);
+        let l = self.sel(big, z, l1);
+        let s0 = self.eqc(s, 0);
+        let h = self.sel(s0, hi, h);
+        let l = self.sel(s0, lo, l);
+        let huge = self.icmpc(IntCmp::GeU, s, 128);
+        let h = self.sel(huge, z, h);
+        let l = self.sel(huge, z, l);
+        (h, l)
+    }
+    /// `(hi, lo) >> s` (logical) for any `s` (0 from 128 on).
+    fn shr128(&mut self, (hi, lo): (Handle, Handle), s: Handle) -> (Handle, Handle) {
+        let z = self.c64(0);
+        let c64 = self.c64(64);
+        let ls = self.ib(IntBin::ShrU, lo, s);
+        let back = self.sub(c64, s);
+        let carry = self.ib(IntBin::Shl, hi, back);
+        let l1 = self.or(ls, carry);
+        let h1 = self.ib(IntBin::ShrU, hi, s);
+        let s64 = self.sub(s, c64);
+        let l2 = self.ib(IntBin::ShrU, hi, s64);
+        let big = self.icmpc(IntCmp::GeU, s, 64);
+        let l = self.sel(big, l2, l1);
+        let h = self.sel(big, z, h1);
+        let s0 = self.eqc(s, 0);
+        let h = self.sel(s0, hi, h);
+        let l = self.sel(s0, lo, l);
+        let huge = self.icmpc(IntCmp::GeU, s, 128);
+        let h = self.sel(huge, z, h);
+        let l = self.sel(huge, z, l);
+        (h, l)
+    }
+    fn add128(
+        &mut self,
+        (ah, al): (Handle, Handle),
+        (bh, bl): (Handle, Handle),
+    ) -> (Handle, Handle) {
+        let l = self.add(al, bl);
+        let c = self.icmp(IntCmp::LtU, l, al);
+        let c = self.b2u(c);
+        let c = self.zext(c);
+        let h = self.add(ah, bh);
+        (self.add(h, c), l)
+    }
+    fn sub128(
+        &mut self,
+        (ah, al): (Handle, Handle),
+        (bh, bl): (Handle, Handle),
+    ) -> (Handle, Handle) {
+        let l = self.sub(al, bl);
+        let c = self.icmp(IntCmp::LtU, al, bl);
+        let c = self.b2u(c);
+        let c = self.zext(c);
+        let h = self.sub(ah, bh);
+        (self.sub(h, c), l)
+    }
+    /// `a < b` as unsigned 128-bit values.
+    fn lt128(&mut self, (ah, al): (Handle, Handle), (bh, bl): (Handle, Handle)) -> Handle {
+        let hl = self.icmp(IntCmp::LtU, ah, bh);
+        let he = self.icmp(IntCmp::Eq, ah, bh);
+        let ll = self.icmp(IntCmp::LtU, al, bl);
+        let t = self.band(he, ll);
+        self.bor(hl, t)
+    }
+    fn sel128(&mut self, c: Handle, a: (Handle, Handle), b: (Handle, Handle)) -> (Handle, Handle) {
+        (self.sel(c, a.0, b.0), self.sel(c, a.1, b.1))
+    }
+    /// Index of the most significant set bit of a non-zero 128-bit value (U64).
+    fn msb128(&mut self, (hi, lo): (Handle, Handle)) -> Handle {
+        let mh = self.iu(IntUn::FindMsbU, hi);
+        let mh = self.addc(mh, 64);
+        let ml = self.iu(IntUn::FindMsbU, lo);
+        let hz = self.eqc(hi, 0);
+        self.sel(hz, ml, mh)
+    }
+
+    /// The f64 fused multiply-add `a * b + c` on bits, times `2^scale` (`scale` a signed U64
+    /// exponent offset, 0 for a plain fma), with one rounding to nearest even, in integer
+    /// arithmetic only: no native fma (a driver may leave it unfused) and no f64 value that a
+    /// driver could flush. `a`, `b` and `c` must be finite and not all of `a * b` and `c` zero;
+    /// infinities, NaNs and the zero-plus-zero sign are the caller's to handle.
+    ///
+    /// rule: f64-fma-exact (docs/semantics.md)
+    pub fn fma_f64_bits(&mut self, a: Handle, b: Handle, c: Handle, scale: Handle) -> Handle {
+        let f = Fmt::F64;
+        // unpack: value = m * 2^(e - 1075), denormals with e = 1
+        let mut unpack = |x: Handle| {
+            let s = self.sign_of(f, x);
+            let e = self.shrc(x, 52);
+            let e = self.andc(e, 0x7ff);
+            let m = self.andc(x, f.man_mask());
+            let den = self.eqc(e, 0);
+            let one = self.c64(1);
+            let e = self.sel(den, one, e);
+            let mi = self.orc(m, 1 << 52);
+            let m = self.sel(den, m, mi);
+            (s, e, m)
+        };
+        let (sa, ea, ma) = unpack(a);
+        let (sb, eb, mb) = unpack(b);
+        let (sc, ec, mc) = unpack(c);
+        let sp = self.bxor(sa, sb);
+        let z = self.c64(0);
+        // the exact product, normalised so that its top bit is bit 125
+        let ph = self.ib(IntBin::MulHiU, ma, mb);
+        let pl = self.ib(IntBin::Mul, ma, mb);
+        let msb_p = self.msb128((ph, pl));
+        let c125 = self.c64(125);
+        let shp = self.sub(c125, msb_p);
+        let pn = self.shl128((ph, pl), shp);
+        let ep = self.add(ea, eb);
+        let ep = self.addc(ep, (-2150i64) as u64);
+        let ep = self.sub(ep, shp);
+        let ma_z = self.eqc(ma, 0);
+        let mb_z = self.eqc(mb, 0);
+        let pz = self.bor(ma_z, mb_z);
+        // the addend, normalised the same way (a zero addend is put far below the product)
+        let msb_c = self.iu(IntUn::FindMsbU, mc);
+        let shc = self.sub(c125, msb_c);
+        let cn = self.shl128((z, mc), shc);
+        let ecn = self.addc(ec, (-1075i64) as u64);
+        let ecn = self.sub(ecn, shc);
+        let cz = self.eqc(mc, 0);
+        let far = self.addc(ep, (-300i64) as u64);
+        let ecn = self.sel(cz, far, ecn);
+        // a zero product is put far below the addend
+        let near = self.addc(ecn, (-300i64) as u64);
+        let ep = self.sel(pz, near, ep);
+        // align the smaller one, keeping a sticky bit for what is shifted out
+        let big = self.icmp(IntCmp::GeS, ep, ecn);
+        let x = self.sel128(big, pn, cn);
+        let y = self.sel128(big, cn, pn);
+        let ex = self.sel(big, ep, ecn);
+        let sx = self.sel(big, sp, sc);
+        let sy = self.sel(big, sc, sp);
+        let ey = self.sel(big, ecn, ep);
+        let d = self.sub(ex, ey);
+        let d_big = self.icmpc(IntCmp::GtU, d, 128);
+        let c128 = self.c64(128);
+        let d = self.sel(d_big, c128, d);
+        let ys = self.shr128(y, d);
+        let back = self.sub(c128, d);
+        let lost = self.shl128(y, back);
+        let d0 = self.eqc(d, 0);
+        let lost_h = self.nec(lost.0, 0);
+        let lost_l = self.nec(lost.1, 0);
+        let lost_any = self.bor(lost_h, lost_l);
+        let nd0 = self.bnot(d0);
+        let sticky = self.band(lost_any, nd0);
+        let st = self.b2u(sticky);
+        let st = self.zext(st);
+        let ys = (ys.0, self.or(ys.1, st));
+        // add or subtract the magnitudes
+        let ne = self.bxor(sx, sy);
+        let same = self.bnot(ne);
+        let sum = self.add128(x, ys);
+        let x_lt = self.lt128(x, ys);
+        let d1 = self.sub128(x, ys);
+        let d2 = self.sub128(ys, x);
+        let diff = self.sel128(x_lt, d2, d1);
+        let sd = self.sel(x_lt, sy, sx);
+        let s = self.sel128(same, sum, diff);
+        let sign = self.sel(same, sx, sd);
+        let s_zero = {
+            let o = self.or(s.0, s.1);
+            self.eqc(o, 0)
+        };
+        // normalise: value = s * 2^(ex + scale), top bit k, biased exponent be = k + ex + 1023
+        let ex = self.add(ex, scale);
+        let k = self.msb128(s);
+        let be = self.add(k, ex);
+        let be = self.addc(be, 1023);
+        let normal = self.icmpc(IntCmp::GeS, be, 1);
+        // sh = k - 52, plus 1 - be for a denormal result
+        let sh = self.addc(k, (-52i64) as u64);
+        let one = self.c64(1);
+        let under = self.sub(one, be);
+        let sh_d = self.add(sh, under);
+        let sh = self.sel(normal, sh, sh_d);
+        let exact = self.icmpc(IntCmp::LeS, sh, 0);
+        let gone = self.icmpc(IntCmp::GtS, sh, 128);
+        // exact: shift left (the value has at most 53 bits)
+        let nsh = self.iu(IntUn::Neg, sh);
+        let kept_exact = self.ib(IntBin::Shl, s.1, nsh);
+        // inexact: keep the top bits and round to nearest even on the remainder
+        let shp1 = self.sel(exact, one, sh);
+        let kept = self.shr128(s, shp1);
+        let back = self.shl128(kept, shp1);
+        let rem = self.sub128(s, back);
+        let shm1 = self.sub(shp1, one);
+        let half = self.shl128((z, one), shm1);
+        let gt = self.lt128(half, rem);
+        let lt = self.lt128(rem, half);
+        let ngt = self.bnot(gt);
+        let nlt = self.bnot(lt);
+        let eq = self.band(ngt, nlt);
+        let odd = self.bit(kept.1, 1);
+        let tie = self.band(eq, odd);
+        let up = self.bor(gt, tie);
+        let upv = self.b2u(up);
+        let upv = self.zext(upv);
+        let rounded = self.add(kept.1, upv);
+        let kept = self.sel(exact, kept_exact, rounded);
+        let kept = self.sel(gone, z, kept);
+        // assemble: (be - 1) << 52 + kept carries into the exponent on its own
+        let bm1 = self.sub(be, one);
+        let eb = self.shlc(bm1, 52);
+        let eb = self.sel(normal, eb, z);
+        let mag = self.add(eb, kept);
+        let inf = self.c64(f.exp_mask());
+        let over_e = self.icmpc(IntCmp::GeS, be, 2047);
+        let over_m = self.icmpc(IntCmp::GeU, mag, f.exp_mask());
+        let over = self.bor(over_e, over_m);
+        let mag = self.sel(over, inf, mag);
+        // an exact zero from opposite signs is +0 in round to nearest
+        let mag = self.sel(s_zero, z, mag);
+        let nz = self.bnot(s_zero);
+        let sign = self.band(sign, nz);
+        let sb = self.c64(f.sign_mask());
+        let sv = self.sel(sign, sb, z);
+        self.or(mag, sv)
+    }
+
     /// Rounds the exact sum `a + b` of two f64 values (each exactly representable, finite or
     /// infinite) to `fmt`. The sign of an exact zero sum follows IEEE 754 for the rounding mode.
     #[allow(clippy::too_many_arguments)]
@@ -962,5 +1265,193 @@ mod tests {
         assert_eq!(eval1(f, [0x3f7f_fffe, 0x0080_0001, 0]), 0x0080_0000);
         assert_eq!(eval1(f, [0x3f7f_ffff, 0x0080_0000, 0]), 0);
         assert_eq!(eval1(f, [0xbf7f_ffff, 0x0080_0000, 0]), 0x8000_0000);
+    }
+
+    /// A kernel of three f64 inputs (in0/in1, in2/in3, in4/in5) whose f64 result is out0/out1.
+    fn kernel64(f: impl Fn(&mut Builder, [Handle; 3]) -> Handle) -> Kernel {
+        let mut b = Builder::new();
+        let mut i = vec![];
+        for n in 0..3u8 {
+            let lo = b.push(Expr::Input(2 * n));
+            let hi = b.push(Expr::Input(2 * n + 1));
+            i.push(b.pack64(lo, hi));
+        }
+        let r = f(&mut b, [i[0], i[1], i[2]]);
+        let lo = b.trunc64(r);
+        let hi = b.hi32(r);
+        let z = b.c32(0);
+        let mut outs = vec![z; 16];
+        outs[0] = lo;
+        outs[1] = hi;
+        b.k.outputs = outs;
+        b.k.validate().expect("valid");
+        b.k
+    }
+
+    fn run64(k: &Kernel, x: [u64; 3]) -> u64 {
+        let ins = [
+            x[0] as u32,
+            (x[0] >> 32) as u32,
+            x[1] as u32,
+            (x[1] >> 32) as u32,
+            x[2] as u32,
+            (x[2] >> 32) as u32,
+        ];
+        let o = interp::run(k, ins, 0);
+        u64::from(o[0]) | (u64::from(o[1]) << 32)
+    }
+
+    /// Interesting f64 bit patterns: zeros, denormals, boundaries, integers and halves.
+    fn f64_cases() -> Vec<u64> {
+        let mut v: Vec<u64> = vec![
+            0,
+            1,
+            0x000f_ffff_ffff_ffff,
+            0x0010_0000_0000_0000,
+            0x3fe0_0000_0000_0000,
+            0x3fe0_0000_0000_0001,
+            0x3fdf_ffff_ffff_ffff,
+            0x3ff0_0000_0000_0000,
+            0x3ff8_0000_0000_0000,
+            0x4004_0000_0000_0000,
+            0x400c_0000_0000_0000,
+            0x4330_0000_0000_0000,
+            0x432f_ffff_ffff_ffff,
+            0x4242_db6c_0000_000b,
+            0x7fef_ffff_ffff_ffff,
+        ];
+        // a deterministic spread over all exponents
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..400 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            v.push(x & 0x7fff_ffff_ffff_ffff);
+        }
+        let neg: Vec<u64> = v.iter().map(|b| b | 1 << 63).collect();
+        v.extend(neg);
+        v
+    }
+
+    #[test]
+    fn round_integral_matches_std_for_f64() {
+        let ops: [(FloatUn, fn(f64) -> f64); 4] = [
+            (FloatUn::Floor, f64::floor),
+            (FloatUn::Ceil, f64::ceil),
+            (FloatUn::Trunc, f64::trunc),
+            (FloatUn::RoundEven, f64::round_ties_even),
+        ];
+        for (op, reference) in ops {
+            let k = kernel64(|b, i| {
+                let f = b.f64_of(i[0]);
+                let r = b.fu(op, f);
+                b.bits_of_f64(r)
+            });
+            assert!(!k.exprs.iter().any(|e| matches!(e, Expr::FloatUn { .. })));
+            for x in f64_cases() {
+                if f64::from_bits(x).is_nan() {
+                    continue;
+                }
+                let want = reference(f64::from_bits(x)).to_bits();
+                let got = run64(&k, [x, 0, 0]);
+                assert_eq!(got, want, "{op:?}({x:#018x})");
+            }
+        }
+    }
+
+    #[test]
+    fn fma_f64_bits_matches_std_mul_add() {
+        let k = kernel64(|b, i| {
+            let z = b.c64(0);
+            b.fma_f64_bits(i[0], i[1], i[2], z)
+        });
+        let cases = f64_cases();
+        let mut checked = 0;
+        for (n, &a) in cases.iter().enumerate() {
+            for (m, &bb) in cases.iter().enumerate().skip(n % 7).step_by(7) {
+                let c = cases[(n * 31 + m * 17) % cases.len()];
+                // also an addend that nearly cancels the product, when the product is finite
+                let p = f64::from_bits(a) * f64::from_bits(bb);
+                let cancel = if p.is_finite() { (-p).to_bits() } else { c };
+                for c in [c, cancel] {
+                    let (fa, fb, fc) = (f64::from_bits(a), f64::from_bits(bb), f64::from_bits(c));
+                    let finite = fa.is_finite() && fb.is_finite() && fc.is_finite();
+                    if !finite || (fa * fb == 0.0 && fc == 0.0) {
+                        continue;
+                    }
+                    let want = fa.mul_add(fb, fc);
+                    if want.is_nan() {
+                        continue;
+                    }
+                    let got = run64(&k, [a, bb, c]);
+                    assert_eq!(got, want.to_bits(), "fma({a:#018x}, {bb:#018x}, {c:#018x})");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 50_000, "{checked}");
+    }
+
+    #[test]
+    fn fma_f64_bits_scales_within_the_rounding() {
+        let k = kernel64(|b, i| {
+            let s = b.c64((-128i64) as u64);
+            b.fma_f64_bits(i[0], i[1], i[2], s)
+        });
+        let cases = f64_cases();
+        for (n, &a) in cases.iter().enumerate().step_by(3) {
+            let bb = cases[(n * 7 + 1) % cases.len()];
+            let c = cases[(n * 13 + 5) % cases.len()];
+            let (fa, fb, fc) = (f64::from_bits(a), f64::from_bits(bb), f64::from_bits(c));
+            let k128 = 2f64.powi(-128);
+            // exact scaling of a and c, then one rounding: valid while a * 2^-128 stays normal
+            let sa = fa * k128;
+            let sc = fc * k128;
+            if !(fa.is_finite() && fb.is_finite() && fc.is_finite())
+                || sa.abs() < f64::MIN_POSITIVE
+                || sc.abs() < f64::MIN_POSITIVE
+                || fa * fb == 0.0
+            {
+                continue;
+            }
+            let want = sa.mul_add(fb, sc);
+            if want.is_nan() || want.is_infinite() {
+                continue;
+            }
+            assert_eq!(
+                run64(&k, [a, bb, c]),
+                want.to_bits(),
+                "{a:#x} {bb:#x} {c:#x}"
+            );
+        }
+    }
+
+    #[test]
+    fn multiplying_by_a_constant_zero_is_built_on_the_bits() {
+        for zero in [0.0f64, -0.0] {
+            for swap in [false, true] {
+                let k = kernel64(|b, i| {
+                    let x = b.f64_of(i[0]);
+                    let z = b.cf64(zero);
+                    let p = if swap {
+                        b.fb(FloatBin::Mul, z, x)
+                    } else {
+                        b.fb(FloatBin::Mul, x, z)
+                    };
+                    b.bits_of_f64(p)
+                });
+                assert!(!k.exprs.iter().any(|e| matches!(e, Expr::FloatBin { .. })));
+                let mut cases = f64_cases();
+                cases.extend([
+                    0x7ff0_0000_0000_0000,
+                    0xfff0_0000_0000_0000,
+                    0x7ff0_0000_0000_0001,
+                ]);
+                for x in cases {
+                    let want = (f64::from_bits(x) * zero).to_bits();
+                    assert_eq!(run64(&k, [x, 0, 0]), want, "{x:#018x} * {zero}");
+                }
+            }
+        }
     }
 }

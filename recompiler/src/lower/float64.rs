@@ -1,8 +1,7 @@
-//! f64 instructions. Arithmetic uses native F64 operations (one rounding, nearest even); the
-//! NaN rules are applied on the bits. f64 denormal results are exact in the CPU model; on a
-//! driver that flushes f64 denormals they are at the driver's mercy (docs/semantics.md,
-//! rule f64-fma-denormals).
-
+//! f64 instructions. add/mul use native F64 operations (one rounding, nearest even); fma and
+//! div_fmas are built on the integer bits (rule f64-fma-exact) and rounding to integral values
+//! too (rule f64-round-integral), so no driver's unfused Fma or f64 denormal flushing reaches
+//! them. The NaN rules are applied on the bits (docs/semantics.md).
 use super::float::{div_fixup, minmax, Ctx};
 use super::Lowerer;
 use crate::build::Fmt;
@@ -42,20 +41,51 @@ pub(super) fn lower64(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             };
             // rule: div-fmas: with VCC set the result is scaled by 2^128 (|S2| >= 2) or 2^-128,
             // within the single rounding (S0 and S2 are scaled exactly before the fma)
-            let v = match vcc {
-                Some(vc) => {
-                    let hi = b.shrc(s[2], 52);
-                    let e = b.andc(hi, 0x7ff);
-                    let big = b.icmpc(IntCmp::GeU, e, 1024);
-                    let up = b.cf64(2f64.powi(128));
-                    let dn = b.cf64(2f64.powi(-128));
-                    let k = b.sel(big, up, dn);
-                    let a = b.fb(FloatBin::Mul, w[0], k);
-                    let cc = b.fb(FloatBin::Mul, w[2], k);
-                    let sc = b.fma(a, w[1], cc);
-                    b.sel(vc, sc, v)
+            // rule: f64-fma-exact: the fused result is built on the integer bits, because a
+            // driver's native f64 fma may be unfused and may flush denormals; the native value
+            // is kept only where an operand is infinite or NaN (no rounding happens there)
+            let v = if n == 3 {
+                // rule: div-fmas: with VCC set the result is scaled by 2^128 (|S2| >= 2) or
+                // 2^-128, within the single rounding
+                let zero = b.c64(0);
+                let scale = match vcc {
+                    Some(vc) => {
+                        let hi = b.shrc(s[2], 52);
+                        let e = b.andc(hi, 0x7ff);
+                        let big = b.icmpc(IntCmp::GeU, e, 1024);
+                        let up = b.c64(128);
+                        let dn = b.c64((-128i64) as u64);
+                        let k = b.sel(big, up, dn);
+                        b.sel(vc, k, zero)
+                    }
+                    None => zero,
+                };
+                let soft = b.fma_f64_bits(s[0], s[1], s[2], scale);
+                let mut special = b.cb(false);
+                for &x in &s {
+                    let a = b.abs_bits(f, x);
+                    let i = b.icmpc(IntCmp::GeU, a, f.exp_mask());
+                    special = b.bor(special, i);
                 }
-                None => v,
+                // exact zero plus zero: -0 only when both are negative
+                let za = b.is_zero(f, s[0]);
+                let zb = b.is_zero(f, s[1]);
+                let zc = b.is_zero(f, s[2]);
+                let zp = b.bor(za, zb);
+                let zz = b.band(zp, zc);
+                let sa = b.sign_of(f, s[0]);
+                let sb = b.sign_of(f, s[1]);
+                let sc = b.sign_of(f, s[2]);
+                let sp = b.bxor(sa, sb);
+                let both = b.band(sp, sc);
+                let nz = b.c64(f.sign_mask());
+                let zr = b.sel(both, nz, zero);
+                let r = b.sel(zz, zr, soft);
+                let nat = b.bits_of_f64(v);
+                let r = b.sel(special, nat, r);
+                b.f64_of(r)
+            } else {
+                v
             };
             let vb = b.bits_of_f64(v);
             let (any_nan, pick) = b.first_nan(f, &s, ieee);

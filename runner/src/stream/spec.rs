@@ -175,9 +175,10 @@ impl Inputs {
         if rest_const {
             let base = self.row(first);
             let g0 = self.gens[0];
+            let n0 = g0.len();
             for (k, row) in out.iter_mut().enumerate() {
                 *row = base;
-                row[0] = g0.value(first + k as u64);
+                row[0] = g0.value((first + k as u64) % n0);
             }
         } else {
             for (k, row) in out.iter_mut().enumerate() {
