@@ -1335,7 +1335,8 @@ mod tests {
 
     #[test]
     fn round_integral_matches_std_for_f64() {
-        let ops: [(FloatUn, fn(f64) -> f64); 4] = [
+        type Reference = fn(f64) -> f64;
+        let ops: [(FloatUn, Reference); 4] = [
             (FloatUn::Floor, f64::floor),
             (FloatUn::Ceil, f64::ceil),
             (FloatUn::Trunc, f64::trunc),
@@ -1368,7 +1369,7 @@ mod tests {
         let cases = f64_cases();
         let mut checked = 0;
         for (n, &a) in cases.iter().enumerate() {
-            for (m, &bb) in cases.iter().enumerate().skip(n % 7).step_by(7) {
+            for (m, &bb) in cases.iter().enumerate().skip(n % 17).step_by(17) {
                 let c = cases[(n * 31 + m * 17) % cases.len()];
                 // also an addend that nearly cancels the product, when the product is finite
                 let p = f64::from_bits(a) * f64::from_bits(bb);
@@ -1389,7 +1390,7 @@ mod tests {
                 }
             }
         }
-        assert!(checked > 50_000, "{checked}");
+        assert!(checked > 30_000, "{checked}");
     }
 
     #[test]

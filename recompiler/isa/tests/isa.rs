@@ -9,26 +9,17 @@ use rdnaprobe_isa::difftest::{
 };
 use rdnaprobe_isa::{decode_stream, encode, table, Decoded, Family, Source, Wave};
 
-/// Lane datasets: datasets/rdna2 when present, else the shared hardware rows.
+/// The shipped lane datasets (datasets/rdna2/*.csv).
 fn lane_csvs() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    for dir in [
-        root.join("datasets/rdna2"),
-        root.join("../shared/hwdata/lane"),
-        PathBuf::from("/work/shared/hwdata/lane"),
-    ] {
-        if let Ok(rd) = std::fs::read_dir(&dir) {
-            let mut v: Vec<PathBuf> = rd
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == "csv"))
-                .collect();
-            if !v.is_empty() {
-                v.sort();
-                return v;
-            }
-        }
-    }
-    Vec::new()
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../datasets/rdna2");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "csv"))
+        .collect();
+    assert!(!v.is_empty(), "no datasets in {}", dir.display());
+    v.sort();
+    v
 }
 
 fn encodings(path: &Path) -> Vec<Vec<u32>> {

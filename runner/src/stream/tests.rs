@@ -88,12 +88,12 @@ fn exhaustive_f16_one_mode_matches_the_replay_path() {
 fn digest_is_stable_across_chunk_sizes_and_threads() {
     let base = plan(
         vec![ADD_F32],
-        &["in0=range:0x3f7ff000:0x3f80ffff", "in1=0x00800000"],
-        "denorm=0/3,round=0/3",
+        &["in0=range:0x3f7fe000:0x3f80107f", "in1=0x3f800000"],
+        "denorm=0/3",
         4096,
     );
     let mut digests = vec![];
-    for (chunk, threads) in [(4096, 1), (8192, 2), (40000, 3), (1 << 20, 2)] {
+    for (chunk, threads) in [(4096, 1), (8192, 2), (12288, 3), (1 << 20, 2)] {
         let p = Plan {
             chunk_rows: Plan::round_chunk(chunk),
             ..base.clone()
@@ -103,7 +103,7 @@ fn digest_is_stable_across_chunk_sizes_and_threads() {
             .build()
             .unwrap();
         let o = pool.install(|| run_quiet(&p, &Engine::Cpu, None));
-        assert_eq!(o.rows, 4 * 69632);
+        assert_eq!(o.rows, 2 * 12416);
         digests.push(o.digest);
     }
     assert!(digests.windows(2).all(|w| w[0] == w[1]), "{digests:?}");
@@ -206,7 +206,7 @@ fn bad_plans_are_refused() {
 fn lavapipe_stream_matches_the_cpu_model() {
     let p = plan(
         vec![ADD_F32],
-        &["in0=range:0x3f7ff000:0x3f80ffff", "in1=0x00800000"],
+        &["in0=range:0x3f7fe000:0x3f80107f", "in1=0x00800000"],
         "denorm=0/3",
         16384,
     );
@@ -221,7 +221,7 @@ fn lavapipe_stream_matches_the_cpu_model() {
             return;
         }
     };
-    assert_eq!(o.rows, 2 * 69632);
+    assert_eq!(o.rows, 2 * 12416);
     assert!(o.candidate.backend.starts_with("vulkan:"));
     assert_eq!(o.total_mismatches(), 0, "{:?}", o.mismatches.first());
     assert_eq!(o.digest, run_quiet(&p, &Engine::Cpu, None).digest);
