@@ -185,28 +185,68 @@ pub enum Convert {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
     /// A constant of type `ty` with these bits (Bool: 0/1, U32/F32: low 32 bits).
-    Const { ty: Ty, bits: u64 },
+    Const {
+        ty: Ty,
+        bits: u64,
+    },
     /// Input dword `index` (0..6: v4..v9 of the lane).
     Input(u8),
     /// The lane's index within its wave (0..wave), `U32`.
     LaneId,
-    IntBin { op: IntBin, a: Handle, b: Handle },
-    IntUn { op: IntUn, a: Handle },
-    IntCmp { op: IntCmp, a: Handle, b: Handle },
-    FloatBin { op: FloatBin, a: Handle, b: Handle },
+    IntBin {
+        op: IntBin,
+        a: Handle,
+        b: Handle,
+    },
+    IntUn {
+        op: IntUn,
+        a: Handle,
+    },
+    IntCmp {
+        op: IntCmp,
+        a: Handle,
+        b: Handle,
+    },
+    FloatBin {
+        op: FloatBin,
+        a: Handle,
+        b: Handle,
+    },
     /// Fused multiply-add a * b + c with a single rounding (nearest even).
-    Fma { a: Handle, b: Handle, c: Handle },
-    FloatUn { op: FloatUn, a: Handle },
-    FloatCmp { op: FloatCmp, a: Handle, b: Handle },
+    Fma {
+        a: Handle,
+        b: Handle,
+        c: Handle,
+    },
+    FloatUn {
+        op: FloatUn,
+        a: Handle,
+    },
+    FloatCmp {
+        op: FloatCmp,
+        a: Handle,
+        b: Handle,
+    },
     /// Boolean logic on `Bool` operands.
     BoolAnd(Handle, Handle),
     BoolOr(Handle, Handle),
     BoolNot(Handle),
     /// `if cond { a } else { b }`; a and b have the same type.
-    Select { cond: Handle, a: Handle, b: Handle },
-    Convert { op: Convert, a: Handle, to: Ty },
+    Select {
+        cond: Handle,
+        a: Handle,
+        b: Handle,
+    },
+    Convert {
+        op: Convert,
+        a: Handle,
+        to: Ty,
+    },
     /// Two U32 -> U64 (lo, hi).
-    Pack64 { lo: Handle, hi: Handle },
+    Pack64 {
+        lo: Handle,
+        hi: Handle,
+    },
 }
 
 /// A lowered body for one lane: expressions in topological order and the sixteen outputs
@@ -248,9 +288,7 @@ impl Kernel {
             Expr::IntBin { a, .. } | Expr::IntUn { a, .. } => self.ty(*a),
             Expr::IntCmp { .. } | Expr::FloatCmp { .. } => Ty::Bool,
             Expr::BoolAnd(..) | Expr::BoolOr(..) | Expr::BoolNot(..) => Ty::Bool,
-            Expr::FloatBin { a, .. } | Expr::Fma { a, .. } | Expr::FloatUn { a, .. } => {
-                self.ty(*a)
-            }
+            Expr::FloatBin { a, .. } | Expr::Fma { a, .. } | Expr::FloatUn { a, .. } => self.ty(*a),
             Expr::Select { a, .. } => self.ty(*a),
             Expr::Convert { to, .. } => *to,
             Expr::Pack64 { .. } => Ty::U64,
@@ -366,7 +404,10 @@ impl Kernel {
         }
         for &o in &self.outputs {
             if o.index() >= self.exprs.len() || self.ty(o) != U32 {
-                return Err(IrError::Type { at: o, what: "output is not a defined U32".into() });
+                return Err(IrError::Type {
+                    at: o,
+                    what: "output is not a defined U32".into(),
+                });
             }
         }
         Ok(())
