@@ -283,21 +283,4 @@ mod tests {
         row.mode.round32 = Some(9);
         assert!(matches!(row_mode(&row), Err(Status::Error(_))));
     }
-
-    #[test]
-    fn open_without_a_gpu_is_one_line() {
-        if std::path::Path::new("/dev/kfd").exists() {
-            return;
-        }
-        let msg = match HipBackend::open(None) {
-            Ok(_) => panic!("hip backend opened without /dev/kfd"),
-            Err(e) => format!("{e:#}"),
-        };
-        assert!(!msg.contains('\n'), "{msg}");
-        assert!(msg.starts_with("hip backend unavailable: "), "{msg}");
-        assert!(
-            msg.contains("hipErrorNoDevice (100)") || msg.contains("libamdhip64 not found"),
-            "{msg}"
-        );
-    }
 }

@@ -168,11 +168,4 @@ mod tests {
         ));
         assert!(text.contains("Vulkan\n  none: no Vulkan loader\n"));
     }
-
-    #[test]
-    fn hip_report_on_this_machine_is_never_a_panic() {
-        let r = hip_report();
-        // Either devices or a reason, never both empty.
-        assert!(!r.devices.is_empty() || r.error.is_some(), "{r:?}");
-    }
 }

@@ -91,11 +91,15 @@ impl Executor {
     pub fn open(selector: &DeviceSelector) -> anyhow::Result<Executor> {
         let entry = super::load_entry()?;
         let instance = super::create_instance(&entry)?;
-        match Self::open_on(entry, instance.clone(), selector) {
+        // `entry` owns the loader library: the clone handed to open_on keeps it loaded, and
+        // this one keeps it loaded until the instance is destroyed on the error path.
+        match Self::open_on(entry.clone(), instance.clone(), selector) {
             Ok(e) => Ok(e),
             Err(err) => {
-                // SAFETY: open_on destroyed whatever it created from the instance before failing.
+                // SAFETY: open_on destroyed whatever it created from the instance before failing;
+                // the loader is still loaded through `entry`.
                 unsafe { instance.destroy_instance(None) };
+                drop(entry);
                 Err(err)
             }
         }

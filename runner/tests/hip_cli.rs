@@ -1,0 +1,62 @@
+//! The HIP path without an AMD GPU, through the binary. These run in a child process on
+//! purpose: ROCm's runtime and Mesa's RADV both bring their own LLVM and libdrm_amdgpu, and
+//! loading both into one test process crashes it (see docs/oracle.md).
+
+use std::path::Path;
+use std::process::Command;
+
+fn rdnaprobe() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_rdnaprobe"))
+}
+
+fn no_amd_gpu() -> bool {
+    !Path::new("/dev/kfd").exists()
+}
+
+#[test]
+fn hip_backend_without_a_gpu_exits_2_with_one_line_and_writes_nothing() {
+    if !no_amd_gpu() {
+        eprintln!("skipped: this machine has /dev/kfd");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("rdnaprobe-hip-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("out.csv");
+    let dataset = Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets/rdna2/log.csv");
+    let o = rdnaprobe()
+        .arg("replay")
+        .arg(&dataset)
+        .args(["--backend", "hip", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(lines[0].contains("hip backend unavailable: "), "{stderr}");
+    assert!(
+        lines[0].contains("hipErrorNoDevice (100)") || lines[0].contains("libamdhip64"),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "an output was written");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn devices_reports_hip_devices_or_the_reason_there_are_none() {
+    let o = rdnaprobe()
+        .args(["devices", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let hip = &v["hip"];
+    let devices = hip["devices"].as_array().map_or(0, |d| d.len());
+    assert!(devices > 0 || hip["error"].is_string(), "{v}");
+    if no_amd_gpu() {
+        assert_eq!(devices, 0, "{v}");
+    }
+}
