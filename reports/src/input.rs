@@ -155,19 +155,21 @@ impl Input {
         } else {
             None
         };
-        let default_backend = manifest
-            .as_ref()
-            .map(|m| m.producer.backend.trim().to_string())
-            .filter(|b| !b.is_empty())
-            .unwrap_or_else(|| {
-                if status_column.is_none() {
-                    HARDWARE.to_string()
-                } else {
+        // A dataset without a `status` column is a measurement (whatever GPU its manifest
+        // names): it is the hardware reference. Replay outputs are labelled by their producer.
+        let default_backend = if status_column.is_none() {
+            HARDWARE.to_string()
+        } else {
+            manifest
+                .as_ref()
+                .map(|m| m.producer.backend.trim().to_string())
+                .filter(|b| !b.is_empty())
+                .unwrap_or_else(|| {
                     path.file_stem()
                         .map(|s| s.to_string_lossy().into_owned())
                         .unwrap_or_else(|| "candidate".into())
-                }
-            });
+                })
+        };
         Ok(Input {
             path: path.to_path_buf(),
             reader,
