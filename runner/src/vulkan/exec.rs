@@ -159,7 +159,13 @@ impl Executor {
             let device = instance
                 .create_device(pd, &device_info, None)
                 .with_context(|| format!("vkCreateDevice on {}", probe.info.name))?;
-            let fc = probe.float_controls.unwrap_or_default();
+            // RDNAPROBE_FLOAT_CONTROLS=0 emits no float-controls execution modes even where the
+            // device advertises them: the IR never needs them, so this isolates driver paths.
+            let fc = if std::env::var("RDNAPROBE_FLOAT_CONTROLS").is_ok_and(|v| v == "0") {
+                Default::default()
+            } else {
+                probe.float_controls.unwrap_or_default()
+            };
             let options = SpirvOptions {
                 float64,
                 int64,
