@@ -1037,6 +1037,29 @@ pub(super) fn div_fixup(l: &mut Lowerer, fmt: Fmt, s0: Handle, s1: Handle, s2: H
     b.sel(n2, q2, r)
 }
 
+/// sin or cos of `w` revolutions (an F64), the argument reduced exactly to [0, 1) before the
+/// driver's function, with exact zeros at the half and whole turns (sine) and the odd quarter
+/// turns (cosine). Shared by the f32 and f16 forms.
+// rule: trig-revolutions (docs/semantics.md)
+pub(super) fn revolutions_trig(b: &mut Builder, w: Handle, sine: bool) -> Handle {
+    let fl = b.fu(FloatUn::Floor, w);
+    let fr = b.fb(FloatBin::Sub, w, fl);
+    let tp = b.cf64(std::f64::consts::TAU);
+    let ang = b.fb(FloatBin::Mul, fr, tp);
+    let op = if sine { FloatUn::Sin } else { FloatUn::Cos };
+    let v = b.fu(op, ang);
+    let four = b.cf64(4.0);
+    let f4 = b.fb(FloatBin::Mul, fr, four);
+    let f4r = b.fu(FloatUn::RoundEven, f4);
+    let on_quarter = b.fcmp(FloatCmp::OrdEq, f4, f4r);
+    let q4 = b.cvt(Convert::F64ToU32, f4r, Ty::U32);
+    let odd = b.bit(q4, 1);
+    let is_zero_pt = if sine { b.bnot(odd) } else { odd };
+    let z_here = b.band(on_quarter, is_zero_pt);
+    let zf = b.cf64(0.0);
+    b.sel(z_here, zf, v)
+}
+
 fn f32_un(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
     let ieee = l.mode.ieee;
     let round = l.mode.round32();
@@ -1252,28 +1275,7 @@ fn f32_un(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             b.sel(nan, q, r)
         }
         "v_sin_f32" | "v_cos_f32" => {
-            // rule: trig-revolutions: sin(2*pi*x) with x in revolutions, reduced exactly
-            let fl = b.fu(FloatUn::Floor, w);
-            let fr = b.fb(FloatBin::Sub, w, fl);
-            let tp = b.cf64(std::f64::consts::TAU);
-            let ang = b.fb(FloatBin::Mul, fr, tp);
-            let op = if m == "v_sin_f32" {
-                FloatUn::Sin
-            } else {
-                FloatUn::Cos
-            };
-            let v = b.fu(op, ang);
-            // exact zeros at the half/whole turns (sine) and the quarter turns (cosine)
-            let four = b.cf64(4.0);
-            let f4 = b.fb(FloatBin::Mul, fr, four);
-            let f4r = b.fu(FloatUn::RoundEven, f4);
-            let on_quarter = b.fcmp(FloatCmp::OrdEq, f4, f4r);
-            let q4 = b.cvt(Convert::F64ToU32, f4r, Ty::U32);
-            let odd = b.bit(q4, 1);
-            let is_zero_pt = if m == "v_sin_f32" { b.bnot(odd) } else { odd };
-            let z_here = b.band(on_quarter, is_zero_pt);
-            let zf = b.cf64(0.0);
-            let v = b.sel(z_here, zf, v);
+            let v = revolutions_trig(b, w, m == "v_sin_f32");
             let r = rnd(b, v);
             let r = if m == "v_sin_f32" {
                 // sin keeps a zero input's sign

@@ -1,7 +1,7 @@
 //! f16 instructions: scalar f16 arithmetic, unary and conversion ops, packed f16 (VOP3P) and
 //! the mixed-precision v_fma_mix* forms.
 
-use super::float::{arith, div_fixup, ldexp, minmax, Arith, Ctx};
+use super::float::{arith, div_fixup, ldexp, minmax, revolutions_trig, Arith, Ctx};
 use super::Lowerer;
 use crate::build::{Builder, Fmt, Tiny};
 use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, IntCmp, Ty};
@@ -500,26 +500,7 @@ fn unary16(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             b.sel(nan, q, r)
         }
         "v_sin_f16" | "v_cos_f16" => {
-            let fl = b.fu(FloatUn::Floor, w);
-            let fr = b.fb(FloatBin::Sub, w, fl);
-            let tp = b.cf64(std::f64::consts::TAU);
-            let ang = b.fb(FloatBin::Mul, fr, tp);
-            let op = if m == "v_sin_f16" {
-                FloatUn::Sin
-            } else {
-                FloatUn::Cos
-            };
-            let v = b.fu(op, ang);
-            let four = b.cf64(4.0);
-            let f4 = b.fb(FloatBin::Mul, fr, four);
-            let f4r = b.fu(FloatUn::RoundEven, f4);
-            let on_q = b.fcmp(FloatCmp::OrdEq, f4, f4r);
-            let q4 = b.cvt(Convert::F64ToU32, f4r, Ty::U32);
-            let odd = b.bit(q4, 1);
-            let zp = if m == "v_sin_f16" { b.bnot(odd) } else { odd };
-            let zh = b.band(on_q, zp);
-            let zf = b.cf64(0.0);
-            let v = b.sel(zh, zf, v);
+            let v = revolutions_trig(b, w, m == "v_sin_f16");
             let r = rnd(b, v);
             let r = if m == "v_sin_f16" {
                 b.sel(zero, x, r)
