@@ -496,63 +496,49 @@ impl Builder {
     /// The f64 value of f32 bits `x`, exact for every input (denormals included). NaNs keep their
     /// payload shifted into the f64 mantissa.
     pub fn f32_to_f64_exact(&mut self, x: Handle) -> Handle {
-        let x64 = self.zext(x);
-        let sign = self.andc(x64, 0x8000_0000);
-        let sign = self.shlc(sign, 32);
-        let e = self.shrc(x64, 23);
-        let e = self.andc(e, 0xff);
-        let m = self.andc(x64, 0x7f_ffff);
-        // normal: exponent rebias 127 -> 1023
-        let en = self.addc(e, 1023 - 127);
-        let en = self.shlc(en, 52);
-        let mn = self.shlc(m, 29);
-        let normal = self.or(en, mn);
-        let normal = self.or(normal, sign);
-        // inf/nan
-        let ei = self.c64(0x7ff0_0000_0000_0000);
-        let special = self.or(ei, mn);
-        let special = self.or(special, sign);
-        // denormal: m * 2^-149, exact (m < 2^23)
-        let m32 = self.andc(x, 0x7f_ffff);
-        let mf = self.cvt(Convert::U32ToF64, m32, Ty::F64);
-        let scale = self.cf64(2f64.powi(-149));
-        let df = self.fb(FloatBin::Mul, mf, scale);
-        let db = self.bits_of_f64(df);
-        let db = self.or(db, sign);
-        let e0 = self.eqc(e, 0);
-        let emax = self.eqc(e, 0xff);
-        let r = self.sel(emax, special, normal);
-        let r = self.sel(e0, db, r);
-        self.f64_of(r)
+        self.widen_exact(Fmt::F32, x)
     }
 
     /// The f64 value of f16 bits (low 16 bits of `x`), exact; NaN payloads move to the top of
     /// the f64 mantissa.
     pub fn f16_to_f64_exact(&mut self, x: Handle) -> Handle {
         let x = self.andc(x, 0xffff);
+        self.widen_exact(Fmt::F16, x)
+    }
+
+    /// Widens the f32 or f16 bits in `x` (U32, upper bits clear) to an F64 on the bits: normals
+    /// rebias the exponent, infinities and NaNs keep the mantissa at the top of the f64 one, and
+    /// denormals become mantissa * 2^(1 - bias - mbits), exact in f64.
+    fn widen_exact(&mut self, fmt: Fmt, x: Handle) -> Handle {
+        let (mbits, ebits) = (fmt.mbits(), fmt.ebits());
+        let emax = (1u64 << ebits) - 1;
+        let mmask = (1u64 << mbits) - 1;
         let x64 = self.zext(x);
-        let sign = self.andc(x64, 0x8000);
-        let sign = self.shlc(sign, 48);
-        let e = self.shrc(x64, 10);
-        let e = self.andc(e, 0x1f);
-        let m = self.andc(x64, 0x3ff);
-        let en = self.addc(e, 1023 - 15);
+        let sign = self.andc(x64, fmt.sign_mask());
+        let sign = self.shlc(sign, 63 - (mbits + ebits));
+        let e = self.shrc(x64, mbits);
+        let e = self.andc(e, emax);
+        let m = self.andc(x64, mmask);
+        // normal: exponent rebias to 1023
+        let en = self.addc(e, (1023 - fmt.bias()) as u64);
         let en = self.shlc(en, 52);
-        let mn = self.shlc(m, 42);
+        let mn = self.shlc(m, 52 - mbits);
         let normal = self.or(en, mn);
         let normal = self.or(normal, sign);
+        // inf/nan
         let ei = self.c64(0x7ff0_0000_0000_0000);
         let special = self.or(ei, mn);
         let special = self.or(special, sign);
-        let m32 = self.andc(x, 0x3ff);
+        // denormal: m * 2^(1 - bias - mbits), exact (m < 2^mbits)
+        let m32 = self.andc(x, mmask);
         let mf = self.cvt(Convert::U32ToF64, m32, Ty::F64);
-        let scale = self.cf64(2f64.powi(-24));
+        let scale = self.cf64(2f64.powi(1 - fmt.bias() as i32 - mbits as i32));
         let df = self.fb(FloatBin::Mul, mf, scale);
         let db = self.bits_of_f64(df);
         let db = self.or(db, sign);
         let e0 = self.eqc(e, 0);
-        let emax = self.eqc(e, 0x1f);
-        let r = self.sel(emax, special, normal);
+        let is_max = self.eqc(e, emax);
+        let r = self.sel(is_max, special, normal);
         let r = self.sel(e0, db, r);
         self.f64_of(r)
     }
