@@ -9,6 +9,12 @@
 //!   [`OUTPUT_DWORDS`] words per row (out0..out15);
 //! - push constant block `{ u32 row_count }`; invocations with `row >= row_count` do nothing.
 //!
+//! That is the [`Interface::LANE_CONTRACT`] every replay uses. Streaming sweeps
+//! ([`emit_with`]) can instead have the module compute its inputs from the row index
+//! ([`InputSource::Generated`]: no input buffer, push constants `{ u32 row_count, u32 base_lo,
+//! u32 base_hi }`) and store only the output dwords that are not constants of the kernel
+//! ([`Interface::outputs`]), so that a 2^32-row sweep moves 4 bytes per row instead of 88.
+//!
 //! Every IR operation maps to one or a few SPIR-V instructions. Where SPIR-V leaves a result
 //! undefined the module computes the IR's documented value explicitly: shift amounts are taken
 //! modulo the width, `DivU` by zero gives all ones, `RemU` by zero gives the dividend, and
@@ -45,6 +51,47 @@ pub const INPUT_DWORDS: u32 = 6;
 pub const OUTPUT_DWORDS: u32 = 16;
 /// SPIR-V version of the emitted modules: 1.3 is the newest that Vulkan 1.1 accepts.
 pub const SPIRV_VERSION: (u8, u8) = (1, 3);
+
+/// Where a module's rows come from and which output dwords it stores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Interface {
+    pub inputs: InputSource,
+    /// Output dwords the module stores (bit k: out k), packed in increasing order: a row of
+    /// the output buffer is `outputs.count_ones()` words. Must not be 0.
+    pub outputs: u16,
+}
+
+impl Interface {
+    /// Inputs from binding 0, all sixteen outputs: the lane contract as replays use it.
+    pub const LANE_CONTRACT: Interface = Interface {
+        inputs: InputSource::Buffer,
+        outputs: 0xffff,
+    };
+
+    /// Words per row in the output buffer.
+    pub fn output_stride(&self) -> usize {
+        self.outputs.count_ones() as usize
+    }
+}
+
+/// How a module gets the six input dwords of its rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InputSource {
+    /// Binding 0 holds [`INPUT_DWORDS`] words per row.
+    Buffer,
+    /// Computed from the row index `i = base + GlobalInvocationId.x` (`base` from the push
+    /// constants, 64-bit): by mixed radix with in0 varying fastest, input k is
+    /// `first_k + (i / (count_0 * ... * count_{k-1})) % count_k`. Needs `shaderInt64`.
+    Generated([InputRange; 6]),
+}
+
+/// The values `first, first + 1, ..., first + count - 1` of one generated input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct InputRange {
+    pub first: u32,
+    /// 1 ..= 2^32.
+    pub count: u64,
+}
 
 /// What the target device supports, as far as code generation cares.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -112,15 +159,53 @@ pub enum SpirvError {
     /// The device lacks a feature the kernel needs.
     #[error("unsupported on this device: {reason}")]
     Unsupported { reason: String },
+    /// An [`Interface`] that cannot be built.
+    #[error("module interface: {reason}")]
+    Interface { reason: String },
     /// rspirv refused an instruction sequence (a backend bug).
     #[error("SPIR-V builder failed at {at}: {message}")]
     Builder { at: String, message: String },
 }
 
-/// Emits the GLCompute module for `kernel` at wave size `wave`, as SPIR-V words.
+/// Emits the GLCompute module for `kernel` at wave size `wave`, as SPIR-V words, with the
+/// lane contract's interface ([`Interface::LANE_CONTRACT`]).
 pub fn emit(kernel: &Kernel, wave: Wave, opts: &SpirvOptions) -> Result<Vec<u32>, SpirvError> {
+    emit_with(kernel, wave, opts, &Interface::LANE_CONTRACT)
+}
+
+/// Emits the module for `kernel` with the buffer interface `io`.
+pub fn emit_with(
+    kernel: &Kernel,
+    wave: Wave,
+    opts: &SpirvOptions,
+    io: &Interface,
+) -> Result<Vec<u32>, SpirvError> {
     kernel.validate()?;
-    let uses = Uses::of(kernel);
+    if io.outputs == 0 {
+        return Err(SpirvError::Interface {
+            reason: "the module must store at least one output dword".into(),
+        });
+    }
+    let mut uses = Uses::of(kernel);
+    if let InputSource::Generated(ranges) = io.inputs {
+        if let Some((k, r)) = ranges
+            .iter()
+            .enumerate()
+            .find(|(_, r)| r.count == 0 || r.count > 1 << 32)
+        {
+            return Err(SpirvError::Interface {
+                reason: format!("generated input in{k} has {} values (1 ..= 2^32)", r.count),
+            });
+        }
+        if !opts.int64 {
+            return Err(SpirvError::Unsupported {
+                reason: "generated inputs need 64-bit row indices and the device lacks \
+                         shaderInt64"
+                    .into(),
+            });
+        }
+        uses.u64 = true;
+    }
     if uses.f64 && !opts.float64 {
         return Err(SpirvError::Unsupported {
             reason: "the kernel computes in f64 and the device lacks shaderFloat64".into(),
@@ -133,7 +218,7 @@ pub fn emit(kernel: &Kernel, wave: Wave, opts: &SpirvOptions) -> Result<Vec<u32>
         });
     }
     let mut e = Emitter::new(kernel, wave, uses, opts);
-    e.module()?;
+    e.module(io)?;
     Ok(e.b.module().assemble())
 }
 
@@ -305,9 +390,13 @@ impl<'k> Emitter<'k> {
         self.constant(Ty::U32, u64::from(v))
     }
 
-    fn module(&mut self) -> Result<(), SpirvError> {
+    fn module(&mut self, iface: &Interface) -> Result<(), SpirvError> {
         let t_u32 = self.t.u32_;
         let err = build_err(None);
+        let generated = match iface.inputs {
+            InputSource::Buffer => None,
+            InputSource::Generated(ranges) => Some(ranges),
+        };
 
         // Buffers: struct { u32 data[]; } with Block, shared by input and output.
         let arr = self.b.type_runtime_array(t_u32);
@@ -318,27 +407,39 @@ impl<'k> Emitter<'k> {
         self.b
             .member_decorate(buf, 0, Decoration::Offset, [Operand::LiteralBit32(0)]);
         let ptr_buf = self.b.type_pointer(None, StorageClass::StorageBuffer, buf);
-        let in_var = self
-            .b
-            .variable(ptr_buf, None, StorageClass::StorageBuffer, None);
+        let mut buffers = vec![];
+        let in_var = generated.is_none().then(|| {
+            let v = self
+                .b
+                .variable(ptr_buf, None, StorageClass::StorageBuffer, None);
+            buffers.push((v, 0, "inputs"));
+            v
+        });
         let out_var = self
             .b
             .variable(ptr_buf, None, StorageClass::StorageBuffer, None);
-        for (var, binding, name) in [(in_var, 0, "inputs"), (out_var, 1, "outputs")] {
+        buffers.push((out_var, 1, "outputs"));
+        for (var, binding, name) in buffers {
             self.b
                 .decorate(var, Decoration::DescriptorSet, [Operand::LiteralBit32(0)]);
             self.b
                 .decorate(var, Decoration::Binding, [Operand::LiteralBit32(binding)]);
             self.b.name(var, name);
         }
-        self.b.decorate(in_var, Decoration::NonWritable, []);
+        if let Some(v) = in_var {
+            self.b.decorate(v, Decoration::NonWritable, []);
+        }
         self.b.decorate(out_var, Decoration::NonReadable, []);
 
-        // Push constants: struct { u32 row_count; }.
-        let pc = self.b.type_struct([t_u32]);
+        // Push constants: struct { u32 row_count; } or, with generated inputs,
+        // struct { u32 row_count; u32 base_lo; u32 base_hi; }.
+        let members = if generated.is_some() { 3 } else { 1 };
+        let pc = self.b.type_struct(vec![t_u32; members]);
         self.b.decorate(pc, Decoration::Block, []);
-        self.b
-            .member_decorate(pc, 0, Decoration::Offset, [Operand::LiteralBit32(0)]);
+        for m in 0..members as u32 {
+            self.b
+                .member_decorate(pc, m, Decoration::Offset, [Operand::LiteralBit32(4 * m)]);
+        }
         let ptr_pc = self.b.type_pointer(None, StorageClass::PushConstant, pc);
         let pc_var = self
             .b
@@ -391,14 +492,18 @@ impl<'k> Emitter<'k> {
             .composite_extract(t_u32, None, lid, [0])
             .map_err(&err)?;
         let c0 = self.u32c(0);
-        let rc_ptr = self
-            .b
-            .access_chain(self.t.ptr_pc_u32, None, pc_var, [c0])
-            .map_err(&err)?;
-        let row_count = self.b.load(t_u32, None, rc_ptr, None, []).map_err(&err)?;
+        let mut push = Vec::with_capacity(members);
+        for m in 0..members as u32 {
+            let cm = self.u32c(m);
+            let ptr = self
+                .b
+                .access_chain(self.t.ptr_pc_u32, None, pc_var, [cm])
+                .map_err(&err)?;
+            push.push(self.b.load(t_u32, None, ptr, None, []).map_err(&err)?);
+        }
         let in_range = self
             .b
-            .u_less_than(self.t.bool_, None, row, row_count)
+            .u_less_than(self.t.bool_, None, row, push[0])
             .map_err(&err)?;
         let body = self.b.id();
         let merge = self.b.id();
@@ -410,15 +515,18 @@ impl<'k> Emitter<'k> {
             .map_err(&err)?;
 
         self.b.begin_block(Some(body)).map_err(&err)?;
-        let c_in = self.u32c(INPUT_DWORDS);
-        let c_out = self.u32c(OUTPUT_DWORDS);
-        let in_base = self.b.i_mul(t_u32, None, row, c_in).map_err(&err)?;
-        let out_base = self.b.i_mul(t_u32, None, row, c_out).map_err(&err)?;
-        let io = Io {
-            in_var,
-            in_base,
-            lane,
+        let inputs = match (in_var, generated) {
+            (Some(in_var), _) => {
+                let c_in = self.u32c(INPUT_DWORDS);
+                let in_base = self.b.i_mul(t_u32, None, row, c_in).map_err(&err)?;
+                Inputs::Buffer { in_var, in_base }
+            }
+            (None, Some(ranges)) => Inputs::Values(self.generated_inputs(&ranges, row, &push)?),
+            (None, None) => unreachable!("an input buffer is declared unless inputs are generated"),
         };
+        let stride = self.u32c(iface.output_stride() as u32);
+        let out_base = self.b.i_mul(t_u32, None, row, stride).map_err(&err)?;
+        let io = Io { inputs, lane };
         for i in 0..self.kernel.exprs.len() {
             let h = Handle(i as u32);
             self.at = Some(h);
@@ -426,9 +534,11 @@ impl<'k> Emitter<'k> {
             self.values.push(id);
         }
         self.at = None;
-        for (k, out) in self.kernel.outputs.iter().enumerate() {
-            let ck = self.u32c(k as u32);
-            let idx = self.b.i_add(t_u32, None, out_base, ck).map_err(&err)?;
+        let stored = (0..OUTPUT_DWORDS as usize).filter(|k| iface.outputs & (1 << k) != 0);
+        for (slot, k) in stored.enumerate() {
+            let out = self.kernel.outputs[k];
+            let cs = self.u32c(slot as u32);
+            let idx = self.b.i_add(t_u32, None, out_base, cs).map_err(&err)?;
             let ptr = self
                 .b
                 .access_chain(self.t.ptr_sb_u32, None, out_var, [c0, idx])
@@ -443,6 +553,58 @@ impl<'k> Emitter<'k> {
         self.b.ret().map_err(&err)?;
         self.b.end_function().map_err(&err)?;
         Ok(())
+    }
+
+    /// The six input values of row `base + row` (`push` = row_count, base_lo, base_hi), by
+    /// mixed radix over `ranges`, in0 fastest. Counts that are powers of two become masks and
+    /// shifts; single-value inputs are constants.
+    fn generated_inputs(
+        &mut self,
+        ranges: &[InputRange; 6],
+        row: Word,
+        push: &[Word],
+    ) -> Result<[Word; 6], SpirvError> {
+        let err = build_err(None);
+        let (t32, t64) = (self.t.u32_, self.ty(Ty::U64));
+        let b = &mut self.b;
+        let lo = b.u_convert(t64, None, push[1]).map_err(&err)?;
+        let hi = b.u_convert(t64, None, push[2]).map_err(&err)?;
+        let c32 = self.constant(Ty::U64, 32);
+        let b = &mut self.b;
+        let hi = b.shift_left_logical(t64, None, hi, c32).map_err(&err)?;
+        let base = b.bitwise_or(t64, None, hi, lo).map_err(&err)?;
+        let row64 = b.u_convert(t64, None, row).map_err(&err)?;
+        let mut index = b.i_add(t64, None, base, row64).map_err(&err)?;
+        let mut values = [0; 6];
+        for (v, r) in values.iter_mut().zip(ranges) {
+            if r.count == 1 {
+                *v = self.u32c(r.first);
+                continue;
+            }
+            let (digit, rest) = if r.count.is_power_of_two() {
+                let mask = self.constant(Ty::U64, r.count - 1);
+                let shift = self.constant(Ty::U64, u64::from(r.count.trailing_zeros()));
+                let b = &mut self.b;
+                (
+                    b.bitwise_and(t64, None, index, mask).map_err(&err)?,
+                    b.shift_right_logical(t64, None, index, shift)
+                        .map_err(&err)?,
+                )
+            } else {
+                let count = self.constant(Ty::U64, r.count);
+                let b = &mut self.b;
+                (
+                    b.u_mod(t64, None, index, count).map_err(&err)?,
+                    b.u_div(t64, None, index, count).map_err(&err)?,
+                )
+            };
+            index = rest;
+            let first = self.u32c(r.first);
+            let b = &mut self.b;
+            let digit = b.u_convert(t32, None, digit).map_err(&err)?;
+            *v = b.i_add(t32, None, first, digit).map_err(&err)?;
+        }
+        Ok(values)
     }
 
     /// Declares the float-controls execution modes the device advertises, for the widths used.
@@ -519,19 +681,21 @@ impl<'k> Emitter<'k> {
                 if u32::from(index) >= INPUT_DWORDS {
                     return Err(SpirvError::InputIndex { at: h, index });
                 }
-                let c0 = self.u32c(0);
-                let ci = self.u32c(u32::from(index));
-                let idx = self
-                    .b
-                    .i_add(self.t.u32_, None, io.in_base, ci)
-                    .map_err(&err)?;
-                let ptr = self
-                    .b
-                    .access_chain(self.t.ptr_sb_u32, None, io.in_var, [c0, idx])
-                    .map_err(&err)?;
-                self.b
-                    .load(self.t.u32_, None, ptr, None, [])
-                    .map_err(&err)?
+                match io.inputs {
+                    Inputs::Values(v) => v[usize::from(index)],
+                    Inputs::Buffer { in_var, in_base } => {
+                        let c0 = self.u32c(0);
+                        let ci = self.u32c(u32::from(index));
+                        let idx = self.b.i_add(self.t.u32_, None, in_base, ci).map_err(&err)?;
+                        let ptr = self
+                            .b
+                            .access_chain(self.t.ptr_sb_u32, None, in_var, [c0, idx])
+                            .map_err(&err)?;
+                        self.b
+                            .load(self.t.u32_, None, ptr, None, [])
+                            .map_err(&err)?
+                    }
+                }
             }
             Expr::LaneId => io.lane,
             Expr::IntBin { op, a, b } => self.int_bin(op, ty, self.v(a), self.v(b))?,
@@ -833,7 +997,15 @@ impl<'k> Emitter<'k> {
 
 /// Per-invocation values the expressions read.
 struct Io {
-    in_var: Word,
-    in_base: Word,
+    inputs: Inputs,
     lane: Word,
+}
+
+/// Where [`Expr::Input`] reads from.
+#[derive(Clone, Copy)]
+enum Inputs {
+    /// The row's words in the input buffer, from `in_base`.
+    Buffer { in_var: Word, in_base: Word },
+    /// Computed in the module (generated inputs).
+    Values([Word; 6]),
 }

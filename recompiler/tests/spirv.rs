@@ -15,7 +15,9 @@ use rdnaprobe_recompiler::ir::{
     Convert, Expr, FloatBin, FloatUn, Handle, IntBin, IntCmp, IntUn, Kernel, Ty,
 };
 use rdnaprobe_recompiler::spirv::arbitrary::{random_kernel, GenOptions};
-use rdnaprobe_recompiler::spirv::{emit, FloatControls, SpirvError, SpirvOptions};
+use rdnaprobe_recompiler::spirv::{
+    emit, emit_with, FloatControls, InputRange, InputSource, Interface, SpirvError, SpirvOptions,
+};
 use rspirv::binary::Disassemble;
 use rspirv::spirv::{Decoration, Op};
 
@@ -303,6 +305,90 @@ fn random_kernels_validate() {
         if !spirv_val(&words, &format!("random kernel seed {seed}")).unwrap() {
             return;
         }
+    }
+}
+
+/// Generated-input interfaces: every generator shape (power-of-two counts, other counts,
+/// 2^32, single values) and packed output subsets.
+fn generated_interfaces() -> Vec<Interface> {
+    let r = |first: u32, count: u64| InputRange { first, count };
+    let one = r(0, 1);
+    vec![
+        Interface {
+            inputs: InputSource::Generated([r(0, 1 << 32), one, one, one, one, one]),
+            outputs: 1,
+        },
+        Interface {
+            inputs: InputSource::Generated([
+                r(0, 1 << 16),
+                r(5, 3),
+                r(0x3c00, 1),
+                one,
+                one,
+                r(7, 1000),
+            ]),
+            outputs: 0b1010_0000_0000_0011,
+        },
+        Interface {
+            inputs: InputSource::Generated([r(0x7f00_0000, 257); 6]),
+            outputs: 0xffff,
+        },
+    ]
+}
+
+#[test]
+fn generated_input_modules_validate() {
+    for (n, iface) in generated_interfaces().iter().enumerate() {
+        for seed in 0..12 {
+            let k = random_kernel(seed, &GenOptions::default());
+            let wave = if seed % 2 == 0 { Wave::W32 } else { Wave::W64 };
+            let words = emit_with(&k, wave, &SpirvOptions::DESKTOP, iface)
+                .unwrap_or_else(|e| panic!("interface {n} seed {seed}: {e}"));
+            let text = disassemble(&words);
+            // No input buffer: only binding 1 is declared, and the stores are packed.
+            assert!(!text.contains("Binding 0"), "interface {n}:\n{text}");
+            let stores = text.matches("OpStore").count();
+            assert_eq!(stores, iface.output_stride(), "interface {n}:\n{text}");
+            if !spirv_val(&words, &format!("interface {n} seed {seed}")).unwrap() {
+                return;
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_interfaces_are_errors() {
+    let k = add_f32_kernel();
+    let none = Interface {
+        outputs: 0,
+        ..Interface::LANE_CONTRACT
+    };
+    assert!(matches!(
+        emit_with(&k, Wave::W32, &SpirvOptions::DESKTOP, &none),
+        Err(SpirvError::Interface { .. })
+    ));
+    let r = InputRange { first: 0, count: 1 };
+    let mut ranges = [r; 6];
+    ranges[3].count = (1 << 32) + 1;
+    let big = Interface {
+        inputs: InputSource::Generated(ranges),
+        outputs: 1,
+    };
+    match emit_with(&k, Wave::W32, &SpirvOptions::DESKTOP, &big) {
+        Err(SpirvError::Interface { reason }) => assert!(reason.contains("in3"), "{reason}"),
+        other => panic!("expected an interface error, got {other:?}"),
+    }
+    let no_i64 = SpirvOptions {
+        int64: false,
+        ..SpirvOptions::DESKTOP
+    };
+    let gen = Interface {
+        inputs: InputSource::Generated([r; 6]),
+        outputs: 1,
+    };
+    match emit_with(&k, Wave::W32, &no_i64, &gen) {
+        Err(SpirvError::Unsupported { reason }) => assert!(reason.contains("shaderInt64")),
+        other => panic!("expected Unsupported, got {other:?}"),
     }
 }
 

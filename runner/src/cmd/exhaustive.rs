@@ -278,8 +278,19 @@ fn manifest_json(
                 .filter(|c| st.classes[c.code() as usize] > 0)
                 .map(|c| (c.name().to_string(), st.classes[c.code() as usize].into()))
                 .collect();
+            // Outputs the kernel of this mode computes as constants: not read back or hashed.
+            let constants: serde_json::Map<String, serde_json::Value> = (0..16)
+                .filter(|k| !o.layout.live.contains(k))
+                .map(|k| {
+                    (
+                        format!("out{k}"),
+                        format!("{:#010x}", o.layout.constants[i][k]).into(),
+                    )
+                })
+                .collect();
             serde_json::json!({
                 "index": i,
+                "constant_outputs": constants,
                 "mode": serde_json::to_value(m).unwrap_or_default(),
                 "text": spec::mode_text(m),
                 "rows": st.rows,
@@ -327,6 +338,7 @@ fn manifest_json(
             "blocks": o.digest_blocks,
             "block_rows": digest::DIGEST_ROWS,
             "scheme": digest::SCHEME,
+            "dwords": o.layout.live.iter().map(|k| format!("out{k}")).collect::<Vec<_>>(),
         },
         "classes": totals,
         "mismatches": {
@@ -340,10 +352,8 @@ fn manifest_json(
         "rows_per_s": o.rows as f64 / t.wall_s.max(1e-9),
         "memory": {
             "peak_rss_bytes": peak,
-            "bound_bytes": stream::memory_bound(plan, threads),
-            "bound": "independent of the number of rows: (gpu_queue + 2) chunks of 88 B/row, \
-                      the executor's 152 B/row staging of one chunk, 2 x 4096 x 64 B per thread, \
-                      ~200 B per kept mismatch",
+            "bound_bytes": stream::memory_bound(plan, &o.layout, threads),
+            "bound": stream::MEMORY_BOUND_TEXT,
         },
     }))
 }

@@ -4,9 +4,11 @@
 //!
 //! Scheme (recorded in the manifest as [`SCHEME`]): the rows of each mode are cut into blocks
 //! of [`DIGEST_ROWS`] rows (the last block of a mode may be shorter). A block's digest is the
-//! SHA-256 of its rows' sixteen output dwords, little-endian, row after row. The run's digest
-//! is the SHA-256 of the lower-case hex block digests concatenated in order (modes in run
-//! order, blocks in row order).
+//! SHA-256 of its rows' live output dwords (those the kernel computes, listed in the manifest
+//! as `digest.dwords`; the others are constants of the kernel, the same on every row and every
+//! backend), little-endian, in increasing dword order, row after row. The run's digest is the
+//! SHA-256 of the lower-case hex block digests concatenated in order (modes in run order,
+//! blocks in row order).
 
 use sha2::{Digest, Sha256};
 
@@ -15,8 +17,9 @@ use sha2::{Digest, Sha256};
 pub const DIGEST_ROWS: usize = 4096;
 
 /// How the digest is computed, for the manifest.
-pub const SCHEME: &str = "sha256(concat(hex(sha256(out0..out15 little-endian of each row of a \
-                          4096-row block of one mode)) for each block, modes in order))";
+pub const SCHEME: &str = "sha256(concat(hex(sha256(the digest.dwords outputs little-endian of \
+                          each row of a 4096-row block of one mode)) for each block, modes in \
+                          order))";
 
 /// Lower-case hex of a digest.
 pub fn to_hex(bytes: &[u8]) -> String {
@@ -29,16 +32,23 @@ pub fn to_hex(bytes: &[u8]) -> String {
     s
 }
 
-/// The hex digest of one block of output rows.
-pub fn block_digest(outputs: &[[u32; 16]]) -> String {
+/// The hex digest of one block of output rows, over the dwords `live` (increasing).
+pub fn block_digest(outputs: &[[u32; 16]], live: &[usize]) -> String {
     let mut h = Sha256::new();
-    let mut bytes = [0u8; 64];
+    // Whole 64-byte SHA-256 blocks per update: 16 live dwords of one row or several rows.
+    let mut buf = [0u8; 64];
+    let mut n = 0;
     for row in outputs {
-        for (b, v) in bytes.chunks_exact_mut(4).zip(row) {
-            b.copy_from_slice(&v.to_le_bytes());
+        for &k in live {
+            buf[n..n + 4].copy_from_slice(&row[k].to_le_bytes());
+            n += 4;
+            if n == buf.len() {
+                h.update(buf);
+                n = 0;
+            }
         }
-        h.update(bytes);
     }
+    h.update(&buf[..n]);
     to_hex(&h.finalize())
 }
 
@@ -71,16 +81,32 @@ mod tests {
 
     #[test]
     fn block_digest_is_sha256_of_little_endian_dwords() {
+        let all: Vec<usize> = (0..16).collect();
         let rows = [[0x0403_0201u32; 16]];
         let mut bytes = vec![];
         for _ in 0..16 {
             bytes.extend_from_slice(&[1, 2, 3, 4]);
         }
         let sha256_hex = |b: &[u8]| to_hex(&Sha256::digest(b));
-        assert_eq!(block_digest(&rows), sha256_hex(&bytes));
+        assert_eq!(block_digest(&rows, &all), sha256_hex(&bytes));
+        // Only the live dwords count, in increasing order, row after row (5 rows x 3 dwords:
+        // the 64-byte buffer fills mid-row).
+        let rows: Vec<[u32; 16]> = (0..5u32)
+            .map(|r| std::array::from_fn(|k| r << 8 | k as u32))
+            .collect();
+        let live = [1, 4, 15];
+        let mut bytes = vec![];
+        for r in &rows {
+            for &k in &live {
+                bytes.extend_from_slice(&r[k].to_le_bytes());
+            }
+        }
+        assert_eq!(block_digest(&rows, &live), sha256_hex(&bytes));
+        let rows = [[0x0403_0201u32; 16]];
         let mut c = Combiner::default();
-        c.push(&block_digest(&rows));
+        c.push(&block_digest(&rows, &all));
         assert_eq!(c.blocks(), 1);
+        let bytes: Vec<u8> = [1u8, 2, 3, 4].repeat(16);
         assert_eq!(c.finish(), sha256_hex(sha256_hex(&bytes).as_bytes()));
         // A known vector: SHA-256 of the empty string.
         assert_eq!(

@@ -1,6 +1,8 @@
 //! The GPU side of a streaming run: a thread that owns a Vulkan [`Executor`], compiles one
 //! pipeline per mode up front and then runs chunks as they arrive, one dispatch batch per
-//! chunk. The submission queue holds [`GPU_QUEUE`](super::GPU_QUEUE) chunks, so the device
+//! chunk. The modules generate their inputs from the row index and store only the live output
+//! dwords ([`Interface`]), so a chunk is three numbers on the way in and `rows x live` words on
+//! the way out. The submission queue holds [`GPU_QUEUE`](super::GPU_QUEUE) chunks, so the device
 //! has its next chunk ready while the CPU checks the previous one.
 //!
 //! The executor owns mapped device memory and is not `Send`; it is created, used and dropped
@@ -13,25 +15,25 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, Context};
 use rdnaprobe_isa::Wave;
 use rdnaprobe_recompiler::ir::Kernel;
-use rdnaprobe_recompiler::spirv;
+use rdnaprobe_recompiler::spirv::{self, Interface};
 
 use crate::backend::Producer;
-use crate::vulkan::{DeviceSelector, Executor, Job, PipelineId};
+use crate::vulkan::{DeviceSelector, Executor, PipelineId};
 
-/// One chunk for the device.
+/// One chunk for the device: rows `first_row .. first_row + rows` of one mode.
 pub struct Work {
     pub mode: usize,
     pub first_row: u64,
-    pub inputs: Vec<[u32; 6]>,
+    pub rows: usize,
 }
 
-/// One chunk back from the device, with its inputs (so the checker needs no second copy).
+/// One chunk back from the device.
 pub struct Done {
     pub mode: usize,
     pub first_row: u64,
-    pub inputs: Vec<[u32; 6]>,
-    pub outputs: Vec<[u32; 16]>,
-    /// Time inside the executor: upload into the mapped buffer, dispatch, fence, read back.
+    /// The stored output dwords, packed: `rows x interface.output_stride()` words.
+    pub outputs: Vec<u32>,
+    /// Time inside the executor: dispatch, fence, read back.
     pub busy: Duration,
 }
 
@@ -57,20 +59,23 @@ pub struct GpuWorker {
 type Ready = anyhow::Result<(Producer, PrepareTimes)>;
 
 impl GpuWorker {
-    /// Opens `vulkan[:which]` on a new thread and compiles one pipeline per kernel.
+    /// Opens `vulkan[:which]` on a new thread and compiles one pipeline per kernel, each with
+    /// the buffer interface `iface`.
     pub fn spawn(
         which: Option<String>,
         kernels: &[Kernel],
         wave: Wave,
+        iface: &Interface,
     ) -> anyhow::Result<GpuWorker> {
         let kernels = kernels.to_vec();
+        let iface = *iface;
         let (tx, work_rx) = mpsc::sync_channel::<Work>(super::GPU_QUEUE);
         let (done_tx, rx) = mpsc::channel::<anyhow::Result<Done>>();
         let (ready_tx, ready_rx) = mpsc::channel::<Ready>();
         let handle = std::thread::Builder::new()
             .name("rdnaprobe-gpu".into())
             .spawn(move || {
-                let prepared = prepare(which.as_deref(), &kernels, wave);
+                let prepared = prepare(which.as_deref(), &kernels, wave, &iface);
                 let (mut exec, pipelines) = match prepared {
                     Ok((exec, pipelines, times)) => {
                         let info = exec.info();
@@ -99,20 +104,20 @@ impl GpuWorker {
                 for w in work_rx {
                     let t0 = Instant::now();
                     let r = exec
-                        .run(&[Job {
-                            pipeline: pipelines[w.mode],
-                            inputs: &w.inputs,
-                        }])
+                        .run_generated(
+                            pipelines[w.mode],
+                            w.first_row,
+                            w.rows,
+                            iface.output_stride(),
+                        )
                         .with_context(|| {
                             format!("running mode {} rows from {}", w.mode, w.first_row)
-                        })
-                        .and_then(|mut v| v.pop().context("the executor returned no job"));
+                        });
                     let busy = t0.elapsed();
                     let failed = r.is_err();
                     let msg = r.map(|outputs| Done {
                         mode: w.mode,
                         first_row: w.first_row,
-                        inputs: w.inputs,
                         outputs,
                         busy,
                     });
@@ -179,6 +184,7 @@ fn prepare(
     which: Option<&str>,
     kernels: &[Kernel],
     wave: Wave,
+    iface: &Interface,
 ) -> anyhow::Result<(Executor, Vec<PipelineId>, PrepareTimes)> {
     let t0 = Instant::now();
     let selector = DeviceSelector::parse(which)?;
@@ -191,7 +197,7 @@ fn prepare(
     let mut pipelines = Vec::with_capacity(kernels.len());
     for (mode, k) in kernels.iter().enumerate() {
         let t1 = Instant::now();
-        let words = spirv::emit(k, wave, &opts)
+        let words = spirv::emit_with(k, wave, &opts, iface)
             .with_context(|| format!("emitting SPIR-V for mode {mode}"))?;
         times.emit_s.push(t1.elapsed().as_secs_f64());
         let t2 = Instant::now();

@@ -6,16 +6,19 @@
 //!
 //! Speed: one kernel per (body, mode, wave), lowered and compiled once; one dispatch per chunk
 //! ([`gpu`]); the CPU model is the column-wise evaluator
-//! ([`rdnaprobe_recompiler::batch`]) on every core (rayon), fused with the comparison and the
-//! block hashing so that each block of rows is touched once while it is in cache.
+//! ([`rdnaprobe_recompiler::batch`]) on every core (rayon), fused with the input generation,
+//! the comparison and the block hashing so that each block of rows is touched once while it is
+//! in cache. On a device the module computes its own inputs from the row index and stores only
+//! the live output dwords ([`OutputLayout`]): a unary f32 sweep moves 4 bytes per row over the
+//! bus, nothing the other way.
 //!
 //! Pipelining: a GPU candidate runs on its own thread with up to [`GPU_QUEUE`] chunks queued
 //! ahead, so while the CPU checks chunk k the device already runs chunk k+1 and k+2 waits.
 //!
-//! Memory is bounded by the chunk size, not the sweep size: at most `GPU_QUEUE + 2` chunks are
-//! alive (inputs 24 B/row, candidate outputs 64 B/row, plus the executor's own mapped copy of
-//! 88 B/row of one chunk), each rayon worker holds one block of reference outputs, and at most
-//! `max_mismatches` rows are kept. See [`memory_bound`].
+//! Memory is bounded by the chunk size, not the sweep size: at most `GPU_QUEUE + 2` chunks of
+//! device results are alive (4 B per live output dword and row, plus the executor's mapped
+//! copy of one chunk), each rayon worker holds one block of inputs, candidate and reference
+//! rows, and at most `max_mismatches` rows are kept. See [`memory_bound`].
 
 pub mod digest;
 pub mod gpu;
@@ -31,6 +34,7 @@ use rdnaprobe_isa::{FloatMode, Target, Wave};
 use rdnaprobe_recompiler::batch::BatchKernel;
 use rdnaprobe_recompiler::interp;
 use rdnaprobe_recompiler::ir::Kernel;
+use rdnaprobe_recompiler::spirv::{InputSource, Interface};
 use rdnaprobe_reports::classify::{classify_dword, classify_f64, Class, Verdict};
 use rdnaprobe_reports::DwordType;
 
@@ -156,8 +160,8 @@ impl ModeStats {
 
 /// Where the time went, in seconds. `candidate` is the candidate's busy time (the GPU thread's
 /// time inside the executor for a Vulkan candidate, including copies to and from the mapped
-/// buffers); `check` is the fused reference + compare + hash time on the CPU side (for a CPU
-/// candidate it includes the candidate too).
+/// buffers); `check` is the fused input generation + reference + compare + hash time on the
+/// CPU side (for a CPU candidate it includes the candidate too).
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Timings {
     pub wall_s: f64,
@@ -166,7 +170,6 @@ pub struct Timings {
     /// Everything before the first chunk: lowering, batch preparation, device open and
     /// pipeline creation.
     pub prepare_s: f64,
-    pub generate_s: f64,
     pub candidate_s: f64,
     pub check_s: f64,
     /// Time the CPU side spent waiting for the candidate's results.
@@ -188,6 +191,8 @@ pub struct Outcome {
     pub chunks: u64,
     /// Device open, SPIR-V emission and pipeline creation times of a Vulkan candidate.
     pub gpu_prepare: Option<gpu::PrepareTimes>,
+    /// The live output dwords (read back, hashed) and the constants of the others.
+    pub layout: OutputLayout,
 }
 
 impl Outcome {
@@ -201,13 +206,78 @@ pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
 
 /// Bytes a run holds at most, whatever the number of rows (see the module docs): chunks in
 /// flight, the executor's staging, per-thread blocks and the kept mismatches.
-pub fn memory_bound(plan: &Plan, threads: usize) -> u64 {
+pub fn memory_bound(plan: &Plan, layout: &OutputLayout, threads: usize) -> u64 {
     let chunk = plan.chunk_rows as u64;
-    let in_flight = (GPU_QUEUE as u64 + 2) * chunk * (24 + 64);
-    let executor = chunk * (24 + 64 + 64);
-    let per_thread = threads as u64 * DIGEST_ROWS as u64 * 64 * 2;
+    let device_row = 4 * layout.live.len() as u64;
+    let in_flight = (GPU_QUEUE as u64 + 2) * chunk * device_row;
+    let executor = chunk * device_row;
+    let per_thread = threads as u64 * DIGEST_ROWS as u64 * (24 + 64 + 64);
     let mismatches = plan.max_mismatches as u64 * 200;
     in_flight + executor + per_thread + mismatches
+}
+
+/// What [`memory_bound`] counts, for the manifest.
+pub const MEMORY_BOUND_TEXT: &str = "independent of the number of rows: (gpu_queue + 3) chunks of \
+                                     4 B per live output dword and row (device results in flight \
+                                     and the executor's mapped buffer), 4096 x (24 + 64 + 64) B \
+                                     per thread, ~200 B per kept mismatch";
+
+/// The output dwords a run reads back, hashes and compares as values, and the constants the
+/// others are. An output the kernel computes as a constant (every register the body does not
+/// write keeps the lane contract's zero) is the same on every row and every backend of the
+/// recompiler, so a device need not store it: the host fills it in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputLayout {
+    /// Output dwords that some mode's kernel computes, in increasing order (out0 at least).
+    pub live: Vec<usize>,
+    /// Per mode, the sixteen outputs with every constant one filled in (live ones are 0).
+    pub constants: Vec<[u32; 16]>,
+}
+
+impl OutputLayout {
+    pub fn of(kernels: &[Kernel]) -> OutputLayout {
+        let constant = |k: &Kernel, o: usize| match *k.expr(k.outputs[o]) {
+            rdnaprobe_recompiler::ir::Expr::Const { bits, .. } => Some(bits as u32),
+            _ => None,
+        };
+        let mut live: Vec<usize> = (0..16)
+            .filter(|&o| kernels.iter().any(|k| constant(k, o).is_none()))
+            .collect();
+        if live.is_empty() {
+            live.push(0);
+        }
+        let constants = kernels
+            .iter()
+            .map(|k| {
+                std::array::from_fn(|o| {
+                    if live.contains(&o) {
+                        0
+                    } else {
+                        constant(k, o).unwrap_or(0)
+                    }
+                })
+            })
+            .collect();
+        OutputLayout { live, constants }
+    }
+
+    /// The live dwords as a bit mask (bit k: out k).
+    pub fn mask(&self) -> u16 {
+        self.live.iter().fold(0, |m, &k| m | 1 << k)
+    }
+
+    /// Expands packed device rows (the live dwords of each row) into full rows of `mode`.
+    fn unpack(&self, mode: usize, packed: &[u32], out: &mut Vec<[u32; 16]>) {
+        let stride = self.live.len();
+        out.clear();
+        out.extend(packed.chunks_exact(stride).map(|p| {
+            let mut row = self.constants[mode];
+            for (&k, &v) in self.live.iter().zip(p) {
+                row[k] = v;
+            }
+            row
+        }));
+    }
 }
 
 /// The kernels of a plan, one per mode.
@@ -224,12 +294,32 @@ fn lower_all(plan: &Plan) -> anyhow::Result<Vec<Kernel>> {
 /// How one chunk's rows are compared.
 struct Checker<'a> {
     plan: &'a Plan,
+    layout: &'a OutputLayout,
     types: [DwordType; 16],
     /// Per mode: the CPU kernels of the candidate and the reference, as they need them.
     kernels: &'a [Kernel],
     batch: &'a [BatchKernel],
     candidate: &'a Engine,
     reference: Option<&'a Engine>,
+}
+
+/// One thread's working rows for a block: inputs, candidate and reference outputs.
+struct BlockBuffers {
+    scratch: rdnaprobe_recompiler::batch::Scratch,
+    inputs: Vec<[u32; 6]>,
+    candidate: Vec<[u32; 16]>,
+    reference: Vec<[u32; 16]>,
+}
+
+impl BlockBuffers {
+    fn new(batch: &BatchKernel) -> BlockBuffers {
+        BlockBuffers {
+            scratch: batch.scratch(),
+            inputs: vec![[0; 6]; DIGEST_ROWS],
+            candidate: Vec::with_capacity(DIGEST_ROWS),
+            reference: Vec::with_capacity(DIGEST_ROWS),
+        }
+    }
 }
 
 /// One block's findings.
@@ -265,64 +355,118 @@ impl Checker<'_> {
         }
     }
 
-    /// Checks one chunk; `candidate` holds its outputs when a device computed them.
+    /// Checks the `rows` rows of `mode` from `first_row`; `candidate` holds their packed live
+    /// output dwords ([`OutputLayout`]) when a device computed them. Every block is counted,
+    /// classified and hashed in parallel; mismatching rows are kept only up to `room`, and
+    /// only in run order: the blocks that have mismatches are checked again one after the
+    /// other until `room` rows are found, so memory never holds more than `room` rows (and a
+    /// run that has its `max_mismatches` rows does no second pass at all).
     fn chunk(
         &self,
         mode: usize,
         first_row: u64,
-        inputs: &[[u32; 6]],
-        candidate: Option<&[[u32; 16]]>,
+        rows: usize,
+        candidate: Option<&[u32]>,
+        room: usize,
     ) -> Vec<BlockResult> {
-        let batch = &self.batch[mode];
-        inputs
-            .par_chunks(DIGEST_ROWS)
-            .enumerate()
+        let blocks = rows.div_ceil(DIGEST_ROWS);
+        let mut results: Vec<BlockResult> = (0..blocks)
+            .into_par_iter()
             .map_init(
-                || (batch.scratch(), Vec::new(), Vec::new()),
-                |(scratch, cand_buf, ref_buf), (b, block)| {
-                    let base = first_row + (b * DIGEST_ROWS) as u64;
-                    let cand: &[[u32; 16]] = match candidate {
-                        Some(c) => &c[b * DIGEST_ROWS..b * DIGEST_ROWS + block.len()],
-                        None => {
-                            self.cpu_run(self.candidate, mode, block, base, scratch, cand_buf);
-                            cand_buf
-                        }
-                    };
-                    let mut r = BlockResult {
-                        digest: block_digest(cand),
-                        ..Default::default()
-                    };
-                    let Some(reference) = self.reference else {
-                        r.classes[Class::Exact.code() as usize] = block.len() as u64;
-                        return r;
-                    };
-                    self.cpu_run(reference, mode, block, base, scratch, ref_buf);
-                    for (i, (c, want)) in cand.iter().zip(ref_buf.iter()).enumerate() {
-                        if c == want {
-                            r.classes[Class::Exact.code() as usize] += 1;
-                            continue;
-                        }
-                        let v = self.classify(want, c);
-                        r.classes[v.class.code() as usize] += 1;
-                        if let Some(u) = v.ulp {
-                            r.max_ulp = Some(r.max_ulp.map_or(u, |m| m.max(u)));
-                        }
-                        if r.mismatches.len() < self.plan.max_mismatches {
-                            r.mismatches.push(Mismatch {
-                                mode,
-                                row: base + i as u64,
-                                inputs: block[i],
-                                candidate: *c,
-                                reference: *want,
-                                class: v.class,
-                                ulp: v.ulp,
-                            });
-                        }
-                    }
-                    r
-                },
+                || BlockBuffers::new(&self.batch[mode]),
+                |bufs, b| self.block(mode, first_row, rows, b, candidate, bufs, 0),
             )
-            .collect()
+            .collect();
+        let mut left = room;
+        let mut bufs = BlockBuffers::new(&self.batch[mode]);
+        for (b, r) in results.iter_mut().enumerate() {
+            if left == 0 {
+                break;
+            }
+            let mismatching =
+                r.classes.iter().sum::<u64>() - r.classes[Class::Exact.code() as usize];
+            if mismatching > 0 {
+                let again = self.block(mode, first_row, rows, b, candidate, &mut bufs, left);
+                left -= again.mismatches.len();
+                r.mismatches = again.mismatches;
+            }
+        }
+        results
+    }
+
+    /// Checks block `b` of a chunk, keeping up to `keep` mismatching rows.
+    #[allow(clippy::too_many_arguments)]
+    fn block(
+        &self,
+        mode: usize,
+        first_row: u64,
+        rows: usize,
+        b: usize,
+        candidate: Option<&[u32]>,
+        bufs: &mut BlockBuffers,
+        keep: usize,
+    ) -> BlockResult {
+        let stride = self.layout.live.len();
+        let base = first_row + (b * DIGEST_ROWS) as u64;
+        let len = DIGEST_ROWS.min(rows - b * DIGEST_ROWS);
+        let block = &mut bufs.inputs[..len];
+        self.plan.inputs.fill(base, block);
+        let block = &*block;
+        match candidate {
+            Some(c) => {
+                let at = b * DIGEST_ROWS * stride;
+                self.layout
+                    .unpack(mode, &c[at..at + len * stride], &mut bufs.candidate);
+            }
+            None => self.cpu_run(
+                self.candidate,
+                mode,
+                block,
+                base,
+                &mut bufs.scratch,
+                &mut bufs.candidate,
+            ),
+        }
+        let cand: &[[u32; 16]] = &bufs.candidate;
+        let mut r = BlockResult {
+            digest: block_digest(cand, &self.layout.live),
+            ..Default::default()
+        };
+        let Some(reference) = self.reference else {
+            r.classes[Class::Exact.code() as usize] = block.len() as u64;
+            return r;
+        };
+        self.cpu_run(
+            reference,
+            mode,
+            block,
+            base,
+            &mut bufs.scratch,
+            &mut bufs.reference,
+        );
+        for (i, (c, want)) in cand.iter().zip(bufs.reference.iter()).enumerate() {
+            if c == want {
+                r.classes[Class::Exact.code() as usize] += 1;
+                continue;
+            }
+            let v = self.classify(want, c);
+            r.classes[v.class.code() as usize] += 1;
+            if let Some(u) = v.ulp {
+                r.max_ulp = Some(r.max_ulp.map_or(u, |m| m.max(u)));
+            }
+            if r.mismatches.len() < keep {
+                r.mismatches.push(Mismatch {
+                    mode,
+                    row: base + i as u64,
+                    inputs: block[i],
+                    candidate: *c,
+                    reference: *want,
+                    class: v.class,
+                    ulp: v.ulp,
+                });
+            }
+        }
+        r
     }
 
     /// The worst verdict over the sixteen dwords (the diff engine's classification).
@@ -334,8 +478,16 @@ impl Checker<'_> {
         let mut i = 0;
         while i < 16 {
             let ty = self.types[i];
-            let v = if ty == DwordType::F64Lo && i + 1 < 16 && self.types[i + 1] == DwordType::F64Hi
-            {
+            let pair =
+                ty == DwordType::F64Lo && i + 1 < 16 && self.types[i + 1] == DwordType::F64Hi;
+            let width = if pair { 2 } else { 1 };
+            // Equal dwords are exact whatever their type: only the differing ones need the
+            // classifier (most rows differ in one dword).
+            if reference[i..i + width] == candidate[i..i + width] {
+                i += width;
+                continue;
+            }
+            let v = if pair {
                 let v = classify_f64(
                     (reference[i], reference[i + 1]),
                     (candidate[i], candidate[i + 1]),
@@ -378,16 +530,35 @@ fn chunk_list(plan: &Plan) -> Vec<ChunkSpec> {
     v
 }
 
-fn generate(plan: &Plan, c: &ChunkSpec) -> Vec<[u32; 6]> {
-    let mut inputs = vec![[0u32; 6]; c.rows];
-    inputs
-        .par_chunks_mut(DIGEST_ROWS)
-        .enumerate()
-        .for_each(|(b, part)| {
-            plan.inputs
-                .fill(c.first_row + (b * DIGEST_ROWS) as u64, part);
-        });
-    inputs
+/// What a run has found so far, chunk by chunk, in run order.
+struct Tally {
+    combiner: Combiner,
+    modes: Vec<ModeStats>,
+    mismatches: Vec<Mismatch>,
+    max_mismatches: usize,
+}
+
+impl Tally {
+    /// Mismatching rows still to keep.
+    fn room(&self) -> usize {
+        self.max_mismatches.saturating_sub(self.mismatches.len())
+    }
+
+    fn absorb(&mut self, results: Vec<BlockResult>, mode: usize, rows: usize) {
+        let st = &mut self.modes[mode];
+        st.rows += rows as u64;
+        for r in results {
+            self.combiner.push(&r.digest);
+            for (a, b) in st.classes.iter_mut().zip(r.classes) {
+                *a += b;
+            }
+            if let Some(u) = r.max_ulp {
+                st.max_ulp = Some(st.max_ulp.map_or(u, |m| m.max(u)));
+            }
+            let room = self.max_mismatches.saturating_sub(self.mismatches.len());
+            self.mismatches.extend(r.mismatches.into_iter().take(room));
+        }
+    }
 }
 
 /// Runs `plan` with `candidate` against `reference` (or none: digest only).
@@ -414,8 +585,10 @@ pub fn run(
         .map(BatchKernel::new)
         .collect::<Result<Vec<_>, _>>()
         .context("the lowering produced an invalid kernel")?;
+    let layout = OutputLayout::of(&kernels);
     let checker = Checker {
         plan,
+        layout: &layout,
         types: rdnaprobe_reports::output_types(&plan.instruction, &plan.words),
         kernels: &kernels,
         batch: &batch,
@@ -423,7 +596,15 @@ pub fn run(
         reference,
     };
     let mut gpu = match candidate {
-        Engine::Vulkan(which) => Some(gpu::GpuWorker::spawn(which.clone(), &kernels, plan.wave)?),
+        Engine::Vulkan(which) => Some(gpu::GpuWorker::spawn(
+            which.clone(),
+            &kernels,
+            plan.wave,
+            &Interface {
+                inputs: InputSource::Generated(plan.inputs.ranges()),
+                outputs: layout.mask(),
+            },
+        )?),
         _ => None,
     };
     let candidate_producer = match &gpu {
@@ -434,58 +615,40 @@ pub fn run(
 
     let chunks = chunk_list(plan);
     let total = plan.total_rows();
-    let mut combiner = Combiner::default();
-    let mut modes = vec![ModeStats::default(); plan.modes.len()];
-    let mut mismatches = Vec::new();
-    let mut done = 0u64;
-    let mut absorb = |results: Vec<BlockResult>, mode: usize, rows: usize| {
-        let st = &mut modes[mode];
-        st.rows += rows as u64;
-        for r in results {
-            combiner.push(&r.digest);
-            for (a, b) in st.classes.iter_mut().zip(r.classes) {
-                *a += b;
-            }
-            if let Some(u) = r.max_ulp {
-                st.max_ulp = Some(st.max_ulp.map_or(u, |m| m.max(u)));
-            }
-            let room = plan.max_mismatches.saturating_sub(mismatches.len());
-            mismatches.extend(r.mismatches.into_iter().take(room));
-        }
+    let mut tally = Tally {
+        combiner: Combiner::default(),
+        modes: vec![ModeStats::default(); plan.modes.len()],
+        mismatches: Vec::new(),
+        max_mismatches: plan.max_mismatches,
     };
+    let mut done = 0u64;
 
     match gpu.as_mut() {
         None => {
             for c in &chunks {
-                let t0 = Instant::now();
-                let inputs = generate(plan, c);
-                t.generate_s += t0.elapsed().as_secs_f64();
                 let t1 = Instant::now();
-                let results = checker.chunk(c.mode, c.first_row, &inputs, None);
+                let results = checker.chunk(c.mode, c.first_row, c.rows, None, tally.room());
                 t.check_s += t1.elapsed().as_secs_f64();
-                absorb(results, c.mode, c.rows);
+                tally.absorb(results, c.mode, c.rows);
                 done += c.rows as u64;
                 progress(done, total);
             }
         }
         Some(worker) => {
             let mut next = 0;
-            let mut submit = |worker: &mut gpu::GpuWorker, t: &mut Timings| -> anyhow::Result<()> {
+            let mut submit = |worker: &mut gpu::GpuWorker| -> anyhow::Result<()> {
                 if let Some(c) = chunks.get(next) {
-                    let t0 = Instant::now();
-                    let inputs = generate(plan, c);
-                    t.generate_s += t0.elapsed().as_secs_f64();
                     worker.submit(gpu::Work {
                         mode: c.mode,
                         first_row: c.first_row,
-                        inputs,
+                        rows: c.rows,
                     })?;
                     next += 1;
                 }
                 Ok(())
             };
             for _ in 0..=GPU_QUEUE {
-                submit(worker, &mut t)?;
+                submit(worker)?;
             }
             for c in &chunks {
                 let t0 = Instant::now();
@@ -498,11 +661,12 @@ pub fn run(
                     d.first_row
                 );
                 t.candidate_s += d.busy.as_secs_f64();
-                submit(worker, &mut t)?;
+                submit(worker)?;
                 let t1 = Instant::now();
-                let results = checker.chunk(c.mode, c.first_row, &d.inputs, Some(&d.outputs));
+                let results =
+                    checker.chunk(c.mode, c.first_row, c.rows, Some(&d.outputs), tally.room());
                 t.check_s += t1.elapsed().as_secs_f64();
-                absorb(results, c.mode, c.rows);
+                tally.absorb(results, c.mode, c.rows);
                 done += c.rows as u64;
                 progress(done, total);
             }
@@ -516,6 +680,12 @@ pub fn run(
     if !matches!(candidate, Engine::Vulkan(_)) {
         t.candidate_s = t.check_s;
     }
+    let Tally {
+        combiner,
+        modes,
+        mismatches,
+        ..
+    } = tally;
     let digest_blocks = combiner.blocks();
     Ok(Outcome {
         rows: done,
@@ -528,6 +698,7 @@ pub fn run(
         timings: t,
         chunks: chunks.len() as u64,
         gpu_prepare,
+        layout,
     })
 }
 

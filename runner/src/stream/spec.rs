@@ -168,6 +168,15 @@ impl Inputs {
         out
     }
 
+    /// The generators as the device computes them (`first + index`, `count` values each): the
+    /// same values in the same row order as [`Inputs::row`].
+    pub fn ranges(&self) -> [rdnaprobe_recompiler::spirv::InputRange; 6] {
+        self.gens.map(|g| rdnaprobe_recompiler::spirv::InputRange {
+            first: g.value(0),
+            count: g.len(),
+        })
+    }
+
     /// Writes the inputs of rows `first..first + out.len()` into `out`.
     pub fn fill(&self, first: u64, out: &mut [[u32; 6]]) {
         // The common exhaustive shape (in0 varies, the rest constant) is a counter.

@@ -32,6 +32,7 @@ fn run_quiet(p: &Plan, c: &Engine, r: Option<&Engine>) -> Outcome {
 
 /// The digest of the same rows computed through the row-based cpu backend (the replay path).
 fn replay_digest(p: &Plan) -> String {
+    let layout = OutputLayout::of(&lower_all(p).unwrap());
     let mut combiner = Combiner::default();
     for mode in &p.modes {
         let rows: Vec<Row> = (0..p.inputs.rows())
@@ -61,7 +62,7 @@ fn replay_digest(p: &Plan) -> String {
             })
             .collect();
         for block in outs.chunks(DIGEST_ROWS) {
-            combiner.push(&block_digest(block));
+            combiner.push(&block_digest(block, &layout.live));
         }
     }
     combiner.finish()
@@ -147,22 +148,19 @@ fn mismatches_are_classified_counted_and_capped() {
         .iter()
         .map(|k| BatchKernel::new(k).unwrap())
         .collect();
+    let layout = OutputLayout::of(&kernels);
+    assert_eq!(layout.live, [0]);
     let checker = Checker {
         plan: &p,
+        layout: &layout,
         types: [DwordType::F32; 16],
         kernels: &kernels,
         batch: &batch,
         candidate: &Engine::Cpu,
         reference: Some(&Engine::Cpu),
     };
-    let inputs = generate(
-        &p,
-        &ChunkSpec {
-            mode: 0,
-            first_row: 0,
-            rows: 4096,
-        },
-    );
+    let mut inputs = vec![[0u32; 6]; 4096];
+    p.inputs.fill(0, &mut inputs);
     let mut outputs = vec![[0u32; 16]; 4096];
     batch[0].run(&mut batch[0].scratch(), &inputs, 0, 32, &mut outputs);
     // Row 10: one ULP up; rows 20..25: a sign flip of a nonzero value (wrong).
@@ -170,7 +168,9 @@ fn mismatches_are_classified_counted_and_capped() {
     for o in &mut outputs[20..25] {
         o[0] ^= 0x8000_0000;
     }
-    let blocks = checker.chunk(0, 0, &inputs, Some(&outputs));
+    // The device's packed form: only out0 is live.
+    let packed: Vec<u32> = outputs.iter().map(|o| o[0]).collect();
+    let blocks = checker.chunk(0, 0, 4096, Some(&packed), 3);
     assert_eq!(blocks.len(), 1);
     let b = &blocks[0];
     assert_eq!(b.classes[Class::Exact.code() as usize], 4090);
@@ -184,6 +184,91 @@ fn mismatches_are_classified_counted_and_capped() {
         b.mismatches[1].reference[0] ^ 0x8000_0000,
         b.mismatches[1].candidate[0]
     );
+    assert_eq!(b.mismatches[1].inputs, p.inputs.row(20));
+    // No room left: counted and classified the same, no rows kept.
+    let blocks = checker.chunk(0, 0, 4096, Some(&packed), 0);
+    assert_eq!(blocks[0].classes, b.classes);
+    assert!(blocks[0].mismatches.is_empty());
+}
+
+#[test]
+fn kept_mismatches_are_the_first_in_run_order() {
+    // A CPU candidate against the interpreter never differs, so make the device side differ:
+    // four blocks, mismatches in blocks 1 and 3 only; room for 5 rows.
+    let p = plan(
+        vec![ADD_F32],
+        &["in0=range:0x3f800000:0x3f803fff", "in1=0x3f800000"],
+        "default",
+        4 * DIGEST_ROWS,
+    );
+    let kernels = lower_all(&p).unwrap();
+    let batch: Vec<BatchKernel> = kernels
+        .iter()
+        .map(|k| BatchKernel::new(k).unwrap())
+        .collect();
+    let layout = OutputLayout::of(&kernels);
+    let checker = Checker {
+        plan: &p,
+        layout: &layout,
+        types: [DwordType::F32; 16],
+        kernels: &kernels,
+        batch: &batch,
+        candidate: &Engine::Cpu,
+        reference: Some(&Engine::Cpu),
+    };
+    let rows = 4 * DIGEST_ROWS;
+    let mut inputs = vec![[0u32; 6]; rows];
+    p.inputs.fill(0, &mut inputs);
+    let mut outputs = vec![[0u32; 16]; rows];
+    batch[0].run(&mut batch[0].scratch(), &inputs, 0, 32, &mut outputs);
+    let mut packed: Vec<u32> = outputs.iter().map(|o| o[0]).collect();
+    let bad: Vec<usize> = vec![4100, 4101, 4102, 12290, 12291, 12292, 16383];
+    for &r in &bad {
+        packed[r] ^= 1;
+    }
+    for threads in [1, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let blocks = pool.install(|| checker.chunk(0, 0, rows, Some(&packed), 5));
+        let kept: Vec<u64> = blocks
+            .iter()
+            .flat_map(|b| b.mismatches.iter().map(|m| m.row))
+            .collect();
+        assert_eq!(kept, [4100, 4101, 4102, 12290, 12291], "{threads} threads");
+        let counted: u64 = blocks
+            .iter()
+            .map(|b| b.classes.iter().sum::<u64>() - b.classes[Class::Exact.code() as usize])
+            .sum();
+        assert_eq!(counted, bad.len() as u64);
+    }
+}
+
+#[test]
+fn output_layout_keeps_computed_dwords_and_constants() {
+    // v_add_f32 writes v10 only: out0 live, the other fifteen are the contract's zeros.
+    let p = plan(vec![ADD_F32], &["in0=1"], "denorm=0/3", 4096);
+    let l = OutputLayout::of(&lower_all(&p).unwrap());
+    assert_eq!((l.live.clone(), l.mask()), (vec![0], 1));
+    assert_eq!(l.constants, vec![[0u32; 16]; 2]);
+    // v_mov_b32 v11, 0x12345678 then v_add_f32 v10, v4, v5: out1 is a nonzero constant.
+    let mov = 0x7e16_02ff; // v_mov_b32 v11, literal
+    let p = plan(vec![mov, 0x1234_5678, ADD_F32], &["in0=1"], "default", 4096);
+    let l = OutputLayout::of(&lower_all(&p).unwrap());
+    assert_eq!(l.live, [0]);
+    assert_eq!(l.constants[0][1], 0x1234_5678);
+    let mut rows = vec![];
+    l.unpack(0, &[7, 8], &mut rows);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(
+        (rows[0][0], rows[0][1], rows[1][0], rows[1][2]),
+        (7, 0x1234_5678, 8, 0)
+    );
+    // A body that writes v10 and v12 (v_add_f32 v12, v4, v5 after it) has two live dwords.
+    let p = plan(vec![ADD_F32, 0x0618_0b04], &["in0=1"], "default", 4096);
+    let l = OutputLayout::of(&lower_all(&p).unwrap());
+    assert_eq!((l.live.clone(), l.mask()), (vec![0, 2], 0b101));
 }
 
 #[test]
@@ -206,10 +291,17 @@ fn bad_plans_are_refused() {
 fn lavapipe_stream_matches_the_cpu_model() {
     let p = plan(
         vec![ADD_F32],
-        &["in0=range:0x3f7fe000:0x3f80107f", "in1=0x00800000"],
+        &[
+            "in0=range:0x3f7fe000:0x3f80107f",
+            "in1=range:0x00800000:0x00800002",
+        ],
         "denorm=0/3",
         16384,
     );
+    let p = Plan {
+        wave: Wave::W64,
+        ..p
+    };
     let lavapipe = Engine::Vulkan(Some("lavapipe".into()));
     let o = match run(&p, &lavapipe, Some(&Engine::Cpu), &mut |_, _| {}) {
         Ok(o) => o,
@@ -221,7 +313,10 @@ fn lavapipe_stream_matches_the_cpu_model() {
             return;
         }
     };
-    assert_eq!(o.rows, 2 * 12416);
+    // The device generated the inputs (in1 varies by mixed radix, 3 values) and returned out0
+    // only; the digest equals the CPU model's over the same rows.
+    assert_eq!(o.rows, 2 * 12416 * 3);
+    assert_eq!(o.layout.live, [0]);
     assert!(o.candidate.backend.starts_with("vulkan:"));
     assert_eq!(o.total_mismatches(), 0, "{:?}", o.mismatches.first());
     assert_eq!(o.digest, run_quiet(&p, &Engine::Cpu, None).digest);

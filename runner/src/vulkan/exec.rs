@@ -24,6 +24,9 @@ const FENCE_TIMEOUT: Duration = Duration::from_secs(300);
 const MAX_BATCH_OUTPUT_BYTES: u64 = 256 << 20;
 
 const IN_ROW_BYTES: u64 = INPUT_DWORDS as u64 * 4;
+/// Push constants: `{ row_count }` for buffered inputs, `{ row_count, base_lo, base_hi }` for
+/// generated ones (see `rdnaprobe_recompiler::spirv::InputSource`).
+const PUSH_BYTES: u32 = 12;
 const OUT_ROW_BYTES: u64 = OUTPUT_DWORDS as u64 * 4;
 
 /// A compute pipeline made by [`Executor::pipeline`].
@@ -49,6 +52,13 @@ struct HostBuffer {
     memory: vk::DeviceMemory,
     size: u64,
     ptr: *mut u8,
+}
+
+/// The dispatches of one submit and the descriptor ranges they bind.
+struct Dispatches {
+    list: Vec<Dispatch>,
+    in_range: u64,
+    out_range: u64,
 }
 
 /// One dispatch of a batch: a slice of a job's rows.
@@ -223,7 +233,7 @@ impl Executor {
             let push = [vk::PushConstantRange::default()
                 .stage_flags(vk::ShaderStageFlags::COMPUTE)
                 .offset(0)
-                .size(4)];
+                .size(PUSH_BYTES)];
             let set_layouts = [set_layout];
             let layout = device
                 .create_pipeline_layout(
@@ -352,69 +362,159 @@ impl Executor {
         }
         let max_rows = (self.max_range / OUT_ROW_BYTES).min(MAX_BATCH_OUTPUT_BYTES / OUT_ROW_BYTES);
         let pending = plan_dispatches(&shapes, self.max_groups, max_rows);
-        for range in plan_batches(&pending, self.align, MAX_BATCH_OUTPUT_BYTES) {
-            self.submit(jobs, &pending[range], &mut results)?;
+        for range in plan_batches(&pending, self.align, OUT_ROW_BYTES, MAX_BATCH_OUTPUT_BYTES) {
+            let parts = &pending[range];
+            let pipelines: Vec<PipelineId> = parts.iter().map(|p| jobs[p.0].pipeline).collect();
+            let dispatches = self.layout_dispatches(parts, IN_ROW_BYTES, OUT_ROW_BYTES)?;
+            let Some(input) = &self.input else {
+                bail!("internal: buffers missing after allocation");
+            };
+            // SAFETY: the fence of the previous batch was waited for, so no GPU work touches
+            // the buffers; `layout_dispatches` sized them for every dispatch's rows.
+            unsafe {
+                for d in &dispatches.list {
+                    let rows = &jobs[d.job].inputs[d.first_row..d.first_row + d.rows];
+                    let dst = input.ptr.add(d.in_offset as usize) as *mut u32;
+                    for (r, row) in rows.iter().enumerate() {
+                        std::ptr::copy_nonoverlapping(row.as_ptr(), dst.add(r * 6), 6);
+                    }
+                }
+            }
+            self.execute(&dispatches, &pipelines, |d| [d.rows as u32, 0, 0])?;
+            let Some(output) = &self.output else {
+                bail!("internal: output buffer missing");
+            };
+            // SAFETY: the batch's fence was waited for; offsets are inside the buffer.
+            unsafe {
+                for d in &dispatches.list {
+                    let src = output.ptr.add(d.out_offset as usize) as *const u32;
+                    let out = &mut results[d.job][d.first_row..d.first_row + d.rows];
+                    for (r, row) in out.iter_mut().enumerate() {
+                        std::ptr::copy_nonoverlapping(src.add(r * 16), row.as_mut_ptr(), 16);
+                    }
+                }
+            }
         }
         Ok(results)
     }
 
-    fn submit(
+    /// Runs `rows` rows of a module emitted with generated inputs
+    /// (`rdnaprobe_recompiler::spirv::InputSource::Generated`) and `stride` stored output
+    /// dwords per row, rows `base .. base + rows` of its generator; returns `rows * stride`
+    /// words. `base` must be a multiple of the wave size, so that lane ids stay those of the
+    /// whole sweep. Nothing is uploaded: only the stored dwords cross the bus.
+    pub fn run_generated(
         &mut self,
-        jobs: &[Job<'_>],
+        pipeline: PipelineId,
+        base: u64,
+        rows: usize,
+        stride: usize,
+    ) -> anyhow::Result<Vec<u32>> {
+        let wave = self
+            .pipelines
+            .get(pipeline.0)
+            .with_context(|| format!("unknown pipeline {pipeline:?}"))?
+            .wave;
+        anyhow::ensure!(
+            (1..=16).contains(&stride),
+            "{stride} output dwords per row (expected 1..=16)"
+        );
+        anyhow::ensure!(
+            base % u64::from(wave) == 0,
+            "first row {base} is not a multiple of the wave size {wave}"
+        );
+        let row_bytes = stride as u64 * 4;
+        let mut result = vec![0u32; rows * stride];
+        let max_rows = (self.max_range / row_bytes).min(MAX_BATCH_OUTPUT_BYTES / row_bytes);
+        let pending = plan_dispatches(&[(rows, wave)], self.max_groups, max_rows);
+        for range in plan_batches(&pending, self.align, row_bytes, MAX_BATCH_OUTPUT_BYTES) {
+            let parts = &pending[range];
+            let dispatches = self.layout_dispatches(parts, 0, row_bytes)?;
+            self.execute(&dispatches, &vec![pipeline; parts.len()], |d| {
+                let first = base + d.first_row as u64;
+                [d.rows as u32, first as u32, (first >> 32) as u32]
+            })?;
+            let Some(output) = &self.output else {
+                bail!("internal: output buffer missing");
+            };
+            // SAFETY: the batch's fence was waited for; offsets are inside the buffer.
+            unsafe {
+                for d in &dispatches.list {
+                    let words = d.rows * stride;
+                    std::ptr::copy_nonoverlapping(
+                        output.ptr.add(d.out_offset as usize) as *const u32,
+                        result[d.first_row * stride..].as_mut_ptr(),
+                        words,
+                    );
+                }
+            }
+        }
+        Ok(result)
+    }
+
+    /// Places the dispatches `parts` (job, first row, rows) in the input and output buffers at
+    /// aligned offsets, growing the buffers as needed.
+    fn layout_dispatches(
+        &mut self,
         parts: &[(usize, usize, usize)],
-        results: &mut [Vec<[u32; 16]>],
-    ) -> anyhow::Result<()> {
+        in_row_bytes: u64,
+        out_row_bytes: u64,
+    ) -> anyhow::Result<Dispatches> {
         let align = |x: u64| x.div_ceil(self.align) * self.align;
-        let mut dispatches = Vec::with_capacity(parts.len());
+        let mut list = Vec::with_capacity(parts.len());
         let (mut in_end, mut out_end) = (0u64, 0u64);
-        let (mut in_range, mut out_range) = (IN_ROW_BYTES, OUT_ROW_BYTES);
+        let (mut in_range, mut out_range) = (in_row_bytes.max(4), out_row_bytes);
         for &(job, first_row, rows) in parts {
-            let d = Dispatch {
+            list.push(Dispatch {
                 job,
                 first_row,
                 rows,
                 in_offset: in_end,
                 out_offset: out_end,
-            };
-            in_range = in_range.max(rows as u64 * IN_ROW_BYTES);
-            out_range = out_range.max(rows as u64 * OUT_ROW_BYTES);
-            in_end = align(in_end + rows as u64 * IN_ROW_BYTES);
-            out_end = align(out_end + rows as u64 * OUT_ROW_BYTES);
-            dispatches.push(d);
-        }
-        if dispatches.is_empty() {
-            return Ok(());
+            });
+            in_range = in_range.max(rows as u64 * in_row_bytes);
+            out_range = out_range.max(rows as u64 * out_row_bytes);
+            in_end = align(in_end + rows as u64 * in_row_bytes);
+            out_end = align(out_end + rows as u64 * out_row_bytes);
         }
         // Every dynamic offset plus the fixed range must stay inside the buffer.
-        let last = dispatches
-            .last()
-            .map_or((0, 0), |d| (d.in_offset, d.out_offset));
+        let last = list.last().map_or((0, 0), |d| (d.in_offset, d.out_offset));
         let in_size = (last.0 + in_range).max(in_end);
         let out_size = (last.1 + out_range).max(out_end);
         self.ensure_buffers(in_size, out_size)?;
-        let (input, output) = match (&self.input, &self.output) {
-            (Some(i), Some(o)) => (i, o),
-            _ => bail!("internal: buffers missing after allocation"),
+        Ok(Dispatches {
+            list,
+            in_range,
+            out_range,
+        })
+    }
+
+    /// Records `dispatches` (the i-th with `pipelines[i]` and the push constants `push` gives
+    /// it) into one command buffer, submits it and waits for its fence.
+    fn execute(
+        &mut self,
+        dispatches: &Dispatches,
+        pipelines: &[PipelineId],
+        push: impl Fn(&Dispatch) -> [u32; 3],
+    ) -> anyhow::Result<()> {
+        if dispatches.list.is_empty() {
+            return Ok(());
+        }
+        let (Some(input), Some(output)) = (&self.input, &self.output) else {
+            bail!("internal: buffers missing after allocation");
         };
-        // SAFETY: the fence of the previous batch was waited for, so no GPU work touches the
-        // buffers, the descriptor set or the command buffer; the mapped ranges are in bounds.
+        // SAFETY: the fence of the previous batch was waited for, so no GPU work uses the
+        // descriptor set or the command buffer; every handle belongs to this device.
         unsafe {
-            for d in &dispatches {
-                let rows = &jobs[d.job].inputs[d.first_row..d.first_row + d.rows];
-                let dst = input.ptr.add(d.in_offset as usize) as *mut u32;
-                for (r, row) in rows.iter().enumerate() {
-                    std::ptr::copy_nonoverlapping(row.as_ptr(), dst.add(r * 6), 6);
-                }
-            }
             let in_info = [vk::DescriptorBufferInfo {
                 buffer: input.buffer,
                 offset: 0,
-                range: in_range,
+                range: dispatches.in_range,
             }];
             let out_info = [vk::DescriptorBufferInfo {
                 buffer: output.buffer,
                 offset: 0,
-                range: out_range,
+                range: dispatches.out_range,
             }];
             let writes = [
                 vk::WriteDescriptorSet::default()
@@ -452,8 +552,8 @@ impl Executor {
                 &[],
             );
             let mut bound = None;
-            for d in &dispatches {
-                let pipe = &self.pipelines[jobs[d.job].pipeline.0];
+            for (d, id) in dispatches.list.iter().zip(pipelines) {
+                let pipe = &self.pipelines[id.0];
                 if bound != Some(pipe.pipeline) {
                     dev.cmd_bind_pipeline(self.cmd, vk::PipelineBindPoint::COMPUTE, pipe.pipeline);
                     bound = Some(pipe.pipeline);
@@ -467,15 +567,19 @@ impl Executor {
                     &[self.set],
                     &offsets,
                 );
-                let rows = d.rows as u32;
+                let words = push(d);
+                let mut bytes = [0u8; PUSH_BYTES as usize];
+                for (b, w) in bytes.chunks_exact_mut(4).zip(words) {
+                    b.copy_from_slice(&w.to_ne_bytes());
+                }
                 dev.cmd_push_constants(
                     self.cmd,
                     self.layout,
                     vk::ShaderStageFlags::COMPUTE,
                     0,
-                    &rows.to_ne_bytes(),
+                    &bytes,
                 );
-                dev.cmd_dispatch(self.cmd, rows.div_ceil(pipe.wave), 1, 1);
+                dev.cmd_dispatch(self.cmd, (d.rows as u32).div_ceil(pipe.wave), 1, 1);
             }
             let to_host = [vk::MemoryBarrier::default()
                 .src_access_mask(vk::AccessFlags::SHADER_WRITE)
@@ -503,19 +607,11 @@ impl Executor {
                 return Err(e).with_context(|| {
                     format!(
                         "waiting for {} dispatches (timeout {FENCE_TIMEOUT:?})",
-                        dispatches.len()
+                        dispatches.list.len()
                     )
                 });
             }
             dev.reset_fences(&[self.fence]).context("vkResetFences")?;
-
-            for d in &dispatches {
-                let src = output.ptr.add(d.out_offset as usize) as *const u32;
-                let out = &mut results[d.job][d.first_row..d.first_row + d.rows];
-                for (r, row) in out.iter_mut().enumerate() {
-                    std::ptr::copy_nonoverlapping(src.add(r * 16), row.as_mut_ptr(), 16);
-                }
-            }
         }
         Ok(())
     }
@@ -529,7 +625,7 @@ impl Executor {
             }
             let old_size = slot.as_ref().map_or(0, |b| b.size);
             let size = need.max(old_size * 2).max(64 << 10);
-            let new = self.create_buffer(size)?;
+            let new = self.create_buffer(size, !is_input)?;
             let slot = if is_input {
                 &mut self.input
             } else {
@@ -543,7 +639,10 @@ impl Executor {
         Ok(())
     }
 
-    fn create_buffer(&self, size: u64) -> anyhow::Result<HostBuffer> {
+    /// A mapped storage buffer. `readback` buffers prefer host-cached memory: the host reads
+    /// every result word back, and uncached (write-combined) memory reads at a small fraction
+    /// of the bus speed on discrete GPUs.
+    fn create_buffer(&self, size: u64, readback: bool) -> anyhow::Result<HostBuffer> {
         // SAFETY: plain object creation on our device; freed on every error path.
         unsafe {
             let buffer = self
@@ -559,11 +658,19 @@ impl Executor {
             let req = self.device.get_buffer_memory_requirements(buffer);
             let wanted =
                 vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
-            let Some(type_index) = (0..self.memory.memory_type_count).find(|&i| {
-                req.memory_type_bits & (1 << i) != 0
-                    && self.memory.memory_types[i as usize]
-                        .property_flags
-                        .contains(wanted)
+            let cached = wanted | vk::MemoryPropertyFlags::HOST_CACHED;
+            let preferences: &[vk::MemoryPropertyFlags] = if readback {
+                &[cached, wanted]
+            } else {
+                &[wanted]
+            };
+            let Some(type_index) = preferences.iter().find_map(|&flags| {
+                (0..self.memory.memory_type_count).find(|&i| {
+                    req.memory_type_bits & (1 << i) != 0
+                        && self.memory.memory_types[i as usize]
+                            .property_flags
+                            .contains(flags)
+                })
             }) else {
                 self.device.destroy_buffer(buffer, None);
                 bail!(
@@ -637,6 +744,7 @@ fn plan_dispatches(
 fn plan_batches(
     parts: &[(usize, usize, usize)],
     align: u64,
+    row_bytes: u64,
     cap: u64,
 ) -> Vec<std::ops::Range<usize>> {
     let mut out = vec![];
@@ -645,7 +753,7 @@ fn plan_batches(
         let mut end = start;
         let mut bytes = 0u64;
         while end < parts.len() {
-            let add = parts[end].2 as u64 * OUT_ROW_BYTES + align;
+            let add = parts[end].2 as u64 * row_bytes + align;
             if end > start && bytes + add > cap {
                 break;
             }
@@ -764,8 +872,14 @@ mod plan_tests {
     fn batches_split_at_the_output_cap() {
         let parts = [(0, 0, 10), (0, 10, 10), (1, 0, 10), (2, 0, 1000)];
         let per = 10 * OUT_ROW_BYTES + 256;
-        assert_eq!(plan_batches(&parts, 256, 2 * per), vec![0..2, 2..3, 3..4]);
-        assert_eq!(plan_batches(&parts, 256, u64::MAX), vec![0..4]);
-        assert!(plan_batches(&[], 256, 1).is_empty());
+        assert_eq!(
+            plan_batches(&parts, 256, OUT_ROW_BYTES, 2 * per),
+            vec![0..2, 2..3, 3..4]
+        );
+        assert_eq!(
+            plan_batches(&parts, 256, OUT_ROW_BYTES, u64::MAX),
+            vec![0..4]
+        );
+        assert!(plan_batches(&[], 256, OUT_ROW_BYTES, 1).is_empty());
     }
 }

@@ -69,6 +69,73 @@ fn small_kernel() -> Kernel {
     k
 }
 
+/// out0..out5 = in0..in5, out6 = lane id, the rest 0.
+fn passthrough_kernel() -> Kernel {
+    let mut k = Kernel::default();
+    let mut outs: Vec<Handle> = (0..6).map(|i| k.push(Expr::Input(i))).collect();
+    outs.push(k.push(Expr::LaneId));
+    let zero = k.push(Expr::Const {
+        ty: Ty::U32,
+        bits: 0,
+    });
+    outs.resize(16, zero);
+    k.outputs = outs;
+    k
+}
+
+#[test]
+fn generated_inputs_follow_the_row_order_past_2_pow_32() {
+    use rdnaprobe_recompiler::spirv::{emit_with, InputRange, InputSource, Interface};
+    let Some(mut ex) = lavapipe() else { return };
+    let r = |first: u32, count: u64| InputRange { first, count };
+    // in0 all 2^32 values, in1 three values, in3 a constant, in5 five values: rows past 2^32
+    // need the high half of the base; 3 and 5 are not powers of two (division path).
+    let ranges = [
+        r(0, 1 << 32),
+        r(7, 3),
+        r(0, 1),
+        r(0xdead_beef, 1),
+        r(0, 1),
+        r(100, 5),
+    ];
+    // Stored: in0, in1, in5 and the lane id (out0, out1, out5, out6), packed in that order.
+    let iface = Interface {
+        inputs: InputSource::Generated(ranges),
+        outputs: 0b110_0011,
+    };
+    let stride = iface.output_stride();
+    assert_eq!(stride, 4);
+    let words = emit_with(
+        &passthrough_kernel(),
+        Wave::W64,
+        &ex.spirv_options(),
+        &iface,
+    )
+    .unwrap();
+    let p = ex.pipeline(&words, Wave::W64).unwrap();
+    let value = |i: u64| -> [u32; 4] {
+        let (d0, i) = (i % (1 << 32), i >> 32);
+        let (d1, i) = (i % 3, i / 3);
+        [d0 as u32, 7 + d1 as u32, 100 + (i % 5) as u32, 0]
+    };
+    for (base, rows) in [
+        (0u64, 100usize),
+        ((1 << 32) - 64, 200),
+        ((5 << 32) + 128, 77),
+    ] {
+        let got = ex.run_generated(p, base, rows, stride).unwrap();
+        assert_eq!(got.len(), rows * stride);
+        for (i, row) in got.chunks_exact(stride).enumerate() {
+            let mut want = value(base + i as u64);
+            want[3] = (i % 64) as u32;
+            assert_eq!(row, want, "row {} (base {base:#x})", base + i as u64);
+        }
+    }
+    // A base off the wave grid and a bad stride are refused.
+    assert!(ex.run_generated(p, 32, 10, stride).is_err());
+    assert!(ex.run_generated(p, 0, 10, 17).is_err());
+}
+
 #[test]
 fn lists_lavapipe() {
     match list_devices() {
