@@ -59,8 +59,10 @@ pub struct BatchKernel {
     ops: Vec<Op>,
     /// (column, value) of every constant.
     consts: Vec<(usize, u64)>,
-    /// Column of each of the sixteen outputs.
-    outputs: [usize; 16],
+    /// The sixteen outputs with the constant ones filled in (the others 0), and the
+    /// (output, column) pairs that vary: an output row is the template plus those.
+    template: [u32; 16],
+    varying: Vec<(usize, usize)>,
 }
 
 /// The value columns of one evaluating thread: `exprs x BLOCK` u64, constants pre-filled.
@@ -154,13 +156,22 @@ impl BatchKernel {
                 *op = Op::Const;
             }
         }
+        let mut template = [0u32; 16];
+        let mut varying = Vec::new();
+        for (o, &col) in outputs.iter().enumerate() {
+            match consts.iter().find(|&&(c, _)| c == col) {
+                Some(&(_, v)) => template[o] = v as u32,
+                None => varying.push((o, col)),
+            }
+        }
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(BatchKernel {
             id,
             ops,
             consts,
-            outputs,
+            template,
+            varying,
         })
     }
 
@@ -213,9 +224,12 @@ impl BatchKernel {
                 first_row + start as u64,
                 wave,
             );
-            for (r, row) in out[start..start + n].iter_mut().enumerate() {
-                for (o, &col) in row.iter_mut().zip(&self.outputs) {
-                    *o = scratch.vals[col * BLOCK + r] as u32;
+            let rows = &mut out[start..start + n];
+            rows.fill(self.template);
+            for &(o, col) in &self.varying {
+                let column = &scratch.vals[col * BLOCK..col * BLOCK + n];
+                for (row, &v) in rows.iter_mut().zip(column) {
+                    row[o] = v as u32;
                 }
             }
             start += n;

@@ -655,7 +655,10 @@ impl Builder {
         let zero64 = self.c64(0);
         let extra = self.sel(below, extra, zero64);
         let cap = self.c64(60);
-        let extra_big = self.icmpc(IntCmp::GtU, extra, 60 - base);
+        // extra > 60 - base, i.e. e < thr - (60 - base), compared on e itself: the same
+        // predicate, but not on the select of a wrapped difference, which NVIDIA's compiler
+        // (driver 580) evaluated as true for every normal result after an f64 div or sqrt.
+        let extra_big = self.icmpc(IntCmp::LtU, e, thr - (60 - base));
         let shift = self.addc(extra, base);
         let shift = self.sel(extra_big, cap, shift);
         let (kept, up) = self.round_core(mfull, shift, r_up, r_dn, away);
