@@ -352,7 +352,8 @@ fn manifest_json(
         "rows_per_s": o.rows as f64 / t.wall_s.max(1e-9),
         "memory": {
             "peak_rss_bytes": peak,
-            "bound_bytes": stream::memory_bound(plan, &o.layout, threads),
+            "baseline_rss_bytes": o.baseline_rss,
+            "bound_bytes": stream::memory_bound(plan, o, threads),
             "bound": stream::MEMORY_BOUND_TEXT,
         },
     }))

@@ -193,6 +193,11 @@ pub struct Outcome {
     pub gpu_prepare: Option<gpu::PrepareTimes>,
     /// The live output dwords (read back, hashed) and the constants of the others.
     pub layout: OutputLayout,
+    /// Resident set once everything before the first chunk is done (the binary, the device
+    /// driver, the pipelines): what [`memory_bound`] comes on top of.
+    pub baseline_rss: Option<u64>,
+    /// Expressions of the largest kernel (the CPU model's columns per thread).
+    pub kernel_exprs: usize,
 }
 
 impl Outcome {
@@ -206,20 +211,23 @@ pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
 
 /// Bytes a run holds at most, whatever the number of rows (see the module docs): chunks in
 /// flight, the executor's staging, per-thread blocks and the kept mismatches.
-pub fn memory_bound(plan: &Plan, layout: &OutputLayout, threads: usize) -> u64 {
+pub fn memory_bound(plan: &Plan, o: &Outcome, threads: usize) -> u64 {
     let chunk = plan.chunk_rows as u64;
-    let device_row = 4 * layout.live.len() as u64;
+    let device_row = 4 * o.layout.live.len() as u64;
     let in_flight = (GPU_QUEUE as u64 + 2) * chunk * device_row;
     let executor = chunk * device_row;
-    let per_thread = threads as u64 * DIGEST_ROWS as u64 * (24 + 64 + 64);
+    let scratch = (o.kernel_exprs * rdnaprobe_recompiler::batch::BLOCK * 8) as u64;
+    let per_thread = threads as u64 * (DIGEST_ROWS as u64 * (24 + 64 + 64) + scratch);
     let mismatches = plan.max_mismatches as u64 * 200;
     in_flight + executor + per_thread + mismatches
 }
 
 /// What [`memory_bound`] counts, for the manifest.
-pub const MEMORY_BOUND_TEXT: &str = "independent of the number of rows: (gpu_queue + 3) chunks of \
+pub const MEMORY_BOUND_TEXT: &str = "on top of baseline_rss_bytes (binary, driver, pipelines) and \
+                                     independent of the number of rows: (gpu_queue + 3) chunks of \
                                      4 B per live output dword and row (device results in flight \
                                      and the executor's mapped buffer), 4096 x (24 + 64 + 64) B \
+                                     plus the CPU model's value columns (expressions x 512 x 8 B) \
                                      per thread, ~200 B per kept mismatch";
 
 /// The output dwords a run reads back, hashes and compares as values, and the constants the
@@ -612,6 +620,7 @@ pub fn run(
         None => candidate.cpu_producer(),
     };
     t.prepare_s = wall.elapsed().as_secs_f64();
+    let baseline_rss = rss_bytes();
 
     let chunks = chunk_list(plan);
     let total = plan.total_rows();
@@ -699,13 +708,24 @@ pub fn run(
         chunks: chunks.len() as u64,
         gpu_prepare,
         layout,
+        baseline_rss,
+        kernel_exprs: batch.iter().map(BatchKernel::len).max().unwrap_or(0),
     })
 }
 
 /// Peak resident set of this process in bytes (Linux `VmHWM`), if known.
 pub fn peak_rss_bytes() -> Option<u64> {
+    proc_status_bytes("VmHWM:")
+}
+
+/// Current resident set of this process in bytes (Linux `VmRSS`), if known.
+pub fn rss_bytes() -> Option<u64> {
+    proc_status_bytes("VmRSS:")
+}
+
+fn proc_status_bytes(key: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let line = status.lines().find(|l| l.starts_with(key))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
 }
