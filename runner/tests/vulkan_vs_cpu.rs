@@ -1,11 +1,12 @@
-//! Replays every shipped dataset (datasets/rdna2/*.csv) through the binary on `cpu` and on
-//! `vulkan:lavapipe` and checks that the recompiled SPIR-V gives the CPU model's bits: at least
+//! Replays every shipped dataset (datasets/rdna2/*.csv) through the binary on `cpu` and on a
+//! Vulkan driver and checks that the recompiled SPIR-V gives the CPU model's bits: at least
 //! 99.9% of the rows whose kernel uses no approximate operation ([`FloatUn::is_approximate`])
 //! must agree on status and all sixteen outputs. Rows with approximate operations are reported
 //! with their largest ULP distance per instruction, not judged.
 //!
-//! Without a lavapipe device the test is skipped with a message, unless `CI=true`, where it
-//! fails.
+//! `vulkan:lavapipe`: without a lavapipe device the test is skipped with a message, unless
+//! `CI=true`, where it fails. `vulkan:nvidia`: skipped cleanly where NVIDIA's driver is absent
+//! (CI has no GPU), unless `RDNAPROBE_REQUIRE_NVIDIA=1`.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -17,7 +18,7 @@ use rdnaprobe_recompiler::ir::{Expr, FloatUn};
 
 const BIN: &str = env!("CARGO_BIN_EXE_rdnaprobe");
 
-/// Minimum share of non-approximate rows on which lavapipe must match the CPU model.
+/// Minimum share of non-approximate rows on which a driver must match the CPU model.
 const MIN_AGREEMENT: f64 = 0.999;
 
 fn shipped() -> Vec<PathBuf> {
@@ -32,19 +33,26 @@ fn shipped() -> Vec<PathBuf> {
     v
 }
 
-fn lavapipe_present() -> Result<(), String> {
+/// Whether `rdnaprobe devices` lists a Vulkan device of `driver` (as `vulkan:DRIVER` names it).
+fn driver_present(driver: &str) -> Result<(), String> {
     let o = Command::new(BIN)
         .args(["devices", "--format", "json"])
         .output()
         .map_err(|e| e.to_string())?;
-    let text = String::from_utf8_lossy(&o.stdout).to_lowercase();
-    if text.contains("lavapipe") || text.contains("llvmpipe") {
+    let devices: serde_json::Value = serde_json::from_slice(&o.stdout).map_err(|e| {
+        format!(
+            "`rdnaprobe devices --format json` printed no JSON ({e}): {}",
+            String::from_utf8_lossy(&o.stderr).trim()
+        )
+    })?;
+    let found = devices["vulkan"]["devices"]
+        .as_array()
+        .is_some_and(|l| l.iter().any(|d| d["driver"] == driver));
+    if found {
         Ok(())
     } else {
         Err(format!(
-            "no lavapipe device in `rdnaprobe devices`: {}{}",
-            text.trim(),
-            String::from_utf8_lossy(&o.stderr).trim()
+            "no {driver} device in `rdnaprobe devices`: {devices}"
         ))
     }
 }
@@ -96,21 +104,45 @@ fn ulp32(a: u32, b: u32) -> u64 {
     ord(a).abs_diff(ord(b))
 }
 
+fn env_is(name: &str, value: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| v == value)
+}
+
 #[test]
 fn lavapipe_agrees_with_the_cpu_model_on_shipped_rows() {
-    if let Err(why) = lavapipe_present() {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
+    if let Err(why) = driver_present("lavapipe") {
+        if env_is("CI", "true") {
             panic!("lavapipe is required under CI=true: {why}");
         }
         eprintln!("skipped: {why} (set CI=true to make this a failure)");
         return;
     }
+    agrees_with_the_cpu_model("lavapipe");
+}
+
+#[test]
+fn nvidia_agrees_with_the_cpu_model_on_shipped_rows() {
+    if let Err(why) = driver_present("nvidia") {
+        if env_is("RDNAPROBE_REQUIRE_NVIDIA", "1") {
+            panic!("NVIDIA's driver is required (RDNAPROBE_REQUIRE_NVIDIA=1): {why}");
+        }
+        eprintln!("skipped: {why}");
+        return;
+    }
+    agrees_with_the_cpu_model("nvidia");
+}
+
+fn agrees_with_the_cpu_model(driver: &str) {
     let inputs = shipped();
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("lavapipe-vs-cpu");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{driver}-vs-cpu"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let cpu = replay(&inputs, "cpu", &dir.join("cpu.csv"));
-    let lvp = replay(&inputs, "vulkan:lavapipe", &dir.join("lavapipe.csv"));
+    let lvp = replay(
+        &inputs,
+        &format!("vulkan:{driver}"),
+        &dir.join(format!("{driver}.csv")),
+    );
     assert_eq!(cpu.len(), lvp.len());
     assert!(cpu.len() > 1000, "only {} rows", cpu.len());
 
@@ -145,7 +177,7 @@ fn lavapipe_agrees_with_the_cpu_model_on_shipped_rows() {
             exact_same += 1;
         } else if differ.len() < 40 {
             differ.push(format!(
-                "{} in {:08x?}: cpu {:08x?} {:?}, lavapipe {:08x?} {:?}",
+                "{} in {:08x?}: cpu {:08x?} {:?}, {driver} {:08x?} {:?}",
                 c.instruction,
                 c.inputs,
                 c.outputs,
@@ -160,7 +192,7 @@ fn lavapipe_agrees_with_the_cpu_model_on_shipped_rows() {
     }
     let share = exact_same as f64 / exact_rows as f64;
     eprintln!(
-        "lavapipe = cpu on {exact_same} of {exact_rows} non-approximate rows ({:.3}%)",
+        "{driver} = cpu on {exact_same} of {exact_rows} non-approximate rows ({:.3}%)",
         share * 100.0
     );
     for d in &differ {
@@ -168,6 +200,6 @@ fn lavapipe_agrees_with_the_cpu_model_on_shipped_rows() {
     }
     assert!(
         share >= MIN_AGREEMENT,
-        "lavapipe matches the CPU model on {exact_same} of {exact_rows} non-approximate rows"
+        "{driver} matches the CPU model on {exact_same} of {exact_rows} non-approximate rows"
     );
 }
