@@ -3,6 +3,8 @@
 //! script error), and a screenshot is kept as `target/test-artifacts/report.png`.
 //!
 //! Without Chromium the test is skipped with a message, unless `CI=true`, where it fails.
+//! Built only with the `report` feature (the `report` command needs polars).
+#![cfg(feature = "report")]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -47,7 +49,6 @@ fn headless(browser: &Path, profile: &Path, extra: &[&str], url: &str) -> std::p
         .expect("chromium runs")
 }
 
-#[cfg(feature = "report")]
 #[test]
 fn report_renders_in_chromium() {
     let Some(browser) = chromium() else {

@@ -132,6 +132,52 @@ fn partial_last_chunk_and_odd_sizes() {
     assert_eq!(o.digest, replay_digest(&p));
 }
 
+/// The kernels of a plan's first mode, ready to build a [`Checker`] (cpu against cpu, f32
+/// results) and to compute what a device would return.
+struct Fixture {
+    kernels: Vec<Kernel>,
+    batch: Vec<BatchKernel>,
+    layout: OutputLayout,
+}
+
+impl Fixture {
+    fn new(p: &Plan) -> Fixture {
+        let kernels = lower_all(p).unwrap();
+        let batch = kernels
+            .iter()
+            .map(|k| BatchKernel::new(k).unwrap())
+            .collect();
+        let layout = OutputLayout::of(&kernels);
+        Fixture {
+            kernels,
+            batch,
+            layout,
+        }
+    }
+
+    fn checker<'a>(&'a self, p: &'a Plan) -> Checker<'a> {
+        Checker {
+            plan: p,
+            layout: &self.layout,
+            types: [DwordType::F32; 16],
+            kernels: &self.kernels,
+            batch: &self.batch,
+            candidate: &Engine::Cpu,
+            reference: Some(&Engine::Cpu),
+        }
+    }
+
+    /// The CPU model's outputs of rows 0..rows of mode 0.
+    fn cpu_outputs(&self, p: &Plan, rows: usize) -> Vec<[u32; 16]> {
+        let mut inputs = vec![[0u32; 6]; rows];
+        p.inputs.fill(0, &mut inputs);
+        let mut outputs = vec![[0u32; 16]; rows];
+        let b = &self.batch[0];
+        b.run(&mut b.scratch(), &inputs, 0, 32, &mut outputs);
+        outputs
+    }
+}
+
 #[test]
 fn mismatches_are_classified_counted_and_capped() {
     let p = Plan {
@@ -143,26 +189,10 @@ fn mismatches_are_classified_counted_and_capped() {
             4096,
         )
     };
-    let kernels = lower_all(&p).unwrap();
-    let batch: Vec<BatchKernel> = kernels
-        .iter()
-        .map(|k| BatchKernel::new(k).unwrap())
-        .collect();
-    let layout = OutputLayout::of(&kernels);
-    assert_eq!(layout.live, [0]);
-    let checker = Checker {
-        plan: &p,
-        layout: &layout,
-        types: [DwordType::F32; 16],
-        kernels: &kernels,
-        batch: &batch,
-        candidate: &Engine::Cpu,
-        reference: Some(&Engine::Cpu),
-    };
-    let mut inputs = vec![[0u32; 6]; 4096];
-    p.inputs.fill(0, &mut inputs);
-    let mut outputs = vec![[0u32; 16]; 4096];
-    batch[0].run(&mut batch[0].scratch(), &inputs, 0, 32, &mut outputs);
+    let f = Fixture::new(&p);
+    assert_eq!(f.layout.live, [0]);
+    let checker = f.checker(&p);
+    let mut outputs = f.cpu_outputs(&p, 4096);
     // Row 10: one ULP up; rows 20..25: a sign flip of a nonzero value (wrong).
     outputs[10][0] += 1;
     for o in &mut outputs[20..25] {
@@ -201,26 +231,10 @@ fn kept_mismatches_are_the_first_in_run_order() {
         "default",
         4 * DIGEST_ROWS,
     );
-    let kernels = lower_all(&p).unwrap();
-    let batch: Vec<BatchKernel> = kernels
-        .iter()
-        .map(|k| BatchKernel::new(k).unwrap())
-        .collect();
-    let layout = OutputLayout::of(&kernels);
-    let checker = Checker {
-        plan: &p,
-        layout: &layout,
-        types: [DwordType::F32; 16],
-        kernels: &kernels,
-        batch: &batch,
-        candidate: &Engine::Cpu,
-        reference: Some(&Engine::Cpu),
-    };
+    let f = Fixture::new(&p);
+    let checker = f.checker(&p);
     let rows = 4 * DIGEST_ROWS;
-    let mut inputs = vec![[0u32; 6]; rows];
-    p.inputs.fill(0, &mut inputs);
-    let mut outputs = vec![[0u32; 16]; rows];
-    batch[0].run(&mut batch[0].scratch(), &inputs, 0, 32, &mut outputs);
+    let outputs = f.cpu_outputs(&p, rows);
     let mut packed: Vec<u32> = outputs.iter().map(|o| o[0]).collect();
     let bad: Vec<usize> = vec![4100, 4101, 4102, 12290, 12291, 12292, 16383];
     for &r in &bad {
