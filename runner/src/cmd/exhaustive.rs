@@ -3,7 +3,9 @@
 //! backend's outputs are compared chunk by chunk against the CPU model and hashed; the run
 //! writes RESULT_DIR/manifest.json (generator, digest, class counts per mode, timings, rows/s,
 //! peak RSS) and RESULT_DIR/mismatches.csv (schema v1 rows of the first mismatches, with the
-//! reference's outputs in `ref_out0..ref_out15`). See docs/performance.md.
+//! reference's outputs in `ref_out0..ref_out15`). While it runs, RESULT_DIR/journal.jsonl holds
+//! every finished chunk, so that a killed run continues with `--resume`. See
+//! docs/performance.md.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -18,6 +20,7 @@ use rdnaprobe_isa::{decode_stream, Decoded, Target, Wave};
 use rdnaprobe_reports::classify::Class;
 
 use crate::backend::Producer;
+use crate::stream::journal::Journal;
 use crate::stream::{self, digest, spec, Engine, Outcome, Plan};
 
 #[derive(clap::Args)]
@@ -63,6 +66,10 @@ pub struct Args {
     /// CPU threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Continue the interrupted run whose journal is in the result directory (the same
+    /// generator, modes, backends, chunk size and mismatch cap).
+    #[arg(long)]
+    pub resume: bool,
 }
 
 fn parse_words(s: &str) -> anyhow::Result<Vec<u32>> {
@@ -147,8 +154,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     };
-    let outcome =
-        pool.install(|| stream::run(&plan, &candidate, reference.as_ref(), &mut progress))?;
+    let key = run_key(&plan, &candidate, reference.as_ref());
+    let journal_path = Journal::path_in(&args.output);
+    let (mut journal, done) = if args.resume {
+        Journal::resume(&journal_path, &key)?
+    } else {
+        (Journal::create(&journal_path, &key)?, Vec::new())
+    };
+    if !done.is_empty() {
+        eprintln!(
+            "resuming after {} finished chunks ({})",
+            done.len(),
+            journal_path.display()
+        );
+    }
+    let outcome = pool.install(|| {
+        stream::run_resumable(
+            &plan,
+            &candidate,
+            reference.as_ref(),
+            done,
+            &mut |r| journal.append(r),
+            &mut progress,
+        )
+    })?;
     let peak = stream::peak_rss_bytes();
 
     let mm_path = args.output.join("mismatches.csv");
@@ -160,6 +189,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("writing {}", path.display()))?;
     f.write_all(b"\n")?;
     f.commit()?;
+    journal.finish()?;
 
     let mism = outcome.total_mismatches();
     eprintln!(
@@ -177,6 +207,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+/// Everything that decides a run's results: a journal is resumed only by the same run.
+fn run_key(plan: &Plan, candidate: &Engine, reference: Option<&Engine>) -> serde_json::Value {
+    serde_json::json!({
+        "body": encoding_cell(&plan.words),
+        "inputs": plan.inputs.describe(),
+        "modes": plan.modes.iter().map(spec::mode_text).collect::<Vec<_>>(),
+        "wave": plan.wave.lanes(),
+        "gfx": plan.gfx.to_string(),
+        "chunk_rows": plan.chunk_rows,
+        "candidate": candidate.name(),
+        "reference": reference.map(Engine::name),
+        "max_mismatches": plan.max_mismatches,
+        "ulp_k": plan.ulp_k,
     })
 }
 
@@ -333,6 +379,7 @@ fn manifest_json(
         "reference": o.reference.as_ref().map(producer_json),
         "rows": o.rows,
         "rows_planned": total,
+        "resumed": { "chunks": o.resumed_chunks, "rows": o.resumed_rows },
         "digest": {
             "sha256": o.digest,
             "blocks": o.digest_blocks,

@@ -22,6 +22,7 @@
 
 pub mod digest;
 pub mod gpu;
+pub mod journal;
 pub mod spec;
 #[cfg(test)]
 mod tests;
@@ -40,6 +41,7 @@ use rdnaprobe_reports::DwordType;
 
 use crate::backend::Producer;
 use digest::{block_digest, Combiner, DIGEST_ROWS};
+use journal::ChunkRecord;
 use spec::Inputs;
 
 /// Chunks a GPU candidate may have queued behind the one it is running.
@@ -198,6 +200,9 @@ pub struct Outcome {
     pub baseline_rss: Option<u64>,
     /// Expressions of the largest kernel (the CPU model's columns per thread).
     pub kernel_exprs: usize,
+    /// Chunks and rows taken from the journal of an interrupted run (0 for a fresh run).
+    pub resumed_chunks: u64,
+    pub resumed_rows: u64,
 }
 
 impl Outcome {
@@ -552,28 +557,83 @@ impl Tally {
         self.max_mismatches.saturating_sub(self.mismatches.len())
     }
 
-    fn absorb(&mut self, results: Vec<BlockResult>, mode: usize, rows: usize) {
-        let st = &mut self.modes[mode];
-        st.rows += rows as u64;
-        for r in results {
-            self.combiner.push(&r.digest);
-            for (a, b) in st.classes.iter_mut().zip(r.classes) {
-                *a += b;
-            }
-            if let Some(u) = r.max_ulp {
-                st.max_ulp = Some(st.max_ulp.map_or(u, |m| m.max(u)));
-            }
-            let room = self.max_mismatches.saturating_sub(self.mismatches.len());
-            self.mismatches.extend(r.mismatches.into_iter().take(room));
+    /// Adds one finished chunk (run now, or read back from a journal).
+    fn absorb(&mut self, r: &ChunkRecord) -> anyhow::Result<()> {
+        let st = &mut self.modes[r.mode];
+        st.rows += r.rows;
+        for (a, b) in st.classes.iter_mut().zip(&r.classes) {
+            *a += b;
         }
+        if let Some(u) = r.max_ulp {
+            st.max_ulp = Some(st.max_ulp.map_or(u, |m| m.max(u)));
+        }
+        for b in &r.blocks {
+            self.combiner.push(b);
+        }
+        let room = self.room();
+        for m in r.mismatches.iter().take(room) {
+            self.mismatches.push(m.to_mismatch()?);
+        }
+        Ok(())
     }
 }
 
+/// The record of chunk `index` from its blocks' findings.
+fn chunk_record(index: usize, c: &ChunkSpec, results: Vec<BlockResult>) -> ChunkRecord {
+    let mut r = ChunkRecord {
+        chunk: index as u64,
+        mode: c.mode,
+        first_row: c.first_row,
+        rows: c.rows as u64,
+        classes: vec![0; Class::ALL.len()],
+        max_ulp: None,
+        blocks: Vec::with_capacity(results.len()),
+        mismatches: Vec::new(),
+    };
+    for b in results {
+        for (a, n) in r.classes.iter_mut().zip(b.classes) {
+            *a += n;
+        }
+        if let Some(u) = b.max_ulp {
+            r.max_ulp = Some(r.max_ulp.map_or(u, |m| m.max(u)));
+        }
+        r.blocks.push(b.digest);
+        r.mismatches
+            .extend(b.mismatches.iter().map(journal::MismatchRecord::from));
+    }
+    r
+}
+
 /// Runs `plan` with `candidate` against `reference` (or none: digest only).
+#[cfg(test)]
 pub fn run(
     plan: &Plan,
     candidate: &Engine,
     reference: Option<&Engine>,
+    progress: Progress<'_>,
+) -> anyhow::Result<Outcome> {
+    run_resumable(
+        plan,
+        candidate,
+        reference,
+        Vec::new(),
+        &mut |_| Ok(()),
+        progress,
+    )
+}
+
+/// Called with every chunk the run finishes, in order (to journal it).
+pub type OnChunk<'a> = &'a mut dyn FnMut(&ChunkRecord) -> anyhow::Result<()>;
+
+/// [`run`], continuing after the chunks `done` (read back from a [`journal::Journal`]) and
+/// handing every chunk it finishes to `on_chunk`. The outcome is the one an uninterrupted run
+/// gives (timings cover this process only).
+pub fn run_resumable(
+    plan: &Plan,
+    candidate: &Engine,
+    reference: Option<&Engine>,
+    done_chunks: Vec<ChunkRecord>,
+    on_chunk: OnChunk<'_>,
     progress: Progress<'_>,
 ) -> anyhow::Result<Outcome> {
     anyhow::ensure!(
@@ -631,20 +691,56 @@ pub fn run(
         max_mismatches: plan.max_mismatches,
     };
     let mut done = 0u64;
+    anyhow::ensure!(
+        done_chunks.len() <= chunks.len(),
+        "the journal has {} chunks, the run only {}",
+        done_chunks.len(),
+        chunks.len()
+    );
+    for (i, (r, c)) in done_chunks.iter().zip(&chunks).enumerate() {
+        anyhow::ensure!(
+            r.chunk == i as u64
+                && r.mode == c.mode
+                && r.first_row == c.first_row
+                && r.rows == c.rows as u64
+                && r.classes.len() == Class::ALL.len()
+                && r.blocks.len() == c.rows.div_ceil(DIGEST_ROWS),
+            "journal chunk {i} does not match the run's chunk {i} (mode {}, rows {}..+{})",
+            c.mode,
+            c.first_row,
+            c.rows
+        );
+        tally.absorb(r)?;
+        done += r.rows;
+    }
+    let start = done_chunks.len();
+    let resumed = (start as u64, done);
+    progress(done, total);
+    let mut finish_chunk = |i: usize,
+                            c: &ChunkSpec,
+                            results: Vec<BlockResult>,
+                            tally: &mut Tally,
+                            done: &mut u64|
+     -> anyhow::Result<()> {
+        let record = chunk_record(i, c, results);
+        tally.absorb(&record)?;
+        on_chunk(&record)?;
+        *done += c.rows as u64;
+        progress(*done, total);
+        Ok(())
+    };
 
     match gpu.as_mut() {
         None => {
-            for c in &chunks {
+            for (i, c) in chunks.iter().enumerate().skip(start) {
                 let t1 = Instant::now();
                 let results = checker.chunk(c.mode, c.first_row, c.rows, None, tally.room());
                 t.check_s += t1.elapsed().as_secs_f64();
-                tally.absorb(results, c.mode, c.rows);
-                done += c.rows as u64;
-                progress(done, total);
+                finish_chunk(i, c, results, &mut tally, &mut done)?;
             }
         }
         Some(worker) => {
-            let mut next = 0;
+            let mut next = start;
             let mut submit = |worker: &mut gpu::GpuWorker| -> anyhow::Result<()> {
                 if let Some(c) = chunks.get(next) {
                     worker.submit(gpu::Work {
@@ -659,7 +755,7 @@ pub fn run(
             for _ in 0..=GPU_QUEUE {
                 submit(worker)?;
             }
-            for c in &chunks {
+            for (i, c) in chunks.iter().enumerate().skip(start) {
                 let t0 = Instant::now();
                 let d = worker.receive()?;
                 t.wait_s += t0.elapsed().as_secs_f64();
@@ -675,9 +771,7 @@ pub fn run(
                 let results =
                     checker.chunk(c.mode, c.first_row, c.rows, Some(&d.outputs), tally.room());
                 t.check_s += t1.elapsed().as_secs_f64();
-                tally.absorb(results, c.mode, c.rows);
-                done += c.rows as u64;
-                progress(done, total);
+                finish_chunk(i, c, results, &mut tally, &mut done)?;
             }
         }
     }
@@ -710,6 +804,8 @@ pub fn run(
         layout,
         baseline_rss,
         kernel_exprs: batch.iter().map(BatchKernel::len).max().unwrap_or(0),
+        resumed_chunks: resumed.0,
+        resumed_rows: resumed.1,
     })
 }
 

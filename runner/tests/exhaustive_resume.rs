@@ -1,0 +1,152 @@
+//! Crash safety of `rdnaprobe exhaustive`: a run killed after a chunk, or in the middle of
+//! writing a chunk's journal line, continues with `--resume` and ends with exactly the digest,
+//! class counts and mismatch rows of an uninterrupted run. The candidate is lavapipe on
+//! `v_log_f32` near 1.0, where it differs from the CPU model on many rows, so mismatch rows
+//! cross the interruption too. Without lavapipe the test is skipped with a message, unless
+//! `CI=true`, where it fails.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_rdnaprobe");
+
+/// 8 chunks of 4,096 rows x 2 modes.
+const ARGS: &[&str] = &[
+    "exhaustive",
+    "--asm",
+    "v_log_f32 v10, v4",
+    "--input",
+    "in0=range:0x3f7fc000:0x3f803fff",
+    "--modes",
+    "denorm32=0/3",
+    "--backend",
+    "vulkan:lavapipe",
+    "--reference",
+    "cpu",
+    "--chunk",
+    "4096",
+    "--max-mismatches",
+    "5000",
+    "--threads",
+    "2",
+];
+
+fn dir(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("exhaustive-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn exhaustive(out: &Path, extra: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(BIN);
+    cmd.args(ARGS).arg("-o").arg(out).args(extra);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// The parts of a manifest that do not depend on time or on the process.
+fn results(out: &Path) -> serde_json::Value {
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+    serde_json::json!({
+        "rows": m["rows"],
+        "digest": m["digest"],
+        "classes": m["classes"],
+        "mismatches": m["mismatches"],
+        "modes": m["modes_detail"],
+    })
+}
+
+fn lavapipe_missing() -> bool {
+    let o = Command::new(BIN)
+        .args(["devices", "--format", "json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_default();
+    let found = v["vulkan"]["devices"]
+        .as_array()
+        .is_some_and(|l| l.iter().any(|d| d["driver"] == "lavapipe"));
+    if found {
+        return false;
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("lavapipe is required under CI=true: {v}");
+    }
+    eprintln!("skipped: no lavapipe device");
+    true
+}
+
+#[test]
+fn killed_runs_resume_to_the_uninterrupted_result() {
+    if lavapipe_missing() {
+        return;
+    }
+    let whole = dir("whole");
+    let o = exhaustive(&whole, &[], &[]);
+    // Exit 1: lavapipe's v_log_f32 differs from the CPU model on some rows.
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let want = results(&whole);
+    assert!(want["mismatches"]["total"].as_u64().unwrap() > 0, "{want}");
+    assert_eq!(want["rows"], 65536);
+    assert!(!whole.join("journal.jsonl").exists());
+    let want_csv = std::fs::read(whole.join("mismatches.csv")).unwrap();
+
+    for (name, hook, value) in [
+        ("after", "RDNAPROBE_EXHAUSTIVE_ABORT_AFTER_CHUNKS", "3"),
+        ("mid", "RDNAPROBE_EXHAUSTIVE_ABORT_MID_CHUNK", "11"),
+    ] {
+        let out = dir(name);
+        let o = exhaustive(&out, &[], &[(hook, value)]);
+        assert!(!o.status.success(), "{name}: the hook did not stop the run");
+        assert!(out.join("journal.jsonl").exists());
+        assert!(!out.join("manifest.json").exists());
+
+        // Without --resume the journal is not overwritten.
+        let o = exhaustive(&out, &[], &[]);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", text(&o.stderr));
+        assert!(text(&o.stderr).contains("--resume"), "{}", text(&o.stderr));
+
+        // Another run's settings are refused.
+        let o = exhaustive(&out, &["--resume", "--ulp-k", "9"], &[]);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains("different run"),
+            "{}",
+            text(&o.stderr)
+        );
+
+        let o = exhaustive(&out, &["--resume"], &[]);
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains("resuming after"),
+            "{}",
+            text(&o.stderr)
+        );
+        assert_eq!(results(&out), want, "{name}");
+        assert_eq!(
+            std::fs::read(out.join("mismatches.csv")).unwrap(),
+            want_csv,
+            "{name}: mismatches.csv"
+        );
+        assert!(!out.join("journal.jsonl").exists());
+        let m: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+        let resumed = m["resumed"]["chunks"].as_u64().unwrap();
+        assert_eq!(resumed, if name == "after" { 3 } else { 11 }, "{name}");
+    }
+
+    // --resume with nothing to resume says so.
+    let o = exhaustive(&dir("none"), &["--resume"], &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("no interrupted run"),
+        "{}",
+        text(&o.stderr)
+    );
+}
