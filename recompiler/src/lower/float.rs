@@ -3,6 +3,7 @@
 //! 16-bit results keeping the destination's upper half). Each rule is named in
 //! docs/semantics.md; the code cites it as `rule: NAME`.
 
+use super::unary::Unary;
 use super::Lowerer;
 use crate::build::{Builder, Fmt, Tiny};
 use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, IntCmp, IntUn, Ty};
@@ -1120,30 +1121,10 @@ fn f32_un(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
         "v_rcp_f32" | "v_rcp_iflag_f32" | "v_rsq_f32" | "v_sqrt_f32" | "v_log_f32"
     );
     let x = b.flush_if(Fmt::F32, x0, fi || always);
-    let nan = b.is_nan(Fmt::F32, x);
-    let q = b.nan_out(Fmt::F32, x, ieee);
-    let w = b.f32_to_f64_exact(x);
-    let neg = b.sign_of(Fmt::F32, x);
-    let zero = b.is_zero(Fmt::F32, x);
-    let inf = b.is_inf(Fmt::F32, x);
-    let dn = b.c32(0xffc0_0000);
-    let pinf = b.c32(0x7f80_0000);
-    let ninf = b.c32(0xff80_0000);
-    let rnd = |b: &mut Builder, v: Handle| b.round_to(Fmt::F32, v, None, round, fo, Tiny::Result);
+    let u = Unary::new(b, Fmt::F32, x, ieee, round, fo);
+    let (w, nan, inf) = (u.w, u.nan, u.inf);
     let int_result = match m {
-        "v_frexp_exp_i32_f32" => {
-            // exponent of the value as 2^e * [0.5, 1); 0 for zero, inf and NaN
-            let wb = b.bits_of_f64(w);
-            let e = b.shrc(wb, 52);
-            let e = b.andc(e, 0x7ff);
-            let e = b.trunc64(e);
-            let k = b.c32(1022);
-            let e = b.sub(e, k);
-            let special = b.bor(nan, inf);
-            let special = b.bor(special, zero);
-            let z = b.c32(0);
-            Some(b.sel(special, z, e))
-        }
+        "v_frexp_exp_i32_f32" => Some(u.frexp_exp(b)),
         "v_cvt_flr_i32_f32" | "v_cvt_rpi_i32_f32" | "v_cvt_i32_f32" | "v_cvt_u32_f32" => {
             let v = match m {
                 "v_cvt_flr_i32_f32" => b.fu(FloatUn::Floor, w),
@@ -1179,156 +1160,53 @@ fn f32_un(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
     if let Some(r) = int_result {
         return l.write_result(c.inst, r);
     }
-    let r = match m {
-        "v_trunc_f32" | "v_ceil_f32" | "v_floor_f32" | "v_rndne_f32" => {
-            let op = match m {
-                "v_trunc_f32" => FloatUn::Trunc,
-                "v_ceil_f32" => FloatUn::Ceil,
-                "v_floor_f32" => FloatUn::Floor,
-                _ => FloatUn::RoundEven,
-            };
-            let v = b.fu(op, w);
-            let r = rnd(b, v);
-            // integral results keep the input's sign for zero
-            let rz = b.is_zero(Fmt::F32, r);
-            let s = b.andc(x, 0x8000_0000);
-            let r = b.sel(rz, s, r);
-            let r = b.sel(inf, x, r);
-            b.sel(nan, q, r)
-        }
-        "v_fract_f32" => {
-            // rule: fract: x - floor(x), below 1.0; fract(inf) = NaN
-            let fl = b.fu(FloatUn::Floor, w);
-            let d = b.fb(FloatBin::Sub, w, fl);
-            let r = rnd(b, d);
-            let one = b.c32(0x3f80_0000);
-            let ge1 = b.icmp(IntCmp::GeU, r, one);
-            let below1 = b.c32(0x3f7f_ffff);
-            let r = b.sel(ge1, below1, r);
-            let r = b.sel(inf, dn, r);
-            b.sel(nan, q, r)
-        }
-        "v_frexp_mant_f32" => {
-            let wb = b.bits_of_f64(w);
-            let m52 = b.andc(wb, (1 << 52) - 1);
-            let m23 = b.shrc(m52, 29);
-            let m23 = b.trunc64(m23);
-            let s = b.andc(x, 0x8000_0000);
-            let e = b.c32(126 << 23);
-            let r = b.or(e, m23);
-            let r = b.or(r, s);
-            let r = b.sel(zero, x, r);
-            let r = b.sel(inf, x, r);
-            b.sel(nan, q, r)
-        }
-        "v_sqrt_f32" => {
-            let v = b.fu(FloatUn::Sqrt, w);
-            let r = rnd(b, v);
-            let nz = b.bnot(zero);
-            let bad = b.band(neg, nz);
-            let r = b.sel(zero, x, r);
-            let r = b.sel(inf, x, r);
-            let r = b.sel(bad, dn, r);
-            b.sel(nan, q, r)
-        }
-        "v_rsq_f32" => {
-            let sq = b.fu(FloatUn::Sqrt, w);
-            let one = b.cf64(1.0);
-            let v = b.fb(FloatBin::Div, one, sq);
-            let r = rnd(b, v);
-            let s = b.andc(x, 0x8000_0000);
-            let zi = b.orc(s, 0x7f80_0000);
-            let r = b.sel(zero, zi, r);
-            let pz = b.c32(0);
-            let r = b.sel(inf, pz, r);
-            let nz = b.bnot(zero);
-            let bad = b.band(neg, nz);
-            let r = b.sel(bad, dn, r);
-            b.sel(nan, q, r)
-        }
-        "v_rcp_f32" | "v_rcp_iflag_f32" => {
-            let one = b.cf64(1.0);
-            let v = b.fb(FloatBin::Div, one, w);
-            let r = rnd(b, v);
-            let s = b.andc(x, 0x8000_0000);
-            let zi = b.orc(s, 0x7f80_0000);
-            let r = b.sel(zero, zi, r);
-            let r = b.sel(inf, s, r);
-            b.sel(nan, q, r)
-        }
-        "v_log_f32" => {
-            let v = b.fu(FloatUn::Log2, w);
-            let r = rnd(b, v);
-            let r = b.sel(zero, ninf, r);
-            let nz = b.bnot(zero);
-            let bad = b.band(neg, nz);
-            let r = b.sel(inf, x, r);
-            let r = b.sel(bad, dn, r);
-            b.sel(nan, q, r)
-        }
-        "v_exp_f32" => {
-            let v = b.fu(FloatUn::Exp2, w);
-            let r = rnd(b, v);
-            let pz = b.c32(0);
-            let ri = b.sel(neg, pz, pinf);
-            let r = b.sel(inf, ri, r);
-            b.sel(nan, q, r)
-        }
-        "v_sin_f32" | "v_cos_f32" => {
-            let v = revolutions_trig(b, w, m == "v_sin_f32");
-            let r = rnd(b, v);
-            let r = if m == "v_sin_f32" {
-                // sin keeps a zero input's sign
-                b.sel(zero, x, r)
-            } else {
-                r
-            };
-            let r = b.sel(inf, dn, r);
-            b.sel(nan, q, r)
-        }
-        "v_cvt_f16_f32" => {
-            // rule: f16-directed-rounding: round16 applies only with f16 denormals kept
-            let r16 = if l.mode.denorm16 == 3 {
-                l.mode.round16()
-            } else {
-                Round::NearestEven
-            };
-            let fo16 = !l.mode.keep_out16();
-            let r = b.round_to(Fmt::F16, w, None, r16, fo16, Tiny::Result);
-            // NaN: always quiet, payload bits 22:13
-            let s = b.shrc(x, 16);
-            let s = b.andc(s, 0x8000);
-            let p = b.shrc(x, 13);
-            let p = b.andc(p, 0x1ff);
-            let qn = b.orc(p, 0x7e00);
-            let qn = b.or(qn, s);
-            let r = b.sel(nan, qn, r);
-            let r = if l.mode.fp16_overflow {
-                let ri = b.is_inf(Fmt::F16, r);
-                let ni = b.bnot(inf);
-                let cl = b.band(ri, ni);
-                let sg = b.andc(r, 0x8000);
-                let mx = b.orc(sg, 0x7bff);
-                b.sel(cl, mx, r)
-            } else {
-                r
-            };
-            let r = if c.mods.clamp {
-                l.clamp(Fmt::F16, r)
-            } else {
-                r
-            };
-            return l.write16(c, r);
-        }
-        "v_cvt_f64_f32" => {
-            // exact widening; NaN quieted only with IEEE=1
-            let wb = b.bits_of_f64(w);
-            let qb = b.orc(wb, 1 << 51);
-            let nr = if ieee { qb } else { wb };
-            let r = b.sel(nan, nr, wb);
-            return l.write64(c, r);
-        }
-        _ => return Err(format!("{m} has no lowering")),
+    let r = match m.strip_suffix("_f32").and_then(|op| u.rule(b, op)) {
+        Some(r) => r,
+        None => match m {
+            "v_cvt_f16_f32" => {
+                // rule: f16-directed-rounding: round16 applies only with f16 denormals kept
+                let r16 = if l.mode.denorm16 == 3 {
+                    l.mode.round16()
+                } else {
+                    Round::NearestEven
+                };
+                let fo16 = !l.mode.keep_out16();
+                let r = b.round_to(Fmt::F16, w, None, r16, fo16, Tiny::Result);
+                // NaN: always quiet, payload bits 22:13
+                let s = b.shrc(x, 16);
+                let s = b.andc(s, 0x8000);
+                let p = b.shrc(x, 13);
+                let p = b.andc(p, 0x1ff);
+                let qn = b.orc(p, 0x7e00);
+                let qn = b.or(qn, s);
+                let r = b.sel(nan, qn, r);
+                let r = if l.mode.fp16_overflow {
+                    let ri = b.is_inf(Fmt::F16, r);
+                    let ni = b.bnot(inf);
+                    let cl = b.band(ri, ni);
+                    let sg = b.andc(r, 0x8000);
+                    let mx = b.orc(sg, 0x7bff);
+                    b.sel(cl, mx, r)
+                } else {
+                    r
+                };
+                let r = if c.mods.clamp {
+                    l.clamp(Fmt::F16, r)
+                } else {
+                    r
+                };
+                return l.write16(c, r);
+            }
+            "v_cvt_f64_f32" => {
+                // exact widening; NaN quieted only with IEEE=1
+                let wb = b.bits_of_f64(w);
+                let qb = b.orc(wb, 1 << 51);
+                let nr = if ieee { qb } else { wb };
+                let r = b.sel(nan, nr, wb);
+                return l.write64(c, r);
+            }
+            _ => return Err(format!("{m} has no lowering")),
+        },
     };
     let r = l.f32_result(c, r);
     l.write_result(c.inst, r)

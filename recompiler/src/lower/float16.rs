@@ -1,7 +1,8 @@
 //! f16 instructions: scalar f16 arithmetic, unary and conversion ops, packed f16 (VOP3P) and
 //! the mixed-precision v_fma_mix* forms.
 
-use super::float::{arith, div_fixup, ldexp, minmax, revolutions_trig, Arith, Ctx};
+use super::float::{arith, div_fixup, ldexp, minmax, Arith, Ctx};
+use super::unary::Unary;
 use super::Lowerer;
 use crate::build::{Builder, Fmt, Tiny};
 use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, IntCmp, Ty};
@@ -390,128 +391,15 @@ fn unary16(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
     let b = &mut l.b;
     // rule: f16-unary-denormals: a denormal input is flushed with denorm16 bit 0 clear
     let x = b.flush_if(Fmt::F16, x0, fi);
-    let nan = b.is_nan(Fmt::F16, x);
-    let q = b.nan_out(Fmt::F16, x, ieee);
-    let w = b.f16_to_f64_exact(x);
-    let neg = b.sign_of(Fmt::F16, x);
-    let zero = b.is_zero(Fmt::F16, x);
-    let inf = b.is_inf(Fmt::F16, x);
-    let dn = b.c32(0xfe00);
-    let pinf = b.c32(0x7c00);
-    let ninf = b.c32(0xfc00);
-    let sgn = b.andc(x, 0x8000);
-    let rnd = |b: &mut Builder, v: Handle| b.round_to(Fmt::F16, v, None, round, fo, Tiny::Result);
-    let nz = b.bnot(zero);
-    let negnz = b.band(neg, nz);
-    let r = match m {
-        "v_frexp_exp_i16_f16" => {
-            let wb = b.bits_of_f64(w);
-            let e = b.shrc(wb, 52);
-            let e = b.andc(e, 0x7ff);
-            let e = b.trunc64(e);
-            let k = b.c32(1022);
-            let e = b.sub(e, k);
-            let sp = b.bor(nan, inf);
-            let sp = b.bor(sp, zero);
-            let z = b.c32(0);
-            let r = b.sel(sp, z, e);
-            return l.write16(c, r);
-        }
-        "v_frexp_mant_f16" => {
-            let wb = b.bits_of_f64(w);
-            let m52 = b.andc(wb, (1 << 52) - 1);
-            let m10 = b.shrc(m52, 42);
-            let m10 = b.trunc64(m10);
-            let e = b.c32(14 << 10);
-            let r = b.or(e, m10);
-            let r = b.or(r, sgn);
-            let r = b.sel(zero, x, r);
-            let r = b.sel(inf, x, r);
-            b.sel(nan, q, r)
-        }
-        "v_ceil_f16" | "v_floor_f16" | "v_trunc_f16" | "v_rndne_f16" => {
-            let op = match m {
-                "v_ceil_f16" => FloatUn::Ceil,
-                "v_floor_f16" => FloatUn::Floor,
-                "v_trunc_f16" => FloatUn::Trunc,
-                _ => FloatUn::RoundEven,
-            };
-            let v = b.fu(op, w);
-            let r = rnd(b, v);
-            let rz = b.is_zero(Fmt::F16, r);
-            let r = b.sel(rz, sgn, r);
-            let r = b.sel(inf, x, r);
-            b.sel(nan, q, r)
-        }
-        "v_fract_f16" => {
-            let fl = b.fu(FloatUn::Floor, w);
-            let d = b.fb(FloatBin::Sub, w, fl);
-            let r = rnd(b, d);
-            let one = b.c32(0x3c00);
-            let ge1 = b.icmp(IntCmp::GeU, r, one);
-            let below1 = b.c32(0x3bff);
-            let r = b.sel(ge1, below1, r);
-            let r = b.sel(inf, dn, r);
-            b.sel(nan, q, r)
-        }
-        "v_sqrt_f16" => {
-            let v = b.fu(FloatUn::Sqrt, w);
-            let r = rnd(b, v);
-            let r = b.sel(zero, x, r);
-            let r = b.sel(inf, x, r);
-            let r = b.sel(negnz, dn, r);
-            b.sel(nan, q, r)
-        }
-        "v_rsq_f16" => {
-            let sq = b.fu(FloatUn::Sqrt, w);
-            let one = b.cf64(1.0);
-            let v = b.fb(FloatBin::Div, one, sq);
-            let r = rnd(b, v);
-            let zi = b.orc(sgn, 0x7c00);
-            let r = b.sel(zero, zi, r);
-            let pz = b.c32(0);
-            let r = b.sel(inf, pz, r);
-            let r = b.sel(negnz, dn, r);
-            b.sel(nan, q, r)
-        }
-        "v_rcp_f16" => {
-            let one = b.cf64(1.0);
-            let v = b.fb(FloatBin::Div, one, w);
-            let r = rnd(b, v);
-            let zi = b.orc(sgn, 0x7c00);
-            let r = b.sel(zero, zi, r);
-            let r = b.sel(inf, sgn, r);
-            b.sel(nan, q, r)
-        }
-        "v_log_f16" => {
-            let v = b.fu(FloatUn::Log2, w);
-            let r = rnd(b, v);
-            let r = b.sel(zero, ninf, r);
-            let r = b.sel(inf, x, r);
-            let r = b.sel(negnz, dn, r);
-            b.sel(nan, q, r)
-        }
-        "v_exp_f16" => {
-            let v = b.fu(FloatUn::Exp2, w);
-            let r = rnd(b, v);
-            let pz = b.c32(0);
-            let ri = b.sel(neg, pz, pinf);
-            let r = b.sel(inf, ri, r);
-            b.sel(nan, q, r)
-        }
-        "v_sin_f16" | "v_cos_f16" => {
-            let v = revolutions_trig(b, w, m == "v_sin_f16");
-            let r = rnd(b, v);
-            let r = if m == "v_sin_f16" {
-                b.sel(zero, x, r)
-            } else {
-                r
-            };
-            let r = b.sel(inf, dn, r);
-            b.sel(nan, q, r)
-        }
-        _ => return Err(format!("{m} has no lowering")),
-    };
+    let u = Unary::new(b, Fmt::F16, x, ieee, round, fo);
+    if m == "v_frexp_exp_i16_f16" {
+        let r = u.frexp_exp(b);
+        return l.write16(c, r);
+    }
+    let r = m
+        .strip_suffix("_f16")
+        .and_then(|op| u.rule(b, op))
+        .ok_or_else(|| format!("{m} has no lowering"))?;
     let si = l.b.is_inf(Fmt::F16, x0);
     let r = l.f16_finish(c, r, si);
     l.write16(c, r)

@@ -14,6 +14,7 @@ mod float;
 mod float16;
 mod float64;
 pub mod interp16;
+mod unary;
 
 use crate::build::Builder;
 use crate::ir::{Expr, Handle, IntBin, IntCmp, IntUn, Kernel};

@@ -1,0 +1,213 @@
+//! The unary float rules that f32 and f16 share: the value is computed exactly (or as closely as
+//! f64 allows) from the flushed input, rounded once to the format, and the special inputs are
+//! selected on the input's bits. Only the format's constants differ (default NaN, infinities,
+//! sign, 1.0, the frexp exponent); `lower/float.rs` and `lower/float16.rs` keep what is their
+//! own (conversions, the f32 denormal rule of the transcendental ops, the f16 result merge).
+
+use super::float::revolutions_trig;
+use crate::build::{Builder, Fmt, Tiny};
+use crate::ir::{FloatBin, FloatUn, Handle, IntCmp};
+use rdnaprobe_isa::Round;
+
+/// One unary instruction's input and the facts about it the rules select on.
+pub(super) struct Unary {
+    fmt: Fmt,
+    /// The input's bits after denormal flushing.
+    pub x: Handle,
+    /// Its exact value in f64.
+    pub w: Handle,
+    pub nan: Handle,
+    /// The NaN result for a NaN input (quieted as the IEEE mode says).
+    pub q: Handle,
+    pub zero: Handle,
+    pub inf: Handle,
+    /// Sign set and not a zero.
+    negnz: Handle,
+    neg: Handle,
+    /// The input's sign bit alone.
+    sgn: Handle,
+    round: Round,
+    flush_out: bool,
+}
+
+impl Unary {
+    /// `x` is the flushed input in the bits of `fmt` (f32 or f16).
+    pub fn new(
+        b: &mut Builder,
+        fmt: Fmt,
+        x: Handle,
+        ieee: bool,
+        round: Round,
+        flush_out: bool,
+    ) -> Unary {
+        let nan = b.is_nan(fmt, x);
+        let q = b.nan_out(fmt, x, ieee);
+        let w = match fmt {
+            Fmt::F16 => b.f16_to_f64_exact(x),
+            _ => b.f32_to_f64_exact(x),
+        };
+        let neg = b.sign_of(fmt, x);
+        let zero = b.is_zero(fmt, x);
+        let inf = b.is_inf(fmt, x);
+        let sgn = b.andc(x, fmt.sign_mask());
+        let nz = b.bnot(zero);
+        let negnz = b.band(neg, nz);
+        Unary {
+            fmt,
+            x,
+            w,
+            nan,
+            q,
+            zero,
+            inf,
+            negnz,
+            neg,
+            sgn,
+            round,
+            flush_out,
+        }
+    }
+
+    /// `v` (f64) rounded to the format in the instruction's rounding and output-denormal mode.
+    pub fn round(&self, b: &mut Builder, v: Handle) -> Handle {
+        b.round_to(self.fmt, v, None, self.round, self.flush_out, Tiny::Result)
+    }
+
+    fn bits(&self, b: &mut Builder, v: u64) -> Handle {
+        b.c32(v as u32)
+    }
+
+    /// The default NaN (sign set, quiet bit set), +inf and -inf of the format.
+    fn specials(&self, b: &mut Builder) -> (Handle, Handle, Handle) {
+        let f = self.fmt;
+        let pinf = f.exp_mask();
+        let quiet = 1 << (f.mbits() - 1);
+        let dn = self.bits(b, f.sign_mask() | pinf | quiet);
+        let p = self.bits(b, pinf);
+        let n = self.bits(b, f.sign_mask() | pinf);
+        (dn, p, n)
+    }
+
+    /// `v_frexp_exp_*`: the exponent of the value as 2^e * [0.5, 1); 0 for zero, inf and NaN.
+    pub fn frexp_exp(&self, b: &mut Builder) -> Handle {
+        let wb = b.bits_of_f64(self.w);
+        let e = b.shrc(wb, 52);
+        let e = b.andc(e, 0x7ff);
+        let e = b.trunc64(e);
+        let k = b.c32(1022);
+        let e = b.sub(e, k);
+        let special = b.bor(self.nan, self.inf);
+        let special = b.bor(special, self.zero);
+        let z = b.c32(0);
+        b.sel(special, z, e)
+    }
+
+    /// The result of `op` (the mnemonic without its `_f32`/`_f16` suffix) if it is one of the
+    /// shared rules, else `None`.
+    pub fn rule(&self, b: &mut Builder, op: &str) -> Option<Handle> {
+        let (x, w, nan, q, zero, inf, sgn) = (
+            self.x, self.w, self.nan, self.q, self.zero, self.inf, self.sgn,
+        );
+        let (dn, pinf, ninf) = self.specials(b);
+        let inf_bits = self.fmt.exp_mask();
+        let r = match op {
+            "v_trunc" | "v_ceil" | "v_floor" | "v_rndne" => {
+                let fop = match op {
+                    "v_trunc" => FloatUn::Trunc,
+                    "v_ceil" => FloatUn::Ceil,
+                    "v_floor" => FloatUn::Floor,
+                    _ => FloatUn::RoundEven,
+                };
+                let v = b.fu(fop, w);
+                let r = self.round(b, v);
+                // integral results keep the input's sign for zero
+                let rz = b.is_zero(self.fmt, r);
+                let r = b.sel(rz, sgn, r);
+                let r = b.sel(inf, x, r);
+                b.sel(nan, q, r)
+            }
+            "v_fract" => {
+                // rule: fract: x - floor(x), below 1.0; fract(inf) = NaN
+                let fl = b.fu(FloatUn::Floor, w);
+                let d = b.fb(FloatBin::Sub, w, fl);
+                let r = self.round(b, d);
+                let one_bits = (self.fmt.bias() as u64) << self.fmt.mbits();
+                let one = self.bits(b, one_bits);
+                let ge1 = b.icmp(IntCmp::GeU, r, one);
+                let below1 = self.bits(b, one_bits - 1);
+                let r = b.sel(ge1, below1, r);
+                let r = b.sel(inf, dn, r);
+                b.sel(nan, q, r)
+            }
+            "v_frexp_mant" => {
+                // the significand as [0.5, 1) with the input's sign
+                let mb = self.fmt.mbits();
+                let wb = b.bits_of_f64(w);
+                let m52 = b.andc(wb, (1 << 52) - 1);
+                let m = b.shrc(m52, 52 - mb);
+                let m = b.trunc64(m);
+                let e = self.bits(b, ((self.fmt.bias() - 1) as u64) << mb);
+                let r = b.or(e, m);
+                let r = b.or(r, sgn);
+                let r = b.sel(zero, x, r);
+                let r = b.sel(inf, x, r);
+                b.sel(nan, q, r)
+            }
+            "v_sqrt" => {
+                let v = b.fu(FloatUn::Sqrt, w);
+                let r = self.round(b, v);
+                let r = b.sel(zero, x, r);
+                let r = b.sel(inf, x, r);
+                let r = b.sel(self.negnz, dn, r);
+                b.sel(nan, q, r)
+            }
+            "v_rsq" => {
+                let sq = b.fu(FloatUn::Sqrt, w);
+                let one = b.cf64(1.0);
+                let v = b.fb(FloatBin::Div, one, sq);
+                let r = self.round(b, v);
+                let zi = b.orc(sgn, inf_bits);
+                let r = b.sel(zero, zi, r);
+                let pz = b.c32(0);
+                let r = b.sel(inf, pz, r);
+                let r = b.sel(self.negnz, dn, r);
+                b.sel(nan, q, r)
+            }
+            "v_rcp" | "v_rcp_iflag" => {
+                let one = b.cf64(1.0);
+                let v = b.fb(FloatBin::Div, one, w);
+                let r = self.round(b, v);
+                let zi = b.orc(sgn, inf_bits);
+                let r = b.sel(zero, zi, r);
+                let r = b.sel(inf, sgn, r);
+                b.sel(nan, q, r)
+            }
+            "v_log" => {
+                let v = b.fu(FloatUn::Log2, w);
+                let r = self.round(b, v);
+                let r = b.sel(zero, ninf, r);
+                let r = b.sel(inf, x, r);
+                let r = b.sel(self.negnz, dn, r);
+                b.sel(nan, q, r)
+            }
+            "v_exp" => {
+                let v = b.fu(FloatUn::Exp2, w);
+                let r = self.round(b, v);
+                let pz = b.c32(0);
+                let ri = b.sel(self.neg, pz, pinf);
+                let r = b.sel(inf, ri, r);
+                b.sel(nan, q, r)
+            }
+            "v_sin" | "v_cos" => {
+                let v = revolutions_trig(b, w, op == "v_sin");
+                let r = self.round(b, v);
+                // sin keeps a zero input's sign
+                let r = if op == "v_sin" { b.sel(zero, x, r) } else { r };
+                let r = b.sel(inf, dn, r);
+                b.sel(nan, q, r)
+            }
+            _ => return None,
+        };
+        Some(r)
+    }
+}
