@@ -18,24 +18,11 @@ use crate::diff::{DwordDiff, RowDiff, Summary};
 use crate::dtype::DwordType;
 use crate::format;
 
-/// The header of diff CSV files.
-pub const CSV_COLUMNS: [&str; 27] = [
-    "instruction",
-    "encoding",
-    "wave",
-    "ieee",
-    "dx10_clamp",
-    "denorm32",
-    "denorm16",
-    "round32",
-    "round16",
-    "fp16_overflow",
-    "in0",
-    "in1",
-    "in2",
-    "in3",
-    "in4",
-    "in5",
+/// Key columns of a diff row: schema v1's instruction, encoding, mode and input columns.
+const KEY_COLUMNS: usize = 16;
+
+/// What a diff row adds after its key columns.
+const DIFF_COLUMNS: [&str; 11] = [
     "backend",
     "class",
     "max_ulp",
@@ -48,6 +35,21 @@ pub const CSV_COLUMNS: [&str; 27] = [
     "reason",
     "reference_row",
 ];
+
+/// The header of diff CSV files: the dataset's key columns, then [`DIFF_COLUMNS`].
+pub const CSV_COLUMNS: [&str; KEY_COLUMNS + DIFF_COLUMNS.len()] = {
+    let mut out = [""; KEY_COLUMNS + DIFF_COLUMNS.len()];
+    let mut i = 0;
+    while i < KEY_COLUMNS {
+        out[i] = rdnaprobe_dataset::V1_COLUMNS[i];
+        i += 1;
+    }
+    while i < out.len() {
+        out[i] = DIFF_COLUMNS[i - KEY_COLUMNS];
+        i += 1;
+    }
+    out
+};
 
 /// The spelling of a dword type in outputs.
 pub fn type_name(ty: DwordType) -> &'static str {
@@ -339,5 +341,22 @@ impl Table {
             ));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diff_header_is_the_key_columns_then_the_findings() {
+        assert_eq!(CSV_COLUMNS[0], "instruction");
+        assert_eq!(
+            &CSV_COLUMNS[10..16],
+            ["in0", "in1", "in2", "in3", "in4", "in5"]
+        );
+        assert_eq!(CSV_COLUMNS[16], "backend");
+        assert_eq!(CSV_COLUMNS[26], "reference_row");
+        assert!(CSV_COLUMNS.iter().all(|c| !c.is_empty()));
     }
 }
