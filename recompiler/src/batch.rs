@@ -11,6 +11,7 @@
 //! A [`BatchKernel`] is immutable and `Sync`; give each thread its own [`Scratch`]
 //! ([`BatchKernel::scratch`]) to run disjoint rows of one kernel in parallel.
 
+use crate::interp;
 use crate::ir::{Convert, Expr, FloatBin, FloatCmp, FloatUn, IntBin, IntCmp, IntUn, IrError};
 use crate::ir::{Kernel, Ty};
 
@@ -320,52 +321,30 @@ fn of_f64(x: f64) -> u64 {
     x.to_bits()
 }
 
+/// One loop per operation: `$body` is instantiated with `$o` bound to each listed variant as a
+/// constant, so the scalar semantics shared with `interp` (inlined) fold to that operation and
+/// every arm compiles to its own tight loop.
+macro_rules! per_op {
+    ($op:expr, $Enum:ident [$($v:ident),* $(,)?], |$o:ident| $body:expr) => {
+        match $op {
+            $($Enum::$v => {
+                let $o = $Enum::$v;
+                $body
+            })*
+        }
+    };
+}
+
 fn int_bin32(op: IntBin, d: &mut [u64], a: &[u64], b: &[u64]) {
-    macro_rules! go {
-        (|$x:ident, $y:ident| $e:expr) => {
-            bin(d, a, b, |x, y| {
-                let ($x, $y) = (x as u32, y as u32);
-                u64::from($e)
-            })
-        };
-    }
-    match op {
-        IntBin::Add => go!(|x, y| x.wrapping_add(y)),
-        IntBin::Sub => go!(|x, y| x.wrapping_sub(y)),
-        IntBin::Mul => go!(|x, y| x.wrapping_mul(y)),
-        IntBin::MulHiU => go!(|x, y| ((u64::from(x) * u64::from(y)) >> 32) as u32),
-        IntBin::MulHiS => go!(|x, y| ((i64::from(x as i32) * i64::from(y as i32)) >> 32) as u32),
-        IntBin::DivU => go!(|x, y| x.checked_div(y).unwrap_or(u32::MAX)),
-        IntBin::RemU => go!(|x, y| x.checked_rem(y).unwrap_or(x)),
-        IntBin::And => go!(|x, y| x & y),
-        IntBin::Or => go!(|x, y| x | y),
-        IntBin::Xor => go!(|x, y| x ^ y),
-        IntBin::Shl => go!(|x, y| x.wrapping_shl(y)),
-        IntBin::ShrU => go!(|x, y| x.wrapping_shr(y)),
-        IntBin::ShrS => go!(|x, y| (x as i32).wrapping_shr(y) as u32),
-    }
+    per_op!(op, IntBin[Add, Sub, Mul, MulHiU, MulHiS, DivU, RemU, And, Or, Xor, Shl, ShrU, ShrS], |o| {
+        bin(d, a, b, |x, y| u64::from(interp::int_bin32(o, x as u32, y as u32)))
+    })
 }
 
 fn int_bin64(op: IntBin, d: &mut [u64], a: &[u64], b: &[u64]) {
-    match op {
-        IntBin::Add => bin(d, a, b, u64::wrapping_add),
-        IntBin::Sub => bin(d, a, b, u64::wrapping_sub),
-        IntBin::Mul => bin(d, a, b, u64::wrapping_mul),
-        IntBin::MulHiU => bin(d, a, b, |x, y| {
-            ((u128::from(x) * u128::from(y)) >> 64) as u64
-        }),
-        IntBin::MulHiS => bin(d, a, b, |x, y| {
-            ((i128::from(x as i64) * i128::from(y as i64)) >> 64) as u64
-        }),
-        IntBin::DivU => bin(d, a, b, |x, y| x.checked_div(y).unwrap_or(u64::MAX)),
-        IntBin::RemU => bin(d, a, b, |x, y| x.checked_rem(y).unwrap_or(x)),
-        IntBin::And => bin(d, a, b, |x, y| x & y),
-        IntBin::Or => bin(d, a, b, |x, y| x | y),
-        IntBin::Xor => bin(d, a, b, |x, y| x ^ y),
-        IntBin::Shl => bin(d, a, b, |x, y| x.wrapping_shl(y as u32)),
-        IntBin::ShrU => bin(d, a, b, |x, y| x.wrapping_shr(y as u32)),
-        IntBin::ShrS => bin(d, a, b, |x, y| (x as i64).wrapping_shr(y as u32) as u64),
-    }
+    per_op!(op, IntBin[Add, Sub, Mul, MulHiU, MulHiS, DivU, RemU, And, Or, Xor, Shl, ShrU, ShrS], |o| {
+        bin(d, a, b, |x, y| interp::int_bin64(o, x, y))
+    })
 }
 
 fn int_un32(op: IntUn, d: &mut [u64], a: &[u64]) {
@@ -487,49 +466,15 @@ fn float_bin64(op: FloatBin, d: &mut [u64], a: &[u64], b: &[u64]) {
 }
 
 fn float_un32(op: FloatUn, d: &mut [u64], a: &[u64]) {
-    macro_rules! go {
-        (|$x:ident| $e:expr) => {
-            un(d, a, |x| {
-                let $x = f32_of(x);
-                of_f32($e)
-            })
-        };
-    }
-    match op {
-        FloatUn::Sqrt => go!(|x| x.sqrt()),
-        FloatUn::Floor => go!(|x| x.floor()),
-        FloatUn::Ceil => go!(|x| x.ceil()),
-        FloatUn::Trunc => go!(|x| x.trunc()),
-        FloatUn::RoundEven => go!(|x| x.round_ties_even()),
-        FloatUn::Exp2 => go!(|x| x.exp2()),
-        FloatUn::Log2 => go!(|x| x.log2()),
-        FloatUn::InverseSqrt => go!(|x| 1.0 / x.sqrt()),
-        FloatUn::Sin => go!(|x| x.sin()),
-        FloatUn::Cos => go!(|x| x.cos()),
-    }
+    per_op!(op, FloatUn[Sqrt, Floor, Ceil, Trunc, RoundEven, Exp2, Log2, InverseSqrt, Sin, Cos], |o| {
+        un(d, a, |x| of_f32(interp::float_un32(o, f32_of(x))))
+    })
 }
 
 fn float_un64(op: FloatUn, d: &mut [u64], a: &[u64]) {
-    macro_rules! go {
-        (|$x:ident| $e:expr) => {
-            un(d, a, |x| {
-                let $x = f64_of(x);
-                of_f64($e)
-            })
-        };
-    }
-    match op {
-        FloatUn::Sqrt => go!(|x| x.sqrt()),
-        FloatUn::Floor => go!(|x| x.floor()),
-        FloatUn::Ceil => go!(|x| x.ceil()),
-        FloatUn::Trunc => go!(|x| x.trunc()),
-        FloatUn::RoundEven => go!(|x| x.round_ties_even()),
-        FloatUn::Exp2 => go!(|x| x.exp2()),
-        FloatUn::Log2 => go!(|x| x.log2()),
-        FloatUn::InverseSqrt => go!(|x| 1.0 / x.sqrt()),
-        FloatUn::Sin => go!(|x| x.sin()),
-        FloatUn::Cos => go!(|x| x.cos()),
-    }
+    per_op!(op, FloatUn[Sqrt, Floor, Ceil, Trunc, RoundEven, Exp2, Log2, InverseSqrt, Sin, Cos], |o| {
+        un(d, a, |x| of_f64(interp::float_un64(o, f64_of(x))))
+    })
 }
 
 macro_rules! float_cmp {

@@ -221,7 +221,9 @@ fn eval(k: &Kernel, vals: &[u64], e: &Expr, inputs: &[u32; 6], lane: u32) -> u64
     }
 }
 
-fn int_bin32(op: IntBin, x: u32, y: u32) -> u32 {
+/// Also the column-wise evaluator's semantics ([`crate::batch`]), inlined per operation.
+#[inline(always)]
+pub(crate) fn int_bin32(op: IntBin, x: u32, y: u32) -> u32 {
     match op {
         IntBin::Add => x.wrapping_add(y),
         IntBin::Sub => x.wrapping_sub(y),
@@ -239,7 +241,9 @@ fn int_bin32(op: IntBin, x: u32, y: u32) -> u32 {
     }
 }
 
-fn int_bin64(op: IntBin, x: u64, y: u64) -> u64 {
+/// Also the column-wise evaluator's semantics ([`crate::batch`]), inlined per operation.
+#[inline(always)]
+pub(crate) fn int_bin64(op: IntBin, x: u64, y: u64) -> u64 {
     match op {
         IntBin::Add => x.wrapping_add(y),
         IntBin::Sub => x.wrapping_sub(y),
@@ -257,7 +261,9 @@ fn int_bin64(op: IntBin, x: u64, y: u64) -> u64 {
     }
 }
 
-fn float_un32(op: FloatUn, x: f32) -> f32 {
+/// Also the column-wise evaluator's semantics ([`crate::batch`]), inlined per operation.
+#[inline(always)]
+pub(crate) fn float_un32(op: FloatUn, x: f32) -> f32 {
     match op {
         FloatUn::Sqrt => x.sqrt(),
         FloatUn::Floor => x.floor(),
@@ -272,7 +278,9 @@ fn float_un32(op: FloatUn, x: f32) -> f32 {
     }
 }
 
-fn float_un64(op: FloatUn, x: f64) -> f64 {
+/// Also the column-wise evaluator's semantics ([`crate::batch`]), inlined per operation.
+#[inline(always)]
+pub(crate) fn float_un64(op: FloatUn, x: f64) -> f64 {
     match op {
         FloatUn::Sqrt => x.sqrt(),
         FloatUn::Floor => x.floor(),
