@@ -464,6 +464,15 @@ impl Builder {
     pub fn quiet(&mut self, fmt: Fmt, x: Handle) -> Handle {
         self.orc(x, fmt.quiet_bit())
     }
+    /// f16 bits of the f32 NaN `x`: sign, quiet, payload bits 22:13 (always quiet).
+    pub fn nan32_to_16(&mut self, x: Handle) -> Handle {
+        let s = self.shrc(x, 16);
+        let s = self.andc(s, 0x8000);
+        let p = self.shrc(x, 13);
+        let p = self.andc(p, 0x1ff);
+        let q = self.orc(p, 0x7e00);
+        self.or(q, s)
+    }
     /// A NaN operand as an instruction returns it: quieted with IEEE=1, unchanged with IEEE=0
     /// (rule: snan-ieee).
     pub fn nan_out(&mut self, fmt: Fmt, x: Handle, ieee: bool) -> Handle {
@@ -789,47 +798,43 @@ impl Builder {
     // ---- 128-bit integers as (hi, lo) U64 pairs ----
     /// `(hi, lo) << s` for any `s` (0 from 128 on).
     fn shl128(&mut self, (hi, lo): (Handle, Handle), s: Handle) -> (Handle, Handle) {
-        let z = self.c64(0);
-        let c64 = self.c64(64);
-        let hs = self.ib(IntBin::Shl, hi, s);
-        let back = self.sub(c64, s);
-        let carry = self.ib(IntBin::ShrU, lo, back);
-        let h1 = self.or(hs, carry);
-        let l1 = self.ib(IntBin::Shl, lo, s);
-        let s64 = self.sub(s, c64);
-        let h2 = self.ib(IntBin::Shl, lo, s64);
-        let big = self.icmpc(IntCmp::GeU, s, 64);
-        let h = self.sel(big, h2, h1);
-        let l = self.sel(big, z, l1);
-        let s0 = self.eqc(s, 0);
-        let h = self.sel(s0, hi, h);
-        let l = self.sel(s0, lo, l);
-        let huge = self.icmpc(IntCmp::GeU, s, 128);
-        let h = self.sel(huge, z, h);
-        let l = self.sel(huge, z, l);
-        (h, l)
+        self.shift128(hi, lo, s, IntBin::Shl, IntBin::ShrU)
     }
     /// `(hi, lo) >> s` (logical) for any `s` (0 from 128 on).
     fn shr128(&mut self, (hi, lo): (Handle, Handle), s: Handle) -> (Handle, Handle) {
+        let (l, h) = self.shift128(lo, hi, s, IntBin::ShrU, IntBin::Shl);
+        (h, l)
+    }
+    /// A 128-bit shift by `s` toward `lead`, the half bits move into from `trail` (`ahead`
+    /// moves a half toward `lead`, `behind` takes the carry out of `trail`); returns the new
+    /// (lead, trail).
+    fn shift128(
+        &mut self,
+        lead: Handle,
+        trail: Handle,
+        s: Handle,
+        ahead: IntBin,
+        behind: IntBin,
+    ) -> (Handle, Handle) {
         let z = self.c64(0);
         let c64 = self.c64(64);
-        let ls = self.ib(IntBin::ShrU, lo, s);
+        let ls = self.ib(ahead, lead, s);
         let back = self.sub(c64, s);
-        let carry = self.ib(IntBin::Shl, hi, back);
+        let carry = self.ib(behind, trail, back);
         let l1 = self.or(ls, carry);
-        let h1 = self.ib(IntBin::ShrU, hi, s);
+        let t1 = self.ib(ahead, trail, s);
         let s64 = self.sub(s, c64);
-        let l2 = self.ib(IntBin::ShrU, hi, s64);
+        let l2 = self.ib(ahead, trail, s64);
         let big = self.icmpc(IntCmp::GeU, s, 64);
         let l = self.sel(big, l2, l1);
-        let h = self.sel(big, z, h1);
+        let t = self.sel(big, z, t1);
         let s0 = self.eqc(s, 0);
-        let h = self.sel(s0, hi, h);
-        let l = self.sel(s0, lo, l);
+        let l = self.sel(s0, lead, l);
+        let t = self.sel(s0, trail, t);
         let huge = self.icmpc(IntCmp::GeU, s, 128);
-        let h = self.sel(huge, z, h);
         let l = self.sel(huge, z, l);
-        (h, l)
+        let t = self.sel(huge, z, t);
+        (l, t)
     }
     fn add128(
         &mut self,

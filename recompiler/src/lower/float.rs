@@ -1172,24 +1172,9 @@ fn f32_un(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
                 };
                 let fo16 = !l.mode.keep_out16();
                 let r = b.round_to(Fmt::F16, w, None, r16, fo16, Tiny::Result);
-                // NaN: always quiet, payload bits 22:13
-                let s = b.shrc(x, 16);
-                let s = b.andc(s, 0x8000);
-                let p = b.shrc(x, 13);
-                let p = b.andc(p, 0x1ff);
-                let qn = b.orc(p, 0x7e00);
-                let qn = b.or(qn, s);
+                let qn = b.nan32_to_16(x);
                 let r = b.sel(nan, qn, r);
-                let r = if l.mode.fp16_overflow {
-                    let ri = b.is_inf(Fmt::F16, r);
-                    let ni = b.bnot(inf);
-                    let cl = b.band(ri, ni);
-                    let sg = b.andc(r, 0x8000);
-                    let mx = b.orc(sg, 0x7bff);
-                    b.sel(cl, mx, r)
-                } else {
-                    r
-                };
+                let r = l.fp16_ovfl(r, inf);
                 let r = if c.mods.clamp {
                     l.clamp(Fmt::F16, r)
                 } else {

@@ -82,16 +82,6 @@ impl Lowerer {
     }
 }
 
-/// f16 bits of the f32 NaN `x`: sign, quiet, payload bits 22:13 (always quiet).
-fn nan32_to_16(b: &mut Builder, x: Handle) -> Handle {
-    let s = b.shrc(x, 16);
-    let s = b.andc(s, 0x8000);
-    let p = b.shrc(x, 13);
-    let p = b.andc(p, 0x1ff);
-    let q = b.orc(p, 0x7e00);
-    b.or(q, s)
-}
-
 pub(super) fn lower16(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
     let ieee = l.mode.ieee;
     let round = l.mode.round16();
@@ -361,7 +351,7 @@ fn mix(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
         true,
     );
     let n32 = b.is_nan(Fmt::F32, r32);
-    let q = nan32_to_16(b, r32);
+    let q = b.nan32_to_16(r32);
     let r = b.sel(n32, q, r);
     let si = l.any_inf(Fmt::F32, &s);
     let r = l.f16_finish(c, r, si);

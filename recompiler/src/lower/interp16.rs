@@ -90,12 +90,7 @@ pub fn interp_f16(
             let nanv = b.sel(any_nan, pick, dn32);
             let nanv = b.sel(inv_p, dn32, nanv);
             let is_n = b.bor(any_nan, invalid);
-            let s = b.shrc(nanv, 16);
-            let s = b.andc(s, 0x8000);
-            let pay = b.shrc(nanv, 13);
-            let pay = b.andc(pay, 0x1ff);
-            let q = b.orc(pay, 0x7e00);
-            let q = b.or(q, s);
+            let q = b.nan32_to_16(nanv);
             b.sel(is_n, q, r)
         }
     }
