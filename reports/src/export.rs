@@ -71,15 +71,8 @@ struct DatasetPart {
     extra: Vec<String>,
 }
 
-const MODE_NAMES: [&str; 7] = [
-    "ieee",
-    "dx10_clamp",
-    "denorm32",
-    "denorm16",
-    "round32",
-    "round16",
-    "fp16_overflow",
-];
+/// The mode columns: schema v1's `ieee` .. `fp16_overflow`, in the order of `ModeCells`.
+const MODE_NAMES: &[&str] = rdnaprobe_dataset::V1_COLUMNS.split_at(3).1.split_at(7).0;
 
 impl DatasetPart {
     fn len(&self) -> usize {
@@ -397,5 +390,21 @@ mod tests {
         assert_eq!(partition_value("v_add_f32"), "v_add_f32");
         assert_eq!(partition_value("a/b c"), "a%2Fb%20c");
         assert_eq!(partition_value(""), "__empty__");
+    }
+
+    #[test]
+    fn mode_columns_are_the_schema_mode_cells() {
+        assert_eq!(
+            MODE_NAMES,
+            [
+                "ieee",
+                "dx10_clamp",
+                "denorm32",
+                "denorm16",
+                "round32",
+                "round16",
+                "fp16_overflow"
+            ]
+        );
     }
 }
