@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use rdnaprobe_reports::classify::Class;
 use serde::{Deserialize, Serialize};
 
 use super::Mismatch;
@@ -40,48 +39,21 @@ pub struct ChunkRecord {
     /// Hex block digests, in row order.
     pub blocks: Vec<String>,
     /// The chunk's kept mismatching rows, in row order.
-    pub mismatches: Vec<MismatchRecord>,
+    pub mismatches: Vec<Mismatch>,
 }
 
-/// A [`Mismatch`] as the journal stores it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MismatchRecord {
-    pub mode: usize,
-    pub row: u64,
-    pub inputs: [u32; 6],
-    pub candidate: [u32; 16],
-    pub reference: [u32; 16],
-    /// [`Class::code`].
-    pub class: u32,
-    pub ulp: Option<u64>,
-}
+/// A [`Class`] in the journal: its [`Class::code`].
+pub(super) mod class_code {
+    use rdnaprobe_reports::classify::Class;
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
 
-impl From<&Mismatch> for MismatchRecord {
-    fn from(m: &Mismatch) -> Self {
-        MismatchRecord {
-            mode: m.mode,
-            row: m.row,
-            inputs: m.inputs,
-            candidate: m.candidate,
-            reference: m.reference,
-            class: m.class.code(),
-            ulp: m.ulp,
-        }
+    pub fn serialize<S: Serializer>(c: &Class, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u32(c.code())
     }
-}
 
-impl MismatchRecord {
-    pub fn to_mismatch(&self) -> anyhow::Result<Mismatch> {
-        Ok(Mismatch {
-            mode: self.mode,
-            row: self.row,
-            inputs: self.inputs,
-            candidate: self.candidate,
-            reference: self.reference,
-            class: Class::from_code(self.class)
-                .with_context(|| format!("unknown class code {}", self.class))?,
-            ulp: self.ulp,
-        })
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Class, D::Error> {
+        let code = u32::deserialize(d)?;
+        Class::from_code(code).ok_or_else(|| D::Error::custom(format!("unknown class code {code}")))
     }
 }
 

@@ -132,7 +132,7 @@ impl Plan {
 }
 
 /// One mismatching row.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Mismatch {
     pub mode: usize,
     /// Row index within the mode.
@@ -140,6 +140,7 @@ pub struct Mismatch {
     pub inputs: [u32; 6],
     pub candidate: [u32; 16],
     pub reference: [u32; 16],
+    #[serde(with = "journal::class_code")]
     pub class: Class,
     pub ulp: Option<u64>,
 }
@@ -558,7 +559,7 @@ impl Tally {
     }
 
     /// Adds one finished chunk (run now, or read back from a journal).
-    fn absorb(&mut self, r: &ChunkRecord) -> anyhow::Result<()> {
+    fn absorb(&mut self, r: &ChunkRecord) {
         let st = &mut self.modes[r.mode];
         st.rows += r.rows;
         for (a, b) in st.classes.iter_mut().zip(&r.classes) {
@@ -571,10 +572,8 @@ impl Tally {
             self.combiner.push(b);
         }
         let room = self.room();
-        for m in r.mismatches.iter().take(room) {
-            self.mismatches.push(m.to_mismatch()?);
-        }
-        Ok(())
+        self.mismatches
+            .extend(r.mismatches.iter().take(room).cloned());
     }
 }
 
@@ -598,8 +597,7 @@ fn chunk_record(index: usize, c: &ChunkSpec, results: Vec<BlockResult>) -> Chunk
             r.max_ulp = Some(r.max_ulp.map_or(u, |m| m.max(u)));
         }
         r.blocks.push(b.digest);
-        r.mismatches
-            .extend(b.mismatches.iter().map(journal::MismatchRecord::from));
+        r.mismatches.extend(b.mismatches);
     }
     r
 }
@@ -710,7 +708,7 @@ pub fn run_resumable(
             c.first_row,
             c.rows
         );
-        tally.absorb(r)?;
+        tally.absorb(r);
         done += r.rows;
     }
     let start = done_chunks.len();
@@ -723,7 +721,7 @@ pub fn run_resumable(
                             done: &mut u64|
      -> anyhow::Result<()> {
         let record = chunk_record(i, c, results);
-        tally.absorb(&record)?;
+        tally.absorb(&record);
         on_chunk(&record)?;
         *done += c.rows as u64;
         progress(*done, total);
