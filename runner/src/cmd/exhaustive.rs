@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use rdnaprobe_dataset::{
     encoding_cell, git_commit, rfc3339_utc, sha256_file, AtomicFile, Manifest, ManifestProducer,
-    ModeCells, Row, Writer,
+    Row, Writer,
 };
 use rdnaprobe_isa::{decode_stream, Decoded, Target, Wave};
 use rdnaprobe_reports::classify::Class;
@@ -226,18 +226,6 @@ fn run_key(plan: &Plan, candidate: &Engine, reference: Option<&Engine>) -> serde
     })
 }
 
-fn mode_cells(m: &rdnaprobe_isa::FloatMode) -> ModeCells {
-    ModeCells {
-        ieee: Some(u8::from(m.ieee)),
-        dx10_clamp: Some(u8::from(m.dx10_clamp)),
-        denorm32: Some(m.denorm32),
-        denorm16: Some(m.denorm16),
-        round32: Some(m.round32),
-        round16: Some(m.round16),
-        fp16_overflow: Some(u8::from(m.fp16_overflow)),
-    }
-}
-
 /// Column names after the v1 columns of mismatches.csv.
 fn extra_columns() -> Vec<String> {
     let mut v: Vec<String> = (0..16).map(|i| format!("ref_out{i}")).collect();
@@ -264,7 +252,7 @@ fn write_mismatches(path: &std::path::Path, plan: &Plan, o: &Outcome) -> anyhow:
             instruction: plan.instruction.clone(),
             encoding: plan.words.clone(),
             wave: Some(plan.wave.lanes()),
-            mode: mode_cells(&plan.modes[m.mode]),
+            mode: spec::mode_cells(&plan.modes[m.mode]),
             inputs: m.inputs,
             outputs: m.candidate.map(Some),
             gfx: plan.gfx.to_string(),

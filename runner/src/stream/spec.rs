@@ -9,6 +9,19 @@
 use rdnaprobe_isa::FloatMode;
 use std::fmt;
 
+/// A float mode as the dataset cells that state it (every cell given).
+pub fn mode_cells(m: &FloatMode) -> rdnaprobe_dataset::ModeCells {
+    rdnaprobe_dataset::ModeCells {
+        ieee: Some(u8::from(m.ieee)),
+        dx10_clamp: Some(u8::from(m.dx10_clamp)),
+        denorm32: Some(m.denorm32),
+        denorm16: Some(m.denorm16),
+        round32: Some(m.round32),
+        round16: Some(m.round16),
+        fp16_overflow: Some(u8::from(m.fp16_overflow)),
+    }
+}
+
 /// Most rows one mode may have (2^40): far beyond an exhaustive 2^32 sweep, small enough
 /// that row indices, products and byte counts never overflow.
 pub const MAX_ROWS_PER_MODE: u64 = 1 << 40;

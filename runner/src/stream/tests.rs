@@ -39,15 +39,7 @@ fn replay_digest(p: &Plan) -> String {
             .map(|i| Row {
                 encoding: p.words.clone(),
                 wave: Some(32),
-                mode: rdnaprobe_dataset::ModeCells {
-                    ieee: Some(u8::from(mode.ieee)),
-                    dx10_clamp: Some(u8::from(mode.dx10_clamp)),
-                    denorm32: Some(mode.denorm32),
-                    denorm16: Some(mode.denorm16),
-                    round32: Some(mode.round32),
-                    round16: Some(mode.round16),
-                    fp16_overflow: Some(u8::from(mode.fp16_overflow)),
-                },
+                mode: spec::mode_cells(mode),
                 inputs: p.inputs.row(i),
                 gfx: "gfx1030".into(),
                 ..Row::default()
