@@ -8,7 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_rdnaprobe");
+mod common;
+use common::BIN;
 
 /// 8 chunks of 4,096 rows x 2 modes.
 const ARGS: &[&str] = &[
@@ -63,28 +64,9 @@ fn results(out: &Path) -> serde_json::Value {
     })
 }
 
-fn lavapipe_missing() -> bool {
-    let o = Command::new(BIN)
-        .args(["devices", "--format", "json"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_default();
-    let found = v["vulkan"]["devices"]
-        .as_array()
-        .is_some_and(|l| l.iter().any(|d| d["driver"] == "lavapipe"));
-    if found {
-        return false;
-    }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("lavapipe is required under CI=true: {v}");
-    }
-    eprintln!("skipped: no lavapipe device");
-    true
-}
-
 #[test]
 fn killed_runs_resume_to_the_uninterrupted_result() {
-    if lavapipe_missing() {
+    if common::skip_without_lavapipe().is_some() {
         return;
     }
     let whole = dir("whole");

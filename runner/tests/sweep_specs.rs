@@ -1,21 +1,11 @@
 //! Every example spec in datasets/specs parses (through the project's assembler where it
 //! uses `asm`) and a slice of it runs on the cpu backend into a valid dataset.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_rdnaprobe");
-
-fn specs() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets/specs");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    v.sort();
-    v
-}
+mod common;
+use common::BIN;
 
 /// The row count `--dry-run` reports (`... = N rows`).
 fn dry_run_rows(spec: &Path) -> u64 {
@@ -35,7 +25,7 @@ fn dry_run_rows(spec: &Path) -> u64 {
 
 #[test]
 fn example_specs_parse_and_run_on_cpu() {
-    let specs = specs();
+    let specs = common::repo_files("datasets/specs", "toml");
     assert!(specs.len() >= 12, "{specs:?}");
     let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sweep-specs");
     let _ = std::fs::remove_dir_all(&out_dir);

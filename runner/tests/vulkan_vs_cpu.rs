@@ -16,46 +16,11 @@ use rdnaprobe_dataset::{read_dataset, Row};
 use rdnaprobe_isa::{FloatMode, Target, Wave};
 use rdnaprobe_recompiler::ir::{Expr, FloatUn};
 
-const BIN: &str = env!("CARGO_BIN_EXE_rdnaprobe");
+mod common;
+use common::BIN;
 
 /// Minimum share of non-approximate rows on which a driver must match the CPU model.
 const MIN_AGREEMENT: f64 = 0.999;
-
-fn shipped() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets/rdna2");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "csv"))
-        .collect();
-    v.sort();
-    assert!(!v.is_empty(), "no datasets in {}", dir.display());
-    v
-}
-
-/// Whether `rdnaprobe devices` lists a Vulkan device of `driver` (as `vulkan:DRIVER` names it).
-fn driver_present(driver: &str) -> Result<(), String> {
-    let o = Command::new(BIN)
-        .args(["devices", "--format", "json"])
-        .output()
-        .map_err(|e| e.to_string())?;
-    let devices: serde_json::Value = serde_json::from_slice(&o.stdout).map_err(|e| {
-        format!(
-            "`rdnaprobe devices --format json` printed no JSON ({e}): {}",
-            String::from_utf8_lossy(&o.stderr).trim()
-        )
-    })?;
-    let found = devices["vulkan"]["devices"]
-        .as_array()
-        .is_some_and(|l| l.iter().any(|d| d["driver"] == driver));
-    if found {
-        Ok(())
-    } else {
-        Err(format!(
-            "no {driver} device in `rdnaprobe devices`: {devices}"
-        ))
-    }
-}
 
 fn replay(inputs: &[PathBuf], backend: &str, out: &Path) -> Vec<Row> {
     let o = Command::new(BIN)
@@ -104,17 +69,9 @@ fn ulp32(a: u32, b: u32) -> u64 {
     ord(a).abs_diff(ord(b))
 }
 
-fn env_is(name: &str, value: &str) -> bool {
-    std::env::var(name).is_ok_and(|v| v == value)
-}
-
 #[test]
 fn lavapipe_agrees_with_the_cpu_model_on_shipped_rows() {
-    if let Err(why) = driver_present("lavapipe") {
-        if env_is("CI", "true") {
-            panic!("lavapipe is required under CI=true: {why}");
-        }
-        eprintln!("skipped: {why} (set CI=true to make this a failure)");
+    if common::skip_without_lavapipe().is_some() {
         return;
     }
     agrees_with_the_cpu_model("lavapipe");
@@ -122,8 +79,8 @@ fn lavapipe_agrees_with_the_cpu_model_on_shipped_rows() {
 
 #[test]
 fn nvidia_agrees_with_the_cpu_model_on_shipped_rows() {
-    if let Err(why) = driver_present("nvidia") {
-        if env_is("RDNAPROBE_REQUIRE_NVIDIA", "1") {
+    if let Err(why) = common::vulkan_driver_present("nvidia") {
+        if std::env::var("RDNAPROBE_REQUIRE_NVIDIA").is_ok_and(|v| v == "1") {
             panic!("NVIDIA's driver is required (RDNAPROBE_REQUIRE_NVIDIA=1): {why}");
         }
         eprintln!("skipped: {why}");
@@ -133,7 +90,7 @@ fn nvidia_agrees_with_the_cpu_model_on_shipped_rows() {
 }
 
 fn agrees_with_the_cpu_model(driver: &str) {
-    let inputs = shipped();
+    let inputs = common::repo_files("datasets/rdna2", "csv");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{driver}-vs-cpu"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
