@@ -7,6 +7,7 @@ pub mod build;
 pub mod interp;
 pub mod ir;
 pub mod lower;
+pub mod rules;
 pub mod spirv;
 
 pub use lower::{is_lowered, lower, lower_words, LowerError};

@@ -1061,6 +1061,8 @@ pub(super) fn revolutions_trig(b: &mut Builder, w: Handle, sine: bool) -> Handle
     b.sel(z_here, zf, v)
 }
 
+/// The f32 unary operations; the transcendentals are computed in f64 and rounded once.
+// rule: transcendental-approximation
 fn f32_un(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
     let ieee = l.mode.ieee;
     let round = l.mode.round32();

@@ -1,0 +1,197 @@
+//! The rule registry (recompiler/rules.toml) against the code and the hardware rows:
+//! - every rule cited in the code (`rule: ID`) has an entry, and every entry is cited;
+//! - `modes` names float-mode fields; every rule has evidence or says why it has none;
+//! - every evidence row exists and replays bit for bit on the CPU model; every gap row is
+//!   listed in tests/expected-mismatches.toml;
+//! - docs/semantics.md is the registry rendered (`BLESS=1` rewrites it).
+
+mod common;
+
+use common::hwdata::{data_dir, load, Row};
+use rdnaprobe_recompiler::rules::{self, Citations};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The float-mode fields, as the dataset's columns name them.
+const MODE_FIELDS: [&str; 7] = [
+    "ieee",
+    "dx10_clamp",
+    "denorm32",
+    "denorm16",
+    "round32",
+    "round16",
+    "fp16_overflow",
+];
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// Every `rule: ID` in the recompiler's and the ISA crate's sources.
+fn citations() -> Citations {
+    let root = repo();
+    let mut files = Vec::new();
+    for dir in ["recompiler/src", "recompiler/isa/src"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    let mut out = Citations::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("readable source");
+        let rel = f
+            .strip_prefix(&root)
+            .unwrap_or(&f)
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel.ends_with("src/rules.rs") {
+            continue; // the registry's own docs and tests
+        }
+        for (id, line) in rules::cited_ids(&text) {
+            out.entry(id).or_default().push((rel.clone(), line));
+        }
+    }
+    out
+}
+
+#[test]
+fn registry_is_well_formed() {
+    let reg = rules::parse(rules::SOURCE).expect("rules.toml parses");
+    assert!(reg.len() >= 30, "only {} rules", reg.len());
+    let mut bad = Vec::new();
+    for r in &reg {
+        let id_ok = !r.id.is_empty()
+            && r.id.split('-').all(|w| {
+                !w.is_empty()
+                    && w.chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            });
+        if !id_ok {
+            bad.push(format!("{}: id is not lowercase words joined by `-`", r.id));
+        }
+        if r.summary.trim().is_empty() || r.statement.trim().is_empty() {
+            bad.push(format!("{}: empty summary or statement", r.id));
+        }
+        for m in &r.modes {
+            if !MODE_FIELDS.contains(&m.as_str()) {
+                bad.push(format!("{}: `{m}` is not a float-mode field", r.id));
+            }
+        }
+        if r.instructions.is_empty() {
+            bad.push(format!("{}: governs no instruction", r.id));
+        }
+        match (r.evidence.is_empty(), &r.no_evidence) {
+            (true, None) => bad.push(format!("{}: no evidence rows and no reason", r.id)),
+            (false, Some(_)) => bad.push(format!("{}: evidence and no_evidence both given", r.id)),
+            _ => {}
+        }
+    }
+    assert!(bad.is_empty(), "rules.toml:\n{}", bad.join("\n"));
+    assert!(rules::get("div-scale").is_some_and(|r| r.governs("v_div_scale_f32")));
+}
+
+#[test]
+fn code_and_registry_cite_each_other() {
+    let cites = citations();
+    let reg = rules::registry();
+    let unknown: Vec<String> = cites
+        .iter()
+        .filter(|(id, _)| rules::get(id).is_none())
+        .map(|(id, at)| format!("{id} (cited at {}:{})", at[0].0, at[0].1))
+        .collect();
+    assert!(
+        unknown.is_empty(),
+        "rules cited in code but missing from rules.toml: {unknown:?}"
+    );
+    let uncited: Vec<&str> = reg
+        .iter()
+        .filter(|r| !cites.contains_key(&r.id))
+        .map(|r| r.id.as_str())
+        .collect();
+    assert!(
+        uncited.is_empty(),
+        "rules with no `rule: ID` citation in recompiler/src: {uncited:?}"
+    );
+}
+
+fn expected_mismatches() -> BTreeMap<String, String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected-mismatches.toml");
+    let text = std::fs::read_to_string(&path).expect("expected-mismatches.toml");
+    let v: toml::Value = toml::from_str(&text).expect("expected-mismatches.toml parses");
+    v.get("rows")
+        .and_then(|r| r.as_table())
+        .map(|t| {
+            t.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").into()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn evidence_rows_replay_exactly() {
+    let rows = load(&data_dir());
+    let by_id: HashMap<&str, &Row> = rows.iter().map(|r| (r.id.as_str(), r)).collect();
+    let gaps_listed = expected_mismatches();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for r in rules::registry() {
+        for id in &r.evidence {
+            let Some(row) = by_id.get(id.as_str()) else {
+                failures.push(format!(
+                    "{}: evidence row {id} is not in datasets/rdna2",
+                    r.id
+                ));
+                continue;
+            };
+            checked += 1;
+            match row.replay() {
+                Ok(out) if row.matches(&out) => {}
+                Ok(out) => failures.push(format!(
+                    "{}: {id} gives {:#010x},{:#010x}, the hardware {:08x?}",
+                    r.id, out[0], out[1], row.expect
+                )),
+                Err(e) => failures.push(format!("{}: {id}: {e}", r.id)),
+            }
+        }
+        for id in &r.gaps {
+            if !gaps_listed.contains_key(id) {
+                failures.push(format!(
+                    "{}: gap row {id} is not in tests/expected-mismatches.toml",
+                    r.id
+                ));
+            }
+        }
+    }
+    eprintln!("{checked} evidence rows replayed");
+    assert!(checked >= 60, "only {checked} evidence rows");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn semantics_doc_is_the_registry() {
+    let path = repo().join("docs/semantics.md");
+    let want = rules::render_markdown(rules::registry(), &citations());
+    if std::env::var("BLESS").is_ok_and(|v| v == "1") {
+        std::fs::write(&path, &want).expect("write docs/semantics.md");
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "docs/semantics.md is stale: regenerate it with \
+         `BLESS=1 cargo test -p rdnaprobe-recompiler --test rules`"
+    );
+}
