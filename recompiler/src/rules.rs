@@ -22,7 +22,7 @@ pub struct Rule {
     pub summary: String,
     /// The float-mode fields (dataset column names: `ieee`, `denorm32`, ...) the rule reads.
     pub modes: Vec<String>,
-    /// Mnemonics the rule governs; `*` matches any run of characters (`v_cmp_*_f32`).
+    /// Mnemonics the rule governs; `*` matches any run of characters (`v_cmp_*_f32`), `?` one.
     pub instructions: Vec<String>,
     /// The rule in full (Markdown).
     pub statement: String,
@@ -39,7 +39,9 @@ pub struct Rule {
 impl Rule {
     /// Whether the rule governs `mnemonic` (one of its `instructions` patterns matches).
     pub fn governs(&self, mnemonic: &str) -> bool {
-        self.instructions.iter().any(|p| glob_match(p, mnemonic))
+        self.instructions
+            .iter()
+            .any(|p| rdnaprobe_isa::known::glob(p, mnemonic))
     }
 }
 
@@ -88,21 +90,6 @@ pub fn get(id: &str) -> Option<&'static Rule> {
 /// The rules that govern `mnemonic`.
 pub fn governing(mnemonic: &str) -> impl Iterator<Item = &'static Rule> + '_ {
     registry().iter().filter(move |r| r.governs(mnemonic))
-}
-
-/// `*` matches any run of characters; everything else matches itself.
-fn glob_match(pattern: &str, s: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == s,
-        Some((head, rest)) => {
-            let Some(tail) = s.strip_prefix(head) else {
-                return false;
-            };
-            (0..=tail.len())
-                .filter(|&i| tail.is_char_boundary(i))
-                .any(|i| glob_match(rest, &tail[i..]))
-        }
-    }
 }
 
 /// Where the code cites each rule: rule id -> the citing files (relative paths) and their
@@ -193,12 +180,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn glob() {
-        assert!(glob_match("v_cmp_*_f32", "v_cmp_lt_f32"));
-        assert!(!glob_match("v_cmp_*_f32", "v_cmp_lt_f16"));
-        assert!(glob_match("v_*", "v_"));
-        assert!(glob_match("v_add_f32", "v_add_f32"));
-        assert!(!glob_match("v_add_f32", "v_add_f32_e64"));
+    fn governs_by_glob() {
+        let rule = Rule {
+            id: "x".into(),
+            summary: String::new(),
+            modes: vec![],
+            instructions: vec!["v_cmp_*_f32".into(), "v_add_f32".into()],
+            statement: String::new(),
+            evidence: vec![],
+            gaps: vec![],
+            no_evidence: None,
+        };
+        assert!(rule.governs("v_cmp_lt_f32") && rule.governs("v_add_f32"));
+        assert!(!rule.governs("v_cmp_lt_f16") && !rule.governs("v_add_f32_e64"));
     }
 
     #[test]

@@ -10,6 +10,7 @@
 mod common;
 
 use common::hwdata::{data_dir, load};
+use rdnaprobe_isa::known::{self, KnownEntry, Scope};
 use rdnaprobe_recompiler::{interp, lower_words};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -18,16 +19,78 @@ fn expected_list_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected-mismatches.toml")
 }
 
-fn load_expected() -> BTreeMap<String, String> {
-    let text = std::fs::read_to_string(expected_list_path()).unwrap_or_default();
-    let v: toml::Value = toml::from_str(&text).expect("expected-mismatches.toml parses");
-    let mut out = BTreeMap::new();
-    if let Some(t) = v.get("rows").and_then(|r| r.as_table()) {
-        for (k, v) in t {
-            out.insert(k.clone(), v.as_str().unwrap_or("").to_string());
-        }
+/// The `hardware` entries of tests/expected-mismatches.toml (the project's known-differences
+/// format): every listed row id with the id of its entry.
+fn load_expected() -> (Vec<KnownEntry>, BTreeMap<String, String>) {
+    let path = expected_list_path();
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let entries = known::parse(&text, Scope::Hardware, &["rows", "instruction"])
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let rows = entries
+        .iter()
+        .flat_map(|e| e.rows.iter().map(|r| (r.clone(), e.id.clone())))
+        .collect();
+    (entries, rows)
+}
+
+/// Rewrites tests/expected-mismatches.toml: each entry keeps the rows that still mismatch, new
+/// rows go to an `unclassified` entry (to be classified by hand), entries left without rows go.
+fn bless_expected(entries: &[KnownEntry], mism: &BTreeMap<String, String>) {
+    let listed: BTreeMap<&str, &str> = entries
+        .iter()
+        .flat_map(|e| e.rows.iter().map(|r| (r.as_str(), e.id.as_str())))
+        .collect();
+    let q = |s: &str| format!("{s:?}");
+    let mut text = String::from(
+        "# Known differences of scope `hardware`: rows of datasets/rdna2 that the CPU model does not\n\
+         # reproduce bit for bit, grouped by reason (format: recompiler/isa/src/known.rs). The\n\
+         # replay_hwdata test fails on a mismatching row listed nowhere; BLESS=1 rewrites the row\n\
+         # lists (new rows go to `unclassified`: classify them by hand).\n",
+    );
+    let mut write =
+        |id: &str, rule: Option<&str>, reason: &str, evidence: &str, rows: Vec<&str>| {
+            if rows.is_empty() {
+                return;
+            }
+            text.push_str(&format!(
+                "\n[[known]]\nid = {}\nscope = \"hardware\"\n",
+                q(id)
+            ));
+            if let Some(r) = rule {
+                text.push_str(&format!("rule = {}\n", q(r)));
+            }
+            text.push_str(&format!(
+                "reason = {}\nevidence = {}\nrows = [\n",
+                q(reason),
+                q(evidence)
+            ));
+            for r in rows {
+                text.push_str(&format!("    {},\n", q(r)));
+            }
+            text.push_str("]\n");
+        };
+    for e in entries.iter().filter(|e| e.id != "unclassified") {
+        let rows = e
+            .rows
+            .iter()
+            .map(String::as_str)
+            .filter(|r| mism.contains_key(*r))
+            .collect();
+        write(&e.id, e.rule.as_deref(), &e.reason, &e.evidence, rows);
     }
-    out
+    let new = mism
+        .keys()
+        .map(String::as_str)
+        .filter(|r| listed.get(r).is_none_or(|id| *id == "unclassified"))
+        .collect();
+    write(
+        "unclassified",
+        None,
+        "not classified yet",
+        "the replay_hwdata test's output",
+        new,
+    );
+    std::fs::write(expected_list_path(), text).expect("write expected-mismatches.toml");
 }
 
 #[test]
@@ -95,20 +158,9 @@ fn replay_shipped_hardware_rows() {
     let share = ok as f64 / n as f64;
     eprintln!("{:40} {ok:5}/{n:5} = {:6.2}%", "total", 100.0 * share);
 
-    let listed = load_expected();
+    let (entries, listed) = load_expected();
     if std::env::var("BLESS").is_ok_and(|v| v == "1") {
-        let mut text = String::from(
-            "# Rows of datasets/rdna2 that the CPU model does not reproduce bit for bit, with the\n\
-             # reason class (docs/semantics.md). Regenerate with BLESS=1; classify new rows by hand.\n\n[rows]\n",
-        );
-        for id in mism.keys() {
-            let class = listed
-                .get(id)
-                .cloned()
-                .unwrap_or_else(|| "unclassified".into());
-            text.push_str(&format!("{id:?} = {class:?}\n"));
-        }
-        std::fs::write(expected_list_path(), text).expect("write expected-mismatches.toml");
+        bless_expected(&entries, &mism);
     }
     let new: Vec<String> = mism
         .iter()

@@ -8,8 +8,9 @@
 mod common;
 
 use common::hwdata::{data_dir, load, Row};
+use rdnaprobe_isa::known::{self, Scope};
 use rdnaprobe_recompiler::rules::{self, Citations};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 fn repo() -> PathBuf {
@@ -127,18 +128,15 @@ fn code_and_registry_cite_each_other() {
     );
 }
 
-fn expected_mismatches() -> BTreeMap<String, String> {
+/// The rows listed in tests/expected-mismatches.toml (`hardware` known differences).
+fn expected_mismatches() -> HashSet<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected-mismatches.toml");
     let text = std::fs::read_to_string(&path).expect("expected-mismatches.toml");
-    let v: toml::Value = toml::from_str(&text).expect("expected-mismatches.toml parses");
-    v.get("rows")
-        .and_then(|r| r.as_table())
-        .map(|t| {
-            t.iter()
-                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").into()))
-                .collect()
-        })
-        .unwrap_or_default()
+    known::parse(&text, Scope::Hardware, &["rows", "instruction"])
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .into_iter()
+        .flat_map(|e| e.rows)
+        .collect()
 }
 
 #[test]
@@ -168,7 +166,7 @@ fn evidence_rows_replay_exactly() {
             }
         }
         for id in &r.gaps {
-            if !gaps_listed.contains_key(id) {
+            if !gaps_listed.contains(id) {
                 failures.push(format!(
                     "{}: gap row {id} is not in tests/expected-mismatches.toml",
                     r.id

@@ -1,10 +1,13 @@
-//! Known discrepancies: a TOML data file listing differences that are understood, each with
-//! a reason and the evidence for it, so that a diff separates expected from unexpected rows
-//! without `if` chains in code.
+//! Known discrepancies of a backend: the `driver` entries of a known-differences file
+//! (datasets/known-discrepancies.toml), in the project's one known-differences format
+//! ([`rdnaprobe_isa::known`]), so that a diff separates expected from unexpected rows without
+//! `if` chains in code.
 //!
 //! ```toml
-//! [[discrepancy]]
-//! instruction = "v_log_f32"          # glob(s) on the first mnemonic (`*` any run, `?` one char)
+//! [[known]]
+//! id = "log-driver-approximation"    # required, unique
+//! scope = "driver"                   # required
+//! instruction = "v_log_f32"          # glob(s) on the instruction under test (`*` any run, `?` one char)
 //! backend = "vulkan:*"               # glob(s) on the candidate's backend
 //! class = ["ulp<=1", "ulp<=k"]      # one class or a list; absent: any non-exact class
 //! encoding = "0x7e144f04"            # exact body words; absent: any
@@ -20,58 +23,21 @@
 use std::path::{Path, PathBuf};
 
 use rdnaprobe_dataset::parse_encoding;
-use serde::Deserialize;
+pub use rdnaprobe_isa::known::glob;
+use rdnaprobe_isa::known::{self as format, Scope};
 
 use crate::classify::Class;
 use crate::error::{Error, Result};
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    #[serde(default)]
-    discrepancy: Vec<RawEntry>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-enum OneOrMany {
-    One(String),
-    Many(Vec<String>),
-}
-
-impl OneOrMany {
-    fn into_vec(self) -> Vec<String> {
-        match self {
-            OneOrMany::One(s) => vec![s],
-            OneOrMany::Many(v) => v,
-        }
-    }
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawMode {
-    ieee: Option<u8>,
-    dx10_clamp: Option<u8>,
-    denorm32: Option<u8>,
-    denorm16: Option<u8>,
-    round32: Option<u8>,
-    round16: Option<u8>,
-    fp16_overflow: Option<u8>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawEntry {
-    instruction: Option<OneOrMany>,
-    backend: Option<OneOrMany>,
-    class: Option<OneOrMany>,
-    encoding: Option<String>,
-    mode: Option<RawMode>,
-    wave: Option<u32>,
-    reason: String,
-    evidence: String,
-}
+/// The matchers a driver entry may state.
+const DRIVER_MATCHERS: &[&str] = &[
+    "instruction",
+    "backend",
+    "class",
+    "encoding",
+    "mode",
+    "wave",
+];
 
 /// One understood difference.
 #[derive(Clone, Debug)]
@@ -120,47 +86,36 @@ impl Known {
             path: path.to_path_buf(),
             message,
         };
-        let file: File = toml::from_str(text).map_err(|e| bad(e.to_string().trim().to_string()))?;
-        let mut entries = Vec::with_capacity(file.discrepancy.len());
-        for (n, raw) in file.discrepancy.into_iter().enumerate() {
-            let at = |what: String| bad(format!("[[discrepancy]] #{}: {what}", n + 1));
-            if raw.reason.trim().is_empty() || raw.evidence.trim().is_empty() {
-                return Err(at("`reason` and `evidence` must not be empty".into()));
-            }
-            let classes = match raw.class {
-                None => Vec::new(),
-                Some(OneOrMany::One(c)) => vec![c.parse().map_err(at)?],
-                Some(OneOrMany::Many(cs)) => cs
-                    .iter()
-                    .map(|c| c.parse::<Class>())
-                    .collect::<std::result::Result<_, _>>()
-                    .map_err(at)?,
-            };
+        let raw =
+            format::parse(text, Scope::Driver, DRIVER_MATCHERS).map_err(|e| bad(e.to_string()))?;
+        let mut entries = Vec::with_capacity(raw.len());
+        for (n, raw) in raw.into_iter().enumerate() {
+            let at = |what: String| bad(format!("[[known]] #{} ({}): {what}", n + 1, raw.id));
+            let classes = raw
+                .class
+                .iter()
+                .map(|c| c.parse::<Class>())
+                .collect::<std::result::Result<_, _>>()
+                .map_err(at)?;
             let encoding = raw
                 .encoding
-                .map(|e| parse_encoding(&e))
+                .as_deref()
+                .map(parse_encoding)
                 .transpose()
                 .map_err(|r| at(format!("encoding: {r}")))?;
             let m = raw.mode.unwrap_or_default();
-            let check = |name: &str, v: Option<u8>, max: u8| match v {
-                Some(v) if v > max => Err(at(format!("mode.{name} = {v}: expected 0..={max}"))),
-                _ => Ok(v),
-            };
             let mode = rdnaprobe_dataset::ModeCells {
-                ieee: check("ieee", m.ieee, 1)?,
-                dx10_clamp: check("dx10_clamp", m.dx10_clamp, 1)?,
-                denorm32: check("denorm32", m.denorm32, 3)?,
-                denorm16: check("denorm16", m.denorm16, 3)?,
-                round32: check("round32", m.round32, 3)?,
-                round16: check("round16", m.round16, 3)?,
-                fp16_overflow: check("fp16_overflow", m.fp16_overflow, 1)?,
+                ieee: m.ieee,
+                dx10_clamp: m.dx10_clamp,
+                denorm32: m.denorm32,
+                denorm16: m.denorm16,
+                round32: m.round32,
+                round16: m.round16,
+                fp16_overflow: m.fp16_overflow,
             };
-            if let Some(w) = raw.wave.filter(|w| *w != 32 && *w != 64) {
-                return Err(at(format!("wave = {w}: expected 32 or 64")));
-            }
             entries.push(Entry {
-                instruction: raw.instruction.map(OneOrMany::into_vec).unwrap_or_default(),
-                backend: raw.backend.map(OneOrMany::into_vec).unwrap_or_default(),
+                instruction: raw.instruction,
+                backend: raw.backend,
                 classes,
                 encoding,
                 mode,
@@ -204,37 +159,15 @@ impl Entry {
     }
 }
 
-/// Shell-style glob with `*` (any run, also empty) and `?` (one character).
-pub fn glob(pattern: &str, text: &str) -> bool {
-    let p: Vec<char> = pattern.chars().collect();
-    let t: Vec<char> = text.chars().collect();
-    let (mut pi, mut ti) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while ti < t.len() {
-        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
-            pi += 1;
-            ti += 1;
-        } else if pi < p.len() && p[pi] == '*' {
-            star = Some((pi, ti));
-            pi += 1;
-        } else if let Some((sp, st)) = star {
-            pi = sp + 1;
-            ti = st + 1;
-            star = Some((sp, st + 1));
-        } else {
-            return false;
-        }
-    }
-    p[pi..].iter().all(|c| *c == '*')
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use rdnaprobe_dataset::ModeCells;
 
     const FILE: &str = r#"
-[[discrepancy]]
+[[known]]
+id = "driver-log"
+scope = "driver"
 instruction = ["v_exp_*", "v_log_*"]
 backend = "vulkan:*"
 class = ["ulp<=1", "ulp<=k"]
@@ -242,7 +175,9 @@ mode = { ieee = 1 }
 reason = "driver log2 is not correctly rounded"
 evidence = "datasets/rdna2/log.csv rows 3-9"
 
-[[discrepancy]]
+[[known]]
+id = "nan-payload"
+scope = "driver"
 class = "nan-payload"
 reason = "NaN payloads are not preserved by SPIR-V"
 evidence = "SPIR-V spec: NaN bits are not preserved"
@@ -306,27 +241,19 @@ evidence = "SPIR-V spec: NaN bits are not preserved"
                 .to_string()
         };
         assert!(
-            err("[[discrepancy]]\nclass = \"close\"\nreason = \"r\"\nevidence = \"e\"\n")
-                .contains("#1: unknown class \"close\"")
+            err("[[known]]\nid = \"x\"\nscope = \"driver\"\nclass = \"close\"\nreason = \"r\"\nevidence = \"e\"\n")
+                .contains("#1 (x): unknown class \"close\"")
         );
-        assert!(err("[[discrepancy]]\nreason = \"r\"\n").contains("evidence"));
         assert!(
-            err("[[discrepancy]]\nreason = \"r\"\nevidence = \"e\"\nmnemonic = \"x\"\n")
+            err("[[known]]\nid = \"x\"\nscope = \"driver\"\nreason = \"r\"\n").contains("evidence")
+        );
+        assert!(
+            err("[[known]]\nid = \"x\"\nscope = \"driver\"\nreason = \"r\"\nevidence = \"e\"\nmnemonic = \"x\"\n")
                 .contains("unknown field")
         );
         assert!(
-            err("[[discrepancy]]\nreason = \"r\"\nevidence = \"e\"\nmode = { ieee = 2 }\n")
+            err("[[known]]\nid = \"x\"\nscope = \"driver\"\nreason = \"r\"\nevidence = \"e\"\nmode = { ieee = 2 }\n")
                 .contains("mode.ieee = 2")
         );
-    }
-
-    #[test]
-    fn globs() {
-        assert!(glob("v_*_f32", "v_add_f32"));
-        assert!(glob("*", ""));
-        assert!(glob("vulkan:?vidia", "vulkan:nvidia"));
-        assert!(!glob("v_*_f16", "v_add_f32"));
-        assert!(glob("a*b*c", "axxbyyc"));
-        assert!(!glob("a*b*c", "axxbyy"));
     }
 }

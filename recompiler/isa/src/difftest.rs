@@ -6,6 +6,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use crate::decode::{decode_one, Decoded};
+use crate::known::{KnownEntry, Scope};
 use crate::table::{self, Family, OpInfo};
 use crate::{encode, Wave};
 
@@ -389,33 +390,23 @@ pub fn normalize(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// One class of known disagreement (scripts/isa/known-differences.toml). A disagreement belongs
-/// to the class when every criterion given matches: its family, its outcome kind, the llvm-mc
-/// mnemonic, and a substring of llvm-mc's or this crate's text.
-#[derive(Clone, Debug, serde::Deserialize)]
-pub struct KnownClass {
-    pub name: String,
-    pub reason: String,
-    pub evidence: String,
-    #[serde(default)]
-    pub families: Vec<String>,
-    /// `text`, `length` or `ours-unsupported`.
-    #[serde(default)]
-    pub outcome: Option<String>,
-    #[serde(default)]
-    pub mnemonics: Vec<String>,
-    #[serde(default)]
-    pub llvm_contains: Vec<String>,
-    #[serde(default)]
-    pub ours_contains: Vec<String>,
+/// The printer's known differences with llvm-mc: the `printer` entries of a known-differences
+/// file (scripts/isa/known-differences.toml; format: [`crate::known`]). A disagreement belongs
+/// to an entry when every matcher it states matches: the family this crate decoded, the outcome
+/// kind, llvm-mc's mnemonic, and a substring of llvm-mc's or this crate's text.
+#[derive(Clone, Debug, Default)]
+pub struct KnownDifferences {
+    pub classes: Vec<KnownEntry>,
 }
 
-/// The known-differences data file.
-#[derive(Clone, Debug, Default, serde::Deserialize)]
-pub struct KnownDifferences {
-    #[serde(default, rename = "class")]
-    pub classes: Vec<KnownClass>,
-}
+/// The matchers a printer entry may state.
+pub const PRINTER_MATCHERS: &[&str] = &[
+    "families",
+    "outcome",
+    "mnemonics",
+    "llvm_contains",
+    "ours_contains",
+];
 
 /// Errors reading the known-differences file.
 #[derive(Debug, thiserror::Error)]
@@ -425,14 +416,11 @@ pub enum KnownError {
         path: String,
         source: std::io::Error,
     },
-    #[error("parsing {path}: {message}")]
-    Parse { path: String, message: String },
-}
-
-/// Path of the committed known-differences file.
-pub fn known_differences_path() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../scripts/isa/known-differences.toml")
+    #[error("{path}: {source}")]
+    Parse {
+        path: String,
+        source: crate::known::KnownError,
+    },
 }
 
 impl KnownDifferences {
@@ -441,18 +429,19 @@ impl KnownDifferences {
             path: path.display().to_string(),
             source,
         })?;
-        Self::parse(&text).map_err(|message| KnownError::Parse {
+        Self::parse(&text).map_err(|source| KnownError::Parse {
             path: path.display().to_string(),
-            message,
+            source,
         })
     }
 
-    pub fn parse(text: &str) -> Result<Self, String> {
-        toml::from_str(text).map_err(|e| e.to_string())
+    pub fn parse(text: &str) -> Result<Self, crate::known::KnownError> {
+        let classes = crate::known::parse(text, Scope::Printer, PRINTER_MATCHERS)?;
+        Ok(KnownDifferences { classes })
     }
 
-    /// The first class a disagreement belongs to (`family`: the family this crate decoded).
-    pub fn classify(&self, family: &str, outcome: &Outcome) -> Option<&KnownClass> {
+    /// The first entry a disagreement belongs to (`family`: the family this crate decoded).
+    pub fn classify(&self, family: &str, outcome: &Outcome) -> Option<&KnownEntry> {
         let (kind, llvm, ours) = match outcome {
             Outcome::Agree | Outcome::LlvmRejects => return None,
             Outcome::Text { llvm, ours } => ("text", llvm.as_str(), ours.as_str()),
@@ -541,8 +530,8 @@ pub fn run(
                 e.1 += 1;
             } else if let Some(c) = known.classify(&fam, &o) {
                 e.2 += 1;
-                *t.known.entry(c.name.clone()).or_default() += 1;
-                t.explained.push((c.name.clone(), w.clone(), o));
+                *t.known.entry(c.id.clone()).or_default() += 1;
+                t.explained.push((c.id.clone(), w.clone(), o));
             } else {
                 t.unexplained.push((fam, w.clone(), o));
             }

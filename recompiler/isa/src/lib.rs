@@ -13,6 +13,7 @@ pub mod difftest;
 pub mod display;
 mod display_mem;
 pub mod encode;
+pub mod known;
 pub mod layout;
 pub mod mode;
 pub mod operand;

@@ -11,10 +11,15 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use rdnaprobe_isa::difftest::{
-    compare, known_differences_path, llvm_mc_available, random_instruction_for, row_words,
-    KnownDifferences, Outcome, Rng,
+    compare, llvm_mc_available, random_instruction_for, row_words, KnownDifferences, Outcome, Rng,
 };
 use rdnaprobe_isa::{decode_one, encode, table, Decoded, Family, Wave};
+
+/// The committed known-differences file of the printer (scripts/isa/known-differences.toml).
+fn known_differences_path() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scripts/isa/known-differences.toml")
+}
 
 /// Seeded random variants per row, in addition to the row's own words.
 const VARIANTS: usize = 3;

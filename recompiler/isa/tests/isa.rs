@@ -4,9 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rdnaprobe_isa::difftest::{
-    known_differences_path, llvm_mc_available, run, KnownDifferences, Outcome, Rng,
-};
+use rdnaprobe_isa::difftest::{llvm_mc_available, run, KnownDifferences, Outcome, Rng};
 use rdnaprobe_isa::{decode_stream, encode, table, Decoded, Family, Source, Wave};
 
 /// The shipped lane datasets (datasets/rdna2/*.csv).
@@ -243,7 +241,7 @@ fn known_differences_file_parses_and_classifies() {
     let known = KnownDifferences::load(&known_differences_path()).expect("known differences");
     assert!(!known.classes.is_empty());
     for c in &known.classes {
-        assert!(!c.reason.is_empty() && !c.evidence.is_empty(), "{}", c.name);
+        assert!(!c.reason.is_empty() && !c.evidence.is_empty(), "{}", c.id);
     }
     let o = Outcome::Length {
         llvm_longer: true,
@@ -252,7 +250,7 @@ fn known_differences_file_parses_and_classifies() {
             .into(),
     };
     assert_eq!(
-        known.classify("VOP1", &o).map(|c| c.name.as_str()),
+        known.classify("VOP1", &o).map(|c| c.id.as_str()),
         Some("literal-code-in-register-slot")
     );
     // The same text as a text disagreement is in no class.
@@ -338,4 +336,10 @@ fn bvh_intersect_ray_prints_as_llvm_mc() {
         assert_eq!(i.to_llvm_text(Wave::W32), text);
         assert_eq!(encode(i), words);
     }
+}
+
+/// The committed known-differences file of the printer (scripts/isa/known-differences.toml).
+fn known_differences_path() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scripts/isa/known-differences.toml")
 }
