@@ -30,9 +30,10 @@ pub struct GenOptions {
     /// explicit IR selects (the shape the lowering uses). The IR itself pins NaN payloads
     /// ([`crate::eval`]), so this is a choice of kernel shape, not a need of the backends.
     pub canonical_nan: bool,
-    /// Allow `F32`/`F64` constants. Off keeps special float values to the inputs, so that a
-    /// driver's constant folding (lavapipe folds `x * 0.0` to `+0.0`) does not hide what the
-    /// arithmetic itself computes.
+    /// Allow `F32`/`F64` constants, and float values computed from constants only (a bitcast
+    /// of an integer constant). Off keeps special float values to the inputs, so that a
+    /// driver's constant folding (lavapipe folds `x * 0.0` to `+0.0` and `x + 0.0` to `x`)
+    /// does not hide what the arithmetic itself computes.
     pub float_consts: bool,
     /// Allow `Floor`/`Ceil`/`Trunc`/`RoundEven` on `F64` (lavapipe's f64 rounding returns
     /// some non-integral inputs unchanged and loses the sign of zero; see docs/backends.md).
@@ -276,30 +277,63 @@ impl Gen<'_> {
     /// The seeding guarantees one exists for every type in use.
     fn any(&mut self, ty: Ty) -> Handle {
         let n = self.k.exprs.len();
-        let float_const = |e: &Expr| {
-            matches!(
-                e,
-                Expr::Const {
-                    ty: Ty::F32 | Ty::F64,
-                    ..
-                }
-            )
-        };
+        let float = matches!(ty, Ty::F32 | Ty::F64);
+        let folded = self.folded();
         let candidates: Vec<Handle> = (0..n)
             .map(|i| Handle(i as u32))
             .filter(|&h| self.k.ty(h) == ty)
-            .filter(|&h| self.opts.float_consts || !float_const(self.k.expr(h)))
+            .filter(|&h| self.opts.float_consts || !(float && folded[h.index()]))
             .filter(|h| !self.hidden.contains(h))
             .collect();
         if candidates.is_empty() {
-            // Unreachable with the seeding above; fall back to a fresh constant.
-            return self.push(Expr::Const { ty, bits: 0 });
+            // A fresh value of the type from an input (a constant where no float constant
+            // may be used would fold).
+            return self.fresh(ty);
         }
         let recent = candidates.len().min(8);
         if self.rng.below(3) == 0 {
             self.rng.pick(&candidates)
         } else {
             candidates[candidates.len() - 1 - self.rng.below(recent)]
+        }
+    }
+
+    /// Which expressions are constants to a driver: `Const`s and everything computed from
+    /// constants only (a bitcast of an integer constant is a float constant to its folding).
+    fn folded(&self) -> Vec<bool> {
+        let mut folded = Vec::with_capacity(self.k.exprs.len());
+        for e in &self.k.exprs {
+            let f = match e {
+                Expr::Const { .. } => true,
+                Expr::Input(_) | Expr::LaneId => false,
+                e => Kernel::operands(e).iter().all(|h| folded[h.index()]),
+            };
+            folded.push(f);
+        }
+        folded
+    }
+
+    /// A new value of type `ty` computed from a random input.
+    fn fresh(&mut self, ty: Ty) -> Handle {
+        let i = self.rng.below(6) as u8;
+        let x = self.push(Expr::Input(i));
+        let wide = if matches!(ty, Ty::U64 | Ty::F64) {
+            self.push(Expr::Pack64 { lo: x, hi: x })
+        } else {
+            x
+        };
+        match ty {
+            Ty::U32 | Ty::U64 => wide,
+            Ty::F32 | Ty::F64 => self.push(Expr::Convert {
+                op: Convert::Bitcast,
+                a: wide,
+                to: ty,
+            }),
+            Ty::Bool => self.push(Expr::IntCmp {
+                op: IntCmp::LtU,
+                a: x,
+                b: x,
+            }),
         }
     }
 
@@ -484,13 +518,11 @@ impl Gen<'_> {
             Convert::F64ToS32 | Convert::F64ToU32 => (Ty::F64, Ty::U32),
         };
         let mut a = self.any(from);
-        if !self.opts.float_consts
-            && matches!(op, Convert::S32ToF64 | Convert::U32ToF64)
-            && matches!(self.k.expr(a), Expr::Const { .. })
-        {
+        let to_float = matches!(op, Convert::S32ToF64 | Convert::U32ToF64 | Convert::Bitcast)
+            && matches!(to, Ty::F32 | Ty::F64);
+        if !self.opts.float_consts && to_float && self.folded()[a.index()] {
             // A converted integer constant is a float constant to a driver's folding.
-            let i = self.rng.below(6) as u8;
-            a = self.push(Expr::Input(i));
+            a = self.fresh(from);
         }
         if matches!(op, Convert::F64ToS32 | Convert::F64ToU32) && self.rng.below(2) == 0 {
             let (lo, hi) = if op == Convert::F64ToS32 {
