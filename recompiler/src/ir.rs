@@ -6,6 +6,13 @@
 //! backend never relies on a driver's float-controls modes. The only operations whose bits a
 //! backend may legitimately approximate are the ones [`FloatUn::is_approximate`] names.
 //!
+//! The doc of each operation below says what bits it returns; [`crate::eval`] is the one
+//! executable definition of those bits (NaN bits included), which the CPU model runs and the
+//! SPIR-V backend reproduces. Native float operations follow one NaN rule (see `eval`): the
+//! first NaN operand in operand order, quieted; otherwise an invalid operation gives the
+//! default NaN (f32 0xffc00000, f64 0xfff8000000000000, RDNA2's own); otherwise the IEEE 754
+//! result rounded to nearest even with denormals kept.
+//!
 //! Invariants (checked by [`Kernel::validate`]):
 //! - an expression only refers to expressions with smaller handles (topological order);
 //! - operand types match the operation's signature given by [`Kernel::ty`];
@@ -42,35 +49,50 @@ impl fmt::Display for Handle {
 }
 
 /// Integer binary operations, on `U32` or `U64` operands of the same type (shift amounts are
-/// the same type as the value and are taken modulo the width).
+/// the same type as the value and are taken modulo the width). Results have the operands' type.
+/// Bits: [`crate::eval::int_bin32`], [`crate::eval::int_bin64`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntBin {
+    /// `a + b` modulo 2^width.
     Add,
+    /// `a - b` modulo 2^width.
     Sub,
+    /// Low half of the product (`a * b` modulo 2^width).
     Mul,
     /// High half of the unsigned product.
     MulHiU,
-    /// High half of the signed product.
+    /// High half of the signed (two's complement) product.
     MulHiS,
-    /// Unsigned division; x / 0 = all ones (defined here, whatever SPIR-V says).
+    /// Unsigned division rounded toward zero; x / 0 = all ones (defined here, whatever SPIR-V
+    /// says).
     DivU,
     /// Unsigned remainder; x % 0 = x.
     RemU,
+    /// Bitwise and.
     And,
+    /// Bitwise or.
     Or,
+    /// Bitwise exclusive or.
     Xor,
+    /// `a << (b % width)`, zeros shifted in.
     Shl,
+    /// `a >> (b % width)`, zeros shifted in.
     ShrU,
+    /// `a >> (b % width)`, copies of the sign bit shifted in.
     ShrS,
 }
 
-/// Integer unary operations.
+/// Integer unary operations on `U32` or `U64`; the result has the operand's type. Bits:
+/// [`crate::eval::int_un32`], [`crate::eval::int_un64`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntUn {
+    /// Bitwise complement.
     Not,
+    /// Two's complement negation (`0 - a` modulo 2^width).
     Neg,
     /// Number of set bits (result has the operand's type).
     Popcount,
+    /// Bit order reversed (bit i goes to bit width-1-i).
     BitReverse,
     /// Index of the most significant set bit, or all ones for 0 (SPIR-V FindUMsb).
     FindMsbU,
@@ -78,63 +100,102 @@ pub enum IntUn {
     FindLsb,
 }
 
-/// Integer comparisons, giving `Bool`.
+/// Integer comparisons of two `U32` or two `U64`, giving `Bool`: `U` forms compare the bits as
+/// unsigned, `S` forms as two's complement. Bits: [`crate::eval::int_cmp32`],
+/// [`crate::eval::int_cmp64`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntCmp {
+    /// `a == b`.
     Eq,
+    /// `a != b`.
     Ne,
+    /// `a < b` unsigned.
     LtU,
+    /// `a <= b` unsigned.
     LeU,
+    /// `a > b` unsigned.
     GtU,
+    /// `a >= b` unsigned.
     GeU,
+    /// `a < b` signed.
     LtS,
+    /// `a <= b` signed.
     LeS,
+    /// `a > b` signed.
     GtS,
+    /// `a >= b` signed.
     GeS,
 }
 
-/// Ordered/unordered float comparisons on `F32`/`F64`, giving `Bool`.
+/// IEEE 754 comparisons of two `F32` or two `F64`, giving `Bool`. `-0` equals `+0`;
+/// denormals compare by value. An `Ord` form is false when either operand is NaN, an `Unord`
+/// form true. Bits: [`crate::eval::float_cmp32`], [`crate::eval::float_cmp64`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FloatCmp {
+    /// Neither is NaN and `a == b`.
     OrdEq,
+    /// Neither is NaN and `a != b`.
     OrdNe,
+    /// Neither is NaN and `a < b`.
     OrdLt,
+    /// Neither is NaN and `a <= b`.
     OrdLe,
+    /// Neither is NaN and `a > b`.
     OrdGt,
+    /// Neither is NaN and `a >= b`.
     OrdGe,
+    /// Either is NaN or `a == b`.
     UnordEq,
+    /// Either is NaN or `a != b`.
     UnordNe,
+    /// Either is NaN or `a < b`.
     UnordLt,
+    /// Either is NaN or `a <= b`.
     UnordLe,
+    /// Either is NaN or `a > b`.
     UnordGt,
+    /// Either is NaN or `a >= b`.
     UnordGe,
     /// Either operand is NaN.
     Unord,
 }
 
-/// Native float binary operations, round to nearest even, on `F32` or `F64`.
+/// Native float binary operations on two `F32` or two `F64`: the IEEE 754 result rounded to
+/// nearest even, denormals kept, under the NaN rule of the module docs (a NaN `a` wins over a
+/// NaN `b`; `inf - inf`, `0 * inf`, `0 / 0`, `inf / inf` give the default NaN). Bits:
+/// [`crate::eval::float_bin32`], [`crate::eval::float_bin64`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FloatBin {
+    /// `a + b` (`x + -x` is `+0`).
     Add,
+    /// `a - b`.
     Sub,
+    /// `a * b`.
     Mul,
-    /// Correctly rounded division (lowering uses it only where the result must be exact).
+    /// Correctly rounded division (lowering uses it only where the result must be exact);
+    /// `x / 0` for a non-zero `x` is the infinity of the quotient's sign.
     Div,
 }
 
-/// Native float unary operations on `F32` or `F64`.
+/// Native float unary operations on `F32` or `F64`, under the NaN rule of the module docs (a
+/// NaN operand comes back quieted; a NaN result of a non-NaN operand is the default NaN). Bits:
+/// [`crate::eval::float_un32`], [`crate::eval::float_un64`]; the approximate ones' values are
+/// the host libm's (Rust `std`), which a driver may approximate differently.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FloatUn {
-    /// Correctly rounded square root.
+    /// Correctly rounded square root; `sqrt(-0) = -0`, a negative operand gives the default NaN.
     Sqrt,
+    /// Largest integral value `<= a` (exact; the sign of a zero is kept).
     Floor,
+    /// Smallest integral value `>= a` (exact; `ceil(-0.5) = -0`).
     Ceil,
+    /// Integral part toward zero (exact; `trunc(-0.5) = -0`).
     Trunc,
-    /// Round to nearest integer, ties to even.
+    /// Round to nearest integer, ties to even (exact; `roundeven(-0.5) = -0`).
     RoundEven,
     /// 2^x (approximate on every driver).
     Exp2,
-    /// log2(x) (approximate).
+    /// log2(x) (approximate); a negative operand gives the default NaN.
     Log2,
     /// 1/sqrt(x) (approximate).
     InverseSqrt,
@@ -155,7 +216,7 @@ impl FloatUn {
     }
 }
 
-/// Conversions between types.
+/// Conversions between types. Bits: [`crate::eval::convert`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Convert {
     /// U32 -> U64, zero extended.
@@ -166,87 +227,66 @@ pub enum Convert {
     TruncU64,
     /// Bool -> U32 (0 or 1).
     BoolToU32,
-    /// U32 <-> F32, U64 <-> F64 bit casts.
+    /// U32 <-> F32, U64 <-> F64 bit casts (bits unchanged, a NaN is not quieted).
     Bitcast,
-    /// F32 -> F64 (exact).
+    /// F32 -> F64, exact; a NaN keeps its sign and its fraction as the top fraction bits,
+    /// quieted (f32 0x7f800001 -> f64 0x7ff8000020000000).
     F32ToF64,
-    /// F64 -> F32, round to nearest even (denormal results kept).
+    /// F64 -> F32, round to nearest even, denormal results kept, overflow to infinity; a NaN
+    /// keeps its sign and its top 23 fraction bits, quieted.
     F64ToF32,
-    /// Signed U32 -> F64 (exact), unsigned U32 -> F64 (exact).
+    /// Signed (two's complement) U32 -> F64, exact.
     S32ToF64,
+    /// Unsigned U32 -> F64, exact.
     U32ToF64,
-    /// F64 -> signed/unsigned U32, truncating. Only defined for in-range inputs: the lowering
-    /// clamps first.
+    /// F64 -> signed U32, truncated toward zero and saturated to [-2^31, 2^31 - 1]; NaN gives
+    /// 0. (The lowering clamps first, so only the defined range is reached from instructions.)
     F64ToS32,
+    /// F64 -> unsigned U32, truncated toward zero and saturated to [0, 2^32 - 1]; NaN gives 0.
     F64ToU32,
 }
 
 /// One expression of a kernel.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
-    /// A constant of type `ty` with these bits (Bool: 0/1, U32/F32: low 32 bits).
-    Const {
-        ty: Ty,
-        bits: u64,
-    },
-    /// Input dword `index` (0..6: v4..v9 of the lane).
+    /// A constant of type `ty` with these bits (Bool: `bits != 0`, U32/F32: the low 32 bits,
+    /// U64/F64: all 64; a NaN constant is not quieted). Bits: [`crate::eval::constant`].
+    Const { ty: Ty, bits: u64 },
+    /// Input dword `index` (0..6: v4..v9 of the lane), `U32`. An index past 5 reads as 0 on the
+    /// CPU model and is an error for the SPIR-V backend.
     Input(u8),
     /// The lane's index within its wave (0..wave), `U32`.
     LaneId,
-    IntBin {
-        op: IntBin,
-        a: Handle,
-        b: Handle,
-    },
-    IntUn {
-        op: IntUn,
-        a: Handle,
-    },
-    IntCmp {
-        op: IntCmp,
-        a: Handle,
-        b: Handle,
-    },
-    FloatBin {
-        op: FloatBin,
-        a: Handle,
-        b: Handle,
-    },
-    /// Fused multiply-add a * b + c with a single rounding (nearest even).
-    Fma {
-        a: Handle,
-        b: Handle,
-        c: Handle,
-    },
-    FloatUn {
-        op: FloatUn,
-        a: Handle,
-    },
-    FloatCmp {
-        op: FloatCmp,
-        a: Handle,
-        b: Handle,
-    },
-    /// Boolean logic on `Bool` operands.
+    /// See [`IntBin`]; `a` and `b` are both `U32` or both `U64`.
+    IntBin { op: IntBin, a: Handle, b: Handle },
+    /// See [`IntUn`].
+    IntUn { op: IntUn, a: Handle },
+    /// See [`IntCmp`].
+    IntCmp { op: IntCmp, a: Handle, b: Handle },
+    /// See [`FloatBin`].
+    FloatBin { op: FloatBin, a: Handle, b: Handle },
+    /// Fused multiply-add a * b + c with a single rounding (nearest even), denormals kept,
+    /// under the NaN rule in the order a, b, c: a NaN operand wins even over an invalid product
+    /// (`fma(0, inf, NaN)` is that NaN quieted); `0 * inf + c` and `inf * x - inf` otherwise give
+    /// the default NaN. Bits: [`crate::eval::fma32`], [`crate::eval::fma64`].
+    Fma { a: Handle, b: Handle, c: Handle },
+    /// See [`FloatUn`].
+    FloatUn { op: FloatUn, a: Handle },
+    /// See [`FloatCmp`].
+    FloatCmp { op: FloatCmp, a: Handle, b: Handle },
+    /// `a && b` on `Bool` operands.
     BoolAnd(Handle, Handle),
+    /// `a || b` on `Bool` operands.
     BoolOr(Handle, Handle),
+    /// `!a` on a `Bool` operand.
     BoolNot(Handle),
-    /// `if cond { a } else { b }`; a and b have the same type.
-    Select {
-        cond: Handle,
-        a: Handle,
-        b: Handle,
-    },
-    Convert {
-        op: Convert,
-        a: Handle,
-        to: Ty,
-    },
-    /// Two U32 -> U64 (lo, hi).
-    Pack64 {
-        lo: Handle,
-        hi: Handle,
-    },
+    /// `if cond { a } else { b }`; a and b have the same type, whose bits pass unchanged (a NaN
+    /// is not quieted).
+    Select { cond: Handle, a: Handle, b: Handle },
+    /// See [`Convert`]; `to` is the result type.
+    Convert { op: Convert, a: Handle, to: Ty },
+    /// Two U32 -> U64: `lo | hi << 32`.
+    Pack64 { lo: Handle, hi: Handle },
 }
 
 /// A lowered body for one lane: expressions in topological order and the sixteen outputs

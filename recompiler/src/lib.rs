@@ -4,6 +4,7 @@
 
 pub mod batch;
 pub mod build;
+pub mod eval;
 pub mod interp;
 pub mod ir;
 pub mod lower;

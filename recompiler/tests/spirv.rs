@@ -191,6 +191,48 @@ fn fma_f64_kernel() -> Kernel {
     k
 }
 
+/// Conversions whose NaN bits and out-of-range results the module selects explicitly:
+/// out0 = f32(f64(f32(in0))), out1/out2 = f64(in2, in3) to s32/u32.
+fn convert_kernel() -> Kernel {
+    let mut k = Kernel::default();
+    let x = in_f32(&mut k, 0);
+    let wide = k.push(Expr::Convert {
+        op: Convert::F32ToF64,
+        a: x,
+        to: Ty::F64,
+    });
+    let narrow = k.push(Expr::Convert {
+        op: Convert::F64ToF32,
+        a: wide,
+        to: Ty::F32,
+    });
+    let o0 = k.push(Expr::Convert {
+        op: Convert::Bitcast,
+        a: narrow,
+        to: Ty::U32,
+    });
+    let lo = k.push(Expr::Input(2));
+    let hi = k.push(Expr::Input(3));
+    let p = k.push(Expr::Pack64 { lo, hi });
+    let d = k.push(Expr::Convert {
+        op: Convert::Bitcast,
+        a: p,
+        to: Ty::F64,
+    });
+    let o1 = k.push(Expr::Convert {
+        op: Convert::F64ToS32,
+        a: d,
+        to: Ty::U32,
+    });
+    let o2 = k.push(Expr::Convert {
+        op: Convert::F64ToU32,
+        a: d,
+        to: Ty::U32,
+    });
+    finish(&mut k, &[o0, o1, o2]);
+    k
+}
+
 const ALL_FLOAT_CONTROLS: FloatControls = FloatControls {
     denorm_preserve_32: true,
     denorm_preserve_64: true,
@@ -221,6 +263,12 @@ fn snapshot_cases() -> Vec<(&'static str, Kernel, Wave, SpirvOptions)> {
         (
             "int_edges_wave32",
             int_edges_kernel(),
+            Wave::W32,
+            SpirvOptions::DESKTOP,
+        ),
+        (
+            "convert_nan_saturate_wave32",
+            convert_kernel(),
             Wave::W32,
             SpirvOptions::DESKTOP,
         ),

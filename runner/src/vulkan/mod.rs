@@ -7,6 +7,8 @@
 //! [`Executor`] owns one logical device, a pipeline cache and persistent host-visible buffers;
 //! see `exec.rs` for the dispatch layout.
 
+#[cfg(test)]
+mod eval_tests;
 mod exec;
 #[cfg(test)]
 mod tests;

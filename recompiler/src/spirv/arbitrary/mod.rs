@@ -5,11 +5,16 @@
 //! The generator draws every [`Expr`] variant with every operand type the IR allows, feeds it
 //! with the lane's inputs, the lane id and special constants (signed zeros, infinities, NaNs,
 //! denormals, extreme integers), and routes the last values of every type into the sixteen
-//! outputs. Operations whose result the IR leaves undefined (out-of-range `F64ToS32`/`F64ToU32`)
-//! get their operands clamped first, as the lowering does.
+//! outputs. Half of the `F64ToS32`/`F64ToU32` conversions get their operand clamped first, as
+//! the lowering does; the others reach the IR's saturation and NaN-to-zero rules.
 
-use crate::ir::{Convert, Expr, FloatBin, FloatCmp, FloatUn, Handle, IntBin, IntCmp, IntUn};
+mod pools;
+
+pub use pools::{Rng, F32_SPECIALS, F64_SPECIALS, U32_SPECIALS};
+
+use crate::ir::{Convert, Expr, FloatBin, FloatCmp, FloatUn, Handle, IntBin, IntCmp};
 use crate::ir::{Kernel, Ty};
+use pools::{FLOAT_CMPS, FLOAT_UNS, INT_BINS, INT_CMPS, INT_UNS};
 
 /// What the generated kernels may contain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,12 +31,14 @@ pub struct GenOptions {
     /// Allow `Fma`. Vulkan lets a driver evaluate GLSL.std.450 Fma as a multiply and an add
     /// with two roundings (its precision is "inherited from OpFMul followed by OpFAdd").
     pub fma: bool,
-    /// Replace every NaN that float arithmetic produces by the canonical quiet NaN, so that
-    /// kernels do not depend on NaN payloads, which SPIR-V leaves to the driver.
+    /// Replace every NaN that float arithmetic produces by the canonical quiet NaN with
+    /// explicit IR selects (the shape the lowering uses). The IR itself pins NaN payloads
+    /// ([`crate::eval`]), so this is a choice of kernel shape, not a need of the backends.
     pub canonical_nan: bool,
-    /// Allow `F32`/`F64` constants. Off keeps special float values to the inputs, so that a
-    /// driver's constant folding (lavapipe folds `x * 0.0` to `+0.0`) does not hide what the
-    /// arithmetic itself computes.
+    /// Allow `F32`/`F64` constants, and float values computed from constants only (a bitcast
+    /// of an integer constant). Off keeps special float values to the inputs, so that a
+    /// driver's constant folding (lavapipe folds `x * 0.0` to `+0.0` and `x + 0.0` to `x`)
+    /// does not hide what the arithmetic itself computes.
     pub float_consts: bool,
     /// Allow `Floor`/`Ceil`/`Trunc`/`RoundEven` on `F64` (lavapipe's f64 rounding returns
     /// some non-integral inputs unchanged and loses the sign of zero; see docs/backends.md).
@@ -52,130 +59,6 @@ impl Default for GenOptions {
         }
     }
 }
-
-/// SplitMix64: small, seedable and good enough to pick operations.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A value in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n.max(1) as u64) as usize
-    }
-
-    /// A random element of `items`, which must not be empty.
-    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-}
-
-/// Interesting f32 bit patterns: zeros, denormals, one, extremes, infinities, NaNs.
-pub const F32_SPECIALS: [u32; 12] = [
-    0x0000_0000,
-    0x8000_0000,
-    0x0000_0001,
-    0x807f_ffff,
-    0x3f80_0000,
-    0xbf80_0000,
-    0x7f7f_ffff,
-    0x0080_0000,
-    0x7f80_0000,
-    0xff80_0000,
-    0x7fc0_0000,
-    0x7f80_0001,
-];
-
-/// Interesting f64 bit patterns.
-pub const F64_SPECIALS: [u64; 10] = [
-    0x0000_0000_0000_0000,
-    0x8000_0000_0000_0000,
-    0x0000_0000_0000_0001,
-    0x3ff0_0000_0000_0000,
-    0xc000_0000_0000_0000,
-    0x7fef_ffff_ffff_ffff,
-    0x7ff0_0000_0000_0000,
-    0xfff0_0000_0000_0000,
-    0x7ff8_0000_0000_0000,
-    0x41df_ffff_ffc0_0000,
-];
-
-/// Interesting integers (as U32).
-pub const U32_SPECIALS: [u32; 8] = [0, 1, 31, 32, 33, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff];
-
-const INT_BINS: [IntBin; 13] = [
-    IntBin::Add,
-    IntBin::Sub,
-    IntBin::Mul,
-    IntBin::MulHiU,
-    IntBin::MulHiS,
-    IntBin::DivU,
-    IntBin::RemU,
-    IntBin::And,
-    IntBin::Or,
-    IntBin::Xor,
-    IntBin::Shl,
-    IntBin::ShrU,
-    IntBin::ShrS,
-];
-const INT_UNS: [IntUn; 6] = [
-    IntUn::Not,
-    IntUn::Neg,
-    IntUn::Popcount,
-    IntUn::BitReverse,
-    IntUn::FindMsbU,
-    IntUn::FindLsb,
-];
-const INT_CMPS: [IntCmp; 10] = [
-    IntCmp::Eq,
-    IntCmp::Ne,
-    IntCmp::LtU,
-    IntCmp::LeU,
-    IntCmp::GtU,
-    IntCmp::GeU,
-    IntCmp::LtS,
-    IntCmp::LeS,
-    IntCmp::GtS,
-    IntCmp::GeS,
-];
-const FLOAT_CMPS: [FloatCmp; 13] = [
-    FloatCmp::OrdEq,
-    FloatCmp::OrdNe,
-    FloatCmp::OrdLt,
-    FloatCmp::OrdLe,
-    FloatCmp::OrdGt,
-    FloatCmp::OrdGe,
-    FloatCmp::UnordEq,
-    FloatCmp::UnordNe,
-    FloatCmp::UnordLt,
-    FloatCmp::UnordLe,
-    FloatCmp::UnordGt,
-    FloatCmp::UnordGe,
-    FloatCmp::Unord,
-];
-const FLOAT_UNS: [FloatUn; 10] = [
-    FloatUn::Sqrt,
-    FloatUn::Floor,
-    FloatUn::Ceil,
-    FloatUn::Trunc,
-    FloatUn::RoundEven,
-    FloatUn::Exp2,
-    FloatUn::Log2,
-    FloatUn::InverseSqrt,
-    FloatUn::Sin,
-    FloatUn::Cos,
-];
 
 struct Gen<'o> {
     k: Kernel,
@@ -275,30 +158,63 @@ impl Gen<'_> {
     /// The seeding guarantees one exists for every type in use.
     fn any(&mut self, ty: Ty) -> Handle {
         let n = self.k.exprs.len();
-        let float_const = |e: &Expr| {
-            matches!(
-                e,
-                Expr::Const {
-                    ty: Ty::F32 | Ty::F64,
-                    ..
-                }
-            )
-        };
+        let float = matches!(ty, Ty::F32 | Ty::F64);
+        let folded = self.folded();
         let candidates: Vec<Handle> = (0..n)
             .map(|i| Handle(i as u32))
             .filter(|&h| self.k.ty(h) == ty)
-            .filter(|&h| self.opts.float_consts || !float_const(self.k.expr(h)))
+            .filter(|&h| self.opts.float_consts || !(float && folded[h.index()]))
             .filter(|h| !self.hidden.contains(h))
             .collect();
         if candidates.is_empty() {
-            // Unreachable with the seeding above; fall back to a fresh constant.
-            return self.push(Expr::Const { ty, bits: 0 });
+            // A fresh value of the type from an input (a constant where no float constant
+            // may be used would fold).
+            return self.fresh(ty);
         }
         let recent = candidates.len().min(8);
         if self.rng.below(3) == 0 {
             self.rng.pick(&candidates)
         } else {
             candidates[candidates.len() - 1 - self.rng.below(recent)]
+        }
+    }
+
+    /// Which expressions are constants to a driver: `Const`s and everything computed from
+    /// constants only (a bitcast of an integer constant is a float constant to its folding).
+    fn folded(&self) -> Vec<bool> {
+        let mut folded = Vec::with_capacity(self.k.exprs.len());
+        for e in &self.k.exprs {
+            let f = match e {
+                Expr::Const { .. } => true,
+                Expr::Input(_) | Expr::LaneId => false,
+                e => Kernel::operands(e).iter().all(|h| folded[h.index()]),
+            };
+            folded.push(f);
+        }
+        folded
+    }
+
+    /// A new value of type `ty` computed from a random input.
+    fn fresh(&mut self, ty: Ty) -> Handle {
+        let i = self.rng.below(6) as u8;
+        let x = self.push(Expr::Input(i));
+        let wide = if matches!(ty, Ty::U64 | Ty::F64) {
+            self.push(Expr::Pack64 { lo: x, hi: x })
+        } else {
+            x
+        };
+        match ty {
+            Ty::U32 | Ty::U64 => wide,
+            Ty::F32 | Ty::F64 => self.push(Expr::Convert {
+                op: Convert::Bitcast,
+                a: wide,
+                to: ty,
+            }),
+            Ty::Bool => self.push(Expr::IntCmp {
+                op: IntCmp::LtU,
+                a: x,
+                b: x,
+            }),
         }
     }
 
@@ -483,15 +399,13 @@ impl Gen<'_> {
             Convert::F64ToS32 | Convert::F64ToU32 => (Ty::F64, Ty::U32),
         };
         let mut a = self.any(from);
-        if !self.opts.float_consts
-            && matches!(op, Convert::S32ToF64 | Convert::U32ToF64)
-            && matches!(self.k.expr(a), Expr::Const { .. })
-        {
+        let to_float = matches!(op, Convert::S32ToF64 | Convert::U32ToF64 | Convert::Bitcast)
+            && matches!(to, Ty::F32 | Ty::F64);
+        if !self.opts.float_consts && to_float && self.folded()[a.index()] {
             // A converted integer constant is a float constant to a driver's folding.
-            let i = self.rng.below(6) as u8;
-            a = self.push(Expr::Input(i));
+            a = self.fresh(from);
         }
-        if matches!(op, Convert::F64ToS32 | Convert::F64ToU32) {
+        if matches!(op, Convert::F64ToS32 | Convert::F64ToU32) && self.rng.below(2) == 0 {
             let (lo, hi) = if op == Convert::F64ToS32 {
                 (-2_147_483_648.0f64, 2_147_483_647.0f64)
             } else {

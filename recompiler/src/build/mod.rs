@@ -1,0 +1,266 @@
+//! The builder: appends IR expressions to a [`Kernel`] and builds every RDNA2 semantic rule out
+//! of IR primitives (docs/semantics.md names each rule and the function here that implements it).
+//!
+//! Float values travel as integer bit patterns (`U32` for f16/f32, `U64` for f64) between the
+//! rules, so that no driver's denormal flushing or NaN canonicalisation can touch them. f32 and
+//! f16 arithmetic is done exactly (or as value + exact error) in f64, where every f32/f16 value,
+//! denormals included, is a normal number, and then rounded to the target format by
+//! [`Builder::round_to`], an integer routine that implements the four rounding modes, denormal
+//! output flushing and the tininess rules.
+//!
+//! This module holds the builder API (constants, integer and boolean primitives); the float
+//! rules and the soft-float library are further `impl Builder` blocks beside it: `float`
+//! (native float operations with their driver-proof forms, classification, NaN handling, exact
+//! widening), `round` (rounding an exact value to f16/f32 in every mode), `wide` (128-bit
+//! integers as U64 pairs) and `fma64` (the f64 fused multiply-add on integer bits).
+
+mod float;
+mod fma64;
+mod round;
+#[cfg(test)]
+mod tests;
+mod wide;
+
+use crate::ir::{Convert, Expr, Handle, IntBin, IntCmp, IntUn, Kernel, Ty};
+use std::collections::HashMap;
+
+/// A binary floating-point format the rules work on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fmt {
+    F16,
+    F32,
+    F64,
+}
+
+impl Fmt {
+    /// Number of stored mantissa bits.
+    pub fn mbits(self) -> u32 {
+        match self {
+            Fmt::F16 => 10,
+            Fmt::F32 => 23,
+            Fmt::F64 => 52,
+        }
+    }
+    pub fn ebits(self) -> u32 {
+        match self {
+            Fmt::F16 => 5,
+            Fmt::F32 => 8,
+            Fmt::F64 => 11,
+        }
+    }
+    pub fn bias(self) -> i64 {
+        (1 << (self.ebits() - 1)) - 1
+    }
+    /// Integer type that carries the bits.
+    pub fn ity(self) -> Ty {
+        if self == Fmt::F64 {
+            Ty::U64
+        } else {
+            Ty::U32
+        }
+    }
+    pub fn sign_mask(self) -> u64 {
+        1 << (self.mbits() + self.ebits())
+    }
+    pub fn exp_mask(self) -> u64 {
+        ((1 << self.ebits()) - 1) << self.mbits()
+    }
+    pub fn man_mask(self) -> u64 {
+        (1 << self.mbits()) - 1
+    }
+    pub fn quiet_bit(self) -> u64 {
+        1 << (self.mbits() - 1)
+    }
+    /// The default NaN RDNA2 writes for an invalid operation (negative, quiet).
+    pub fn default_nan(self) -> u64 {
+        self.sign_mask() | self.exp_mask() | self.quiet_bit()
+    }
+    pub fn one(self) -> u64 {
+        (self.bias() as u64) << self.mbits()
+    }
+    pub fn max_finite(self) -> u64 {
+        self.exp_mask() - 1
+    }
+}
+
+/// When a result that is about to be flushed counts as tiny.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tiny {
+    /// The rounded result (bounded exponent) is a denormal.
+    Result,
+    /// The value rounded to the format's precision with an unbounded exponent is below the
+    /// smallest normal (rule: tininess-after-rounding).
+    AfterRounding,
+    /// The exact value is below the smallest normal.
+    BeforeRounding,
+}
+
+/// Appends expressions to a kernel; constants are shared.
+#[derive(Default)]
+pub struct Builder {
+    pub k: Kernel,
+    consts: HashMap<(Ty, u64), Handle>,
+}
+
+impl Builder {
+    pub fn new() -> Builder {
+        Builder::default()
+    }
+
+    pub fn push(&mut self, e: Expr) -> Handle {
+        self.k.push(e)
+    }
+    pub fn ty(&self, h: Handle) -> Ty {
+        self.k.ty(h)
+    }
+
+    // ---- constants ----
+    pub fn cst(&mut self, ty: Ty, bits: u64) -> Handle {
+        if let Some(&h) = self.consts.get(&(ty, bits)) {
+            return h;
+        }
+        let h = self.k.push(Expr::Const { ty, bits });
+        self.consts.insert((ty, bits), h);
+        h
+    }
+    pub fn c32(&mut self, v: u32) -> Handle {
+        self.cst(Ty::U32, u64::from(v))
+    }
+    pub fn c64(&mut self, v: u64) -> Handle {
+        self.cst(Ty::U64, v)
+    }
+    pub fn cf64(&mut self, v: f64) -> Handle {
+        self.cst(Ty::F64, v.to_bits())
+    }
+    pub fn cb(&mut self, v: bool) -> Handle {
+        self.cst(Ty::Bool, u64::from(v))
+    }
+    /// An integer constant of the type carrying `fmt`'s bits.
+    pub fn cf(&mut self, fmt: Fmt, v: u64) -> Handle {
+        self.cst(fmt.ity(), v)
+    }
+    /// A constant of the same integer type as `like`.
+    pub fn clike(&mut self, like: Handle, v: u64) -> Handle {
+        let t = self.ty(like);
+        self.cst(t, v)
+    }
+
+    // ---- integer ----
+    pub fn ib(&mut self, op: IntBin, a: Handle, b: Handle) -> Handle {
+        self.push(Expr::IntBin { op, a, b })
+    }
+    pub fn add(&mut self, a: Handle, b: Handle) -> Handle {
+        self.ib(IntBin::Add, a, b)
+    }
+    pub fn sub(&mut self, a: Handle, b: Handle) -> Handle {
+        self.ib(IntBin::Sub, a, b)
+    }
+    pub fn and(&mut self, a: Handle, b: Handle) -> Handle {
+        self.ib(IntBin::And, a, b)
+    }
+    pub fn or(&mut self, a: Handle, b: Handle) -> Handle {
+        self.ib(IntBin::Or, a, b)
+    }
+    pub fn xor(&mut self, a: Handle, b: Handle) -> Handle {
+        self.ib(IntBin::Xor, a, b)
+    }
+    pub fn andc(&mut self, a: Handle, m: u64) -> Handle {
+        let c = self.clike(a, m);
+        self.and(a, c)
+    }
+    pub fn orc(&mut self, a: Handle, m: u64) -> Handle {
+        let c = self.clike(a, m);
+        self.or(a, c)
+    }
+    pub fn xorc(&mut self, a: Handle, m: u64) -> Handle {
+        let c = self.clike(a, m);
+        self.xor(a, c)
+    }
+    pub fn addc(&mut self, a: Handle, m: u64) -> Handle {
+        let c = self.clike(a, m);
+        self.add(a, c)
+    }
+    pub fn shlc(&mut self, a: Handle, s: u32) -> Handle {
+        let c = self.clike(a, u64::from(s));
+        self.ib(IntBin::Shl, a, c)
+    }
+    pub fn shrc(&mut self, a: Handle, s: u32) -> Handle {
+        let c = self.clike(a, u64::from(s));
+        self.ib(IntBin::ShrU, a, c)
+    }
+    pub fn sarc(&mut self, a: Handle, s: u32) -> Handle {
+        let c = self.clike(a, u64::from(s));
+        self.ib(IntBin::ShrS, a, c)
+    }
+    pub fn iu(&mut self, op: IntUn, a: Handle) -> Handle {
+        self.push(Expr::IntUn { op, a })
+    }
+    pub fn icmp(&mut self, op: IntCmp, a: Handle, b: Handle) -> Handle {
+        self.push(Expr::IntCmp { op, a, b })
+    }
+    pub fn icmpc(&mut self, op: IntCmp, a: Handle, v: u64) -> Handle {
+        let c = self.clike(a, v);
+        self.icmp(op, a, c)
+    }
+    pub fn eqc(&mut self, a: Handle, v: u64) -> Handle {
+        self.icmpc(IntCmp::Eq, a, v)
+    }
+    pub fn nec(&mut self, a: Handle, v: u64) -> Handle {
+        self.icmpc(IntCmp::Ne, a, v)
+    }
+    pub fn sel(&mut self, cond: Handle, a: Handle, b: Handle) -> Handle {
+        if a == b {
+            return a;
+        }
+        self.push(Expr::Select { cond, a, b })
+    }
+    pub fn band(&mut self, a: Handle, b: Handle) -> Handle {
+        self.push(Expr::BoolAnd(a, b))
+    }
+    pub fn bor(&mut self, a: Handle, b: Handle) -> Handle {
+        self.push(Expr::BoolOr(a, b))
+    }
+    /// Exclusive or of two `Bool`s.
+    pub fn bxor(&mut self, a: Handle, b: Handle) -> Handle {
+        let na = self.bnot(a);
+        let nb = self.bnot(b);
+        let x = self.band(a, nb);
+        let y = self.band(na, b);
+        self.bor(x, y)
+    }
+    pub fn bnot(&mut self, a: Handle) -> Handle {
+        self.push(Expr::BoolNot(a))
+    }
+    pub fn cvt(&mut self, op: Convert, a: Handle, to: Ty) -> Handle {
+        self.push(Expr::Convert { op, a, to })
+    }
+    pub fn b2u(&mut self, b: Handle) -> Handle {
+        self.cvt(Convert::BoolToU32, b, Ty::U32)
+    }
+    pub fn zext(&mut self, a: Handle) -> Handle {
+        self.cvt(Convert::ZextU32, a, Ty::U64)
+    }
+    pub fn trunc64(&mut self, a: Handle) -> Handle {
+        self.cvt(Convert::TruncU64, a, Ty::U32)
+    }
+    pub fn pack64(&mut self, lo: Handle, hi: Handle) -> Handle {
+        self.push(Expr::Pack64 { lo, hi })
+    }
+    pub fn hi32(&mut self, a: Handle) -> Handle {
+        let s = self.shrc(a, 32);
+        self.trunc64(s)
+    }
+    /// Bit test: `(a & m) != 0`.
+    pub fn bit(&mut self, a: Handle, m: u64) -> Handle {
+        let x = self.andc(a, m);
+        self.nec(x, 0)
+    }
+
+    // ---- native floats ----
+    pub fn f64_of(&mut self, bits: Handle) -> Handle {
+        self.cvt(Convert::Bitcast, bits, Ty::F64)
+    }
+    pub fn bits_of_f64(&mut self, f: Handle) -> Handle {
+        self.cvt(Convert::Bitcast, f, Ty::U64)
+    }
+}

@@ -1,0 +1,221 @@
+//! Expressions: one IR expression becomes one or a few SPIR-V instructions, with the IR's
+//! definition ([`crate::eval`]) made explicit wherever SPIR-V leaves a result undefined.
+
+use rspirv::spirv::{GLOp, Word};
+
+use super::interface::{Inputs, Io};
+use super::{build_err, Emitter, SpirvError, INPUT_DWORDS};
+use crate::ir::{Convert, Expr, FloatCmp, Handle, IntBin, IntCmp, IntUn, Ty};
+
+impl Emitter<'_> {
+    pub(super) fn expr(&mut self, h: Handle, io: &Io) -> Result<Word, SpirvError> {
+        let err = build_err(Some(h));
+        let ty = self.kernel.ty(h);
+        let tid = self.ty(ty);
+        let tb = self.t.bool_;
+        Ok(match self.kernel.expr(h).clone() {
+            Expr::Const { ty, bits } => self.constant(ty, bits),
+            Expr::Input(index) => {
+                if u32::from(index) >= INPUT_DWORDS {
+                    return Err(SpirvError::InputIndex { at: h, index });
+                }
+                match io.inputs {
+                    Inputs::Values(v) => v[usize::from(index)],
+                    Inputs::Buffer { in_var, in_base } => {
+                        let c0 = self.u32c(0);
+                        let ci = self.u32c(u32::from(index));
+                        let idx = self.b.i_add(self.t.u32_, None, in_base, ci).map_err(&err)?;
+                        let ptr = self
+                            .b
+                            .access_chain(self.t.ptr_sb_u32, None, in_var, [c0, idx])
+                            .map_err(&err)?;
+                        self.b
+                            .load(self.t.u32_, None, ptr, None, [])
+                            .map_err(&err)?
+                    }
+                }
+            }
+            Expr::LaneId => io.lane,
+            Expr::IntBin { op, a, b } => self.int_bin(op, ty, self.v(a), self.v(b))?,
+            Expr::IntUn { op, a } => self.int_un(op, ty, self.v(a))?,
+            Expr::IntCmp { op, a, b } => {
+                let (x, y) = (self.v(a), self.v(b));
+                let bd = &mut self.b;
+                match op {
+                    IntCmp::Eq => bd.i_equal(tb, None, x, y),
+                    IntCmp::Ne => bd.i_not_equal(tb, None, x, y),
+                    IntCmp::LtU => bd.u_less_than(tb, None, x, y),
+                    IntCmp::LeU => bd.u_less_than_equal(tb, None, x, y),
+                    IntCmp::GtU => bd.u_greater_than(tb, None, x, y),
+                    IntCmp::GeU => bd.u_greater_than_equal(tb, None, x, y),
+                    IntCmp::LtS => bd.s_less_than(tb, None, x, y),
+                    IntCmp::LeS => bd.s_less_than_equal(tb, None, x, y),
+                    IntCmp::GtS => bd.s_greater_than(tb, None, x, y),
+                    IntCmp::GeS => bd.s_greater_than_equal(tb, None, x, y),
+                }
+                .map_err(&err)?
+            }
+            Expr::FloatBin { op, a, b } => self.float_bin(op, ty, self.v(a), self.v(b))?,
+            Expr::Fma { a, b, c } => self.fma(ty, [self.v(a), self.v(b), self.v(c)])?,
+            Expr::FloatUn { op, a } => self.float_un(op, ty, self.v(a))?,
+            Expr::FloatCmp { op, a, b } => {
+                let (x, y) = (self.v(a), self.v(b));
+                let bd = &mut self.b;
+                match op {
+                    FloatCmp::OrdEq => bd.f_ord_equal(tb, None, x, y),
+                    FloatCmp::OrdNe => bd.f_ord_not_equal(tb, None, x, y),
+                    FloatCmp::OrdLt => bd.f_ord_less_than(tb, None, x, y),
+                    FloatCmp::OrdLe => bd.f_ord_less_than_equal(tb, None, x, y),
+                    FloatCmp::OrdGt => bd.f_ord_greater_than(tb, None, x, y),
+                    FloatCmp::OrdGe => bd.f_ord_greater_than_equal(tb, None, x, y),
+                    FloatCmp::UnordEq => bd.f_unord_equal(tb, None, x, y),
+                    FloatCmp::UnordNe => bd.f_unord_not_equal(tb, None, x, y),
+                    FloatCmp::UnordLt => bd.f_unord_less_than(tb, None, x, y),
+                    FloatCmp::UnordLe => bd.f_unord_less_than_equal(tb, None, x, y),
+                    FloatCmp::UnordGt => bd.f_unord_greater_than(tb, None, x, y),
+                    FloatCmp::UnordGe => bd.f_unord_greater_than_equal(tb, None, x, y),
+                    FloatCmp::Unord => {
+                        // OpUnordered needs the Kernel capability; build it from IsNan.
+                        let nx = bd.is_nan(tb, None, x).map_err(&err)?;
+                        let ny = bd.is_nan(tb, None, y).map_err(&err)?;
+                        bd.logical_or(tb, None, nx, ny)
+                    }
+                }
+                .map_err(&err)?
+            }
+            Expr::BoolAnd(a, b) => {
+                let (x, y) = (self.v(a), self.v(b));
+                self.b.logical_and(tb, None, x, y).map_err(&err)?
+            }
+            Expr::BoolOr(a, b) => {
+                let (x, y) = (self.v(a), self.v(b));
+                self.b.logical_or(tb, None, x, y).map_err(&err)?
+            }
+            Expr::BoolNot(a) => {
+                let x = self.v(a);
+                self.b.logical_not(tb, None, x).map_err(&err)?
+            }
+            Expr::Select { cond, a, b } => {
+                let (c, x, y) = (self.v(cond), self.v(a), self.v(b));
+                self.b.select(tid, None, c, x, y).map_err(&err)?
+            }
+            Expr::Convert { op, a, to } => self.convert(op, self.v(a), to)?,
+            Expr::Pack64 { lo, hi } => {
+                let (l, hh) = (self.v(lo), self.v(hi));
+                self.pack64(l, hh)?
+            }
+        })
+    }
+
+    /// `IntBin` (see [`crate::eval::int_bin32`]).
+    fn int_bin(&mut self, op: IntBin, ty: Ty, x: Word, y: Word) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let t = self.ty(ty);
+        let tb = self.t.bool_;
+        let width: u64 = if ty == Ty::U64 { 64 } else { 32 };
+        let ones = self.constant(ty, u64::MAX);
+        let zero = self.constant(ty, 0);
+        let one = self.constant(ty, 1);
+        let mask = self.constant(ty, width - 1);
+        let b = &mut self.b;
+        Ok(match op {
+            IntBin::Add => b.i_add(t, None, x, y).map_err(&err)?,
+            IntBin::Sub => b.i_sub(t, None, x, y).map_err(&err)?,
+            IntBin::Mul => b.i_mul(t, None, x, y).map_err(&err)?,
+            IntBin::MulHiU | IntBin::MulHiS => {
+                let pair = if ty == Ty::U64 {
+                    self.t.pair64.unwrap_or(self.t.pair32)
+                } else {
+                    self.t.pair32
+                };
+                let r = if op == IntBin::MulHiU {
+                    b.u_mul_extended(pair, None, x, y)
+                } else {
+                    b.s_mul_extended(pair, None, x, y)
+                }
+                .map_err(&err)?;
+                b.composite_extract(t, None, r, [1]).map_err(&err)?
+            }
+            IntBin::DivU | IntBin::RemU => {
+                // Division by zero is undefined in SPIR-V: divide by 1 instead and pick the
+                // IR's value (x / 0 = all ones, x % 0 = x) afterwards.
+                let is0 = b.i_equal(tb, None, y, zero).map_err(&err)?;
+                let safe = b.select(t, None, is0, one, y).map_err(&err)?;
+                if op == IntBin::DivU {
+                    let q = b.u_div(t, None, x, safe).map_err(&err)?;
+                    b.select(t, None, is0, ones, q).map_err(&err)?
+                } else {
+                    let r = b.u_mod(t, None, x, safe).map_err(&err)?;
+                    b.select(t, None, is0, x, r).map_err(&err)?
+                }
+            }
+            IntBin::And => b.bitwise_and(t, None, x, y).map_err(&err)?,
+            IntBin::Or => b.bitwise_or(t, None, x, y).map_err(&err)?,
+            IntBin::Xor => b.bitwise_xor(t, None, x, y).map_err(&err)?,
+            IntBin::Shl | IntBin::ShrU | IntBin::ShrS => {
+                // Shifts by >= width are undefined in SPIR-V; the IR takes them modulo width.
+                let amt = b.bitwise_and(t, None, y, mask).map_err(&err)?;
+                match op {
+                    IntBin::Shl => b.shift_left_logical(t, None, x, amt),
+                    IntBin::ShrU => b.shift_right_logical(t, None, x, amt),
+                    _ => b.shift_right_arithmetic(t, None, x, amt),
+                }
+                .map_err(&err)?
+            }
+        })
+    }
+
+    /// FindUMsb / FindILsb of a U32 with all ones for 0 made explicit.
+    pub(super) fn find_bit32(&mut self, op: GLOp, x: Word) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (t32, tb) = (self.t.u32_, self.t.bool_);
+        let zero = self.u32c(0);
+        let ones = self.u32c(u32::MAX);
+        let r = self.glsl(t32, op, &[x])?;
+        let is0 = self.b.i_equal(tb, None, x, zero).map_err(&err)?;
+        self.b.select(t32, None, is0, ones, r).map_err(&err)
+    }
+
+    /// `IntUn` (see [`crate::eval::int_un32`]); the U64 forms are in `wide`.
+    fn int_un(&mut self, op: IntUn, ty: Ty, x: Word) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let t = self.ty(ty);
+        match op {
+            IntUn::Not => return self.b.not(t, None, x).map_err(&err),
+            IntUn::Neg => return self.b.s_negate(t, None, x).map_err(&err),
+            _ => {}
+        }
+        if ty == Ty::U32 {
+            return match op {
+                IntUn::Popcount => self.b.bit_count(t, None, x).map_err(&err),
+                IntUn::BitReverse => self.b.bit_reverse(t, None, x).map_err(&err),
+                IntUn::FindMsbU => self.find_bit32(GLOp::FindUMsb, x),
+                _ => self.find_bit32(GLOp::FindILsb, x),
+            };
+        }
+        self.int_un64(op, x)
+    }
+
+    /// `Convert` (see [`crate::eval::convert`]); the float forms are in `float`.
+    fn convert(&mut self, op: Convert, x: Word, to: Ty) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let t = self.ty(to);
+        let b = &mut self.b;
+        match op {
+            Convert::ZextU32 | Convert::TruncU64 => b.u_convert(t, None, x),
+            Convert::SextU32 => b.s_convert(t, None, x),
+            Convert::BoolToU32 => {
+                let one = self.u32c(1);
+                let zero = self.u32c(0);
+                self.b.select(t, None, x, one, zero)
+            }
+            Convert::Bitcast => b.bitcast(t, None, x),
+            Convert::F32ToF64 => return self.f32_to_f64(x),
+            Convert::F64ToF32 => return self.f64_to_f32(x),
+            Convert::S32ToF64 => b.convert_s_to_f(t, None, x),
+            Convert::U32ToF64 => b.convert_u_to_f(t, None, x),
+            Convert::F64ToS32 | Convert::F64ToU32 => return self.f64_to_int(op, x),
+        }
+        .map_err(&err)
+    }
+}
