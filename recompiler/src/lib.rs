@@ -9,4 +9,4 @@ pub mod ir;
 pub mod lower;
 pub mod spirv;
 
-pub use lower::{is_lowered, lower, lower_words, LowerError};
+pub use lower::{is_lowered, lower, lower_words, unlowered_reason, LowerError};
