@@ -15,11 +15,7 @@ use std::path::Path;
 #[test]
 fn valu_lowering_coverage() {
     let gfx = Target::Gfx1030;
-    let mut valu: Vec<_> = table()
-        .rows
-        .iter()
-        .filter(|r| r.family.is_valu())
-        .collect();
+    let mut valu: Vec<_> = table().rows.iter().filter(|r| r.family.is_valu()).collect();
     valu.sort_by_key(|r| r.mnemonic);
     let mut text = String::new();
     let mut missing = 0;
@@ -62,7 +58,9 @@ fn the_dispatch_agrees_with_the_lowering() {
             checked += 1;
             match (unlowered_reason(op, gfx), got) {
                 (None, Ok(k)) => assert_eq!(k.validate(), Ok(()), "{}", row.mnemonic),
-                (None, Err(e)) => failures.push(format!("{gfx} {}: lowered, but {e}", row.mnemonic)),
+                (None, Err(e)) => {
+                    failures.push(format!("{gfx} {}: lowered, but {e}", row.mnemonic))
+                }
                 (Some(reason), Err(LowerError::Unsupported { reason: r, .. })) if r == reason => {}
                 (Some(reason), got) => failures.push(format!(
                     "{gfx} {}: unlowered ({reason}), but {:?}",

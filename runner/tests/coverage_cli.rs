@@ -21,12 +21,19 @@ fn table_has_one_line_per_family_and_a_total() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines[0].split_whitespace().collect::<Vec<_>>(), ["family", "lowered", "total"]);
+    assert_eq!(
+        lines[0].split_whitespace().collect::<Vec<_>>(),
+        ["family", "lowered", "total"]
+    );
     // 20 encoding families, then the total
     assert_eq!(lines.len(), 22, "{stdout}");
     let cells = |l: &str| -> (String, u64, u64) {
         let c: Vec<&str> = l.split_whitespace().collect();
-        (c[0].to_string(), c[1].parse().unwrap(), c[2].parse().unwrap())
+        (
+            c[0].to_string(),
+            c[1].parse().unwrap(),
+            c[2].parse().unwrap(),
+        )
     };
     let rows: Vec<_> = lines[1..21].iter().map(|l| cells(l)).collect();
     let (all, lowered, total) = cells(lines[21]);
@@ -55,7 +62,9 @@ fn json_lists_families_and_unlowered_opcodes_with_reasons() {
         .expect("v_readlane_b32 is unlowered");
     assert_eq!(readlane["family"], "VOP3");
     assert!(readlane["reason"].as_str().unwrap().contains("cross-lane"));
-    assert!(unlowered.iter().all(|u| !u["reason"].as_str().unwrap().is_empty()));
+    assert!(unlowered
+        .iter()
+        .all(|u| !u["reason"].as_str().unwrap().is_empty()));
     assert!(!unlowered.iter().any(|u| u["mnemonic"] == "v_add_f32"));
 }
 
@@ -63,5 +72,9 @@ fn json_lists_families_and_unlowered_opcodes_with_reasons() {
 fn unknown_target_exits_2() {
     let out = rdnaprobe(&["coverage", "--gfx", "gfx900"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("gfx900"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("gfx900"),
+        "{}",
+        text(&out.stderr)
+    );
 }

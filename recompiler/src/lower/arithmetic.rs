@@ -182,7 +182,12 @@ pub(super) fn mul_f32(l: &mut Lowerer, c: &Ctx, kind: Arith) -> Result<(), Strin
 
 /// The f32 multiply-adds: v_fma_f32, v_fmamk_f32, v_fmaak_f32 and the legacy forms with three
 /// sources; v_fmac_f32 and v_fmac_legacy_f32 (`accumulate`) add to the destination register.
-pub(super) fn fma_f32(l: &mut Lowerer, c: &Ctx, kind: Arith, accumulate: bool) -> Result<(), String> {
+pub(super) fn fma_f32(
+    l: &mut Lowerer,
+    c: &Ctx,
+    kind: Arith,
+    accumulate: bool,
+) -> Result<(), String> {
     let ieee = l.mode.ieee;
     let round = l.mode.round32();
     let (fi, fo) = (l.flush_in32(), l.flush_out32());

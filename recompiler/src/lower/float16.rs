@@ -215,9 +215,6 @@ fn norm16(l: &mut Lowerer, x: Handle, signed: bool) -> Handle {
     b.sel(nan, z, r)
 }
 
-/// v_fma_mix_f32 (f32 result, the f32 fma rules) and v_fma_mixlo/hi_f16 (the exact
-/// product-sum rounded once to f16 in the f16 mode: rule: fma-mix).
-
 /// The f16 source 0 of a unary op, flushed (rule: f16-unary-denormals: a denormal input is
 /// flushed with denorm16 bit 0 clear), the facts the rules select on, and the unflushed input.
 fn unary_input(l: &mut Lowerer, c: &Ctx) -> Result<(Unary, Handle), String> {

@@ -168,7 +168,10 @@ pub(super) fn lower_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let dn = b.cf(f, f.default_nan());
             let sgn = b.andc(x, 1 << 63);
             let r = match c.op {
-                Opcode::v_ceil_f64 | Opcode::v_floor_f64 | Opcode::v_trunc_f64 | Opcode::v_rndne_f64 => {
+                Opcode::v_ceil_f64
+                | Opcode::v_floor_f64
+                | Opcode::v_trunc_f64
+                | Opcode::v_rndne_f64 => {
                     let op = match c.op {
                         Opcode::v_ceil_f64 => FloatUn::Ceil,
                         Opcode::v_floor_f64 => FloatUn::Floor,

@@ -297,8 +297,12 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let a = b.add(arg(0)?, arg(1)?);
             b.add(a, arg(2)?)
         }
-        Opcode::v_add_co_u32 | Opcode::v_sub_co_u32 | Opcode::v_subrev_co_u32 | Opcode::v_add_co_ci_u32
-        | Opcode::v_sub_co_ci_u32 | Opcode::v_subrev_co_ci_u32 => {
+        Opcode::v_add_co_u32
+        | Opcode::v_sub_co_u32
+        | Opcode::v_subrev_co_u32
+        | Opcode::v_add_co_ci_u32
+        | Opcode::v_sub_co_ci_u32
+        | Opcode::v_subrev_co_ci_u32 => {
             let srcs = c.inst.srcs(wave);
             let (x, y) = if matches!(c.op, Opcode::v_subrev_co_u32 | Opcode::v_subrev_co_ci_u32) {
                 (arg(1)?, arg(0)?)

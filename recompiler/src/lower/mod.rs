@@ -35,10 +35,10 @@ mod unary;
 use crate::ir::Kernel;
 use dispatch::Rule;
 use operands::Ctx;
-pub(crate) use regs::Lowerer;
 use rdnaprobe_isa::{
     decode_stream, Decoded, Encoding, FloatMode, Instruction, Opcode, Target, Wave,
 };
+pub(crate) use regs::Lowerer;
 
 /// Why a body could not be lowered. Every variant names the instruction's word offset.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

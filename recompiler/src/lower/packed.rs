@@ -181,4 +181,3 @@ pub(super) fn mix(l: &mut Lowerer, c: &Ctx, which: Mix) -> Result<(), String> {
     };
     l.write_vdst(&d, &[v])
 }
-

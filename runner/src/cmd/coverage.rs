@@ -87,7 +87,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     match args.format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut out, &report)?;
+            // as an io::Error, so that a closed pipe ends the program quietly
+            serde_json::to_writer_pretty(&mut out, &report).map_err(std::io::Error::from)?;
             writeln!(out)?;
         }
         Format::Table => write_table(&mut out, &report)?,
@@ -100,7 +101,13 @@ fn write_table(out: &mut impl Write, c: &Coverage) -> std::io::Result<()> {
     writeln!(out, "{:<8} {:>7} {:>6}", "family", "lowered", "total")?;
     let (mut lowered, mut total) = (0, 0);
     for f in &c.families {
-        writeln!(out, "{:<8} {:>7} {:>6}", f.family.name(), f.lowered, f.total)?;
+        writeln!(
+            out,
+            "{:<8} {:>7} {:>6}",
+            f.family.name(),
+            f.lowered,
+            f.total
+        )?;
         lowered += f.lowered;
         total += f.total;
     }
@@ -118,9 +125,17 @@ mod tests {
         let lowered: usize = c.families.iter().map(|f| f.lowered).sum();
         assert_eq!(total, table().rows.len());
         assert_eq!(total - lowered, c.unlowered.len());
-        let vop2 = c.families.iter().find(|f| f.family == Family::VOP2).unwrap();
+        let vop2 = c
+            .families
+            .iter()
+            .find(|f| f.family == Family::VOP2)
+            .unwrap();
         assert!(vop2.lowered > 0 && vop2.lowered <= vop2.total, "{vop2:?}");
-        let mimg = c.families.iter().find(|f| f.family == Family::MIMG).unwrap();
+        let mimg = c
+            .families
+            .iter()
+            .find(|f| f.family == Family::MIMG)
+            .unwrap();
         assert_eq!(mimg.lowered, 0);
         assert!(c.unlowered.iter().any(|u| u.mnemonic == "v_readlane_b32"));
         assert!(!c.unlowered.iter().any(|u| u.mnemonic == "v_add_f32"));
