@@ -178,3 +178,56 @@ fn class_bits(b: &mut Builder, fmt: Fmt, x: Handle, mask: Handle) -> Handle {
     }
     any
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::tests::run;
+
+    /// This lane's compare result, through VCC and v_cndmask_b32.
+    fn cmp(text: &str, a: u32, b: u32) -> u32 {
+        let body = format!("{text} vcc_lo, v4, v5\nv_cndmask_b32 v10, 0, 1, vcc_lo");
+        run(&body, [a, b, 0, 0, 0, 0], 0)[0]
+    }
+
+    #[test]
+    fn float_conditions_split_on_unordered() {
+        let (nan, one) = (0x7fc0_0000, 0x3f80_0000);
+        for (cond, a, b, want) in [
+            ("u", nan, one, 1),
+            ("o", nan, one, 0),
+            ("lt", nan, one, 0),
+            ("nge", nan, one, 1),
+            ("lt", one, 0x4000_0000, 1),
+            ("nge", one, 0x4000_0000, 1),
+            ("ge", one, 0x4000_0000, 0),
+            ("eq", 0x8000_0000, 0, 1),
+            ("lg", one, one, 0),
+            ("neq", nan, nan, 1),
+            ("tru", nan, nan, 1),
+            ("f", one, one, 0),
+        ] {
+            assert_eq!(cmp(&format!("v_cmp_{cond}_f32"), a, b), want, "{cond}");
+        }
+    }
+
+    #[test]
+    fn integer_compares_are_signed_or_unsigned() {
+        assert_eq!(cmp("v_cmp_lt_i32", u32::MAX, 0), 1);
+        assert_eq!(cmp("v_cmp_lt_u32", u32::MAX, 0), 0);
+        assert_eq!(cmp("v_cmp_t_u32", 0, 0), 1);
+        assert_eq!(cmp("v_cmp_f_i32", 0, 0), 0);
+        let wide = "v_cmp_gt_i64 vcc_lo, v[4:5], v[6:7]\nv_cndmask_b32 v10, 0, 1, vcc_lo";
+        // (hi 1, lo 0) > (hi 0, lo 0xffffffff) as signed 64-bit values
+        assert_eq!(run(wide, [0, 1, u32::MAX, 0, 0, 0], 0)[0], 1);
+        assert_eq!(run(wide, [0, u32::MAX, 0, 0, 0, 0], 0)[0], 0);
+    }
+
+    #[test]
+    fn class_tests_the_mask_bit_of_the_class() {
+        // bit 1 quiet NaN, bit 5 -0, bit 6 +0
+        assert_eq!(cmp("v_cmp_class_f32", 0x7fc0_0000, 1 << 1), 1);
+        assert_eq!(cmp("v_cmp_class_f32", 0x7fc0_0000, 1 << 0), 0);
+        assert_eq!(cmp("v_cmp_class_f32", 0x8000_0000, 1 << 6), 0);
+        assert_eq!(cmp("v_cmp_class_f32", 0x8000_0000, 1 << 5), 1);
+    }
+}

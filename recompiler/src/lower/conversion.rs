@@ -158,3 +158,39 @@ pub(super) fn f32_from_ubyte(l: &mut Lowerer, c: &Ctx, k: u32) -> Result<(), Str
     let r = b.round_to(Fmt::F32, w, None, Round::NearestEven, false, Tiny::Result);
     l.write_result(c.inst, r)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::tests::run;
+
+    fn cvt(op: &str, x: u32) -> u32 {
+        run(&format!("{op} v10, v4"), [x, 0, 0, 0, 0, 0], 0)[0]
+    }
+
+    #[test]
+    fn f32_to_int_saturates_and_maps_nan() {
+        let nan = 0x7fc0_0000;
+        assert_eq!(cvt("v_cvt_i32_f32", 0x4f32_d05e), 0x7fff_ffff); // 3e9
+        assert_eq!(cvt("v_cvt_i32_f32", nan), 0);
+        assert_eq!(cvt("v_cvt_u32_f32", 0xbf80_0000), 0); // -1.0
+        assert_eq!(cvt("v_cvt_flr_i32_f32", 0xbfc0_0000), (-2i32) as u32); // -1.5
+        assert_eq!(cvt("v_cvt_flr_i32_f32", nan), 0x7fff_ffff);
+        assert_eq!(cvt("v_cvt_rpi_i32_f32", 0x4020_0000), 3); // 2.5
+    }
+
+    #[test]
+    fn ubyte_picks_its_byte() {
+        assert_eq!(cvt("v_cvt_f32_ubyte2", 0x00ab_0000), 0x432b_0000); // 171.0
+        assert_eq!(cvt("v_cvt_f32_ubyte0", 0x00ab_0000), 0);
+    }
+
+    #[test]
+    fn f64_widening_is_exact() {
+        let o = run(
+            "v_cvt_f64_f32 v[10:11], v4",
+            [0x3fc0_0000, 0, 0, 0, 0, 0],
+            0,
+        );
+        assert_eq!((o[0], o[1]), (0, 0x3ff8_0000)); // 1.5
+    }
+}

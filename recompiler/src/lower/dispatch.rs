@@ -1260,3 +1260,36 @@ fn legacy_fma(gfx: Target, accumulate: bool) -> Rule {
         (false, true) => Lower(|l, c| arithmetic::fma_f32(l, c, Arith::FmaLegacy, true)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lower::tests::run_in;
+    use rdnaprobe_isa::FloatMode;
+
+    #[test]
+    fn legacy_multiply_add_follows_the_target() {
+        // (1 + 2^-23)^2 - (1 + 2^-22) = 2^-46 exactly; a separately rounded product gives 0
+        let t = "v_fma_legacy_f32 v10, v4, v5, v6";
+        let i = [0x3f80_0001, 0x3f80_0001, 0xbf80_0002, 0, 0, 0];
+        let fused = run_in(t, FloatMode::DEFAULT, Target::Gfx1030, i, 0)[0];
+        let separate = run_in(t, FloatMode::DEFAULT, Target::Gfx1010, i, 0)[0];
+        assert_eq!((fused, separate), (0x2880_0000, 0));
+    }
+
+    #[test]
+    fn the_reason_is_the_error_of_an_unlowered_opcode() {
+        let Rule::Unlowered(reason) = rule(Opcode::v_readlane_b32, Target::Gfx1030) else {
+            panic!("v_readlane_b32 has a lowering");
+        };
+        assert_eq!(reason, CROSS_LANE);
+        assert!(matches!(
+            rule(Opcode::v_add_f32, Target::Gfx1030),
+            Rule::Lower(_)
+        ));
+        assert!(matches!(
+            rule(Opcode::image_sample, Target::Gfx1030),
+            Rule::Unlowered(IMAGE)
+        ));
+    }
+}

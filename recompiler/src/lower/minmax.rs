@@ -109,3 +109,48 @@ pub(super) fn of3_f32(l: &mut Lowerer, c: &Ctx, which: Of3) -> Result<(), String
     let r = l.b.flush_if(Fmt::F32, r, fo);
     super::arithmetic::finish_f32(l, c, r)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::tests::run_in;
+    use rdnaprobe_isa::{FloatMode, Target};
+
+    fn max(ieee: bool, a: u32, b: u32) -> u32 {
+        let mode = FloatMode {
+            ieee,
+            ..FloatMode::DEFAULT
+        };
+        run_in(
+            "v_max_f32 v10, v4, v5",
+            mode,
+            Target::Gfx1030,
+            [a, b, 0, 0, 0, 0],
+            0,
+        )[0]
+    }
+
+    #[test]
+    fn a_signaling_nan_wins_only_in_ieee_mode() {
+        let (snan, one) = (0x7f80_0001, 0x3f80_0000);
+        assert_eq!(max(true, snan, one), 0x7fc0_0001);
+        assert_eq!(max(false, snan, one), one);
+        // a quiet NaN is ignored in both modes
+        assert_eq!(max(true, 0x7fc0_0000, one), one);
+    }
+
+    #[test]
+    fn minus_zero_orders_below_plus_zero() {
+        assert_eq!(max(true, 0x8000_0000, 0), 0);
+        assert_eq!(max(true, 0, 0x8000_0000), 0);
+    }
+
+    #[test]
+    fn med3_of_three_numbers_is_the_middle_one() {
+        let t = "v_med3_f32 v10, v4, v5, v6";
+        let i = [0x4040_0000, 0x3f80_0000, 0x4000_0000, 0, 0, 0]; // 3, 1, 2
+        assert_eq!(
+            run_in(t, FloatMode::DEFAULT, Target::Gfx1030, i, 0)[0],
+            0x4000_0000
+        );
+    }
+}

@@ -132,16 +132,26 @@ impl Lowerer {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::interp;
     use rdnaprobe_isa::assemble;
 
     /// Assembles `text`, lowers it in the default mode on gfx1036 wave32 and runs lane `lane`.
-    fn run(text: &str, inputs: [u32; 6], lane: u32) -> [u32; 16] {
+    pub(in crate::lower) fn run(text: &str, inputs: [u32; 6], lane: u32) -> [u32; 16] {
+        run_in(text, FloatMode::DEFAULT, Target::Gfx1036, inputs, lane)
+    }
+
+    /// [`run`] in `mode` on `gfx`.
+    pub(in crate::lower) fn run_in(
+        text: &str,
+        mode: FloatMode,
+        gfx: Target,
+        inputs: [u32; 6],
+        lane: u32,
+    ) -> [u32; 16] {
         let words = assemble(text).expect("assembles");
-        let k =
-            lower_words(&words, FloatMode::DEFAULT, Wave::W32, Target::Gfx1036).expect("lowers");
+        let k = lower_words(&words, mode, Wave::W32, gfx).expect("lowers");
         k.validate().expect("valid kernel");
         interp::run(&k, inputs, lane)
     }

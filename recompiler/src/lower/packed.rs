@@ -181,3 +181,33 @@ pub(super) fn mix(l: &mut Lowerer, c: &Ctx, which: Mix) -> Result<(), String> {
     };
     l.write_vdst(&d, &[v])
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::tests::run;
+
+    #[test]
+    fn packed_halves_are_computed_apart() {
+        // low halves 2.0 + 1.0, high halves 1.0 + 1.0
+        let o = run(
+            "v_pk_add_f16 v10, v4, v5",
+            [0x3c00_4000, 0x3c00_3c00, 0, 0, 0, 0],
+            0,
+        );
+        assert_eq!(o[0], 0x4000_4200);
+        let o = run(
+            "v_pk_max_f16 v10, v4, v5",
+            [0x3c00_4000, 0x4000_3c00, 0, 0, 0, 0],
+            0,
+        );
+        assert_eq!(o[0], 0x4000_4000);
+    }
+
+    #[test]
+    fn mixhi_writes_the_high_half_and_keeps_the_low() {
+        // f32 sources: 1.0 * 2.0 + 0.5 = 2.5 (f16 0x4100)
+        let t = "v_mov_b32 v10, 0x1234\nv_fma_mixhi_f16 v10, v4, v5, v6";
+        let o = run(t, [0x3f80_0000, 0x4000_0000, 0x3f00_0000, 0, 0, 0], 0);
+        assert_eq!(o[0], 0x4100_1234);
+    }
+}
