@@ -8,7 +8,7 @@
 //! a VALU op read as 0 here.
 //!
 //! The float mode is constant at lowering time: the rules specialise on it, one kernel per
-//! (body, mode, wave, target). Each instruction goes through [`dispatch`]: one exhaustive
+//! (body, mode, wave, target). Each instruction goes through `dispatch`: one exhaustive
 //! `match` on the table's [`Opcode`] that names its lowering or the reason it has none. The
 //! register files live in `regs`, operand reading in `operands`, result modifiers in
 //! `modifiers`; the family modules (`integer`, `arithmetic`, `minmax`, `compare`, `division`,
@@ -38,7 +38,7 @@ use operands::Ctx;
 use rdnaprobe_isa::{
     decode_stream, Decoded, Encoding, FloatMode, Instruction, Opcode, Target, Wave,
 };
-pub(crate) use regs::Lowerer;
+use regs::Lowerer;
 
 /// Why a body could not be lowered. Every variant names the instruction's word offset.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
