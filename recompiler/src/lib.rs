@@ -11,4 +11,4 @@ pub mod lower;
 pub mod rules;
 pub mod spirv;
 
-pub use lower::{is_lowered, lower, lower_words, LowerError};
+pub use lower::{is_lowered, lower, lower_words, unlowered_reason, LowerError};

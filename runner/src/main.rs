@@ -44,6 +44,8 @@ enum Command {
     Exhaustive(cmd::exhaustive::Args),
     /// Export datasets and diffs as partitioned Parquet.
     Export(cmd::export::Args),
+    /// How much of the instruction table the recompiler lowers, per family.
+    Coverage(cmd::coverage::Args),
     /// The hip backend's GPU worker process (internal: JSON lines on stdin/stdout).
     #[command(name = "oracle-worker", hide = true)]
     OracleWorker(worker::Args),
@@ -64,6 +66,7 @@ fn main() -> ExitCode {
         Command::Report(a) => cmd::report::run(a),
         Command::Exhaustive(a) => cmd::exhaustive::run(a),
         Command::Export(a) => cmd::export::run(a),
+        Command::Coverage(a) => cmd::coverage::run(a),
         Command::OracleWorker(a) => worker::run(a),
     };
     match result {

@@ -1,7 +1,8 @@
 //! The RDNA2 (GFX10.3, gfx1030-gfx1036) instruction set: one instruction table, and the
 //! decoder, encoder, assembler and LLVM-syntax printer derived from it.
 //!
-//! - [`table`]: the rows (mnemonic, family, opcode, operand kinds and value types).
+//! - [`table`]: the rows (mnemonic, family, opcode, operand kinds and value types);
+//!   [`Opcode`]: the enum generated from them, one variant per row.
 //! - [`decode_stream`]: words to [`Decoded`] items; [`encode`]: back to words.
 //! - [`Instruction::to_llvm_text`]: llvm-mc's disassembly text.
 //! - [`assemble`]: LLVM-syntax text to words (VALU and SALU forms).
@@ -16,6 +17,7 @@ pub mod encode;
 pub mod known;
 pub mod layout;
 pub mod mode;
+pub mod opcode;
 pub mod operand;
 pub mod operands;
 mod rules;
@@ -30,6 +32,7 @@ pub use decode::{
 };
 pub use encode::encode;
 pub use mode::{FloatMode, Round, Wave};
+pub use opcode::Opcode;
 pub use operand::{Operand, Reg, RegKind, Special};
 pub use operands::{Dpp, Modifiers, Sdwa};
 pub use table::{lookup, table, Family, OpInfo, OperandKind, OperandSpec, Source, ValueType};

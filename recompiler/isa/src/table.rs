@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use crate::opcode::Opcode;
 use crate::rules;
 
 /// An encoding family: the opcode space an instruction's opcode number belongs to.
@@ -223,6 +224,9 @@ pub struct OpInfo {
     /// hardware-only rows): the table's own golden case.
     pub probe_words: Vec<u32>,
     pub probe_text: &'static str,
+    /// The generated enum's variant for this row ([`OpInfo::op`]).
+    #[serde(skip)]
+    op: Opcode,
 }
 
 /// Rows are unique (one per family and opcode), so identity is equality.
@@ -234,6 +238,10 @@ impl PartialEq for OpInfo {
 impl Eq for OpInfo {}
 
 impl OpInfo {
+    /// This row's variant of the generated [`Opcode`] enum.
+    pub fn op(&self) -> Opcode {
+        self.op
+    }
     pub fn has(&self, flag: u32) -> bool {
         self.flags & flag != 0
     }
@@ -334,23 +342,23 @@ fn parse_rows() -> Vec<RawRow> {
     rows
 }
 
-fn build() -> Table {
-    let raw = parse_rows();
-    // VOP3 rows whose mnemonic is also a VOP1/VOP2/VOPC row are the promoted forms.
+/// The raw rows the table keeps, in file order: VOP3 rows that are the promoted form of a
+/// VOP1/VOP2/VOPC row are merged into that row (their opcode and probe text go with it).
+fn merged_rows(raw: &[RawRow]) -> Vec<(&RawRow, Option<u16>, &'static str)> {
     let mut vop3_of: HashMap<&str, (u16, &'static str)> = HashMap::new();
-    for r in &raw {
+    for r in raw {
         if r.family == Family::VOP3 {
             vop3_of.insert(r.mnemonic, (r.opcode, r.text));
         }
     }
     let mut short: HashMap<&str, Family> = HashMap::new();
-    for r in &raw {
+    for r in raw {
         if matches!(r.family, Family::VOP1 | Family::VOP2 | Family::VOPC) {
             short.insert(r.mnemonic, r.family);
         }
     }
-    let mut rows: Vec<&'static OpInfo> = Vec::new();
-    for r in &raw {
+    let mut rows = Vec::new();
+    for r in raw {
         if r.family == Family::VOP3 && short.contains_key(r.mnemonic) {
             continue;
         }
@@ -361,6 +369,39 @@ fn build() -> Table {
             },
             _ => (None, r.text),
         };
+        rows.push((r, vop3_opcode, full_text));
+    }
+    rows
+}
+
+/// (family, opcode number, mnemonic) of every row, in table order, read from the committed
+/// file without building the table: the input of the [`Opcode`] generator.
+pub fn row_keys() -> Vec<(Family, u16, &'static str)> {
+    let raw = parse_rows();
+    merged_rows(&raw)
+        .into_iter()
+        .map(|(r, _, _)| (r.family, r.opcode, r.mnemonic))
+        .collect()
+}
+
+fn build() -> Table {
+    let raw = parse_rows();
+    let merged = merged_rows(&raw);
+    // opcode.rs is generated from the same rows; the `opcode` test fails when it is stale.
+    assert_eq!(
+        merged.len(),
+        Opcode::ALL.len(),
+        "recompiler/isa/src/opcode.rs is stale: BLESS=1 cargo test -p rdnaprobe-isa --test opcode"
+    );
+    let mut rows: Vec<&'static OpInfo> = Vec::new();
+    for (i, (r, vop3_opcode, full_text)) in merged.into_iter().enumerate() {
+        let op = Opcode::ALL[i];
+        assert_eq!(
+            (op.family(), op.code()),
+            (r.family, r.opcode),
+            "recompiler/isa/src/opcode.rs is stale at {}: BLESS=1 cargo test -p rdnaprobe-isa --test opcode",
+            r.mnemonic
+        );
         let shape = rules::shape(r.family, r.mnemonic, full_text, vop3_opcode.is_some());
         let info = OpInfo {
             mnemonic: r.mnemonic,
@@ -379,6 +420,7 @@ fn build() -> Table {
             flags: shape.flags,
             probe_words: r.words.clone(),
             probe_text: r.text,
+            op,
         };
         rows.push(Box::leak(Box::new(info)));
     }
@@ -403,5 +445,31 @@ fn build() -> Table {
         by_op,
         by_vop3,
         by_name,
+    }
+}
+
+impl Opcode {
+    /// The table row of this opcode.
+    pub fn info(self) -> &'static OpInfo {
+        table().rows[self as usize]
+    }
+    /// The row's mnemonic (the table's GFX10.3 spelling, without the family suffix some
+    /// variant names carry).
+    pub fn mnemonic(self) -> &'static str {
+        self.info().mnemonic
+    }
+    /// The encoding family of the row.
+    pub fn family(self) -> Family {
+        Opcode::KEYS[self as usize].0
+    }
+    /// The opcode number within the family.
+    pub fn code(self) -> u16 {
+        Opcode::KEYS[self as usize].1
+    }
+}
+
+impl std::fmt::Display for Opcode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.mnemonic())
     }
 }

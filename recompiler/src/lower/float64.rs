@@ -2,18 +2,21 @@
 //! div_fmas are built on the integer bits (rule f64-fma-exact) and rounding to integral values
 //! too (rule f64-round-integral), so no driver's unfused Fma or f64 denormal flushing reaches
 //! them. The NaN rules are applied on the bits (docs/semantics.md).
-use super::float::{div_fixup, minmax, Ctx};
+use super::division::div_fixup;
+use super::minmax::minmax;
+use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::Fmt;
 use crate::ir::{FloatBin, FloatUn, Handle, IntCmp};
-use rdnaprobe_isa::{Operand, Reg, RegKind, Wave};
+use rdnaprobe_isa::{Opcode, Operand, Reg, RegKind, Wave};
 
-pub(super) fn lower64(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
+/// The f64 instructions (their opcodes are routed here by the dispatch).
+pub(super) fn lower_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     let ieee = l.mode.ieee;
     let f = Fmt::F64;
-    let r = match m {
-        "v_fma_f64" | "v_add_f64" | "v_mul_f64" | "v_div_fmas_f64" => {
-            let n = if m == "v_fma_f64" || m == "v_div_fmas_f64" {
+    let r = match c.op {
+        Opcode::v_fma_f64 | Opcode::v_add_f64 | Opcode::v_mul_f64 | Opcode::v_div_fmas_f64 => {
+            let n = if c.op == Opcode::v_fma_f64 || c.op == Opcode::v_div_fmas_f64 {
                 3
             } else {
                 2
@@ -22,7 +25,7 @@ pub(super) fn lower64(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             for i in 0..n {
                 s.push(l.f64_src(c, i)?);
             }
-            let vcc = if m == "v_div_fmas_f64" {
+            let vcc = if c.op == Opcode::v_div_fmas_f64 {
                 let vcc_op = Operand::Reg(Reg {
                     kind: RegKind::Vcc,
                     index: 0,
@@ -34,9 +37,9 @@ pub(super) fn lower64(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             };
             let b = &mut l.b;
             let w: Vec<Handle> = s.iter().map(|&x| b.f64_of(x)).collect();
-            let v = match m {
-                "v_add_f64" => b.fb(FloatBin::Add, w[0], w[1]),
-                "v_mul_f64" => b.fb(FloatBin::Mul, w[0], w[1]),
+            let v = match c.op {
+                Opcode::v_add_f64 => b.fb(FloatBin::Add, w[0], w[1]),
+                Opcode::v_mul_f64 => b.fb(FloatBin::Mul, w[0], w[1]),
                 _ => b.fma(w[0], w[1], w[2]),
             };
             // rule: div-fmas: with VCC set the result is scaled by 2^128 (|S2| >= 2) or 2^-128,
@@ -107,18 +110,18 @@ pub(super) fn lower64(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
                 r
             }
         }
-        "v_min_f64" | "v_max_f64" => {
+        Opcode::v_min_f64 | Opcode::v_max_f64 => {
             let a = l.f64_src(c, 0)?;
             let bb = l.f64_src(c, 1)?;
-            minmax(&mut l.b, f, a, bb, m == "v_max_f64", ieee)
+            minmax(&mut l.b, f, a, bb, c.op == Opcode::v_max_f64, ieee)
         }
-        "v_div_fixup_f64" => {
+        Opcode::v_div_fixup_f64 => {
             let a = l.f64_src(c, 0)?;
             let bb = l.f64_src(c, 1)?;
             let cc = l.f64_src(c, 2)?;
             div_fixup(l, f, a, bb, cc)
         }
-        "v_ldexp_f64" => {
+        Opcode::v_ldexp_f64 => {
             let a = l.f64_src(c, 0)?;
             let op1 = l.src_op(c, 1)?;
             let n = l.read32(&op1)?;
@@ -164,12 +167,15 @@ pub(super) fn lower64(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
             let negnz = b.band(neg, nz);
             let dn = b.cf(f, f.default_nan());
             let sgn = b.andc(x, 1 << 63);
-            let r = match m {
-                "v_ceil_f64" | "v_floor_f64" | "v_trunc_f64" | "v_rndne_f64" => {
-                    let op = match m {
-                        "v_ceil_f64" => FloatUn::Ceil,
-                        "v_floor_f64" => FloatUn::Floor,
-                        "v_trunc_f64" => FloatUn::Trunc,
+            let r = match c.op {
+                Opcode::v_ceil_f64
+                | Opcode::v_floor_f64
+                | Opcode::v_trunc_f64
+                | Opcode::v_rndne_f64 => {
+                    let op = match c.op {
+                        Opcode::v_ceil_f64 => FloatUn::Ceil,
+                        Opcode::v_floor_f64 => FloatUn::Floor,
+                        Opcode::v_trunc_f64 => FloatUn::Trunc,
                         _ => FloatUn::RoundEven,
                     };
                     let v = b.fu(op, w);
@@ -177,7 +183,7 @@ pub(super) fn lower64(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
                     let rz = b.is_zero(f, r);
                     b.sel(rz, sgn, r)
                 }
-                "v_fract_f64" => {
+                Opcode::v_fract_f64 => {
                     let fl = b.fu(FloatUn::Floor, w);
                     let d = b.fb(FloatBin::Sub, w, fl);
                     let r = b.bits_of_f64(d);
@@ -188,7 +194,7 @@ pub(super) fn lower64(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
                     let r = b.sel(zero, x, r);
                     b.sel(inf, dn, r)
                 }
-                "v_frexp_mant_f64" => {
+                Opcode::v_frexp_mant_f64 => {
                     // denormal inputs: normalise by 2^64 first
                     let k = b.cf64(2f64.powi(64));
                     let wn = b.fb(FloatBin::Mul, w, k);
@@ -202,13 +208,13 @@ pub(super) fn lower64(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
                     let r = b.sel(zero, x, r);
                     b.sel(inf, x, r)
                 }
-                "v_sqrt_f64" => {
+                Opcode::v_sqrt_f64 => {
                     let v = b.fu(FloatUn::Sqrt, w);
                     let r = b.bits_of_f64(v);
                     let r = b.sel(zero, x, r);
                     b.sel(negnz, dn, r)
                 }
-                "v_rsq_f64" => {
+                Opcode::v_rsq_f64 => {
                     let sq = b.fu(FloatUn::Sqrt, w);
                     let one = b.cf64(1.0);
                     let v = b.fb(FloatBin::Div, one, sq);
@@ -217,7 +223,7 @@ pub(super) fn lower64(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
                     let r = b.sel(zero, zi, r);
                     b.sel(negnz, dn, r)
                 }
-                "v_rcp_f64" => {
+                Opcode::v_rcp_f64 => {
                     let one = b.cf64(1.0);
                     let v = b.fb(FloatBin::Div, one, w);
                     let r = b.bits_of_f64(v);
@@ -225,7 +231,7 @@ pub(super) fn lower64(l: &mut Lowerer, c: &Ctx, m: &str) -> Result<(), String> {
                     let r = b.sel(zero, zi, r);
                     b.sel(inf, sgn, r)
                 }
-                _ => return Err(format!("{m} has no lowering")),
+                _ => return Err(format!("{} has no f64 rule", c.op)),
             };
             b.sel(nan, q, r)
         }

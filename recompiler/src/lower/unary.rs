@@ -1,13 +1,34 @@
 //! The unary float rules that f32 and f16 share: the value is computed exactly (or as closely as
 //! f64 allows) from the flushed input, rounded once to the format, and the special inputs are
 //! selected on the input's bits. Only the format's constants differ (default NaN, infinities,
-//! sign, 1.0, the frexp exponent); `lower/float.rs` and `lower/float16.rs` keep what is their
-//! own (conversions, the f32 denormal rule of the transcendental ops, the f16 result merge).
+//! sign, 1.0, the frexp exponent); `transcendental.rs`, `conversion.rs` and `float16.rs` keep
+//! what is their own (conversions, the f32 denormal rule of the transcendental ops, the f16
+//! result merge).
 
-use super::float::revolutions_trig;
+use super::transcendental::revolutions_trig;
 use crate::build::{Builder, Fmt, Tiny};
 use crate::ir::{FloatBin, FloatUn, Handle, IntCmp};
 use rdnaprobe_isa::Round;
+
+/// The unary operations with one rule for f32 and f16 (`v_OP_f32`, `v_OP_f16`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum UnaryOp {
+    Trunc,
+    Ceil,
+    Floor,
+    /// v_rndne: round to nearest even integral value.
+    Rndne,
+    Fract,
+    FrexpMant,
+    Sqrt,
+    Rsq,
+    /// v_rcp and v_rcp_iflag (same result).
+    Rcp,
+    Log,
+    Exp,
+    Sin,
+    Cos,
+}
 
 /// One unary instruction's input and the facts about it the rules select on.
 pub(super) struct Unary {
@@ -102,20 +123,19 @@ impl Unary {
         b.sel(special, z, e)
     }
 
-    /// The result of `op` (the mnemonic without its `_f32`/`_f16` suffix) if it is one of the
-    /// shared rules, else `None`.
-    pub fn rule(&self, b: &mut Builder, op: &str) -> Option<Handle> {
+    /// The result of `op` on the input, before the result modifiers.
+    pub fn rule(&self, b: &mut Builder, op: UnaryOp) -> Handle {
         let (x, w, nan, q, zero, inf, sgn) = (
             self.x, self.w, self.nan, self.q, self.zero, self.inf, self.sgn,
         );
         let (dn, pinf, ninf) = self.specials(b);
         let inf_bits = self.fmt.exp_mask();
-        let r = match op {
-            "v_trunc" | "v_ceil" | "v_floor" | "v_rndne" => {
+        match op {
+            UnaryOp::Trunc | UnaryOp::Ceil | UnaryOp::Floor | UnaryOp::Rndne => {
                 let fop = match op {
-                    "v_trunc" => FloatUn::Trunc,
-                    "v_ceil" => FloatUn::Ceil,
-                    "v_floor" => FloatUn::Floor,
+                    UnaryOp::Trunc => FloatUn::Trunc,
+                    UnaryOp::Ceil => FloatUn::Ceil,
+                    UnaryOp::Floor => FloatUn::Floor,
                     _ => FloatUn::RoundEven,
                 };
                 let v = b.fu(fop, w);
@@ -126,7 +146,7 @@ impl Unary {
                 let r = b.sel(inf, x, r);
                 b.sel(nan, q, r)
             }
-            "v_fract" => {
+            UnaryOp::Fract => {
                 // rule: fract: x - floor(x), below 1.0; fract(inf) = NaN
                 let fl = b.fu(FloatUn::Floor, w);
                 let d = b.fb(FloatBin::Sub, w, fl);
@@ -139,7 +159,7 @@ impl Unary {
                 let r = b.sel(inf, dn, r);
                 b.sel(nan, q, r)
             }
-            "v_frexp_mant" => {
+            UnaryOp::FrexpMant => {
                 // the significand as [0.5, 1) with the input's sign
                 let mb = self.fmt.mbits();
                 let wb = b.bits_of_f64(w);
@@ -153,7 +173,7 @@ impl Unary {
                 let r = b.sel(inf, x, r);
                 b.sel(nan, q, r)
             }
-            "v_sqrt" => {
+            UnaryOp::Sqrt => {
                 let v = b.fu(FloatUn::Sqrt, w);
                 let r = self.round(b, v);
                 let r = b.sel(zero, x, r);
@@ -161,7 +181,7 @@ impl Unary {
                 let r = b.sel(self.negnz, dn, r);
                 b.sel(nan, q, r)
             }
-            "v_rsq" => {
+            UnaryOp::Rsq => {
                 let sq = b.fu(FloatUn::Sqrt, w);
                 let one = b.cf64(1.0);
                 let v = b.fb(FloatBin::Div, one, sq);
@@ -173,7 +193,7 @@ impl Unary {
                 let r = b.sel(self.negnz, dn, r);
                 b.sel(nan, q, r)
             }
-            "v_rcp" | "v_rcp_iflag" => {
+            UnaryOp::Rcp => {
                 let one = b.cf64(1.0);
                 let v = b.fb(FloatBin::Div, one, w);
                 let r = self.round(b, v);
@@ -182,7 +202,7 @@ impl Unary {
                 let r = b.sel(inf, sgn, r);
                 b.sel(nan, q, r)
             }
-            "v_log" => {
+            UnaryOp::Log => {
                 let v = b.fu(FloatUn::Log2, w);
                 let r = self.round(b, v);
                 let r = b.sel(zero, ninf, r);
@@ -190,7 +210,7 @@ impl Unary {
                 let r = b.sel(self.negnz, dn, r);
                 b.sel(nan, q, r)
             }
-            "v_exp" => {
+            UnaryOp::Exp => {
                 let v = b.fu(FloatUn::Exp2, w);
                 let r = self.round(b, v);
                 let pz = b.c32(0);
@@ -198,16 +218,15 @@ impl Unary {
                 let r = b.sel(inf, ri, r);
                 b.sel(nan, q, r)
             }
-            "v_sin" | "v_cos" => {
-                let v = revolutions_trig(b, w, op == "v_sin");
+            UnaryOp::Sin | UnaryOp::Cos => {
+                let sine = op == UnaryOp::Sin;
+                let v = revolutions_trig(b, w, sine);
                 let r = self.round(b, v);
                 // sin keeps a zero input's sign
-                let r = if op == "v_sin" { b.sel(zero, x, r) } else { r };
+                let r = if sine { b.sel(zero, x, r) } else { r };
                 let r = b.sel(inf, dn, r);
                 b.sel(nan, q, r)
             }
-            _ => return None,
-        };
-        Some(r)
+        }
     }
 }

@@ -2,6 +2,7 @@
 //! `Ok(0)` success, `Ok(1)` ran but found unexpected mismatches, `Err` becomes exit code 2.
 
 pub mod assemble;
+pub mod coverage;
 pub mod decode;
 pub mod devices;
 pub mod diff;

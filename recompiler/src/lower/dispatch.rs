@@ -1,0 +1,1295 @@
+//! The dispatch: every opcode of the instruction table maps to its lowering (a function of a
+//! family module) or to the reason it has none. [`rule`] is one `match` with an arm per opcode
+//! and no wildcard, so a new table row does not compile until it is given one; the lowering,
+//! [`is_lowered`](super::is_lowered) and the coverage report all read it.
+
+use super::arithmetic::{self, Arith};
+use super::compare::{self, FCond, ICond};
+use super::conversion::{self, ToInt};
+use super::minmax::{self, Of3};
+use super::operands::Ctx;
+use super::packed::{self, Mix, Pk};
+use super::unary::UnaryOp;
+use super::{division, float16, float64, integer, transcendental, Lowerer};
+use crate::build::Fmt;
+use crate::ir::IntCmp;
+use rdnaprobe_isa::{Opcode, Target};
+
+/// A lowering: reads the instruction's operands through the [`Lowerer`], writes its results.
+pub(super) type LowerFn = fn(&mut Lowerer, &Ctx) -> Result<(), String>;
+
+/// What the lowering does with an opcode.
+#[derive(Clone, Copy)]
+pub(super) enum Rule {
+    Lower(LowerFn),
+    /// No lowering, and why (the error of a body that holds the opcode).
+    Unlowered(&'static str),
+}
+use Rule::{Lower, Unlowered};
+
+const SALU: &str = "SALU: not modelled under the lane contract";
+const PROGRAM_CONTROL: &str = "scalar program control: not modelled";
+const SCALAR_MEMORY: &str = "scalar memory loads: wave contract";
+const CROSS_LANE: &str = "cross-lane: wave contract";
+const RELATIVE: &str = "M0-relative register indexing: not modelled";
+const PIPELINE: &str = "pipeline control: not modelled";
+const INT16: &str = "16-bit integer ops: no rule yet";
+const DOT: &str = "dot products: no rule yet";
+const SAD: &str = "sums of absolute differences: no rule yet";
+const CUBE: &str = "cube-map helpers: no rule yet";
+const NO_RULE: &str = "no rule yet";
+const INTERPOLATION: &str = "interpolation: needs a pixel shader's attributes";
+const LDS: &str = "LDS: wave contract";
+const MEMORY: &str = "buffer and global memory: wave contract";
+const IMAGE: &str = "image ops: not modelled";
+const EXPORT: &str = "export: not modelled (no pixel or vertex output)";
+
+/// The rule for `op` on `gfx`.
+pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
+    match op {
+        Opcode::s_mov_b32 => Lower(|l, c| integer::s_mov(l, c, 1)),
+        Opcode::s_mov_b64 => Lower(|l, c| integer::s_mov(l, c, 2)),
+        Opcode::s_nop | Opcode::s_endpgm | Opcode::v_nop => Lower(integer::nop),
+        Opcode::v_mov_b32
+        | Opcode::v_not_b32
+        | Opcode::v_bfrev_b32
+        | Opcode::v_ffbh_u32
+        | Opcode::v_ffbl_b32
+        | Opcode::v_ffbh_i32
+        | Opcode::v_cndmask_b32
+        | Opcode::v_mul_i32_i24
+        | Opcode::v_mul_hi_i32_i24
+        | Opcode::v_mul_u32_u24
+        | Opcode::v_mul_hi_u32_u24
+        | Opcode::v_min_i32
+        | Opcode::v_max_i32
+        | Opcode::v_min_u32
+        | Opcode::v_max_u32
+        | Opcode::v_lshrrev_b32
+        | Opcode::v_ashrrev_i32
+        | Opcode::v_lshlrev_b32
+        | Opcode::v_and_b32
+        | Opcode::v_or_b32
+        | Opcode::v_xor_b32
+        | Opcode::v_xnor_b32
+        | Opcode::v_add_nc_u32
+        | Opcode::v_sub_nc_u32
+        | Opcode::v_subrev_nc_u32
+        | Opcode::v_add_co_ci_u32
+        | Opcode::v_sub_co_ci_u32
+        | Opcode::v_subrev_co_ci_u32
+        | Opcode::v_mad_i32_i24
+        | Opcode::v_mad_u32_u24
+        | Opcode::v_bfe_u32
+        | Opcode::v_bfe_i32
+        | Opcode::v_bfi_b32
+        | Opcode::v_alignbit_b32
+        | Opcode::v_alignbyte_b32
+        | Opcode::v_min3_i32
+        | Opcode::v_min3_u32
+        | Opcode::v_max3_i32
+        | Opcode::v_max3_u32
+        | Opcode::v_med3_i32
+        | Opcode::v_med3_u32
+        | Opcode::v_mul_lo_u32
+        | Opcode::v_mul_hi_u32
+        | Opcode::v_mul_hi_i32
+        | Opcode::v_xor3_b32
+        | Opcode::v_lshlrev_b64
+        | Opcode::v_lshrrev_b64
+        | Opcode::v_ashrrev_i64
+        | Opcode::v_add_co_u32
+        | Opcode::v_sub_co_u32
+        | Opcode::v_subrev_co_u32
+        | Opcode::v_xad_u32
+        | Opcode::v_lshl_add_u32
+        | Opcode::v_add_lshl_u32
+        | Opcode::v_bfm_b32
+        | Opcode::v_bcnt_u32_b32
+        | Opcode::v_mbcnt_lo_u32_b32
+        | Opcode::v_mbcnt_hi_u32_b32
+        | Opcode::v_add3_u32
+        | Opcode::v_lshl_or_b32
+        | Opcode::v_and_or_b32
+        | Opcode::v_or3_b32
+        | Opcode::v_sub_nc_i32
+        | Opcode::v_add_nc_i32 => Lower(integer::op),
+        Opcode::v_cvt_f32_i32 => Lower(|l, c| conversion::f32_from_int(l, c, true)),
+        Opcode::v_cvt_f32_u32 => Lower(|l, c| conversion::f32_from_int(l, c, false)),
+        Opcode::v_cvt_u32_f32 => Lower(|l, c| conversion::f32_to_int(l, c, ToInt::TruncUnsigned)),
+        Opcode::v_cvt_i32_f32 => Lower(|l, c| conversion::f32_to_int(l, c, ToInt::TruncSigned)),
+        Opcode::v_cvt_f16_f32 => Lower(conversion::f16_from_f32),
+        Opcode::v_cvt_f32_f16 => Lower(conversion::f32_from_f16),
+        Opcode::v_cvt_rpi_i32_f32 => {
+            Lower(|l, c| conversion::f32_to_int(l, c, ToInt::RoundPlusHalf))
+        }
+        Opcode::v_cvt_flr_i32_f32 => Lower(|l, c| conversion::f32_to_int(l, c, ToInt::Floor)),
+        Opcode::v_cvt_f32_f64 => Lower(conversion::f32_from_f64),
+        Opcode::v_cvt_f64_f32 => Lower(conversion::f64_from_f32),
+        Opcode::v_cvt_f32_ubyte0 => Lower(|l, c| conversion::f32_from_ubyte(l, c, 0)),
+        Opcode::v_cvt_f32_ubyte1 => Lower(|l, c| conversion::f32_from_ubyte(l, c, 1)),
+        Opcode::v_cvt_f32_ubyte2 => Lower(|l, c| conversion::f32_from_ubyte(l, c, 2)),
+        Opcode::v_cvt_f32_ubyte3 => Lower(|l, c| conversion::f32_from_ubyte(l, c, 3)),
+        Opcode::v_trunc_f64
+        | Opcode::v_ceil_f64
+        | Opcode::v_rndne_f64
+        | Opcode::v_floor_f64
+        | Opcode::v_rcp_f64
+        | Opcode::v_rsq_f64
+        | Opcode::v_sqrt_f64
+        | Opcode::v_frexp_mant_f64
+        | Opcode::v_fract_f64
+        | Opcode::v_fma_f64
+        | Opcode::v_div_fixup_f64
+        | Opcode::v_add_f64
+        | Opcode::v_mul_f64
+        | Opcode::v_min_f64
+        | Opcode::v_max_f64
+        | Opcode::v_ldexp_f64
+        | Opcode::v_div_fmas_f64 => Lower(float64::lower_f64),
+        Opcode::v_fract_f32 => Lower(|l, c| transcendental::unary_f32(l, c, UnaryOp::Fract)),
+        Opcode::v_trunc_f32 => Lower(|l, c| transcendental::unary_f32(l, c, UnaryOp::Trunc)),
+        Opcode::v_ceil_f32 => Lower(|l, c| transcendental::unary_f32(l, c, UnaryOp::Ceil)),
+        Opcode::v_rndne_f32 => Lower(|l, c| transcendental::unary_f32(l, c, UnaryOp::Rndne)),
+        Opcode::v_floor_f32 => Lower(|l, c| transcendental::unary_f32(l, c, UnaryOp::Floor)),
+        Opcode::v_exp_f32 => Lower(|l, c| transcendental::unary_f32(l, c, UnaryOp::Exp)),
+        Opcode::v_log_f32 => Lower(|l, c| transcendental::unary_f32(l, c, UnaryOp::Log)),
+        Opcode::v_rcp_f32 | Opcode::v_rcp_iflag_f32 => {
+            Lower(|l, c| transcendental::unary_f32(l, c, UnaryOp::Rcp))
+        }
+        Opcode::v_rsq_f32 => Lower(|l, c| transcendental::unary_f32(l, c, UnaryOp::Rsq)),
+        Opcode::v_sqrt_f32 => Lower(|l, c| transcendental::unary_f32(l, c, UnaryOp::Sqrt)),
+        Opcode::v_sin_f32 => Lower(|l, c| transcendental::unary_f32(l, c, UnaryOp::Sin)),
+        Opcode::v_cos_f32 => Lower(|l, c| transcendental::unary_f32(l, c, UnaryOp::Cos)),
+        Opcode::v_frexp_exp_i32_f32 => Lower(transcendental::frexp_exp_f32),
+        Opcode::v_frexp_mant_f32 => {
+            Lower(|l, c| transcendental::unary_f32(l, c, UnaryOp::FrexpMant))
+        }
+        Opcode::v_cvt_f16_u16 => Lower(|l, c| float16::f16_from_int(l, c, false)),
+        Opcode::v_cvt_f16_i16 => Lower(|l, c| float16::f16_from_int(l, c, true)),
+        Opcode::v_cvt_u16_f16 => Lower(|l, c| float16::int_from_f16(l, c, false)),
+        Opcode::v_cvt_i16_f16 => Lower(|l, c| float16::int_from_f16(l, c, true)),
+        Opcode::v_rcp_f16 => Lower(|l, c| float16::unary_f16(l, c, UnaryOp::Rcp)),
+        Opcode::v_sqrt_f16 => Lower(|l, c| float16::unary_f16(l, c, UnaryOp::Sqrt)),
+        Opcode::v_rsq_f16 => Lower(|l, c| float16::unary_f16(l, c, UnaryOp::Rsq)),
+        Opcode::v_log_f16 => Lower(|l, c| float16::unary_f16(l, c, UnaryOp::Log)),
+        Opcode::v_exp_f16 => Lower(|l, c| float16::unary_f16(l, c, UnaryOp::Exp)),
+        Opcode::v_frexp_mant_f16 => Lower(|l, c| float16::unary_f16(l, c, UnaryOp::FrexpMant)),
+        Opcode::v_frexp_exp_i16_f16 => Lower(float16::frexp_exp_f16),
+        Opcode::v_floor_f16 => Lower(|l, c| float16::unary_f16(l, c, UnaryOp::Floor)),
+        Opcode::v_ceil_f16 => Lower(|l, c| float16::unary_f16(l, c, UnaryOp::Ceil)),
+        Opcode::v_trunc_f16 => Lower(|l, c| float16::unary_f16(l, c, UnaryOp::Trunc)),
+        Opcode::v_rndne_f16 => Lower(|l, c| float16::unary_f16(l, c, UnaryOp::Rndne)),
+        Opcode::v_fract_f16 => Lower(|l, c| float16::unary_f16(l, c, UnaryOp::Fract)),
+        Opcode::v_sin_f16 => Lower(|l, c| float16::unary_f16(l, c, UnaryOp::Sin)),
+        Opcode::v_cos_f16 => Lower(|l, c| float16::unary_f16(l, c, UnaryOp::Cos)),
+        Opcode::v_sat_pk_u8_i16 => Lower(float16::sat_pk_u8_i16),
+        Opcode::v_cvt_norm_i16_f16 => Lower(|l, c| float16::norm_f16(l, c, true)),
+        Opcode::v_cvt_norm_u16_f16 => Lower(|l, c| float16::norm_f16(l, c, false)),
+        Opcode::v_add_f32 | Opcode::v_sub_f32 | Opcode::v_subrev_f32 => Lower(arithmetic::add_f32),
+        Opcode::v_fmac_legacy_f32 => legacy_fma(gfx, true),
+        Opcode::v_mul_legacy_f32 => Lower(|l, c| arithmetic::mul_f32(l, c, Arith::MulLegacy)),
+        Opcode::v_mul_f32 => Lower(|l, c| arithmetic::mul_f32(l, c, Arith::Mul)),
+        Opcode::v_min_f32 => Lower(|l, c| minmax::minmax_f32(l, c, false)),
+        Opcode::v_max_f32 => Lower(|l, c| minmax::minmax_f32(l, c, true)),
+        Opcode::v_fmac_f32 => Lower(|l, c| arithmetic::fma_f32(l, c, Arith::Fma, true)),
+        Opcode::v_fmamk_f32 | Opcode::v_fmaak_f32 | Opcode::v_fma_f32 => {
+            Lower(|l, c| arithmetic::fma_f32(l, c, Arith::Fma, false))
+        }
+        Opcode::v_add_f16 | Opcode::v_sub_f16 | Opcode::v_subrev_f16 => {
+            Lower(|l, c| float16::arith_f16(l, c, Arith::Add))
+        }
+        Opcode::v_mul_f16 => Lower(|l, c| float16::arith_f16(l, c, Arith::Mul)),
+        Opcode::v_fmac_f16 | Opcode::v_fma_f16 => {
+            Lower(|l, c| float16::arith_f16(l, c, Arith::Fma))
+        }
+        Opcode::v_max_f16 => Lower(|l, c| float16::minmax_f16(l, c, true)),
+        Opcode::v_min_f16 => Lower(|l, c| float16::minmax_f16(l, c, false)),
+        Opcode::v_ldexp_f16 => Lower(float16::ldexp_f16),
+        Opcode::v_cmp_f_f32 | Opcode::v_cmpx_f_f32 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F32, FCond::F))
+        }
+        Opcode::v_cmp_lt_f32 | Opcode::v_cmpx_lt_f32 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F32, FCond::Lt))
+        }
+        Opcode::v_cmp_eq_f32 | Opcode::v_cmpx_eq_f32 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F32, FCond::Eq))
+        }
+        Opcode::v_cmp_le_f32 | Opcode::v_cmpx_le_f32 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F32, FCond::Le))
+        }
+        Opcode::v_cmp_gt_f32 | Opcode::v_cmpx_gt_f32 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F32, FCond::Gt))
+        }
+        Opcode::v_cmp_lg_f32 | Opcode::v_cmpx_lg_f32 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F32, FCond::Lg))
+        }
+        Opcode::v_cmp_ge_f32 | Opcode::v_cmpx_ge_f32 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F32, FCond::Ge))
+        }
+        Opcode::v_cmp_o_f32 | Opcode::v_cmpx_o_f32 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F32, FCond::O))
+        }
+        Opcode::v_cmp_u_f32 | Opcode::v_cmpx_u_f32 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F32, FCond::U))
+        }
+        Opcode::v_cmp_nge_f32 | Opcode::v_cmpx_nge_f32 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F32, FCond::Nge))
+        }
+        Opcode::v_cmp_nlg_f32 | Opcode::v_cmpx_nlg_f32 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F32, FCond::Nlg))
+        }
+        Opcode::v_cmp_ngt_f32 | Opcode::v_cmpx_ngt_f32 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F32, FCond::Ngt))
+        }
+        Opcode::v_cmp_nle_f32 | Opcode::v_cmpx_nle_f32 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F32, FCond::Nle))
+        }
+        Opcode::v_cmp_neq_f32 | Opcode::v_cmpx_neq_f32 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F32, FCond::Neq))
+        }
+        Opcode::v_cmp_nlt_f32 | Opcode::v_cmpx_nlt_f32 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F32, FCond::Nlt))
+        }
+        Opcode::v_cmp_tru_f32 | Opcode::v_cmpx_tru_f32 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F32, FCond::Tru))
+        }
+        Opcode::v_cmp_f_f64 | Opcode::v_cmpx_f_f64 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F64, FCond::F))
+        }
+        Opcode::v_cmp_lt_f64 | Opcode::v_cmpx_lt_f64 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F64, FCond::Lt))
+        }
+        Opcode::v_cmp_eq_f64 | Opcode::v_cmpx_eq_f64 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F64, FCond::Eq))
+        }
+        Opcode::v_cmp_le_f64 | Opcode::v_cmpx_le_f64 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F64, FCond::Le))
+        }
+        Opcode::v_cmp_gt_f64 | Opcode::v_cmpx_gt_f64 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F64, FCond::Gt))
+        }
+        Opcode::v_cmp_lg_f64 | Opcode::v_cmpx_lg_f64 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F64, FCond::Lg))
+        }
+        Opcode::v_cmp_ge_f64 | Opcode::v_cmpx_ge_f64 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F64, FCond::Ge))
+        }
+        Opcode::v_cmp_o_f64 | Opcode::v_cmpx_o_f64 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F64, FCond::O))
+        }
+        Opcode::v_cmp_u_f64 | Opcode::v_cmpx_u_f64 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F64, FCond::U))
+        }
+        Opcode::v_cmp_nge_f64 | Opcode::v_cmpx_nge_f64 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F64, FCond::Nge))
+        }
+        Opcode::v_cmp_nlg_f64 | Opcode::v_cmpx_nlg_f64 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F64, FCond::Nlg))
+        }
+        Opcode::v_cmp_ngt_f64 | Opcode::v_cmpx_ngt_f64 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F64, FCond::Ngt))
+        }
+        Opcode::v_cmp_nle_f64 | Opcode::v_cmpx_nle_f64 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F64, FCond::Nle))
+        }
+        Opcode::v_cmp_neq_f64 | Opcode::v_cmpx_neq_f64 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F64, FCond::Neq))
+        }
+        Opcode::v_cmp_nlt_f64 | Opcode::v_cmpx_nlt_f64 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F64, FCond::Nlt))
+        }
+        Opcode::v_cmp_tru_f64 | Opcode::v_cmpx_tru_f64 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F64, FCond::Tru))
+        }
+        Opcode::v_cmp_f_i32 | Opcode::v_cmpx_f_i32 | Opcode::v_cmp_f_u32 | Opcode::v_cmpx_f_u32 => {
+            Lower(|l, c| compare::int(l, c, ICond::F, false))
+        }
+        Opcode::v_cmp_lt_i32 | Opcode::v_cmpx_lt_i32 => {
+            Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::LtS), false))
+        }
+        Opcode::v_cmp_eq_i32
+        | Opcode::v_cmpx_eq_i32
+        | Opcode::v_cmp_eq_u32
+        | Opcode::v_cmpx_eq_u32 => Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::Eq), false)),
+        Opcode::v_cmp_le_i32 | Opcode::v_cmpx_le_i32 => {
+            Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::LeS), false))
+        }
+        Opcode::v_cmp_gt_i32 | Opcode::v_cmpx_gt_i32 => {
+            Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::GtS), false))
+        }
+        Opcode::v_cmp_ne_i32
+        | Opcode::v_cmpx_ne_i32
+        | Opcode::v_cmp_ne_u32
+        | Opcode::v_cmpx_ne_u32 => Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::Ne), false)),
+        Opcode::v_cmp_ge_i32 | Opcode::v_cmpx_ge_i32 => {
+            Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::GeS), false))
+        }
+        Opcode::v_cmp_t_i32 | Opcode::v_cmpx_t_i32 | Opcode::v_cmp_t_u32 | Opcode::v_cmpx_t_u32 => {
+            Lower(|l, c| compare::int(l, c, ICond::T, false))
+        }
+        Opcode::v_cmp_class_f32 | Opcode::v_cmpx_class_f32 => {
+            Lower(|l, c| compare::class(l, c, Fmt::F32))
+        }
+        Opcode::v_cmp_class_f16 | Opcode::v_cmpx_class_f16 => {
+            Lower(|l, c| compare::class(l, c, Fmt::F16))
+        }
+        Opcode::v_cmp_f_i64 | Opcode::v_cmpx_f_i64 | Opcode::v_cmp_f_u64 | Opcode::v_cmpx_f_u64 => {
+            Lower(|l, c| compare::int(l, c, ICond::F, true))
+        }
+        Opcode::v_cmp_lt_i64 | Opcode::v_cmpx_lt_i64 => {
+            Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::LtS), true))
+        }
+        Opcode::v_cmp_eq_i64
+        | Opcode::v_cmpx_eq_i64
+        | Opcode::v_cmp_eq_u64
+        | Opcode::v_cmpx_eq_u64 => Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::Eq), true)),
+        Opcode::v_cmp_le_i64 | Opcode::v_cmpx_le_i64 => {
+            Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::LeS), true))
+        }
+        Opcode::v_cmp_gt_i64 | Opcode::v_cmpx_gt_i64 => {
+            Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::GtS), true))
+        }
+        Opcode::v_cmp_ne_i64
+        | Opcode::v_cmpx_ne_i64
+        | Opcode::v_cmp_ne_u64
+        | Opcode::v_cmpx_ne_u64 => Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::Ne), true)),
+        Opcode::v_cmp_ge_i64 | Opcode::v_cmpx_ge_i64 => {
+            Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::GeS), true))
+        }
+        Opcode::v_cmp_t_i64 | Opcode::v_cmpx_t_i64 | Opcode::v_cmp_t_u64 | Opcode::v_cmpx_t_u64 => {
+            Lower(|l, c| compare::int(l, c, ICond::T, true))
+        }
+        Opcode::v_cmp_class_f64 | Opcode::v_cmpx_class_f64 => {
+            Lower(|l, c| compare::class(l, c, Fmt::F64))
+        }
+        Opcode::v_cmp_lt_u32 | Opcode::v_cmpx_lt_u32 => {
+            Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::LtU), false))
+        }
+        Opcode::v_cmp_le_u32 | Opcode::v_cmpx_le_u32 => {
+            Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::LeU), false))
+        }
+        Opcode::v_cmp_gt_u32 | Opcode::v_cmpx_gt_u32 => {
+            Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::GtU), false))
+        }
+        Opcode::v_cmp_ge_u32 | Opcode::v_cmpx_ge_u32 => {
+            Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::GeU), false))
+        }
+        Opcode::v_cmp_f_f16 | Opcode::v_cmpx_f_f16 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F16, FCond::F))
+        }
+        Opcode::v_cmp_lt_f16 | Opcode::v_cmpx_lt_f16 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F16, FCond::Lt))
+        }
+        Opcode::v_cmp_eq_f16 | Opcode::v_cmpx_eq_f16 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F16, FCond::Eq))
+        }
+        Opcode::v_cmp_le_f16 | Opcode::v_cmpx_le_f16 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F16, FCond::Le))
+        }
+        Opcode::v_cmp_gt_f16 | Opcode::v_cmpx_gt_f16 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F16, FCond::Gt))
+        }
+        Opcode::v_cmp_lg_f16 | Opcode::v_cmpx_lg_f16 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F16, FCond::Lg))
+        }
+        Opcode::v_cmp_ge_f16 | Opcode::v_cmpx_ge_f16 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F16, FCond::Ge))
+        }
+        Opcode::v_cmp_o_f16 | Opcode::v_cmpx_o_f16 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F16, FCond::O))
+        }
+        Opcode::v_cmp_lt_u64 | Opcode::v_cmpx_lt_u64 => {
+            Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::LtU), true))
+        }
+        Opcode::v_cmp_le_u64 | Opcode::v_cmpx_le_u64 => {
+            Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::LeU), true))
+        }
+        Opcode::v_cmp_gt_u64 | Opcode::v_cmpx_gt_u64 => {
+            Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::GtU), true))
+        }
+        Opcode::v_cmp_ge_u64 | Opcode::v_cmpx_ge_u64 => {
+            Lower(|l, c| compare::int(l, c, ICond::Cmp(IntCmp::GeU), true))
+        }
+        Opcode::v_cmp_u_f16 | Opcode::v_cmpx_u_f16 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F16, FCond::U))
+        }
+        Opcode::v_cmp_nge_f16 | Opcode::v_cmpx_nge_f16 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F16, FCond::Nge))
+        }
+        Opcode::v_cmp_nlg_f16 | Opcode::v_cmpx_nlg_f16 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F16, FCond::Nlg))
+        }
+        Opcode::v_cmp_ngt_f16 | Opcode::v_cmpx_ngt_f16 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F16, FCond::Ngt))
+        }
+        Opcode::v_cmp_nle_f16 | Opcode::v_cmpx_nle_f16 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F16, FCond::Nle))
+        }
+        Opcode::v_cmp_neq_f16 | Opcode::v_cmpx_neq_f16 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F16, FCond::Neq))
+        }
+        Opcode::v_cmp_nlt_f16 | Opcode::v_cmpx_nlt_f16 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F16, FCond::Nlt))
+        }
+        Opcode::v_cmp_tru_f16 | Opcode::v_cmpx_tru_f16 => {
+            Lower(|l, c| compare::float(l, c, Fmt::F16, FCond::Tru))
+        }
+        Opcode::v_fma_legacy_f32 => legacy_fma(gfx, false),
+        Opcode::v_mullit_f32 => Lower(arithmetic::mullit_f32),
+        Opcode::v_min3_f32 => Lower(|l, c| minmax::of3_f32(l, c, Of3::Min)),
+        Opcode::v_max3_f32 => Lower(|l, c| minmax::of3_f32(l, c, Of3::Max)),
+        Opcode::v_med3_f32 => Lower(|l, c| minmax::of3_f32(l, c, Of3::Med)),
+        Opcode::v_div_fixup_f32 => Lower(division::fixup_f32),
+        Opcode::v_div_scale_f32 => Lower(division::scale_f32),
+        Opcode::v_div_fmas_f32 => Lower(division::fmas_f32),
+        Opcode::v_cvt_pknorm_i16_f16 => Lower(|l, c| float16::pknorm_f16(l, c, true)),
+        Opcode::v_cvt_pknorm_u16_f16 => Lower(|l, c| float16::pknorm_f16(l, c, false)),
+        Opcode::v_div_fixup_f16 => Lower(float16::div_fixup_f16),
+        Opcode::v_ldexp_f32 => Lower(arithmetic::ldexp_f32),
+        Opcode::v_pk_fma_f16 => Lower(|l, c| packed::pk_f16(l, c, Pk::Fma)),
+        Opcode::v_pk_add_f16 => Lower(|l, c| packed::pk_f16(l, c, Pk::Add)),
+        Opcode::v_pk_mul_f16 => Lower(|l, c| packed::pk_f16(l, c, Pk::Mul)),
+        Opcode::v_pk_min_f16 => Lower(|l, c| packed::pk_f16(l, c, Pk::Min)),
+        Opcode::v_pk_max_f16 => Lower(|l, c| packed::pk_f16(l, c, Pk::Max)),
+        Opcode::v_fma_mix_f32 => Lower(|l, c| packed::mix(l, c, Mix::F32)),
+        Opcode::v_fma_mixlo_f16 => Lower(|l, c| packed::mix(l, c, Mix::Lo)),
+        Opcode::v_fma_mixhi_f16 => Lower(|l, c| packed::mix(l, c, Mix::Hi)),
+        Opcode::s_add_u32
+        | Opcode::s_sub_u32
+        | Opcode::s_add_i32
+        | Opcode::s_sub_i32
+        | Opcode::s_addc_u32
+        | Opcode::s_subb_u32
+        | Opcode::s_min_i32
+        | Opcode::s_min_u32
+        | Opcode::s_max_i32
+        | Opcode::s_max_u32
+        | Opcode::s_cselect_b32
+        | Opcode::s_cselect_b64
+        | Opcode::s_and_b32
+        | Opcode::s_and_b64
+        | Opcode::s_or_b32
+        | Opcode::s_or_b64
+        | Opcode::s_xor_b32
+        | Opcode::s_xor_b64
+        | Opcode::s_andn2_b32
+        | Opcode::s_andn2_b64
+        | Opcode::s_orn2_b32
+        | Opcode::s_orn2_b64
+        | Opcode::s_nand_b32
+        | Opcode::s_nand_b64
+        | Opcode::s_nor_b32
+        | Opcode::s_nor_b64
+        | Opcode::s_xnor_b32
+        | Opcode::s_xnor_b64
+        | Opcode::s_lshl_b32
+        | Opcode::s_lshl_b64
+        | Opcode::s_lshr_b32
+        | Opcode::s_lshr_b64
+        | Opcode::s_ashr_i32
+        | Opcode::s_ashr_i64
+        | Opcode::s_bfm_b32
+        | Opcode::s_bfm_b64
+        | Opcode::s_mul_i32
+        | Opcode::s_bfe_u32
+        | Opcode::s_bfe_i32
+        | Opcode::s_bfe_u64
+        | Opcode::s_bfe_i64
+        | Opcode::s_absdiff_i32
+        | Opcode::s_lshl1_add_u32
+        | Opcode::s_lshl2_add_u32
+        | Opcode::s_lshl3_add_u32
+        | Opcode::s_lshl4_add_u32
+        | Opcode::s_pack_ll_b32_b16
+        | Opcode::s_pack_lh_b32_b16
+        | Opcode::s_pack_hh_b32_b16
+        | Opcode::s_mul_hi_u32
+        | Opcode::s_mul_hi_i32
+        | Opcode::s_movk_i32
+        | Opcode::s_version
+        | Opcode::s_cmovk_i32
+        | Opcode::s_cmpk_eq_i32
+        | Opcode::s_cmpk_lg_i32
+        | Opcode::s_cmpk_gt_i32
+        | Opcode::s_cmpk_ge_i32
+        | Opcode::s_cmpk_lt_i32
+        | Opcode::s_cmpk_le_i32
+        | Opcode::s_cmpk_eq_u32
+        | Opcode::s_cmpk_lg_u32
+        | Opcode::s_cmpk_gt_u32
+        | Opcode::s_cmpk_ge_u32
+        | Opcode::s_cmpk_lt_u32
+        | Opcode::s_cmpk_le_u32
+        | Opcode::s_addk_i32
+        | Opcode::s_mulk_i32
+        | Opcode::s_getreg_b32
+        | Opcode::s_setreg_b32
+        | Opcode::s_setreg_imm32_b32
+        | Opcode::s_call_b64
+        | Opcode::s_waitcnt_vscnt
+        | Opcode::s_waitcnt_vmcnt
+        | Opcode::s_waitcnt_expcnt
+        | Opcode::s_waitcnt_lgkmcnt
+        | Opcode::s_subvector_loop_begin
+        | Opcode::s_subvector_loop_end
+        | Opcode::s_cmov_b32
+        | Opcode::s_cmov_b64
+        | Opcode::s_not_b32
+        | Opcode::s_not_b64
+        | Opcode::s_wqm_b32
+        | Opcode::s_wqm_b64
+        | Opcode::s_brev_b32
+        | Opcode::s_brev_b64
+        | Opcode::s_bcnt0_i32_b32
+        | Opcode::s_bcnt0_i32_b64
+        | Opcode::s_bcnt1_i32_b32
+        | Opcode::s_bcnt1_i32_b64
+        | Opcode::s_ff0_i32_b32
+        | Opcode::s_ff0_i32_b64
+        | Opcode::s_ff1_i32_b32
+        | Opcode::s_ff1_i32_b64
+        | Opcode::s_flbit_i32_b32
+        | Opcode::s_flbit_i32_b64
+        | Opcode::s_flbit_i32
+        | Opcode::s_flbit_i32_i64
+        | Opcode::s_sext_i32_i8
+        | Opcode::s_sext_i32_i16
+        | Opcode::s_bitset0_b32
+        | Opcode::s_bitset0_b64
+        | Opcode::s_bitset1_b32
+        | Opcode::s_bitset1_b64
+        | Opcode::s_getpc_b64
+        | Opcode::s_setpc_b64
+        | Opcode::s_swappc_b64
+        | Opcode::s_rfe_b64
+        | Opcode::s_and_saveexec_b64
+        | Opcode::s_or_saveexec_b64
+        | Opcode::s_xor_saveexec_b64
+        | Opcode::s_andn2_saveexec_b64
+        | Opcode::s_orn2_saveexec_b64
+        | Opcode::s_nand_saveexec_b64
+        | Opcode::s_nor_saveexec_b64
+        | Opcode::s_xnor_saveexec_b64
+        | Opcode::s_quadmask_b32
+        | Opcode::s_quadmask_b64
+        | Opcode::s_movrels_b32
+        | Opcode::s_movrels_b64
+        | Opcode::s_movreld_b32
+        | Opcode::s_movreld_b64
+        | Opcode::s_abs_i32
+        | Opcode::s_andn1_saveexec_b64
+        | Opcode::s_orn1_saveexec_b64
+        | Opcode::s_andn1_wrexec_b64
+        | Opcode::s_andn2_wrexec_b64
+        | Opcode::s_bitreplicate_b64_b32
+        | Opcode::s_and_saveexec_b32
+        | Opcode::s_or_saveexec_b32
+        | Opcode::s_xor_saveexec_b32
+        | Opcode::s_andn2_saveexec_b32
+        | Opcode::s_orn2_saveexec_b32
+        | Opcode::s_nand_saveexec_b32
+        | Opcode::s_nor_saveexec_b32
+        | Opcode::s_xnor_saveexec_b32
+        | Opcode::s_andn1_saveexec_b32
+        | Opcode::s_orn1_saveexec_b32
+        | Opcode::s_andn1_wrexec_b32
+        | Opcode::s_andn2_wrexec_b32
+        | Opcode::s_movrelsd_2_b32
+        | Opcode::s_cmp_eq_i32
+        | Opcode::s_cmp_lg_i32
+        | Opcode::s_cmp_gt_i32
+        | Opcode::s_cmp_ge_i32
+        | Opcode::s_cmp_lt_i32
+        | Opcode::s_cmp_le_i32
+        | Opcode::s_cmp_eq_u32
+        | Opcode::s_cmp_lg_u32
+        | Opcode::s_cmp_gt_u32
+        | Opcode::s_cmp_ge_u32
+        | Opcode::s_cmp_lt_u32
+        | Opcode::s_cmp_le_u32
+        | Opcode::s_bitcmp0_b32
+        | Opcode::s_bitcmp1_b32
+        | Opcode::s_bitcmp0_b64
+        | Opcode::s_bitcmp1_b64
+        | Opcode::s_cmp_eq_u64
+        | Opcode::s_cmp_lg_u64 => Unlowered(SALU),
+        Opcode::s_branch
+        | Opcode::s_wakeup
+        | Opcode::s_cbranch_scc0
+        | Opcode::s_cbranch_scc1
+        | Opcode::s_cbranch_vccz
+        | Opcode::s_cbranch_vccnz
+        | Opcode::s_cbranch_execz
+        | Opcode::s_cbranch_execnz
+        | Opcode::s_barrier
+        | Opcode::s_setkill
+        | Opcode::s_waitcnt
+        | Opcode::s_sethalt
+        | Opcode::s_sleep
+        | Opcode::s_setprio
+        | Opcode::s_sendmsg
+        | Opcode::s_sendmsghalt
+        | Opcode::s_trap
+        | Opcode::s_icache_inv
+        | Opcode::s_incperflevel
+        | Opcode::s_decperflevel
+        | Opcode::s_ttracedata
+        | Opcode::s_cbranch_cdbgsys
+        | Opcode::s_cbranch_cdbguser
+        | Opcode::s_cbranch_cdbgsys_or_user
+        | Opcode::s_cbranch_cdbgsys_and_user
+        | Opcode::s_endpgm_saved
+        | Opcode::s_endpgm_ordered_ps_done
+        | Opcode::s_code_end
+        | Opcode::s_inst_prefetch
+        | Opcode::s_clause
+        | Opcode::s_wait_idle
+        | Opcode::s_waitcnt_depctr
+        | Opcode::s_round_mode
+        | Opcode::s_denorm_mode
+        | Opcode::s_ttracedata_imm => Unlowered(PROGRAM_CONTROL),
+        Opcode::s_load_dword
+        | Opcode::s_load_dwordx2
+        | Opcode::s_load_dwordx4
+        | Opcode::s_load_dwordx8
+        | Opcode::s_load_dwordx16
+        | Opcode::s_buffer_load_dword
+        | Opcode::s_buffer_load_dwordx2
+        | Opcode::s_buffer_load_dwordx4
+        | Opcode::s_buffer_load_dwordx8
+        | Opcode::s_buffer_load_dwordx16
+        | Opcode::s_gl1_inv
+        | Opcode::s_dcache_inv
+        | Opcode::s_memtime
+        | Opcode::s_memrealtime
+        | Opcode::s_atc_probe
+        | Opcode::s_atc_probe_buffer => Unlowered(SCALAR_MEMORY),
+        Opcode::v_readfirstlane_b32
+        | Opcode::v_readlane_b32
+        | Opcode::v_writelane_b32
+        | Opcode::v_permlane16_b32
+        | Opcode::v_permlanex16_b32 => Unlowered(CROSS_LANE),
+        Opcode::v_cvt_i32_f64
+        | Opcode::v_cvt_f64_i32
+        | Opcode::v_cvt_off_f32_i4
+        | Opcode::v_cvt_u32_f64
+        | Opcode::v_cvt_f64_u32
+        | Opcode::v_frexp_exp_i32_f64
+        | Opcode::v_swap_b32
+        | Opcode::v_cvt_pkrtz_f16_f32
+        | Opcode::v_fmamk_f16
+        | Opcode::v_fmaak_f16
+        | Opcode::v_pk_fmac_f16
+        | Opcode::v_lerp_u8
+        | Opcode::v_cvt_pk_u8_f32
+        | Opcode::v_div_scale_f64
+        | Opcode::v_trig_preop_f64
+        | Opcode::v_mad_u64_u32
+        | Opcode::v_mad_i64_i32
+        | Opcode::v_pack_b32_f16
+        | Opcode::v_perm_b32
+        | Opcode::v_min3_f16
+        | Opcode::v_max3_f16
+        | Opcode::v_med3_f16
+        | Opcode::v_cvt_pknorm_i16_f32
+        | Opcode::v_cvt_pknorm_u16_f32 => Unlowered(NO_RULE),
+        Opcode::v_pipeflush | Opcode::v_clrexcp => Unlowered(PIPELINE),
+        Opcode::v_movreld_b32
+        | Opcode::v_movrels_b32
+        | Opcode::v_movrelsd_b32
+        | Opcode::v_movrelsd_2_b32
+        | Opcode::v_swaprel_b32 => Unlowered(RELATIVE),
+        Opcode::v_dot2c_f32_f16
+        | Opcode::v_dot4c_i32_i8
+        | Opcode::v_dot2_f32_f16
+        | Opcode::v_dot2_i32_i16
+        | Opcode::v_dot2_u32_u16
+        | Opcode::v_dot4_i32_i8
+        | Opcode::v_dot4_u32_u8
+        | Opcode::v_dot8_i32_i4
+        | Opcode::v_dot8_u32_u4 => Unlowered(DOT),
+        Opcode::v_cmp_lt_i16
+        | Opcode::v_cmp_eq_i16
+        | Opcode::v_cmp_le_i16
+        | Opcode::v_cmp_gt_i16
+        | Opcode::v_cmp_ne_i16
+        | Opcode::v_cmp_ge_i16
+        | Opcode::v_cmpx_lt_i16
+        | Opcode::v_cmpx_eq_i16
+        | Opcode::v_cmpx_le_i16
+        | Opcode::v_cmpx_gt_i16
+        | Opcode::v_cmpx_ne_i16
+        | Opcode::v_cmpx_ge_i16
+        | Opcode::v_cmp_lt_u16
+        | Opcode::v_cmp_eq_u16
+        | Opcode::v_cmp_le_u16
+        | Opcode::v_cmp_gt_u16
+        | Opcode::v_cmp_ne_u16
+        | Opcode::v_cmp_ge_u16
+        | Opcode::v_cmpx_lt_u16
+        | Opcode::v_cmpx_eq_u16
+        | Opcode::v_cmpx_le_u16
+        | Opcode::v_cmpx_gt_u16
+        | Opcode::v_cmpx_ne_u16
+        | Opcode::v_cmpx_ge_u16
+        | Opcode::v_add_nc_u16
+        | Opcode::v_sub_nc_u16
+        | Opcode::v_mul_lo_u16
+        | Opcode::v_lshrrev_b16
+        | Opcode::v_ashrrev_i16
+        | Opcode::v_max_u16
+        | Opcode::v_max_i16
+        | Opcode::v_min_u16
+        | Opcode::v_min_i16
+        | Opcode::v_add_nc_i16
+        | Opcode::v_sub_nc_i16
+        | Opcode::v_lshlrev_b16
+        | Opcode::v_mad_u16
+        | Opcode::v_min3_i16
+        | Opcode::v_min3_u16
+        | Opcode::v_max3_i16
+        | Opcode::v_max3_u16
+        | Opcode::v_med3_i16
+        | Opcode::v_med3_u16
+        | Opcode::v_mad_i16
+        | Opcode::v_cvt_pk_u16_u32
+        | Opcode::v_cvt_pk_i16_i32
+        | Opcode::v_mad_u32_u16
+        | Opcode::v_mad_i32_i16
+        | Opcode::v_pk_mad_i16
+        | Opcode::v_pk_mul_lo_u16
+        | Opcode::v_pk_add_i16
+        | Opcode::v_pk_sub_i16
+        | Opcode::v_pk_lshlrev_b16
+        | Opcode::v_pk_lshrrev_b16
+        | Opcode::v_pk_ashrrev_i16
+        | Opcode::v_pk_max_i16
+        | Opcode::v_pk_min_i16
+        | Opcode::v_pk_mad_u16
+        | Opcode::v_pk_add_u16
+        | Opcode::v_pk_sub_u16
+        | Opcode::v_pk_max_u16
+        | Opcode::v_pk_min_u16 => Unlowered(INT16),
+        Opcode::v_cubeid_f32
+        | Opcode::v_cubesc_f32
+        | Opcode::v_cubetc_f32
+        | Opcode::v_cubema_f32 => Unlowered(CUBE),
+        Opcode::v_sad_u8
+        | Opcode::v_sad_hi_u8
+        | Opcode::v_sad_u16
+        | Opcode::v_sad_u32
+        | Opcode::v_msad_u8
+        | Opcode::v_qsad_pk_u16_u8
+        | Opcode::v_mqsad_pk_u16_u8
+        | Opcode::v_mqsad_u32_u8 => Unlowered(SAD),
+        Opcode::v_interp_p1_f32_vop3
+        | Opcode::v_interp_p2_f32_vop3
+        | Opcode::v_interp_mov_f32_vop3
+        | Opcode::v_interp_p1ll_f16
+        | Opcode::v_interp_p1lv_f16
+        | Opcode::v_interp_p2_f16
+        | Opcode::v_interp_p1_f32_vintrp
+        | Opcode::v_interp_p2_f32_vintrp
+        | Opcode::v_interp_mov_f32_vintrp => Unlowered(INTERPOLATION),
+        Opcode::ds_add_u32
+        | Opcode::ds_sub_u32
+        | Opcode::ds_rsub_u32
+        | Opcode::ds_inc_u32
+        | Opcode::ds_dec_u32
+        | Opcode::ds_min_i32
+        | Opcode::ds_max_i32
+        | Opcode::ds_min_u32
+        | Opcode::ds_max_u32
+        | Opcode::ds_and_b32
+        | Opcode::ds_or_b32
+        | Opcode::ds_xor_b32
+        | Opcode::ds_mskor_b32
+        | Opcode::ds_write_b32
+        | Opcode::ds_write2_b32
+        | Opcode::ds_write2st64_b32
+        | Opcode::ds_cmpst_b32
+        | Opcode::ds_cmpst_f32
+        | Opcode::ds_min_f32
+        | Opcode::ds_max_f32
+        | Opcode::ds_nop
+        | Opcode::ds_add_f32
+        | Opcode::ds_gws_sema_release_all
+        | Opcode::ds_gws_init
+        | Opcode::ds_gws_sema_v
+        | Opcode::ds_gws_sema_br
+        | Opcode::ds_gws_sema_p
+        | Opcode::ds_gws_barrier
+        | Opcode::ds_write_b8
+        | Opcode::ds_write_b16
+        | Opcode::ds_add_rtn_u32
+        | Opcode::ds_sub_rtn_u32
+        | Opcode::ds_rsub_rtn_u32
+        | Opcode::ds_inc_rtn_u32
+        | Opcode::ds_dec_rtn_u32
+        | Opcode::ds_min_rtn_i32
+        | Opcode::ds_max_rtn_i32
+        | Opcode::ds_min_rtn_u32
+        | Opcode::ds_max_rtn_u32
+        | Opcode::ds_and_rtn_b32
+        | Opcode::ds_or_rtn_b32
+        | Opcode::ds_xor_rtn_b32
+        | Opcode::ds_mskor_rtn_b32
+        | Opcode::ds_wrxchg_rtn_b32
+        | Opcode::ds_wrxchg2_rtn_b32
+        | Opcode::ds_wrxchg2st64_rtn_b32
+        | Opcode::ds_cmpst_rtn_b32
+        | Opcode::ds_cmpst_rtn_f32
+        | Opcode::ds_min_rtn_f32
+        | Opcode::ds_max_rtn_f32
+        | Opcode::ds_wrap_rtn_b32
+        | Opcode::ds_swizzle_b32
+        | Opcode::ds_read_b32
+        | Opcode::ds_read2_b32
+        | Opcode::ds_read2st64_b32
+        | Opcode::ds_read_i8
+        | Opcode::ds_read_u8
+        | Opcode::ds_read_i16
+        | Opcode::ds_read_u16
+        | Opcode::ds_consume
+        | Opcode::ds_append
+        | Opcode::ds_ordered_count
+        | Opcode::ds_add_u64
+        | Opcode::ds_sub_u64
+        | Opcode::ds_rsub_u64
+        | Opcode::ds_inc_u64
+        | Opcode::ds_dec_u64
+        | Opcode::ds_min_i64
+        | Opcode::ds_max_i64
+        | Opcode::ds_min_u64
+        | Opcode::ds_max_u64
+        | Opcode::ds_and_b64
+        | Opcode::ds_or_b64
+        | Opcode::ds_xor_b64
+        | Opcode::ds_mskor_b64
+        | Opcode::ds_write_b64
+        | Opcode::ds_write2_b64
+        | Opcode::ds_write2st64_b64
+        | Opcode::ds_cmpst_b64
+        | Opcode::ds_cmpst_f64
+        | Opcode::ds_min_f64
+        | Opcode::ds_max_f64
+        | Opcode::ds_add_rtn_f32
+        | Opcode::ds_add_rtn_u64
+        | Opcode::ds_sub_rtn_u64
+        | Opcode::ds_rsub_rtn_u64
+        | Opcode::ds_inc_rtn_u64
+        | Opcode::ds_dec_rtn_u64
+        | Opcode::ds_min_rtn_i64
+        | Opcode::ds_max_rtn_i64
+        | Opcode::ds_min_rtn_u64
+        | Opcode::ds_max_rtn_u64
+        | Opcode::ds_and_rtn_b64
+        | Opcode::ds_or_rtn_b64
+        | Opcode::ds_xor_rtn_b64
+        | Opcode::ds_mskor_rtn_b64
+        | Opcode::ds_wrxchg_rtn_b64
+        | Opcode::ds_wrxchg2_rtn_b64
+        | Opcode::ds_wrxchg2st64_rtn_b64
+        | Opcode::ds_cmpst_rtn_b64
+        | Opcode::ds_cmpst_rtn_f64
+        | Opcode::ds_min_rtn_f64
+        | Opcode::ds_max_rtn_f64
+        | Opcode::ds_read_b64
+        | Opcode::ds_read2_b64
+        | Opcode::ds_read2st64_b64
+        | Opcode::ds_condxchg32_rtn_b64
+        | Opcode::ds_write_b8_d16_hi
+        | Opcode::ds_write_b16_d16_hi
+        | Opcode::ds_read_u8_d16
+        | Opcode::ds_read_u8_d16_hi
+        | Opcode::ds_read_i8_d16
+        | Opcode::ds_read_i8_d16_hi
+        | Opcode::ds_read_u16_d16
+        | Opcode::ds_read_u16_d16_hi
+        | Opcode::ds_write_addtid_b32
+        | Opcode::ds_read_addtid_b32
+        | Opcode::ds_permute_b32
+        | Opcode::ds_bpermute_b32
+        | Opcode::ds_write_b96
+        | Opcode::ds_write_b128
+        | Opcode::ds_read_b96
+        | Opcode::ds_read_b128 => Unlowered(LDS),
+        Opcode::exp => Unlowered(EXPORT),
+        Opcode::buffer_load_format_x
+        | Opcode::buffer_load_format_xy
+        | Opcode::buffer_load_format_xyz
+        | Opcode::buffer_load_format_xyzw
+        | Opcode::buffer_store_format_x
+        | Opcode::buffer_store_format_xy
+        | Opcode::buffer_store_format_xyz
+        | Opcode::buffer_store_format_xyzw
+        | Opcode::buffer_load_ubyte
+        | Opcode::buffer_load_sbyte
+        | Opcode::buffer_load_ushort
+        | Opcode::buffer_load_sshort
+        | Opcode::buffer_load_dword
+        | Opcode::buffer_load_dwordx2
+        | Opcode::buffer_load_dwordx4
+        | Opcode::buffer_load_dwordx3
+        | Opcode::buffer_store_byte
+        | Opcode::buffer_store_byte_d16_hi
+        | Opcode::buffer_store_short
+        | Opcode::buffer_store_short_d16_hi
+        | Opcode::buffer_store_dword
+        | Opcode::buffer_store_dwordx2
+        | Opcode::buffer_store_dwordx4
+        | Opcode::buffer_store_dwordx3
+        | Opcode::buffer_load_ubyte_d16
+        | Opcode::buffer_load_ubyte_d16_hi
+        | Opcode::buffer_load_sbyte_d16
+        | Opcode::buffer_load_sbyte_d16_hi
+        | Opcode::buffer_load_short_d16
+        | Opcode::buffer_load_short_d16_hi
+        | Opcode::buffer_load_format_d16_hi_x
+        | Opcode::buffer_store_format_d16_hi_x
+        | Opcode::buffer_atomic_swap
+        | Opcode::buffer_atomic_cmpswap
+        | Opcode::buffer_atomic_add
+        | Opcode::buffer_atomic_sub
+        | Opcode::buffer_atomic_csub
+        | Opcode::buffer_atomic_smin
+        | Opcode::buffer_atomic_umin
+        | Opcode::buffer_atomic_smax
+        | Opcode::buffer_atomic_umax
+        | Opcode::buffer_atomic_and
+        | Opcode::buffer_atomic_or
+        | Opcode::buffer_atomic_xor
+        | Opcode::buffer_atomic_inc
+        | Opcode::buffer_atomic_dec
+        | Opcode::buffer_atomic_fcmpswap
+        | Opcode::buffer_atomic_fmin
+        | Opcode::buffer_atomic_fmax
+        | Opcode::buffer_atomic_swap_x2
+        | Opcode::buffer_atomic_cmpswap_x2
+        | Opcode::buffer_atomic_add_x2
+        | Opcode::buffer_atomic_sub_x2
+        | Opcode::buffer_atomic_smin_x2
+        | Opcode::buffer_atomic_umin_x2
+        | Opcode::buffer_atomic_smax_x2
+        | Opcode::buffer_atomic_umax_x2
+        | Opcode::buffer_atomic_and_x2
+        | Opcode::buffer_atomic_or_x2
+        | Opcode::buffer_atomic_xor_x2
+        | Opcode::buffer_atomic_inc_x2
+        | Opcode::buffer_atomic_dec_x2
+        | Opcode::buffer_atomic_fcmpswap_x2
+        | Opcode::buffer_atomic_fmin_x2
+        | Opcode::buffer_atomic_fmax_x2
+        | Opcode::buffer_gl0_inv
+        | Opcode::buffer_gl1_inv
+        | Opcode::tbuffer_load_format_x
+        | Opcode::tbuffer_load_format_xy
+        | Opcode::tbuffer_load_format_xyz
+        | Opcode::tbuffer_load_format_xyzw
+        | Opcode::tbuffer_store_format_x
+        | Opcode::tbuffer_store_format_xy
+        | Opcode::tbuffer_store_format_xyz
+        | Opcode::tbuffer_store_format_xyzw
+        | Opcode::tbuffer_load_format_d16_x
+        | Opcode::tbuffer_load_format_d16_xy
+        | Opcode::tbuffer_load_format_d16_xyz
+        | Opcode::tbuffer_load_format_d16_xyzw
+        | Opcode::tbuffer_store_format_d16_x
+        | Opcode::tbuffer_store_format_d16_xy
+        | Opcode::tbuffer_store_format_d16_xyz
+        | Opcode::tbuffer_store_format_d16_xyzw
+        | Opcode::flat_load_ubyte
+        | Opcode::flat_load_sbyte
+        | Opcode::flat_load_ushort
+        | Opcode::flat_load_sshort
+        | Opcode::flat_load_dword
+        | Opcode::flat_load_dwordx2
+        | Opcode::flat_load_dwordx4
+        | Opcode::flat_load_dwordx3
+        | Opcode::flat_store_byte
+        | Opcode::flat_store_byte_d16_hi
+        | Opcode::flat_store_short
+        | Opcode::flat_store_short_d16_hi
+        | Opcode::flat_store_dword
+        | Opcode::flat_store_dwordx2
+        | Opcode::flat_store_dwordx4
+        | Opcode::flat_store_dwordx3
+        | Opcode::flat_load_ubyte_d16
+        | Opcode::flat_load_ubyte_d16_hi
+        | Opcode::flat_load_sbyte_d16
+        | Opcode::flat_load_sbyte_d16_hi
+        | Opcode::flat_load_short_d16
+        | Opcode::flat_load_short_d16_hi
+        | Opcode::flat_atomic_swap
+        | Opcode::flat_atomic_cmpswap
+        | Opcode::flat_atomic_add
+        | Opcode::flat_atomic_sub
+        | Opcode::flat_atomic_smin
+        | Opcode::flat_atomic_umin
+        | Opcode::flat_atomic_smax
+        | Opcode::flat_atomic_umax
+        | Opcode::flat_atomic_and
+        | Opcode::flat_atomic_or
+        | Opcode::flat_atomic_xor
+        | Opcode::flat_atomic_inc
+        | Opcode::flat_atomic_dec
+        | Opcode::flat_atomic_fcmpswap
+        | Opcode::flat_atomic_fmin
+        | Opcode::flat_atomic_fmax
+        | Opcode::flat_atomic_swap_x2
+        | Opcode::flat_atomic_cmpswap_x2
+        | Opcode::flat_atomic_add_x2
+        | Opcode::flat_atomic_sub_x2
+        | Opcode::flat_atomic_smin_x2
+        | Opcode::flat_atomic_umin_x2
+        | Opcode::flat_atomic_smax_x2
+        | Opcode::flat_atomic_umax_x2
+        | Opcode::flat_atomic_and_x2
+        | Opcode::flat_atomic_or_x2
+        | Opcode::flat_atomic_xor_x2
+        | Opcode::flat_atomic_inc_x2
+        | Opcode::flat_atomic_dec_x2
+        | Opcode::flat_atomic_fcmpswap_x2
+        | Opcode::flat_atomic_fmin_x2
+        | Opcode::flat_atomic_fmax_x2
+        | Opcode::global_load_ubyte
+        | Opcode::global_load_sbyte
+        | Opcode::global_load_ushort
+        | Opcode::global_load_sshort
+        | Opcode::global_load_dword
+        | Opcode::global_load_dwordx2
+        | Opcode::global_load_dwordx4
+        | Opcode::global_load_dwordx3
+        | Opcode::global_load_dword_addtid
+        | Opcode::global_store_dword_addtid
+        | Opcode::global_store_byte
+        | Opcode::global_store_byte_d16_hi
+        | Opcode::global_store_short
+        | Opcode::global_store_short_d16_hi
+        | Opcode::global_store_dword
+        | Opcode::global_store_dwordx2
+        | Opcode::global_store_dwordx4
+        | Opcode::global_store_dwordx3
+        | Opcode::global_load_ubyte_d16
+        | Opcode::global_load_ubyte_d16_hi
+        | Opcode::global_load_sbyte_d16
+        | Opcode::global_load_sbyte_d16_hi
+        | Opcode::global_load_short_d16
+        | Opcode::global_load_short_d16_hi
+        | Opcode::global_atomic_swap
+        | Opcode::global_atomic_cmpswap
+        | Opcode::global_atomic_add
+        | Opcode::global_atomic_sub
+        | Opcode::global_atomic_csub
+        | Opcode::global_atomic_smin
+        | Opcode::global_atomic_umin
+        | Opcode::global_atomic_smax
+        | Opcode::global_atomic_umax
+        | Opcode::global_atomic_and
+        | Opcode::global_atomic_or
+        | Opcode::global_atomic_xor
+        | Opcode::global_atomic_inc
+        | Opcode::global_atomic_dec
+        | Opcode::global_atomic_fcmpswap
+        | Opcode::global_atomic_fmin
+        | Opcode::global_atomic_fmax
+        | Opcode::global_atomic_swap_x2
+        | Opcode::global_atomic_cmpswap_x2
+        | Opcode::global_atomic_add_x2
+        | Opcode::global_atomic_sub_x2
+        | Opcode::global_atomic_smin_x2
+        | Opcode::global_atomic_umin_x2
+        | Opcode::global_atomic_smax_x2
+        | Opcode::global_atomic_umax_x2
+        | Opcode::global_atomic_and_x2
+        | Opcode::global_atomic_or_x2
+        | Opcode::global_atomic_xor_x2
+        | Opcode::global_atomic_inc_x2
+        | Opcode::global_atomic_dec_x2
+        | Opcode::global_atomic_fcmpswap_x2
+        | Opcode::global_atomic_fmin_x2
+        | Opcode::global_atomic_fmax_x2
+        | Opcode::scratch_load_ubyte
+        | Opcode::scratch_load_sbyte
+        | Opcode::scratch_load_ushort
+        | Opcode::scratch_load_sshort
+        | Opcode::scratch_load_dword
+        | Opcode::scratch_load_dwordx2
+        | Opcode::scratch_load_dwordx4
+        | Opcode::scratch_load_dwordx3
+        | Opcode::scratch_store_byte
+        | Opcode::scratch_store_byte_d16_hi
+        | Opcode::scratch_store_short
+        | Opcode::scratch_store_short_d16_hi
+        | Opcode::scratch_store_dword
+        | Opcode::scratch_store_dwordx2
+        | Opcode::scratch_store_dwordx4
+        | Opcode::scratch_store_dwordx3
+        | Opcode::scratch_load_ubyte_d16
+        | Opcode::scratch_load_ubyte_d16_hi
+        | Opcode::scratch_load_sbyte_d16
+        | Opcode::scratch_load_sbyte_d16_hi
+        | Opcode::scratch_load_short_d16
+        | Opcode::scratch_load_short_d16_hi => Unlowered(MEMORY),
+        Opcode::image_load
+        | Opcode::image_load_mip
+        | Opcode::image_load_pck
+        | Opcode::image_load_pck_sgn
+        | Opcode::image_load_mip_pck
+        | Opcode::image_load_mip_pck_sgn
+        | Opcode::image_store
+        | Opcode::image_store_mip
+        | Opcode::image_store_pck
+        | Opcode::image_store_mip_pck
+        | Opcode::image_get_resinfo
+        | Opcode::image_atomic_swap
+        | Opcode::image_atomic_cmpswap
+        | Opcode::image_atomic_add
+        | Opcode::image_atomic_sub
+        | Opcode::image_atomic_smin
+        | Opcode::image_atomic_umin
+        | Opcode::image_atomic_smax
+        | Opcode::image_atomic_umax
+        | Opcode::image_atomic_and
+        | Opcode::image_atomic_or
+        | Opcode::image_atomic_xor
+        | Opcode::image_atomic_inc
+        | Opcode::image_atomic_dec
+        | Opcode::image_atomic_fcmpswap
+        | Opcode::image_atomic_fmin
+        | Opcode::image_atomic_fmax
+        | Opcode::image_sample
+        | Opcode::image_sample_cl
+        | Opcode::image_sample_d
+        | Opcode::image_sample_d_cl
+        | Opcode::image_sample_l
+        | Opcode::image_sample_b
+        | Opcode::image_sample_b_cl
+        | Opcode::image_sample_lz
+        | Opcode::image_sample_c
+        | Opcode::image_sample_c_cl
+        | Opcode::image_sample_c_d
+        | Opcode::image_sample_c_d_cl
+        | Opcode::image_sample_c_l
+        | Opcode::image_sample_c_b
+        | Opcode::image_sample_c_b_cl
+        | Opcode::image_sample_c_lz
+        | Opcode::image_sample_o
+        | Opcode::image_sample_cl_o
+        | Opcode::image_sample_d_o
+        | Opcode::image_sample_d_cl_o
+        | Opcode::image_sample_l_o
+        | Opcode::image_sample_b_o
+        | Opcode::image_sample_b_cl_o
+        | Opcode::image_sample_lz_o
+        | Opcode::image_sample_c_o
+        | Opcode::image_sample_c_cl_o
+        | Opcode::image_sample_c_d_o
+        | Opcode::image_sample_c_d_cl_o
+        | Opcode::image_sample_c_l_o
+        | Opcode::image_sample_c_b_o
+        | Opcode::image_sample_c_b_cl_o
+        | Opcode::image_sample_c_lz_o
+        | Opcode::image_gather4
+        | Opcode::image_gather4_cl
+        | Opcode::image_gather4_l
+        | Opcode::image_gather4_b
+        | Opcode::image_gather4_b_cl
+        | Opcode::image_gather4_lz
+        | Opcode::image_gather4_c
+        | Opcode::image_gather4_c_cl
+        | Opcode::image_gather4_c_l
+        | Opcode::image_gather4_c_b
+        | Opcode::image_gather4_c_b_cl
+        | Opcode::image_gather4_c_lz
+        | Opcode::image_gather4_o
+        | Opcode::image_gather4_cl_o
+        | Opcode::image_gather4_l_o
+        | Opcode::image_gather4_b_o
+        | Opcode::image_gather4_b_cl_o
+        | Opcode::image_gather4_lz_o
+        | Opcode::image_gather4_c_o
+        | Opcode::image_gather4_c_cl_o
+        | Opcode::image_gather4_c_l_o
+        | Opcode::image_gather4_c_b_o
+        | Opcode::image_gather4_c_b_cl_o
+        | Opcode::image_gather4_c_lz_o
+        | Opcode::image_get_lod
+        | Opcode::image_gather4h
+        | Opcode::image_sample_cd
+        | Opcode::image_sample_cd_cl
+        | Opcode::image_sample_c_cd
+        | Opcode::image_sample_c_cd_cl
+        | Opcode::image_sample_cd_o
+        | Opcode::image_sample_cd_cl_o
+        | Opcode::image_sample_c_cd_o
+        | Opcode::image_sample_c_cd_cl_o
+        | Opcode::image_msaa_load
+        | Opcode::image_sample_d_g16
+        | Opcode::image_sample_d_cl_g16
+        | Opcode::image_sample_c_d_g16
+        | Opcode::image_sample_c_d_cl_g16
+        | Opcode::image_sample_d_o_g16
+        | Opcode::image_sample_d_cl_o_g16
+        | Opcode::image_sample_c_d_o_g16
+        | Opcode::image_sample_c_d_cl_o_g16
+        | Opcode::image_bvh_intersect_ray
+        | Opcode::image_bvh64_intersect_ray
+        | Opcode::image_sample_cd_g16
+        | Opcode::image_sample_cd_cl_g16
+        | Opcode::image_sample_c_cd_g16
+        | Opcode::image_sample_c_cd_cl_g16
+        | Opcode::image_sample_cd_o_g16
+        | Opcode::image_sample_cd_cl_o_g16
+        | Opcode::image_sample_c_cd_o_g16
+        | Opcode::image_sample_c_cd_cl_o_g16
+        | Opcode::image_gather4h_pck
+        | Opcode::image_gather8h_pck => Unlowered(IMAGE),
+    }
+}
+
+/// v_fma_legacy_f32 / v_fmac_legacy_f32 (`accumulate`): gfx1010 and gfx1013 name them
+/// v_mad_legacy_f32 / v_mac_legacy_f32 and round the product separately (rule: legacy-mad);
+/// gfx103x fuses them.
+fn legacy_fma(gfx: Target, accumulate: bool) -> Rule {
+    match (gfx.is_rdna1(), accumulate) {
+        (true, false) => Lower(|l, c| arithmetic::fma_f32(l, c, Arith::MadLegacy, false)),
+        (true, true) => Lower(|l, c| arithmetic::fma_f32(l, c, Arith::MadLegacy, true)),
+        (false, false) => Lower(|l, c| arithmetic::fma_f32(l, c, Arith::FmaLegacy, false)),
+        (false, true) => Lower(|l, c| arithmetic::fma_f32(l, c, Arith::FmaLegacy, true)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lower::tests::run_in;
+    use rdnaprobe_isa::FloatMode;
+
+    #[test]
+    fn legacy_multiply_add_follows_the_target() {
+        // (1 + 2^-23)^2 - (1 + 2^-22) = 2^-46 exactly; a separately rounded product gives 0
+        let t = "v_fma_legacy_f32 v10, v4, v5, v6";
+        let i = [0x3f80_0001, 0x3f80_0001, 0xbf80_0002, 0, 0, 0];
+        let fused = run_in(t, FloatMode::DEFAULT, Target::Gfx1030, i, 0)[0];
+        let separate = run_in(t, FloatMode::DEFAULT, Target::Gfx1010, i, 0)[0];
+        assert_eq!((fused, separate), (0x2880_0000, 0));
+    }
+
+    #[test]
+    fn the_reason_is_the_error_of_an_unlowered_opcode() {
+        let Rule::Unlowered(reason) = rule(Opcode::v_readlane_b32, Target::Gfx1030) else {
+            panic!("v_readlane_b32 has a lowering");
+        };
+        assert_eq!(reason, CROSS_LANE);
+        assert!(matches!(
+            rule(Opcode::v_add_f32, Target::Gfx1030),
+            Rule::Lower(_)
+        ));
+        assert!(matches!(
+            rule(Opcode::image_sample, Target::Gfx1030),
+            Rule::Unlowered(IMAGE)
+        ));
+    }
+}

@@ -1,0 +1,363 @@
+//! VALU integer instructions: moves, bitwise and shift ops, 32-bit add/sub/mul (24-bit forms
+//! too), min/max/med3, bit-field ops, carries (this lane's bit of the carry mask), 64-bit
+//! shifts, v_cndmask_b32 and v_mbcnt; and the scalar moves that set up lane-contract inputs.
+
+use super::operands::Ctx;
+use super::Lowerer;
+use crate::ir::{Handle, IntBin, IntCmp, IntUn};
+use rdnaprobe_isa::Opcode;
+
+/// s_nop, s_endpgm, v_nop: nothing to compute.
+pub(super) fn nop(_l: &mut Lowerer, _c: &Ctx) -> Result<(), String> {
+    Ok(())
+}
+
+/// s_mov_b32 and s_mov_b64 (`dwords`).
+pub(super) fn s_mov(l: &mut Lowerer, c: &Ctx, dwords: u8) -> Result<(), String> {
+    let dsts = c.inst.dsts(l.wave);
+    match (c.srcs.first(), dsts.first()) {
+        (Some(s), Some(d)) => l.read(s, dwords, false).and_then(|v| l.write_sreg(d, &v)),
+        _ => Err("missing operand".into()),
+    }
+}
+
+/// The VALU integer ops (their opcodes are routed here by the dispatch): sources after SDWA
+/// selection, one 32-bit result (carries and 64-bit shifts write two).
+pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+    let wave = l.wave;
+    let s = l.int_srcs(c.inst)?;
+    let arg = |i: usize| -> Result<Handle, String> {
+        s.get(i)
+            .copied()
+            .ok_or_else(|| format!("{}: missing source {i}", c.op))
+    };
+    let b = &mut l.b;
+    let v = match c.op {
+        Opcode::v_mov_b32 => arg(0)?,
+        Opcode::v_not_b32 => b.iu(IntUn::Not, arg(0)?),
+        Opcode::v_bfrev_b32 => b.iu(IntUn::BitReverse, arg(0)?),
+        Opcode::v_ffbl_b32 => b.iu(IntUn::FindLsb, arg(0)?),
+        Opcode::v_ffbh_u32 => {
+            // count of leading zeros, all ones for 0
+            let x = arg(0)?;
+            let msb = b.iu(IntUn::FindMsbU, x);
+            let c31 = b.c32(31);
+            let r = b.sub(c31, msb);
+            let z = b.eqc(x, 0);
+            let ones = b.c32(u32::MAX);
+            b.sel(z, ones, r)
+        }
+        Opcode::v_bcnt_u32_b32 => {
+            let p = b.iu(IntUn::Popcount, arg(0)?);
+            b.add(p, arg(1)?)
+        }
+        Opcode::v_cndmask_b32 => {
+            let srcs = c.inst.srcs(wave);
+            let mask = srcs.get(2).ok_or("v_cndmask_b32 without a mask")?;
+            let bit = l.read_mask(mask)?;
+            let r = l.b.sel(bit, arg(1)?, arg(0)?);
+            return l.write_result(c.inst, r);
+        }
+        Opcode::v_lshrrev_b32 => {
+            let sh = b.andc(arg(0)?, 31);
+            b.ib(IntBin::ShrU, arg(1)?, sh)
+        }
+        Opcode::v_lshlrev_b32 => {
+            let sh = b.andc(arg(0)?, 31);
+            b.ib(IntBin::Shl, arg(1)?, sh)
+        }
+        Opcode::v_ashrrev_i32 => {
+            let sh = b.andc(arg(0)?, 31);
+            b.ib(IntBin::ShrS, arg(1)?, sh)
+        }
+        Opcode::v_and_b32 => b.and(arg(0)?, arg(1)?),
+        Opcode::v_or_b32 => b.or(arg(0)?, arg(1)?),
+        Opcode::v_xor_b32 => b.xor(arg(0)?, arg(1)?),
+        Opcode::v_xnor_b32 => {
+            let x = b.xor(arg(0)?, arg(1)?);
+            b.iu(IntUn::Not, x)
+        }
+        Opcode::v_add_nc_u32 | Opcode::v_add_nc_i32 => b.add(arg(0)?, arg(1)?),
+        Opcode::v_sub_nc_i32 => b.sub(arg(0)?, arg(1)?),
+        Opcode::v_alignbit_b32 | Opcode::v_alignbyte_b32 => {
+            // ({src0, src1} >> shift)[31:0]
+            let hi = b.zext(arg(0)?);
+            let hi = b.shlc(hi, 32);
+            let lo = b.zext(arg(1)?);
+            let v = b.or(hi, lo);
+            let sh = if c.op == Opcode::v_alignbit_b32 {
+                b.andc(arg(2)?, 31)
+            } else {
+                let s = b.andc(arg(2)?, 3);
+                b.shlc(s, 3)
+            };
+            let sh = b.zext(sh);
+            let r = b.ib(IntBin::ShrU, v, sh);
+            b.trunc64(r)
+        }
+        Opcode::v_bfm_b32 => {
+            // ((1 << width) - 1) << offset, 5-bit fields, truncating 32-bit shifts
+            let w = b.andc(arg(0)?, 31);
+            let o = b.andc(arg(1)?, 31);
+            let one = b.c32(1);
+            let m1 = b.ib(IntBin::Shl, one, w);
+            let m1 = b.sub(m1, one);
+            b.ib(IntBin::Shl, m1, o)
+        }
+        Opcode::v_mul_hi_u32_u24 => {
+            let x = b.andc(arg(0)?, 0xff_ffff);
+            let y = b.andc(arg(1)?, 0xff_ffff);
+            b.ib(IntBin::MulHiU, x, y)
+        }
+        Opcode::v_mul_hi_i32_i24 => {
+            let x = b.shlc(arg(0)?, 8);
+            let x = b.sarc(x, 8);
+            let y = b.shlc(arg(1)?, 8);
+            let y = b.sarc(y, 8);
+            b.ib(IntBin::MulHiS, x, y)
+        }
+        Opcode::v_mad_u32_u24 => {
+            let x = b.andc(arg(0)?, 0xff_ffff);
+            let y = b.andc(arg(1)?, 0xff_ffff);
+            let p = b.ib(IntBin::Mul, x, y);
+            b.add(p, arg(2)?)
+        }
+        Opcode::v_mad_i32_i24 => {
+            let x = b.shlc(arg(0)?, 8);
+            let x = b.sarc(x, 8);
+            let y = b.shlc(arg(1)?, 8);
+            let y = b.sarc(y, 8);
+            let p = b.ib(IntBin::Mul, x, y);
+            b.add(p, arg(2)?)
+        }
+        Opcode::v_xad_u32 => {
+            let x = b.xor(arg(0)?, arg(1)?);
+            b.add(x, arg(2)?)
+        }
+        Opcode::v_ffbh_i32 => {
+            // index from the top of the first bit that differs from the sign bit
+            let x = arg(0)?;
+            let s = b.sarc(x, 31);
+            let y = b.xor(x, s);
+            let msb = b.iu(IntUn::FindMsbU, y);
+            let c31 = b.c32(31);
+            let r = b.sub(c31, msb);
+            let z = b.eqc(y, 0);
+            let ones = b.c32(u32::MAX);
+            b.sel(z, ones, r)
+        }
+        Opcode::v_mbcnt_lo_u32_b32 | Opcode::v_mbcnt_hi_u32_b32 => {
+            // popcount of the mask bits of the lanes below this one (in this half)
+            let lane = l.lane;
+            let n = if c.op == Opcode::v_mbcnt_lo_u32_b32 {
+                lane
+            } else {
+                let c32 = b.c32(32);
+                let ge = b.icmpc(IntCmp::GeU, lane, 32);
+                let d = b.sub(lane, c32);
+                let z = b.c32(0);
+                b.sel(ge, d, z)
+            };
+            let n = if c.op == Opcode::v_mbcnt_lo_u32_b32 {
+                let big = b.icmpc(IntCmp::GeU, lane, 32);
+                let c32 = b.c32(32);
+                b.sel(big, c32, n)
+            } else {
+                n
+            };
+            let l64 = b.zext(n);
+            let one = b.c64(1);
+            let mk = b.ib(IntBin::Shl, one, l64);
+            let mk = b.sub(mk, one);
+            let mk = b.trunc64(mk);
+            let bits = b.and(arg(0)?, mk);
+            let p = b.iu(IntUn::Popcount, bits);
+            b.add(p, arg(1)?)
+        }
+        Opcode::v_sub_nc_u32 => b.sub(arg(0)?, arg(1)?),
+        Opcode::v_subrev_nc_u32 => b.sub(arg(1)?, arg(0)?),
+        Opcode::v_min_i32 | Opcode::v_max_i32 | Opcode::v_min_u32 | Opcode::v_max_u32 => {
+            let op = match c.op {
+                Opcode::v_min_i32 => IntCmp::LtS,
+                Opcode::v_max_i32 => IntCmp::GtS,
+                Opcode::v_min_u32 => IntCmp::LtU,
+                _ => IntCmp::GtU,
+            };
+            let (x, y) = (arg(0)?, arg(1)?);
+            let c = b.icmp(op, x, y);
+            b.sel(c, x, y)
+        }
+        Opcode::v_min3_i32 | Opcode::v_max3_i32 | Opcode::v_min3_u32 | Opcode::v_max3_u32 => {
+            let op = match c.op {
+                Opcode::v_min3_i32 => IntCmp::LtS,
+                Opcode::v_max3_i32 => IntCmp::GtS,
+                Opcode::v_min3_u32 => IntCmp::LtU,
+                _ => IntCmp::GtU,
+            };
+            let (x, y, z) = (arg(0)?, arg(1)?, arg(2)?);
+            let c = b.icmp(op, x, y);
+            let t = b.sel(c, x, y);
+            let c2 = b.icmp(op, t, z);
+            b.sel(c2, t, z)
+        }
+        Opcode::v_med3_i32 | Opcode::v_med3_u32 => {
+            let lt = if c.op == Opcode::v_med3_i32 {
+                IntCmp::LtS
+            } else {
+                IntCmp::LtU
+            };
+            let (x, y, z) = (arg(0)?, arg(1)?, arg(2)?);
+            let c = b.icmp(lt, x, y);
+            let lo = b.sel(c, x, y);
+            let hi = b.sel(c, y, x);
+            let c2 = b.icmp(lt, hi, z);
+            let m2 = b.sel(c2, hi, z);
+            let c3 = b.icmp(lt, lo, m2);
+            b.sel(c3, m2, lo)
+        }
+        Opcode::v_mul_lo_u32 => b.ib(IntBin::Mul, arg(0)?, arg(1)?),
+        Opcode::v_mul_hi_u32 => b.ib(IntBin::MulHiU, arg(0)?, arg(1)?),
+        Opcode::v_mul_hi_i32 => b.ib(IntBin::MulHiS, arg(0)?, arg(1)?),
+        Opcode::v_mul_u32_u24 => {
+            let x = b.andc(arg(0)?, 0xff_ffff);
+            let y = b.andc(arg(1)?, 0xff_ffff);
+            b.ib(IntBin::Mul, x, y)
+        }
+        Opcode::v_mul_i32_i24 => {
+            let x = b.shlc(arg(0)?, 8);
+            let x = b.sarc(x, 8);
+            let y = b.shlc(arg(1)?, 8);
+            let y = b.sarc(y, 8);
+            b.ib(IntBin::Mul, x, y)
+        }
+        Opcode::v_bfe_u32 | Opcode::v_bfe_i32 => {
+            // offset = src1[4:0], width = src2[4:0]; width 0 gives 0
+            let off = b.andc(arg(1)?, 31);
+            let w = b.andc(arg(2)?, 31);
+            let c32 = b.c32(32);
+            let up = b.sub(c32, w);
+            let up = b.sub(up, off);
+            let sh = b.ib(IntBin::Shl, arg(0)?, up);
+            let sh = b.andc(sh, u64::from(u32::MAX));
+            let tw = b.sub(c32, w);
+            let r = if c.op == Opcode::v_bfe_i32 {
+                b.ib(IntBin::ShrS, sh, tw)
+            } else {
+                b.ib(IntBin::ShrU, sh, tw)
+            };
+            // up may be negative (off + w > 32): then the field runs past bit 31
+            let ow = b.add(off, w);
+            let past = b.icmpc(IntCmp::GtU, ow, 32);
+            let plain = b.ib(IntBin::ShrU, arg(0)?, off);
+            let plain = if c.op == Opcode::v_bfe_i32 {
+                b.ib(IntBin::ShrS, arg(0)?, off)
+            } else {
+                plain
+            };
+            let r = b.sel(past, plain, r);
+            let z = b.eqc(w, 0);
+            let zero = b.c32(0);
+            b.sel(z, zero, r)
+        }
+        Opcode::v_bfi_b32 => {
+            let (mk, x, y) = (arg(0)?, arg(1)?, arg(2)?);
+            let a = b.and(mk, x);
+            let nm = b.iu(IntUn::Not, mk);
+            let c = b.and(nm, y);
+            b.or(a, c)
+        }
+        Opcode::v_lshl_add_u32 => {
+            let sh = b.andc(arg(1)?, 31);
+            let s = b.ib(IntBin::Shl, arg(0)?, sh);
+            b.add(s, arg(2)?)
+        }
+        Opcode::v_add_lshl_u32 => {
+            let a = b.add(arg(0)?, arg(1)?);
+            let sh = b.andc(arg(2)?, 31);
+            b.ib(IntBin::Shl, a, sh)
+        }
+        Opcode::v_lshl_or_b32 => {
+            let sh = b.andc(arg(1)?, 31);
+            let s = b.ib(IntBin::Shl, arg(0)?, sh);
+            b.or(s, arg(2)?)
+        }
+        Opcode::v_and_or_b32 => {
+            let a = b.and(arg(0)?, arg(1)?);
+            b.or(a, arg(2)?)
+        }
+        Opcode::v_or3_b32 => {
+            let a = b.or(arg(0)?, arg(1)?);
+            b.or(a, arg(2)?)
+        }
+        Opcode::v_xor3_b32 => {
+            let a = b.xor(arg(0)?, arg(1)?);
+            b.xor(a, arg(2)?)
+        }
+        Opcode::v_add3_u32 => {
+            let a = b.add(arg(0)?, arg(1)?);
+            b.add(a, arg(2)?)
+        }
+        Opcode::v_add_co_u32
+        | Opcode::v_sub_co_u32
+        | Opcode::v_subrev_co_u32
+        | Opcode::v_add_co_ci_u32
+        | Opcode::v_sub_co_ci_u32
+        | Opcode::v_subrev_co_ci_u32 => {
+            let srcs = c.inst.srcs(wave);
+            let (x, y) = if matches!(c.op, Opcode::v_subrev_co_u32 | Opcode::v_subrev_co_ci_u32) {
+                (arg(1)?, arg(0)?)
+            } else {
+                (arg(0)?, arg(1)?)
+            };
+            let cin = if matches!(
+                c.op,
+                Opcode::v_add_co_ci_u32 | Opcode::v_sub_co_ci_u32 | Opcode::v_subrev_co_ci_u32
+            ) {
+                let mk = srcs.get(2).ok_or("carry-in mask missing")?;
+                let bit = l.read_mask(mk)?;
+                l.b.b2u(bit)
+            } else {
+                l.b.c32(0)
+            };
+            let b = &mut l.b;
+            let x64 = b.zext(x);
+            let y64 = b.zext(y);
+            let c64 = b.zext(cin);
+            let r = if matches!(c.op, Opcode::v_add_co_u32 | Opcode::v_add_co_ci_u32) {
+                let s = b.add(x64, y64);
+                b.add(s, c64)
+            } else {
+                let s = b.sub(x64, y64);
+                b.sub(s, c64)
+            };
+            let carry = b.shrc(r, 32);
+            let carry = b.nec(carry, 0);
+            let lo = b.trunc64(r);
+            let dsts = c.inst.dsts(wave);
+            let cd = dsts.get(1).ok_or("carry destination missing")?;
+            l.write_result(c.inst, lo)?;
+            return l.write_mask(cd, carry);
+        }
+        Opcode::v_lshlrev_b64 | Opcode::v_lshrrev_b64 | Opcode::v_ashrrev_i64 => {
+            let srcs = c.inst.srcs(wave);
+            let sh = l.read32(srcs.first().ok_or("missing shift")?)?;
+            let x = l.read64(srcs.get(1).ok_or("missing source")?, false)?;
+            let b = &mut l.b;
+            let sh = b.andc(sh, 63);
+            let sh = b.zext(sh);
+            let op = match c.op {
+                Opcode::v_lshlrev_b64 => IntBin::Shl,
+                Opcode::v_lshrrev_b64 => IntBin::ShrU,
+                _ => IntBin::ShrS,
+            };
+            let r = b.ib(op, x, sh);
+            let lo = b.trunc64(r);
+            let hi = b.hi32(r);
+            let dsts = c.inst.dsts(wave);
+            let d = *dsts.first().ok_or("no destination")?;
+            return l.write_vdst(&d, &[lo, hi]);
+        }
+        _ => return Err(format!("{} has no integer rule", c.op)),
+    };
+    l.write_result(c.inst, v)
+}

@@ -1,0 +1,268 @@
+//! The lowering state: the register files (VGPRs, SGPRs, VCC, EXEC, M0) as IR values under the
+//! lane contract, and the reads and writes of register operands. Lane masks are held per lane:
+//! this lane's bit is what a write sets and a read tests.
+
+use crate::build::Builder;
+use crate::ir::{Expr, Handle, IntBin, IntCmp, Kernel};
+use rdnaprobe_isa::{FloatMode, Operand, RegKind, Special, Target, Wave};
+use std::collections::HashMap;
+
+/// The per-body lowering state: the register files as IR values.
+pub(crate) struct Lowerer {
+    pub(crate) b: Builder,
+    pub(crate) mode: FloatMode,
+    pub(crate) wave: Wave,
+    pub(crate) gfx: Target,
+    vgpr: HashMap<u16, Handle>,
+    /// Scalar registers by source code (SGPRs, VCC 106/107, TTMP, M0 124, EXEC 126/127).
+    sgpr: HashMap<u16, Handle>,
+    pub(super) lane: Handle,
+    /// EXEC is known to hold every lane (no body instruction wrote it).
+    exec_all: bool,
+}
+
+/// Where an operand's value lives, for writes.
+fn sreg_code(kind: RegKind, index: u16) -> Option<u16> {
+    match kind {
+        RegKind::Sgpr => Some(index),
+        RegKind::Vcc => Some(106 + index),
+        RegKind::Ttmp => Some(108 + index),
+        RegKind::M0 => Some(124),
+        RegKind::Exec => Some(126 + index),
+        RegKind::Null | RegKind::Vgpr => None,
+    }
+}
+
+impl Lowerer {
+    pub(super) fn new(mode: FloatMode, wave: Wave, gfx: Target) -> Lowerer {
+        let mut b = Builder::new();
+        let mut vgpr = HashMap::new();
+        for i in 0..6u8 {
+            let h = b.push(Expr::Input(i));
+            vgpr.insert(4 + u16::from(i), h);
+        }
+        let lane = b.push(Expr::LaneId);
+        let mut sgpr = HashMap::new();
+        let all = b.c32(u32::MAX);
+        sgpr.insert(126, all);
+        if wave == Wave::W64 {
+            sgpr.insert(127, all);
+        }
+        Lowerer {
+            b,
+            mode,
+            wave,
+            gfx,
+            vgpr,
+            sgpr,
+            lane,
+            exec_all: true,
+        }
+    }
+
+    pub(super) fn finish(mut self) -> Kernel {
+        let outs: Vec<Handle> = (10..26u16).map(|r| self.vgpr_get(r)).collect();
+        self.b.k.outputs = outs;
+        debug_assert_eq!(self.b.k.validate(), Ok(()));
+        self.b.k
+    }
+
+    pub(crate) fn vgpr_get(&mut self, r: u16) -> Handle {
+        match self.vgpr.get(&r) {
+            Some(&h) => h,
+            None => self.b.c32(0),
+        }
+    }
+    pub(super) fn sgpr_get(&mut self, code: u16) -> Handle {
+        match self.sgpr.get(&code) {
+            Some(&h) => h,
+            None => self.b.c32(0),
+        }
+    }
+
+    /// This lane's EXEC bit, or `None` when EXEC is known to be all ones.
+    fn exec_bit(&mut self) -> Option<Handle> {
+        if self.exec_all {
+            return None;
+        }
+        let lo = self.sgpr_get(126);
+        let hi = self.sgpr_get(127);
+        Some(self.lane_bit(lo, hi))
+    }
+
+    /// Bit `lane` of the mask held in (lo, hi).
+    fn lane_bit(&mut self, lo: Handle, hi: Handle) -> Handle {
+        let b = &mut self.b;
+        let l31 = b.andc(self.lane, 31);
+        let word = if self.wave == Wave::W64 {
+            let upper = b.icmpc(IntCmp::GeU, self.lane, 32);
+            b.sel(upper, hi, lo)
+        } else {
+            lo
+        };
+        let s = b.ib(IntBin::ShrU, word, l31);
+        b.bit(s, 1)
+    }
+
+    /// Writes VGPR `r` under EXEC.
+    pub(crate) fn vgpr_set(&mut self, r: u16, v: Handle) {
+        let v = match self.exec_bit() {
+            Some(e) => {
+                let old = self.vgpr_get(r);
+                self.b.sel(e, v, old)
+            }
+            None => v,
+        };
+        self.vgpr.insert(r, v);
+    }
+
+    /// Reads `dwords` dwords of a source operand. `float64` says how a literal widens to 64
+    /// bits (an f64 literal is the high dword).
+    pub(crate) fn read(
+        &mut self,
+        op: &Operand,
+        dwords: u8,
+        float64: bool,
+    ) -> Result<Vec<Handle>, String> {
+        let n = usize::from(dwords.max(1));
+        let mut out = Vec::with_capacity(n);
+        match *op {
+            Operand::Reg(r) => {
+                for i in 0..n as u16 {
+                    let h = match r.kind {
+                        RegKind::Vgpr => self.vgpr_get(r.index + i),
+                        RegKind::Null => self.b.c32(0),
+                        k => {
+                            let code = sreg_code(k, r.index + i).unwrap_or(125);
+                            self.sgpr_get(code)
+                        }
+                    };
+                    out.push(h);
+                }
+            }
+            Operand::InlineInt(v) => {
+                out.push(self.b.c32(v as i32 as u32));
+                if n == 2 {
+                    out.push(self.b.c32(if v < 0 { u32::MAX } else { 0 }));
+                }
+            }
+            Operand::InlineFloat { bits, .. } => {
+                out.push(self.b.c32(bits as u32));
+                if n == 2 {
+                    out.push(self.b.c32((bits >> 32) as u32));
+                }
+            }
+            Operand::Literal(v) => {
+                if n == 2 && float64 {
+                    out.push(self.b.c32(0));
+                    out.push(self.b.c32(v));
+                } else {
+                    out.push(self.b.c32(v));
+                    if n == 2 {
+                        out.push(self.b.c32(0));
+                    }
+                }
+            }
+            Operand::Special(Special::Execz) | Operand::Special(Special::Vccz) => {
+                let code = if matches!(op, Operand::Special(Special::Execz)) {
+                    126
+                } else {
+                    106
+                };
+                let lo = self.sgpr_get(code);
+                let hi = self.sgpr_get(code + 1);
+                let z = if self.wave == Wave::W64 {
+                    let o = self.b.or(lo, hi);
+                    self.b.eqc(o, 0)
+                } else {
+                    self.b.eqc(lo, 0)
+                };
+                out.push(self.b.b2u(z));
+            }
+            Operand::Special(s) => return Err(format!("source {} is not modelled", s.name())),
+            Operand::Invalid(c) => return Err(format!("invalid source code {c}")),
+        }
+        out.truncate(n);
+        while out.len() < n {
+            let z = self.b.c32(0);
+            out.push(z);
+        }
+        Ok(out)
+    }
+
+    pub(crate) fn read32(&mut self, op: &Operand) -> Result<Handle, String> {
+        Ok(self.read(op, 1, false)?[0])
+    }
+
+    /// Reads a 64-bit source as `U64`.
+    pub(crate) fn read64(&mut self, op: &Operand, float: bool) -> Result<Handle, String> {
+        let v = self.read(op, 2, float)?;
+        Ok(self.b.pack64(v[0], v[1]))
+    }
+
+    /// This lane's bit of a lane-mask source.
+    pub(crate) fn read_mask(&mut self, op: &Operand) -> Result<Handle, String> {
+        let n = if self.wave == Wave::W64 { 2 } else { 1 };
+        let v = self.read(op, n, false)?;
+        let hi = if n == 2 { v[1] } else { v[0] };
+        Ok(self.lane_bit(v[0], hi))
+    }
+
+    /// Writes a 32-bit scalar destination (whole register).
+    pub(super) fn write_sreg(&mut self, op: &Operand, vals: &[Handle]) -> Result<(), String> {
+        match *op {
+            Operand::Reg(r) => {
+                if r.kind == RegKind::Null {
+                    return Ok(());
+                }
+                for (i, &v) in vals.iter().enumerate() {
+                    let code = sreg_code(r.kind, r.index + i as u16)
+                        .ok_or_else(|| "destination is not a scalar register".to_string())?;
+                    if code == 126 || code == 127 {
+                        self.exec_all = false;
+                    }
+                    self.sgpr.insert(code, v);
+                }
+                Ok(())
+            }
+            _ => Err("destination is not a register".into()),
+        }
+    }
+
+    /// Writes this lane's bit `bit` (Bool) of a lane-mask destination; the other lanes' bits
+    /// are 0 in this lane's view.
+    pub(crate) fn write_mask(&mut self, op: &Operand, bit: Handle) -> Result<(), String> {
+        let bit = match self.exec_bit() {
+            Some(e) => self.b.band(e, bit),
+            None => bit,
+        };
+        let b = &mut self.b;
+        let u = b.b2u(bit);
+        let l31 = b.andc(self.lane, 31);
+        let sh = b.ib(IntBin::Shl, u, l31);
+        let vals = if self.wave == Wave::W64 {
+            let upper = b.icmpc(IntCmp::GeU, self.lane, 32);
+            let z = b.c32(0);
+            let lo = b.sel(upper, z, sh);
+            let hi = b.sel(upper, sh, z);
+            vec![lo, hi]
+        } else {
+            vec![sh]
+        };
+        self.write_sreg(op, &vals)
+    }
+
+    /// Writes the first destination (a VGPR, `dwords` wide).
+    pub(crate) fn write_vdst(&mut self, op: &Operand, vals: &[Handle]) -> Result<(), String> {
+        match *op {
+            Operand::Reg(r) if r.kind == RegKind::Vgpr => {
+                for (i, &v) in vals.iter().enumerate() {
+                    self.vgpr_set(r.index + i as u16, v);
+                }
+                Ok(())
+            }
+            Operand::Reg(_) => self.write_sreg(op, vals),
+            _ => Err("destination is not a register".into()),
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! `rdnaprobe coverage`: how much of the instruction table the recompiler lowers, per encoding
+//! family, and why each other opcode has no lowering. Both come from the lowering's dispatch
+//! (one rule per opcode), so the figures cannot disagree with what `replay` can run.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use rdnaprobe_isa::{table, Family, Target};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Target whose mnemonics and rules are reported.
+    #[arg(long, default_value = "gfx1030")]
+    pub gfx: String,
+}
+
+/// Lowered and total opcodes of one family.
+#[derive(Debug, PartialEq, Eq, serde::Serialize)]
+pub struct FamilyCoverage {
+    pub family: Family,
+    pub lowered: usize,
+    pub total: usize,
+}
+
+/// An opcode with no lowering.
+#[derive(Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Unlowered {
+    pub mnemonic: &'static str,
+    pub family: Family,
+    pub reason: &'static str,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub struct Coverage {
+    /// Every family of the table, in encoding order.
+    pub families: Vec<FamilyCoverage>,
+    /// In table order (family, then opcode number).
+    pub unlowered: Vec<Unlowered>,
+}
+
+/// The coverage of the table on `gfx`.
+pub fn coverage(gfx: Target) -> Coverage {
+    let mut families: Vec<FamilyCoverage> = Family::ALL
+        .iter()
+        .map(|&family| FamilyCoverage {
+            family,
+            lowered: 0,
+            total: 0,
+        })
+        .collect();
+    let mut unlowered = Vec::new();
+    for row in &table().rows {
+        let Some(f) = families.iter_mut().find(|f| f.family == row.family) else {
+            continue;
+        };
+        f.total += 1;
+        match rdnaprobe_recompiler::unlowered_reason(row.op(), gfx) {
+            None => f.lowered += 1,
+            Some(reason) => unlowered.push(Unlowered {
+                mnemonic: row.mnemonic_for(gfx),
+                family: row.family,
+                reason,
+            }),
+        }
+    }
+    Coverage {
+        families,
+        unlowered,
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let gfx: Target = args
+        .gfx
+        .parse()
+        .map_err(|e| anyhow::anyhow!("--gfx: {e}"))?;
+    let report = coverage(gfx);
+    let mut out = std::io::stdout().lock();
+    match args.format {
+        Format::Json => {
+            // as an io::Error, so that a closed pipe ends the program quietly
+            serde_json::to_writer_pretty(&mut out, &report).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+        Format::Table => write_table(&mut out, &report)?,
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_table(out: &mut impl Write, c: &Coverage) -> std::io::Result<()> {
+    writeln!(out, "{:<8} {:>7} {:>6}", "family", "lowered", "total")?;
+    let (mut lowered, mut total) = (0, 0);
+    for f in &c.families {
+        writeln!(
+            out,
+            "{:<8} {:>7} {:>6}",
+            f.family.name(),
+            f.lowered,
+            f.total
+        )?;
+        lowered += f.lowered;
+        total += f.total;
+    }
+    writeln!(out, "{:<8} {:>7} {:>6}", "all", lowered, total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_add_up_to_the_table() {
+        let c = coverage(Target::Gfx1030);
+        let total: usize = c.families.iter().map(|f| f.total).sum();
+        let lowered: usize = c.families.iter().map(|f| f.lowered).sum();
+        assert_eq!(total, table().rows.len());
+        assert_eq!(total - lowered, c.unlowered.len());
+        let vop2 = c
+            .families
+            .iter()
+            .find(|f| f.family == Family::VOP2)
+            .unwrap();
+        assert!(vop2.lowered > 0 && vop2.lowered <= vop2.total, "{vop2:?}");
+        let mimg = c
+            .families
+            .iter()
+            .find(|f| f.family == Family::MIMG)
+            .unwrap();
+        assert_eq!(mimg.lowered, 0);
+        assert!(c.unlowered.iter().any(|u| u.mnemonic == "v_readlane_b32"));
+        assert!(!c.unlowered.iter().any(|u| u.mnemonic == "v_add_f32"));
+    }
+
+    #[test]
+    fn table_has_a_row_per_family_and_a_total() {
+        let c = Coverage {
+            families: vec![
+                FamilyCoverage {
+                    family: Family::VOP1,
+                    lowered: 3,
+                    total: 5,
+                },
+                FamilyCoverage {
+                    family: Family::MIMG,
+                    lowered: 0,
+                    total: 2,
+                },
+            ],
+            unlowered: vec![],
+        };
+        let mut out = Vec::new();
+        write_table(&mut out, &c).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "family   lowered  total\n\
+             VOP1           3      5\n\
+             MIMG           0      2\n\
+             all            3      7\n"
+        );
+    }
+}
