@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod backend;
 mod cmd;
+mod plan;
 mod stream;
 mod sweep;
 mod vulkan;
@@ -72,10 +73,27 @@ fn main() -> ExitCode {
             if is_broken_pipe(&err) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("rdnaprobe: error: {err:#}");
+            eprintln!("rdnaprobe: error: {}", error_line(&err));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and its causes on one line, each said once: a cause whose text the line already
+/// ends with (a library error that prints its source, such as an I/O error) is left out.
+fn error_line(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if line.ends_with(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
 }
 
 /// A closed pipe (`rdnaprobe decode | head`) ends the program quietly.
