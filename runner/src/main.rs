@@ -107,3 +107,36 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 fn reset_sigpipe() {
     // Writing to a closed pipe returns EPIPE instead of killing the process; see is_broken_pipe.
 }
+
+#[cfg(test)]
+mod tests {
+    use super::error_line;
+
+    /// A library error whose message already ends with its source's text.
+    #[derive(Debug)]
+    struct Wrapped(std::io::Error);
+
+    impl std::fmt::Display for Wrapped {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "out.csv: create: {}", self.0)
+        }
+    }
+
+    impl std::error::Error for Wrapped {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn each_cause_is_said_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory");
+        let err = anyhow::Error::new(Wrapped(io)).context("writing the dataset");
+        assert_eq!(
+            error_line(&err),
+            "writing the dataset: out.csv: create: no such directory"
+        );
+        let plain = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(error_line(&plain), "outer: inner");
+    }
+}

@@ -9,8 +9,8 @@
 //! ([`rdnaprobe_recompiler::batch`]) on every core (rayon), fused with the input generation,
 //! the comparison and the block hashing so that each block of rows is touched once while it is
 //! in cache. On a device the module computes its own inputs from the row index and stores only
-//! the live output dwords ([`OutputLayout`]): a unary f32 sweep moves 4 bytes per row over the
-//! bus, nothing the other way.
+//! the live output dwords ([`layout::OutputLayout`]): a unary f32 sweep moves 4 bytes per row
+//! over the bus, nothing the other way.
 //!
 //! Pipelining: a GPU candidate runs on its own thread with up to [`GPU_QUEUE`] chunks queued
 //! ahead, so while the CPU checks chunk k the device already runs chunk k+1 and k+2 waits.
@@ -19,6 +19,11 @@
 //! device results are alive (4 B per live output dword and row, plus the executor's mapped
 //! copy of one chunk), each rayon worker holds one block of inputs, candidate and reference
 //! rows, and at most `max_mismatches` rows are kept. See [`memory_bound`].
+//!
+//! Modules: `engine` (who computes: [`Engine`]), `outcome` (the [`Plan`] and the
+//! [`Outcome`]), [`layout`] (which dwords are read back), `check` (one chunk: generate, run,
+//! compare, hash), `run` (the chunk loop and resume), [`gpu`] (the device thread), [`journal`],
+//! [`digest`] and `memory` ([`memory_bound`]).
 
 mod check;
 pub mod digest;

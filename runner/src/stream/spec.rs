@@ -42,10 +42,11 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
-/// The six input generators of a sweep.
+/// The six input generators of a sweep. Each is a counter (`first + index`, what
+/// [`InputGen::parse_cli`] makes), so a device can compute it from the row index.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Inputs {
-    pub gens: [InputGen; 6],
+    gens: [InputGen; 6],
 }
 
 impl Inputs {
@@ -71,7 +72,12 @@ impl Inputs {
                 return Err(bad(format!("in{idx} is given twice")));
             }
             named[idx] = true;
-            gens[idx] = InputGen::parse_cli(gen).map_err(bad)?;
+            let g = InputGen::parse_cli(gen).map_err(bad)?;
+            debug_assert!(
+                g.counter().is_some(),
+                "command-line generators are counters"
+            );
+            gens[idx] = g;
         }
         let rows: u128 = gens.iter().map(|g| u128::from(g.count())).product();
         if rows > u128::from(MAX_ROWS_PER_MODE) {
@@ -97,6 +103,7 @@ impl Inputs {
     /// same values in the same row order as [`Inputs::row`].
     pub fn ranges(&self) -> [rdnaprobe_recompiler::spirv::InputRange; 6] {
         self.gens.each_ref().map(|g| {
+            // Every generator is a counter (see the type's docs); a list would have no range.
             let (first, count) = g.counter().unwrap_or((g.get(0), g.count()));
             rdnaprobe_recompiler::spirv::InputRange {
                 first: first as u32,

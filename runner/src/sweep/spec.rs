@@ -230,8 +230,8 @@ impl Sweep {
             None => vec![Some(32)],
             Some(v) if v.is_empty() => bail!("modes.wave is an empty list"),
             Some(v) => {
-                if let Some(bad) = v.iter().find(|w| **w != 32 && **w != 64) {
-                    bail!("modes.wave: {bad} is not 32 or 64");
+                for &w in v {
+                    crate::plan::modes::wave(w).map_err(|e| anyhow::anyhow!("modes.wave: {e}"))?;
                 }
                 v.iter().map(|w| Some(*w)).collect()
             }
@@ -284,6 +284,7 @@ impl Sweep {
             Combine::Cartesian => {
                 let counts: Vec<u64> = self.slots.iter().map(|s| s.gen.count()).collect();
                 let mut ks = vec![0; counts.len()];
+                // In0 slowest, the last declared input fastest.
                 digits(input_idx, &counts, Fastest::Last, &mut ks);
                 for (slot, k) in self.slots.iter().zip(ks) {
                     put(slot, k);

@@ -25,7 +25,7 @@ struct Header {
     run: serde_json::Value,
 }
 
-/// An open journal of records `R`, appending. `format` is the header's format name.
+/// An open journal of records `R`, appending.
 pub struct Lines<R> {
     path: PathBuf,
     file: File,
