@@ -516,6 +516,10 @@ in2 = { random = 2, seed = 5, type = "f64" }
                 "last",
             ),
             (SPEC.replace("gfx =", "gfxx ="), "unknown field"),
+            (
+                SPEC.replace("[modes]", "[modes]\nwave = [32, 48]"),
+                "modes.wave: 48 is not 32 or 64",
+            ),
         ];
         for (text, want) in cases {
             let err = format!("{:#}", Sweep::parse(&text, &no_asm).unwrap_err());

@@ -176,3 +176,56 @@ fn read<K: DeserializeOwned>(path: &Path, what: &str) -> anyhow::Result<Snapshot
     let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     serde_json::from_str(&text).with_context(|| format!("{}: not a {what} journal", path.display()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    struct Key {
+        spec_hash: String,
+    }
+
+    fn key(h: &str) -> Key {
+        Key {
+            spec_hash: h.into(),
+        }
+    }
+
+    #[test]
+    fn a_torn_chunk_is_cut_and_the_run_resumes_after_the_last_commit() {
+        let dir = std::env::temp_dir().join(format!("rdnaprobe-snapshot-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("out.csv");
+        let Begin::Run(mut j) = Snapshot::begin(&out, key("a"), 3, b"h\n", false, "sweep").unwrap()
+        else {
+            panic!("a fresh run")
+        };
+        j.commit(&out, 2, b"r0\nr1\n").unwrap();
+        // A killed chunk left half a row behind the commit.
+        append(&partial_path(&out))
+            .unwrap()
+            .write_all(b"r2-to")
+            .unwrap();
+        let err = Snapshot::begin(&out, key("a"), 3, b"h\n", false, "sweep");
+        assert!(format!("{:#}", err.err().unwrap()).contains("--resume"));
+        let err = Snapshot::begin(&out, key("b"), 3, b"h\n", true, "sweep");
+        assert!(format!("{:#}", err.err().unwrap()).contains("different sweep"));
+        let Begin::Run(mut j) = Snapshot::begin(&out, key("a"), 3, b"h\n", true, "sweep").unwrap()
+        else {
+            panic!("a resumed run")
+        };
+        assert_eq!((j.rows_done, j.bytes), (2, 8));
+        j.commit(&out, 1, b"r2\n").unwrap();
+        Snapshot::<Key>::finish(&out).unwrap();
+        Snapshot::<Key>::remove(&out).unwrap();
+        assert_eq!(fs::read(&out).unwrap(), b"h\nr0\nr1\nr2\n");
+        assert!(!journal_path(&out).exists() && !partial_path(&out).exists());
+        assert!(matches!(
+            Snapshot::begin(&out, key("a"), 3, b"h\n", true, "sweep").unwrap(),
+            Begin::Complete
+        ));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
