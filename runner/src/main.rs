@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod backend;
 mod cmd;
+mod plan;
 mod stream;
 mod sweep;
 mod vulkan;
@@ -75,10 +76,27 @@ fn main() -> ExitCode {
             if is_broken_pipe(&err) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("rdnaprobe: error: {err:#}");
+            eprintln!("rdnaprobe: error: {}", error_line(&err));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and its causes on one line, each said once: a cause whose text the line already
+/// ends with (a library error that prints its source, such as an I/O error) is left out.
+fn error_line(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if line.ends_with(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
 }
 
 /// A closed pipe (`rdnaprobe decode | head`) ends the program quietly.
@@ -91,4 +109,37 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 
 fn reset_sigpipe() {
     // Writing to a closed pipe returns EPIPE instead of killing the process; see is_broken_pipe.
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_line;
+
+    /// A library error whose message already ends with its source's text.
+    #[derive(Debug)]
+    struct Wrapped(std::io::Error);
+
+    impl std::fmt::Display for Wrapped {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "out.csv: create: {}", self.0)
+        }
+    }
+
+    impl std::error::Error for Wrapped {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn each_cause_is_said_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory");
+        let err = anyhow::Error::new(Wrapped(io)).context("writing the dataset");
+        assert_eq!(
+            error_line(&err),
+            "writing the dataset: out.csv: create: no such directory"
+        );
+        let plain = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(error_line(&plain), "outer: inner");
+    }
 }

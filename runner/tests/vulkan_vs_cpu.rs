@@ -7,6 +7,10 @@
 //! `vulkan:lavapipe`: without a lavapipe device the test is skipped with a message, unless
 //! `CI=true`, where it fails. `vulkan:nvidia`: skipped cleanly where NVIDIA's driver is absent
 //! (CI has no GPU), unless `RDNAPROBE_REQUIRE_NVIDIA=1`.
+//!
+//! Run on another machine than the one that built it, the test takes the binary, the
+//! repository and a scratch directory from `RDNAPROBE_BIN`, `RDNAPROBE_REPO` and
+//! `RDNAPROBE_SCRATCH` (scripts/device/h200-tests.sh sets them).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -17,13 +21,12 @@ use rdnaprobe_isa::{FloatMode, Target, Wave};
 use rdnaprobe_recompiler::ir::{Expr, FloatUn};
 
 mod common;
-use common::BIN;
 
 /// Minimum share of non-approximate rows on which a driver must match the CPU model.
 const MIN_AGREEMENT: f64 = 0.999;
 
 fn replay(inputs: &[PathBuf], backend: &str, out: &Path) -> Vec<Row> {
-    let o = Command::new(BIN)
+    let o = Command::new(common::bin())
         .arg("replay")
         .args(inputs)
         .args(["--backend", backend, "-o"])
@@ -91,9 +94,7 @@ fn nvidia_agrees_with_the_cpu_model_on_shipped_rows() {
 
 fn agrees_with_the_cpu_model(driver: &str) {
     let inputs = common::repo_files("datasets/rdna2", "csv");
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{driver}-vs-cpu"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir(&format!("{driver}-vs-cpu"));
     let cpu = replay(&inputs, "cpu", &dir.join("cpu.csv"));
     let lvp = replay(
         &inputs,

@@ -1,13 +1,9 @@
 #!/usr/bin/env bash
-# Runs on the NVIDIA H200 machine (see h200-replay.sh for what is carried): the exhaustive
-# streaming targets of docs/performance.md. Manifests come back in $OUT/exhaustive.tar.gz.
+# Runs in the repository on a machine with an NVIDIA GPU: the exhaustive streaming targets of
+# docs/performance.md. Manifests come back in $OUT/exhaustive.tar.gz. Paths come from the
+# environment (scripts/device/common.sh).
 set -uo pipefail
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-[[ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]] &&
-    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-bin=.dev/rdnaprobe
-out=${OUT:-/tmp/out}
+source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 nproc
 for op in v_sqrt_f16 v_rcp_f16 v_add_f16; do

@@ -1,16 +1,10 @@
 #!/usr/bin/env bash
-# Runs on the NVIDIA H200 machine (no Rust there): a stripped `rdnaprobe` built here with
-#   cargo build --release -p rdnaprobe --no-default-features
-# is carried as .dev/rdnaprobe, the Vulkan loader as .gl/*.deb.
-# Replays every shipped dataset on vulkan:nvidia and on cpu (16 cores), writing to $OUT.
+# Runs in the repository on a machine with an NVIDIA GPU (no Rust needed there): replays every
+# shipped dataset on vulkan:nvidia and on cpu, writing to $OUT. Paths come from the
+# environment (scripts/device/common.sh), e.g.
+#   RDNAPROBE_BIN=.dev/rdnaprobe RDNAPROBE_DEBS=.gl OUT=/tmp/out scripts/device/h200-replay.sh
 set -euo pipefail
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-if [[ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]]; then
-    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-fi
-bin=.dev/rdnaprobe
-out=${OUT:-/tmp/out}
+source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 "$bin" devices | tee "$out/devices.txt"
 for backend in vulkan:nvidia cpu; do

@@ -11,6 +11,8 @@
 
 use rdnaprobe_dataset::Row;
 
+use crate::plan::backend::{BackendName, ROW_BACKENDS};
+
 /// What happened to one row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -58,19 +60,16 @@ pub mod cpu;
 pub mod hip;
 pub mod vulkan;
 
-/// Opens a backend from its command-line spelling: `cpu`, `vulkan`, `vulkan:lavapipe`,
-/// `vulkan:nvidia`, `vulkan:radv`, `vulkan:N`, `hip`, `hip:gfx1030`.
+/// Opens a backend from its command-line spelling (the registry: [`BackendName`]): `cpu`,
+/// `vulkan`, `vulkan:lavapipe`, `vulkan:nvidia`, `vulkan:radv`, `vulkan:N`, `hip`,
+/// `hip:gfx1030`.
 pub fn open(spec: &str) -> anyhow::Result<Box<dyn Backend>> {
-    let (name, arg) = match spec.split_once(':') {
-        Some((n, a)) => (n, Some(a)),
-        None => (spec, None),
-    };
-    match name {
-        "cpu" if arg.is_none() => Ok(Box::new(cpu::CpuBackend::new())),
-        "vulkan" => Ok(Box::new(vulkan::VulkanBackend::open(arg)?)),
-        "hip" => Ok(Box::new(hip::HipBackend::open(arg)?)),
-        _ => anyhow::bail!(
-            "unknown backend `{spec}`: expected cpu, vulkan[:lavapipe|nvidia|radv|N] or hip[:gfx10xx]"
-        ),
+    match BackendName::parse(spec) {
+        Some(BackendName::Cpu) if spec == "cpu" => Ok(Box::new(cpu::CpuBackend::new())),
+        Some(BackendName::Vulkan(which)) => {
+            Ok(Box::new(vulkan::VulkanBackend::open(which.as_deref())?))
+        }
+        Some(BackendName::Hip(gfx)) => Ok(Box::new(hip::HipBackend::open(gfx.as_deref())?)),
+        _ => anyhow::bail!("unknown backend `{spec}`: expected {ROW_BACKENDS}"),
     }
 }

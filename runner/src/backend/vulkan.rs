@@ -32,17 +32,7 @@ pub struct KernelKey {
 
 /// Resolves a row's mode cells (empty = `FloatMode::DEFAULT`'s field).
 pub fn resolve_mode(row: &Row) -> FloatMode {
-    let d = FloatMode::DEFAULT;
-    let m = &row.mode;
-    FloatMode {
-        ieee: m.ieee.map_or(d.ieee, |v| v != 0),
-        dx10_clamp: m.dx10_clamp.map_or(d.dx10_clamp, |v| v != 0),
-        denorm32: m.denorm32.unwrap_or(d.denorm32),
-        denorm16: m.denorm16.unwrap_or(d.denorm16),
-        round32: m.round32.unwrap_or(d.round32),
-        round16: m.round16.unwrap_or(d.round16),
-        fp16_overflow: m.fp16_overflow.map_or(d.fp16_overflow, |v| v != 0),
-    }
+    crate::plan::modes::resolve(&row.mode)
 }
 
 /// The kernel a row runs, or why it cannot run anywhere.

@@ -120,6 +120,10 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let target: Target = args.mcpu.parse()?;
+    super::check_output_file(&args.output)?;
+    if let Some(src) = &args.source {
+        super::check_output_file(src)?;
+    }
     let mode = mode_from_args(&args)?;
     let words = parse_words(&args.encoding)?;
     let comgr = Comgr::load()?;

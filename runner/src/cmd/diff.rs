@@ -107,6 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut file = match &args.output {
         Some(path) => {
+            super::check_output_file(path)?;
             let f = AtomicFile::create(path)?;
             Some(Sink::for_format(is_json_path(path), BufWriter::new(f))?)
         }

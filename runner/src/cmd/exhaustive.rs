@@ -106,11 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (None, None) => anyhow::bail!("give the body with --asm or --words"),
     };
     anyhow::ensure!(!words.is_empty(), "the body has no instruction words");
-    let wave = match args.wave {
-        32 => Wave::W32,
-        64 => Wave::W64,
-        w => anyhow::bail!("wave {w} is not 32 or 64"),
-    };
+    let wave = crate::plan::modes::wave(args.wave).map_err(|e| anyhow::anyhow!("wave {e}"))?;
     let gfx: Target = args
         .gfx
         .parse()

@@ -91,6 +91,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 
     let label = args.output.display().to_string();
+    super::check_output_file(&args.output)?;
     let file = AtomicFile::create(&args.output)?;
     let mut w = Writer::new(file, label.clone(), &[], &columns)?;
     let mut next: u64 = 0;

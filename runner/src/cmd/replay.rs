@@ -85,6 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if args.inputs.iter().any(|i| same_file(i, out)) {
                 bail!("{}: the output would overwrite an input", out.display());
             }
+            super::check_output_file(out)?;
             let tally = replay_to_file(&args.inputs, out, backend.as_mut(), &args.backend, batch)?;
             eprintln!("{}", tally.summary(Some(started.elapsed().as_secs_f64())));
         }

@@ -50,6 +50,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("{}: {}", sweep.spec.name, sweep.describe());
         return Ok(ExitCode::SUCCESS);
     }
+    super::check_output_file(&args.output)?;
     let mut backend = crate::backend::open(&args.backend)?;
     let opts = Options {
         backend: args.backend.clone(),

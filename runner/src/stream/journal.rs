@@ -1,29 +1,26 @@
-//! The journal of a streaming run: one JSON line per finished chunk (its block digests, class
-//! counts, largest ULP and kept mismatching rows), so that a run killed at any moment, even in
-//! the middle of writing a line, continues where it stopped (`rdnaprobe exhaustive --resume`)
-//! and ends with the digest, counts and rows an uninterrupted run gives.
+//! The journal of a streaming run (a [`Lines`] journal): one JSON line per finished chunk (its
+//! block digests, class counts, largest ULP and kept mismatching rows), so that a killed run
+//! continues where it stopped (`rdnaprobe exhaustive --resume`) and ends with the digest,
+//! counts and rows an uninterrupted run gives.
 //!
 //! Layout of `RESULT_DIR/journal.jsonl`: a header line `{"format": FORMAT, "run": KEY}`, where
 //! KEY names everything that decides the results (generator, modes, wave, target, chunk size,
-//! backends, mismatch cap, k), then one [`ChunkRecord`] per line in chunk order. Lines are
-//! appended and flushed after every chunk and synced to disk at most once a second; a torn last
-//! line is dropped on resume.
+//! backends, mismatch cap, k), then one [`ChunkRecord`] per line in chunk order.
 
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
 use super::Mismatch;
+use crate::plan::journal::{AbortHooks, Lines};
 
 /// First line's `format`.
 pub const FORMAT: &str = "rdnaprobe exhaustive journal v1";
 
-/// How often appended lines are synced to disk.
-const SYNC_EVERY: Duration = Duration::from_secs(1);
+/// Test hook: abort the process after the line of this many chunks (counted over the run).
+pub const ABORT_AFTER_ENV: &str = "RDNAPROBE_EXHAUSTIVE_ABORT_AFTER_CHUNKS";
+/// Test hook: abort the process halfway through writing the line of this chunk (0-based).
+pub const ABORT_MID_ENV: &str = "RDNAPROBE_EXHAUSTIVE_ABORT_MID_CHUNK";
 
 /// What one finished chunk contributed to a run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,7 +30,7 @@ pub struct ChunkRecord {
     pub mode: usize,
     pub first_row: u64,
     pub rows: u64,
-    /// Rows per class, indexed by [`Class::code`].
+    /// Rows per class, indexed by [`Class::code`](rdnaprobe_reports::classify::Class::code).
     pub classes: Vec<u64>,
     pub max_ulp: Option<u64>,
     /// Hex block digests, in row order.
@@ -42,7 +39,7 @@ pub struct ChunkRecord {
     pub mismatches: Vec<Mismatch>,
 }
 
-/// A [`Class`] in the journal: its [`Class::code`].
+/// A [`Class`](rdnaprobe_reports::classify::Class) in the journal: its code.
 pub(super) mod class_code {
     use rdnaprobe_reports::classify::Class;
     use serde::{de::Error, Deserialize, Deserializer, Serializer};
@@ -57,22 +54,8 @@ pub(super) mod class_code {
     }
 }
 
-#[derive(Serialize, Deserialize)]
-struct Header {
-    format: String,
-    run: serde_json::Value,
-}
-
-/// An open journal, appending.
-pub struct Journal {
-    path: PathBuf,
-    file: File,
-    last_sync: Instant,
-    /// Test hook: abort the process after this many chunk lines in this process.
-    abort_after: Option<u64>,
-    /// Test hook: abort the process halfway through writing this chunk's line.
-    abort_mid: Option<u64>,
-}
+/// An open journal of a streaming run, appending.
+pub struct Journal(Lines<ChunkRecord>);
 
 impl Journal {
     /// The journal file of result directory `dir`.
@@ -80,146 +63,30 @@ impl Journal {
         dir.join("journal.jsonl")
     }
 
-    /// Starts a journal for run `key`; an existing journal is an error (it belongs to an
-    /// interrupted run: resume it or remove it).
+    /// Starts the journal of run `key` (an existing journal is an error).
     pub fn create(path: &Path, key: &serde_json::Value) -> anyhow::Result<Journal> {
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(path)
-            .map_err(|e| {
-                if e.kind() == std::io::ErrorKind::AlreadyExists {
-                    anyhow::anyhow!(
-                        "{} exists: an interrupted run is there; continue it with --resume or \
-                         remove the file",
-                        path.display()
-                    )
-                } else {
-                    anyhow::Error::new(e).context(format!("creating {}", path.display()))
-                }
-            })?;
-        let header = Header {
-            format: FORMAT.into(),
-            run: key.clone(),
-        };
-        serde_json::to_writer(&mut file, &header)?;
-        file.write_all(b"\n")?;
-        file.sync_data()
-            .with_context(|| format!("syncing {}", path.display()))?;
-        Ok(Journal::open(path.to_path_buf(), file))
+        Lines::create(path, FORMAT, key, hooks()).map(Journal)
     }
 
-    /// Reopens the journal at `path` for run `key`: returns the chunks it holds (a torn last
-    /// line is cut off) and the journal, ready to append. A journal of another run is refused.
+    /// Reopens the journal of run `key`: the chunks it holds and the journal.
     pub fn resume(
         path: &Path,
         key: &serde_json::Value,
     ) -> anyhow::Result<(Journal, Vec<ChunkRecord>)> {
-        let file = File::open(path).with_context(|| {
-            format!(
-                "--resume: opening {} (no interrupted run there?)",
-                path.display()
-            )
-        })?;
-        let mut reader = BufReader::new(file);
-        let mut line = String::new();
-        let mut good_len = 0u64;
-        let mut lineno = 0u64;
-        let mut records = Vec::new();
-        loop {
-            line.clear();
-            let n = reader
-                .read_line(&mut line)
-                .with_context(|| format!("reading {}", path.display()))?;
-            if n == 0 || !line.ends_with('\n') {
-                break; // end of file, or a line the interrupted run did not finish
-            }
-            lineno += 1;
-            if lineno == 1 {
-                let header: Header = serde_json::from_str(&line)
-                    .with_context(|| format!("{}:1: not a journal header", path.display()))?;
-                if header.format != FORMAT {
-                    bail!(
-                        "{}:1: journal format `{}`, expected `{FORMAT}`",
-                        path.display(),
-                        header.format
-                    );
-                }
-                if &header.run != key {
-                    bail!(
-                        "{}: the journal is from a different run:\n  journal: {}\n  this run: {}",
-                        path.display(),
-                        header.run,
-                        key
-                    );
-                }
-            } else {
-                match serde_json::from_str::<ChunkRecord>(&line) {
-                    Ok(r) => records.push(r),
-                    // A complete line that does not parse can only be the interrupted write.
-                    Err(_) if reader.fill_buf().is_ok_and(|b| b.is_empty()) => break,
-                    Err(e) => bail!("{}:{lineno}: {e}", path.display()),
-                }
-            }
-            good_len += n as u64;
-        }
-        if lineno == 0 {
-            bail!(
-                "{}: empty journal (the run stopped before it began)",
-                path.display()
-            );
-        }
-        let mut file = OpenOptions::new()
-            .write(true)
-            .open(path)
-            .with_context(|| format!("opening {} to append", path.display()))?;
-        file.set_len(good_len)
-            .and_then(|()| file.seek(SeekFrom::End(0)).map(drop))
-            .and_then(|()| file.sync_data())
-            .with_context(|| format!("cutting {} to its last whole line", path.display()))?;
-        Ok((Journal::open(path.to_path_buf(), file), records))
-    }
-
-    fn open(path: PathBuf, file: File) -> Journal {
-        let hook = |name: &str| std::env::var(name).ok().and_then(|v| v.parse().ok());
-        Journal {
-            path,
-            file,
-            last_sync: Instant::now(),
-            abort_after: hook("RDNAPROBE_EXHAUSTIVE_ABORT_AFTER_CHUNKS"),
-            abort_mid: hook("RDNAPROBE_EXHAUSTIVE_ABORT_MID_CHUNK"),
-        }
+        Lines::resume(path, FORMAT, key, hooks()).map(|(j, r)| (Journal(j), r))
     }
 
     /// Appends one chunk's line.
     pub fn append(&mut self, r: &ChunkRecord) -> anyhow::Result<()> {
-        let mut line = serde_json::to_vec(r)?;
-        line.push(b'\n');
-        if self.abort_mid == Some(r.chunk) {
-            let _ = self.file.write_all(&line[..line.len() / 2]);
-            let _ = self.file.sync_data();
-            std::process::abort();
-        }
-        self.file
-            .write_all(&line)
-            .with_context(|| format!("appending to {}", self.path.display()))?;
-        if self.last_sync.elapsed() >= SYNC_EVERY {
-            self.file
-                .sync_data()
-                .with_context(|| format!("syncing {}", self.path.display()))?;
-            self.last_sync = Instant::now();
-        }
-        if self.abort_after == Some(r.chunk + 1) {
-            let _ = self.file.sync_data();
-            std::process::abort();
-        }
-        Ok(())
+        self.0.append(r.chunk, r)
     }
 
     /// Removes the journal once the run's results are written.
     pub fn finish(self) -> anyhow::Result<()> {
-        drop(self.file);
-        std::fs::remove_file(&self.path)
-            .with_context(|| format!("removing {}", self.path.display()))
+        self.0.finish()
     }
+}
+
+fn hooks() -> AbortHooks {
+    AbortHooks::from_env(ABORT_AFTER_ENV, ABORT_MID_ENV)
 }

@@ -2,9 +2,18 @@
 //! non-streaming replay path, stability across chunk sizes and thread counts, and the
 //! mismatch bookkeeping.
 
+use super::check::{lower_all, Checker};
+use super::digest::{block_digest, Combiner, DIGEST_ROWS};
+use super::layout::OutputLayout;
+use super::spec::Inputs;
 use super::*;
 use crate::backend::{cpu::CpuBackend, Backend};
 use rdnaprobe_dataset::Row;
+use rdnaprobe_isa::{Target, Wave};
+use rdnaprobe_recompiler::batch::BatchKernel;
+use rdnaprobe_recompiler::ir::Kernel;
+use rdnaprobe_reports::classify::Class;
+use rdnaprobe_reports::DwordType;
 
 /// `v_sqrt_f16 v10, v4` (VOP1).
 const SQRT_F16: u32 = 0x7e14_ab04;

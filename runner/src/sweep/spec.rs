@@ -1,6 +1,7 @@
 //! Sweep specs (TOML, docs/sweeps.md): the body, one generator per input, how inputs combine,
-//! the float-mode matrix and the wave sizes. A parsed [`Sweep`] maps a row index to its row,
-//! so the row order is a pure function of the spec: shards are slices of that order.
+//! the float-mode matrix and the wave sizes, read into the plan model ([`crate::plan`]). A
+//! parsed [`Sweep`] maps a row index to its row, so the row order is a pure function of the
+//! spec: shards are slices of that order.
 //!
 //! Row order: modes outermost (wave, then the mode fields in schema order, each list in the
 //! order written), inputs innermost (cartesian: in0 slowest, the last declared input fastest;
@@ -9,10 +10,12 @@
 use std::collections::BTreeMap;
 
 use anyhow::{bail, Context};
-use rdnaprobe_dataset::{parse_hex, ModeCells, Row};
+use rdnaprobe_dataset::{parse_hex, Row};
 use serde::{Deserialize, Serialize};
 
-use super::gen::{special_grid, Generator, OpType};
+use crate::plan::gen::{special_grid, Generator, OpType};
+use crate::plan::modes::ModeMatrix;
+use crate::plan::order::{digits, Fastest};
 
 /// The spec as written in TOML (and recorded in manifests as JSON).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -29,7 +32,7 @@ pub struct SpecFile {
     #[serde(default)]
     pub inputs: BTreeMap<String, InputSpec>,
     #[serde(default)]
-    pub modes: ModeMatrix,
+    pub modes: ModeLists,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -85,7 +88,7 @@ pub struct InputSpec {
 /// Lists of values per mode field; a missing field is "not stated" (empty cell).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ModeMatrix {
+pub struct ModeLists {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wave: Option<Vec<u32>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -119,23 +122,12 @@ pub struct Sweep {
     pub words: Vec<u32>,
     pub instruction: String,
     slots: Vec<Slot>,
-    /// Each mode field's values (`[None]` when not stated), in the order of [`MODE_FIELDS`].
-    modes: Vec<Vec<Option<u8>>>,
+    /// The stated mode fields, in schema order.
+    modes: ModeMatrix,
     waves: Vec<Option<u32>>,
     inputs_len: u64,
     total: u64,
 }
-
-/// Mode fields in schema order, with their largest value.
-pub const MODE_FIELDS: [(&str, u8); 7] = [
-    ("ieee", 1),
-    ("dx10_clamp", 1),
-    ("denorm32", 3),
-    ("denorm16", 3),
-    ("round32", 3),
-    ("round16", 3),
-    ("fp16_overflow", 1),
-];
 
 impl Sweep {
     /// Parses TOML text. `assemble` turns `body.asm` into words.
@@ -233,32 +225,18 @@ impl Sweep {
             &m.round16,
             &m.fp16_overflow,
         ];
-        let mut modes = Vec::new();
-        for ((name, max), list) in MODE_FIELDS.iter().zip(lists) {
-            modes.push(match list {
-                None => vec![None],
-                Some(v) if v.is_empty() => {
-                    bail!("modes.{name} is an empty list (leave it out for \"not stated\")")
-                }
-                Some(v) => {
-                    if let Some(bad) = v.iter().find(|x| **x > *max) {
-                        bail!("modes.{name}: {bad} is out of range 0..={max}");
-                    }
-                    v.iter().map(|x| Some(*x)).collect()
-                }
-            });
-        }
+        let modes = ModeMatrix::from_lists(lists).map_err(|e| anyhow::anyhow!(e))?;
         let waves = match &m.wave {
             None => vec![Some(32)],
             Some(v) if v.is_empty() => bail!("modes.wave is an empty list"),
             Some(v) => {
-                if let Some(bad) = v.iter().find(|w| **w != 32 && **w != 64) {
-                    bail!("modes.wave: {bad} is not 32 or 64");
+                for &w in v {
+                    crate::plan::modes::wave(w).map_err(|e| anyhow::anyhow!("modes.wave: {e}"))?;
                 }
                 v.iter().map(|w| Some(*w)).collect()
             }
         };
-        let modes_len = modes.iter().map(|v| v.len() as u64).product::<u64>() * waves.len() as u64;
+        let modes_len = modes.len() * waves.len() as u64;
         let total = inputs_len
             .checked_mul(modes_len)
             .context("the sweep has more than 2^64 rows")?;
@@ -288,16 +266,12 @@ impl Sweep {
 
     /// Row `index` (`index < total_rows()`), with the `sweep_row` extra cell.
     pub fn row(&self, index: u64) -> Row {
-        let mut mode_idx = index / self.inputs_len;
-        let mut input_idx = index % self.inputs_len;
-        // Mode digits: the last field varies fastest, wave is outermost.
-        let mut cells = [None; 7];
-        for (f, values) in self.modes.iter().enumerate().rev() {
-            let n = values.len() as u64;
-            cells[f] = values[(mode_idx % n) as usize];
-            mode_idx /= n;
-        }
-        let wave = self.waves[(mode_idx % self.waves.len() as u64) as usize];
+        // Digits: wave outermost, then the modes (the last field fastest), then the inputs.
+        let mut d = [0u64; 3];
+        let radices = [self.waves.len() as u64, self.modes.len(), self.inputs_len];
+        digits(index, &radices, Fastest::Last, &mut d);
+        let [wave_idx, mode_idx, input_idx] = d;
+        let wave = self.waves[wave_idx as usize];
         let mut inputs = [0u32; 6];
         let mut put = |slot: &Slot, k: u64| {
             let v = slot.gen.get(k);
@@ -308,10 +282,12 @@ impl Sweep {
         };
         match self.spec.combine {
             Combine::Cartesian => {
-                for slot in self.slots.iter().rev() {
-                    let n = slot.gen.count();
-                    put(slot, input_idx % n);
-                    input_idx /= n;
+                let counts: Vec<u64> = self.slots.iter().map(|s| s.gen.count()).collect();
+                let mut ks = vec![0; counts.len()];
+                // In0 slowest, the last declared input fastest.
+                digits(input_idx, &counts, Fastest::Last, &mut ks);
+                for (slot, k) in self.slots.iter().zip(ks) {
+                    put(slot, k);
                 }
             }
             Combine::Zip => {
@@ -324,15 +300,7 @@ impl Sweep {
             instruction: self.instruction.clone(),
             encoding: self.words.clone(),
             wave,
-            mode: ModeCells {
-                ieee: cells[0],
-                dx10_clamp: cells[1],
-                denorm32: cells[2],
-                denorm16: cells[3],
-                round32: cells[4],
-                round16: cells[5],
-                fp16_overflow: cells[6],
-            },
+            mode: self.modes.cells(mode_idx),
             inputs,
             outputs: [None; 16],
             gfx: self.spec.gfx.clone(),
@@ -548,6 +516,10 @@ in2 = { random = 2, seed = 5, type = "f64" }
                 "last",
             ),
             (SPEC.replace("gfx =", "gfxx ="), "unknown field"),
+            (
+                SPEC.replace("[modes]", "[modes]\nwave = [32, 48]"),
+                "modes.wave: 48 is not 32 or 64",
+            ),
         ];
         for (text, want) in cases {
             let err = format!("{:#}", Sweep::parse(&text, &no_asm).unwrap_err());

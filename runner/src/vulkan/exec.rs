@@ -1,4 +1,5 @@
-//! One logical Vulkan device running the recompiler's compute modules.
+//! The executor: one logical Vulkan device running the recompiler's compute modules (its
+//! creation, the pipelines, and running jobs through `dispatch` and `memory`).
 //!
 //! Layout of a batch: every job (one kernel and its rows) is cut into dispatches of at most
 //! `maxComputeWorkGroupCount[0] * wave` rows; each dispatch's rows lie contiguously in two
@@ -16,22 +17,24 @@ use ash::vk;
 use rdnaprobe_isa::Wave;
 use rdnaprobe_recompiler::spirv::{FloatControls, SpirvOptions, INPUT_DWORDS, OUTPUT_DWORDS};
 
-use super::{DeviceInfo, DeviceSelector, Probe};
+use super::device::{probe, DeviceInfo, DeviceSelector, Probe};
+use super::dispatch::{plan_batches, plan_dispatches};
+use super::memory::{destroy_buffer, HostBuffer};
 
 /// How long one batch may run before the device is considered hung.
-const FENCE_TIMEOUT: Duration = Duration::from_secs(300);
+pub(super) const FENCE_TIMEOUT: Duration = Duration::from_secs(300);
 /// Largest output bytes one submit writes; bigger batches are split into several submits.
-const MAX_BATCH_OUTPUT_BYTES: u64 = 256 << 20;
+pub(super) const MAX_BATCH_OUTPUT_BYTES: u64 = 256 << 20;
 
-const IN_ROW_BYTES: u64 = INPUT_DWORDS as u64 * 4;
+pub(super) const IN_ROW_BYTES: u64 = INPUT_DWORDS as u64 * 4;
 /// Push constants: `{ row_count }` for buffered inputs, `{ row_count, base_lo, base_hi }` for
 /// generated ones (see `rdnaprobe_recompiler::spirv::InputSource`).
-const PUSH_BYTES: u32 = 12;
-const OUT_ROW_BYTES: u64 = OUTPUT_DWORDS as u64 * 4;
+pub(super) const PUSH_BYTES: u32 = 12;
+pub(super) const OUT_ROW_BYTES: u64 = OUTPUT_DWORDS as u64 * 4;
 
 /// A compute pipeline made by [`Executor::pipeline`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PipelineId(usize);
+pub struct PipelineId(pub(super) usize);
 
 /// One kernel's rows.
 #[derive(Clone, Copy, Debug)]
@@ -40,67 +43,43 @@ pub struct Job<'a> {
     pub inputs: &'a [[u32; 6]],
 }
 
-struct Pipeline {
-    module: vk::ShaderModule,
-    pipeline: vk::Pipeline,
-    wave: u32,
-}
-
-/// A host-visible, host-coherent storage buffer, mapped for its whole life.
-struct HostBuffer {
-    buffer: vk::Buffer,
-    memory: vk::DeviceMemory,
-    size: u64,
-    ptr: *mut u8,
-}
-
-/// The dispatches of one submit and the descriptor ranges they bind.
-struct Dispatches {
-    list: Vec<Dispatch>,
-    in_range: u64,
-    out_range: u64,
-}
-
-/// One dispatch of a batch: a slice of a job's rows.
-struct Dispatch {
-    job: usize,
-    first_row: usize,
-    rows: usize,
-    in_offset: u64,
-    out_offset: u64,
+pub(super) struct Pipeline {
+    pub(super) module: vk::ShaderModule,
+    pub(super) pipeline: vk::Pipeline,
+    pub(super) wave: u32,
 }
 
 /// A Vulkan device ready to run compute modules written by `rdnaprobe_recompiler::spirv`.
 pub struct Executor {
-    _entry: ash::Entry,
-    instance: ash::Instance,
-    device: ash::Device,
-    info: DeviceInfo,
-    options: SpirvOptions,
-    memory: vk::PhysicalDeviceMemoryProperties,
-    align: u64,
-    max_groups: u32,
-    max_range: u64,
-    queue: vk::Queue,
-    command_pool: vk::CommandPool,
-    cmd: vk::CommandBuffer,
-    fence: vk::Fence,
-    set_layout: vk::DescriptorSetLayout,
-    layout: vk::PipelineLayout,
-    descriptor_pool: vk::DescriptorPool,
-    set: vk::DescriptorSet,
-    cache: vk::PipelineCache,
-    pipelines: Vec<Pipeline>,
-    by_words: HashMap<(Vec<u32>, u32), PipelineId>,
-    input: Option<HostBuffer>,
-    output: Option<HostBuffer>,
+    pub(super) _entry: ash::Entry,
+    pub(super) instance: ash::Instance,
+    pub(super) device: ash::Device,
+    pub(super) info: DeviceInfo,
+    pub(super) options: SpirvOptions,
+    pub(super) memory: vk::PhysicalDeviceMemoryProperties,
+    pub(super) align: u64,
+    pub(super) max_groups: u32,
+    pub(super) max_range: u64,
+    pub(super) queue: vk::Queue,
+    pub(super) command_pool: vk::CommandPool,
+    pub(super) cmd: vk::CommandBuffer,
+    pub(super) fence: vk::Fence,
+    pub(super) set_layout: vk::DescriptorSetLayout,
+    pub(super) layout: vk::PipelineLayout,
+    pub(super) descriptor_pool: vk::DescriptorPool,
+    pub(super) set: vk::DescriptorSet,
+    pub(super) cache: vk::PipelineCache,
+    pub(super) pipelines: Vec<Pipeline>,
+    pub(super) by_words: HashMap<(Vec<u32>, u32), PipelineId>,
+    pub(super) input: Option<HostBuffer>,
+    pub(super) output: Option<HostBuffer>,
 }
 
 impl Executor {
     /// Opens the device `selector` names.
     pub fn open(selector: &DeviceSelector) -> anyhow::Result<Executor> {
-        let entry = super::load_entry()?;
-        let instance = super::create_instance(&entry)?;
+        let entry = super::instance::load_entry()?;
+        let instance = super::instance::create_instance(&entry)?;
         // `entry` owns the loader library: the clone handed to open_on keeps it loaded, and
         // this one keeps it loaded until the instance is destroyed on the error path.
         match Self::open_on(entry.clone(), instance.clone(), selector) {
@@ -129,7 +108,7 @@ impl Executor {
             let probes: Vec<Probe> = pds
                 .iter()
                 .enumerate()
-                .map(|(i, &pd)| super::probe(&instance, i, pd))
+                .map(|(i, &pd)| probe(&instance, i, pd))
                 .collect();
             let infos: Vec<DeviceInfo> = probes.iter().map(|p| p.info.clone()).collect();
             let idx = selector.choose(&infos)?;
@@ -451,330 +430,6 @@ impl Executor {
         }
         Ok(result)
     }
-
-    /// Places the dispatches `parts` (job, first row, rows) in the input and output buffers at
-    /// aligned offsets, growing the buffers as needed.
-    fn layout_dispatches(
-        &mut self,
-        parts: &[(usize, usize, usize)],
-        in_row_bytes: u64,
-        out_row_bytes: u64,
-    ) -> anyhow::Result<Dispatches> {
-        let align = |x: u64| x.div_ceil(self.align) * self.align;
-        let mut list = Vec::with_capacity(parts.len());
-        let (mut in_end, mut out_end) = (0u64, 0u64);
-        let (mut in_range, mut out_range) = (in_row_bytes.max(4), out_row_bytes);
-        for &(job, first_row, rows) in parts {
-            list.push(Dispatch {
-                job,
-                first_row,
-                rows,
-                in_offset: in_end,
-                out_offset: out_end,
-            });
-            in_range = in_range.max(rows as u64 * in_row_bytes);
-            out_range = out_range.max(rows as u64 * out_row_bytes);
-            in_end = align(in_end + rows as u64 * in_row_bytes);
-            out_end = align(out_end + rows as u64 * out_row_bytes);
-        }
-        // Every dynamic offset plus the fixed range must stay inside the buffer.
-        let last = list.last().map_or((0, 0), |d| (d.in_offset, d.out_offset));
-        let in_size = (last.0 + in_range).max(in_end);
-        let out_size = (last.1 + out_range).max(out_end);
-        self.ensure_buffers(in_size, out_size)?;
-        Ok(Dispatches {
-            list,
-            in_range,
-            out_range,
-        })
-    }
-
-    /// Records `dispatches` (the i-th with `pipelines[i]` and the push constants `push` gives
-    /// it) into one command buffer, submits it and waits for its fence.
-    fn execute(
-        &mut self,
-        dispatches: &Dispatches,
-        pipelines: &[PipelineId],
-        push: impl Fn(&Dispatch) -> [u32; 3],
-    ) -> anyhow::Result<()> {
-        if dispatches.list.is_empty() {
-            return Ok(());
-        }
-        let (Some(input), Some(output)) = (&self.input, &self.output) else {
-            bail!("internal: buffers missing after allocation");
-        };
-        // SAFETY: the fence of the previous batch was waited for, so no GPU work uses the
-        // descriptor set or the command buffer; every handle belongs to this device.
-        unsafe {
-            let in_info = [vk::DescriptorBufferInfo {
-                buffer: input.buffer,
-                offset: 0,
-                range: dispatches.in_range,
-            }];
-            let out_info = [vk::DescriptorBufferInfo {
-                buffer: output.buffer,
-                offset: 0,
-                range: dispatches.out_range,
-            }];
-            let writes = [
-                vk::WriteDescriptorSet::default()
-                    .dst_set(self.set)
-                    .dst_binding(0)
-                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER_DYNAMIC)
-                    .buffer_info(&in_info),
-                vk::WriteDescriptorSet::default()
-                    .dst_set(self.set)
-                    .dst_binding(1)
-                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER_DYNAMIC)
-                    .buffer_info(&out_info),
-            ];
-            self.device.update_descriptor_sets(&writes, &[]);
-
-            let dev = &self.device;
-            dev.reset_command_buffer(self.cmd, vk::CommandBufferResetFlags::empty())
-                .context("vkResetCommandBuffer")?;
-            dev.begin_command_buffer(
-                self.cmd,
-                &vk::CommandBufferBeginInfo::default()
-                    .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
-            )
-            .context("vkBeginCommandBuffer")?;
-            let host_write = [vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::HOST_WRITE)
-                .dst_access_mask(vk::AccessFlags::SHADER_READ)];
-            dev.cmd_pipeline_barrier(
-                self.cmd,
-                vk::PipelineStageFlags::HOST,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
-                vk::DependencyFlags::empty(),
-                &host_write,
-                &[],
-                &[],
-            );
-            let mut bound = None;
-            for (d, id) in dispatches.list.iter().zip(pipelines) {
-                let pipe = &self.pipelines[id.0];
-                if bound != Some(pipe.pipeline) {
-                    dev.cmd_bind_pipeline(self.cmd, vk::PipelineBindPoint::COMPUTE, pipe.pipeline);
-                    bound = Some(pipe.pipeline);
-                }
-                let offsets = [d.in_offset as u32, d.out_offset as u32];
-                dev.cmd_bind_descriptor_sets(
-                    self.cmd,
-                    vk::PipelineBindPoint::COMPUTE,
-                    self.layout,
-                    0,
-                    &[self.set],
-                    &offsets,
-                );
-                let words = push(d);
-                let mut bytes = [0u8; PUSH_BYTES as usize];
-                for (b, w) in bytes.chunks_exact_mut(4).zip(words) {
-                    b.copy_from_slice(&w.to_ne_bytes());
-                }
-                dev.cmd_push_constants(
-                    self.cmd,
-                    self.layout,
-                    vk::ShaderStageFlags::COMPUTE,
-                    0,
-                    &bytes,
-                );
-                dev.cmd_dispatch(self.cmd, (d.rows as u32).div_ceil(pipe.wave), 1, 1);
-            }
-            let to_host = [vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-                .dst_access_mask(vk::AccessFlags::HOST_READ)];
-            dev.cmd_pipeline_barrier(
-                self.cmd,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
-                vk::PipelineStageFlags::HOST,
-                vk::DependencyFlags::empty(),
-                &to_host,
-                &[],
-                &[],
-            );
-            dev.end_command_buffer(self.cmd)
-                .context("vkEndCommandBuffer")?;
-            let cmds = [self.cmd];
-            let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
-            dev.queue_submit(self.queue, &submit, self.fence)
-                .context("vkQueueSubmit")?;
-            let waited = dev.wait_for_fences(&[self.fence], true, FENCE_TIMEOUT.as_nanos() as u64);
-            if let Err(e) = waited {
-                // The fence may still be pending; wait for the device before reusing anything.
-                let _ = dev.device_wait_idle();
-                let _ = dev.reset_fences(&[self.fence]);
-                return Err(e).with_context(|| {
-                    format!(
-                        "waiting for {} dispatches (timeout {FENCE_TIMEOUT:?})",
-                        dispatches.list.len()
-                    )
-                });
-            }
-            dev.reset_fences(&[self.fence]).context("vkResetFences")?;
-        }
-        Ok(())
-    }
-
-    /// Makes both buffers at least this large (growing by doubling, never shrinking).
-    fn ensure_buffers(&mut self, in_size: u64, out_size: u64) -> anyhow::Result<()> {
-        for (is_input, need) in [(true, in_size), (false, out_size)] {
-            let slot = if is_input { &self.input } else { &self.output };
-            if slot.as_ref().is_some_and(|b| b.size >= need) {
-                continue;
-            }
-            let old_size = slot.as_ref().map_or(0, |b| b.size);
-            let size = need.max(old_size * 2).max(64 << 10);
-            let new = self.create_buffer(size, !is_input)?;
-            let slot = if is_input {
-                &mut self.input
-            } else {
-                &mut self.output
-            };
-            if let Some(old) = slot.replace(new) {
-                // SAFETY: no GPU work is pending (the last fence was waited for).
-                unsafe { destroy_buffer(&self.device, old) };
-            }
-        }
-        Ok(())
-    }
-
-    /// A mapped storage buffer. `readback` buffers prefer host-cached memory: the host reads
-    /// every result word back, and uncached (write-combined) memory reads at a small fraction
-    /// of the bus speed on discrete GPUs.
-    fn create_buffer(&self, size: u64, readback: bool) -> anyhow::Result<HostBuffer> {
-        // SAFETY: plain object creation on our device; freed on every error path.
-        unsafe {
-            let buffer = self
-                .device
-                .create_buffer(
-                    &vk::BufferCreateInfo::default()
-                        .size(size)
-                        .usage(vk::BufferUsageFlags::STORAGE_BUFFER)
-                        .sharing_mode(vk::SharingMode::EXCLUSIVE),
-                    None,
-                )
-                .with_context(|| format!("vkCreateBuffer ({size} bytes)"))?;
-            let req = self.device.get_buffer_memory_requirements(buffer);
-            let wanted =
-                vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
-            let cached = wanted | vk::MemoryPropertyFlags::HOST_CACHED;
-            let preferences: &[vk::MemoryPropertyFlags] = if readback {
-                &[cached, wanted]
-            } else {
-                &[wanted]
-            };
-            let Some(type_index) = preferences.iter().find_map(|&flags| {
-                (0..self.memory.memory_type_count).find(|&i| {
-                    req.memory_type_bits & (1 << i) != 0
-                        && self.memory.memory_types[i as usize]
-                            .property_flags
-                            .contains(flags)
-                })
-            }) else {
-                self.device.destroy_buffer(buffer, None);
-                bail!(
-                    "{} has no host-visible coherent memory for storage buffers",
-                    self.info.name
-                );
-            };
-            let memory = match self.device.allocate_memory(
-                &vk::MemoryAllocateInfo::default()
-                    .allocation_size(req.size)
-                    .memory_type_index(type_index),
-                None,
-            ) {
-                Ok(m) => m,
-                Err(e) => {
-                    self.device.destroy_buffer(buffer, None);
-                    return Err(e)
-                        .with_context(|| format!("vkAllocateMemory ({} bytes)", req.size));
-                }
-            };
-            let mapped = self
-                .device
-                .bind_buffer_memory(buffer, memory, 0)
-                .and_then(|()| {
-                    self.device
-                        .map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
-                });
-            match mapped {
-                Ok(ptr) => Ok(HostBuffer {
-                    buffer,
-                    memory,
-                    size,
-                    ptr: ptr as *mut u8,
-                }),
-                Err(e) => {
-                    self.device.destroy_buffer(buffer, None);
-                    self.device.free_memory(memory, None);
-                    Err(e).context("binding or mapping buffer memory")
-                }
-            }
-        }
-    }
-}
-
-/// Cuts jobs, given as (rows, wave), into dispatches (job, first row, rows): at most
-/// `max_groups` workgroups and `max_rows` rows each, and a multiple of the wave except for a
-/// job's last dispatch, so that lane ids (row index modulo wave) stay those of the whole job.
-fn plan_dispatches(
-    jobs: &[(usize, u32)],
-    max_groups: u32,
-    max_rows: u64,
-) -> Vec<(usize, usize, usize)> {
-    let mut out = vec![];
-    for (j, &(len, wave)) in jobs.iter().enumerate() {
-        let wave = u64::from(wave.max(1));
-        let by_groups = u64::from(max_groups.max(1)) * wave;
-        let per = (by_groups.min(max_rows) / wave).max(1) * wave;
-        let per = usize::try_from(per).unwrap_or(usize::MAX);
-        let mut first = 0;
-        while first < len {
-            let rows = per.min(len - first);
-            out.push((j, first, rows));
-            first += rows;
-        }
-    }
-    out
-}
-
-/// Groups consecutive dispatches into submits whose aligned output stays within `cap` bytes
-/// (a single dispatch larger than `cap` still gets a submit of its own).
-fn plan_batches(
-    parts: &[(usize, usize, usize)],
-    align: u64,
-    row_bytes: u64,
-    cap: u64,
-) -> Vec<std::ops::Range<usize>> {
-    let mut out = vec![];
-    let mut start = 0;
-    while start < parts.len() {
-        let mut end = start;
-        let mut bytes = 0u64;
-        while end < parts.len() {
-            let add = parts[end].2 as u64 * row_bytes + align;
-            if end > start && bytes + add > cap {
-                break;
-            }
-            bytes += add;
-            end += 1;
-        }
-        out.push(start..end);
-        start = end;
-    }
-    out
-}
-
-/// # Safety
-/// No pending GPU work may use `b`.
-unsafe fn destroy_buffer(device: &ash::Device, b: HostBuffer) {
-    // SAFETY: the caller guarantees the buffer is idle.
-    unsafe {
-        device.unmap_memory(b.memory);
-        device.destroy_buffer(b.buffer, None);
-        device.free_memory(b.memory, None);
-    }
 }
 
 impl Drop for Executor {
@@ -842,44 +497,5 @@ impl Drop for Partial {
             }
             self.device.destroy_device(None);
         }
-    }
-}
-
-#[cfg(test)]
-mod plan_tests {
-    use super::*;
-
-    #[test]
-    fn dispatches_respect_limits_and_waves() {
-        // 100 rows of wave 32 with at most 2 groups per dispatch: 64 + 36.
-        assert_eq!(
-            plan_dispatches(&[(100, 32)], 2, u64::MAX),
-            vec![(0, 0, 64), (0, 64, 36)]
-        );
-        // A row cap that is not a multiple of the wave rounds down to one.
-        assert_eq!(
-            plan_dispatches(&[(100, 64), (0, 32), (3, 32)], 65535, 100),
-            vec![(0, 0, 64), (0, 64, 36), (2, 0, 3)]
-        );
-        // A cap below one wave still makes progress, one wave at a time.
-        assert_eq!(
-            plan_dispatches(&[(40, 32)], 1, 1),
-            vec![(0, 0, 32), (0, 32, 8)]
-        );
-    }
-
-    #[test]
-    fn batches_split_at_the_output_cap() {
-        let parts = [(0, 0, 10), (0, 10, 10), (1, 0, 10), (2, 0, 1000)];
-        let per = 10 * OUT_ROW_BYTES + 256;
-        assert_eq!(
-            plan_batches(&parts, 256, OUT_ROW_BYTES, 2 * per),
-            vec![0..2, 2..3, 3..4]
-        );
-        assert_eq!(
-            plan_batches(&parts, 256, OUT_ROW_BYTES, u64::MAX),
-            vec![0..4]
-        );
-        assert!(plan_batches(&[], 256, OUT_ROW_BYTES, 1).is_empty());
     }
 }

@@ -6,9 +6,34 @@ use std::process::Command;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_rdnaprobe");
 
+/// The rdnaprobe binary: `RDNAPROBE_BIN` when set (a test binary run on another machine than
+/// the one that built it), else the one cargo built.
+pub fn bin() -> PathBuf {
+    std::env::var_os("RDNAPROBE_BIN").map_or_else(|| PathBuf::from(BIN), PathBuf::from)
+}
+
+/// The repository: `RDNAPROBE_REPO` when set, else the one the tests were built from.
+pub fn repo_root() -> PathBuf {
+    std::env::var_os("RDNAPROBE_REPO").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join(".."),
+        PathBuf::from,
+    )
+}
+
+/// A fresh scratch directory `name`: under `RDNAPROBE_SCRATCH` when set, else under cargo's
+/// temporary directory for integration tests.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let root = std::env::var_os("RDNAPROBE_SCRATCH")
+        .map_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")), PathBuf::from);
+    let dir = root.join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    dir
+}
+
 /// The files with extension `ext` in the repository folder `dir` (e.g. `datasets/rdna2`), sorted.
 pub fn repo_files(dir: &str, ext: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(dir);
+    let dir = repo_root().join(dir);
     let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
@@ -21,7 +46,7 @@ pub fn repo_files(dir: &str, ext: &str) -> Vec<PathBuf> {
 
 /// Whether `rdnaprobe devices` lists a Vulkan device of `driver` (as `vulkan:DRIVER` names it).
 pub fn vulkan_driver_present(driver: &str) -> Result<(), String> {
-    let o = Command::new(BIN)
+    let o = Command::new(bin())
         .args(["devices", "--format", "json"])
         .output()
         .map_err(|e| e.to_string())?;

@@ -1,5 +1,8 @@
 //! Operand generators: each is an indexed sequence of bit patterns, so row `i` of a sweep can
-//! be computed without generating rows `0..i` (shards start anywhere).
+//! be computed without generating rows `0..i` (shards start anywhere and streaming runs compute
+//! a chunk's inputs from its first row). Sweep specs name them in TOML (`special`, `range`,
+//! `random`, `values`), `exhaustive` on the command line (`f32:all`, `range:A:B`, `const:X`);
+//! both end up here.
 //!
 //! Special-value grids follow the TestFloat idea of covering every class of a binary float
 //! format from its parameters (exponent and significand widths), one function for f16, f32
@@ -64,6 +67,11 @@ pub enum Generator {
     /// `count` values from ChaCha8 seeded with `seed`; value k uses the stream's words
     /// 2k and 2k+1, so it does not depend on which other values were drawn.
     Random { count: u64, seed: u64, mask: u64 },
+    /// Every bit pattern of a `bits`-wide value (16: all f16 values in bits 15:0, 32: all
+    /// 2^32 f32 values), in increasing order.
+    All { bits: u32 },
+    /// One value.
+    Const(u64),
 }
 
 impl Generator {
@@ -73,6 +81,8 @@ impl Generator {
             Generator::List(v) => v.len() as u64,
             Generator::Range { lo, hi } => hi - lo + 1,
             Generator::Random { count, .. } => *count,
+            Generator::All { bits } => 1 << bits,
+            Generator::Const(_) => 1,
         }
     }
 
@@ -86,7 +96,48 @@ impl Generator {
                 rng.set_word_pos(u128::from(k) * 2);
                 rng.next_u64() & mask
             }
+            Generator::All { .. } => k,
+            Generator::Const(v) => *v,
         }
+    }
+
+    /// `(first, count)` when value k is `first + k` (what a device computes from the row
+    /// index by itself); `None` for lists and random values.
+    pub fn counter(&self) -> Option<(u64, u64)> {
+        match *self {
+            Generator::Range { lo, hi } => Some((lo, hi - lo + 1)),
+            Generator::All { bits } => Some((0, 1 << bits)),
+            Generator::Const(v) => Some((v, 1)),
+            Generator::List(_) | Generator::Random { .. } => None,
+        }
+    }
+
+    /// Parses the command-line spelling of a 32-bit input: `f32:all` (`u32:all`), `f16:all`
+    /// (`u16:all`), `range:FIRST:LAST` (inclusive, decimal or 0x hex) or `const:X` (or a bare
+    /// number).
+    pub fn parse_cli(s: &str) -> Result<Generator, String> {
+        let t = s.trim();
+        match t {
+            "f32:all" | "u32:all" => return Ok(Generator::All { bits: 32 }),
+            "f16:all" | "u16:all" => return Ok(Generator::All { bits: 16 }),
+            _ => {}
+        }
+        if let Some(r) = t.strip_prefix("range:") {
+            let (a, b) = r.split_once(':').ok_or("expected range:FIRST:LAST")?;
+            let first = cli_number(a).ok_or_else(|| format!("`{a}` is not a u32"))?;
+            let last = cli_number(b).ok_or_else(|| format!("`{b}` is not a u32"))?;
+            if last < first {
+                return Err(format!("empty range: {first:#x} > {last:#x}"));
+            }
+            return Ok(Generator::Range {
+                lo: u64::from(first),
+                hi: u64::from(last),
+            });
+        }
+        let c = t.strip_prefix("const:").unwrap_or(t);
+        cli_number(c)
+            .map(|v| Generator::Const(u64::from(v)))
+            .ok_or_else(|| "expected f32:all, f16:all, range:FIRST:LAST or const:VALUE".to_string())
     }
 
     pub fn random(count: u64, seed: u64, ty: OpType) -> Generator {
@@ -94,6 +145,29 @@ impl Generator {
             count,
             seed,
             mask: ty.mask(),
+        }
+    }
+}
+
+fn cli_number(s: &str) -> Option<u32> {
+    let s = s.trim();
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u32::from_str_radix(h, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
+/// The command-line spelling ([`Generator::parse_cli`] reads it back for the counters).
+impl std::fmt::Display for Generator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Generator::All { bits } => write!(f, "f{bits}:all"),
+            Generator::Range { lo, hi } => write!(f, "range:{lo:#010x}:{hi:#010x}"),
+            Generator::Const(v) => write!(f, "const:{v:#010x}"),
+            Generator::List(v) => write!(f, "{} listed values", v.len()),
+            Generator::Random { count, seed, .. } => {
+                write!(f, "{count} random (ChaCha8, seed {seed})")
+            }
         }
     }
 }
@@ -251,6 +325,25 @@ mod tests {
             assert_eq!((l1.len(), l2.len()), (36, 304), "{ty:?}");
             assert!(l1.iter().all(|v| l2.contains(v)));
         }
+    }
+
+    #[test]
+    fn command_line_generators_parse_count_and_print() {
+        let all32 = Generator::parse_cli("f32:all").unwrap();
+        assert_eq!((all32.count(), all32.get(7)), (1 << 32, 7));
+        assert_eq!(Generator::parse_cli("u16:all").unwrap().count(), 65536);
+        let r = Generator::parse_cli("range:0x10:0x1f").unwrap();
+        assert_eq!((r.count(), r.get(0), r.get(15)), (16, 0x10, 0x1f));
+        assert_eq!(r.to_string(), "range:0x00000010:0x0000001f");
+        assert_eq!(r.counter(), Some((0x10, 16)));
+        let c = Generator::parse_cli("const:0x3f800000").unwrap();
+        assert_eq!(c, Generator::Const(0x3f80_0000));
+        assert_eq!(c.to_string(), "const:0x3f800000");
+        assert_eq!(Generator::parse_cli("7").unwrap(), Generator::Const(7));
+        assert_eq!(all32.to_string(), "f32:all");
+        assert!(Generator::parse_cli("range:5:4").is_err());
+        assert!(Generator::parse_cli("f64:all").is_err());
+        assert_eq!(Generator::List(vec![1, 2]).counter(), None);
     }
 
     #[test]

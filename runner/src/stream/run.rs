@@ -1,0 +1,305 @@
+//! The chunk loop of a streaming run: chunks in order, on the CPU or pipelined through a GPU
+//! worker, each checked, absorbed into the tally and handed to the journal; a resumed run
+//! first absorbs the journal's chunks.
+
+use std::time::Instant;
+
+use anyhow::Context;
+use rdnaprobe_recompiler::batch::BatchKernel;
+use rdnaprobe_recompiler::spirv::{InputSource, Interface};
+use rdnaprobe_reports::classify::Class;
+
+use super::check::{lower_all, BlockResult, Checker};
+use super::digest::{Combiner, DIGEST_ROWS};
+use super::journal::ChunkRecord;
+use super::layout::OutputLayout;
+use super::memory::rss_bytes;
+use super::{gpu, Engine, Mismatch, ModeStats, Outcome, Plan, Progress, Timings, GPU_QUEUE};
+
+/// A chunk of rows within one mode.
+struct ChunkSpec {
+    mode: usize,
+    first_row: u64,
+    rows: usize,
+}
+
+fn chunk_list(plan: &Plan) -> Vec<ChunkSpec> {
+    let per_mode = plan.inputs.rows();
+    let mut v = Vec::new();
+    for mode in 0..plan.modes.len() {
+        let mut first = 0u64;
+        while first < per_mode {
+            let rows = (per_mode - first).min(plan.chunk_rows as u64) as usize;
+            v.push(ChunkSpec {
+                mode,
+                first_row: first,
+                rows,
+            });
+            first += rows as u64;
+        }
+    }
+    v
+}
+
+/// What a run has found so far, chunk by chunk, in run order.
+struct Tally {
+    combiner: Combiner,
+    modes: Vec<ModeStats>,
+    mismatches: Vec<Mismatch>,
+    max_mismatches: usize,
+}
+
+impl Tally {
+    /// Mismatching rows still to keep.
+    fn room(&self) -> usize {
+        self.max_mismatches.saturating_sub(self.mismatches.len())
+    }
+
+    /// Adds one finished chunk (run now, or read back from a journal).
+    fn absorb(&mut self, r: &ChunkRecord) {
+        let st = &mut self.modes[r.mode];
+        st.rows += r.rows;
+        for (a, b) in st.classes.iter_mut().zip(&r.classes) {
+            *a += b;
+        }
+        if let Some(u) = r.max_ulp {
+            st.max_ulp = Some(st.max_ulp.map_or(u, |m| m.max(u)));
+        }
+        for b in &r.blocks {
+            self.combiner.push(b);
+        }
+        let room = self.room();
+        self.mismatches
+            .extend(r.mismatches.iter().take(room).cloned());
+    }
+}
+
+/// The record of chunk `index` from its blocks' findings.
+fn chunk_record(index: usize, c: &ChunkSpec, results: Vec<BlockResult>) -> ChunkRecord {
+    let mut r = ChunkRecord {
+        chunk: index as u64,
+        mode: c.mode,
+        first_row: c.first_row,
+        rows: c.rows as u64,
+        classes: vec![0; Class::ALL.len()],
+        max_ulp: None,
+        blocks: Vec::with_capacity(results.len()),
+        mismatches: Vec::new(),
+    };
+    for b in results {
+        for (a, n) in r.classes.iter_mut().zip(b.classes) {
+            *a += n;
+        }
+        if let Some(u) = b.max_ulp {
+            r.max_ulp = Some(r.max_ulp.map_or(u, |m| m.max(u)));
+        }
+        r.blocks.push(b.digest);
+        r.mismatches.extend(b.mismatches);
+    }
+    r
+}
+
+/// Runs `plan` with `candidate` against `reference` (or none: digest only).
+#[cfg(test)]
+pub fn run(
+    plan: &Plan,
+    candidate: &Engine,
+    reference: Option<&Engine>,
+    progress: Progress<'_>,
+) -> anyhow::Result<Outcome> {
+    run_resumable(
+        plan,
+        candidate,
+        reference,
+        Vec::new(),
+        &mut |_| Ok(()),
+        progress,
+    )
+}
+
+/// Called with every chunk the run finishes, in order (to journal it).
+pub type OnChunk<'a> = &'a mut dyn FnMut(&ChunkRecord) -> anyhow::Result<()>;
+
+/// [`run`], continuing after the chunks `done` (read back from a [`journal::Journal`]) and
+/// handing every chunk it finishes to `on_chunk`. The outcome is the one an uninterrupted run
+/// gives (timings cover this process only).
+pub fn run_resumable(
+    plan: &Plan,
+    candidate: &Engine,
+    reference: Option<&Engine>,
+    done_chunks: Vec<ChunkRecord>,
+    on_chunk: OnChunk<'_>,
+    progress: Progress<'_>,
+) -> anyhow::Result<Outcome> {
+    anyhow::ensure!(
+        plan.chunk_rows > 0 && plan.chunk_rows % DIGEST_ROWS == 0,
+        "chunk size {} is not a positive multiple of {DIGEST_ROWS}",
+        plan.chunk_rows
+    );
+    if let Some(Engine::Vulkan(_)) = reference {
+        anyhow::bail!("the reference of a streaming run must be cpu or cpu:interp");
+    }
+    let wall = Instant::now();
+    let mut t = Timings::default();
+    let kernels = lower_all(plan)?;
+    t.lower_s = wall.elapsed().as_secs_f64();
+    let batch = kernels
+        .iter()
+        .map(BatchKernel::new)
+        .collect::<Result<Vec<_>, _>>()
+        .context("the lowering produced an invalid kernel")?;
+    let layout = OutputLayout::of(&kernels);
+    let checker = Checker {
+        plan,
+        layout: &layout,
+        types: rdnaprobe_reports::output_types(&plan.instruction, &plan.words),
+        kernels: &kernels,
+        batch: &batch,
+        candidate,
+        reference,
+    };
+    let mut gpu = match candidate {
+        Engine::Vulkan(which) => Some(gpu::GpuWorker::spawn(
+            which.clone(),
+            &kernels,
+            plan.wave,
+            &Interface {
+                inputs: InputSource::Generated(plan.inputs.ranges()),
+                outputs: layout.mask(),
+            },
+        )?),
+        _ => None,
+    };
+    let candidate_producer = match &gpu {
+        Some(g) => g.producer.clone(),
+        None => candidate.cpu_producer(),
+    };
+    t.prepare_s = wall.elapsed().as_secs_f64();
+    let baseline_rss = rss_bytes();
+
+    let chunks = chunk_list(plan);
+    let total = plan.total_rows();
+    let mut tally = Tally {
+        combiner: Combiner::default(),
+        modes: vec![ModeStats::default(); plan.modes.len()],
+        mismatches: Vec::new(),
+        max_mismatches: plan.max_mismatches,
+    };
+    let mut done = 0u64;
+    anyhow::ensure!(
+        done_chunks.len() <= chunks.len(),
+        "the journal has {} chunks, the run only {}",
+        done_chunks.len(),
+        chunks.len()
+    );
+    for (i, (r, c)) in done_chunks.iter().zip(&chunks).enumerate() {
+        anyhow::ensure!(
+            r.chunk == i as u64
+                && r.mode == c.mode
+                && r.first_row == c.first_row
+                && r.rows == c.rows as u64
+                && r.classes.len() == Class::ALL.len()
+                && r.blocks.len() == c.rows.div_ceil(DIGEST_ROWS),
+            "journal chunk {i} does not match the run's chunk {i} (mode {}, rows {}..+{})",
+            c.mode,
+            c.first_row,
+            c.rows
+        );
+        tally.absorb(r);
+        done += r.rows;
+    }
+    let start = done_chunks.len();
+    let resumed = (start as u64, done);
+    progress(done, total);
+    let mut finish_chunk = |i: usize,
+                            c: &ChunkSpec,
+                            results: Vec<BlockResult>,
+                            tally: &mut Tally,
+                            done: &mut u64|
+     -> anyhow::Result<()> {
+        let record = chunk_record(i, c, results);
+        tally.absorb(&record);
+        on_chunk(&record)?;
+        *done += c.rows as u64;
+        progress(*done, total);
+        Ok(())
+    };
+
+    match gpu.as_mut() {
+        None => {
+            for (i, c) in chunks.iter().enumerate().skip(start) {
+                let t1 = Instant::now();
+                let results = checker.chunk(c.mode, c.first_row, c.rows, None, tally.room());
+                t.check_s += t1.elapsed().as_secs_f64();
+                finish_chunk(i, c, results, &mut tally, &mut done)?;
+            }
+        }
+        Some(worker) => {
+            let mut next = start;
+            let mut submit = |worker: &mut gpu::GpuWorker| -> anyhow::Result<()> {
+                if let Some(c) = chunks.get(next) {
+                    worker.submit(gpu::Work {
+                        mode: c.mode,
+                        first_row: c.first_row,
+                        rows: c.rows,
+                    })?;
+                    next += 1;
+                }
+                Ok(())
+            };
+            for _ in 0..=GPU_QUEUE {
+                submit(worker)?;
+            }
+            for (i, c) in chunks.iter().enumerate().skip(start) {
+                let t0 = Instant::now();
+                let d = worker.receive()?;
+                t.wait_s += t0.elapsed().as_secs_f64();
+                anyhow::ensure!(
+                    d.mode == c.mode && d.first_row == c.first_row,
+                    "the GPU worker returned chunk ({}, {}) out of order",
+                    d.mode,
+                    d.first_row
+                );
+                t.candidate_s += d.busy.as_secs_f64();
+                submit(worker)?;
+                let t1 = Instant::now();
+                let results =
+                    checker.chunk(c.mode, c.first_row, c.rows, Some(&d.outputs), tally.room());
+                t.check_s += t1.elapsed().as_secs_f64();
+                finish_chunk(i, c, results, &mut tally, &mut done)?;
+            }
+        }
+    }
+    let gpu_prepare = gpu.as_ref().map(|g| g.prepare.clone());
+    if let Some(g) = gpu.take() {
+        g.finish()?;
+    }
+    t.wall_s = wall.elapsed().as_secs_f64();
+    if !matches!(candidate, Engine::Vulkan(_)) {
+        t.candidate_s = t.check_s;
+    }
+    let Tally {
+        combiner,
+        modes,
+        mismatches,
+        ..
+    } = tally;
+    let digest_blocks = combiner.blocks();
+    Ok(Outcome {
+        rows: done,
+        digest: combiner.finish(),
+        digest_blocks,
+        modes,
+        mismatches,
+        candidate: candidate_producer,
+        reference: reference.map(Engine::cpu_producer),
+        timings: t,
+        chunks: chunks.len() as u64,
+        gpu_prepare,
+        layout,
+        baseline_rss,
+        kernel_exprs: batch.iter().map(BatchKernel::len).max().unwrap_or(0),
+        resumed_chunks: resumed.0,
+        resumed_rows: resumed.1,
+    })
+}

@@ -1,0 +1,126 @@
+//! Memory: the persistent host-visible buffers an executor maps once and reuses, growing by
+//! doubling.
+
+use anyhow::{bail, Context};
+use ash::vk;
+
+use super::exec::Executor;
+
+/// A host-visible, host-coherent storage buffer, mapped for its whole life.
+pub(super) struct HostBuffer {
+    pub(super) buffer: vk::Buffer,
+    pub(super) memory: vk::DeviceMemory,
+    pub(super) size: u64,
+    pub(super) ptr: *mut u8,
+}
+
+impl Executor {
+    /// Makes both buffers at least this large (growing by doubling, never shrinking).
+    pub(super) fn ensure_buffers(&mut self, in_size: u64, out_size: u64) -> anyhow::Result<()> {
+        for (is_input, need) in [(true, in_size), (false, out_size)] {
+            let slot = if is_input { &self.input } else { &self.output };
+            if slot.as_ref().is_some_and(|b| b.size >= need) {
+                continue;
+            }
+            let old_size = slot.as_ref().map_or(0, |b| b.size);
+            let size = need.max(old_size * 2).max(64 << 10);
+            let new = self.create_buffer(size, !is_input)?;
+            let slot = if is_input {
+                &mut self.input
+            } else {
+                &mut self.output
+            };
+            if let Some(old) = slot.replace(new) {
+                // SAFETY: no GPU work is pending (the last fence was waited for).
+                unsafe { destroy_buffer(&self.device, old) };
+            }
+        }
+        Ok(())
+    }
+
+    /// A mapped storage buffer. `readback` buffers prefer host-cached memory: the host reads
+    /// every result word back, and uncached (write-combined) memory reads at a small fraction
+    /// of the bus speed on discrete GPUs.
+    fn create_buffer(&self, size: u64, readback: bool) -> anyhow::Result<HostBuffer> {
+        // SAFETY: plain object creation on our device; freed on every error path.
+        unsafe {
+            let buffer = self
+                .device
+                .create_buffer(
+                    &vk::BufferCreateInfo::default()
+                        .size(size)
+                        .usage(vk::BufferUsageFlags::STORAGE_BUFFER)
+                        .sharing_mode(vk::SharingMode::EXCLUSIVE),
+                    None,
+                )
+                .with_context(|| format!("vkCreateBuffer ({size} bytes)"))?;
+            let req = self.device.get_buffer_memory_requirements(buffer);
+            let wanted =
+                vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+            let cached = wanted | vk::MemoryPropertyFlags::HOST_CACHED;
+            let preferences: &[vk::MemoryPropertyFlags] = if readback {
+                &[cached, wanted]
+            } else {
+                &[wanted]
+            };
+            let Some(type_index) = preferences.iter().find_map(|&flags| {
+                (0..self.memory.memory_type_count).find(|&i| {
+                    req.memory_type_bits & (1 << i) != 0
+                        && self.memory.memory_types[i as usize]
+                            .property_flags
+                            .contains(flags)
+                })
+            }) else {
+                self.device.destroy_buffer(buffer, None);
+                bail!(
+                    "{} has no host-visible coherent memory for storage buffers",
+                    self.info.name
+                );
+            };
+            let memory = match self.device.allocate_memory(
+                &vk::MemoryAllocateInfo::default()
+                    .allocation_size(req.size)
+                    .memory_type_index(type_index),
+                None,
+            ) {
+                Ok(m) => m,
+                Err(e) => {
+                    self.device.destroy_buffer(buffer, None);
+                    return Err(e)
+                        .with_context(|| format!("vkAllocateMemory ({} bytes)", req.size));
+                }
+            };
+            let mapped = self
+                .device
+                .bind_buffer_memory(buffer, memory, 0)
+                .and_then(|()| {
+                    self.device
+                        .map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
+                });
+            match mapped {
+                Ok(ptr) => Ok(HostBuffer {
+                    buffer,
+                    memory,
+                    size,
+                    ptr: ptr as *mut u8,
+                }),
+                Err(e) => {
+                    self.device.destroy_buffer(buffer, None);
+                    self.device.free_memory(memory, None);
+                    Err(e).context("binding or mapping buffer memory")
+                }
+            }
+        }
+    }
+}
+
+/// # Safety
+/// No pending GPU work may use `b`.
+pub(super) unsafe fn destroy_buffer(device: &ash::Device, b: HostBuffer) {
+    // SAFETY: the caller guarantees the buffer is idle.
+    unsafe {
+        device.unmap_memory(b.memory);
+        device.destroy_buffer(b.buffer, None);
+        device.free_memory(b.memory, None);
+    }
+}
