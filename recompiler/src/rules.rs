@@ -96,20 +96,31 @@ pub fn governing(mnemonic: &str) -> impl Iterator<Item = &'static Rule> + '_ {
 /// line numbers. Built by the rules test from the source tree.
 pub type Citations = BTreeMap<String, Vec<(String, usize)>>;
 
-/// The ids cited in one source text (`rule: ID`), with their 1-based line numbers.
+/// The ids cited in one source text, with their 1-based line numbers. A citation is `rule: ID`
+/// at the start of a comment (`// rule: ID`, `/// rule: ID: ...`) or in parentheses
+/// (`(rule: ID)`); prose such as "a shared rule: computed ..." is not one.
 pub fn cited_ids(text: &str) -> Vec<(String, usize)> {
+    const MARK: &str = "rule: ";
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
-        let mut rest = line;
-        while let Some(at) = rest.find("rule: ") {
-            rest = &rest[at + "rule: ".len()..];
-            let id: String = rest
+        let mut from = 0;
+        while let Some(at) = line[from..].find(MARK).map(|i| from + i) {
+            from = at + MARK.len();
+            let before = line[..at].trim_end();
+            let cites = before.ends_with("//")
+                || before.ends_with("///")
+                || before.ends_with("//!")
+                || before.ends_with('(');
+            if !cites {
+                continue;
+            }
+            let id: String = line[from..]
                 .chars()
                 .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-')
                 .collect();
-            let id = id.trim_end_matches('-').to_string();
+            let id = id.trim_end_matches('-');
             if !id.is_empty() {
-                out.push((id, n + 1));
+                out.push((id.to_string(), n + 1));
             }
         }
     }
@@ -198,7 +209,8 @@ mod tests {
     #[test]
     fn citations_are_found_in_each_spelling() {
         let text = "// rule: div-fmas (docs/semantics.md)\n/// bits (rule: source-modifiers).\n\
-                    // rule: ldexp-f16: a flushed result\nno rule here\n";
+                    // rule: ldexp-f16: a flushed result\nno rule here\n\
+                    /// the unary ops with a shared rule: computed exactly\n";
         let ids: Vec<_> = cited_ids(text)
             .into_iter()
             .map(|(i, n)| format!("{i}@{n}"))

@@ -126,7 +126,8 @@ pub(super) fn pk_f16(l: &mut Lowerer, c: &Ctx, op: Pk) -> Result<(), String> {
 }
 
 /// v_fma_mix_f32 (f32 result, the f32 fma rules) and v_fma_mixlo/hi_f16 (the exact
-/// product-sum rounded once to f16 in the f16 mode: rule: fma-mix).
+/// product-sum rounded once to f16 in the f16 mode).
+// rule: fma-mix
 pub(super) fn mix(l: &mut Lowerer, c: &Ctx, which: Mix) -> Result<(), String> {
     let ieee = l.mode.ieee;
     let mut s = Vec::new();
