@@ -4,7 +4,7 @@
 //!
 //! ```toml
 //! [[discrepancy]]
-//! instruction = "v_log_f32"          # glob(s) on the first mnemonic (`*` any run, `?` one char)
+//! instruction = "v_log_f32"          # glob(s) on the instruction under test (`*` any run, `?` one char)
 //! backend = "vulkan:*"               # glob(s) on the candidate's backend
 //! class = ["ulp<=1", "ulp<=k"]      # one class or a list; absent: any non-exact class
 //! encoding = "0x7e144f04"            # exact body words; absent: any
@@ -19,7 +19,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rdnaprobe_dataset::parse_encoding;
+use rdnaprobe_dataset::{parse_encoding, ModeField};
 use serde::Deserialize;
 
 use crate::classify::Class;
@@ -48,18 +48,6 @@ impl OneOrMany {
     }
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawMode {
-    ieee: Option<u8>,
-    dx10_clamp: Option<u8>,
-    denorm32: Option<u8>,
-    denorm16: Option<u8>,
-    round32: Option<u8>,
-    round16: Option<u8>,
-    fp16_overflow: Option<u8>,
-}
-
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawEntry {
@@ -67,7 +55,7 @@ struct RawEntry {
     backend: Option<OneOrMany>,
     class: Option<OneOrMany>,
     encoding: Option<String>,
-    mode: Option<RawMode>,
+    mode: Option<rdnaprobe_dataset::ModeCells>,
     wave: Option<u32>,
     reason: String,
     evidence: String,
@@ -76,7 +64,7 @@ struct RawEntry {
 /// One understood difference.
 #[derive(Clone, Debug)]
 pub struct Entry {
-    /// Globs on the first mnemonic; empty: any.
+    /// Globs on the instruction under test ([`crate::subject`]); empty: any.
     pub instruction: Vec<String>,
     /// Globs on the candidate's backend; empty: any.
     pub backend: Vec<String>,
@@ -141,20 +129,14 @@ impl Known {
                 .map(|e| parse_encoding(&e))
                 .transpose()
                 .map_err(|r| at(format!("encoding: {r}")))?;
-            let m = raw.mode.unwrap_or_default();
-            let check = |name: &str, v: Option<u8>, max: u8| match v {
-                Some(v) if v > max => Err(at(format!("mode.{name} = {v}: expected 0..={max}"))),
-                _ => Ok(v),
-            };
-            let mode = rdnaprobe_dataset::ModeCells {
-                ieee: check("ieee", m.ieee, 1)?,
-                dx10_clamp: check("dx10_clamp", m.dx10_clamp, 1)?,
-                denorm32: check("denorm32", m.denorm32, 3)?,
-                denorm16: check("denorm16", m.denorm16, 3)?,
-                round32: check("round32", m.round32, 3)?,
-                round16: check("round16", m.round16, 3)?,
-                fp16_overflow: check("fp16_overflow", m.fp16_overflow, 1)?,
-            };
+            let mode = raw.mode.unwrap_or_default();
+            if let Some((field, v)) = mode.out_of_range() {
+                return Err(at(format!(
+                    "mode.{} = {v}: expected 0..={}",
+                    field.name(),
+                    field.max()
+                )));
+            }
             if let Some(w) = raw.wave.filter(|w| *w != 32 && *w != 64) {
                 return Err(at(format!("wave = {w}: expected 32 or 64")));
             }
@@ -194,13 +176,9 @@ impl Entry {
             && (self.classes.is_empty() || self.classes.contains(&s.class))
             && self.encoding.as_deref().is_none_or(|e| e == s.encoding)
             && self.wave.is_none_or(|w| Some(w) == s.wave)
-            && cell(self.mode.ieee, s.mode.ieee)
-            && cell(self.mode.dx10_clamp, s.mode.dx10_clamp)
-            && cell(self.mode.denorm32, s.mode.denorm32)
-            && cell(self.mode.denorm16, s.mode.denorm16)
-            && cell(self.mode.round32, s.mode.round32)
-            && cell(self.mode.round16, s.mode.round16)
-            && cell(self.mode.fp16_overflow, s.mode.fp16_overflow)
+            && ModeField::ALL
+                .into_iter()
+                .all(|f| cell(self.mode.get(f), s.mode.get(f)))
     }
 }
 

@@ -132,17 +132,10 @@ fn label_of(path: &Path) -> Result<(String, bool, Option<ManifestInfo>)> {
 }
 
 fn count_unstated(unstated: &mut BTreeMap<String, u64>, mode: &ModeCells, wave: Option<u32>) {
-    let cells = [
-        ("wave", wave.is_none()),
-        ("ieee", mode.ieee.is_none()),
-        ("dx10_clamp", mode.dx10_clamp.is_none()),
-        ("denorm32", mode.denorm32.is_none()),
-        ("denorm16", mode.denorm16.is_none()),
-        ("round32", mode.round32.is_none()),
-        ("round16", mode.round16.is_none()),
-        ("fp16_overflow", mode.fp16_overflow.is_none()),
-    ];
-    for (name, empty) in cells {
+    let fields = rdnaprobe_dataset::ModeField::ALL
+        .into_iter()
+        .map(|f| (f.name(), mode.get(f).is_none()));
+    for (name, empty) in [("wave", wave.is_none())].into_iter().chain(fields) {
         if empty {
             *unstated.entry(name.to_string()).or_default() += 1;
         }
