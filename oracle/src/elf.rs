@@ -329,7 +329,8 @@ mod tests {
         kd[56..58].copy_from_slice(&(1u16 << 10).to_le_bytes());
         let d = KernelDescriptor::decode(&kd).unwrap();
         let m = d.mode();
-        assert_eq!((m.round32, m.round16, m.denorm32, m.denorm16), (1, 2, 3, 1));
+        let f = m.float;
+        assert_eq!((f.round32, f.round16, f.denorm32, f.denorm16), (1, 2, 3, 1));
         assert!(m.float.dx10_clamp && !m.float.ieee && m.float.fp16_overflow && m.wave == Wave::W32);
         assert!(KernelDescriptor::decode(&kd[..40]).is_err());
     }
