@@ -2,15 +2,20 @@
 //! groups and the Parquet export's partitions are keyed by.
 //!
 //! It is decoded from the `encoding` cell through the instruction table, never read from the
-//! free-text `instruction` cell. A body is keyed by its last instruction that writes an output
-//! register (v10..v25), skipping `s_nop` and moves: `v_mov_b32` (a preset such as
-//! `v_mov_b32 v10, 0xabcdabcd`, or a copy of a result into v10..) and a `v_cndmask_b32` between
-//! two constants (a flag copied out of VCC or an SGPR). A body of moves only is keyed by its last
-//! move. A multi-instruction body whose output registers are written by more than one operation
-//! (a macro such as the f32 division sequence) has no single op under test and gets its
-//! dataset's family name: the dataset file's stem (`division_f32`). So does a body that does not
-//! decode. A row without words (`n/a`) is keyed by the table mnemonic its text starts with, when
-//! it names one, and by the family name otherwise.
+//! free-text `instruction` cell. Each output register (v10..v25) the body writes is traced back
+//! to the instruction that produced its value: `s_nop` is skipped, and a move passes on the
+//! producer of what it copies (`v_mov_b32 v10, v37` after `v_sin_f32 v37, v4`; a
+//! `v_cndmask_b32` between two constants passes on the producer of its selector, the VCC or SGPR
+//! a compare wrote). A move of a constant or of an input register produces its value itself, so
+//! a preset (`v_mov_b32 v10, 0xabcdabcd`) that the op under test then overwrites does not count.
+//! The body is keyed by the one operation that produced its outputs. When the outputs come from
+//! moves only, it is keyed by the last of them (a plain `v_mov_b32` body is `v_mov_b32`). When
+//! they come from more than one operation (a macro such as the f32 division sequence), or the
+//! body does not decode, it has no single op under test and gets its dataset's family name: the
+//! dataset file's stem (`division_f32`). A row without words (`n/a`) is keyed by the table
+//! mnemonic its text starts with, when it names one, and by the family name otherwise.
+
+use std::collections::HashMap;
 
 use rdnaprobe_isa::{decode_stream, Decoded, Instruction, Operand, RegKind, Target, Wave};
 
@@ -43,29 +48,62 @@ pub fn instruction_under_test(
         }
     }
     let name = |i: &Instruction| i.info().mnemonic_for(target).to_string();
-    let writers: Vec<&Instruction> = insts.iter().filter(|i| writes_output(i)).collect();
-    let ops: Vec<&Instruction> = writers.iter().copied().filter(|i| !is_move(i)).collect();
-    match (ops.last(), writers.last()) {
-        (Some(op), _) if ops.iter().all(|o| o.info() == op.info()) => name(op),
+    let producers = output_producers(&insts);
+    let ops: Vec<usize> = producers
+        .iter()
+        .copied()
+        .filter(|&p| !is_move(&insts[p]))
+        .collect();
+    match (ops.first(), producers.iter().max()) {
+        (Some(&op), _) if ops.iter().all(|&o| insts[o].info() == insts[op].info()) => {
+            name(&insts[op])
+        }
         (Some(_), _) => family.to_string(),
-        (None, Some(last_move)) => name(last_move),
+        (None, Some(&last_move)) => name(&insts[last_move]),
         (None, None) if insts.len() == 1 => name(&insts[0]),
         (None, None) => family.to_string(),
     }
 }
 
-/// Whether `i` writes one of v10..v25.
-fn writes_output(i: &Instruction) -> bool {
-    i.dsts(Wave::W32).iter().any(|d| match d {
-        Operand::Reg(r) if r.kind == RegKind::Vgpr => {
-            let (first, last) = (r.index, r.index + u16::from(r.count.max(1)) - 1);
-            first < OUTPUTS.end && last >= OUTPUTS.start
-        }
-        _ => false,
-    })
+/// One dword of a register file.
+type Slot = (RegKind, u16);
+
+fn slots(op: &Operand) -> Vec<Slot> {
+    match op {
+        Operand::Reg(r) => (0..u16::from(r.count.max(1)))
+            .map(|k| (r.kind, r.index + k))
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
-/// A move: `v_mov_b32`, or `v_cndmask_b32` selecting between two constants.
+/// For each output register the body writes, the index (into `insts`) of the instruction that
+/// produced its final value, moves looked through.
+fn output_producers(insts: &[Instruction]) -> Vec<usize> {
+    let mut producer: HashMap<Slot, usize> = HashMap::new();
+    for (n, i) in insts.iter().enumerate() {
+        let srcs = i.srcs(Wave::W32);
+        // A move passes on its source's producer; the selector for a flag copy.
+        let passed = match (i.info().mnemonic, is_move(i)) {
+            ("v_mov_b32", _) => srcs.first(),
+            ("v_cndmask_b32", true) => srcs.get(2),
+            _ => None,
+        }
+        .and_then(|s| slots(s).first().and_then(|slot| producer.get(slot)))
+        .copied();
+        let from = passed.unwrap_or(n);
+        for d in i.dsts(Wave::W32) {
+            for slot in slots(&d) {
+                producer.insert(slot, from);
+            }
+        }
+    }
+    OUTPUTS
+        .filter_map(|v| producer.get(&(RegKind::Vgpr, v)).copied())
+        .collect()
+}
+
+/// A move: `v_mov_b32`, or `v_cndmask_b32` selecting between two constants (a flag copy).
 fn is_move(i: &Instruction) -> bool {
     match i.info().mnemonic {
         "v_mov_b32" => true,
@@ -131,6 +169,14 @@ mod tests {
         // v_lshrrev_b32 v30, 16, v7 ; v_rndne_f16 v25, v30 ; v_mov_b32 v10, v25: the setup
         // writes no output register.
         assert_eq!(key(&[0x2c3c0e90, 0x7e32bd1e, 0x7e140319]), "v_rndne_f16");
+        // v_cos_f32 v38, v4 ; v_mov_b32 v10, v38: the result is computed outside v10..v25.
+        assert_eq!(key(&[0x7e4c6d04, 0x7e140326]), "v_cos_f32");
+        // v_cmp_lt_f32 vcc, v4, v5 ; v_cndmask_b32 v22, 0, 1, vcc ; v_mov_b32 v10, v22: the
+        // flag copy passes on the compare.
+        assert_eq!(
+            key(&[0x7c020b04, 0xd5010016, 0x01a90280, 0x7e140316]),
+            "v_cmp_lt_f32"
+        );
     }
 
     #[test]
