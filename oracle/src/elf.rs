@@ -331,7 +331,9 @@ mod tests {
         let m = d.mode();
         let f = m.float;
         assert_eq!((f.round32, f.round16, f.denorm32, f.denorm16), (1, 2, 3, 1));
-        assert!(m.float.dx10_clamp && !m.float.ieee && m.float.fp16_overflow && m.wave == Wave::W32);
+        assert!(
+            m.float.dx10_clamp && !m.float.ieee && m.float.fp16_overflow && m.wave == Wave::W32
+        );
         assert!(KernelDescriptor::decode(&kd[..40]).is_err());
     }
 }

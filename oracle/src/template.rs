@@ -23,9 +23,9 @@
 use std::fmt::Write as _;
 
 use crate::error::{OracleError, Result};
-use crate::mode::{Mode, Target, Wave};
 #[cfg(test)]
 use crate::mode::FloatMode;
+use crate::mode::{Mode, Target, Wave};
 
 /// Input dwords per row (in0..in5 -> v4..v9).
 pub const INPUT_DWORDS: usize = 6;
@@ -147,9 +147,17 @@ pub fn kernel_source(target: Target, mode: &Mode, body: &[u32]) -> Result<String
     s.push_str("  .amdhsa_next_free_sgpr 106\n");
     s.push_str("  .amdhsa_reserve_vcc 1\n");
     let _ = writeln!(s, "  .amdhsa_ieee_mode {}", u8::from(mode.float.ieee));
-    let _ = writeln!(s, "  .amdhsa_dx10_clamp {}", u8::from(mode.float.dx10_clamp));
+    let _ = writeln!(
+        s,
+        "  .amdhsa_dx10_clamp {}",
+        u8::from(mode.float.dx10_clamp)
+    );
     let _ = writeln!(s, "  .amdhsa_float_denorm_mode_32 {}", mode.float.denorm32);
-    let _ = writeln!(s, "  .amdhsa_float_denorm_mode_16_64 {}", mode.float.denorm16);
+    let _ = writeln!(
+        s,
+        "  .amdhsa_float_denorm_mode_16_64 {}",
+        mode.float.denorm16
+    );
     let _ = writeln!(s, "  .amdhsa_float_round_mode_32 {}", mode.float.round32);
     let _ = writeln!(s, "  .amdhsa_float_round_mode_16_64 {}", mode.float.round16);
     // FP16_OVFL is a descriptor bit on gfx9+; LLVM in ROCm 5.2 (comgr 2.4) accepts the directive,

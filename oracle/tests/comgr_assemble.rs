@@ -81,7 +81,11 @@ fn descriptor_fields_match_requested_modes_on_all_targets() {
             let kd = elf.kernel_descriptor(KERNEL_NAME).unwrap();
             assert_eq!(kd.ieee_mode(), mode.float.ieee, "{target} {mode:?}");
             assert_eq!(kd.dx10_clamp(), mode.float.dx10_clamp, "{target} {mode:?}");
-            assert_eq!(kd.fp16_overflow(), mode.float.fp16_overflow, "{target} {mode:?}");
+            assert_eq!(
+                kd.fp16_overflow(),
+                mode.float.fp16_overflow,
+                "{target} {mode:?}"
+            );
             assert_eq!(kd.float_mode(), mode.float_mode_byte(), "{target} {mode:?}");
             assert_eq!(kd.wave32(), mode.wave == Wave::W32, "{target} {mode:?}");
             assert_eq!(kd.kernarg_size as usize, KERNARG_SIZE);

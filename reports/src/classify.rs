@@ -356,7 +356,10 @@ mod tests {
         assert_eq!(classify_dword(DwordType::Int, 5, 5, 4).class, Class::Exact);
         let v = classify_dword(DwordType::Int, 5, 6, 4);
         assert_eq!((v.class, v.ulp), (Class::Wrong, None));
-        assert_eq!(classify_dword(DwordType::LaneMask, 1, 0, 4).class, Class::Wrong);
+        assert_eq!(
+            classify_dword(DwordType::LaneMask, 1, 0, 4).class,
+            Class::Wrong
+        );
     }
 
     #[test]

@@ -28,7 +28,9 @@ pub fn first_mnemonic(instruction: &str) -> &str {
 /// The table row that the first word of a row's `instruction` text names, if it names one.
 pub fn named_instruction(instruction: &str) -> Option<&'static rdnaprobe_isa::OpInfo> {
     let mnemonic = first_mnemonic(instruction).to_ascii_lowercase();
-    rdnaprobe_isa::table::lookup_name(&mnemonic).first().copied()
+    rdnaprobe_isa::table::lookup_name(&mnemonic)
+        .first()
+        .copied()
 }
 
 /// The type of each of the sixteen output dwords of a row.
@@ -79,7 +81,10 @@ mod tests {
     #[test]
     fn f64_results_take_two_dwords_and_later_dwords_are_unknown() {
         let types = output_types("v_fma_f64 v[10:11], v[4:5], v[6:7], v[8:9]", &[]);
-        assert_eq!(types[..3], [DwordType::F64Lo, DwordType::F64Hi, DwordType::Unknown]);
+        assert_eq!(
+            types[..3],
+            [DwordType::F64Lo, DwordType::F64Hi, DwordType::Unknown]
+        );
         let types = output_types(
             "v_div_scale_f32 v10, s20, v4, v5, v6 ; out1 = v_cndmask_b32",
             &[],

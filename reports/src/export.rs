@@ -25,9 +25,9 @@ use rdnaprobe_dataset::Target;
 use crate::error::{Error, Result};
 use crate::format;
 use crate::input::{family_of, Input};
-use crate::subject::instruction_under_test;
 use crate::output::CSV_COLUMNS;
 use crate::report::aggregate::pe;
+use crate::subject::instruction_under_test;
 
 /// Buffered rows per partition before a part file is written.
 const PART_ROWS: usize = 1 << 17;

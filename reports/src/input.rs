@@ -228,7 +228,10 @@ impl Input {
         if row.encoding.is_empty() {
             return compute();
         }
-        if let Some(k) = self.under_test.get(&(row.encoding.clone(), row.gfx.clone())) {
+        if let Some(k) = self
+            .under_test
+            .get(&(row.encoding.clone(), row.gfx.clone()))
+        {
             return k.clone();
         }
         let k: Arc<str> = compute();

@@ -135,7 +135,12 @@ mod tests {
             0x24261708, 0xbf800000, 0xd56f0008, 0x042e1508, 0xd55f000a, 0x04120b08,
         ];
         assert_eq!(
-            instruction_under_test(&words, "f32 division macro", Target::Gfx1036, "division_f32"),
+            instruction_under_test(
+                &words,
+                "f32 division macro",
+                Target::Gfx1036,
+                "division_f32"
+            ),
             "division_f32"
         );
     }
@@ -143,7 +148,10 @@ mod tests {
     #[test]
     fn a_preset_move_before_the_op_is_skipped() {
         // v_mov_b32 v10, 0xabcdabcd ; v_fma_f32 v10, v4, v5, v6
-        assert_eq!(key(&[0x7e1402ff, 0xabcdabcd, 0xd54b000a, 0x041a0b04]), "v_fma_f32");
+        assert_eq!(
+            key(&[0x7e1402ff, 0xabcdabcd, 0xd54b000a, 0x041a0b04]),
+            "v_fma_f32"
+        );
         // v_mov_b32 v10, 0xabcdabcd ; v_cvt_f16_f32 v10, v4
         assert_eq!(key(&[0x7e1402ff, 0xabcdabcd, 0x7e141504]), "v_cvt_f16_f32");
     }

@@ -180,8 +180,13 @@ mod tests {
         let mut outputs = [None; 16];
         outputs[0] = Some(0x4040_0000);
         w.write(&row, outputs, "cpu", &Status::Ok).unwrap();
-        w.write(&row, [None; 16], "cpu", &Status::Unsupported("no rule".into()))
-            .unwrap();
+        w.write(
+            &row,
+            [None; 16],
+            "cpu",
+            &Status::Unsupported("no rule".into()),
+        )
+        .unwrap();
         assert_eq!(w.rows(), 2);
         let bytes = w.finish().unwrap();
         let ds = parse_dataset(&bytes, "<memory>").unwrap();
@@ -214,6 +219,8 @@ mod tests {
         all.merge(&t);
         all.merge(&t);
         assert_eq!((all.rows, all.unstated["ieee"]), (4, 2));
-        assert!(t.summary(None).contains("ieee: empty in 1 rows, default 1 used"));
+        assert!(t
+            .summary(None)
+            .contains("ieee: empty in 1 rows, default 1 used"));
     }
 }

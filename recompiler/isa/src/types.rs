@@ -173,7 +173,10 @@ mod tests {
     fn result_types_read_the_table() {
         let of = |m: &str| result_types(crate::table::lookup_name(m)[0]);
         assert_eq!(of("v_add_f32")[0], DwordType::F32);
-        assert_eq!(of("v_fma_f64")[..3], [DwordType::F64Lo, DwordType::F64Hi, DwordType::Unknown]);
+        assert_eq!(
+            of("v_fma_f64")[..3],
+            [DwordType::F64Lo, DwordType::F64Hi, DwordType::Unknown]
+        );
         assert_eq!(of("v_fma_mixhi_f16")[0], DwordType::F16Hi);
         assert_eq!(of("v_pk_fma_f16")[0], DwordType::PackedF16);
         assert_eq!(of("v_cvt_i32_f32")[0], DwordType::Int);

@@ -272,7 +272,7 @@ pub fn build(inputs: &[PathBuf], options: &ReportOptions) -> Result<Report> {
                 let rank = (d.class, d.max_ulp.unwrap_or(u64::MAX));
                 if list.len() < WORST_PER_GROUP || list.iter().any(|w| w.rank < rank) {
                     list.push(worst_row(group, d));
-                    list.sort_by(|a, b| b.rank.cmp(&a.rank));
+                    list.sort_by_key(|w| std::cmp::Reverse(w.rank));
                     list.truncate(WORST_PER_GROUP);
                 }
             }
@@ -309,7 +309,7 @@ pub fn build(inputs: &[PathBuf], options: &ReportOptions) -> Result<Report> {
             worst_rows.extend(list);
         }
     }
-    worst_rows.sort_by(|a, b| b.rank.cmp(&a.rank));
+    worst_rows.sort_by_key(|w| std::cmp::Reverse(w.rank));
     Ok(Report {
         title: options
             .title

@@ -134,19 +134,21 @@ fn replay_into<W: Write>(
         let reader = Reader::open(input)?;
         let bar = progress(count_lines(input).saturating_sub(1));
         let mut rows: Vec<Row> = Vec::with_capacity(batch);
-        let mut flush =
-            |rows: &mut Vec<Row>, w: &mut ReplayWriter<W>, tally: &mut Tally| -> anyhow::Result<()> {
-                let results = run_batch(backend, &rows[..]);
-                for (row, res) in rows.iter().zip(&results) {
-                    w.write(row, res.outputs, backend_name, &res.status)?;
-                    tally.add(row, &res.status);
-                }
-                if let Some(b) = &bar {
-                    b.inc(rows.len() as u64);
-                }
-                rows.clear();
-                Ok(())
-            };
+        let mut flush = |rows: &mut Vec<Row>,
+                         w: &mut ReplayWriter<W>,
+                         tally: &mut Tally|
+         -> anyhow::Result<()> {
+            let results = run_batch(backend, &rows[..]);
+            for (row, res) in rows.iter().zip(&results) {
+                w.write(row, res.outputs, backend_name, &res.status)?;
+                tally.add(row, &res.status);
+            }
+            if let Some(b) = &bar {
+                b.inc(rows.len() as u64);
+            }
+            rows.clear();
+            Ok(())
+        };
         for row in reader {
             rows.push(row?);
             if rows.len() == batch {

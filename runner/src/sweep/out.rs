@@ -4,8 +4,8 @@
 //! columns, the tally of outcomes and unstated cells) belongs to the dataset crate; this module
 //! adds what needs a backend.
 
-pub use rdnaprobe_dataset::{Tally, REPLAY_COLUMNS as RESULT_COLUMNS};
 use rdnaprobe_dataset::{ManifestProducer, Row};
+pub use rdnaprobe_dataset::{Tally, REPLAY_COLUMNS as RESULT_COLUMNS};
 
 use crate::backend::{Producer, RowResult, Status};
 
