@@ -73,6 +73,8 @@ mod tests {
         assert_eq!(t("v_fma_mixlo_f16 v10, v4, v5, v6"), DwordType::F16Lo);
         assert_eq!(t("v_cmp_eq_f32 vcc, v4, v5"), DwordType::LaneMask);
         assert_eq!(t("V_INTERP_P2_F16 (f16 result)"), DwordType::F16Lo);
+        // The text's own suffix says f16; the table knows the P1 steps give f32.
+        assert_eq!(t("v_interp_p1ll_f16 (f32 result)"), DwordType::F32);
         // Not a table mnemonic: nothing is known, the dwords compare as bits.
         assert_eq!(t("f32 division macro q=v4/v5"), DwordType::Unknown);
         assert_eq!(t(""), DwordType::Unknown);

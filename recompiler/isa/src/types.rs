@@ -181,6 +181,8 @@ mod tests {
         assert_eq!(of("v_pk_fma_f16")[0], DwordType::PackedF16);
         assert_eq!(of("v_cvt_i32_f32")[0], DwordType::Int);
         assert_eq!(of("v_interp_p2_f16")[0], DwordType::F16Lo);
+        assert_eq!(of("v_interp_p1ll_f16")[0], DwordType::F32);
+        assert_eq!(of("v_interp_p1lv_f16")[0], DwordType::F32);
         assert_eq!(of("v_cmp_eq_f32")[0], DwordType::LaneMask);
     }
 }
