@@ -122,6 +122,10 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let target: Target = args.mcpu.parse()?;
+    anyhow::ensure!(
+        Target::GFX103X.contains(&target),
+        "--mcpu {target}: the probe kernel is assembled for one RDNA2 chip, gfx1030 ... gfx1036"
+    );
     let mode = mode_from_args(&args)?;
     let words = parse_words(&args.encoding)?;
     let comgr = Comgr::load()?;
