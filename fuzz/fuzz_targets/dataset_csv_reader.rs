@@ -1,7 +1,7 @@
 //! Fuzzes the schema v1 CSV reader: any bytes must give rows or a located error, never a
 //! panic, and whatever parses must survive a write/read round trip unchanged.
 //!
-//! Needs in fuzz/Cargo.toml: `rdnaprobe-dataset = { path = "../runner/dataset" }` and a
+//! Needs in fuzz/Cargo.toml: `rdnaprobe-dataset = { path = "../datasets/schema" }` and a
 //! `[[bin]]` entry `dataset_csv_reader` with `path = "fuzz_targets/dataset_csv_reader.rs"`.
 #![no_main]
 

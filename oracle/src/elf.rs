@@ -5,7 +5,7 @@
 //! Layout facts from LLVM's AMDGPUUsage ("Kernel Descriptor", "ELF Header").
 
 use crate::error::{OracleError, Result};
-use crate::mode::{Mode, Wave};
+use crate::mode::{FloatMode, Mode, Wave};
 
 const EM_AMDGPU: u16 = 224;
 const SHT_SYMTAB: u32 = 2;
@@ -283,13 +283,15 @@ impl KernelDescriptor {
     /// The mode this descriptor gives the kernel.
     pub fn mode(&self) -> Mode {
         Mode {
-            ieee: self.ieee_mode(),
-            dx10_clamp: self.dx10_clamp(),
-            denorm32: self.denorm32(),
-            denorm16: self.denorm16(),
-            round32: self.round32(),
-            round16: self.round16(),
-            fp16_overflow: self.fp16_overflow(),
+            float: FloatMode {
+                ieee: self.ieee_mode(),
+                dx10_clamp: self.dx10_clamp(),
+                denorm32: self.denorm32(),
+                denorm16: self.denorm16(),
+                round32: self.round32(),
+                round16: self.round16(),
+                fp16_overflow: self.fp16_overflow(),
+            },
             wave: if self.wave32() { Wave::W32 } else { Wave::W64 },
         }
     }
@@ -327,8 +329,11 @@ mod tests {
         kd[56..58].copy_from_slice(&(1u16 << 10).to_le_bytes());
         let d = KernelDescriptor::decode(&kd).unwrap();
         let m = d.mode();
-        assert_eq!((m.round32, m.round16, m.denorm32, m.denorm16), (1, 2, 3, 1));
-        assert!(m.dx10_clamp && !m.ieee && m.fp16_overflow && m.wave == Wave::W32);
+        let f = m.float;
+        assert_eq!((f.round32, f.round16, f.denorm32, f.denorm16), (1, 2, 3, 1));
+        assert!(
+            m.float.dx10_clamp && !m.float.ieee && m.float.fp16_overflow && m.wave == Wave::W32
+        );
         assert!(KernelDescriptor::decode(&kd[..40]).is_err());
     }
 }

@@ -103,6 +103,28 @@ pub enum OracleError {
     },
 }
 
+impl From<rdnaprobe_contract::ContractError> for OracleError {
+    fn from(e: rdnaprobe_contract::ContractError) -> Self {
+        match e {
+            rdnaprobe_contract::ContractError::InvalidField {
+                field,
+                value,
+                expected,
+            } => OracleError::InvalidMode {
+                field,
+                value,
+                expected,
+            },
+        }
+    }
+}
+
+impl From<rdnaprobe_contract::UnknownTarget> for OracleError {
+    fn from(e: rdnaprobe_contract::UnknownTarget) -> Self {
+        OracleError::UnknownTarget(e.0)
+    }
+}
+
 fn log_suffix(log: &str) -> String {
     let log = log.trim();
     if log.is_empty() {

@@ -24,4 +24,4 @@ pub use assemble::{assemble_probe, ProbeKernel};
 pub use comgr::Comgr;
 pub use error::{Library, OracleError, Result};
 pub use hip::Hip;
-pub use mode::{Mode, Target, Wave};
+pub use mode::{FloatMode, Mode, ModeField, Target, Wave};

@@ -23,6 +23,8 @@
 use std::fmt::Write as _;
 
 use crate::error::{OracleError, Result};
+#[cfg(test)]
+use crate::mode::FloatMode;
 use crate::mode::{Mode, Target, Wave};
 
 /// Input dwords per row (in0..in5 -> v4..v9).
@@ -144,18 +146,26 @@ pub fn kernel_source(target: Target, mode: &Mode, body: &[u32]) -> Result<String
     s.push_str("  .amdhsa_next_free_vgpr 256\n");
     s.push_str("  .amdhsa_next_free_sgpr 106\n");
     s.push_str("  .amdhsa_reserve_vcc 1\n");
-    let _ = writeln!(s, "  .amdhsa_ieee_mode {}", u8::from(mode.ieee));
-    let _ = writeln!(s, "  .amdhsa_dx10_clamp {}", u8::from(mode.dx10_clamp));
-    let _ = writeln!(s, "  .amdhsa_float_denorm_mode_32 {}", mode.denorm32);
-    let _ = writeln!(s, "  .amdhsa_float_denorm_mode_16_64 {}", mode.denorm16);
-    let _ = writeln!(s, "  .amdhsa_float_round_mode_32 {}", mode.round32);
-    let _ = writeln!(s, "  .amdhsa_float_round_mode_16_64 {}", mode.round16);
+    let _ = writeln!(s, "  .amdhsa_ieee_mode {}", u8::from(mode.float.ieee));
+    let _ = writeln!(
+        s,
+        "  .amdhsa_dx10_clamp {}",
+        u8::from(mode.float.dx10_clamp)
+    );
+    let _ = writeln!(s, "  .amdhsa_float_denorm_mode_32 {}", mode.float.denorm32);
+    let _ = writeln!(
+        s,
+        "  .amdhsa_float_denorm_mode_16_64 {}",
+        mode.float.denorm16
+    );
+    let _ = writeln!(s, "  .amdhsa_float_round_mode_32 {}", mode.float.round32);
+    let _ = writeln!(s, "  .amdhsa_float_round_mode_16_64 {}", mode.float.round16);
     // FP16_OVFL is a descriptor bit on gfx9+; LLVM in ROCm 5.2 (comgr 2.4) accepts the directive,
     // so no s_setreg is needed.
     let _ = writeln!(
         s,
         "  .amdhsa_fp16_overflow {}",
-        u8::from(mode.fp16_overflow)
+        u8::from(mode.float.fp16_overflow)
     );
     let _ = writeln!(s, "  .amdhsa_wavefront_size32 {}", u8::from(!w64));
     s.push_str(".end_amdhsa_kernel\n\n");
@@ -223,10 +233,13 @@ mod tests {
             kernel_source(Target::Gfx1030, &Mode::default(), &[]),
             Err(OracleError::EmptyBody)
         ));
-        let bad = Mode {
-            denorm16: 7,
-            ..Mode::default()
-        };
+        let bad = Mode::new(
+            FloatMode {
+                denorm16: 7,
+                ..FloatMode::DEFAULT
+            },
+            Wave::W32,
+        );
         assert!(kernel_source(Target::Gfx1030, &bad, &[0]).is_err());
     }
 }

@@ -237,10 +237,14 @@ pub fn classify_dword(ty: DwordType, reference: u32, candidate: u32, k: u64) -> 
             classify_float(F16, lo(r), lo(c), k).worst(classify_float(F16, hi(r), hi(c), k))
         }
         // A lone half of an f64 (the other half was not captured) has no meaningful ULP.
+        // Integers of every width compare as bits, the kept upper half of a 16-bit one too.
         DwordType::F64Lo
         | DwordType::F64Hi
         | DwordType::Int
-        | DwordType::Mask
+        | DwordType::Int16Lo
+        | DwordType::Int64Lo
+        | DwordType::Int64Hi
+        | DwordType::LaneMask
         | DwordType::Unknown => classify_bits(r, c),
     }
 }
@@ -352,7 +356,10 @@ mod tests {
         assert_eq!(classify_dword(DwordType::Int, 5, 5, 4).class, Class::Exact);
         let v = classify_dword(DwordType::Int, 5, 6, 4);
         assert_eq!((v.class, v.ulp), (Class::Wrong, None));
-        assert_eq!(classify_dword(DwordType::Mask, 1, 0, 4).class, Class::Wrong);
+        assert_eq!(
+            classify_dword(DwordType::LaneMask, 1, 0, 4).class,
+            Class::Wrong
+        );
     }
 
     #[test]

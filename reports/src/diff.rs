@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use crate::classify::{classify_dword, classify_f64, Class, Verdict};
-use crate::dtype::{first_mnemonic, output_types, DwordType};
+use crate::dtype::{output_types, DwordType};
 use crate::error::{Error, Result};
 use crate::input::{Input, Item, RowSource, Status};
 use crate::join::{join, Leftover, Pair};
@@ -73,8 +73,9 @@ impl RowDiff {
         self.dwords.iter().find(|d| d.verdict.class == self.class)
     }
 
+    /// The instruction under test of the row ([`crate::subject`]).
     pub fn mnemonic(&self) -> &str {
-        first_mnemonic(&self.reference.row.instruction)
+        &self.reference.under_test
     }
 }
 
@@ -193,7 +194,7 @@ pub fn diff_pair(pair: Pair, options: &Options) -> RowDiff {
     let known = options
         .known
         .lookup(&Subject {
-            mnemonic: first_mnemonic(&reference.row.instruction),
+            mnemonic: &reference.under_test,
             backend: &candidate.backend,
             class,
             encoding: &reference.row.encoding,

@@ -7,7 +7,8 @@
 //! two kinds have different columns). Partition values are percent-encoded outside
 //! `[A-Za-z0-9_.-]` as Hive does (`vulkan:lavapipe` -> `vulkan%3Alavapipe`). The full
 //! instruction text is the column `instruction_text` (the partition column `instruction` is
-//! the first mnemonic). Dataset files hold every schema v1 column typed (hex cells as UInt32,
+//! the instruction under test, [`crate::subject`]; a diff CSV carries no `gfx` cell, so its
+//! bodies are named as on the default target and its file stem is the family name). Dataset files hold every schema v1 column typed (hex cells as UInt32,
 //! empty cells as null), `status`, the source `file`, and the extra columns as one JSON
 //! object `extra`. Diff files hold the diff CSV columns (docs/reports.md), `max_ulp` and
 //! `reference_row` as UInt64. The export replaces the target directory as a whole (written
@@ -19,12 +20,14 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
-use crate::dtype::first_mnemonic;
+use rdnaprobe_dataset::Target;
+
 use crate::error::{Error, Result};
 use crate::format;
-use crate::input::Input;
+use crate::input::{family_of, Input};
 use crate::output::CSV_COLUMNS;
 use crate::report::aggregate::pe;
+use crate::subject::instruction_under_test;
 
 /// Buffered rows per partition before a part file is written.
 const PART_ROWS: usize = 1 << 17;
@@ -198,26 +201,13 @@ fn export_dataset(path: &Path, w: &mut Writer, summary: &mut ExportSummary) -> R
     let mut parts: HashMap<(String, String), DatasetPart> = HashMap::new();
     while let Some(item) = input.next_item()? {
         let row = &item.row;
-        let key = (
-            first_mnemonic(&row.instruction).to_string(),
-            item.backend.clone(),
-        );
+        let key = (item.under_test.to_string(), item.backend.clone());
         let p = parts.entry(key.clone()).or_default();
         p.text.push(row.instruction.clone());
         p.encoding.push(format::encoding(&row.encoding));
         p.wave.push(row.wave);
-        let m = &row.mode;
-        let cells = [
-            m.ieee,
-            m.dx10_clamp,
-            m.denorm32,
-            m.denorm16,
-            m.round32,
-            m.round16,
-            m.fp16_overflow,
-        ];
-        for (v, c) in p.mode.iter_mut().zip(cells) {
-            v.push(c.map(u32::from));
+        for (v, field) in p.mode.iter_mut().zip(rdnaprobe_dataset::ModeField::ALL) {
+            v.push(row.mode.get(field).map(u32::from));
         }
         for (v, x) in p.inputs.iter_mut().zip(row.inputs) {
             v.push(x);
@@ -228,11 +218,7 @@ fn export_dataset(path: &Path, w: &mut Writer, summary: &mut ExportSummary) -> R
         p.gfx.push(row.gfx.clone());
         p.source.push(row.source.clone());
         p.note.push(row.note.clone());
-        p.status.push(match &item.status {
-            crate::input::Status::Ok => "ok".to_string(),
-            crate::input::Status::Unsupported(r) => format!("unsupported: {r}"),
-            crate::input::Status::Error(r) => format!("error: {r}"),
-        });
+        p.status.push(item.status.to_string());
         p.file.push(file.clone());
         let extra: serde_json::Map<String, serde_json::Value> = extra_names
             .iter()
@@ -261,8 +247,9 @@ fn export_diff(path: &Path, w: &mut Writer, summary: &mut ExportSummary) -> Resu
         .map_err(|e| Error::io(path, std::io::Error::other(e.to_string())))?;
     let names = diff_text_columns();
     let idx = |n: &str| CSV_COLUMNS.iter().position(|c| *c == n).unwrap_or(0);
-    let (i_instr, i_backend, i_ulp, i_ref) = (
+    let (i_instr, i_encoding, i_backend, i_ulp, i_ref) = (
         idx("instruction"),
+        idx("encoding"),
         idx("backend"),
         idx("max_ulp"),
         idx("reference_row"),
@@ -288,10 +275,12 @@ fn export_diff(path: &Path, w: &mut Writer, summary: &mut ExportSummary) -> Resu
                 )
             })
         };
-        let key = (
-            first_mnemonic(rec.get(i_instr).unwrap_or("")).to_string(),
-            rec.get(i_backend).unwrap_or("").to_string(),
-        );
+        let instruction = rec.get(i_instr).unwrap_or("");
+        let words = rdnaprobe_dataset::parse_encoding(rec.get(i_encoding).unwrap_or(""))
+            .unwrap_or_default();
+        let under_test =
+            instruction_under_test(&words, instruction, Target::DEFAULT, &family_of(path));
+        let key = (under_test, rec.get(i_backend).unwrap_or("").to_string());
         let max_ulp = number(i_ulp)?;
         let reference_row = number(i_ref)?;
         let p = parts.entry(key.clone()).or_default();

@@ -40,16 +40,12 @@ pub fn mode(mode: &ModeCells, wave: Option<u32>) -> String {
 /// The mode and wave cells of a row as schema v1 writes them (empty = not stated).
 pub fn mode_cells(mode: &ModeCells, wave: Option<u32>) -> [String; 8] {
     let c = |v: Option<u8>| v.map_or_else(String::new, |v| v.to_string());
-    [
-        wave.map_or_else(String::new, |w| w.to_string()),
-        c(mode.ieee),
-        c(mode.dx10_clamp),
-        c(mode.denorm32),
-        c(mode.denorm16),
-        c(mode.round32),
-        c(mode.round16),
-        c(mode.fp16_overflow),
-    ]
+    let mut cells: [String; 8] = Default::default();
+    cells[0] = wave.map_or_else(String::new, |w| w.to_string());
+    for (cell, field) in cells[1..].iter_mut().zip(rdnaprobe_dataset::ModeField::ALL) {
+        *cell = c(mode.get(field));
+    }
+    cells
 }
 
 /// One schema v1 CSV line holding the row's experiment (outputs empty), quoted as CSV needs:

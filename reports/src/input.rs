@@ -6,7 +6,9 @@
 //! labelled [`HARDWARE`] when it has no `status` column (a measured dataset) or by its file
 //! stem otherwise.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rdnaprobe_dataset::{manifest_path, Manifest, ModeCells, Reader, Row};
 
@@ -15,31 +17,9 @@ use crate::error::{Error, Result};
 /// The label of a dataset that names no backend: hardware measurements.
 pub const HARDWARE: &str = "hardware";
 
-/// Whether a backend could run a row (`status` column of replay outputs).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Status {
-    Ok,
-    Unsupported(String),
-    Error(String),
-}
-
-impl Status {
-    /// Parses a `status` cell: `ok` (or empty), `unsupported: <reason>`, `error: <message>`.
-    pub fn parse(cell: &str) -> Option<Status> {
-        let cell = cell.trim();
-        if cell.is_empty() || cell == "ok" {
-            return Some(Status::Ok);
-        }
-        let rest = |prefix: &str| {
-            cell.strip_prefix(prefix)
-                .map(|r| r.trim_start_matches(':').trim().to_string())
-        };
-        if let Some(reason) = rest("unsupported") {
-            return Some(Status::Unsupported(reason));
-        }
-        rest("error").map(Status::Error)
-    }
-}
+/// Whether a backend could run a row (`status` column of replay outputs): the lane contract's
+/// status.
+pub use rdnaprobe_dataset::Status;
 
 /// One row with where it came from.
 #[derive(Clone, Debug)]
@@ -49,6 +29,8 @@ pub struct Item {
     pub index: u64,
     pub backend: String,
     pub status: Status,
+    /// The instruction under test ([`crate::subject`]), with this file's stem as the family.
+    pub under_test: Arc<str>,
 }
 
 /// The join key: rows of two files describe the same experiment when these agree.
@@ -140,6 +122,10 @@ pub struct Input {
     /// The manifest beside the file, when there is one and it parses.
     pub manifest: Option<Manifest>,
     next_index: u64,
+    /// The file's stem: the family name of bodies without one op under test.
+    family: String,
+    /// Instruction under test per (body, gfx cell), for rows with words.
+    under_test: HashMap<(Vec<u32>, String), Arc<str>>,
 }
 
 impl Input {
@@ -178,6 +164,8 @@ impl Input {
             default_backend,
             manifest,
             next_index: 1,
+            family: family_of(path),
+            under_test: HashMap::new(),
         })
     }
 
@@ -216,31 +204,47 @@ impl Input {
                 cell: text.to_string(),
             })?,
         };
+        let under_test = self.under_test_of(&row);
         Ok(Some(Item {
             row,
             index,
             backend,
             status,
+            under_test,
         }))
+    }
+
+    /// The instruction under test of `row` (cached per body and gfx cell).
+    fn under_test_of(&mut self, row: &Row) -> Arc<str> {
+        let target = row.target().unwrap_or(rdnaprobe_dataset::Target::DEFAULT);
+        let compute = || {
+            Arc::from(crate::subject::instruction_under_test(
+                &row.encoding,
+                &row.instruction,
+                target,
+                &self.family,
+            ))
+        };
+        if row.encoding.is_empty() {
+            return compute();
+        }
+        if let Some(k) = self
+            .under_test
+            .get(&(row.encoding.clone(), row.gfx.clone()))
+        {
+            return k.clone();
+        }
+        let k: Arc<str> = compute();
+        self.under_test
+            .insert((row.encoding.clone(), row.gfx.clone()), k.clone());
+        k
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn status_cells() {
-        assert_eq!(Status::parse("ok"), Some(Status::Ok));
-        assert_eq!(Status::parse(""), Some(Status::Ok));
-        assert_eq!(
-            Status::parse("unsupported: v_interp needs a pixel shader"),
-            Some(Status::Unsupported("v_interp needs a pixel shader".into()))
-        );
-        assert_eq!(
-            Status::parse("error: timeout"),
-            Some(Status::Error("timeout".into()))
-        );
-        assert_eq!(Status::parse("fine"), None);
-    }
+/// The family name of a dataset file: its stem (`datasets/rdna2/division_f32.csv` ->
+/// `division_f32`).
+pub fn family_of(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }

@@ -22,7 +22,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rdnaprobe_dataset::parse_encoding;
+use rdnaprobe_dataset::{parse_encoding, ModeField};
 pub use rdnaprobe_isa::known::glob;
 use rdnaprobe_isa::known::{self as format, Scope};
 
@@ -42,7 +42,7 @@ const DRIVER_MATCHERS: &[&str] = &[
 /// One understood difference.
 #[derive(Clone, Debug)]
 pub struct Entry {
-    /// Globs on the first mnemonic; empty: any.
+    /// Globs on the instruction under test ([`crate::subject`]); empty: any.
     pub instruction: Vec<String>,
     /// Globs on the candidate's backend; empty: any.
     pub backend: Vec<String>,
@@ -103,16 +103,7 @@ impl Known {
                 .map(parse_encoding)
                 .transpose()
                 .map_err(|r| at(format!("encoding: {r}")))?;
-            let m = raw.mode.unwrap_or_default();
-            let mode = rdnaprobe_dataset::ModeCells {
-                ieee: m.ieee,
-                dx10_clamp: m.dx10_clamp,
-                denorm32: m.denorm32,
-                denorm16: m.denorm16,
-                round32: m.round32,
-                round16: m.round16,
-                fp16_overflow: m.fp16_overflow,
-            };
+            let mode = raw.mode.unwrap_or_default();
             entries.push(Entry {
                 instruction: raw.instruction,
                 backend: raw.backend,
@@ -149,13 +140,9 @@ impl Entry {
             && (self.classes.is_empty() || self.classes.contains(&s.class))
             && self.encoding.as_deref().is_none_or(|e| e == s.encoding)
             && self.wave.is_none_or(|w| Some(w) == s.wave)
-            && cell(self.mode.ieee, s.mode.ieee)
-            && cell(self.mode.dx10_clamp, s.mode.dx10_clamp)
-            && cell(self.mode.denorm32, s.mode.denorm32)
-            && cell(self.mode.denorm16, s.mode.denorm16)
-            && cell(self.mode.round32, s.mode.round32)
-            && cell(self.mode.round16, s.mode.round16)
-            && cell(self.mode.fp16_overflow, s.mode.fp16_overflow)
+            && ModeField::ALL
+                .into_iter()
+                .all(|f| cell(self.mode.get(f), s.mode.get(f)))
     }
 }
 

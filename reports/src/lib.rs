@@ -4,6 +4,8 @@
 //!   another backend) and classifies every output dword by its result type: exact, NaN payload,
 //!   signed zero, denormal flush, ULP distance, wrong; plus the backend's own `unsupported` /
 //!   `error` rows. Streaming plain Rust, no polars: it is in the small GPU-machine binary.
+//! - [`subject`]: the instruction under test of a row, decoded from its body: the key of the
+//!   known-discrepancy lookup, the report's groups and the export's partitions.
 //! - [`known`]: the known-discrepancy data file that separates expected from unexpected rows.
 //! - [`output`]: CSV, JSON Lines and table writers of diff results.
 //! - `report` and `export` (feature `polars`): the conformance report (HTML, Markdown, CSV,
@@ -22,6 +24,7 @@ pub mod known;
 pub mod output;
 #[cfg(feature = "polars")]
 pub mod report;
+pub mod subject;
 
 pub use classify::{Class, Verdict};
 pub use diff::{diff_files, diff_inputs, Options, RowDiff, Summary};

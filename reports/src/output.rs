@@ -59,8 +59,8 @@ pub fn type_name(ty: DwordType) -> &'static str {
         DwordType::F16Hi => "f16hi",
         DwordType::PackedF16 => "pk_f16",
         DwordType::F64Lo | DwordType::F64Hi => "f64",
-        DwordType::Int => "int",
-        DwordType::Mask => "mask",
+        DwordType::Int | DwordType::Int16Lo | DwordType::Int64Lo | DwordType::Int64Hi => "int",
+        DwordType::LaneMask => "mask",
         DwordType::Unknown => "bits",
     }
 }

@@ -32,6 +32,7 @@
 //! A string matcher may be one string or a list. Each reader checks that the entries of its file
 //! have its scope and use only the matchers it understands.
 
+use rdnaprobe_contract::ModeCells;
 use serde::Deserialize;
 
 /// Which comparison an entry belongs to.
@@ -53,37 +54,6 @@ impl Scope {
             Scope::Hardware => "hardware",
             Scope::Driver => "driver",
         }
-    }
-}
-
-/// Mode cells an entry requires (the kernel-descriptor fields); `None`: any.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ModeMatch {
-    pub ieee: Option<u8>,
-    pub dx10_clamp: Option<u8>,
-    pub denorm32: Option<u8>,
-    pub denorm16: Option<u8>,
-    pub round32: Option<u8>,
-    pub round16: Option<u8>,
-    pub fp16_overflow: Option<u8>,
-}
-
-impl ModeMatch {
-    /// (field, value, largest allowed value) of every stated cell.
-    pub fn stated(&self) -> Vec<(&'static str, u8, u8)> {
-        [
-            ("ieee", self.ieee, 1),
-            ("dx10_clamp", self.dx10_clamp, 1),
-            ("denorm32", self.denorm32, 3),
-            ("denorm16", self.denorm16, 3),
-            ("round32", self.round32, 3),
-            ("round16", self.round16, 3),
-            ("fp16_overflow", self.fp16_overflow, 1),
-        ]
-        .into_iter()
-        .filter_map(|(n, v, max)| v.map(|v| (n, v, max)))
-        .collect()
     }
 }
 
@@ -123,7 +93,7 @@ pub struct KnownEntry {
     #[serde(default)]
     pub encoding: Option<String>,
     #[serde(default)]
-    pub mode: Option<ModeMatch>,
+    pub mode: Option<ModeCells>,
     #[serde(default)]
     pub wave: Option<u32>,
     #[serde(default, deserialize_with = "one_or_many")]
@@ -229,13 +199,12 @@ pub fn parse(text: &str, scope: Scope, allowed: &[&str]) -> Result<Vec<KnownEntr
                 allowed.join(", ")
             )));
         }
-        if let Some((name, v, max)) = e
-            .mode
-            .iter()
-            .flat_map(|m| m.stated())
-            .find(|&(_, v, max)| v > max)
-        {
-            return Err(bad(format!("mode.{name} = {v}: expected 0..={max}")));
+        if let Some((field, v)) = e.mode.and_then(|m| m.out_of_range()) {
+            return Err(bad(format!(
+                "mode.{} = {v}: expected 0..={}",
+                field.name(),
+                field.max()
+            )));
         }
         if let Some(w) = e.wave.filter(|w| *w != 32 && *w != 64) {
             return Err(bad(format!("wave = {w}: expected 32 or 64")));

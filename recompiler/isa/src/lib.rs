@@ -37,4 +37,4 @@ pub use operand::{Operand, Reg, RegKind, Special};
 pub use operands::{Dpp, Modifiers, Sdwa};
 pub use table::{lookup, table, Family, OpInfo, OperandKind, OperandSpec, Source, ValueType};
 pub use target::{Target, UnknownTarget};
-pub use types::{output_types, DwordType};
+pub use types::{output_types, result_types, DwordType};

@@ -141,6 +141,10 @@ fn value_types(m: &str, nsrc: usize) -> (ValueType, Vec<ValueType>) {
             F32
         };
         src = vec![F32; nsrc];
+    } else if m.starts_with("v_interp_p1l") {
+        // v_interp_p1ll_f16 / v_interp_p1lv_f16: P10 * I + P0 from f16 attributes, an f32
+        // result (RDNA2 ISA, VINTRP/VOP3 interpolation; datasets/rdna2-interp).
+        dst = F32;
     } else if has("pack") {
         dst = PackedF16;
         src = vec![F16; nsrc];

@@ -4,37 +4,10 @@
 use crate::decode::{decode_stream, Decoded, Encoding, Instruction};
 use crate::layout::Field;
 use crate::operand::{Operand, RegKind};
-use crate::table::{Family, ValueType};
+use crate::table::{Family, OpInfo, ValueType};
 use crate::Wave;
 
-/// What one output dword holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-pub enum DwordType {
-    /// Not written by the body, or written by an instruction without a known result type.
-    Unknown,
-    /// An f32 value.
-    F32,
-    /// An f16 value in bits 15:0; bits 31:16 keep what the register held before.
-    F16Lo,
-    /// An f16 value in bits 31:16 (op_sel destination, SDWA WORD_1, v_fma_mixhi_f16).
-    F16Hi,
-    /// Two f16 values (bits 15:0 and 31:16).
-    PackedF16,
-    /// The low dword of an f64 pair.
-    F64Lo,
-    /// The high dword of an f64 pair (sign, exponent, top of the mantissa).
-    F64Hi,
-    /// A 32-bit integer or bit pattern (also packed 16-bit integers and 0/1 flags).
-    Int,
-    /// A 16-bit integer in bits 15:0; bits 31:16 keep what the register held before.
-    Int16Lo,
-    /// The low dword of a 64-bit integer.
-    Int64Lo,
-    /// The high dword of a 64-bit integer.
-    Int64Hi,
-    /// A lane mask (one bit per lane) copied into a VGPR.
-    LaneMask,
-}
+pub use rdnaprobe_contract::DwordType;
 
 /// Types of the output dwords v10..v25 after `body`. Undecodable bodies give all Unknown.
 pub fn output_types(body: &[u32]) -> [DwordType; 16] {
@@ -117,30 +90,56 @@ fn apply(i: &Instruction, regs: &mut [DwordType; 256]) {
         Encoding::VOP3 => i.modifiers().op_sel & 8 != 0,
         Encoding::SDWA => i.modifiers().sdwa.is_some_and(|s| s.dst_sel == 5),
         _ => false,
-    } || m == "v_fma_mixhi_f16";
-    let t = match info.result {
+    } || writes_high_half(info);
+    match result_dwords(info.result, high) {
+        (lo, Some(hi)) => {
+            set(regs, d, lo);
+            set(regs, d + 1, hi);
+        }
+        (t, None) => {
+            for k in 0..n.max(1) {
+                set(regs, d + k, if k == 0 { t } else { DwordType::Unknown });
+            }
+        }
+    }
+}
+
+/// An instruction whose 16-bit result always goes to bits 31:16.
+fn writes_high_half(info: &OpInfo) -> bool {
+    info.mnemonic == "v_fma_mixhi_f16"
+}
+
+/// The dword type(s) of a result of value type `result`: the first dword's, and the second's
+/// for a 64-bit result. `high`: a 16-bit result lands in bits 31:16.
+fn result_dwords(result: ValueType, high: bool) -> (DwordType, Option<DwordType>) {
+    let t = match result {
         ValueType::F32 => DwordType::F32,
         ValueType::F16 if high => DwordType::F16Hi,
         ValueType::F16 => DwordType::F16Lo,
         ValueType::PackedF16 => DwordType::PackedF16,
         ValueType::I16 | ValueType::U16 | ValueType::B16 => DwordType::Int16Lo,
-        ValueType::F64 => {
-            set(regs, d, DwordType::F64Lo);
-            set(regs, d + 1, DwordType::F64Hi);
-            return;
-        }
+        ValueType::F64 => return (DwordType::F64Lo, Some(DwordType::F64Hi)),
         ValueType::I64 | ValueType::U64 | ValueType::B64 => {
-            set(regs, d, DwordType::Int64Lo);
-            set(regs, d + 1, DwordType::Int64Hi);
-            return;
+            return (DwordType::Int64Lo, Some(DwordType::Int64Hi))
         }
         ValueType::LaneMask => DwordType::LaneMask,
         ValueType::Untyped => DwordType::Unknown,
         _ => DwordType::Int,
     };
-    for k in 0..n.max(1) {
-        set(regs, d + k, if k == 0 { t } else { DwordType::Unknown });
+    (t, None)
+}
+
+/// Types of the output dwords when `info`'s result lands in v10 (out0, and out1 for a 64-bit
+/// result): what a row that names its instruction but carries no words holds, from the table's
+/// result type.
+pub fn result_types(info: &OpInfo) -> [DwordType; 16] {
+    let mut out = [DwordType::Unknown; 16];
+    let (lo, hi) = result_dwords(info.result, writes_high_half(info));
+    out[0] = lo;
+    if let Some(hi) = hi {
+        out[1] = hi;
     }
+    out
 }
 
 #[cfg(test)]
@@ -168,5 +167,22 @@ mod tests {
         // v_pk_fma_f16 v10 ...
         let t = output_types(&[0xcc0e400a, 0x1c1a0b04]);
         assert_eq!(t[0], DwordType::PackedF16);
+    }
+
+    #[test]
+    fn result_types_read_the_table() {
+        let of = |m: &str| result_types(crate::table::lookup_name(m)[0]);
+        assert_eq!(of("v_add_f32")[0], DwordType::F32);
+        assert_eq!(
+            of("v_fma_f64")[..3],
+            [DwordType::F64Lo, DwordType::F64Hi, DwordType::Unknown]
+        );
+        assert_eq!(of("v_fma_mixhi_f16")[0], DwordType::F16Hi);
+        assert_eq!(of("v_pk_fma_f16")[0], DwordType::PackedF16);
+        assert_eq!(of("v_cvt_i32_f32")[0], DwordType::Int);
+        assert_eq!(of("v_interp_p2_f16")[0], DwordType::F16Lo);
+        assert_eq!(of("v_interp_p1ll_f16")[0], DwordType::F32);
+        assert_eq!(of("v_interp_p1lv_f16")[0], DwordType::F32);
+        assert_eq!(of("v_cmp_eq_f32")[0], DwordType::LaneMask);
     }
 }

@@ -132,17 +132,10 @@ fn label_of(path: &Path) -> Result<(String, bool, Option<ManifestInfo>)> {
 }
 
 fn count_unstated(unstated: &mut BTreeMap<String, u64>, mode: &ModeCells, wave: Option<u32>) {
-    let cells = [
-        ("wave", wave.is_none()),
-        ("ieee", mode.ieee.is_none()),
-        ("dx10_clamp", mode.dx10_clamp.is_none()),
-        ("denorm32", mode.denorm32.is_none()),
-        ("denorm16", mode.denorm16.is_none()),
-        ("round32", mode.round32.is_none()),
-        ("round16", mode.round16.is_none()),
-        ("fp16_overflow", mode.fp16_overflow.is_none()),
-    ];
-    for (name, empty) in cells {
+    let fields = rdnaprobe_dataset::ModeField::ALL
+        .into_iter()
+        .map(|f| (f.name(), mode.get(f).is_none()));
+    for (name, empty) in [("wave", wave.is_none())].into_iter().chain(fields) {
         if empty {
             *unstated.entry(name.to_string()).or_default() += 1;
         }
@@ -279,7 +272,7 @@ pub fn build(inputs: &[PathBuf], options: &ReportOptions) -> Result<Report> {
                 let rank = (d.class, d.max_ulp.unwrap_or(u64::MAX));
                 if list.len() < WORST_PER_GROUP || list.iter().any(|w| w.rank < rank) {
                     list.push(worst_row(group, d));
-                    list.sort_by_key(|r| std::cmp::Reverse(r.rank));
+                    list.sort_by_key(|w| std::cmp::Reverse(w.rank));
                     list.truncate(WORST_PER_GROUP);
                 }
             }
@@ -316,7 +309,7 @@ pub fn build(inputs: &[PathBuf], options: &ReportOptions) -> Result<Report> {
             worst_rows.extend(list);
         }
     }
-    worst_rows.sort_by_key(|r| std::cmp::Reverse(r.rank));
+    worst_rows.sort_by_key(|w| std::cmp::Reverse(w.rank));
     Ok(Report {
         title: options
             .title

@@ -1,15 +1,14 @@
 //! `cpu`: the recompiler's IR interpreted on the host.
 //!
-//! Rows are grouped by kernel (body words, resolved float mode, wave, target); each group is
-//! decoded and lowered once and its rows run in parallel (rayon). An empty mode cell takes
-//! [`FloatMode::DEFAULT`]'s field; an empty or unknown `gfx` cell replays as gfx1030 (the
-//! GFX10.3 table). A body that does not decode or lower gives `unsupported: <reason>` for its
-//! rows only.
+//! Rows are grouped by kernel ([`KernelKey`]: body words, resolved float mode, wave, target);
+//! each group is decoded and lowered once and its rows run in parallel (rayon). Empty cells
+//! resolve as on every backend (the dataset schema's `Row::float_mode`, `Row::wave_size`,
+//! `Row::target`); an empty `gfx` cell replays as gfx1030 (the GFX10.3 table). A body that does
+//! not decode or lower gives `unsupported: <reason>` for its rows only.
 
-use super::{Backend, Producer, RowResult, Status};
+use super::{kernel_key, Backend, KernelKey, Producer, RowResult, Status};
 use rayon::prelude::*;
 use rdnaprobe_dataset::Row;
-use rdnaprobe_isa::{FloatMode, Target, Wave};
 use rdnaprobe_recompiler::{interp, ir::Kernel, lower_words, LowerError};
 use std::collections::HashMap;
 
@@ -27,30 +26,6 @@ impl Default for CpuBackend {
     }
 }
 
-/// The float mode a row replays under: its stated cells, [`FloatMode::DEFAULT`] elsewhere.
-pub fn resolve_mode(row: &Row) -> FloatMode {
-    crate::plan::modes::resolve(&row.mode)
-}
-
-type Key = (Vec<u32>, FloatMode, Wave, Target);
-
-fn key(row: &Row) -> Result<Key, String> {
-    let wave = match row.wave {
-        None | Some(32) => Wave::W32,
-        Some(64) => Wave::W64,
-        Some(w) => return Err(format!("wave {w} is not 32 or 64")),
-    };
-    let gfx = if row.gfx.trim().is_empty() {
-        Target::Gfx1030
-    } else {
-        row.gfx.parse::<Target>().map_err(|e| e.to_string())?
-    };
-    if row.encoding.is_empty() {
-        return Err("the row has no instruction words".into());
-    }
-    Ok((row.encoding.clone(), resolve_mode(row), wave, gfx))
-}
-
 impl Backend for CpuBackend {
     fn producer(&self) -> Producer {
         Producer {
@@ -62,12 +37,12 @@ impl Backend for CpuBackend {
     }
 
     fn run(&mut self, rows: &[Row]) -> Vec<RowResult> {
-        let keys: Vec<Result<Key, String>> = rows.iter().map(key).collect();
-        let mut kernels: HashMap<&Key, Result<Kernel, LowerError>> = HashMap::new();
+        let keys: Vec<Result<KernelKey, String>> = rows.iter().map(kernel_key).collect();
+        let mut kernels: HashMap<&KernelKey, Result<Kernel, LowerError>> = HashMap::new();
         for k in keys.iter().flatten() {
             kernels
                 .entry(k)
-                .or_insert_with(|| lower_words(&k.0, k.1, k.2, k.3));
+                .or_insert_with(|| lower_words(&k.words, k.mode, k.wave, k.target));
         }
         rows.par_iter()
             .zip(keys.par_iter())
@@ -80,7 +55,7 @@ impl Backend for CpuBackend {
                 match &kernels[k] {
                     Ok(kernel) => {
                         // the row's lane within its wave: rows fill waves in order
-                        let lane = (i as u32) % k.2.lanes();
+                        let lane = (i as u32) % k.wave.lanes();
                         let out = interp::run(kernel, row.inputs, lane);
                         RowResult {
                             outputs: out.map(Some),
@@ -141,6 +116,14 @@ mod tests {
     #[test]
     fn empty_mode_cells_take_the_default() {
         let r = Row::default();
-        assert_eq!(resolve_mode(&r), FloatMode::DEFAULT);
+        assert_eq!(
+            kernel_key(&Row {
+                encoding: vec![0x7e14_0304],
+                ..r
+            })
+            .unwrap()
+            .mode,
+            rdnaprobe_isa::FloatMode::DEFAULT
+        );
     }
 }

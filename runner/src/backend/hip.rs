@@ -7,8 +7,8 @@
 //! gets `error: worker crashed: ...`; the worker is restarted and the other kernels still run.
 //!
 //! The rows run on the device's own target whatever their `gfx` cell says: the hardware is the
-//! reference. Empty mode cells resolve as on every backend (`vulkan::resolve_mode`, the
-//! `FloatMode::DEFAULT` of the instruction set crate), an empty wave cell to wave32.
+//! reference. Empty cells resolve as on every backend (the dataset schema's `Row::float_mode`
+//! and `Row::wave_size`: `FloatMode::DEFAULT`, wave32).
 //!
 //! Watchdog deadlines: 20 s per batch plus 5 s per million rows, overridable with
 //! `RDNAPROBE_HIP_TIMEOUT_S` (the per-batch part, in seconds).
@@ -19,7 +19,7 @@ use std::time::Duration;
 use rdnaprobe_dataset::Row;
 use rdnaprobe_oracle::hip::DeviceInfo;
 use rdnaprobe_oracle::worker::{Supervisor, Watchdog};
-use rdnaprobe_oracle::{assemble_probe, Comgr, Hip, Mode, OracleError, Target, Wave};
+use rdnaprobe_oracle::{assemble_probe, Comgr, Hip, Mode, OracleError, Target};
 
 use super::{Backend, Producer, RowResult, Status};
 
@@ -36,19 +36,21 @@ pub struct HipBackend {
     kernels: HashMap<(Vec<u32>, Mode), Result<Vec<u8>, Status>>,
 }
 
-/// Picks the device: the first whose arch is `wanted`, or the first gfx103x device.
+/// Picks the device: the first whose arch is `wanted` (a gfx103x chip, or `gfx103x` for any of
+/// them), or the first gfx103x device.
 pub fn select_device(
     devices: &[DeviceInfo],
     wanted: Option<&str>,
 ) -> Result<(DeviceInfo, Target), OracleError> {
     let wanted_target = wanted
         .filter(|w| !w.is_empty())
-        .map(str::parse::<Target>)
-        .transpose()?;
+        .map(parse_gfx103x)
+        .transpose()?
+        .unwrap_or(Target::Gfx103x);
     devices
         .iter()
         .filter_map(|d| Target::from_arch_name(&d.arch).ok().map(|t| (d.clone(), t)))
-        .find(|(_, t)| wanted_target.is_none_or(|w| w == *t))
+        .find(|(_, t)| wanted_target.covers(*t) && t.is_gfx103x())
         .ok_or_else(|| OracleError::NoMatchingDevice {
             wanted: wanted
                 .filter(|w| !w.is_empty())
@@ -61,6 +63,14 @@ pub fn select_device(
         })
 }
 
+/// A target the hip backend runs on: a gfx103x chip or the `gfx103x` family.
+fn parse_gfx103x(name: &str) -> Result<Target, OracleError> {
+    match name.parse::<Target>() {
+        Ok(t) if t.is_gfx103x() => Ok(t),
+        _ => Err(OracleError::UnknownTarget(name.to_string())),
+    }
+}
+
 impl HipBackend {
     /// Opens `hip[:gfx10xx]`. Without an AMD GPU this fails with one line naming the cause: the
     /// library sonames tried and the package to install, or hipErrorNoDevice.
@@ -68,7 +78,7 @@ impl HipBackend {
         let unavailable = |e: OracleError| anyhow::anyhow!("hip backend unavailable: {e}");
         // A misspelt target is the user's error whatever the machine has.
         if let Some(t) = target.filter(|t| !t.is_empty()) {
-            t.parse::<Target>()?;
+            parse_gfx103x(t)?;
         }
         let hip = Hip::load().map_err(unavailable)?;
         let devices = hip.devices().map_err(unavailable)?;
@@ -120,22 +130,8 @@ impl HipBackend {
 
 /// The oracle mode a row runs in, or why it cannot run.
 pub fn row_mode(row: &Row) -> Result<Mode, Status> {
-    let f = super::vulkan::resolve_mode(row);
-    let wave = match row.wave {
-        None | Some(32) => Wave::W32,
-        Some(64) => Wave::W64,
-        Some(w) => return Err(Status::Unsupported(format!("wave {w} is not 32 or 64"))),
-    };
-    let mode = Mode {
-        ieee: f.ieee,
-        dx10_clamp: f.dx10_clamp,
-        denorm32: f.denorm32,
-        denorm16: f.denorm16,
-        round32: f.round32,
-        round16: f.round16,
-        fp16_overflow: f.fp16_overflow,
-        wave,
-    };
+    let wave = row.wave_size().map_err(Status::Unsupported)?;
+    let mode = Mode::new(row.float_mode(), wave);
     mode.validate().map_err(|e| Status::Error(e.to_string()))?;
     Ok(mode)
 }
@@ -229,6 +225,7 @@ impl Backend for HipBackend {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rdnaprobe_oracle::Wave;
 
     fn dev(index: i32, arch: &str) -> DeviceInfo {
         DeviceInfo {
@@ -262,6 +259,11 @@ mod tests {
             select_device(&devs, Some("gfx9")),
             Err(OracleError::UnknownTarget(_))
         ));
+        assert!(matches!(
+            select_device(&devs, Some("gfx1010")),
+            Err(OracleError::UnknownTarget(_))
+        ));
+        assert_eq!(select_device(&devs, Some("gfx103x")).unwrap().0.index, 1);
         assert!(select_device(&devs[..1], None).is_err());
     }
 
@@ -276,7 +278,7 @@ mod tests {
         row.wave = Some(64);
         row.mode.denorm32 = Some(2);
         let m = row_mode(&row).unwrap();
-        assert_eq!((m.wave, m.denorm32), (Wave::W64, 2));
+        assert_eq!((m.wave, m.float.denorm32), (Wave::W64, 2));
         row.wave = Some(16);
         assert!(matches!(row_mode(&row), Err(Status::Unsupported(_))));
         row.wave = None;

@@ -13,25 +13,8 @@ use rdnaprobe_dataset::Row;
 
 use crate::plan::backend::{BackendName, ROW_BACKENDS};
 
-/// What happened to one row.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Status {
-    Ok,
-    /// The body uses something the backend or the recompiler does not implement.
-    Unsupported(String),
-    /// The row was attempted and failed (fault, timeout, driver error).
-    Error(String),
-}
-
-impl std::fmt::Display for Status {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Status::Ok => f.write_str("ok"),
-            Status::Unsupported(r) => write!(f, "unsupported: {r}"),
-            Status::Error(m) => write!(f, "error: {m}"),
-        }
-    }
-}
+/// What happened to one row: the lane contract's status (`ok`, `unsupported: ..`, `error: ..`).
+pub use rdnaprobe_dataset::Status;
 
 /// The result of one row: out0..out15 (`None` where not produced) and a status.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,7 +41,10 @@ pub trait Backend {
 
 pub mod cpu;
 pub mod hip;
+mod key;
 pub mod vulkan;
+
+pub use key::{kernel_key, KernelKey};
 
 /// Opens a backend from its command-line spelling (the registry: [`BackendName`]): `cpu`,
 /// `vulkan`, `vulkan:lavapipe`, `vulkan:nvidia`, `vulkan:radv`, `vulkan:N`, `hip`,

@@ -7,56 +7,15 @@
 //! on its rows, a driver failure gets `error: <message>`; neither stops the other groups.
 //!
 //! Empty mode cells resolve to `FloatMode::DEFAULT`'s fields, an empty wave cell to wave32 and
-//! an empty gfx cell to gfx1030 (docs/backends.md).
+//! an empty gfx cell to gfx1030 (docs/backends.md), as on every backend ([`kernel_key`]).
 
 use std::collections::HashMap;
 
 use rdnaprobe_dataset::Row;
-use rdnaprobe_isa::{FloatMode, Target, Wave};
 use rdnaprobe_recompiler::spirv;
 
-use super::{Backend, Producer, RowResult, Status};
+use super::{kernel_key, Backend, KernelKey, Producer, RowResult, Status};
 use crate::vulkan::{DeviceSelector, Executor, Job, PipelineId};
-
-/// The target a row with an empty `gfx` cell is lowered for.
-pub const DEFAULT_TARGET: Target = Target::Gfx1030;
-
-/// What identifies one kernel: rows with equal keys share a pipeline.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct KernelKey {
-    pub words: Vec<u32>,
-    pub mode: FloatMode,
-    pub wave: Wave,
-    pub target: Target,
-}
-
-/// Resolves a row's mode cells (empty = `FloatMode::DEFAULT`'s field).
-pub fn resolve_mode(row: &Row) -> FloatMode {
-    crate::plan::modes::resolve(&row.mode)
-}
-
-/// The kernel a row runs, or why it cannot run anywhere.
-pub fn kernel_key(row: &Row) -> Result<KernelKey, String> {
-    if row.encoding.is_empty() {
-        return Err("the row has no instruction words".into());
-    }
-    let wave = match row.wave {
-        None | Some(32) => Wave::W32,
-        Some(64) => Wave::W64,
-        Some(w) => return Err(format!("wave {w} is not 32 or 64")),
-    };
-    let target = if row.gfx.trim().is_empty() {
-        DEFAULT_TARGET
-    } else {
-        row.gfx.parse::<Target>().map_err(|e| e.to_string())?
-    };
-    Ok(KernelKey {
-        words: row.encoding.clone(),
-        mode: resolve_mode(row),
-        wave,
-        target,
-    })
-}
 
 pub struct VulkanBackend {
     exec: Executor,
@@ -221,6 +180,7 @@ impl Backend for VulkanBackend {
 mod tests {
     use super::*;
     use rdnaprobe_dataset::ModeCells;
+    use rdnaprobe_isa::{FloatMode, Target, Wave};
 
     fn row(words: &[u32], inputs: [u32; 6]) -> Row {
         Row {
@@ -241,7 +201,7 @@ mod tests {
         let key = kernel_key(&r).unwrap();
         assert_eq!(key.mode, FloatMode::DEFAULT);
         assert_eq!(key.wave, Wave::W32);
-        assert_eq!(key.target, DEFAULT_TARGET);
+        assert_eq!(key.target, Target::DEFAULT);
         r.mode = ModeCells {
             denorm32: Some(3),
             ieee: Some(0),

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use rdnaprobe_oracle::elf::CodeObject;
 use rdnaprobe_oracle::template::KERNEL_NAME;
-use rdnaprobe_oracle::{assemble_probe, Comgr, Mode, Target, Wave};
+use rdnaprobe_oracle::{assemble_probe, Comgr, FloatMode, Mode, ModeField, Target, Wave};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -74,17 +74,19 @@ pub fn parse_words(text: &str) -> anyhow::Result<Vec<u32>> {
 }
 
 pub fn mode_from_args(a: &Args) -> anyhow::Result<Mode> {
-    let mode = Mode {
-        ieee: Mode::flag("ieee", a.ieee)?,
-        dx10_clamp: Mode::flag("dx10_clamp", a.dx10_clamp)?,
-        denorm32: Mode::two_bits("denorm32", a.denorm32)?,
-        denorm16: Mode::two_bits("denorm16", a.denorm16)?,
-        round32: Mode::two_bits("round32", a.round32)?,
-        round16: Mode::two_bits("round16", a.round16)?,
-        fp16_overflow: Mode::flag("fp16_overflow", a.fp16_overflow)?,
-        wave: Wave::from_lanes(a.wave)?,
-    };
-    Ok(mode)
+    let mut float = FloatMode::DEFAULT;
+    for (field, value) in [
+        (ModeField::Ieee, a.ieee),
+        (ModeField::Dx10Clamp, a.dx10_clamp),
+        (ModeField::Denorm32, a.denorm32),
+        (ModeField::Denorm16, a.denorm16),
+        (ModeField::Round32, a.round32),
+        (ModeField::Round16, a.round16),
+        (ModeField::Fp16Overflow, a.fp16_overflow),
+    ] {
+        float = float.with(field, field.check(value)?);
+    }
+    Ok(Mode::new(float, Wave::from_lanes(a.wave)?))
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
@@ -120,6 +122,10 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let target: Target = args.mcpu.parse()?;
+    anyhow::ensure!(
+        Target::GFX103X.contains(&target),
+        "--mcpu {target}: the probe kernel is assembled for one RDNA2 chip, gfx1030 ... gfx1036"
+    );
     super::check_output_file(&args.output)?;
     if let Some(src) = &args.source {
         super::check_output_file(src)?;

@@ -51,10 +51,8 @@ fn parse_words(line: &str, line_no: usize) -> anyhow::Result<Vec<u32>> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let target: Target = args.mcpu.parse()?;
-    let wave = match args.wave {
-        32 => Wave::W32,
-        64 => Wave::W64,
-        w => bail!("--wave must be 32 or 64, not {w}"),
+    let Ok(wave) = Wave::from_lanes(args.wave) else {
+        bail!("--wave must be 32 or 64, not {}", args.wave)
     };
     let json = match args.format.as_str() {
         "text" => false,

@@ -14,12 +14,13 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use rdnaprobe_dataset::{manifest_path, sha256_file, AtomicFile, Manifest, Reader, Row, Writer};
+use rdnaprobe_dataset::{
+    clashing_column, manifest_path, sha256_file, AtomicFile, Manifest, Reader, ReplayWriter, Row,
+    Tally,
+};
 
 use crate::backend::Backend;
-use crate::sweep::out::{
-    manifest_producer, progress, result_row, run_batch, Tally, RESULT_COLUMNS,
-};
+use crate::sweep::out::{manifest_producer, progress, run_batch};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -46,7 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => {
             let columns = common_columns(&args.inputs)?;
             let stdout = std::io::stdout().lock();
-            let mut w = Writer::new(stdout, "<stdout>", &RESULT_COLUMNS, &columns)?;
+            let mut w = ReplayWriter::new(stdout, "<stdout>", &columns)?;
             let tally = replay_into(&args.inputs, backend.as_mut(), &args.backend, batch, &mut w)?;
             w.finish()?.flush()?;
             eprintln!("{}", tally.summary(Some(started.elapsed().as_secs_f64())));
@@ -68,13 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     batch,
                 )?;
                 eprintln!("{}: {}", target.display(), t.summary(None));
-                total.rows += t.rows;
-                total.ok += t.ok;
-                total.unsupported += t.unsupported;
-                total.error += t.error;
-                for (k, v) in t.unstated {
-                    *total.unstated.entry(k).or_default() += v;
-                }
+                total.merge(&t);
             }
             eprintln!(
                 "all: {}",
@@ -122,10 +117,7 @@ fn common_columns(inputs: &[PathBuf]) -> anyhow::Result<Vec<String>> {
         }
     }
     let columns = columns.map(|(c, _)| c).unwrap_or_default();
-    if let Some(clash) = columns
-        .iter()
-        .find(|c| RESULT_COLUMNS.contains(&c.as_str()))
-    {
+    if let Some(clash) = clashing_column(&columns) {
         bail!("the inputs already have a `{clash}` column (replay output?): replay the original dataset");
     }
     Ok(columns)
@@ -136,27 +128,28 @@ fn replay_into<W: Write>(
     backend: &mut dyn Backend,
     backend_name: &str,
     batch: usize,
-    w: &mut Writer<W>,
+    w: &mut ReplayWriter<W>,
 ) -> anyhow::Result<Tally> {
     let mut tally = Tally::default();
     for input in inputs {
         let reader = Reader::open(input)?;
         let bar = progress(count_lines(input).saturating_sub(1));
         let mut rows: Vec<Row> = Vec::with_capacity(batch);
-        let mut flush =
-            |rows: &mut Vec<Row>, w: &mut Writer<W>, tally: &mut Tally| -> anyhow::Result<()> {
-                let results = run_batch(backend, &rows[..]);
-                for (row, res) in rows.iter().zip(&results) {
-                    let status = res.status.to_string();
-                    w.write_row(&result_row(row, res), &[backend_name, &status])?;
-                    tally.add(row, &res.status);
-                }
-                if let Some(b) = &bar {
-                    b.inc(rows.len() as u64);
-                }
-                rows.clear();
-                Ok(())
-            };
+        let mut flush = |rows: &mut Vec<Row>,
+                         w: &mut ReplayWriter<W>,
+                         tally: &mut Tally|
+         -> anyhow::Result<()> {
+            let results = run_batch(backend, &rows[..]);
+            for (row, res) in rows.iter().zip(&results) {
+                w.write(row, res.outputs, backend_name, &res.status)?;
+                tally.add(row, &res.status);
+            }
+            if let Some(b) = &bar {
+                b.inc(rows.len() as u64);
+            }
+            rows.clear();
+            Ok(())
+        };
         for row in reader {
             rows.push(row?);
             if rows.len() == batch {
@@ -197,7 +190,7 @@ fn replay_to_file(
 ) -> anyhow::Result<Tally> {
     let columns = common_columns(inputs)?;
     let file = AtomicFile::create(out)?;
-    let mut w = Writer::new(file, out.display().to_string(), &RESULT_COLUMNS, &columns)?;
+    let mut w = ReplayWriter::new(file, out.display().to_string(), &columns)?;
     let tally = replay_into(inputs, backend, backend_name, batch, &mut w)?;
     w.finish()?.commit()?;
     let mut manifest = Manifest::new_v1(

@@ -8,6 +8,8 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use rdnaprobe_contract::ModeField;
+
 use crate::error::DatasetError;
 use crate::read::Dataset;
 use crate::row::{Row, V1_COLUMNS};
@@ -36,16 +38,8 @@ pub fn v1_cells(row: &Row) -> Vec<String> {
     cells.push(row.instruction.clone());
     cells.push(encoding_cell(&row.encoding));
     cells.push(opt(row.wave));
-    for v in [
-        m.ieee,
-        m.dx10_clamp,
-        m.denorm32,
-        m.denorm16,
-        m.round32,
-        m.round16,
-        m.fp16_overflow,
-    ] {
-        cells.push(opt(v));
+    for field in ModeField::ALL {
+        cells.push(opt(m.get(field)));
     }
     cells.extend(row.inputs.iter().map(|v| hex(*v)));
     cells.extend(row.outputs.iter().map(|v| v.map(hex).unwrap_or_default()));

@@ -15,19 +15,15 @@ use std::sync::{Arc, Mutex};
 
 use crate::error::{DatasetError, Source};
 use crate::row::{ModeCells, Row, V1_COLUMNS};
+use rdnaprobe_contract::ModeField;
 
 /// Column indices of the schema v1 cells (positions in [`V1_COLUMNS`]).
 pub(crate) mod col {
     pub const INSTRUCTION: usize = 0;
     pub const ENCODING: usize = 1;
     pub const WAVE: usize = 2;
-    pub const IEEE: usize = 3;
-    pub const DX10_CLAMP: usize = 4;
-    pub const DENORM32: usize = 5;
-    pub const DENORM16: usize = 6;
-    pub const ROUND32: usize = 7;
-    pub const ROUND16: usize = 8;
-    pub const FP16_OVERFLOW: usize = 9;
+    /// The first mode cell; the seven follow in [`rdnaprobe_contract::ModeField::ALL`] order.
+    pub const MODE0: usize = 3;
     pub const IN0: usize = 10;
     pub const OUT0: usize = 16;
     pub const GFX: usize = 32;
@@ -284,9 +280,6 @@ fn parse_record(file: &str, line: u64, rec: &csv::StringRecord) -> Result<Row, D
         cell: rec[i].to_string(),
         reason,
     };
-    let mode = |i: usize, max: u8| -> Result<Option<u8>, DatasetError> {
-        parse_mode_cell(&rec[i], max).map_err(|r| cell_err(i, r))
-    };
     let wave = match rec[col::WAVE].trim() {
         "" => None,
         "32" => Some(32),
@@ -294,15 +287,11 @@ fn parse_record(file: &str, line: u64, rec: &csv::StringRecord) -> Result<Row, D
         _ => return Err(cell_err(col::WAVE, "wave must be 32, 64 or empty".into())),
     };
     let encoding = parse_encoding(&rec[col::ENCODING]).map_err(|r| cell_err(col::ENCODING, r))?;
-    let mode_cells = ModeCells {
-        ieee: mode(col::IEEE, 1)?,
-        dx10_clamp: mode(col::DX10_CLAMP, 1)?,
-        denorm32: mode(col::DENORM32, 3)?,
-        denorm16: mode(col::DENORM16, 3)?,
-        round32: mode(col::ROUND32, 3)?,
-        round16: mode(col::ROUND16, 3)?,
-        fp16_overflow: mode(col::FP16_OVERFLOW, 1)?,
-    };
+    let mut mode_cells = ModeCells::default();
+    for (k, field) in ModeField::ALL.into_iter().enumerate() {
+        let i = col::MODE0 + k;
+        *mode_cells.get_mut(field) = field.parse_cell(&rec[i]).map_err(|r| cell_err(i, r))?;
+    }
     let mut inputs = [0u32; 6];
     for (k, slot) in inputs.iter_mut().enumerate() {
         let i = col::IN0 + k;
@@ -366,16 +355,4 @@ pub fn parse_encoding(cell: &str) -> Result<Vec<u32>, String> {
         .enumerate()
         .map(|(n, w)| parse_hex(w).map_err(|r| format!("word {}: `{w}`: {r}", n + 1)))
         .collect()
-}
-
-/// Parses a mode cell: empty is "not stated", otherwise a decimal in `0..=max`.
-pub fn parse_mode_cell(cell: &str, max: u8) -> Result<Option<u8>, String> {
-    let cell = cell.trim();
-    if cell.is_empty() {
-        return Ok(None);
-    }
-    match cell.parse::<u8>() {
-        Ok(v) if v <= max => Ok(Some(v)),
-        _ => Err(format!("expected 0..={max} or an empty cell (not stated)")),
-    }
 }

@@ -1,0 +1,51 @@
+//! Wave size of a kernel: 32 or 64 lanes.
+
+use crate::error::ContractError;
+
+/// Wave size. Rows fill waves in order: row `i` of a kernel is lane `i % lanes`.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub enum Wave {
+    /// Wave32, the lane contract's primary size and the default of an empty `wave` cell.
+    #[default]
+    W32 = 32,
+    W64 = 64,
+}
+
+impl Wave {
+    /// The wave size an empty `wave` cell replays as.
+    pub const DEFAULT: Wave = Wave::W32;
+
+    pub fn lanes(self) -> u32 {
+        self as u32
+    }
+
+    /// Parses a lane count (32 or 64).
+    pub fn from_lanes(lanes: u32) -> Result<Wave, ContractError> {
+        match lanes {
+            32 => Ok(Wave::W32),
+            64 => Ok(Wave::W64),
+            value => Err(ContractError::InvalidField {
+                field: "wave",
+                value,
+                expected: "32 or 64",
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lanes_round_trip_and_default() {
+        for w in [Wave::W32, Wave::W64] {
+            assert_eq!(Wave::from_lanes(w.lanes()), Ok(w));
+        }
+        assert_eq!(Wave::DEFAULT.lanes(), 32);
+        assert_eq!(Wave::default(), Wave::DEFAULT);
+        assert!(Wave::from_lanes(16).is_err());
+    }
+}
