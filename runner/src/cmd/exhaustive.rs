@@ -248,7 +248,7 @@ fn write_mismatches(path: &std::path::Path, plan: &Plan, o: &Outcome) -> anyhow:
             instruction: plan.instruction.clone(),
             encoding: plan.words.clone(),
             wave: Some(plan.wave.lanes()),
-            mode: spec::mode_cells(&plan.modes[m.mode]),
+            mode: rdnaprobe_dataset::ModeCells::stated(&plan.modes[m.mode]),
             inputs: m.inputs,
             outputs: m.candidate.map(Some),
             gfx: plan.gfx.to_string(),

@@ -5,27 +5,15 @@
 //! Both are an ordered list of axes; mode `i` takes its digits by mixed radix with the first
 //! axis outermost and the last fastest.
 
-use rdnaprobe_dataset::ModeCells;
+use rdnaprobe_dataset::{ModeCells, ModeField};
 use rdnaprobe_isa::{FloatMode, Wave};
 
 use super::order::{digits, Fastest};
 
-/// Mode fields in schema order, with their largest value.
-pub const MODE_FIELDS: [(&str, u8); 7] = [
-    ("ieee", 1),
-    ("dx10_clamp", 1),
-    ("denorm32", 3),
-    ("denorm16", 3),
-    ("round32", 3),
-    ("round16", 3),
-    ("fp16_overflow", 1),
-];
-
 /// One axis of the matrix: the fields it sets (two for `denorm` and `round`) and its values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Axis {
-    /// Indices into [`MODE_FIELDS`].
-    pub fields: Vec<usize>,
+    pub fields: Vec<ModeField>,
     pub values: Vec<u8>,
 }
 
@@ -54,28 +42,20 @@ impl ModeMatrix {
         let radices: Vec<u64> = self.axes.iter().map(|a| a.values.len() as u64).collect();
         let mut d = vec![0; radices.len()];
         digits(index, &radices, Fastest::Last, &mut d);
-        let mut cells = [None; 7];
+        let mut cells = ModeCells::default();
         for (axis, k) in self.axes.iter().zip(d) {
             for &f in &axis.fields {
-                cells[f] = Some(axis.values[k as usize]);
+                *cells.get_mut(f) = Some(axis.values[k as usize]);
             }
         }
-        ModeCells {
-            ieee: cells[0],
-            dx10_clamp: cells[1],
-            denorm32: cells[2],
-            denorm16: cells[3],
-            round32: cells[4],
-            round16: cells[5],
-            fp16_overflow: cells[6],
-        }
+        cells
     }
 
     /// Every mode resolved against [`FloatMode::DEFAULT`], in order, without repeats.
     pub fn float_modes(&self) -> Vec<FloatMode> {
         let mut seen = std::collections::HashSet::new();
         (0..self.len())
-            .map(|i| resolve(&self.cells(i)))
+            .map(|i| self.cells(i).resolve())
             .filter(|m| seen.insert(*m))
             .collect()
     }
@@ -83,7 +63,8 @@ impl ModeMatrix {
     /// The sweep spec's per-field lists (`[modes]`), in schema order (`None`: not stated).
     pub fn from_lists(lists: [&Option<Vec<u8>>; 7]) -> Result<ModeMatrix, String> {
         let mut axes = Vec::new();
-        for (f, ((name, max), list)) in MODE_FIELDS.iter().zip(lists).enumerate() {
+        for (f, list) in ModeField::ALL.into_iter().zip(lists) {
+            let (name, max) = (f.name(), f.max());
             match list {
                 None => {}
                 Some(v) if v.is_empty() => {
@@ -92,7 +73,7 @@ impl ModeMatrix {
                     ))
                 }
                 Some(v) => {
-                    if let Some(bad) = v.iter().find(|x| **x > *max) {
+                    if let Some(bad) = v.iter().find(|x| **x > max) {
                         return Err(format!("modes.{name}: {bad} is out of range 0..={max}"));
                     }
                     axes.push(Axis {
@@ -120,27 +101,20 @@ impl ModeMatrix {
             "all16" => "denorm=all,round=all",
             s => s,
         };
-        let field_index = |name: &str| MODE_FIELDS.iter().position(|(n, _)| *n == name);
         let mut axes = Vec::new();
         for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (field, values) = part
                 .split_once('=')
                 .ok_or_else(|| bad(format!("`{part}` is not FIELD=VALUES")))?;
             let field = field.trim();
-            let fields: Vec<usize> = match field {
-                "denorm" => ["denorm32", "denorm16"]
-                    .iter()
-                    .filter_map(|n| field_index(n))
-                    .collect(),
-                "round" => ["round32", "round16"]
-                    .iter()
-                    .filter_map(|n| field_index(n))
-                    .collect(),
-                f => field_index(f)
+            let fields: Vec<ModeField> = match field {
+                "denorm" => vec![ModeField::Denorm32, ModeField::Denorm16],
+                "round" => vec![ModeField::Round32, ModeField::Round16],
+                f => ModeField::from_name(f)
                     .map(|i| vec![i])
                     .ok_or_else(|| bad(format!("unknown field `{field}`")))?,
             };
-            let max = MODE_FIELDS[fields[0]].1;
+            let max = fields[0].max();
             let values: Vec<u8> = if values.trim() == "all" {
                 (0..=max).collect()
             } else {
@@ -160,33 +134,6 @@ impl ModeMatrix {
             axes.push(Axis { fields, values });
         }
         Ok(ModeMatrix { axes })
-    }
-}
-
-/// The float mode of stated cells: each empty cell takes [`FloatMode::DEFAULT`]'s field.
-pub fn resolve(m: &ModeCells) -> FloatMode {
-    let d = FloatMode::DEFAULT;
-    FloatMode {
-        ieee: m.ieee.map_or(d.ieee, |v| v != 0),
-        dx10_clamp: m.dx10_clamp.map_or(d.dx10_clamp, |v| v != 0),
-        denorm32: m.denorm32.unwrap_or(d.denorm32),
-        denorm16: m.denorm16.unwrap_or(d.denorm16),
-        round32: m.round32.unwrap_or(d.round32),
-        round16: m.round16.unwrap_or(d.round16),
-        fp16_overflow: m.fp16_overflow.map_or(d.fp16_overflow, |v| v != 0),
-    }
-}
-
-/// A float mode as the dataset cells that state it (every cell given).
-pub fn mode_cells(m: &FloatMode) -> ModeCells {
-    ModeCells {
-        ieee: Some(u8::from(m.ieee)),
-        dx10_clamp: Some(u8::from(m.dx10_clamp)),
-        denorm32: Some(m.denorm32),
-        denorm16: Some(m.denorm16),
-        round32: Some(m.round32),
-        round16: Some(m.round16),
-        fp16_overflow: Some(u8::from(m.fp16_overflow)),
     }
 }
 

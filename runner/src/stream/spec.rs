@@ -11,8 +11,8 @@ use rdnaprobe_isa::FloatMode;
 use std::fmt;
 
 pub use crate::plan::gen::Generator as InputGen;
+pub use crate::plan::modes::mode_text;
 use crate::plan::modes::ModeMatrix;
-pub use crate::plan::modes::{mode_cells, mode_text};
 use crate::plan::order::{digits, Fastest};
 
 /// Most rows one mode may have (2^40): far beyond an exhaustive 2^32 sweep, small enough

@@ -48,7 +48,7 @@ fn replay_digest(p: &Plan) -> String {
             .map(|i| Row {
                 encoding: p.words.clone(),
                 wave: Some(32),
-                mode: spec::mode_cells(mode),
+                mode: rdnaprobe_dataset::ModeCells::stated(mode),
                 inputs: p.inputs.row(i),
                 gfx: "gfx1030".into(),
                 ..Row::default()
