@@ -406,7 +406,6 @@ mod tests {
     use super::*;
     use crate::interp;
     use crate::spirv::arbitrary::{random_kernel, GenOptions, Rng, F32_SPECIALS, U32_SPECIALS};
-    use rdnaprobe_isa::{FloatMode, Target, Wave};
     use std::path::Path;
 
     fn random_inputs(rng: &mut Rng, n: usize) -> Vec<[u32; 6]> {
@@ -490,12 +489,6 @@ mod tests {
         };
         assert!(BatchKernel::new(&k).is_err());
     }
-
-    fn hex(s: &str) -> Option<u32> {
-        let s = s.trim();
-        u32::from_str_radix(s.strip_prefix("0x").unwrap_or(s), 16).ok()
-    }
-
     /// Every shipped hardware row's body, lowered under its mode, runs identically both ways
     /// (on the row's own inputs and on random ones).
     #[test]
@@ -511,43 +504,16 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         let mut kernels = 0;
         for path in files {
-            let mut rd = csv::Reader::from_path(&path).expect("readable csv");
-            let hdr: Vec<String> = rd.headers().unwrap().iter().map(String::from).collect();
-            let col = |n: &str| hdr.iter().position(|h| h == n);
-            let Some(enc_col) = col("encoding") else {
-                continue;
-            };
-            for rec in rd.records() {
-                let rec = rec.expect("record");
-                let get = |n: &str| col(n).and_then(|c| rec.get(c)).unwrap_or("").trim();
-                let words: Vec<u32> = rec
-                    .get(enc_col)
-                    .unwrap_or("")
-                    .split_whitespace()
-                    .filter_map(hex)
-                    .collect();
-                let d = FloatMode::DEFAULT;
-                let cell = |n: &str, dflt: u8| get(n).parse::<u8>().unwrap_or(dflt);
-                let mode = FloatMode {
-                    ieee: cell("ieee", u8::from(d.ieee)) != 0,
-                    dx10_clamp: cell("dx10_clamp", u8::from(d.dx10_clamp)) != 0,
-                    denorm32: cell("denorm32", d.denorm32),
-                    denorm16: cell("denorm16", d.denorm16),
-                    round32: cell("round32", d.round32),
-                    round16: cell("round16", d.round16),
-                    fp16_overflow: cell("fp16_overflow", u8::from(d.fp16_overflow)) != 0,
+            let ds = rdnaprobe_dataset::read_dataset(&path).unwrap_or_else(|e| panic!("{e}"));
+            for r in ds.rows {
+                let (words, row, mode) = (&r.encoding, r.inputs, r.float_mode());
+                let (Ok(wave), Ok(gfx)) = (r.wave_size(), r.target()) else {
+                    panic!(
+                        "{}: a row's wave or gfx cell does not parse",
+                        path.display()
+                    );
                 };
-                let wave = if get("wave") == "64" {
-                    Wave::W64
-                } else {
-                    Wave::W32
-                };
-                let gfx: Target = get("gfx").parse().unwrap_or(Target::Gfx1030);
-                let mut row = [0u32; 6];
-                for (k, v) in row.iter_mut().enumerate() {
-                    *v = hex(get(&format!("in{k}"))).unwrap_or(0);
-                }
-                let Ok(kernel) = crate::lower_words(&words, mode, wave, gfx) else {
+                let Ok(kernel) = crate::lower_words(words, mode, wave, gfx) else {
                     continue;
                 };
                 let mut inputs = vec![row];

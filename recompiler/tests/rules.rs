@@ -8,6 +8,7 @@
 mod common;
 
 use common::hwdata::{data_dir, load, Row};
+use rdnaprobe_dataset::ModeField;
 use rdnaprobe_isa::known::{self, Scope};
 use rdnaprobe_recompiler::rules::{self, Citations};
 use std::collections::{HashMap, HashSet};
@@ -16,17 +17,6 @@ use std::path::{Path, PathBuf};
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
-
-/// The float-mode fields, as the dataset's columns name them.
-const MODE_FIELDS: [&str; 7] = [
-    "ieee",
-    "dx10_clamp",
-    "denorm32",
-    "denorm16",
-    "round32",
-    "round16",
-    "fp16_overflow",
-];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
@@ -87,7 +77,7 @@ fn registry_is_well_formed() {
             bad.push(format!("{}: empty summary or statement", r.id));
         }
         for m in &r.modes {
-            if !MODE_FIELDS.contains(&m.as_str()) {
+            if ModeField::from_name(m).is_none() {
                 bad.push(format!("{}: `{m}` is not a float-mode field", r.id));
             }
         }
