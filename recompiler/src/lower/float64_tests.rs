@@ -55,7 +55,11 @@ fn add_rounds_in_each_direction() {
     let up = ONE + 1;
     let below = 0x3fef_ffff_ffff_ffff;
     each_mode(ADD, [ONE, TINY, 0], [ONE, up, ONE, ONE]);
-    each_mode(ADD, [ONE | NEG, TINY | NEG, 0], [ONE | NEG, ONE | NEG, up | NEG, ONE | NEG]);
+    each_mode(
+        ADD,
+        [ONE | NEG, TINY | NEG, 0],
+        [ONE | NEG, ONE | NEG, up | NEG, ONE | NEG],
+    );
     each_mode(ADD, [ONE, TINY | NEG, 0], [ONE, ONE, below, below]);
     // an exact zero sum is -0 only toward -infinity, or when both addends are -0
     each_mode(ADD, [ONE, ONE | NEG, 0], [0, 0, NEG, 0]);
@@ -68,11 +72,24 @@ fn mul_rounds_in_each_direction_and_overflows_by_the_mode() {
     // (1 + 2^-52)^2 = 1 + 2^-51 + 2^-104
     let a = ONE + 1;
     each_mode(MUL, [a, a, 0], [ONE + 2, ONE + 3, ONE + 2, ONE + 2]);
-    each_mode(MUL, [a | NEG, a, 0], [(ONE + 2) | NEG, (ONE + 2) | NEG, (ONE + 3) | NEG, (ONE + 2) | NEG]);
+    each_mode(
+        MUL,
+        [a | NEG, a, 0],
+        [
+            (ONE + 2) | NEG,
+            (ONE + 2) | NEG,
+            (ONE + 3) | NEG,
+            (ONE + 2) | NEG,
+        ],
+    );
     // 2^1023 * 2: infinity, or the largest finite value where the mode rounds toward zero
     let big = 0x7fe0_0000_0000_0000;
     each_mode(MUL, [big, TWO, 0], [INF, INF, MAX, MAX]);
-    each_mode(MUL, [big | NEG, TWO, 0], [INF | NEG, MAX | NEG, INF | NEG, MAX | NEG]);
+    each_mode(
+        MUL,
+        [big | NEG, TWO, 0],
+        [INF | NEG, MAX | NEG, INF | NEG, MAX | NEG],
+    );
     // a zero product keeps the sign of the product in every mode
     each_mode(MUL, [NEG, TWO, 0], [NEG; 4]);
 }
@@ -80,7 +97,11 @@ fn mul_rounds_in_each_direction_and_overflows_by_the_mode() {
 #[test]
 fn fma_rounds_in_each_direction() {
     each_mode(FMA, [ONE, ONE, TINY], [ONE, ONE + 1, ONE, ONE]);
-    each_mode(FMA, [TWO, 0x4008_0000_0000_0000, 0xc018_0000_0000_0000], [0, 0, NEG, 0]);
+    each_mode(
+        FMA,
+        [TWO, 0x4008_0000_0000_0000, 0xc018_0000_0000_0000],
+        [0, 0, NEG, 0],
+    );
     // the largest finite value times 1 plus a quarter ulp (2^969), then half an ulp (a tie
     // that rounds to the even infinity)
     each_mode(FMA, [MAX, ONE, 0x7c80_0000_0000_0000], [MAX, INF, MAX, MAX]);
@@ -97,9 +118,20 @@ fn div_fmas_rounds_by_the_mode() {
 fn ldexp_of_a_negative_value_by_a_big_power_saturates_toward_zero() {
     // the seed fact: round16 = 3 gives the largest finite negative value, not -inf
     let x = 0xbff8_0000_0000_0000; // -1.5
-    assert_eq!(run64(LDEXP, mode(3, 3), [x, 2000, 0]), 0xffef_ffff_ffff_ffff);
-    each_mode(LDEXP, [x, 2000, 0], [INF | NEG, MAX | NEG, INF | NEG, MAX | NEG]);
-    each_mode(LDEXP, [0x3ff8_0000_0000_0000, 0x7fff_ffff, 0], [INF, INF, MAX, MAX]);
+    assert_eq!(
+        run64(LDEXP, mode(3, 3), [x, 2000, 0]),
+        0xffef_ffff_ffff_ffff
+    );
+    each_mode(
+        LDEXP,
+        [x, 2000, 0],
+        [INF | NEG, MAX | NEG, INF | NEG, MAX | NEG],
+    );
+    each_mode(
+        LDEXP,
+        [0x3ff8_0000_0000_0000, 0x7fff_ffff, 0],
+        [INF, INF, MAX, MAX],
+    );
 }
 
 #[test]
@@ -114,7 +146,12 @@ fn ldexp_rounds_denormal_results_once() {
     each_mode(
         LDEXP,
         [MIN_NORMAL + 5, m3, 0],
-        [0x0002_0000_0000_0001, 0x0002_0000_0000_0001, 0x0002_0000_0000_0000, 0x0002_0000_0000_0000],
+        [
+            0x0002_0000_0000_0001,
+            0x0002_0000_0000_0001,
+            0x0002_0000_0000_0000,
+            0x0002_0000_0000_0000,
+        ],
     );
     // far below the smallest denormal: zero, or the smallest denormal rounding away
     let far = u64::from((-3000i32) as u32);
@@ -128,11 +165,23 @@ fn fma_flushes_operands_and_result_tiny_before_rounding() {
     for (op, text) in [("fma", FMA), ("mul", MUL)] {
         let s = [a, MIN_NORMAL, 0];
         assert_eq!(run64(text, mode(0, 3), s), MIN_NORMAL, "{op} kept");
-        assert_eq!(run64(text, mode(0, 2), s), MIN_NORMAL, "{op} inputs flushed");
+        assert_eq!(
+            run64(text, mode(0, 2), s),
+            MIN_NORMAL,
+            "{op} inputs flushed"
+        );
         assert_eq!(run64(text, mode(0, 1), s), 0, "{op} results flushed");
         assert_eq!(run64(text, mode(0, 0), s), 0, "{op} both flushed");
-        assert_eq!(run64(text, mode(1, 1), [a | NEG, MIN_NORMAL, 0]), NEG, "{op} sign");
-        assert_eq!(run64(text, mode(3, 3), s), 0x000f_ffff_ffff_ffff, "{op} toward zero");
+        assert_eq!(
+            run64(text, mode(1, 1), [a | NEG, MIN_NORMAL, 0]),
+            NEG,
+            "{op} sign"
+        );
+        assert_eq!(
+            run64(text, mode(3, 3), s),
+            0x000f_ffff_ffff_ffff,
+            "{op} toward zero"
+        );
     }
     // a denormal operand reads as zero with bit 0 clear: 2^-1074 * 2^52
     let s = [1, 0x4330_0000_0000_0000, 0];
@@ -167,7 +216,15 @@ fn add_and_ldexp_flush_by_the_field_bits() {
     // ldexp: a denormal input with bit 0 clear, a denormal result with bit 1 clear
     let m52 = u64::from((-52i32) as u32);
     for (d, from_den, to_den) in [(0, 0, 0), (1, MIN_NORMAL, 0), (2, 0, 1), (3, MIN_NORMAL, 1)] {
-        assert_eq!(run64(LDEXP, mode(0, d), [1, 52, 0]), from_den, "denorm16={d}");
-        assert_eq!(run64(LDEXP, mode(0, d), [MIN_NORMAL, m52, 0]), to_den, "denorm16={d}");
+        assert_eq!(
+            run64(LDEXP, mode(0, d), [1, 52, 0]),
+            from_den,
+            "denorm16={d}"
+        );
+        assert_eq!(
+            run64(LDEXP, mode(0, d), [MIN_NORMAL, m52, 0]),
+            to_den,
+            "denorm16={d}"
+        );
     }
 }
