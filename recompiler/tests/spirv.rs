@@ -745,3 +745,34 @@ fn local_size_follows_the_wave() {
         assert!(text.contains(&format!("LocalSize {n} 1 1")), "{text}");
     }
 }
+
+/// The f64 arithmetic in every round16 x denorm16 mode (rules f64-rounding-mode and
+/// f64-denormals: the rounding and flushing on the integer bits) lowers to valid modules.
+#[test]
+fn f64_arithmetic_validates_in_every_f64_mode() {
+    use rdnaprobe_isa::{assemble, FloatMode, Target};
+    let bodies = [
+        "v_fma_f64 v[10:11], v[4:5], v[6:7], v[8:9]",
+        "v_add_f64 v[10:11], v[4:5], v[6:7]",
+        "v_mul_f64 v[10:11], v[4:5], v[6:7]",
+        "v_ldexp_f64 v[10:11], v[4:5], v6",
+        "s_mov_b32 vcc_lo, -1\nv_div_fmas_f64 v[10:11], v[4:5], v[6:7], v[8:9]",
+    ];
+    for body in bodies {
+        let words = assemble(body).unwrap();
+        for (round16, denorm16) in (0..4).flat_map(|r| (0..4).map(move |d| (r, d))) {
+            let mode = FloatMode {
+                round16,
+                denorm16,
+                ..FloatMode::DEFAULT
+            };
+            let k = rdnaprobe_recompiler::lower_words(&words, mode, Wave::W32, Target::Gfx1036)
+                .unwrap();
+            let spv = emit(&k, Wave::W32, &SpirvOptions::DESKTOP).unwrap();
+            let what = format!("{body} round16={round16} denorm16={denorm16}");
+            if !spirv_val(&spv, &what).unwrap() {
+                return;
+            }
+        }
+    }
+}

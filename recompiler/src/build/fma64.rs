@@ -1,18 +1,41 @@
 //! The f64 fused multiply-add on integer bits (rule f64-fma-exact): no native fma, which a
-//! driver may leave unfused, and no f64 value a driver could flush.
+//! driver may leave unfused, no f64 value a driver could flush, and no float-controls rounding
+//! mode a driver could ignore (rule f64-rounding-mode). add, mul and ldexp are built on it too.
 
 use super::{Builder, Fmt};
 use crate::ir::{Handle, IntBin, IntCmp, IntUn};
+use rdnaprobe_isa::Round;
 
 impl Builder {
-    /// The f64 fused multiply-add `a * b + c` on bits, times `2^scale` (`scale` a signed U64
-    /// exponent offset, 0 for a plain fma), with one rounding to nearest even, in integer
-    /// arithmetic only: no native fma (a driver may leave it unfused) and no f64 value that a
-    /// driver could flush. `a`, `b` and `c` must be finite and not all of `a * b` and `c` zero;
-    /// infinities, NaNs and the zero-plus-zero sign are the caller's to handle.
+    /// [`Builder::fma_f64_rounded`] to nearest even with denormal results kept.
     ///
     /// rule: f64-fma-exact (docs/semantics.md)
     pub fn fma_f64_bits(&mut self, a: Handle, b: Handle, c: Handle, scale: Handle) -> Handle {
+        self.fma_f64_rounded(a, b, c, scale, Round::NearestEven, false)
+    }
+
+    /// The f64 fused multiply-add `a * b + c` on bits, times `2^scale` (`scale` a signed U64
+    /// exponent offset, 0 for a plain fma), with one rounding in `round`, in integer
+    /// arithmetic only: no native fma (a driver may leave it unfused) and no f64 value that a
+    /// driver could flush. `a`, `b` and `c` must be finite and not all of `a * b` and `c` zero;
+    /// infinities, NaNs and the zero-plus-zero sign are the caller's to handle. An exact zero
+    /// from opposite signs is +0, or -0 toward -infinity. Overflow gives infinity, or the
+    /// largest finite value where `round` rounds that sign toward zero. With `flush_out` a
+    /// result whose exact value is below 2^-1022 becomes the zero of its sign (tininess before
+    /// rounding).
+    ///
+    /// rule: f64-fma-exact (docs/semantics.md)
+    /// rule: f64-rounding-mode
+    /// rule: f64-denormals
+    pub fn fma_f64_rounded(
+        &mut self,
+        a: Handle,
+        b: Handle,
+        c: Handle,
+        scale: Handle,
+        round: Round,
+        flush_out: bool,
+    ) -> Handle {
         let f = Fmt::F64;
         // unpack: value = m * 2^(e - 1075), denormals with e = 1
         let mut unpack = |x: Handle| {
@@ -113,40 +136,85 @@ impl Builder {
         // exact: shift left (the value has at most 53 bits)
         let nsh = self.iu(IntUn::Neg, sh);
         let kept_exact = self.ib(IntBin::Shl, s.1, nsh);
-        // inexact: keep the top bits and round to nearest even on the remainder
+        // inexact: keep the top bits and round on the remainder
         let shp1 = self.sel(exact, one, sh);
         let kept = self.shr128(s, shp1);
         let back = self.shl128(kept, shp1);
         let rem = self.sub128(s, back);
-        let shm1 = self.sub(shp1, one);
-        let half = self.shl128((z, one), shm1);
-        let gt = self.lt128(half, rem);
-        let lt = self.lt128(rem, half);
-        let ngt = self.bnot(gt);
-        let nlt = self.bnot(lt);
-        let eq = self.band(ngt, nlt);
-        let odd = self.bit(kept.1, 1);
-        let tie = self.band(eq, odd);
-        let up = self.bor(gt, tie);
+        // magnitude-up for this sign in a directed mode (None: to nearest even)
+        let away = match round {
+            Round::NearestEven => None,
+            Round::Zero => Some(self.cb(false)),
+            Round::PlusInf => Some(self.bnot(sign)),
+            Round::MinusInf => Some(sign),
+        };
+        let up = match away {
+            None => {
+                let shm1 = self.sub(shp1, one);
+                let half = self.shl128((z, one), shm1);
+                let gt = self.lt128(half, rem);
+                let lt = self.lt128(rem, half);
+                let ngt = self.bnot(gt);
+                let nlt = self.bnot(lt);
+                let eq = self.band(ngt, nlt);
+                let odd = self.bit(kept.1, 1);
+                let tie = self.band(eq, odd);
+                self.bor(gt, tie)
+            }
+            Some(aw) => {
+                // rule: f64-rounding-mode: any discarded bit steps away from zero
+                let o = self.or(rem.0, rem.1);
+                let inexact = self.nec(o, 0);
+                let inexact = self.bor(inexact, gone);
+                self.band(aw, inexact)
+            }
+        };
         let upv = self.b2u(up);
         let upv = self.zext(upv);
         let rounded = self.add(kept.1, upv);
         let kept = self.sel(exact, kept_exact, rounded);
-        let kept = self.sel(gone, z, kept);
+        // a value below every kept bit: zero, or the smallest denormal when stepping away
+        let gone_v = match away {
+            None => z,
+            Some(aw) => {
+                let u = self.b2u(aw);
+                self.zext(u)
+            }
+        };
+        let kept = self.sel(gone, gone_v, kept);
         // assemble: (be - 1) << 52 + kept carries into the exponent on its own
         let bm1 = self.sub(be, one);
         let eb = self.shlc(bm1, 52);
         let eb = self.sel(normal, eb, z);
         let mag = self.add(eb, kept);
-        let inf = self.c64(f.exp_mask());
         let over_e = self.icmpc(IntCmp::GeS, be, 2047);
         let over_m = self.icmpc(IntCmp::GeU, mag, f.exp_mask());
         let over = self.bor(over_e, over_m);
-        let mag = self.sel(over, inf, mag);
-        // an exact zero from opposite signs is +0 in round to nearest
+        let over_v = match away {
+            None => self.c64(f.exp_mask()),
+            Some(aw) => {
+                // rule: f64-rounding-mode: toward zero for this sign, the largest finite value
+                let inf = self.c64(f.exp_mask());
+                let mx = self.c64(f.max_finite());
+                self.sel(aw, inf, mx)
+            }
+        };
+        let mag = self.sel(over, over_v, mag);
+        // rule: f64-denormals: the exact value below 2^-1022 is tiny, before rounding
+        let mag = if flush_out {
+            let tiny = self.bnot(normal);
+            self.sel(tiny, z, mag)
+        } else {
+            mag
+        };
+        // an exact zero from opposite signs is +0, -0 toward -infinity
         let mag = self.sel(s_zero, z, mag);
-        let nz = self.bnot(s_zero);
-        let sign = self.band(sign, nz);
+        let sign = if round == Round::MinusInf {
+            self.bor(sign, s_zero)
+        } else {
+            let nz = self.bnot(s_zero);
+            self.band(sign, nz)
+        };
         let sb = self.c64(f.sign_mask());
         let sv = self.sel(sign, sb, z);
         self.or(mag, sv)

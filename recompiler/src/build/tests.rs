@@ -390,3 +390,142 @@ fn multiplying_by_a_constant_zero_is_built_on_the_bits() {
         }
     }
 }
+
+/// The sign of the exact sum of `xs` (finite, no overflow): Shewchuk's grow-expansion gives a
+/// nonoverlapping expansion whose largest (last non-zero) component carries the sign.
+fn sign_of_exact_sum(xs: &[f64]) -> std::cmp::Ordering {
+    let mut e: Vec<f64> = Vec::new();
+    for &x in xs {
+        let mut q = x;
+        let mut next = Vec::with_capacity(e.len() + 1);
+        for &h in &e {
+            let s = q + h;
+            let bb = s - q;
+            next.push((q - (s - bb)) + (h - bb));
+            q = s;
+        }
+        next.push(q);
+        e = next;
+    }
+    e.iter()
+        .rev()
+        .find(|v| **v != 0.0)
+        .map_or(std::cmp::Ordering::Equal, |v| v.total_cmp(&0.0))
+}
+
+/// `a * b + c` rounded once in `round`, from the host's nearest-even fma and the sign of its
+/// exact residual; `None` where the reference cannot tell (overflow, a zero result, or a
+/// product so small that its rounding error is not an f64).
+fn ref_fma_rounded(a: f64, b: f64, c: f64, round: Round) -> Option<u64> {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let r = a.mul_add(b, c);
+    let p = a * b;
+    let tiny_product = a != 0.0 && b != 0.0 && p.abs() < 2f64.powi(-900);
+    if !r.is_finite() || !p.is_finite() || r == 0.0 || tiny_product {
+        return None;
+    }
+    let ep = a.mul_add(b, -p);
+    let resid = sign_of_exact_sum(&[p, ep, c, -r]);
+    let want = match (round, resid) {
+        (Round::NearestEven, _) | (_, Equal) => r,
+        (Round::PlusInf, Greater) => r.next_up(),
+        (Round::MinusInf, Less) => r.next_down(),
+        (Round::PlusInf, Less) | (Round::MinusInf, Greater) => r,
+        (Round::Zero, Greater) if r < 0.0 => r.next_up(),
+        (Round::Zero, Less) if r > 0.0 => r.next_down(),
+        (Round::Zero, _) => r,
+    };
+    Some(want.to_bits())
+}
+
+#[test]
+fn fma_f64_rounded_matches_the_exact_residual_in_every_mode() {
+    let cases = f64_cases();
+    for round in [
+        Round::NearestEven,
+        Round::PlusInf,
+        Round::MinusInf,
+        Round::Zero,
+    ] {
+        let k = kernel64(|b, i| {
+            let z = b.c64(0);
+            b.fma_f64_rounded(i[0], i[1], i[2], z, round, false)
+        });
+        let mut checked = 0;
+        let mut moved = 0;
+        for (n, &a) in cases.iter().enumerate() {
+            for (m, &bb) in cases.iter().enumerate().skip(n % 13).step_by(13) {
+                let (fa, fb) = (f64::from_bits(a), f64::from_bits(bb));
+                let c = cases[(n * 31 + m * 17) % cases.len()];
+                // an addend that nearly cancels the product, and one a few ulps off it
+                let p = fa * fb;
+                let near = (-p).to_bits() ^ (m as u64 & 7);
+                for c in [c, near] {
+                    let fc = f64::from_bits(c);
+                    if !(fa.is_finite() && fb.is_finite() && fc.is_finite()) {
+                        continue;
+                    }
+                    let Some(want) = ref_fma_rounded(fa, fb, fc, round) else {
+                        continue;
+                    };
+                    let got = run64(&k, [a, bb, c]);
+                    assert_eq!(got, want, "{round:?} fma({a:#018x}, {bb:#018x}, {c:#018x})");
+                    checked += 1;
+                    moved += usize::from(want != fa.mul_add(fb, fc).to_bits());
+                }
+            }
+        }
+        assert!(checked > 20_000, "{round:?}: {checked}");
+        // the directed modes differ from nearest even on many of these rows
+        assert_eq!(
+            moved == 0,
+            round == Round::NearestEven,
+            "{round:?}: {moved}"
+        );
+    }
+}
+
+#[test]
+fn fma_f64_rounded_flushes_results_tiny_before_rounding() {
+    use std::cmp::Ordering::{Greater, Less};
+    let cases = f64_cases();
+    let k = kernel64(|b, i| {
+        let z = b.c64(0);
+        b.fma_f64_rounded(i[0], i[1], i[2], z, Round::NearestEven, true)
+    });
+    let (mut checked, mut flushed) = (0, 0);
+    for (n, &a) in cases.iter().enumerate() {
+        for &bb in cases.iter().skip(n % 7).step_by(7) {
+            let (fa, fb) = (f64::from_bits(a), f64::from_bits(bb));
+            // addends around the product's negation reach the denormal range
+            let p = fa * fb;
+            for c in [(-p).to_bits() ^ 1, (-p).to_bits() ^ 3, (p * 0.5).to_bits()] {
+                let fc = f64::from_bits(c);
+                if !fc.is_finite() || !fa.is_finite() || !fb.is_finite() {
+                    continue;
+                }
+                let Some(kept) = ref_fma_rounded(fa, fb, fc, Round::NearestEven) else {
+                    continue;
+                };
+                let r = f64::from_bits(kept);
+                let min = f64::MIN_POSITIVE.copysign(r);
+                let ep = fa.mul_add(fb, -p);
+                // |exact| < 2^-1022, with the exact value of r's sign
+                let tiny =
+                    sign_of_exact_sum(&[p, ep, fc, -min]) == if r > 0.0 { Less } else { Greater };
+                let want = if tiny { kept & (1 << 63) } else { kept };
+                assert_eq!(
+                    run64(&k, [a, bb, c]),
+                    want,
+                    "fma({a:#018x}, {bb:#018x}, {c:#018x})"
+                );
+                checked += 1;
+                flushed += usize::from(tiny);
+            }
+        }
+    }
+    assert!(
+        checked > 10_000 && flushed > 100,
+        "{checked} rows, {flushed} flushed"
+    );
+}

@@ -1,14 +1,17 @@
-//! f64 instructions. add/mul use native F64 operations (one rounding, nearest even); fma and
-//! div_fmas are built on the integer bits (rule f64-fma-exact) and rounding to integral values
-//! too (rule f64-round-integral), so no driver's unfused Fma or f64 denormal flushing reaches
-//! them. The NaN rules are applied on the bits (docs/semantics.md).
+//! f64 instructions. fma, div_fmas and ldexp are built on the integer bits (rule
+//! f64-fma-exact), and so are add and mul wherever the float mode asks for a directed rounding
+//! (rule f64-rounding-mode) or a denormal flush (rule f64-denormals); in the default mode add
+//! and mul are native F64 operations (one rounding to nearest even). Rounding to integral
+//! values is on the bits too (rule f64-round-integral), so no driver's unfused Fma, f64
+//! denormal flushing or ignored rounding mode reaches these results. The NaN rules are applied
+//! on the bits (docs/semantics.md).
 use super::division::div_fixup;
 use super::minmax::minmax;
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::Fmt;
 use crate::ir::{FloatBin, FloatUn, Handle, IntCmp};
-use rdnaprobe_isa::{Opcode, Operand, Reg, RegKind, Wave};
+use rdnaprobe_isa::{Opcode, Operand, Reg, RegKind, Round, Wave};
 
 /// The f64 instructions (their opcodes are routed here by the dispatch).
 pub(super) fn lower_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
@@ -16,99 +19,7 @@ pub(super) fn lower_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     let f = Fmt::F64;
     let r = match c.op {
         Opcode::v_fma_f64 | Opcode::v_add_f64 | Opcode::v_mul_f64 | Opcode::v_div_fmas_f64 => {
-            let n = if c.op == Opcode::v_fma_f64 || c.op == Opcode::v_div_fmas_f64 {
-                3
-            } else {
-                2
-            };
-            let mut s = Vec::new();
-            for i in 0..n {
-                s.push(l.f64_src(c, i)?);
-            }
-            let vcc = if c.op == Opcode::v_div_fmas_f64 {
-                let vcc_op = Operand::Reg(Reg {
-                    kind: RegKind::Vcc,
-                    index: 0,
-                    count: if l.wave == Wave::W64 { 2 } else { 1 },
-                });
-                Some(l.read_mask(&vcc_op)?)
-            } else {
-                None
-            };
-            let b = &mut l.b;
-            let w: Vec<Handle> = s.iter().map(|&x| b.f64_of(x)).collect();
-            let v = match c.op {
-                Opcode::v_add_f64 => b.fb(FloatBin::Add, w[0], w[1]),
-                Opcode::v_mul_f64 => b.fb(FloatBin::Mul, w[0], w[1]),
-                _ => b.fma(w[0], w[1], w[2]),
-            };
-            // rule: div-fmas: with VCC set the result is scaled by 2^128 (|S2| >= 2) or 2^-128,
-            // within the single rounding (S0 and S2 are scaled exactly before the fma)
-            // rule: f64-fma-exact: the fused result is built on the integer bits, because a
-            // driver's native f64 fma may be unfused and may flush denormals; the native value
-            // is kept only where an operand is infinite or NaN (no rounding happens there)
-            let v = if n == 3 {
-                // rule: div-fmas: with VCC set the result is scaled by 2^128 (|S2| >= 2) or
-                // 2^-128, within the single rounding
-                let zero = b.c64(0);
-                let scale = match vcc {
-                    Some(vc) => {
-                        let hi = b.shrc(s[2], 52);
-                        let e = b.andc(hi, 0x7ff);
-                        let big = b.icmpc(IntCmp::GeU, e, 1024);
-                        let up = b.c64(128);
-                        let dn = b.c64((-128i64) as u64);
-                        let k = b.sel(big, up, dn);
-                        b.sel(vc, k, zero)
-                    }
-                    None => zero,
-                };
-                let soft = b.fma_f64_bits(s[0], s[1], s[2], scale);
-                let mut special = b.cb(false);
-                for &x in &s {
-                    let a = b.abs_bits(f, x);
-                    let i = b.icmpc(IntCmp::GeU, a, f.exp_mask());
-                    special = b.bor(special, i);
-                }
-                // exact zero plus zero: -0 only when both are negative
-                let za = b.is_zero(f, s[0]);
-                let zb = b.is_zero(f, s[1]);
-                let zc = b.is_zero(f, s[2]);
-                let zp = b.bor(za, zb);
-                let zz = b.band(zp, zc);
-                let sa = b.sign_of(f, s[0]);
-                let sb = b.sign_of(f, s[1]);
-                let sc = b.sign_of(f, s[2]);
-                let sp = b.bxor(sa, sb);
-                let both = b.band(sp, sc);
-                let nz = b.c64(f.sign_mask());
-                let zr = b.sel(both, nz, zero);
-                let r = b.sel(zz, zr, soft);
-                let nat = b.bits_of_f64(v);
-                let r = b.sel(special, nat, r);
-                b.f64_of(r)
-            } else {
-                v
-            };
-            let vb = b.bits_of_f64(v);
-            let (any_nan, pick) = b.first_nan(f, &s, ieee);
-            let vnan = b.is_nan(f, vb);
-            let dnan = b.cf(f, f.default_nan());
-            let r = b.sel(vnan, dnan, vb);
-            let r = b.sel(any_nan, pick, r);
-            if n == 3 {
-                // an invalid product gives the default NaN even against a NaN addend
-                let za = b.is_zero(f, s[0]);
-                let zb = b.is_zero(f, s[1]);
-                let ia = b.is_inf(f, s[0]);
-                let ib = b.is_inf(f, s[1]);
-                let i1 = b.band(za, ib);
-                let i2 = b.band(ia, zb);
-                let inv = b.bor(i1, i2);
-                b.sel(inv, dnan, r)
-            } else {
-                r
-            }
+            arith(l, c)?
         }
         Opcode::v_min_f64 | Opcode::v_max_f64 => {
             let a = l.f64_src(c, 0)?;
@@ -121,39 +32,7 @@ pub(super) fn lower_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let cc = l.f64_src(c, 2)?;
             div_fixup(l, f, a, bb, cc)
         }
-        Opcode::v_ldexp_f64 => {
-            let a = l.f64_src(c, 0)?;
-            let op1 = l.src_op(c, 1)?;
-            let n = l.read32(&op1)?;
-            let b = &mut l.b;
-            // scale in two halves so that 2^k stays a normal f64
-            let lo = b.c32((-2100i32) as u32);
-            let hi = b.c32(2100);
-            let below = b.icmp(IntCmp::LtS, n, lo);
-            let n = b.sel(below, lo, n);
-            let above = b.icmp(IntCmp::GtS, n, hi);
-            let n = b.sel(above, hi, n);
-            let h1 = b.sarc(n, 1);
-            let h2 = b.sub(n, h1);
-            let mut v = b.f64_of(a);
-            for h in [h1, h2] {
-                let lo2 = b.c32((-1022i32) as u32);
-                let hi2 = b.c32(1023);
-                let bl = b.icmp(IntCmp::LtS, h, lo2);
-                let hh = b.sel(bl, lo2, h);
-                let ab = b.icmp(IntCmp::GtS, hh, hi2);
-                let hh = b.sel(ab, hi2, hh);
-                let e = b.addc(hh, 1023);
-                let e = b.zext(e);
-                let p = b.shlc(e, 52);
-                let p = b.f64_of(p);
-                v = b.fb(FloatBin::Mul, v, p);
-            }
-            let r = b.bits_of_f64(v);
-            let nan = b.is_nan(f, a);
-            let q = b.nan_out(f, a, ieee);
-            b.sel(nan, q, r)
-        }
+        Opcode::v_ldexp_f64 => ldexp(l, c)?,
         _ => {
             let x = l.f64_src(c, 0)?;
             let b = &mut l.b;
@@ -238,4 +117,171 @@ pub(super) fn lower_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     };
     let r = if c.mods.clamp { l.clamp(f, r) } else { r };
     l.write64(c, r)
+}
+
+/// v_fma_f64, v_div_fmas_f64, v_add_f64 and v_mul_f64: one rounding in the f64 mode.
+fn arith(l: &mut Lowerer, c: &Ctx) -> Result<Handle, String> {
+    let ieee = l.mode.ieee;
+    let round = l.mode.round16();
+    let f = Fmt::F64;
+    let fused = matches!(c.op, Opcode::v_fma_f64 | Opcode::v_div_fmas_f64);
+    let n = if fused { 3 } else { 2 };
+    let mut s = Vec::new();
+    for i in 0..n {
+        s.push(l.f64_src(c, i)?);
+    }
+    // rule: f64-denormals: v_div_fmas_f64 keeps denormal operands and flushes only its result
+    let flush_in = l.flush_in16() && c.op != Opcode::v_div_fmas_f64;
+    let flush_out = l.flush_out16();
+    let vcc = if c.op == Opcode::v_div_fmas_f64 {
+        let vcc_op = Operand::Reg(Reg {
+            kind: RegKind::Vcc,
+            index: 0,
+            count: if l.wave == Wave::W64 { 2 } else { 1 },
+        });
+        Some(l.read_mask(&vcc_op)?)
+    } else {
+        None
+    };
+    let b = &mut l.b;
+    // rule: f64-denormals: inputs flush with denorm16 bit 0 clear
+    let s: Vec<Handle> = s.iter().map(|&x| b.flush_if(f, x, flush_in)).collect();
+    let w: Vec<Handle> = s.iter().map(|&x| b.f64_of(x)).collect();
+    let v = match c.op {
+        Opcode::v_add_f64 => b.fb(FloatBin::Add, w[0], w[1]),
+        Opcode::v_mul_f64 => b.fb(FloatBin::Mul, w[0], w[1]),
+        _ => b.fma(w[0], w[1], w[2]),
+    };
+    // rule: f64-rounding-mode: a directed mode or a flush needs the rounding on the bits
+    let soft = fused || round != Round::NearestEven || flush_in || flush_out;
+    let v = if soft {
+        // add is s0 * 1 + s1, mul is s0 * s1 + (the zero of the product's sign)
+        let (x, y, z) = match c.op {
+            Opcode::v_add_f64 => (s[0], b.c64(f.one()), s[1]),
+            Opcode::v_mul_f64 => {
+                let sa = b.andc(s[0], f.sign_mask());
+                let sb = b.andc(s[1], f.sign_mask());
+                (s[0], s[1], b.xor(sa, sb))
+            }
+            _ => (s[0], s[1], s[2]),
+        };
+        // rule: div-fmas: with VCC set the result is scaled by 2^128 (|S2| >= 2) or
+        // 2^-128, within the single rounding
+        let zero = b.c64(0);
+        let scale = match vcc {
+            Some(vc) => {
+                let hi = b.shrc(z, 52);
+                let e = b.andc(hi, 0x7ff);
+                let big = b.icmpc(IntCmp::GeU, e, 1024);
+                let up = b.c64(128);
+                let dn = b.c64((-128i64) as u64);
+                let k = b.sel(big, up, dn);
+                b.sel(vc, k, zero)
+            }
+            None => zero,
+        };
+        // rule: f64-fma-exact: the fused result is built on the integer bits, because a
+        // driver's native f64 fma may be unfused and may flush denormals; the native value
+        // is kept only where an operand is infinite or NaN (no rounding happens there)
+        let r = b.fma_f64_rounded(x, y, z, scale, round, flush_out);
+        let r = zero_sum(b, x, y, z, round, r);
+        let mut special = b.cb(false);
+        for &x in &s {
+            let a = b.abs_bits(f, x);
+            let i = b.icmpc(IntCmp::GeU, a, f.exp_mask());
+            special = b.bor(special, i);
+        }
+        let nat = b.bits_of_f64(v);
+        let r = b.sel(special, nat, r);
+        b.f64_of(r)
+    } else {
+        v
+    };
+    let vb = b.bits_of_f64(v);
+    let (any_nan, pick) = b.first_nan(f, &s, ieee);
+    let vnan = b.is_nan(f, vb);
+    let dnan = b.cf(f, f.default_nan());
+    let r = b.sel(vnan, dnan, vb);
+    let r = b.sel(any_nan, pick, r);
+    Ok(if fused {
+        // an invalid product gives the default NaN even against a NaN addend
+        let za = b.is_zero(f, s[0]);
+        let zb = b.is_zero(f, s[1]);
+        let ia = b.is_inf(f, s[0]);
+        let ib = b.is_inf(f, s[1]);
+        let i1 = b.band(za, ib);
+        let i2 = b.band(ia, zb);
+        let inv = b.bor(i1, i2);
+        b.sel(inv, dnan, r)
+    } else {
+        r
+    })
+}
+
+/// An exact zero product plus a zero addend: -0 when both are negative, or toward -infinity
+/// when either is (IEEE 754's sign of an exact zero sum); `r` otherwise.
+fn zero_sum(
+    b: &mut crate::build::Builder,
+    x: Handle,
+    y: Handle,
+    z: Handle,
+    round: Round,
+    r: Handle,
+) -> Handle {
+    let f = Fmt::F64;
+    let za = b.is_zero(f, x);
+    let zb = b.is_zero(f, y);
+    let zc = b.is_zero(f, z);
+    let zp = b.bor(za, zb);
+    let zz = b.band(zp, zc);
+    let sa = b.sign_of(f, x);
+    let sb = b.sign_of(f, y);
+    let sc = b.sign_of(f, z);
+    let sp = b.bxor(sa, sb);
+    let neg = if round == Round::MinusInf {
+        b.bor(sp, sc)
+    } else {
+        b.band(sp, sc)
+    };
+    let nz = b.c64(f.sign_mask());
+    let zero = b.c64(0);
+    let zr = b.sel(neg, nz, zero);
+    b.sel(zz, zr, r)
+}
+
+/// v_ldexp_f64: `s0 * 2^s1` rounded once in the f64 mode, on the integer bits.
+fn ldexp(l: &mut Lowerer, c: &Ctx) -> Result<Handle, String> {
+    let ieee = l.mode.ieee;
+    let round = l.mode.round16();
+    let f = Fmt::F64;
+    let a = l.f64_src(c, 0)?;
+    let op1 = l.src_op(c, 1)?;
+    let n = l.read32(&op1)?;
+    // rule: f64-denormals: inputs flush with denorm16 bit 0 clear, results with bit 1 clear
+    let flush_in = l.flush_in16();
+    let flush_out = l.flush_out16();
+    let b = &mut l.b;
+    let a = b.flush_if(f, a, flush_in);
+    // beyond ±2100 every finite non-zero input overflows or rounds below the smallest denormal
+    let lo = b.c32((-2100i32) as u32);
+    let hi = b.c32(2100);
+    let below = b.icmp(IntCmp::LtS, n, lo);
+    let n = b.sel(below, lo, n);
+    let above = b.icmp(IntCmp::GtS, n, hi);
+    let n = b.sel(above, hi, n);
+    let k = b.addc(n, 2100);
+    let k = b.zext(k);
+    let scale = b.addc(k, (-2100i64) as u64);
+    // rule: f64-rounding-mode: a * 1 + (the zero of a's sign), scaled within the one rounding
+    let one = b.c64(f.one());
+    let z = b.andc(a, f.sign_mask());
+    let r = b.fma_f64_rounded(a, one, z, scale, round, flush_out);
+    // zeros and infinities are returned as they are
+    let zero = b.is_zero(f, a);
+    let inf = b.is_inf(f, a);
+    let keep = b.bor(zero, inf);
+    let r = b.sel(keep, a, r);
+    let nan = b.is_nan(f, a);
+    let q = b.nan_out(f, a, ieee);
+    Ok(b.sel(nan, q, r))
 }

@@ -22,6 +22,8 @@ mod dispatch;
 mod division;
 mod float16;
 mod float64;
+#[cfg(test)]
+mod float64_tests;
 mod integer;
 pub mod interp16;
 mod minmax;
