@@ -29,6 +29,7 @@ mod modifiers;
 mod operands;
 mod packed;
 mod regs;
+mod saturate;
 mod transcendental;
 mod unary;
 

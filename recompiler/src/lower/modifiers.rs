@@ -1,6 +1,6 @@
-//! Result modifiers and result writes: SDWA dst_sel/dst_unused, omod and clamp (rules:
-//! output-modifier, clamp), FP16_OVFL (rule: fp16-overflow), and 16-bit results keeping the
-//! destination's upper half (rule: f16-keeps-high).
+//! Result modifiers and result writes: SDWA dst_sel/dst_unused, omod on f32, f16 and f64
+//! results and clamp (rules: output-modifier, clamp), FP16_OVFL (rule: fp16-overflow), and
+//! 16-bit results keeping the destination's upper half (rule: f16-keeps-high).
 
 use super::operands::Ctx;
 use super::Lowerer;
@@ -52,27 +52,125 @@ impl Lowerer {
 
     /// Result modifiers of an f32 result: omod then clamp (rules: output-modifier, clamp).
     pub(super) fn f32_result(&mut self, c: &Ctx, r: Handle) -> Handle {
-        let mut r = r;
-        // rule: output-modifier (docs/semantics.md): applied only with IEEE=0 and f32 output
-        // denormals flushed, ignored otherwise.
-        if c.mods.omod != 0 && !self.mode.ieee && self.flush_out32() {
-            let k = match c.mods.omod {
-                1 => 2.0,
-                2 => 4.0,
-                _ => 0.5,
-            };
-            let b = &mut self.b;
-            let nan = b.is_nan(Fmt::F32, r);
-            let x = b.f32_to_f64_exact(r);
-            let kk = b.cf64(k);
-            let y = b.fb(FloatBin::Mul, x, kk);
-            let y = b.round_to(Fmt::F32, y, None, self.mode.round32(), true, Tiny::Result);
-            r = b.sel(nan, r, y);
-        }
+        let r = self.omod_small(c, Fmt::F32, r);
         if c.mods.clamp {
-            r = self.clamp(Fmt::F32, r);
+            self.clamp(Fmt::F32, r)
+        } else {
+            r
         }
-        r
+    }
+
+    /// Result modifiers of a scalar f16 result without FP16_OVFL: omod then clamp.
+    pub(super) fn f16_result(&mut self, c: &Ctx, r: Handle) -> Handle {
+        let r = self.omod_small(c, Fmt::F16, r);
+        if c.mods.clamp {
+            self.clamp(Fmt::F16, r)
+        } else {
+            r
+        }
+    }
+
+    /// Result modifiers of an f64 result: omod then clamp.
+    pub(super) fn f64_result(&mut self, c: &Ctx, r: Handle) -> Handle {
+        let r = self.omod_f64(c, r);
+        if c.mods.clamp {
+            self.clamp(Fmt::F64, r)
+        } else {
+            r
+        }
+    }
+
+    /// rule: output-modifier (docs/semantics.md): omod applies only with IEEE=0 and output
+    /// denormals of the result's precision flushed (`denorm32` for f32, `denorm16` for f16 and
+    /// f64), and is ignored otherwise.
+    fn omod_applies(&self, c: &Ctx, fmt: Fmt) -> bool {
+        let flush_out = if fmt == Fmt::F32 {
+            self.flush_out32()
+        } else {
+            self.flush_out16()
+        };
+        c.mods.omod != 0 && !self.mode.ieee && flush_out
+    }
+
+    /// omod on an f32 or f16 result: the exact product with 2, 4 or 0.5 rounded once in the
+    /// format's rounding mode, a denormal result flushed; NaNs unchanged.
+    fn omod_small(&mut self, c: &Ctx, fmt: Fmt, r: Handle) -> Handle {
+        if !self.omod_applies(c, fmt) {
+            return r;
+        }
+        let k = match c.mods.omod {
+            1 => 2.0,
+            2 => 4.0,
+            _ => 0.5,
+        };
+        let round = if fmt == Fmt::F32 {
+            self.mode.round32()
+        } else {
+            self.mode.round16()
+        };
+        let b = &mut self.b;
+        let nan = b.is_nan(fmt, r);
+        let x = b.to_f64(fmt, r);
+        let kk = b.cf64(k);
+        let y = b.fb(FloatBin::Mul, x, kk);
+        let y = b.round_to(fmt, y, None, round, true, Tiny::Result);
+        b.sel(nan, r, y)
+    }
+
+    /// omod on an f64 result, on the bits: the exponent field moves by 1, 2 or -1 (a denormal
+    /// is shifted, which is its exact product), an overflow gives infinity or the largest
+    /// finite value as `round16` says, and a result below the smallest normal is flushed
+    /// (tiny when rounded with the bounded exponent, as `Tiny::Result`). NaNs and infinities
+    /// are unchanged.
+    fn omod_f64(&mut self, c: &Ctx, r: Handle) -> Handle {
+        if !self.omod_applies(c, Fmt::F64) {
+            return r;
+        }
+        let f = Fmt::F64;
+        let round = self.mode.round16();
+        let omod = c.mods.omod;
+        let b = &mut self.b;
+        let sign = b.andc(r, f.sign_mask());
+        let neg = b.nec(sign, 0);
+        let a = b.andc(r, !f.sign_mask());
+        let special = b.icmpc(IntCmp::GeU, a, f.exp_mask());
+        let normal_min = 1u64 << 52;
+        // whether rounding moves this sign's magnitude up (nearest even: the tie goes up here)
+        let up = match round {
+            Round::NearestEven => b.cb(true),
+            Round::Zero => b.cb(false),
+            Round::PlusInf => b.bnot(neg),
+            Round::MinusInf => neg,
+        };
+        let v = if omod == 3 {
+            // div:2: exponent - 1; from the lowest binade the result is below the smallest
+            // normal, except the all-ones significand, whose half is a tie or the last step
+            // below 2^-1022 and rounds up to it when the mode rounds this sign up
+            let normal = b.icmpc(IntCmp::GeU, a, 2 << 52);
+            let halved = b.addc(a, (1u64 << 52).wrapping_neg());
+            let top = b.eqc(a, (2 << 52) - 1);
+            let to_min = b.band(top, up);
+            let min = b.c64(normal_min);
+            let zero = b.c64(0);
+            let low = b.sel(to_min, min, zero);
+            b.sel(normal, halved, low)
+        } else {
+            let k = u32::from(omod);
+            let den = b.icmpc(IntCmp::LtU, a, normal_min);
+            let shifted = b.shlc(a, k);
+            let still_den = b.icmpc(IntCmp::LtU, shifted, normal_min);
+            let zero = b.c64(0);
+            let shifted = b.sel(still_den, zero, shifted);
+            let raised = b.addc(a, u64::from(k) << 52);
+            let over = b.icmpc(IntCmp::GeU, raised, f.exp_mask());
+            let inf = b.c64(f.exp_mask());
+            let max = b.c64(f.exp_mask() - 1);
+            let big = b.sel(up, inf, max);
+            let raised = b.sel(over, big, raised);
+            b.sel(den, shifted, raised)
+        };
+        let v = b.or(v, sign);
+        b.sel(special, r, v)
     }
 
     /// rule: clamp (docs/semantics.md). Clamps to [0, 1]; a NaN gives +0 with DX10_CLAMP=1 and
@@ -166,8 +264,9 @@ impl Lowerer {
         }
     }
 
-    /// f16 result modifiers: FP16_OVFL, then clamp.
+    /// f16 result modifiers: omod, FP16_OVFL, then clamp.
     pub(super) fn f16_finish(&mut self, c: &Ctx, r: Handle, src_inf: Handle) -> Handle {
+        let r = self.omod_small(c, Fmt::F16, r);
         let r = self.fp16_ovfl(r, src_inf);
         if c.mods.clamp {
             self.clamp(Fmt::F16, r)

@@ -10,8 +10,9 @@ use crate::build::{Builder, Fmt};
 use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, Ty};
 
 /// sin or cos of `w` revolutions (an F64), the argument reduced exactly to [0, 1) before the
-/// driver's function, with exact zeros at the half and whole turns (sine) and the odd quarter
-/// turns (cosine). Shared by the f32 and f16 forms.
+/// driver's function, the linear term near the zeros ([`small_argument`]), with exact zeros at
+/// the half and whole turns (sine) and the odd quarter turns (cosine). Shared by the f32 and
+/// f16 forms.
 // rule: trig-revolutions (docs/semantics.md)
 pub(super) fn revolutions_trig(b: &mut Builder, w: Handle, sine: bool) -> Handle {
     let fl = b.fu(FloatUn::Floor, w);
@@ -28,8 +29,63 @@ pub(super) fn revolutions_trig(b: &mut Builder, w: Handle, sine: bool) -> Handle
     let odd = b.bit(q4, 1);
     let is_zero_pt = if sine { b.bnot(odd) } else { odd };
     let z_here = b.band(on_quarter, is_zero_pt);
+    let v = small_argument(b, w, v, sine);
     let zf = b.cf64(0.0);
     b.sel(z_here, zf, v)
+}
+
+/// The hardware's linear term of sin(2π·x) at the integers (0x40c90fd5, 6.2831826).
+const TURN_SLOPE: f32 = f32::from_bits(0x40c9_0fd5);
+/// Half the width, in turns, of the bands around the zeros where the linear term is the result.
+const BAND: f64 = 1.0 / 4096.0;
+
+/// rule: trig-small-argument (docs/semantics.md). Within 2^-12 of a turn from a zero of the
+/// function (sine: the integers and half turns; cosine: the odd quarter turns) the result is
+/// the linear term of the exact distance to that zero: 6.2831826 (0x40c90fd5) times it at
+/// the integers, the f32 2π (0x40c90fdb) at the other zeros, with the sign of the slope there;
+/// `v` (the driver's function) elsewhere. Only exact operations: the distance d = w -
+/// round_even(w) (built on the bits) and the shifts by 0.5 or 0.25 are exact in f64 for an
+/// f32 or f16 `w`, and so is the product of a 24-bit constant with them, so the f64 value
+/// rounded by the caller is the same on every backend. A tiny negative argument keeps its
+/// sign here, where `w - floor(w)` would round to 1.0.
+fn small_argument(b: &mut Builder, w: Handle, v: Handle, sine: bool) -> Handle {
+    let n = b.fu(FloatUn::RoundEven, w);
+    let d = b.fb(FloatBin::Sub, w, n);
+    let zero = b.cf64(0.0);
+    let upper = b.fcmp(FloatCmp::OrdGe, d, zero);
+    let in_band = |b: &mut Builder, e: Handle| {
+        let lo = b.cf64(-BAND);
+        let hi = b.cf64(BAND);
+        let above = b.fcmp(FloatCmp::OrdGt, e, lo);
+        let below = b.fcmp(FloatCmp::OrdLt, e, hi);
+        b.band(above, below)
+    };
+    // the zero away from the integer: d - z in the upper half, d + z in the lower one
+    let z = if sine { 0.5 } else { 0.25 };
+    let zp = b.cf64(-z);
+    let zm = b.cf64(z);
+    let shift = b.sel(upper, zp, zm);
+    let e = b.fb(FloatBin::Add, d, shift);
+    let tau = f64::from(std::f32::consts::TAU);
+    // sine: -2π at both half turns; cosine: -2π at +1/4, +2π at -1/4
+    let slope = if sine {
+        b.cf64(-tau)
+    } else {
+        let dn = b.cf64(-tau);
+        let up = b.cf64(tau);
+        b.sel(upper, dn, up)
+    };
+    let lin = b.fb(FloatBin::Mul, slope, e);
+    let near = in_band(b, e);
+    let v = b.sel(near, lin, v);
+    if sine {
+        let k = b.cf64(f64::from(TURN_SLOPE));
+        let lin0 = b.fb(FloatBin::Mul, k, d);
+        let near0 = in_band(b, d);
+        b.sel(near0, lin0, v)
+    } else {
+        v
+    }
 }
 
 impl Lowerer {
