@@ -275,3 +275,126 @@ impl Lowerer {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::tests::run_in;
+    use rdnaprobe_isa::{FloatMode, Target};
+
+    /// IEEE=0, f32 and f16/f64 denormals flushed (the mode where omod applies) with `round16`.
+    fn titles(round16: u8) -> FloatMode {
+        FloatMode {
+            ieee: false,
+            denorm32: 0,
+            denorm16: 0,
+            round16,
+            ..FloatMode::DEFAULT
+        }
+    }
+
+    fn lo(text: &str, mode: FloatMode, i: [u32; 6]) -> u32 {
+        run_in(text, mode, Target::Gfx1030, i, 0)[0]
+    }
+
+    fn f64_out(text: &str, mode: FloatMode, x: u64, y: u64) -> u64 {
+        let i = [x as u32, (x >> 32) as u32, y as u32, (y >> 32) as u32, 0, 0];
+        let o = run_in(text, mode, Target::Gfx1030, i, 0);
+        u64::from(o[0]) | (u64::from(o[1]) << 32)
+    }
+
+    #[test]
+    fn f16_omod_follows_ieee_and_the_f16_output_field() {
+        let t = "v_add_f16_e64 v10, v4, v5 mul:2";
+        let i = [0x3c00, 0x3800, 0, 0, 0, 0]; // 1.0 + 0.5
+        assert_eq!(lo(t, titles(0), i) & 0xffff, 0x4200);
+        // denorm16 = 1 keeps inputs and still flushes outputs: applied
+        let m = FloatMode {
+            denorm16: 1,
+            ..titles(0)
+        };
+        assert_eq!(lo(t, m, i) & 0xffff, 0x4200);
+        // outputs kept or IEEE=1: ignored
+        let m = FloatMode {
+            denorm16: 3,
+            ..titles(0)
+        };
+        assert_eq!(lo(t, m, i) & 0xffff, 0x3e00);
+        let m = FloatMode {
+            ieee: true,
+            ..titles(0)
+        };
+        assert_eq!(lo(t, m, i) & 0xffff, 0x3e00);
+        // the f32 field does not govern an f16 result
+        let m = FloatMode {
+            denorm32: 3,
+            ..titles(0)
+        };
+        assert_eq!(lo(t, m, i) & 0xffff, 0x4200);
+    }
+
+    #[test]
+    fn f16_omod_rounds_flushes_and_overflows_by_the_mode() {
+        // the smallest normal halved is a flushed denormal
+        let t = "v_add_f16_e64 v10, v4, v5 div:2";
+        assert_eq!(lo(t, titles(0), [0x0400, 0, 0, 0, 0, 0]) & 0xffff, 0);
+        assert_eq!(lo(t, titles(0), [0x3c00, 0, 0, 0, 0, 0]) & 0xffff, 0x3800);
+        // 32768 * 4 overflows: infinity to nearest, the largest finite value toward zero
+        let t = "v_add_f16_e64 v10, v4, v5 mul:4";
+        assert_eq!(lo(t, titles(0), [0x7800, 0, 0, 0, 0, 0]) & 0xffff, 0x7c00);
+        assert_eq!(lo(t, titles(3), [0x7800, 0, 0, 0, 0, 0]) & 0xffff, 0x7bff);
+        // a NaN result is unchanged
+        let t = "v_max_f16_e64 v10, v4, v5 mul:2";
+        assert_eq!(lo(t, titles(0), [0x7e01, 0x7e01, 0, 0, 0, 0]) & 0xffff, 0x7e01);
+    }
+
+    #[test]
+    fn f64_omod_scales_the_exponent() {
+        let (one, half) = (0x3ff0_0000_0000_0000, 0x3fe0_0000_0000_0000);
+        let t = "v_add_f64 v[10:11], v[4:5], v[6:7] mul:2";
+        assert_eq!(f64_out(t, titles(0), one, half), 0x4008_0000_0000_0000);
+        let kept = FloatMode {
+            denorm16: 3,
+            ..titles(0)
+        };
+        assert_eq!(f64_out(t, kept, one, half), 0x3ff8_0000_0000_0000);
+        let t = "v_add_f64 v[10:11], v[4:5], v[6:7] mul:4";
+        assert_eq!(f64_out(t, titles(0), one, half), 0x4018_0000_0000_0000);
+        let t = "v_add_f64 v[10:11], v[4:5], v[6:7] div:2";
+        assert_eq!(f64_out(t, titles(0), one, half), 0x3fe8_0000_0000_0000);
+        // v_cvt_f64_f32 takes omod too
+        let i = [0x3f80_0000, 0, 0, 0, 0, 0];
+        let o = run_in("v_cvt_f64_f32_e64 v[10:11], v4 mul:2", titles(0), Target::Gfx1030, i, 0);
+        assert_eq!((o[0], o[1]), (0, 0x4000_0000));
+    }
+
+    #[test]
+    fn f64_omod_overflow_and_underflow_follow_round16() {
+        let t = "v_add_f64 v[10:11], v[4:5], v[6:7] mul:4";
+        let (big, nbig) = (0x7fe0_0000_0000_0000u64, 0xffe0_0000_0000_0000u64);
+        assert_eq!(f64_out(t, titles(0), big, 0), 0x7ff0_0000_0000_0000);
+        assert_eq!(f64_out(t, titles(3), big, 0), 0x7fef_ffff_ffff_ffff);
+        // toward +inf: a negative overflow stops at -max
+        assert_eq!(f64_out(t, titles(1), nbig, 0), 0xffef_ffff_ffff_ffff);
+        assert_eq!(f64_out(t, titles(2), nbig, 0), 0xfff0_0000_0000_0000);
+        // a denormal sum (kept by the add) times 4 is the smallest normal; times 2 it stays
+        // denormal and is flushed
+        let d = 0x0004_0000_0000_0000;
+        assert_eq!(f64_out(t, titles(0), d, 0), 0x0010_0000_0000_0000);
+        let t2 = "v_add_f64 v[10:11], v[4:5], v[6:7] mul:2";
+        assert_eq!(f64_out(t2, titles(0), d, 0), 0);
+        // halving the largest value of the lowest binade is a tie that rounds up to the
+        // smallest normal to nearest, and is flushed toward zero; its neighbour is flushed
+        let t = "v_add_f64 v[10:11], v[4:5], v[6:7] div:2";
+        let top = 0x001f_ffff_ffff_ffff;
+        assert_eq!(f64_out(t, titles(0), top, 0), 0x0010_0000_0000_0000);
+        assert_eq!(f64_out(t, titles(3), top, 0), 0);
+        assert_eq!(f64_out(t, titles(0), top - 1, 0), 0);
+        assert_eq!(
+            f64_out(t, titles(2), top | (1 << 63), 0),
+            0x8010_0000_0000_0000
+        );
+        // infinities and NaNs are unchanged
+        let inf = 0x7ff0_0000_0000_0000;
+        assert_eq!(f64_out(t, titles(0), inf, 0), inf);
+    }
+}
