@@ -344,7 +344,10 @@ mod tests {
         assert_eq!(lo(t, titles(3), [0x7800, 0, 0, 0, 0, 0]) & 0xffff, 0x7bff);
         // a NaN result is unchanged
         let t = "v_max_f16_e64 v10, v4, v5 mul:2";
-        assert_eq!(lo(t, titles(0), [0x7e01, 0x7e01, 0, 0, 0, 0]) & 0xffff, 0x7e01);
+        assert_eq!(
+            lo(t, titles(0), [0x7e01, 0x7e01, 0, 0, 0, 0]) & 0xffff,
+            0x7e01
+        );
     }
 
     #[test]
@@ -363,7 +366,13 @@ mod tests {
         assert_eq!(f64_out(t, titles(0), one, half), 0x3fe8_0000_0000_0000);
         // v_cvt_f64_f32 takes omod too
         let i = [0x3f80_0000, 0, 0, 0, 0, 0];
-        let o = run_in("v_cvt_f64_f32_e64 v[10:11], v4 mul:2", titles(0), Target::Gfx1030, i, 0);
+        let o = run_in(
+            "v_cvt_f64_f32_e64 v[10:11], v4 mul:2",
+            titles(0),
+            Target::Gfx1030,
+            i,
+            0,
+        );
         assert_eq!((o[0], o[1]), (0, 0x4000_0000));
     }
 

@@ -107,7 +107,10 @@ mod tests {
         let add = "v_add_nc_u32_e64 v10, v4, v5 clamp";
         assert_eq!(one(add, 0xffff_fff0, 0x20, 0), u32::MAX);
         assert_eq!(one(add, 0x10, 0x20, 0), 0x30);
-        assert_eq!(one("v_add_nc_u32_e64 v10, v4, v5", 0xffff_fff0, 0x20, 0), 0x10);
+        assert_eq!(
+            one("v_add_nc_u32_e64 v10, v4, v5", 0xffff_fff0, 0x20, 0),
+            0x10
+        );
         assert_eq!(one("v_sub_nc_u32_e64 v10, v4, v5 clamp", 5, 7, 0), 0);
         assert_eq!(one("v_sub_nc_u32_e64 v10, v4, v5 clamp", 7, 5, 0), 2);
         assert_eq!(one("v_subrev_nc_u32_e64 v10, v4, v5 clamp", 7, 5, 0), 0);
@@ -123,7 +126,10 @@ mod tests {
         let sub = "v_sub_nc_i32 v10, v4, v5 clamp";
         assert_eq!(one(sub, 0x8000_0000, 1, 0), 0x8000_0000);
         assert_eq!(one(sub, 0x7fff_ffff, u32::MAX, 0), 0x7fff_ffff);
-        assert_eq!(one("v_sub_nc_i32 v10, v4, v5", 0x8000_0000, 1, 0), 0x7fff_ffff);
+        assert_eq!(
+            one("v_sub_nc_i32 v10, v4, v5", 0x8000_0000, 1, 0),
+            0x7fff_ffff
+        );
     }
 
     #[test]
@@ -150,7 +156,10 @@ mod tests {
         assert_eq!(one(mad, 0xff_ffff, 0xff_ffff, 0), u32::MAX);
         assert_eq!(one(mad, 0xffff, 0xffff, 0x1fffe), u32::MAX);
         assert_eq!(one(mad, 0xffff, 0xffff, 0x1fffd), u32::MAX - 1);
-        assert_eq!(one("v_mad_u32_u24 v10, v4, v5, v6", 0xff_ffff, 0xff_ffff, 0), 0xfe00_0001);
+        assert_eq!(
+            one("v_mad_u32_u24 v10, v4, v5, v6", 0xff_ffff, 0xff_ffff, 0),
+            0xfe00_0001
+        );
         let mad = "v_mad_i32_i24 v10, v4, v5, v6 clamp";
         assert_eq!(one(mad, 0x7f_ffff, 0x7f_ffff, 0), 0x7fff_ffff);
         assert_eq!(one(mad, 0x80_0000, 0x7f_ffff, 0), 0x8000_0000);
