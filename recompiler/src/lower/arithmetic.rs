@@ -35,8 +35,9 @@ pub(super) fn arith(
     ieee: bool,
 ) -> Handle {
     let legacy = matches!(kind, Arith::MulLegacy | Arith::FmaLegacy | Arith::MadLegacy);
-    // rule: legacy-mad: the legacy forms flush their sources in every denormal mode
-    let flush_in = flush_in || kind == Arith::MadLegacy;
+    // rule: legacy-mad: the legacy multiply-adds flush their sources in every denormal mode,
+    // the fused gfx103x form too (its product and result follow the mode)
+    let flush_in = flush_in || matches!(kind, Arith::MadLegacy | Arith::FmaLegacy);
     let flush_out = flush_out || kind == Arith::MadLegacy;
     let s: Vec<Handle> = srcs.iter().map(|&x| b.flush_if(fmt, x, flush_in)).collect();
     let w: Vec<Handle> = s.iter().map(|&x| b.to_f64(fmt, x)).collect();

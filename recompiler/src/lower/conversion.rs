@@ -124,12 +124,7 @@ pub(super) fn f16_from_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     let r = b.round_to(Fmt::F16, w, None, r16, fo16, Tiny::Result);
     let qn = b.nan32_to_16(x);
     let r = b.sel(nan, qn, r);
-    let r = l.fp16_ovfl(r, inf);
-    let r = if c.mods.clamp {
-        l.clamp(Fmt::F16, r)
-    } else {
-        r
-    };
+    let r = l.f16_finish(c, r, inf);
     l.write16(c, r)
 }
 
@@ -143,6 +138,7 @@ pub(super) fn f64_from_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     let qb = b.orc(wb, 1 << 51);
     let nr = if ieee { qb } else { wb };
     let r = b.sel(nan, nr, wb);
+    let r = l.f64_result(c, r);
     l.write64(c, r)
 }
 

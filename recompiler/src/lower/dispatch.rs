@@ -1278,6 +1278,28 @@ mod tests {
     }
 
     #[test]
+    fn fused_legacy_fma_flushes_its_sources_in_every_mode() {
+        // denorm32 = 3 keeps f32 denormals, but not the legacy sources: a denormal factor
+        // reads as zero (the legacy zero rule then gives +0), where v_fma_f32 keeps it
+        let kept = FloatMode {
+            denorm32: 3,
+            ..FloatMode::DEFAULT
+        };
+        let i = [0x0000_0001, 0x7180_0000, 0, 0, 0, 0]; // 2^-149, 2^100
+        let legacy = "v_fma_legacy_f32 v10, v4, v5, v6";
+        let fma = "v_fma_f32 v10, v4, v5, v6";
+        assert_eq!(run_in(legacy, kept, Target::Gfx1030, i, 0)[0], 0);
+        assert_eq!(run_in(fma, kept, Target::Gfx1030, i, 0)[0], 0x2700_0000);
+        // a denormal addend is flushed too; the denormal result of normal sources is kept
+        let i = [0x3f00_0000, 0x0080_0000, 0x0000_0001, 0, 0, 0];
+        assert_eq!(run_in(legacy, kept, Target::Gfx1030, i, 0)[0], 0x0040_0000);
+        assert_eq!(run_in(fma, kept, Target::Gfx1030, i, 0)[0], 0x0040_0001);
+        let fmac = "v_fmac_legacy_f32 v10, v4, v5";
+        let i = [0x0000_0001, 0x7180_0000, 0, 0, 0, 0];
+        assert_eq!(run_in(fmac, kept, Target::Gfx1030, i, 0)[0], 0);
+    }
+
+    #[test]
     fn the_reason_is_the_error_of_an_unlowered_opcode() {
         let Rule::Unlowered(reason) = rule(Opcode::v_readlane_b32, Target::Gfx1030) else {
             panic!("v_readlane_b32 has a lowering");

@@ -53,11 +53,7 @@ pub(super) fn minmax_f16(l: &mut Lowerer, c: &Ctx, max: bool) -> Result<(), Stri
     let bb = l.b.flush_if(Fmt::F16, bb, fi);
     let r = minmax(&mut l.b, Fmt::F16, a, bb, max, ieee);
     let r = l.b.flush_if(Fmt::F16, r, fo);
-    let r = if c.mods.clamp {
-        l.clamp(Fmt::F16, r)
-    } else {
-        r
-    };
+    let r = l.f16_result(c, r);
     l.write16(c, r)
 }
 

@@ -115,7 +115,7 @@ pub(super) fn lower_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             b.sel(nan, q, r)
         }
     };
-    let r = if c.mods.clamp { l.clamp(f, r) } else { r };
+    let r = l.f64_result(c, r);
     l.write64(c, r)
 }
 

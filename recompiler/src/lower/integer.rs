@@ -3,6 +3,7 @@
 //! shifts, v_cndmask_b32 and v_mbcnt; and the scalar moves that set up lane-contract inputs.
 
 use super::operands::Ctx;
+use super::saturate;
 use super::Lowerer;
 use crate::ir::{Handle, IntBin, IntCmp, IntUn};
 use rdnaprobe_isa::Opcode;
@@ -32,6 +33,13 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             .ok_or_else(|| format!("{}: missing source {i}", c.op))
     };
     let b = &mut l.b;
+    if c.mods.clamp {
+        // rule: integer-clamp: the clamp bit saturates instead of wrapping
+        if let Some((exact, signed)) = saturate::exact(b, c.op, &s) {
+            let v = saturate::saturate(b, exact, signed);
+            return l.write_result(c.inst, v);
+        }
+    }
     let v = match c.op {
         Opcode::v_mov_b32 => arg(0)?,
         Opcode::v_not_b32 => b.iu(IntUn::Not, arg(0)?),
@@ -332,7 +340,13 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             };
             let carry = b.shrc(r, 32);
             let carry = b.nec(carry, 0);
-            let lo = b.trunc64(r);
+            // rule: integer-clamp: the result saturates to [0, 2^32 - 1]; the carry-out is
+            // the unsaturated sum's
+            let lo = if c.mods.clamp {
+                saturate::saturate(b, r, false)
+            } else {
+                b.trunc64(r)
+            };
             let dsts = c.inst.dsts(wave);
             let cd = dsts.get(1).ok_or("carry destination missing")?;
             l.write_result(c.inst, lo)?;

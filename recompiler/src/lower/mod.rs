@@ -31,6 +31,7 @@ mod modifiers;
 mod operands;
 mod packed;
 mod regs;
+mod saturate;
 mod transcendental;
 mod unary;
 

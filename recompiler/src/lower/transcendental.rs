@@ -10,8 +10,9 @@ use crate::build::{Builder, Fmt};
 use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, Ty};
 
 /// sin or cos of `w` revolutions (an F64), the argument reduced exactly to [0, 1) before the
-/// driver's function, with exact zeros at the half and whole turns (sine) and the odd quarter
-/// turns (cosine). Shared by the f32 and f16 forms.
+/// driver's function, the linear term near the zeros ([`small_argument`]), with exact zeros at
+/// the half and whole turns (sine) and the odd quarter turns (cosine). Shared by the f32 and
+/// f16 forms.
 // rule: trig-revolutions (docs/semantics.md)
 pub(super) fn revolutions_trig(b: &mut Builder, w: Handle, sine: bool) -> Handle {
     let fl = b.fu(FloatUn::Floor, w);
@@ -29,7 +30,65 @@ pub(super) fn revolutions_trig(b: &mut Builder, w: Handle, sine: bool) -> Handle
     let is_zero_pt = if sine { b.bnot(odd) } else { odd };
     let z_here = b.band(on_quarter, is_zero_pt);
     let zf = b.cf64(0.0);
-    b.sel(z_here, zf, v)
+    let v = b.sel(z_here, zf, v);
+    small_argument(b, w, v, sine)
+}
+
+/// The hardware's linear term of sin(2π·x) at the integers (0x40c90fd5, 6.2831826).
+const TURN_SLOPE: f32 = f32::from_bits(0x40c9_0fd5);
+/// Half the width, in turns, of the bands around the zeros where the linear term is the result.
+const BAND: f64 = 1.0 / 4096.0;
+
+/// rule: trig-small-argument (docs/semantics.md). Within 2^-12 of a turn from a zero of the
+/// function (sine: the integers and half turns; cosine: the odd quarter turns) the result is
+/// the linear term of the exact distance to that zero: 6.2831826 (0x40c90fd5) times it at
+/// the integers, the f32 2π (0x40c90fdb) at the other zeros, with the sign of the slope there
+/// (+0 at the zero itself); `v` elsewhere. Only exact operations: the distance d = w -
+/// round_even(w) (built on the bits) and the shifts by 0.5 or 0.25 are exact in f64 for an
+/// f32 or f16 `w`, and so is the product of a 24-bit constant with them, so the f64 value
+/// rounded by the caller is the same on every backend. A tiny negative argument keeps its
+/// sign here, where `w - floor(w)` would round to 1.0.
+fn small_argument(b: &mut Builder, w: Handle, v: Handle, sine: bool) -> Handle {
+    let n = b.fu(FloatUn::RoundEven, w);
+    let d = b.fb(FloatBin::Sub, w, n);
+    let zero = b.cf64(0.0);
+    let upper = b.fcmp(FloatCmp::OrdGe, d, zero);
+    let in_band = |b: &mut Builder, e: Handle| {
+        let lo = b.cf64(-BAND);
+        let hi = b.cf64(BAND);
+        let above = b.fcmp(FloatCmp::OrdGt, e, lo);
+        let below = b.fcmp(FloatCmp::OrdLt, e, hi);
+        b.band(above, below)
+    };
+    // the zero away from the integer: d - z in the upper half, d + z in the lower one
+    let z = if sine { 0.5 } else { 0.25 };
+    let zp = b.cf64(-z);
+    let zm = b.cf64(z);
+    let shift = b.sel(upper, zp, zm);
+    let e = b.fb(FloatBin::Add, d, shift);
+    let tau = f64::from(std::f32::consts::TAU);
+    // sine: -2π at both half turns; cosine: -2π at +1/4, +2π at -1/4
+    let slope = if sine {
+        b.cf64(-tau)
+    } else {
+        let dn = b.cf64(-tau);
+        let up = b.cf64(tau);
+        b.sel(upper, dn, up)
+    };
+    let lin = b.fb(FloatBin::Mul, slope, e);
+    // the zero itself is +0, whatever the slope's sign
+    let at_zero = b.fcmp(FloatCmp::OrdEq, e, zero);
+    let lin = b.sel(at_zero, zero, lin);
+    let near = in_band(b, e);
+    let v = b.sel(near, lin, v);
+    if sine {
+        let k = b.cf64(f64::from(TURN_SLOPE));
+        let lin0 = b.fb(FloatBin::Mul, k, d);
+        let near0 = in_band(b, d);
+        b.sel(near0, lin0, v)
+    } else {
+        v
+    }
 }
 
 impl Lowerer {
@@ -66,4 +125,61 @@ pub(super) fn frexp_exp_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     let u = l.f32_unary_input(c, false)?;
     let r = u.frexp_exp(&mut l.b);
     l.write_result(c.inst, r)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::tests::run;
+
+    fn sin(x: u32) -> u32 {
+        run("v_sin_f32 v10, v4", [x, 0, 0, 0, 0, 0], 0)[0]
+    }
+
+    fn cos(x: u32) -> u32 {
+        run("v_cos_f32 v10, v4", [x, 0, 0, 0, 0, 0], 0)[0]
+    }
+
+    #[test]
+    fn small_sine_arguments_take_the_hardware_slope() {
+        // the seed fact: 2^-20 turns gives 6.2831826 * 2^-20 (f64 2π would give 0x36c90fdb)
+        assert_eq!(sin(0x3580_0000), 0x36c9_0fd5);
+        assert_eq!(sin(0xb580_0000), 0xb6c9_0fd5);
+        // just below 2^-12 of a turn: (2^24 - 1) * 2^-36 * 0x40c90fd5 rounded once
+        assert_eq!(sin(0x397f_ffff), 0x3ac9_0fd4);
+        // the distance to the nearest integer: 1 - 2^-24 is -2^-24 from 1
+        assert_eq!(sin(0x3f7f_ffff), 0xb4c9_0fd5);
+        // zeros keep their rules: ±0 in, the same zero out; integers give +0
+        assert_eq!(sin(0x8000_0000), 0x8000_0000);
+        assert_eq!(sin(0xbf80_0000), 0);
+    }
+
+    #[test]
+    fn a_tiny_negative_sine_argument_keeps_its_sign() {
+        // -2^-60 - floor(-2^-60) rounds to 1.0 in f64; the distance to 0 does not
+        assert_eq!(sin(0xa180_0000), 0xa2c9_0fd5);
+    }
+
+    #[test]
+    fn the_other_zeros_take_the_f32_two_pi() {
+        // sin(0.5 + 2^-20) = -sin(2π 2^-20): -0x40c90fdb * 2^-20
+        assert_eq!(sin(0x3f00_0010), 0xb6c9_0fdb);
+        // cos(0.25 + 2^-20) = -sin(2π 2^-20); cos(-0.25 + 2^-20) = +sin(2π 2^-20)
+        assert_eq!(cos(0x3e80_0020), 0xb6c9_0fdb);
+        assert_eq!(cos(0xbe7f_ffc0), 0x36c9_0fdb);
+        // the zeros themselves stay +0
+        assert_eq!(sin(0x3f00_0000), 0);
+        assert_eq!(cos(0x3e80_0000), 0);
+        assert_eq!(cos(0xbe80_0000), 0);
+    }
+
+    #[test]
+    fn the_band_is_open_at_two_to_the_minus_twelve() {
+        // 2^-12 - 2^-24 past the half turn is inside: -0x40c90fdb times it, rounded once
+        assert_eq!(sin(0x3f00_0fff), 0xbac9_034a);
+        // 2^-12 past it is outside: the driver's -sin(2π 2^-12), not the linear term
+        // 0xbac90fdb (the f64 sine rounds to 0xbac90fd5)
+        assert_eq!(sin(0x3f00_1000), 0xbac9_0fd5);
+        // cosine is not linear at the integers
+        assert_eq!(cos(0x3580_0000), 0x3f80_0000);
+    }
 }
