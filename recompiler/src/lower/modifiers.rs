@@ -385,12 +385,17 @@ mod tests {
         // toward +inf: a negative overflow stops at -max
         assert_eq!(f64_out(t, titles(1), nbig, 0), 0xffef_ffff_ffff_ffff);
         assert_eq!(f64_out(t, titles(2), nbig, 0), 0xfff0_0000_0000_0000);
-        // a denormal sum (kept by the add) times 4 is the smallest normal; times 2 it stays
-        // denormal and is flushed
+        // omod applies only with f64 output flushing, and the add flushes its denormal sum
+        // first (rule: f64-denormals), as the f32 forms do: times 4 or 2, it stays 0
         let d = 0x0004_0000_0000_0000;
-        assert_eq!(f64_out(t, titles(0), d, 0), 0x0010_0000_0000_0000);
+        assert_eq!(f64_out(t, titles(0), d, 0), 0);
         let t2 = "v_add_f64 v[10:11], v[4:5], v[6:7] mul:2";
         assert_eq!(f64_out(t2, titles(0), d, 0), 0);
+        // a normal sum whose product is a denormal is flushed after the omod
+        let n = 0x0010_0000_0000_0000;
+        let t3 = "v_add_f64 v[10:11], v[4:5], v[6:7] div:2";
+        assert_eq!(f64_out(t3, titles(0), n, 0), 0);
+        assert_eq!(f64_out(t, titles(0), n, 0), 0x0030_0000_0000_0000);
         // halving the largest value of the lowest binade is a tie that rounds up to the
         // smallest normal to nearest, and is flushed toward zero; its neighbour is flushed
         let t = "v_add_f64 v[10:11], v[4:5], v[6:7] div:2";
