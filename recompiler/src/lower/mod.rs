@@ -21,14 +21,18 @@ mod conversion;
 mod dispatch;
 mod division;
 mod float16;
+mod float16_of3;
 mod float64;
+mod float64_int;
 #[cfg(test)]
 mod float64_tests;
 mod integer;
 pub mod interp16;
 mod minmax;
 mod modifiers;
+mod moves;
 mod operands;
+mod pack;
 mod packed;
 mod regs;
 mod saturate;
