@@ -111,7 +111,7 @@ mod tests {
         let t = "v_mov_b32 v10, v6\nv_pk_fmac_f16 v10, v4, v5";
         let i = [0x4200_4000, 0x3800_4200, 0x4000_3c00, 0, 0, 0];
         assert_eq!(run(t, i, 0)[0], 0x4300_4700); // {7.0, 3.5}
-        // an overflowing half gives infinity; with FP16_OVFL=1 it clamps to 65504
+                                                  // an overflowing half gives infinity; with FP16_OVFL=1 it clamps to 65504
         let i = [0x7bff_7bff, 0x4000_3c00, 0, 0, 0, 0];
         let t = "v_pk_fmac_f16 v10, v4, v5";
         assert_eq!(run(t, i, 0)[0], 0x7c00_7bff);
@@ -130,8 +130,8 @@ mod tests {
         let ak = "v_fmaak_f16 v10, v4, v5, 0x4200";
         assert_eq!(run(mk, i, 0)[0] & 0xffff, 0x4700); // 7.0
         assert_eq!(run(ak, i, 0)[0] & 0xffff, 0x4500); // 5.0
-        // one rounding: (1 + 2^-10)(1 - 2^-11) - 1 = 2^-11 - 2^-21 exactly (0x0ffe); a
-        // separately rounded product would give 0
+                                                       // one rounding: (1 + 2^-10)(1 - 2^-11) - 1 = 2^-11 - 2^-21 exactly (0x0ffe); a
+                                                       // separately rounded product would give 0
         let i = [0x3c01, 0xbc00, 0, 0, 0, 0];
         let mk = "v_fmamk_f16 v10, v4, 0x3bff, v5";
         assert_eq!(run(mk, i, 0)[0] & 0xffff, 0x0ffe);

@@ -189,7 +189,11 @@ mod tests {
         assert_eq!(to_f64(u, 0xffff_ffff), 4294967295.0f64.to_bits());
         assert_eq!(to_f64(u, 0x8000_0000), 2147483648.0f64.to_bits());
         // clamp maps into [0, 1]
-        let o = run("v_cvt_f64_i32_e64 v[10:11], v4 clamp", [7, 0, 0, 0, 0, 0], 0);
+        let o = run(
+            "v_cvt_f64_i32_e64 v[10:11], v4 clamp",
+            [7, 0, 0, 0, 0, 0],
+            0,
+        );
         assert_eq!(u64::from(o[0]) | u64::from(o[1]) << 32, 1.0f64.to_bits());
     }
 

@@ -123,7 +123,7 @@ mod tests {
         let t = "s_mov_b32 m0, 0x10001\nv_mov_b32 v11, 7\nv_swaprel_b32 v10, v4";
         let o = run(t, i, 0);
         assert_eq!(o[1], 11); // v11 = old v5
-        // ... and v5 got the old v11: read it back through v12
+                              // ... and v5 got the old v11: read it back through v12
         let t = "s_mov_b32 m0, 0x10001\nv_mov_b32 v11, 7\nv_swaprel_b32 v10, v4\n\
                  v_mov_b32 v12, v5";
         assert_eq!(run(t, i, 0)[2], 7);

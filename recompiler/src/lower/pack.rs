@@ -210,7 +210,10 @@ mod tests {
         let t = "v_pack_b32_f16 v10, -v4, |v5|";
         assert_eq!(pack(true, t, 0x3c00, 0xc000), 0x4000_bc00);
         // denormal halves are kept in the default mode
-        assert_eq!(pack(true, "v_pack_b32_f16 v10, v4, v5", 1, 0x8001), 0x8001_0001);
+        assert_eq!(
+            pack(true, "v_pack_b32_f16 v10, v4, v5", 1, 0x8001),
+            0x8001_0001
+        );
     }
 
     #[test]
@@ -246,7 +249,7 @@ mod tests {
         assert_eq!(r(8), -0.5);
         assert_eq!(r(0xffff_fff0 | 15), -0.0625);
         assert_eq!(r(0x1234_5671), 0.0625); // only bits 3:0 count
-        // omod applies with IEEE=0 and f32 results flushed (rule: output-modifier)
+                                            // omod applies with IEEE=0 and f32 results flushed (rule: output-modifier)
         let t = "v_cvt_off_f32_i4_e64 v10, v4 mul:4";
         let titles = FloatMode {
             ieee: false,
