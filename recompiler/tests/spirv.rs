@@ -779,8 +779,8 @@ fn f64_arithmetic_validates_in_every_f64_mode() {
 
 /// The packing conversions, f64 <-> integer conversions, v_div_scale_f64, the three-operand
 /// and fmamk/fmaak f16 forms, v_pk_fmac_f16 and the register moves lower to valid modules in
-/// the default mode and in one with every denormal flushed and IEEE=0 (v_pack_b32_f16 only
-/// lowers with f16 denormals kept, so it runs in the first).
+/// the default mode and in one with every denormal flushed and IEEE=0 (v_pack_b32_f16 and
+/// v_trig_preop_f64 only lower with f16/f64 denormals kept, so they run in the first).
 #[test]
 fn packing_conversions_and_moves_validate() {
     use rdnaprobe_isa::{assemble, FloatMode, Target};
@@ -819,6 +819,7 @@ fn packing_conversions_and_moves_validate() {
         let mut all: Vec<&str> = bodies.to_vec();
         if mode == FloatMode::DEFAULT {
             all.push("v_pack_b32_f16 v10, v4, -v5 op_sel:[0,1,0]");
+            all.push("v_trig_preop_f64 v[10:11], v[4:5], v6");
         }
         for body in all {
             let words = assemble(body).unwrap();
@@ -831,5 +832,5 @@ fn packing_conversions_and_moves_validate() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 2 * bodies.len() + 1);
+    assert_eq!(checked, 2 * bodies.len() + 2);
 }

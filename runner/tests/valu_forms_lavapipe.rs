@@ -102,6 +102,13 @@ const RUNS: &[(&str, &[&str], &str, u64)] = &[
         4 * 0x4000 * 2,
     ),
     (
+        // every exponent field (v6 << 20 is S0's high word) with every S1
+        "v_lshlrev_b32 v5, 20, v6; v_trig_preop_f64 v[10:11], v[4:5], v7",
+        &["in0=const:0x12345678", "in2=range:0:2047", "in3=range:0:31"],
+        "default",
+        2048 * 32,
+    ),
+    (
         "v_max3_f16 v10, v4, v5, v6",
         &["in0=f16:all", "in1=const:0x7c01", "in2=const:0x03ff"],
         "ieee=0/1,denorm16=0/3",

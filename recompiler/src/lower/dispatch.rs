@@ -12,7 +12,7 @@ use super::packed::{self, Mix, Pk};
 use super::unary::UnaryOp;
 use super::{
     division, float16, float16_of3, float64, float64_int, integer, moves, pack, transcendental,
-    Lowerer,
+    trig_preop, Lowerer,
 };
 use crate::build::Fmt;
 use crate::ir::IntCmp;
@@ -226,6 +226,7 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::v_cvt_u32_f64 => Lower(|l, c| float64_int::int_from_f64(l, c, false)),
         Opcode::v_frexp_exp_i32_f64 => Lower(float64_int::frexp_exp_f64),
         Opcode::v_div_scale_f64 => Lower(float64_int::div_scale_f64),
+        Opcode::v_trig_preop_f64 => Lower(trig_preop::trig_preop_f64),
         Opcode::v_swap_b32 => Lower(moves::swap),
         Opcode::v_movreld_b32
         | Opcode::v_movrels_b32
@@ -698,11 +699,9 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::v_writelane_b32
         | Opcode::v_permlane16_b32
         | Opcode::v_permlanex16_b32 => Unlowered(CROSS_LANE),
-        Opcode::v_lerp_u8
-        | Opcode::v_trig_preop_f64
-        | Opcode::v_mad_u64_u32
-        | Opcode::v_mad_i64_i32
-        | Opcode::v_perm_b32 => Unlowered(NO_RULE),
+        Opcode::v_lerp_u8 | Opcode::v_mad_u64_u32 | Opcode::v_mad_i64_i32 | Opcode::v_perm_b32 => {
+            Unlowered(NO_RULE)
+        }
         Opcode::v_cvt_pk_u8_f32 => Unlowered(PK_U8),
         Opcode::v_dot2c_f32_f16
         | Opcode::v_dot4c_i32_i8

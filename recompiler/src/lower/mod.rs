@@ -37,6 +37,7 @@ mod packed;
 mod regs;
 mod saturate;
 mod transcendental;
+mod trig_preop;
 mod unary;
 
 use crate::ir::Kernel;
