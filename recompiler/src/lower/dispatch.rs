@@ -37,8 +37,11 @@ const CROSS_LANE: &str = "cross-lane: wave contract";
 const PK_U8: &str = "no rule yet: the rounding of its f32 -> u8 conversion is not measured";
 const INT16: &str = "16-bit integer ops: no rule yet";
 const DOT: &str = "dot products: no rule yet";
+const DOT_F16: &str =
+    "dot products: no rule yet: the rounding of the three-term f32 sum is not measured";
 const SAD: &str = "sums of absolute differences: no rule yet";
-const CUBE: &str = "cube-map helpers: no rule yet";
+const CUBE: &str =
+    "cube-map helpers: no rule yet: the face chosen for NaN operands and denormal reads unmeasured";
 const NO_RULE: &str = "no rule yet";
 const INTERPOLATION: &str = "interpolation: needs a pixel shader's attributes";
 const LDS: &str = "LDS: wave contract";
@@ -703,9 +706,8 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
             Unlowered(NO_RULE)
         }
         Opcode::v_cvt_pk_u8_f32 => Unlowered(PK_U8),
-        Opcode::v_dot2c_f32_f16
-        | Opcode::v_dot4c_i32_i8
-        | Opcode::v_dot2_f32_f16
+        Opcode::v_dot2c_f32_f16 | Opcode::v_dot2_f32_f16 => Unlowered(DOT_F16),
+        Opcode::v_dot4c_i32_i8
         | Opcode::v_dot2_i32_i16
         | Opcode::v_dot2_u32_u16
         | Opcode::v_dot4_i32_i8
