@@ -135,5 +135,14 @@ mod tests {
         let i = [0x3c01, 0xbc00, 0, 0, 0, 0];
         let mk = "v_fmamk_f16 v10, v4, 0x3bff, v5";
         assert_eq!(run(mk, i, 0)[0] & 0xffff, 0x0ffe);
+        // the f16 round field: 2.0 * 1.0 + 2^-11 rounds up to 2 + 2^-9 toward +inf only
+        let i = [0x4000, 0x3c00, 0, 0, 0, 0];
+        let ak = "v_fmaak_f16 v10, v4, v5, 0x1000";
+        assert_eq!(run(ak, i, 0)[0] & 0xffff, 0x4000);
+        let up = FloatMode {
+            round16: 1,
+            ..FloatMode::DEFAULT
+        };
+        assert_eq!(run_in(ak, up, Target::Gfx1030, i, 0)[0] & 0xffff, 0x4001);
     }
 }

@@ -12,7 +12,8 @@
 //! `match` on the table's [`Opcode`] that names its lowering or the reason it has none. The
 //! register files live in `regs`, operand reading in `operands`, result modifiers in
 //! `modifiers`; the family modules (`integer`, `arithmetic`, `minmax`, `compare`, `division`,
-//! `transcendental`, `conversion`, `float16`, `packed`, `float64`) hold the semantic rules,
+//! `transcendental`, `conversion`, `pack`, `float16`, `float16_of3`, `packed`, `float64`,
+//! `float64_int`, `trig_preop`, `moves`) hold the semantic rules,
 //! each named in docs/semantics.md, with the format-independent primitives in `build`.
 
 mod arithmetic;

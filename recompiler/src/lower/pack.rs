@@ -174,6 +174,16 @@ mod tests {
         assert_eq!(pkrtz(flush16, 0x3380_0000, 0xb380_0000), 0x8000_0000);
         // f32 denormal inputs read as zero with f32 input flushing (the default denorm32 = 0)
         assert_eq!(pkrtz(m, 0x8000_0001, 0x0000_0001), 0x0000_8000);
+        // the round fields do not change it: toward -inf and +inf still truncate
+        for (round16, round32) in [(1, 1), (2, 2)] {
+            let r = FloatMode {
+                round16,
+                round32,
+                ..FloatMode::DEFAULT
+            };
+            assert_eq!(pkrtz(r, 0xbf80_3800, 0x3f80_3800), 0x3c01_bc01);
+            assert_eq!(pkrtz(r, 0xc780_0000, 0x4780_0000), 0x7bff_fbff);
+        }
     }
 
     #[test]
