@@ -8,6 +8,9 @@ use crate::ir::{Convert, FloatCmp, FloatUn, Handle, IntCmp, Ty};
 
 /// v_cvt_f64_i32 (`signed`) and v_cvt_f64_u32: exact; the f64 result modifiers apply.
 pub(super) fn f64_from_int(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(), String> {
+    if c.mods.sdwa.is_some() {
+        return Err("SDWA on a 64-bit result is not modelled".into());
+    }
     let x = *l.int_srcs(c.inst)?.first().ok_or("missing source 0")?;
     let b = &mut l.b;
     let cv = if signed {

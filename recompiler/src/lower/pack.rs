@@ -55,11 +55,12 @@ pub(super) fn pkrtz(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 /// rule: pack-b32-f16: v_pack_b32_f16: the f16 sources (op_sel picks each one's half,
 /// abs/neg apply) as the low and high halves; a signaling NaN half is quieted with IEEE=1
 /// and kept with IEEE=0 (rule: snan-ieee). Whether a denormal half is flushed is not
-/// measured, so only the mode that keeps f16 denormals (denorm16 = 3) is lowered.
+/// measured, so only the mode that keeps f16 denormals (denorm16 = 3) is lowered; clamp, omod
+/// and op_sel[3] are refused.
 pub(super) fn pack_b32_f16(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     no_omod(c)?;
-    if c.mods.clamp {
-        return Err("clamp on v_pack_b32_f16 is not modelled".into());
+    if c.mods.clamp || c.mods.op_sel & 8 != 0 {
+        return Err("clamp or op_sel[3] on v_pack_b32_f16 is not modelled".into());
     }
     if l.mode.denorm16 != 3 {
         return Err("v_pack_b32_f16 with f16 denormals flushed: not measured".into());
