@@ -776,3 +776,61 @@ fn f64_arithmetic_validates_in_every_f64_mode() {
         }
     }
 }
+
+/// The packing conversions, f64 <-> integer conversions, v_div_scale_f64, the three-operand
+/// and fmamk/fmaak f16 forms, v_pk_fmac_f16 and the register moves lower to valid modules in
+/// the default mode and in one with every denormal flushed and IEEE=0 (v_pack_b32_f16 and
+/// v_trig_preop_f64 only lower with f16/f64 denormals kept, so they run in the first).
+#[test]
+fn packing_conversions_and_moves_validate() {
+    use rdnaprobe_isa::{assemble, FloatMode, Target};
+    let bodies = [
+        "v_cvt_pkrtz_f16_f32 v10, v4, v5",
+        "v_cvt_pkrtz_f16_f32_e64 v10, -v4, |v5| clamp",
+        "v_cvt_pknorm_i16_f32 v10, v4, v5",
+        "v_cvt_pknorm_u16_f32 v10, v4, v5",
+        "v_cvt_off_f32_i4 v10, v4",
+        "v_cvt_f64_i32 v[10:11], v4",
+        "v_cvt_f64_u32 v[10:11], v4",
+        "v_cvt_i32_f64 v10, v[4:5]",
+        "v_cvt_u32_f64 v10, v[4:5]",
+        "v_frexp_exp_i32_f64 v10, v[4:5]",
+        "v_div_scale_f64 v[10:11], s20, v[4:5], v[6:7], v[8:9]\nv_cndmask_b32 v12, 0, 1, s20",
+        "v_max3_f16 v10, v4, v5, v6",
+        "v_min3_f16 v10, v4, v5, v6",
+        "v_med3_f16 v10, v4, v5, v6 op_sel:[1,0,1,0]",
+        "v_fmamk_f16 v10, v4, 0x3bff, v5",
+        "v_fmaak_f16 v10, v4, v5, 0x4200",
+        "v_mov_b32 v10, v6\nv_pk_fmac_f16 v10, v4, v5",
+        "v_mov_b32 v10, v4\nv_swap_b32 v10, v5\nv_mov_b32 v11, v5",
+        "s_mov_b32 m0, 2\nv_movrels_b32 v10, v4\nv_movrelsd_b32 v11, v4\nv_movreld_b32 v12, v5",
+        "s_mov_b32 m0, 0x10002\nv_movrelsd_2_b32 v11, v4\nv_swaprel_b32 v12, v5",
+        "v_clrexcp\nv_pipeflush\nv_mov_b32 v10, v4",
+    ];
+    let flushed = FloatMode {
+        ieee: false,
+        denorm32: 0,
+        denorm16: 0,
+        fp16_overflow: true,
+        ..FloatMode::DEFAULT
+    };
+    let mut checked = 0;
+    for mode in [FloatMode::DEFAULT, flushed] {
+        let mut all: Vec<&str> = bodies.to_vec();
+        if mode == FloatMode::DEFAULT {
+            all.push("v_pack_b32_f16 v10, v4, -v5 op_sel:[0,1,0]");
+            all.push("v_trig_preop_f64 v[10:11], v[4:5], v6");
+        }
+        for body in all {
+            let words = assemble(body).unwrap();
+            let k = rdnaprobe_recompiler::lower_words(&words, mode, Wave::W32, Target::Gfx1036)
+                .unwrap_or_else(|e| panic!("{body}: {e}"));
+            let spv = emit(&k, Wave::W32, &SpirvOptions::DESKTOP).unwrap();
+            if !spirv_val(&spv, body).unwrap() {
+                return;
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 2 * bodies.len() + 2);
+}

@@ -10,7 +10,10 @@ use super::minmax::{self, Of3};
 use super::operands::Ctx;
 use super::packed::{self, Mix, Pk};
 use super::unary::UnaryOp;
-use super::{division, float16, float64, integer, transcendental, Lowerer};
+use super::{
+    division, float16, float16_of3, float64, float64_int, integer, moves, pack, transcendental,
+    trig_preop, Lowerer,
+};
 use crate::build::Fmt;
 use crate::ir::IntCmp;
 use rdnaprobe_isa::{Opcode, Target};
@@ -31,12 +34,14 @@ const SALU: &str = "SALU: not modelled under the lane contract";
 const PROGRAM_CONTROL: &str = "scalar program control: not modelled";
 const SCALAR_MEMORY: &str = "scalar memory loads: wave contract";
 const CROSS_LANE: &str = "cross-lane: wave contract";
-const RELATIVE: &str = "M0-relative register indexing: not modelled";
-const PIPELINE: &str = "pipeline control: not modelled";
+const PK_U8: &str = "no rule yet: the rounding of its f32 -> u8 conversion is not measured";
 const INT16: &str = "16-bit integer ops: no rule yet";
 const DOT: &str = "dot products: no rule yet";
+const DOT_F16: &str =
+    "dot products: no rule yet: the rounding of the three-term f32 sum is not measured";
 const SAD: &str = "sums of absolute differences: no rule yet";
-const CUBE: &str = "cube-map helpers: no rule yet";
+const CUBE: &str =
+    "cube-map helpers: no rule yet: the face chosen for NaN operands and denormal reads unmeasured";
 const NO_RULE: &str = "no rule yet";
 const INTERPOLATION: &str = "interpolation: needs a pixel shader's attributes";
 const LDS: &str = "LDS: wave contract";
@@ -206,6 +211,33 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::v_max_f16 => Lower(|l, c| float16::minmax_f16(l, c, true)),
         Opcode::v_min_f16 => Lower(|l, c| float16::minmax_f16(l, c, false)),
         Opcode::v_ldexp_f16 => Lower(float16::ldexp_f16),
+        Opcode::v_fmamk_f16 | Opcode::v_fmaak_f16 => {
+            Lower(|l, c| float16::arith_f16(l, c, Arith::Fma))
+        }
+        Opcode::v_max3_f16 => Lower(|l, c| float16_of3::of3_f16(l, c, Of3::Max)),
+        Opcode::v_min3_f16 => Lower(|l, c| float16_of3::of3_f16(l, c, Of3::Min)),
+        Opcode::v_med3_f16 => Lower(|l, c| float16_of3::of3_f16(l, c, Of3::Med)),
+        Opcode::v_pk_fmac_f16 => Lower(float16_of3::pk_fmac_f16),
+        Opcode::v_cvt_pkrtz_f16_f32 => Lower(pack::pkrtz),
+        Opcode::v_pack_b32_f16 => Lower(pack::pack_b32_f16),
+        Opcode::v_cvt_pknorm_i16_f32 => Lower(|l, c| pack::pknorm_f32(l, c, true)),
+        Opcode::v_cvt_pknorm_u16_f32 => Lower(|l, c| pack::pknorm_f32(l, c, false)),
+        Opcode::v_cvt_off_f32_i4 => Lower(pack::cvt_off_f32_i4),
+        Opcode::v_cvt_f64_i32 => Lower(|l, c| float64_int::f64_from_int(l, c, true)),
+        Opcode::v_cvt_f64_u32 => Lower(|l, c| float64_int::f64_from_int(l, c, false)),
+        Opcode::v_cvt_i32_f64 => Lower(|l, c| float64_int::int_from_f64(l, c, true)),
+        Opcode::v_cvt_u32_f64 => Lower(|l, c| float64_int::int_from_f64(l, c, false)),
+        Opcode::v_frexp_exp_i32_f64 => Lower(float64_int::frexp_exp_f64),
+        Opcode::v_div_scale_f64 => Lower(float64_int::div_scale_f64),
+        Opcode::v_trig_preop_f64 => Lower(trig_preop::trig_preop_f64),
+        Opcode::v_swap_b32 => Lower(moves::swap),
+        Opcode::v_movreld_b32
+        | Opcode::v_movrels_b32
+        | Opcode::v_movrelsd_b32
+        | Opcode::v_movrelsd_2_b32
+        | Opcode::v_swaprel_b32 => Lower(moves::movrel),
+        // no effect on a lane's registers under the lane contract
+        Opcode::v_pipeflush | Opcode::v_clrexcp => Lower(integer::nop),
         Opcode::v_cmp_f_f32 | Opcode::v_cmpx_f_f32 => {
             Lower(|l, c| compare::float(l, c, Fmt::F32, FCond::F))
         }
@@ -670,39 +702,12 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::v_writelane_b32
         | Opcode::v_permlane16_b32
         | Opcode::v_permlanex16_b32 => Unlowered(CROSS_LANE),
-        Opcode::v_cvt_i32_f64
-        | Opcode::v_cvt_f64_i32
-        | Opcode::v_cvt_off_f32_i4
-        | Opcode::v_cvt_u32_f64
-        | Opcode::v_cvt_f64_u32
-        | Opcode::v_frexp_exp_i32_f64
-        | Opcode::v_swap_b32
-        | Opcode::v_cvt_pkrtz_f16_f32
-        | Opcode::v_fmamk_f16
-        | Opcode::v_fmaak_f16
-        | Opcode::v_pk_fmac_f16
-        | Opcode::v_lerp_u8
-        | Opcode::v_cvt_pk_u8_f32
-        | Opcode::v_div_scale_f64
-        | Opcode::v_trig_preop_f64
-        | Opcode::v_mad_u64_u32
-        | Opcode::v_mad_i64_i32
-        | Opcode::v_pack_b32_f16
-        | Opcode::v_perm_b32
-        | Opcode::v_min3_f16
-        | Opcode::v_max3_f16
-        | Opcode::v_med3_f16
-        | Opcode::v_cvt_pknorm_i16_f32
-        | Opcode::v_cvt_pknorm_u16_f32 => Unlowered(NO_RULE),
-        Opcode::v_pipeflush | Opcode::v_clrexcp => Unlowered(PIPELINE),
-        Opcode::v_movreld_b32
-        | Opcode::v_movrels_b32
-        | Opcode::v_movrelsd_b32
-        | Opcode::v_movrelsd_2_b32
-        | Opcode::v_swaprel_b32 => Unlowered(RELATIVE),
-        Opcode::v_dot2c_f32_f16
-        | Opcode::v_dot4c_i32_i8
-        | Opcode::v_dot2_f32_f16
+        Opcode::v_lerp_u8 | Opcode::v_mad_u64_u32 | Opcode::v_mad_i64_i32 | Opcode::v_perm_b32 => {
+            Unlowered(NO_RULE)
+        }
+        Opcode::v_cvt_pk_u8_f32 => Unlowered(PK_U8),
+        Opcode::v_dot2c_f32_f16 | Opcode::v_dot2_f32_f16 => Unlowered(DOT_F16),
+        Opcode::v_dot4c_i32_i8
         | Opcode::v_dot2_i32_i16
         | Opcode::v_dot2_u32_u16
         | Opcode::v_dot4_i32_i8

@@ -11,8 +11,9 @@ use crate::build::{Builder, Fmt, Tiny};
 use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, IntCmp, Ty};
 use rdnaprobe_isa::Opcode;
 
-/// v_add_f16, v_sub_f16, v_subrev_f16 (`Arith::Add`), v_mul_f16 (`Arith::Mul`), v_fma_f16 and
-/// v_fmac_f16 (`Arith::Fma`; fmac adds to the destination's low half).
+/// v_add_f16, v_sub_f16, v_subrev_f16 (`Arith::Add`), v_mul_f16 (`Arith::Mul`), v_fma_f16,
+/// v_fmamk_f16, v_fmaak_f16 and v_fmac_f16 (`Arith::Fma`; fmac adds to the destination's low
+/// half; the literal K of fmamk/fmaak is read as the f16 in its low 16 bits).
 pub(super) fn arith_f16(l: &mut Lowerer, c: &Ctx, kind: Arith) -> Result<(), String> {
     let ieee = l.mode.ieee;
     let round = l.mode.round16();
@@ -28,7 +29,11 @@ pub(super) fn arith_f16(l: &mut Lowerer, c: &Ctx, kind: Arith) -> Result<(), Str
     }
     srcs.push(a);
     srcs.push(bb);
-    if c.op == Opcode::v_fma_f16 {
+    if matches!(
+        c.op,
+        Opcode::v_fma_f16 | Opcode::v_fmamk_f16 | Opcode::v_fmaak_f16
+    ) {
+        // fmamk: S0 * K + S1, fmaak: S0 * S1 + K (the decoder orders the sources so)
         srcs.push(l.f16_src(c, 2)?);
     } else if c.op == Opcode::v_fmac_f16 {
         let dsts = c.inst.dsts(l.wave);

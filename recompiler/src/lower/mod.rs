@@ -12,7 +12,8 @@
 //! `match` on the table's [`Opcode`] that names its lowering or the reason it has none. The
 //! register files live in `regs`, operand reading in `operands`, result modifiers in
 //! `modifiers`; the family modules (`integer`, `arithmetic`, `minmax`, `compare`, `division`,
-//! `transcendental`, `conversion`, `float16`, `packed`, `float64`) hold the semantic rules,
+//! `transcendental`, `conversion`, `pack`, `float16`, `float16_of3`, `packed`, `float64`,
+//! `float64_int`, `trig_preop`, `moves`) hold the semantic rules,
 //! each named in docs/semantics.md, with the format-independent primitives in `build`.
 
 mod arithmetic;
@@ -21,18 +22,23 @@ mod conversion;
 mod dispatch;
 mod division;
 mod float16;
+mod float16_of3;
 mod float64;
+mod float64_int;
 #[cfg(test)]
 mod float64_tests;
 mod integer;
 pub mod interp16;
 mod minmax;
 mod modifiers;
+mod moves;
 mod operands;
+mod pack;
 mod packed;
 mod regs;
 mod saturate;
 mod transcendental;
+mod trig_preop;
 mod unary;
 
 use crate::ir::Kernel;
