@@ -10,7 +10,9 @@ use super::minmax::{self, Of3};
 use super::operands::Ctx;
 use super::packed::{self, Mix, Pk};
 use super::unary::UnaryOp;
-use super::{division, float16, float64, integer, transcendental, Lowerer};
+use super::{
+    division, dot, float16, float64, int16, integer, pk_int, sad, transcendental, Lowerer,
+};
 use crate::build::Fmt;
 use crate::ir::IntCmp;
 use rdnaprobe_isa::{Opcode, Target};
@@ -33,9 +35,7 @@ const SCALAR_MEMORY: &str = "scalar memory loads: wave contract";
 const CROSS_LANE: &str = "cross-lane: wave contract";
 const RELATIVE: &str = "M0-relative register indexing: not modelled";
 const PIPELINE: &str = "pipeline control: not modelled";
-const INT16: &str = "16-bit integer ops: no rule yet";
 const DOT: &str = "dot products: no rule yet";
-const SAD: &str = "sums of absolute differences: no rule yet";
 const CUBE: &str = "cube-map helpers: no rule yet";
 const NO_RULE: &str = "no rule yet";
 const INTERPOLATION: &str = "interpolation: needs a pixel shader's attributes";
@@ -114,6 +114,79 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::v_or3_b32
         | Opcode::v_sub_nc_i32
         | Opcode::v_add_nc_i32 => Lower(integer::op),
+        Opcode::v_add_nc_u16
+        | Opcode::v_add_nc_i16
+        | Opcode::v_sub_nc_u16
+        | Opcode::v_sub_nc_i16
+        | Opcode::v_mul_lo_u16
+        | Opcode::v_lshlrev_b16
+        | Opcode::v_lshrrev_b16
+        | Opcode::v_ashrrev_i16
+        | Opcode::v_mad_u16
+        | Opcode::v_mad_i16
+        | Opcode::v_mad_u32_u16
+        | Opcode::v_mad_i32_i16
+        | Opcode::v_min_u16
+        | Opcode::v_min_i16
+        | Opcode::v_max_u16
+        | Opcode::v_max_i16
+        | Opcode::v_min3_u16
+        | Opcode::v_min3_i16
+        | Opcode::v_max3_u16
+        | Opcode::v_max3_i16
+        | Opcode::v_med3_u16
+        | Opcode::v_med3_i16 => Lower(int16::op),
+        Opcode::v_cmp_eq_i16
+        | Opcode::v_cmpx_eq_i16
+        | Opcode::v_cmp_eq_u16
+        | Opcode::v_cmpx_eq_u16 => Lower(|l, c| int16::cmp(l, c, IntCmp::Eq)),
+        Opcode::v_cmp_ne_i16
+        | Opcode::v_cmpx_ne_i16
+        | Opcode::v_cmp_ne_u16
+        | Opcode::v_cmpx_ne_u16 => Lower(|l, c| int16::cmp(l, c, IntCmp::Ne)),
+        Opcode::v_cmp_lt_i16 | Opcode::v_cmpx_lt_i16 => Lower(|l, c| int16::cmp(l, c, IntCmp::LtS)),
+        Opcode::v_cmp_le_i16 | Opcode::v_cmpx_le_i16 => Lower(|l, c| int16::cmp(l, c, IntCmp::LeS)),
+        Opcode::v_cmp_gt_i16 | Opcode::v_cmpx_gt_i16 => Lower(|l, c| int16::cmp(l, c, IntCmp::GtS)),
+        Opcode::v_cmp_ge_i16 | Opcode::v_cmpx_ge_i16 => Lower(|l, c| int16::cmp(l, c, IntCmp::GeS)),
+        Opcode::v_cmp_lt_u16 | Opcode::v_cmpx_lt_u16 => Lower(|l, c| int16::cmp(l, c, IntCmp::LtU)),
+        Opcode::v_cmp_le_u16 | Opcode::v_cmpx_le_u16 => Lower(|l, c| int16::cmp(l, c, IntCmp::LeU)),
+        Opcode::v_cmp_gt_u16 | Opcode::v_cmpx_gt_u16 => Lower(|l, c| int16::cmp(l, c, IntCmp::GtU)),
+        Opcode::v_cmp_ge_u16 | Opcode::v_cmpx_ge_u16 => Lower(|l, c| int16::cmp(l, c, IntCmp::GeU)),
+        Opcode::v_cvt_pk_i16_i32 => Lower(|l, c| int16::cvt_pk(l, c, true)),
+        Opcode::v_cvt_pk_u16_u32 => Lower(|l, c| int16::cvt_pk(l, c, false)),
+        Opcode::v_pk_add_i16
+        | Opcode::v_pk_add_u16
+        | Opcode::v_pk_sub_i16
+        | Opcode::v_pk_sub_u16
+        | Opcode::v_pk_mul_lo_u16
+        | Opcode::v_pk_mad_i16
+        | Opcode::v_pk_mad_u16
+        | Opcode::v_pk_min_i16
+        | Opcode::v_pk_min_u16
+        | Opcode::v_pk_max_i16
+        | Opcode::v_pk_max_u16
+        | Opcode::v_pk_lshlrev_b16
+        | Opcode::v_pk_lshrrev_b16
+        | Opcode::v_pk_ashrrev_i16 => Lower(pk_int::op),
+        Opcode::v_sad_u8
+        | Opcode::v_sad_hi_u8
+        | Opcode::v_sad_u16
+        | Opcode::v_sad_u32
+        | Opcode::v_msad_u8
+        | Opcode::v_lerp_u8
+        | Opcode::v_perm_b32 => Lower(sad::op),
+        Opcode::v_qsad_pk_u16_u8 | Opcode::v_mqsad_pk_u16_u8 | Opcode::v_mqsad_u32_u8 => {
+            Lower(sad::qsad)
+        }
+        Opcode::v_dot2_i32_i16
+        | Opcode::v_dot2_u32_u16
+        | Opcode::v_dot4_i32_i8
+        | Opcode::v_dot4_u32_u8
+        | Opcode::v_dot4c_i32_i8
+        | Opcode::v_dot8_i32_i4
+        | Opcode::v_dot8_u32_u4 => Lower(dot::dot),
+        Opcode::v_mad_u64_u32 => Lower(|l, c| dot::mad64(l, c, false)),
+        Opcode::v_mad_i64_i32 => Lower(|l, c| dot::mad64(l, c, true)),
         Opcode::v_cvt_f32_i32 => Lower(|l, c| conversion::f32_from_int(l, c, true)),
         Opcode::v_cvt_f32_u32 => Lower(|l, c| conversion::f32_from_int(l, c, false)),
         Opcode::v_cvt_u32_f32 => Lower(|l, c| conversion::f32_to_int(l, c, ToInt::TruncUnsigned)),
@@ -681,14 +754,10 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::v_fmamk_f16
         | Opcode::v_fmaak_f16
         | Opcode::v_pk_fmac_f16
-        | Opcode::v_lerp_u8
         | Opcode::v_cvt_pk_u8_f32
         | Opcode::v_div_scale_f64
         | Opcode::v_trig_preop_f64
-        | Opcode::v_mad_u64_u32
-        | Opcode::v_mad_i64_i32
         | Opcode::v_pack_b32_f16
-        | Opcode::v_perm_b32
         | Opcode::v_min3_f16
         | Opcode::v_max3_f16
         | Opcode::v_med3_f16
@@ -700,89 +769,11 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::v_movrelsd_b32
         | Opcode::v_movrelsd_2_b32
         | Opcode::v_swaprel_b32 => Unlowered(RELATIVE),
-        Opcode::v_dot2c_f32_f16
-        | Opcode::v_dot4c_i32_i8
-        | Opcode::v_dot2_f32_f16
-        | Opcode::v_dot2_i32_i16
-        | Opcode::v_dot2_u32_u16
-        | Opcode::v_dot4_i32_i8
-        | Opcode::v_dot4_u32_u8
-        | Opcode::v_dot8_i32_i4
-        | Opcode::v_dot8_u32_u4 => Unlowered(DOT),
-        Opcode::v_cmp_lt_i16
-        | Opcode::v_cmp_eq_i16
-        | Opcode::v_cmp_le_i16
-        | Opcode::v_cmp_gt_i16
-        | Opcode::v_cmp_ne_i16
-        | Opcode::v_cmp_ge_i16
-        | Opcode::v_cmpx_lt_i16
-        | Opcode::v_cmpx_eq_i16
-        | Opcode::v_cmpx_le_i16
-        | Opcode::v_cmpx_gt_i16
-        | Opcode::v_cmpx_ne_i16
-        | Opcode::v_cmpx_ge_i16
-        | Opcode::v_cmp_lt_u16
-        | Opcode::v_cmp_eq_u16
-        | Opcode::v_cmp_le_u16
-        | Opcode::v_cmp_gt_u16
-        | Opcode::v_cmp_ne_u16
-        | Opcode::v_cmp_ge_u16
-        | Opcode::v_cmpx_lt_u16
-        | Opcode::v_cmpx_eq_u16
-        | Opcode::v_cmpx_le_u16
-        | Opcode::v_cmpx_gt_u16
-        | Opcode::v_cmpx_ne_u16
-        | Opcode::v_cmpx_ge_u16
-        | Opcode::v_add_nc_u16
-        | Opcode::v_sub_nc_u16
-        | Opcode::v_mul_lo_u16
-        | Opcode::v_lshrrev_b16
-        | Opcode::v_ashrrev_i16
-        | Opcode::v_max_u16
-        | Opcode::v_max_i16
-        | Opcode::v_min_u16
-        | Opcode::v_min_i16
-        | Opcode::v_add_nc_i16
-        | Opcode::v_sub_nc_i16
-        | Opcode::v_lshlrev_b16
-        | Opcode::v_mad_u16
-        | Opcode::v_min3_i16
-        | Opcode::v_min3_u16
-        | Opcode::v_max3_i16
-        | Opcode::v_max3_u16
-        | Opcode::v_med3_i16
-        | Opcode::v_med3_u16
-        | Opcode::v_mad_i16
-        | Opcode::v_cvt_pk_u16_u32
-        | Opcode::v_cvt_pk_i16_i32
-        | Opcode::v_mad_u32_u16
-        | Opcode::v_mad_i32_i16
-        | Opcode::v_pk_mad_i16
-        | Opcode::v_pk_mul_lo_u16
-        | Opcode::v_pk_add_i16
-        | Opcode::v_pk_sub_i16
-        | Opcode::v_pk_lshlrev_b16
-        | Opcode::v_pk_lshrrev_b16
-        | Opcode::v_pk_ashrrev_i16
-        | Opcode::v_pk_max_i16
-        | Opcode::v_pk_min_i16
-        | Opcode::v_pk_mad_u16
-        | Opcode::v_pk_add_u16
-        | Opcode::v_pk_sub_u16
-        | Opcode::v_pk_max_u16
-        | Opcode::v_pk_min_u16 => Unlowered(INT16),
+        Opcode::v_dot2c_f32_f16 | Opcode::v_dot2_f32_f16 => Unlowered(DOT),
         Opcode::v_cubeid_f32
         | Opcode::v_cubesc_f32
         | Opcode::v_cubetc_f32
         | Opcode::v_cubema_f32 => Unlowered(CUBE),
-        Opcode::v_sad_u8
-        | Opcode::v_sad_hi_u8
-        | Opcode::v_sad_u16
-        | Opcode::v_sad_u32
-        | Opcode::v_msad_u8
-        | Opcode::v_qsad_pk_u16_u8
-        | Opcode::v_mqsad_pk_u16_u8
-        | Opcode::v_mqsad_u32_u8 => Unlowered(SAD),
         Opcode::v_interp_p1_f32_vop3
         | Opcode::v_interp_p2_f32_vop3
         | Opcode::v_interp_mov_f32_vop3
