@@ -26,10 +26,20 @@ fn field64(b: &mut Builder, v: Handle, i: u32, width: u32, signed: bool) -> Hand
 /// the exact sum (rule: integer-clamp).
 pub(super) fn dot(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     int_mods(c, true)?;
-    if c.enc == Encoding::VOP3P
-        && (c.mods.op_sel != 0 || c.mods.op_sel_hi != 7 || c.mods.neg_lo != 0 || c.mods.neg_hi != 0)
-    {
-        return Err(format!("{}: op_sel/op_sel_hi/neg have no rule here", c.op));
+    let two = matches!(c.op, Opcode::v_dot2_i32_i16 | Opcode::v_dot2_u32_u16);
+    if c.enc == Encoding::VOP3P {
+        // op_sel / op_sel_hi pick the halves of the packed 16-bit sources of the dot2 forms
+        // (the VOP3P rule); on the 32-bit accumulator and on the 8- and 4-bit forms only the
+        // two values assemblers write (op_sel clear; op_sel_hi all clear or all set) are taken
+        let hi_bits = if two { 0b100 } else { 0b111 };
+        let sel_bits = if two { 0b100 } else { 0b111 };
+        let his = c.mods.op_sel_hi & hi_bits;
+        if c.mods.op_sel & sel_bits != 0 || (his != 0 && his != hi_bits) {
+            return Err(format!("{}: op_sel/op_sel_hi have no rule here", c.op));
+        }
+        if c.mods.neg_lo != 0 || c.mods.neg_hi != 0 {
+            return Err(format!("{}: neg_lo/neg_hi on an integer op", c.op));
+        }
     }
     let (width, signed) = match c.op {
         Opcode::v_dot2_i32_i16 => (16, true),
@@ -39,9 +49,27 @@ pub(super) fn dot(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
         Opcode::v_dot8_i32_i4 => (4, true),
         _ => (4, false),
     };
-    let s = l.int_srcs(c.inst)?;
+    let mut s = l.int_srcs(c.inst)?;
     if s.len() < 2 {
         return Err(format!("{}: missing source", c.op));
+    }
+    if two && c.enc == Encoding::VOP3P {
+        // rebuild each packed source from the halves op_sel (low) and op_sel_hi (high) pick
+        for (i, v) in s.iter_mut().take(2).enumerate() {
+            let b = &mut l.b;
+            let half = |b: &mut Builder, sel: u8| {
+                if sel & (1 << i) != 0 {
+                    b.shrc(*v, 16)
+                } else {
+                    b.andc(*v, 0xffff)
+                }
+            };
+            let lo = half(b, c.mods.op_sel);
+            let lo = b.andc(lo, 0xffff);
+            let hi = half(b, c.mods.op_sel_hi);
+            let hi = b.shlc(hi, 16);
+            *v = b.or(lo, hi);
+        }
     }
     let acc = if c.op == Opcode::v_dot4c_i32_i8 {
         let dsts = c.inst.dsts(l.wave);
@@ -165,6 +193,19 @@ mod tests {
         assert_eq!(one(t, 0xffff_ffff, 0xffff_ffff, 0), u32::MAX);
         let t = "v_dot4_i32_i8 v10, v4, v5, v6 clamp";
         assert_eq!(one(t, 0x8080_8080, 0x7f7f_7f7f, 0x8000_0000), 0x8000_0000);
+    }
+
+    #[test]
+    fn dot2_sources_follow_op_sel() {
+        // op_sel_hi clear: both elements read the low halves: 2 * (3 * 5) + 1
+        let t = "v_dot2_i32_i16 v10, v4, v5, v6 op_sel_hi:[0,0,0]";
+        assert_eq!(one(t, 0x0007_0003, 0x0009_0005, 1), 31);
+        // op_sel on src0 only: src0.hi * src1.lo + src0.hi * src1.hi + 1
+        let t = "v_dot2_i32_i16 v10, v4, v5, v6 op_sel:[1,0,0]";
+        assert_eq!(one(t, 0x0007_0003, 0x0009_0005, 1), 7 * 5 + 7 * 9 + 1);
+        // the 8-bit form reads the same with either assembler default
+        let t = "v_dot4_u32_u8 v10, v4, v5, v6 op_sel_hi:[0,0,0]";
+        assert_eq!(one(t, 0x0102_0304, 0x0101_0101, 0), 10);
     }
 
     #[test]

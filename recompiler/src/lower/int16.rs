@@ -103,14 +103,22 @@ fn signed(op: Opcode) -> bool {
 pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     let sg = signed(c.op);
     let wide = matches!(c.op, Opcode::v_mad_u32_u16 | Opcode::v_mad_i32_i16);
-    let clamp_ok = !matches!(
+    // the VOP2-born forms (llvm-mc-19 for gfx1030 takes neither clamp nor op_sel on them)
+    let vop2_born = matches!(
         c.op,
         Opcode::v_lshlrev_b16
             | Opcode::v_lshrrev_b16
             | Opcode::v_ashrrev_i16
             | Opcode::v_mul_lo_u16
+            | Opcode::v_min_u16
+            | Opcode::v_min_i16
+            | Opcode::v_max_u16
+            | Opcode::v_max_i16
     );
-    int_mods(c, clamp_ok)?;
+    int_mods(c, !vop2_born)?;
+    if vop2_born && c.mods.op_sel != 0 {
+        return Err(format!("{}: op_sel has no rule for this op", c.op));
+    }
     let three = matches!(
         c.op,
         Opcode::v_mad_u16
@@ -203,7 +211,7 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
         _ => return Err(format!("{} has no 16-bit integer rule", c.op)),
     };
     // rule: integer-clamp: add, sub and the mads saturate their exact 32-bit value; the
-    // min/max forms' results are in range already
+    // min3/max3/med3 results are in range already
     let r = if c.mods.clamp {
         let negative = matches!(c.op, Opcode::v_sub_nc_u16);
         sat16(b, r, sg, negative)
@@ -383,6 +391,30 @@ mod tests {
         let x = "v_cmpx_gt_i16 v4, v5\nv_mov_b32 v10, 9";
         assert_eq!(one(x, 1, 0xffff, 0), 9);
         assert_eq!(one(x, 0xffff, 1, 0), 0);
+    }
+
+    #[test]
+    fn modifiers_without_a_rule_are_refused() {
+        use crate::lower::lower_words;
+        use rdnaprobe_isa::{assemble, FloatMode, Target, Wave};
+        // the clamp bit (VOP3 bit 15) set by hand on ops that have no rule for it
+        for text in [
+            "v_mul_lo_u16 v10, v4, v5",
+            "v_min_u16 v10, v4, v5",
+            "v_cvt_pk_u16_u32 v10, v4, v5",
+            "v_sad_u8 v10, v4, v5, v6",
+            "v_mad_u64_u32 v[10:11], s0, v4, v5, v[6:7]",
+        ] {
+            let mut words = assemble(text).expect("assembles");
+            assert!(lower_words(&words, FloatMode::DEFAULT, Wave::W32, Target::Gfx1036).is_ok());
+            words[0] |= 1 << 15;
+            let e = lower_words(&words, FloatMode::DEFAULT, Wave::W32, Target::Gfx1036);
+            assert!(e.is_err(), "{text} with clamp");
+        }
+        // op_sel (VOP3 bits 11..14) on an op that has none
+        let mut words = assemble("v_lshlrev_b16 v10, v4, v5").expect("assembles");
+        words[0] |= 1 << 11;
+        assert!(lower_words(&words, FloatMode::DEFAULT, Wave::W32, Target::Gfx1036).is_err());
     }
 
     #[test]
