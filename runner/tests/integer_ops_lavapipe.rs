@@ -47,6 +47,7 @@ const BODIES: &[&str] = &[
     "v_cmp_gt_u16_e64 s0, v4, v5; v_cndmask_b32_e64 v10, 0, 1, s0",
     "v_cmp_le_i16_e64 s0, v4, v5; v_cndmask_b32_e64 v10, 0, 1, s0",
     "v_cmpx_lt_u16 v4, v5; v_mov_b32 v10, 1",
+    "v_cmp_lt_i16_sdwa vcc_lo, sext(v4), v5 src0_sel:BYTE_1 src1_sel:WORD_1; v_cndmask_b32 v10, 0, 1, vcc_lo",
     "v_cmpx_ge_i16 v4, v5; v_mov_b32 v10, 1",
     "v_cvt_pk_i16_i32 v10, v4, v5",
     "v_cvt_pk_u16_u32 v10, v4, v5",

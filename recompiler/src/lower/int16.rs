@@ -391,6 +391,17 @@ mod tests {
         let x = "v_cmpx_gt_i16 v4, v5\nv_mov_b32 v10, 9";
         assert_eq!(one(x, 1, 0xffff, 0), 9);
         assert_eq!(one(x, 0xffff, 1, 0), 0);
+        // SDWA: the high word of src0 (-1) against byte 0 of src1 (zero-extended: 0x80)
+        let t = "v_cmp_lt_i16_sdwa vcc_lo, v4, v5 src0_sel:WORD_1 src1_sel:BYTE_0\n\
+                 v_cndmask_b32 v10, 0, 1, vcc_lo";
+        assert_eq!(one(t, 0xffff_0005, 0x80, 0), 1);
+        // sext of byte 1 of src0 (0x80: -128) against byte 0 of src1 (0x7f)
+        let t = "v_cmp_lt_i16_sdwa vcc_lo, sext(v4), v5 src0_sel:BYTE_1 src1_sel:BYTE_0\n\
+                 v_cndmask_b32 v10, 0, 1, vcc_lo";
+        assert_eq!(one(t, 0x8000, 0x7f, 0), 1);
+        let t = "v_cmp_lt_i16_sdwa vcc_lo, v4, v5 src0_sel:BYTE_1 src1_sel:BYTE_0\n\
+                 v_cndmask_b32 v10, 0, 1, vcc_lo";
+        assert_eq!(one(t, 0x8000, 0x7f, 0), 0);
     }
 
     #[test]
