@@ -834,3 +834,66 @@ fn packing_conversions_and_moves_validate() {
     }
     assert_eq!(checked, 2 * bodies.len() + 2);
 }
+
+/// The 16-bit, packed, byte and dot-product integer ops (with their clamp and op_sel forms)
+/// lower to valid modules in both wave sizes.
+#[test]
+fn integer_ops_validate() {
+    use rdnaprobe_isa::{assemble, FloatMode, Target};
+    let bodies = [
+        "v_add_nc_u16 v10, v4, v5 op_sel:[1,0,1] clamp",
+        "v_sub_nc_i16 v10, v4, v5 clamp",
+        "v_lshlrev_b16 v10, v4, v5",
+        "v_ashrrev_i16 v10, v4, v5",
+        "v_mul_lo_u16 v10, v4, v5",
+        "v_mad_i16 v10, v4, v5, v6 clamp",
+        "v_mad_u32_u16 v10, v4, v5, v6 op_sel:[1,1,0,0] clamp",
+        "v_mad_i32_i16 v10, v4, v5, v6 clamp",
+        "v_med3_i16 v10, v4, v5, v6",
+        "v_max3_u16 v10, v4, v5, v6",
+        "v_cmp_lt_i16 vcc_lo, v4, v5\nv_cndmask_b32 v10, 0, 1, vcc_lo",
+        "v_cmpx_ge_u16 v4, v5\nv_mov_b32 v10, 1",
+        "v_cvt_pk_i16_i32 v10, v4, v5",
+        "v_cvt_pk_u16_u32 v10, v4, v5",
+        "v_pk_add_u16 v10, v4, v5 op_sel:[1,0] clamp",
+        "v_pk_mad_i16 v10, v4, v5, v6 clamp",
+        "v_pk_mul_lo_u16 v10, v4, v5",
+        "v_pk_ashrrev_i16 v10, v4, v5",
+        "v_pk_max_i16 v10, v4, v5",
+        "v_sad_u8 v10, v4, v5, v6",
+        "v_sad_hi_u8 v10, v4, v5, v6",
+        "v_sad_u16 v10, v4, v5, v6",
+        "v_sad_u32 v10, v4, v5, v6",
+        "v_msad_u8 v10, v4, v5, v6",
+        "v_qsad_pk_u16_u8 v[10:11], v[4:5], v6, v[8:9]",
+        "v_mqsad_pk_u16_u8 v[10:11], v[4:5], v6, v[8:9]",
+        "v_mqsad_u32_u8 v[10:13], v[4:5], v6, v[6:9]",
+        "v_lerp_u8 v10, v4, v5, v6",
+        "v_perm_b32 v10, v4, v5, v6",
+        "v_mad_u64_u32 v[10:11], s0, v4, v5, v[6:7]\nv_cndmask_b32_e64 v12, 0, 1, s0",
+        "v_mad_i64_i32 v[10:11], s0, v4, v5, v[6:7]\nv_cndmask_b32_e64 v12, 0, 1, s0",
+        "v_dot2_i32_i16 v10, v4, v5, v6 clamp",
+        "v_dot2_u32_u16 v10, v4, v5, v6 op_sel:[1,0,0]",
+        "v_dot4_i32_i8 v10, v4, v5, v6",
+        "v_dot4_u32_u8 v10, v4, v5, v6 clamp",
+        "v_dot8_i32_i4 v10, v4, v5, v6",
+        "v_dot8_u32_u4 v10, v4, v5, v6",
+        "v_dot4c_i32_i8 v10, v4, v5",
+    ];
+    for body in bodies {
+        let words = assemble(body).unwrap();
+        for wave in [Wave::W32, Wave::W64] {
+            let k = rdnaprobe_recompiler::lower_words(
+                &words,
+                FloatMode::DEFAULT,
+                wave,
+                Target::Gfx1036,
+            )
+            .unwrap_or_else(|e| panic!("{body}: {e}"));
+            let spv = emit(&k, wave, &SpirvOptions::DESKTOP).unwrap();
+            if !spirv_val(&spv, &format!("{body} {wave:?}")).unwrap() {
+                return;
+            }
+        }
+    }
+}

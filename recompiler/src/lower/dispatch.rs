@@ -11,8 +11,8 @@ use super::operands::Ctx;
 use super::packed::{self, Mix, Pk};
 use super::unary::UnaryOp;
 use super::{
-    division, float16, float16_of3, float64, float64_int, integer, moves, pack, transcendental,
-    trig_preop, Lowerer,
+    division, dot, float16, float16_of3, float64, float64_int, int16, integer, moves, pack, pk_int,
+    sad, transcendental, trig_preop, Lowerer,
 };
 use crate::build::Fmt;
 use crate::ir::IntCmp;
@@ -35,14 +35,10 @@ const PROGRAM_CONTROL: &str = "scalar program control: not modelled";
 const SCALAR_MEMORY: &str = "scalar memory loads: wave contract";
 const CROSS_LANE: &str = "cross-lane: wave contract";
 const PK_U8: &str = "no rule yet: the rounding of its f32 -> u8 conversion is not measured";
-const INT16: &str = "16-bit integer ops: no rule yet";
-const DOT: &str = "dot products: no rule yet";
 const DOT_F16: &str =
     "dot products: no rule yet: the rounding of the three-term f32 sum is not measured";
-const SAD: &str = "sums of absolute differences: no rule yet";
 const CUBE: &str =
     "cube-map helpers: no rule yet: the face chosen for NaN operands and denormal reads unmeasured";
-const NO_RULE: &str = "no rule yet";
 const INTERPOLATION: &str = "interpolation: needs a pixel shader's attributes";
 const LDS: &str = "LDS: wave contract";
 const MEMORY: &str = "buffer and global memory: wave contract";
@@ -119,6 +115,79 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::v_or3_b32
         | Opcode::v_sub_nc_i32
         | Opcode::v_add_nc_i32 => Lower(integer::op),
+        Opcode::v_add_nc_u16
+        | Opcode::v_add_nc_i16
+        | Opcode::v_sub_nc_u16
+        | Opcode::v_sub_nc_i16
+        | Opcode::v_mul_lo_u16
+        | Opcode::v_lshlrev_b16
+        | Opcode::v_lshrrev_b16
+        | Opcode::v_ashrrev_i16
+        | Opcode::v_mad_u16
+        | Opcode::v_mad_i16
+        | Opcode::v_mad_u32_u16
+        | Opcode::v_mad_i32_i16
+        | Opcode::v_min_u16
+        | Opcode::v_min_i16
+        | Opcode::v_max_u16
+        | Opcode::v_max_i16
+        | Opcode::v_min3_u16
+        | Opcode::v_min3_i16
+        | Opcode::v_max3_u16
+        | Opcode::v_max3_i16
+        | Opcode::v_med3_u16
+        | Opcode::v_med3_i16 => Lower(int16::op),
+        Opcode::v_cmp_eq_i16
+        | Opcode::v_cmpx_eq_i16
+        | Opcode::v_cmp_eq_u16
+        | Opcode::v_cmpx_eq_u16 => Lower(|l, c| int16::cmp(l, c, IntCmp::Eq)),
+        Opcode::v_cmp_ne_i16
+        | Opcode::v_cmpx_ne_i16
+        | Opcode::v_cmp_ne_u16
+        | Opcode::v_cmpx_ne_u16 => Lower(|l, c| int16::cmp(l, c, IntCmp::Ne)),
+        Opcode::v_cmp_lt_i16 | Opcode::v_cmpx_lt_i16 => Lower(|l, c| int16::cmp(l, c, IntCmp::LtS)),
+        Opcode::v_cmp_le_i16 | Opcode::v_cmpx_le_i16 => Lower(|l, c| int16::cmp(l, c, IntCmp::LeS)),
+        Opcode::v_cmp_gt_i16 | Opcode::v_cmpx_gt_i16 => Lower(|l, c| int16::cmp(l, c, IntCmp::GtS)),
+        Opcode::v_cmp_ge_i16 | Opcode::v_cmpx_ge_i16 => Lower(|l, c| int16::cmp(l, c, IntCmp::GeS)),
+        Opcode::v_cmp_lt_u16 | Opcode::v_cmpx_lt_u16 => Lower(|l, c| int16::cmp(l, c, IntCmp::LtU)),
+        Opcode::v_cmp_le_u16 | Opcode::v_cmpx_le_u16 => Lower(|l, c| int16::cmp(l, c, IntCmp::LeU)),
+        Opcode::v_cmp_gt_u16 | Opcode::v_cmpx_gt_u16 => Lower(|l, c| int16::cmp(l, c, IntCmp::GtU)),
+        Opcode::v_cmp_ge_u16 | Opcode::v_cmpx_ge_u16 => Lower(|l, c| int16::cmp(l, c, IntCmp::GeU)),
+        Opcode::v_cvt_pk_i16_i32 => Lower(|l, c| int16::cvt_pk(l, c, true)),
+        Opcode::v_cvt_pk_u16_u32 => Lower(|l, c| int16::cvt_pk(l, c, false)),
+        Opcode::v_pk_add_i16
+        | Opcode::v_pk_add_u16
+        | Opcode::v_pk_sub_i16
+        | Opcode::v_pk_sub_u16
+        | Opcode::v_pk_mul_lo_u16
+        | Opcode::v_pk_mad_i16
+        | Opcode::v_pk_mad_u16
+        | Opcode::v_pk_min_i16
+        | Opcode::v_pk_min_u16
+        | Opcode::v_pk_max_i16
+        | Opcode::v_pk_max_u16
+        | Opcode::v_pk_lshlrev_b16
+        | Opcode::v_pk_lshrrev_b16
+        | Opcode::v_pk_ashrrev_i16 => Lower(pk_int::op),
+        Opcode::v_sad_u8
+        | Opcode::v_sad_hi_u8
+        | Opcode::v_sad_u16
+        | Opcode::v_sad_u32
+        | Opcode::v_msad_u8
+        | Opcode::v_lerp_u8
+        | Opcode::v_perm_b32 => Lower(sad::op),
+        Opcode::v_qsad_pk_u16_u8 | Opcode::v_mqsad_pk_u16_u8 | Opcode::v_mqsad_u32_u8 => {
+            Lower(sad::qsad)
+        }
+        Opcode::v_dot2_i32_i16
+        | Opcode::v_dot2_u32_u16
+        | Opcode::v_dot4_i32_i8
+        | Opcode::v_dot4_u32_u8
+        | Opcode::v_dot4c_i32_i8
+        | Opcode::v_dot8_i32_i4
+        | Opcode::v_dot8_u32_u4 => Lower(dot::dot),
+        Opcode::v_mad_u64_u32 => Lower(|l, c| dot::mad64(l, c, false)),
+        Opcode::v_mad_i64_i32 => Lower(|l, c| dot::mad64(l, c, true)),
         Opcode::v_cvt_f32_i32 => Lower(|l, c| conversion::f32_from_int(l, c, true)),
         Opcode::v_cvt_f32_u32 => Lower(|l, c| conversion::f32_from_int(l, c, false)),
         Opcode::v_cvt_u32_f32 => Lower(|l, c| conversion::f32_to_int(l, c, ToInt::TruncUnsigned)),
@@ -702,92 +771,12 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::v_writelane_b32
         | Opcode::v_permlane16_b32
         | Opcode::v_permlanex16_b32 => Unlowered(CROSS_LANE),
-        Opcode::v_lerp_u8 | Opcode::v_mad_u64_u32 | Opcode::v_mad_i64_i32 | Opcode::v_perm_b32 => {
-            Unlowered(NO_RULE)
-        }
         Opcode::v_cvt_pk_u8_f32 => Unlowered(PK_U8),
         Opcode::v_dot2c_f32_f16 | Opcode::v_dot2_f32_f16 => Unlowered(DOT_F16),
-        Opcode::v_dot4c_i32_i8
-        | Opcode::v_dot2_i32_i16
-        | Opcode::v_dot2_u32_u16
-        | Opcode::v_dot4_i32_i8
-        | Opcode::v_dot4_u32_u8
-        | Opcode::v_dot8_i32_i4
-        | Opcode::v_dot8_u32_u4 => Unlowered(DOT),
-        Opcode::v_cmp_lt_i16
-        | Opcode::v_cmp_eq_i16
-        | Opcode::v_cmp_le_i16
-        | Opcode::v_cmp_gt_i16
-        | Opcode::v_cmp_ne_i16
-        | Opcode::v_cmp_ge_i16
-        | Opcode::v_cmpx_lt_i16
-        | Opcode::v_cmpx_eq_i16
-        | Opcode::v_cmpx_le_i16
-        | Opcode::v_cmpx_gt_i16
-        | Opcode::v_cmpx_ne_i16
-        | Opcode::v_cmpx_ge_i16
-        | Opcode::v_cmp_lt_u16
-        | Opcode::v_cmp_eq_u16
-        | Opcode::v_cmp_le_u16
-        | Opcode::v_cmp_gt_u16
-        | Opcode::v_cmp_ne_u16
-        | Opcode::v_cmp_ge_u16
-        | Opcode::v_cmpx_lt_u16
-        | Opcode::v_cmpx_eq_u16
-        | Opcode::v_cmpx_le_u16
-        | Opcode::v_cmpx_gt_u16
-        | Opcode::v_cmpx_ne_u16
-        | Opcode::v_cmpx_ge_u16
-        | Opcode::v_add_nc_u16
-        | Opcode::v_sub_nc_u16
-        | Opcode::v_mul_lo_u16
-        | Opcode::v_lshrrev_b16
-        | Opcode::v_ashrrev_i16
-        | Opcode::v_max_u16
-        | Opcode::v_max_i16
-        | Opcode::v_min_u16
-        | Opcode::v_min_i16
-        | Opcode::v_add_nc_i16
-        | Opcode::v_sub_nc_i16
-        | Opcode::v_lshlrev_b16
-        | Opcode::v_mad_u16
-        | Opcode::v_min3_i16
-        | Opcode::v_min3_u16
-        | Opcode::v_max3_i16
-        | Opcode::v_max3_u16
-        | Opcode::v_med3_i16
-        | Opcode::v_med3_u16
-        | Opcode::v_mad_i16
-        | Opcode::v_cvt_pk_u16_u32
-        | Opcode::v_cvt_pk_i16_i32
-        | Opcode::v_mad_u32_u16
-        | Opcode::v_mad_i32_i16
-        | Opcode::v_pk_mad_i16
-        | Opcode::v_pk_mul_lo_u16
-        | Opcode::v_pk_add_i16
-        | Opcode::v_pk_sub_i16
-        | Opcode::v_pk_lshlrev_b16
-        | Opcode::v_pk_lshrrev_b16
-        | Opcode::v_pk_ashrrev_i16
-        | Opcode::v_pk_max_i16
-        | Opcode::v_pk_min_i16
-        | Opcode::v_pk_mad_u16
-        | Opcode::v_pk_add_u16
-        | Opcode::v_pk_sub_u16
-        | Opcode::v_pk_max_u16
-        | Opcode::v_pk_min_u16 => Unlowered(INT16),
         Opcode::v_cubeid_f32
         | Opcode::v_cubesc_f32
         | Opcode::v_cubetc_f32
         | Opcode::v_cubema_f32 => Unlowered(CUBE),
-        Opcode::v_sad_u8
-        | Opcode::v_sad_hi_u8
-        | Opcode::v_sad_u16
-        | Opcode::v_sad_u32
-        | Opcode::v_msad_u8
-        | Opcode::v_qsad_pk_u16_u8
-        | Opcode::v_mqsad_pk_u16_u8
-        | Opcode::v_mqsad_u32_u8 => Unlowered(SAD),
         Opcode::v_interp_p1_f32_vop3
         | Opcode::v_interp_p2_f32_vop3
         | Opcode::v_interp_mov_f32_vop3
