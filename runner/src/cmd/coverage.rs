@@ -5,19 +5,15 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use rdnaprobe_isa::{table, Family, Target};
+use super::TableOrJson;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    Table,
-    Json,
-}
+use rdnaprobe_isa::{table, Family, Target};
 
 #[derive(clap::Args)]
 pub struct Args {
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = TableOrJson::Table)]
+    pub format: TableOrJson,
     /// Target whose mnemonics and rules are reported.
     #[arg(long, default_value = "gfx1030")]
     pub gfx: String,
@@ -84,17 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .parse()
         .map_err(|e| anyhow::anyhow!("--gfx: {e}"))?;
     let report = coverage(gfx);
-    let mut out = std::io::stdout().lock();
-    match args.format {
-        Format::Json => {
-            // as an io::Error, so that a closed pipe ends the program quietly
-            serde_json::to_writer_pretty(&mut out, &report).map_err(std::io::Error::from)?;
-            writeln!(out)?;
-        }
-        Format::Table => write_table(&mut out, &report)?,
-    }
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    super::print_report(args.format, &report, write_table)
 }
 
 fn write_table(out: &mut impl Write, c: &Coverage) -> std::io::Result<()> {

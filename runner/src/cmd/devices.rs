@@ -4,22 +4,18 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use super::TableOrJson;
+
 use rdnaprobe_oracle::hip::DeviceInfo as HipDevice;
 use rdnaprobe_oracle::Hip;
 
 use crate::vulkan::DeviceInfo as VulkanDevice;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    Table,
-    Json,
-}
-
 #[derive(clap::Args)]
 pub struct Args {
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = TableOrJson::Table)]
+    pub format: TableOrJson,
 }
 
 /// What HIP says: the runtime and its devices, or why there are none.
@@ -84,16 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         hip: hip_report(),
         vulkan: vulkan_report(),
     };
-    let mut out = std::io::stdout().lock();
-    match args.format {
-        Format::Json => {
-            serde_json::to_writer_pretty(&mut out, &report)?;
-            writeln!(out)?;
-        }
-        Format::Table => write_table(&mut out, &report)?,
-    }
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    super::print_report(args.format, &report, write_table)
 }
 
 fn write_table(out: &mut impl Write, r: &Report) -> std::io::Result<()> {

@@ -30,3 +30,30 @@ pub fn check_output_file(path: &std::path::Path) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// `--format table|json` of the commands that print one report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TableOrJson {
+    Table,
+    Json,
+}
+
+/// Prints `report` on stdout, as pretty JSON or through `table`. Errors stay `io::Error`s, so
+/// that a closed pipe ends the program quietly.
+pub fn print_report<T: serde::Serialize>(
+    format: TableOrJson,
+    report: &T,
+    table: impl FnOnce(&mut std::io::StdoutLock<'static>, &T) -> std::io::Result<()>,
+) -> anyhow::Result<std::process::ExitCode> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match format {
+        TableOrJson::Json => {
+            serde_json::to_writer_pretty(&mut out, report).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+        TableOrJson::Table => table(&mut out, report)?,
+    }
+    out.flush()?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
