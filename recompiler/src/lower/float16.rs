@@ -196,6 +196,13 @@ fn norm16(l: &mut Lowerer, x: Handle, signed: bool) -> Handle {
     let b = &mut l.b;
     let x = b.flush_if(Fmt::F16, x, fi);
     let w = b.f16_to_f64_exact(x);
+    let nan = b.is_nan(Fmt::F16, x);
+    norm16_of(b, w, nan, signed)
+}
+
+/// The cvt-norm rule on a source widened exactly to f64 (`w`), `nan` when the source is a NaN:
+/// clamp, select 0 for a NaN, scale (exact in f64), round to nearest even, as a U32.
+pub(super) fn norm16_of(b: &mut Builder, w: Handle, nan: Handle, signed: bool) -> Handle {
     let (lo, k) = if signed {
         (-1.0, 32767.0)
     } else {
@@ -207,13 +214,12 @@ fn norm16(l: &mut Lowerer, x: Handle, signed: bool) -> Handle {
     let w = b.sel(below, lo_c, w);
     let above = b.fcmp(FloatCmp::OrdGt, w, one);
     let w = b.sel(above, one, w);
+    let z = b.cf64(0.0);
+    let w = b.sel(nan, z, w);
     let kc = b.cf64(k);
     let s = b.fb(FloatBin::Mul, w, kc);
     let r = b.fu(FloatUn::RoundEven, s);
-    let r = b.cvt(Convert::F64ToS32, r, Ty::U32);
-    let nan = b.is_nan(Fmt::F16, x);
-    let z = b.c32(0);
-    b.sel(nan, z, r)
+    b.cvt(Convert::F64ToS32, r, Ty::U32)
 }
 
 /// The f16 source 0 of a unary op, flushed (rule: f16-unary-denormals: a denormal input is

@@ -7,7 +7,7 @@ use super::arithmetic::finish_f32;
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Fmt, Tiny};
-use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, Ty};
+use crate::ir::{Convert, FloatBin, Handle, Ty};
 use rdnaprobe_isa::Round;
 
 /// An output modifier that a packed result cannot honour.
@@ -100,31 +100,12 @@ pub(super) fn pknorm_f32(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(), S
     l.write_result(c.inst, v)
 }
 
-/// rule: cvt-norm: clamp to [-1, 1] ([0, 1]), scale by 32767 (65535), round to nearest even
-/// (the product is exact in f64); NaN gives 0.
+/// rule: cvt-norm: an f32 source widened exactly, then the f16 forms' rule.
 fn norm16_f32(l: &mut Lowerer, x: Handle, signed: bool) -> Handle {
     let b = &mut l.b;
     let w = b.f32_to_f64_exact(x);
-    let (lo, k) = if signed {
-        (-1.0, 32767.0)
-    } else {
-        (0.0, 65535.0)
-    };
-    let lo_c = b.cf64(lo);
-    let one = b.cf64(1.0);
-    let below = b.fcmp(FloatCmp::OrdLt, w, lo_c);
-    let w = b.sel(below, lo_c, w);
-    let above = b.fcmp(FloatCmp::OrdGt, w, one);
-    let w = b.sel(above, one, w);
     let nan = b.is_nan(Fmt::F32, x);
-    let z = b.cf64(0.0);
-    let w = b.sel(nan, z, w);
-    let kc = b.cf64(k);
-    let s = b.fb(FloatBin::Mul, w, kc);
-    let s = b.bits_of_f64(s);
-    let r = b.round_integral(Fmt::F64, FloatUn::RoundEven, s);
-    let r = b.f64_of(r);
-    b.cvt(Convert::F64ToS32, r, Ty::U32)
+    super::float16::norm16_of(b, w, nan, signed)
 }
 
 /// rule: cvt-off-f32-i4: v_cvt_off_f32_i4: bits 3:0 of S0 as a signed 4-bit integer, divided
