@@ -3,8 +3,6 @@
 //! the overflow and denormal boundaries in all 16 round16 x denorm16 modes reports no
 //! mismatching row. Without lavapipe the test is skipped with a message, unless `CI=true`.
 
-use std::process::Command;
-
 mod common;
 
 /// (body, inputs, rows per mode)
@@ -79,22 +77,8 @@ fn lavapipe_matches_the_cpu_model_in_every_f64_mode() {
         return;
     }
     for (n, (body, inputs, rows)) in RUNS.iter().enumerate() {
-        let out = common::scratch_dir(&format!("f64-modes-{n}"));
-        let mut cmd = Command::new(common::bin());
-        cmd.args(["exhaustive", "--asm", body]);
-        for i in *inputs {
-            cmd.args(["--input", i]);
-        }
-        cmd.args(["--modes", "round16=all,denorm16=all"])
-            .args(["--backend", "vulkan:lavapipe", "--reference", "cpu"])
-            .args(["--threads", "2", "-o"])
-            .arg(&out);
-        let o = cmd.output().unwrap();
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(0), "{body}: {stderr}");
-        let m: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
-        assert_eq!(m["rows"], rows * 16, "{body}");
-        assert_eq!(m["mismatches"]["total"], 0, "{body}: {}", m["mismatches"]);
+        let name = format!("f64-modes-{n}");
+        let modes = "round16=all,denorm16=all";
+        common::exhaustive_on_lavapipe_agrees(&name, body, inputs, modes, "32", rows * 16);
     }
 }

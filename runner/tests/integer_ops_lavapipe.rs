@@ -4,8 +4,6 @@
 //! lane mask in both wave sizes). Without lavapipe the test is skipped with a message, unless
 //! `CI=true`.
 
-use std::process::Command;
-
 mod common;
 
 /// The bodies (with their clamp and op_sel forms).
@@ -136,28 +134,9 @@ fn lavapipe_matches_the_cpu_model_on_the_integer_ops() {
         let waves: &[&str] = if masks { &["32", "64"] } else { &["32"] };
         for wave in waves {
             for (inputs, rows) in SETS {
-                let out = common::scratch_dir(&format!("integer-ops-{n}"));
+                let name = format!("integer-ops-{n}");
                 n += 1;
-                let mut cmd = Command::new(common::bin());
-                cmd.args(["exhaustive", "--asm", body, "--wave", wave]);
-                for i in *inputs {
-                    cmd.args(["--input", i]);
-                }
-                cmd.args(["--backend", "vulkan:lavapipe", "--reference", "cpu"])
-                    .args(["--threads", "2", "-o"])
-                    .arg(&out);
-                let o = cmd.output().unwrap();
-                let stderr = String::from_utf8_lossy(&o.stderr);
-                assert_eq!(o.status.code(), Some(0), "{body}: {stderr}");
-                let m: serde_json::Value =
-                    serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap())
-                        .unwrap();
-                assert_eq!(m["rows"], *rows, "{body}");
-                assert_eq!(
-                    m["mismatches"]["total"], 0,
-                    "{body} wave{wave} {inputs:?}: {}",
-                    m["mismatches"]
-                );
+                common::exhaustive_on_lavapipe_agrees(&name, body, inputs, "default", wave, *rows);
             }
         }
     }

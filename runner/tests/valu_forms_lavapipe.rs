@@ -4,8 +4,6 @@
 //! operands at their boundaries (overflow, denormals, NaNs, the saturation limits) reports no
 //! mismatching row. Without lavapipe the test is skipped with a message, unless `CI=true`.
 
-use std::process::Command;
-
 mod common;
 
 /// (body, inputs, modes, rows per run)
@@ -168,22 +166,7 @@ fn lavapipe_matches_the_cpu_model_on_the_new_valu_forms() {
         return;
     }
     for (n, (body, inputs, modes, rows)) in RUNS.iter().enumerate() {
-        let out = common::scratch_dir(&format!("valu-forms-{n}"));
-        let mut cmd = Command::new(common::bin());
-        cmd.args(["exhaustive", "--asm", body]);
-        for i in *inputs {
-            cmd.args(["--input", i]);
-        }
-        cmd.args(["--modes", modes])
-            .args(["--backend", "vulkan:lavapipe", "--reference", "cpu"])
-            .args(["--threads", "2", "-o"])
-            .arg(&out);
-        let o = cmd.output().unwrap();
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(0), "{body}: {stderr}");
-        let m: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
-        assert_eq!(m["rows"], *rows, "{body}");
-        assert_eq!(m["mismatches"]["total"], 0, "{body}: {}", m["mismatches"]);
+        let name = format!("valu-forms-{n}");
+        common::exhaustive_on_lavapipe_agrees(&name, body, inputs, modes, "32", *rows);
     }
 }

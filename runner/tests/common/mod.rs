@@ -78,3 +78,41 @@ pub fn skip_without_lavapipe() -> Option<String> {
     eprintln!("skipped: {why} (set CI=true to make this a failure)");
     Some(why)
 }
+
+/// Runs `rdnaprobe exhaustive` for `body` over `inputs` (`inN=GEN`) in `modes` and `wave` on
+/// lavapipe against the CPU model, in a scratch directory named after `name`, and requires
+/// exit 0, `rows` rows (rows x modes) and no mismatching row. `what` names the run in a failure.
+pub fn exhaustive_on_lavapipe_agrees(
+    name: &str,
+    body: &str,
+    inputs: &[&str],
+    modes: &str,
+    wave: &str,
+    rows: u64,
+) {
+    let out = scratch_dir(name);
+    let mut cmd = Command::new(bin());
+    cmd.args([
+        "exhaustive",
+        "--asm",
+        body,
+        "--wave",
+        wave,
+        "--modes",
+        modes,
+    ]);
+    for i in inputs {
+        cmd.args(["--input", i]);
+    }
+    cmd.args(["--backend", "vulkan:lavapipe", "--reference", "cpu"])
+        .args(["--threads", "2", "-o"])
+        .arg(&out);
+    let o = cmd.output().expect("run rdnaprobe exhaustive");
+    let what = format!("{body} (wave{wave}, {modes}, {inputs:?})");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{what}: {stderr}");
+    let manifest = std::fs::read(out.join("manifest.json")).expect("manifest.json");
+    let m: serde_json::Value = serde_json::from_slice(&manifest).expect("manifest parses");
+    assert_eq!(m["rows"], rows, "{what}");
+    assert_eq!(m["mismatches"]["total"], 0, "{what}: {}", m["mismatches"]);
+}
