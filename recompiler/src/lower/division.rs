@@ -24,12 +24,6 @@ pub(super) fn scale_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     let s0 = b.flush_if(Fmt::F32, s0, fi);
     let s1 = b.flush_if(Fmt::F32, s1, fi);
     let s2 = b.flush_if(Fmt::F32, s2, fi);
-    let exp = |b: &mut Builder, x: Handle| {
-        let e = b.shrc(x, 23);
-        b.andc(e, 0xff)
-    };
-    let e1 = exp(b, s1);
-    let e2 = exp(b, s2);
     let scale = |b: &mut Builder, x: Handle, k: i32| {
         // x * 2^k rounded to f32 (NaN, infinity and zero unchanged)
         let w = b.f32_to_f64_exact(x);
@@ -41,12 +35,58 @@ pub(super) fn scale_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     };
     let up = scale(b, s0, 64);
     let down = scale(b, s0, -64);
+    let limits = ScaleLimits {
+        d: 96,
+        huge1: 253,
+        tiny2: 23,
+    };
+    let (r, vcc) = scale_cases(b, Fmt::F32, [s0, s1, s2], up, down, limits);
+    l.write_result(c.inst, r)?;
+    let dsts = c.inst.dsts(l.wave);
+    let sd = *dsts
+        .get(1)
+        .ok_or("v_div_scale_f32 without a mask destination")?;
+    l.write_mask(&sd, vcc)
+}
+
+/// The thresholds of rule div-scale for one format: |d| (96 for f32, 768 for f64), the
+/// exponent(S1) from which S1 counts as huge (253, 2045) and the exponent(S2) up to which S2
+/// counts as tiny (23, 53).
+#[derive(Clone, Copy)]
+pub(super) struct ScaleLimits {
+    pub(super) d: i64,
+    pub(super) huge1: u64,
+    pub(super) tiny2: u64,
+}
+
+/// The case chain of rule div-scale on the bits of `fmt` (sources already flushed): `up` and
+/// `down` are S0 scaled up and down by the format's power of two. Returns (result, VCC); a zero
+/// S1 or S2 gives the default NaN, VCC still from the cases.
+pub(super) fn scale_cases(
+    b: &mut Builder,
+    fmt: Fmt,
+    [s0, s1, s2]: [Handle; 3],
+    up: Handle,
+    down: Handle,
+    lim: ScaleLimits,
+) -> (Handle, Handle) {
+    let exp = |b: &mut Builder, x: Handle| {
+        let e = b.shrc(x, fmt.mbits());
+        b.andc(e, (1 << fmt.ebits()) - 1)
+    };
+    let e1 = exp(b, s1);
+    let e2 = exp(b, s2);
+    let neg_d = if fmt.ity() == Ty::U32 {
+        u64::from((-lim.d) as u32)
+    } else {
+        (-lim.d) as u64
+    };
     let d = b.sub(e2, e1);
-    let big = b.icmpc(IntCmp::GeS, d, 96);
-    let small = b.icmpc(IntCmp::LeS, d, (-96i32) as u32 as u64);
-    let den1 = b.is_denorm(Fmt::F32, s1);
-    let huge1 = b.icmpc(IntCmp::GeU, e1, 253);
-    let tiny2 = b.icmpc(IntCmp::LeU, e2, 23);
+    let big = b.icmpc(IntCmp::GeS, d, lim.d as u64);
+    let small = b.icmpc(IntCmp::LeS, d, neg_d);
+    let den1 = b.is_denorm(fmt, s1);
+    let huge1 = b.icmpc(IntCmp::GeU, e1, lim.huge1);
+    let tiny2 = b.icmpc(IntCmp::LeU, e2, lim.tiny2);
     let eq01 = b.icmp(IntCmp::Eq, s0, s1);
     let t = b.cb(true);
     let f = b.cb(false);
@@ -67,17 +107,11 @@ pub(super) fn scale_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     let r2 = b.sel(eq01, up, s0);
     r = b.sel(big, r2, r);
     vcc = b.sel(big, t, vcc);
-    let z1 = b.is_zero(Fmt::F32, s1);
-    let z2 = b.is_zero(Fmt::F32, s2);
+    let z1 = b.is_zero(fmt, s1);
+    let z2 = b.is_zero(fmt, s2);
     let zero = b.bor(z1, z2);
-    let dnan = b.c32(0xffc0_0000);
-    r = b.sel(zero, dnan, r);
-    l.write_result(c.inst, r)?;
-    let dsts = c.inst.dsts(l.wave);
-    let sd = *dsts
-        .get(1)
-        .ok_or("v_div_scale_f32 without a mask destination")?;
-    l.write_mask(&sd, vcc)
+    let dnan = b.cf(fmt, fmt.default_nan());
+    (b.sel(zero, dnan, r), vcc)
 }
 
 /// v_div_fmas_f32: VCC (this lane's bit) selects the scaled form.

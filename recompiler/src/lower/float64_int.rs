@@ -1,6 +1,7 @@
 //! f64 <-> 32-bit integer conversions (v_cvt_f64_i32/u32, v_cvt_i32/u32_f64),
 //! v_frexp_exp_i32_f64 and v_div_scale_f64 (rule: div-scale, with the f64 constants).
 
+use super::division::{scale_cases, ScaleLimits};
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Builder, Fmt};
@@ -105,41 +106,14 @@ pub(super) fn div_scale_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     let s0 = b.flush_if(f, s0, fi);
     let s1 = b.flush_if(f, s1, fi);
     let s2 = b.flush_if(f, s2, fi);
-    let e1 = biased_exp(b, s1);
-    let e2 = biased_exp(b, s2);
     let up = scale(b, s0, 128);
     let down = scale(b, s0, -128);
-    let d = b.sub(e2, e1);
-    let big = b.icmpc(IntCmp::GeS, d, 768);
-    let small = b.icmpc(IntCmp::LeS, d, (-768i64) as u64);
-    let den1 = b.is_denorm(f, s1);
-    let huge1 = b.icmpc(IntCmp::GeU, e1, 2045);
-    let tiny2 = b.icmpc(IntCmp::LeU, e2, 53);
-    let eq01 = b.icmp(IntCmp::Eq, s0, s1);
-    let t = b.cb(true);
-    let fl = b.cb(false);
-    // the chain, evaluated from its last case to its first
-    let mut r = b.sel(tiny2, up, s0);
-    let mut vcc = fl;
-    let r6 = b.sel(eq01, s0, up);
-    r = b.sel(small, r6, r);
-    vcc = b.sel(small, t, vcc);
-    r = b.sel(huge1, down, r);
-    vcc = b.sel(huge1, fl, vcc);
-    let c4 = b.band(huge1, small);
-    let r4 = b.sel(eq01, down, s0);
-    r = b.sel(c4, r4, r);
-    vcc = b.sel(c4, t, vcc);
-    r = b.sel(den1, up, r);
-    vcc = b.sel(den1, fl, vcc);
-    let r2 = b.sel(eq01, up, s0);
-    r = b.sel(big, r2, r);
-    vcc = b.sel(big, t, vcc);
-    let z1 = b.is_zero(f, s1);
-    let z2 = b.is_zero(f, s2);
-    let zero = b.bor(z1, z2);
-    let dnan = b.c64(f.default_nan());
-    r = b.sel(zero, dnan, r);
+    let limits = ScaleLimits {
+        d: 768,
+        huge1: 2045,
+        tiny2: 53,
+    };
+    let (r, vcc) = scale_cases(b, f, [s0, s1, s2], up, down, limits);
     l.write64(c, r)?;
     let dsts = c.inst.dsts(l.wave);
     let sd = *dsts
