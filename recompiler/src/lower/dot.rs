@@ -141,17 +141,13 @@ pub(super) fn mad64(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(), String
 
 #[cfg(test)]
 mod tests {
-    use crate::lower::tests::run;
-
-    fn one(text: &str, a: u32, b: u32, c: u32) -> u32 {
-        run(text, [a, b, c, 0, 0, 0], 0)[0]
-    }
+    use crate::lower::tests::{out0, run};
 
     #[test]
     fn dot_products_sum_fields() {
         // -1 * 3 + 2 * 4 + 10
         assert_eq!(
-            one(
+            out0(
                 "v_dot2_i32_i16 v10, v4, v5, v6",
                 0x0002_ffff,
                 0x0004_0003,
@@ -160,7 +156,7 @@ mod tests {
             15
         );
         assert_eq!(
-            one(
+            out0(
                 "v_dot2_u32_u16 v10, v4, v5, v6",
                 0x0002_ffff,
                 0x0004_0003,
@@ -170,42 +166,42 @@ mod tests {
         );
         // bytes: -1*1 + 2*2 + -128*-128 + 127*1
         let (a, b) = (0x7f80_02ff, 0x0180_0201);
-        assert_eq!(one("v_dot4_i32_i8 v10, v4, v5, v6", a, b, 0), 16514);
+        assert_eq!(out0("v_dot4_i32_i8 v10, v4, v5, v6", a, b, 0), 16514);
         assert_eq!(
-            one("v_dot4_u32_u8 v10, v4, v5, v6", a, b, 0),
+            out0("v_dot4_u32_u8 v10, v4, v5, v6", a, b, 0),
             255 + 4 + 128 * 128 + 127
         );
         // nibbles of 0xf...: -1 * -1 * 8 = 8; unsigned 15 * 15 * 8
         assert_eq!(
-            one("v_dot8_i32_i4 v10, v4, v5, v6", u32::MAX, u32::MAX, 1),
+            out0("v_dot8_i32_i4 v10, v4, v5, v6", u32::MAX, u32::MAX, 1),
             9
         );
         assert_eq!(
-            one("v_dot8_u32_u4 v10, v4, v5, v6", u32::MAX, u32::MAX, 1),
+            out0("v_dot8_u32_u4 v10, v4, v5, v6", u32::MAX, u32::MAX, 1),
             1801
         );
         // wraps without clamp, saturates with it
         let t = "v_dot2_i32_i16 v10, v4, v5, v6";
-        assert_eq!(one(t, 0x8000_8000, 0x8000_8000, 0x7fff_ffff), u32::MAX);
+        assert_eq!(out0(t, 0x8000_8000, 0x8000_8000, 0x7fff_ffff), u32::MAX);
         let t = "v_dot2_u32_u16 v10, v4, v5, v6";
-        assert_eq!(one(t, 0xffff_ffff, 0xffff_ffff, 0), 0xfffc_0002);
+        assert_eq!(out0(t, 0xffff_ffff, 0xffff_ffff, 0), 0xfffc_0002);
         let t = "v_dot2_u32_u16 v10, v4, v5, v6 clamp";
-        assert_eq!(one(t, 0xffff_ffff, 0xffff_ffff, 0), u32::MAX);
+        assert_eq!(out0(t, 0xffff_ffff, 0xffff_ffff, 0), u32::MAX);
         let t = "v_dot4_i32_i8 v10, v4, v5, v6 clamp";
-        assert_eq!(one(t, 0x8080_8080, 0x7f7f_7f7f, 0x8000_0000), 0x8000_0000);
+        assert_eq!(out0(t, 0x8080_8080, 0x7f7f_7f7f, 0x8000_0000), 0x8000_0000);
     }
 
     #[test]
     fn dot2_sources_follow_op_sel() {
         // op_sel_hi clear: both elements read the low halves: 2 * (3 * 5) + 1
         let t = "v_dot2_i32_i16 v10, v4, v5, v6 op_sel_hi:[0,0,0]";
-        assert_eq!(one(t, 0x0007_0003, 0x0009_0005, 1), 31);
+        assert_eq!(out0(t, 0x0007_0003, 0x0009_0005, 1), 31);
         // op_sel on src0 only: src0.hi * src1.lo + src0.hi * src1.hi + 1
         let t = "v_dot2_i32_i16 v10, v4, v5, v6 op_sel:[1,0,0]";
-        assert_eq!(one(t, 0x0007_0003, 0x0009_0005, 1), 7 * 5 + 7 * 9 + 1);
+        assert_eq!(out0(t, 0x0007_0003, 0x0009_0005, 1), 7 * 5 + 7 * 9 + 1);
         // the 8-bit form reads the same with either assembler default
         let t = "v_dot4_u32_u8 v10, v4, v5, v6 op_sel_hi:[0,0,0]";
-        assert_eq!(one(t, 0x0102_0304, 0x0101_0101, 0), 10);
+        assert_eq!(out0(t, 0x0102_0304, 0x0101_0101, 0), 10);
     }
 
     #[test]

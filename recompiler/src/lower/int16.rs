@@ -280,63 +280,62 @@ pub(super) fn cvt_pk(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(), Strin
 
 #[cfg(test)]
 mod tests {
-    use crate::lower::tests::run;
-
-    fn one(text: &str, a: u32, b: u32, c: u32) -> u32 {
-        run(text, [a, b, c, 0, 0, 0], 0)[0]
-    }
+    use crate::lower::tests::out0;
 
     #[test]
     fn add_sub_wrap_and_keep_the_high_half() {
         let t = "v_mov_b32 v10, 0xabcd0000\nv_add_nc_u16 v10, v4, v5";
-        assert_eq!(one(t, 0x1_fff0, 0x20, 0), 0xabcd_0010);
+        assert_eq!(out0(t, 0x1_fff0, 0x20, 0), 0xabcd_0010);
         let t = "v_mov_b32 v10, 0xabcd0000\nv_sub_nc_i16 v10, v4, v5";
-        assert_eq!(one(t, 0x8000, 1, 0), 0xabcd_7fff);
+        assert_eq!(out0(t, 0x8000, 1, 0), 0xabcd_7fff);
         // op_sel reads the high halves and writes the high half
         let t = "v_mov_b32 v10, 0x1234\nv_add_nc_u16 v10, v4, v5 op_sel:[1,1,1]";
-        assert_eq!(one(t, 0x0003_0000, 0x0004_ffff, 0), 0x0007_1234);
+        assert_eq!(out0(t, 0x0003_0000, 0x0004_ffff, 0), 0x0007_1234);
     }
 
     #[test]
     fn add_sub_clamp_saturates() {
         assert_eq!(
-            one("v_add_nc_u16 v10, v4, v5 clamp", 0xfff0, 0x20, 0),
+            out0("v_add_nc_u16 v10, v4, v5 clamp", 0xfff0, 0x20, 0),
             0xffff
         );
-        assert_eq!(one("v_sub_nc_u16 v10, v4, v5 clamp", 3, 5, 0), 0);
+        assert_eq!(out0("v_sub_nc_u16 v10, v4, v5 clamp", 3, 5, 0), 0);
         assert_eq!(
-            one("v_add_nc_i16 v10, v4, v5 clamp", 0x7ff0, 0x20, 0),
+            out0("v_add_nc_i16 v10, v4, v5 clamp", 0x7ff0, 0x20, 0),
             0x7fff
         );
-        assert_eq!(one("v_sub_nc_i16 v10, v4, v5 clamp", 0x8000, 1, 0), 0x8000);
-        assert_eq!(one("v_add_nc_i16 v10, v4, v5 clamp", 0xfffe, 1, 0), 0xffff);
+        assert_eq!(out0("v_sub_nc_i16 v10, v4, v5 clamp", 0x8000, 1, 0), 0x8000);
+        assert_eq!(out0("v_add_nc_i16 v10, v4, v5 clamp", 0xfffe, 1, 0), 0xffff);
     }
 
     #[test]
     fn shifts_take_four_bits_of_src0() {
-        assert_eq!(one("v_lshlrev_b16 v10, v4, v5", 17, 0x1234, 0), 0x2468);
-        assert_eq!(one("v_lshrrev_b16 v10, v4, v5", 4, 0x8234, 0), 0x0823);
-        assert_eq!(one("v_ashrrev_i16 v10, v4, v5", 4, 0x8234, 0), 0xf823);
+        assert_eq!(out0("v_lshlrev_b16 v10, v4, v5", 17, 0x1234, 0), 0x2468);
+        assert_eq!(out0("v_lshrrev_b16 v10, v4, v5", 4, 0x8234, 0), 0x0823);
+        assert_eq!(out0("v_ashrrev_i16 v10, v4, v5", 4, 0x8234, 0), 0xf823);
         // the high source half is ignored
-        assert_eq!(one("v_ashrrev_i16 v10, v4, v5", 1, 0xffff_4000, 0), 0x2000);
+        assert_eq!(out0("v_ashrrev_i16 v10, v4, v5", 1, 0xffff_4000, 0), 0x2000);
     }
 
     #[test]
     fn products_and_mads() {
-        assert_eq!(one("v_mul_lo_u16 v10, v4, v5", 0xffff, 0xffff, 0), 1);
+        assert_eq!(out0("v_mul_lo_u16 v10, v4, v5", 0xffff, 0xffff, 0), 1);
         assert_eq!(
-            one("v_mad_u16 v10, v4, v5, v6", 300, 300, 7),
+            out0("v_mad_u16 v10, v4, v5, v6", 300, 300, 7),
             (90_007 & 0xffff)
         );
-        assert_eq!(one("v_mad_u16 v10, v4, v5, v6 clamp", 300, 300, 7), 0xffff);
-        assert_eq!(one("v_mad_i16 v10, v4, v5, v6", 0xfffe, 3, 1), 0xfffb);
-        assert_eq!(one("v_mad_i16 v10, v4, v5, v6 clamp", 0x8000, 2, 0), 0x8000);
+        assert_eq!(out0("v_mad_u16 v10, v4, v5, v6 clamp", 300, 300, 7), 0xffff);
+        assert_eq!(out0("v_mad_i16 v10, v4, v5, v6", 0xfffe, 3, 1), 0xfffb);
         assert_eq!(
-            one("v_mad_u32_u16 v10, v4, v5, v6", 0xffff, 0xffff, 0x10),
+            out0("v_mad_i16 v10, v4, v5, v6 clamp", 0x8000, 2, 0),
+            0x8000
+        );
+        assert_eq!(
+            out0("v_mad_u32_u16 v10, v4, v5, v6", 0xffff, 0xffff, 0x10),
             0xfffe_0011
         );
         assert_eq!(
-            one(
+            out0(
                 "v_mad_u32_u16 v10, v4, v5, v6 clamp",
                 0xffff,
                 0xffff,
@@ -345,11 +344,11 @@ mod tests {
             u32::MAX
         );
         assert_eq!(
-            one("v_mad_i32_i16 v10, v4, v5, v6", 0x8000, 0x8000, u32::MAX),
+            out0("v_mad_i32_i16 v10, v4, v5, v6", 0x8000, 0x8000, u32::MAX),
             0x3fff_ffff
         );
         assert_eq!(
-            one(
+            out0(
                 "v_mad_i32_i16 v10, v4, v5, v6 op_sel:[1,0,0,0]",
                 0xfffe_0000,
                 5,
@@ -358,7 +357,7 @@ mod tests {
             (-7i32) as u32
         );
         assert_eq!(
-            one(
+            out0(
                 "v_mad_i32_i16 v10, v4, v5, v6 clamp",
                 0x8000,
                 0x7fff,
@@ -370,38 +369,38 @@ mod tests {
 
     #[test]
     fn min_max_med3_by_signedness() {
-        assert_eq!(one("v_min_i16 v10, v4, v5", 0xffff, 1, 0), 0xffff);
-        assert_eq!(one("v_min_u16 v10, v4, v5", 0xffff, 1, 0), 1);
-        assert_eq!(one("v_max_i16 v10, v4, v5", 0x8000, 0x7fff, 0), 0x7fff);
-        assert_eq!(one("v_max_u16 v10, v4, v5", 0x8000, 0x7fff, 0), 0x8000);
-        assert_eq!(one("v_min3_i16 v10, v4, v5, v6", 5, 0x8000, 3), 0x8000);
-        assert_eq!(one("v_max3_u16 v10, v4, v5, v6", 5, 0x8000, 3), 0x8000);
-        assert_eq!(one("v_med3_i16 v10, v4, v5, v6", 5, 0x8000, 3), 3);
-        assert_eq!(one("v_med3_u16 v10, v4, v5, v6", 5, 0x8000, 3), 5);
+        assert_eq!(out0("v_min_i16 v10, v4, v5", 0xffff, 1, 0), 0xffff);
+        assert_eq!(out0("v_min_u16 v10, v4, v5", 0xffff, 1, 0), 1);
+        assert_eq!(out0("v_max_i16 v10, v4, v5", 0x8000, 0x7fff, 0), 0x7fff);
+        assert_eq!(out0("v_max_u16 v10, v4, v5", 0x8000, 0x7fff, 0), 0x8000);
+        assert_eq!(out0("v_min3_i16 v10, v4, v5, v6", 5, 0x8000, 3), 0x8000);
+        assert_eq!(out0("v_max3_u16 v10, v4, v5, v6", 5, 0x8000, 3), 0x8000);
+        assert_eq!(out0("v_med3_i16 v10, v4, v5, v6", 5, 0x8000, 3), 3);
+        assert_eq!(out0("v_med3_u16 v10, v4, v5, v6", 5, 0x8000, 3), 5);
     }
 
     #[test]
     fn compares_read_sixteen_bits() {
         let t = "v_cmp_lt_i16 vcc_lo, v4, v5\nv_cndmask_b32 v10, 0, 1, vcc_lo";
-        assert_eq!(one(t, 0x1_8000, 0, 0), 1);
+        assert_eq!(out0(t, 0x1_8000, 0, 0), 1);
         let t = "v_cmp_lt_u16 vcc_lo, v4, v5\nv_cndmask_b32 v10, 0, 1, vcc_lo";
-        assert_eq!(one(t, 0x1_8000, 0, 0), 0);
+        assert_eq!(out0(t, 0x1_8000, 0, 0), 0);
         let t = "v_cmp_eq_u16 vcc_lo, v4, v5\nv_cndmask_b32 v10, 0, 1, vcc_lo";
-        assert_eq!(one(t, 0x1_0005, 5, 0), 1);
+        assert_eq!(out0(t, 0x1_0005, 5, 0), 1);
         let x = "v_cmpx_gt_i16 v4, v5\nv_mov_b32 v10, 9";
-        assert_eq!(one(x, 1, 0xffff, 0), 9);
-        assert_eq!(one(x, 0xffff, 1, 0), 0);
+        assert_eq!(out0(x, 1, 0xffff, 0), 9);
+        assert_eq!(out0(x, 0xffff, 1, 0), 0);
         // SDWA: the high word of src0 (-1) against byte 0 of src1 (zero-extended: 0x80)
         let t = "v_cmp_lt_i16_sdwa vcc_lo, v4, v5 src0_sel:WORD_1 src1_sel:BYTE_0\n\
                  v_cndmask_b32 v10, 0, 1, vcc_lo";
-        assert_eq!(one(t, 0xffff_0005, 0x80, 0), 1);
+        assert_eq!(out0(t, 0xffff_0005, 0x80, 0), 1);
         // sext of byte 1 of src0 (0x80: -128) against byte 0 of src1 (0x7f)
         let t = "v_cmp_lt_i16_sdwa vcc_lo, sext(v4), v5 src0_sel:BYTE_1 src1_sel:BYTE_0\n\
                  v_cndmask_b32 v10, 0, 1, vcc_lo";
-        assert_eq!(one(t, 0x8000, 0x7f, 0), 1);
+        assert_eq!(out0(t, 0x8000, 0x7f, 0), 1);
         let t = "v_cmp_lt_i16_sdwa vcc_lo, v4, v5 src0_sel:BYTE_1 src1_sel:BYTE_0\n\
                  v_cndmask_b32 v10, 0, 1, vcc_lo";
-        assert_eq!(one(t, 0x8000, 0x7f, 0), 0);
+        assert_eq!(out0(t, 0x8000, 0x7f, 0), 0);
     }
 
     #[test]
@@ -431,10 +430,10 @@ mod tests {
     #[test]
     fn pack_conversions_saturate() {
         let t = "v_cvt_pk_i16_i32 v10, v4, v5";
-        assert_eq!(one(t, 0x1_0000, 0xffff_0000, 0), 0x8000_7fff);
-        assert_eq!(one(t, 5, u32::MAX, 0), 0xffff_0005);
+        assert_eq!(out0(t, 0x1_0000, 0xffff_0000, 0), 0x8000_7fff);
+        assert_eq!(out0(t, 5, u32::MAX, 0), 0xffff_0005);
         let t = "v_cvt_pk_u16_u32 v10, v4, v5";
-        assert_eq!(one(t, 0x1_0000, 0xffff, 0), 0xffff_ffff);
-        assert_eq!(one(t, 0x8000_0000, 2, 0), 0x0002_ffff);
+        assert_eq!(out0(t, 0x1_0000, 0xffff, 0), 0xffff_ffff);
+        assert_eq!(out0(t, 0x8000_0000, 2, 0), 0x0002_ffff);
     }
 }

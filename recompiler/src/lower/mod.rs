@@ -155,6 +155,11 @@ pub(super) mod tests {
         run_in(text, FloatMode::DEFAULT, Target::Gfx1036, inputs, lane)
     }
 
+    /// v10 after `text` with v4..v6 = `a`, `b`, `c` (lane 0, default mode).
+    pub(in crate::lower) fn out0(text: &str, a: u32, b: u32, c: u32) -> u32 {
+        run(text, [a, b, c, 0, 0, 0], 0)[0]
+    }
+
     /// [`run`] in `mode` on `gfx`.
     pub(in crate::lower) fn run_in(
         text: &str,

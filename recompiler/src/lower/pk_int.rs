@@ -110,28 +110,24 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::lower::tests::run;
-
-    fn one(text: &str, a: u32, b: u32, c: u32) -> u32 {
-        run(text, [a, b, c, 0, 0, 0], 0)[0]
-    }
+    use crate::lower::tests::out0;
 
     #[test]
     fn halves_are_apart_and_wrap() {
         assert_eq!(
-            one("v_pk_add_u16 v10, v4, v5", 0xffff_0001, 0x0002_0002, 0),
+            out0("v_pk_add_u16 v10, v4, v5", 0xffff_0001, 0x0002_0002, 0),
             0x0001_0003
         );
         assert_eq!(
-            one("v_pk_sub_i16 v10, v4, v5", 0x8000_0001, 0x0001_0002, 0),
+            out0("v_pk_sub_i16 v10, v4, v5", 0x8000_0001, 0x0001_0002, 0),
             0x7fff_ffff
         );
         assert_eq!(
-            one("v_pk_mul_lo_u16 v10, v4, v5", 0x0100_ffff, 0x0100_ffff, 0),
+            out0("v_pk_mul_lo_u16 v10, v4, v5", 0x0100_ffff, 0x0100_ffff, 0),
             0x0000_0001
         );
         assert_eq!(
-            one(
+            out0(
                 "v_pk_mad_u16 v10, v4, v5, v6",
                 0x0003_0002,
                 0x0005_0007,
@@ -140,7 +136,7 @@ mod tests {
             0x0010_000f
         );
         assert_eq!(
-            one(
+            out0(
                 "v_pk_mad_i16 v10, v4, v5, v6",
                 0xffff_0002,
                 0x0005_fff9,
@@ -153,7 +149,7 @@ mod tests {
     #[test]
     fn clamp_saturates_each_half() {
         assert_eq!(
-            one(
+            out0(
                 "v_pk_add_u16 v10, v4, v5 clamp",
                 0xffff_0001,
                 0x0002_0002,
@@ -162,7 +158,7 @@ mod tests {
             0xffff_0003
         );
         assert_eq!(
-            one(
+            out0(
                 "v_pk_sub_u16 v10, v4, v5 clamp",
                 0x0001_0005,
                 0x0002_0002,
@@ -171,7 +167,7 @@ mod tests {
             0x0000_0003
         );
         assert_eq!(
-            one(
+            out0(
                 "v_pk_add_i16 v10, v4, v5 clamp",
                 0x7fff_8000,
                 0x0001_ffff,
@@ -180,7 +176,7 @@ mod tests {
             0x7fff_8000
         );
         assert_eq!(
-            one(
+            out0(
                 "v_pk_mad_u16 v10, v4, v5, v6 clamp",
                 0x0100_0002,
                 0x0100_0003,
@@ -193,23 +189,23 @@ mod tests {
     #[test]
     fn min_max_and_shifts() {
         assert_eq!(
-            one("v_pk_min_i16 v10, v4, v5", 0xffff_0001, 0x0001_8000, 0),
+            out0("v_pk_min_i16 v10, v4, v5", 0xffff_0001, 0x0001_8000, 0),
             0xffff_8000
         );
         assert_eq!(
-            one("v_pk_max_u16 v10, v4, v5", 0xffff_0001, 0x0001_8000, 0),
+            out0("v_pk_max_u16 v10, v4, v5", 0xffff_0001, 0x0001_8000, 0),
             0xffff_8000
         );
         assert_eq!(
-            one("v_pk_lshlrev_b16 v10, v4, v5", 0x0011_0004, 0x0001_0001, 0),
+            out0("v_pk_lshlrev_b16 v10, v4, v5", 0x0011_0004, 0x0001_0001, 0),
             0x0002_0010
         );
         assert_eq!(
-            one("v_pk_ashrrev_i16 v10, v4, v5", 0x0004_0004, 0x8000_4000, 0),
+            out0("v_pk_ashrrev_i16 v10, v4, v5", 0x0004_0004, 0x8000_4000, 0),
             0xf800_0400
         );
         assert_eq!(
-            one("v_pk_lshrrev_b16 v10, v4, v5", 0x0004_0004, 0x8000_4000, 0),
+            out0("v_pk_lshrrev_b16 v10, v4, v5", 0x0004_0004, 0x8000_4000, 0),
             0x0800_0400
         );
     }
@@ -218,6 +214,6 @@ mod tests {
     fn op_sel_picks_the_halves() {
         // low result from the high halves, high result from the low halves
         let t = "v_pk_add_u16 v10, v4, v5 op_sel:[1,1] op_sel_hi:[0,0]";
-        assert_eq!(one(t, 0x0001_0010, 0x0002_0020, 0), 0x0030_0003);
+        assert_eq!(out0(t, 0x0001_0010, 0x0002_0020, 0), 0x0030_0003);
     }
 }

@@ -200,49 +200,45 @@ pub(super) fn qsad(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::lower::tests::run;
-
-    fn one(text: &str, a: u32, b: u32, c: u32) -> u32 {
-        run(text, [a, b, c, 0, 0, 0], 0)[0]
-    }
+    use crate::lower::tests::{out0, run};
 
     #[test]
     fn byte_and_word_sads() {
         // |1-4| + |2-3| + |3-2| + |4-1| = 8
         assert_eq!(
-            one("v_sad_u8 v10, v4, v5, v6", 0x0403_0201, 0x0102_0304, 7),
+            out0("v_sad_u8 v10, v4, v5, v6", 0x0403_0201, 0x0102_0304, 7),
             15
         );
         assert_eq!(
-            one("v_sad_hi_u8 v10, v4, v5, v6", 0x0403_0201, 0x0102_0304, 7),
+            out0("v_sad_hi_u8 v10, v4, v5, v6", 0x0403_0201, 0x0102_0304, 7),
             0x0008_0007
         );
         assert_eq!(
-            one("v_sad_u8 v10, v4, v5, v6", 0xff00_00ff, 0x00ff_ff00, 0),
+            out0("v_sad_u8 v10, v4, v5, v6", 0xff00_00ff, 0x00ff_ff00, 0),
             1020
         );
         // the masked form skips the zero reference bytes (bytes 0 and 3 here)
         assert_eq!(
-            one("v_msad_u8 v10, v4, v5, v6", 0xff00_00ff, 0x00ff_ff00, 1),
+            out0("v_msad_u8 v10, v4, v5, v6", 0xff00_00ff, 0x00ff_ff00, 1),
             511
         );
         assert_eq!(
-            one("v_sad_u16 v10, v4, v5, v6", 0x0001_ffff, 0xffff_0001, 2),
+            out0("v_sad_u16 v10, v4, v5, v6", 0x0001_ffff, 0xffff_0001, 2),
             0x1_fffe
         );
         // the unsigned distance; the sum wraps
         assert_eq!(
-            one("v_sad_u32 v10, v4, v5, v6", 0x8000_0000, 0x7fff_ffff, 0),
+            out0("v_sad_u32 v10, v4, v5, v6", 0x8000_0000, 0x7fff_ffff, 0),
             1
         );
-        assert_eq!(one("v_sad_u32 v10, v4, v5, v6", 0, u32::MAX, 2), 1);
+        assert_eq!(out0("v_sad_u32 v10, v4, v5, v6", 0, u32::MAX, 2), 1);
     }
 
     #[test]
     fn lerp_rounds_by_the_low_bit_of_src2() {
         let t = "v_lerp_u8 v10, v4, v5, v6";
-        assert_eq!(one(t, 0xff01_0203, 0xff02_0204, 0x0100_0101), 0xff01_0204);
-        assert_eq!(one(t, 0xff01_0203, 0xff02_0204, 0xfe00_fe00), 0xff01_0203);
+        assert_eq!(out0(t, 0xff01_0203, 0xff02_0204, 0x0100_0101), 0xff01_0204);
+        assert_eq!(out0(t, 0xff01_0203, 0xff02_0204, 0xfe00_fe00), 0xff01_0203);
     }
 
     #[test]
@@ -250,11 +246,11 @@ mod tests {
         let t = "v_perm_b32 v10, v4, v5, v6";
         // bytes 7..0 of {v4, v5} = 88 77 66 55 44 33 22 11
         let (s0, s1) = (0x8877_6655, 0x4433_2211);
-        assert_eq!(one(t, s0, s1, 0x0007_0304), 0x1188_4455);
-        assert_eq!(one(t, s0, s1, 0x0c0d_ff0c), 0x00ff_ff00);
+        assert_eq!(out0(t, s0, s1, 0x0007_0304), 0x1188_4455);
+        assert_eq!(out0(t, s0, s1, 0x0c0d_ff0c), 0x00ff_ff00);
         // 8: sign of byte 1 (0x22: +), 9: byte 3 (0x44: +), 10: byte 5 (0x66: +), 11: byte 7
-        assert_eq!(one(t, s0, s1, 0x0b0a_0908), 0xff00_0000);
-        assert_eq!(one(t, 0x0000_8000, 0x8000_8000, 0x0b0a_0908), 0x00ff_ffff);
+        assert_eq!(out0(t, s0, s1, 0x0b0a_0908), 0xff00_0000);
+        assert_eq!(out0(t, 0x0000_8000, 0x8000_8000, 0x0b0a_0908), 0x00ff_ffff);
     }
 
     #[test]

@@ -96,38 +96,37 @@ pub(super) fn exact(b: &mut Builder, op: Opcode, s: &[Handle]) -> Option<(Handle
 
 #[cfg(test)]
 mod tests {
-    use crate::lower::tests::run;
-
-    fn one(text: &str, a: u32, b: u32, c: u32) -> u32 {
-        run(text, [a, b, c, 0, 0, 0], 0)[0]
-    }
+    use crate::lower::tests::{out0, run};
 
     #[test]
     fn unsigned_add_and_sub_saturate() {
         let add = "v_add_nc_u32_e64 v10, v4, v5 clamp";
-        assert_eq!(one(add, 0xffff_fff0, 0x20, 0), u32::MAX);
-        assert_eq!(one(add, 0x10, 0x20, 0), 0x30);
+        assert_eq!(out0(add, 0xffff_fff0, 0x20, 0), u32::MAX);
+        assert_eq!(out0(add, 0x10, 0x20, 0), 0x30);
         assert_eq!(
-            one("v_add_nc_u32_e64 v10, v4, v5", 0xffff_fff0, 0x20, 0),
+            out0("v_add_nc_u32_e64 v10, v4, v5", 0xffff_fff0, 0x20, 0),
             0x10
         );
-        assert_eq!(one("v_sub_nc_u32_e64 v10, v4, v5 clamp", 5, 7, 0), 0);
-        assert_eq!(one("v_sub_nc_u32_e64 v10, v4, v5 clamp", 7, 5, 0), 2);
-        assert_eq!(one("v_subrev_nc_u32_e64 v10, v4, v5 clamp", 7, 5, 0), 0);
-        assert_eq!(one("v_subrev_nc_u32_e64 v10, v4, v5", 7, 5, 0), 0xffff_fffe);
+        assert_eq!(out0("v_sub_nc_u32_e64 v10, v4, v5 clamp", 5, 7, 0), 0);
+        assert_eq!(out0("v_sub_nc_u32_e64 v10, v4, v5 clamp", 7, 5, 0), 2);
+        assert_eq!(out0("v_subrev_nc_u32_e64 v10, v4, v5 clamp", 7, 5, 0), 0);
+        assert_eq!(
+            out0("v_subrev_nc_u32_e64 v10, v4, v5", 7, 5, 0),
+            0xffff_fffe
+        );
     }
 
     #[test]
     fn signed_add_and_sub_saturate_both_ways() {
         let add = "v_add_nc_i32 v10, v4, v5 clamp";
-        assert_eq!(one(add, 0x7fff_fff0, 0x20, 0), 0x7fff_ffff);
-        assert_eq!(one(add, 0x8000_0010, 0xffff_ffe0, 0), 0x8000_0000);
-        assert_eq!(one(add, 5, 0xffff_fff9, 0), 0xffff_fffe);
+        assert_eq!(out0(add, 0x7fff_fff0, 0x20, 0), 0x7fff_ffff);
+        assert_eq!(out0(add, 0x8000_0010, 0xffff_ffe0, 0), 0x8000_0000);
+        assert_eq!(out0(add, 5, 0xffff_fff9, 0), 0xffff_fffe);
         let sub = "v_sub_nc_i32 v10, v4, v5 clamp";
-        assert_eq!(one(sub, 0x8000_0000, 1, 0), 0x8000_0000);
-        assert_eq!(one(sub, 0x7fff_ffff, u32::MAX, 0), 0x7fff_ffff);
+        assert_eq!(out0(sub, 0x8000_0000, 1, 0), 0x8000_0000);
+        assert_eq!(out0(sub, 0x7fff_ffff, u32::MAX, 0), 0x7fff_ffff);
         assert_eq!(
-            one("v_sub_nc_i32 v10, v4, v5", 0x8000_0000, 1, 0),
+            out0("v_sub_nc_i32 v10, v4, v5", 0x8000_0000, 1, 0),
             0x7fff_ffff
         );
     }
@@ -141,37 +140,37 @@ mod tests {
         let o = run(t, [1, 2, 0, 0, 0, 0], 0);
         assert_eq!((o[0], o[1]), (0, 1));
         let t = "v_subrev_co_u32 v10, s0, v4, v5 clamp";
-        assert_eq!(one(t, 2, 1, 0), 0);
+        assert_eq!(out0(t, 2, 1, 0), 0);
         // carry-in 1 from a compare: u32::MAX + 0 + 1 saturates
         let t = "v_cmp_eq_u32_e64 s1, v6, v6\nv_add_co_ci_u32_e64 v10, s0, v4, v5, s1 clamp";
-        assert_eq!(one(t, u32::MAX, 0, 0), u32::MAX);
+        assert_eq!(out0(t, u32::MAX, 0, 0), u32::MAX);
         let t = "v_cmp_eq_u32_e64 s1, v6, v6\nv_sub_co_ci_u32_e64 v10, s0, v4, v5, s1 clamp";
-        assert_eq!(one(t, 1, 1, 0), 0);
-        assert_eq!(one(t, 5, 1, 0), 3);
+        assert_eq!(out0(t, 1, 1, 0), 0);
+        assert_eq!(out0(t, 5, 1, 0), 3);
     }
 
     #[test]
     fn twenty_four_bit_products_saturate() {
         let mad = "v_mad_u32_u24 v10, v4, v5, v6 clamp";
-        assert_eq!(one(mad, 0xff_ffff, 0xff_ffff, 0), u32::MAX);
-        assert_eq!(one(mad, 0xffff, 0xffff, 0x1fffe), u32::MAX);
-        assert_eq!(one(mad, 0xffff, 0xffff, 0x1fffd), u32::MAX - 1);
+        assert_eq!(out0(mad, 0xff_ffff, 0xff_ffff, 0), u32::MAX);
+        assert_eq!(out0(mad, 0xffff, 0xffff, 0x1fffe), u32::MAX);
+        assert_eq!(out0(mad, 0xffff, 0xffff, 0x1fffd), u32::MAX - 1);
         assert_eq!(
-            one("v_mad_u32_u24 v10, v4, v5, v6", 0xff_ffff, 0xff_ffff, 0),
+            out0("v_mad_u32_u24 v10, v4, v5, v6", 0xff_ffff, 0xff_ffff, 0),
             0xfe00_0001
         );
         let mad = "v_mad_i32_i24 v10, v4, v5, v6 clamp";
-        assert_eq!(one(mad, 0x7f_ffff, 0x7f_ffff, 0), 0x7fff_ffff);
-        assert_eq!(one(mad, 0x80_0000, 0x7f_ffff, 0), 0x8000_0000);
+        assert_eq!(out0(mad, 0x7f_ffff, 0x7f_ffff, 0), 0x7fff_ffff);
+        assert_eq!(out0(mad, 0x80_0000, 0x7f_ffff, 0), 0x8000_0000);
         // 2^12 * -2^12 + i32::MIN is below the range; the upper source bits are ignored
-        assert_eq!(one(mad, 0xab00_1000, 0xff_f000, 0x8000_0000), 0x8000_0000);
-        assert_eq!(one(mad, 3, 0xff_fffe, 10), 4);
+        assert_eq!(out0(mad, 0xab00_1000, 0xff_f000, 0x8000_0000), 0x8000_0000);
+        assert_eq!(out0(mad, 3, 0xff_fffe, 10), 4);
         let mul = "v_mul_u32_u24_e64 v10, v4, v5 clamp";
-        assert_eq!(one(mul, 0x1_0000, 0x1_0000, 0), u32::MAX);
-        assert_eq!(one(mul, 0xffff, 0xffff, 0), 0xfffe_0001);
+        assert_eq!(out0(mul, 0x1_0000, 0x1_0000, 0), u32::MAX);
+        assert_eq!(out0(mul, 0xffff, 0xffff, 0), 0xfffe_0001);
         let mul = "v_mul_i32_i24_e64 v10, v4, v5 clamp";
-        assert_eq!(one(mul, 0x80_0000, 0x80_0000, 0), 0x7fff_ffff);
-        assert_eq!(one(mul, 0xff_ffff, 0x80_0000, 0), 0x0080_0000);
-        assert_eq!(one(mul, 0x1_0000, 0xff_0000, 0), 0x8000_0000);
+        assert_eq!(out0(mul, 0x80_0000, 0x80_0000, 0), 0x7fff_ffff);
+        assert_eq!(out0(mul, 0xff_ffff, 0x80_0000, 0), 0x0080_0000);
+        assert_eq!(out0(mul, 0x1_0000, 0xff_0000, 0), 0x8000_0000);
     }
 }
