@@ -146,6 +146,15 @@ impl Builder {
     }
 
     // ---- integer ----
+    /// A signed 32-bit `n` clamped to `[-limit, limit]`.
+    pub fn clamp_s32(&mut self, n: Handle, limit: i32) -> Handle {
+        let lo = self.c32((-limit) as u32);
+        let hi = self.c32(limit as u32);
+        let below = self.icmp(IntCmp::LtS, n, lo);
+        let n = self.sel(below, lo, n);
+        let above = self.icmp(IntCmp::GtS, n, hi);
+        self.sel(above, hi, n)
+    }
     pub fn ib(&mut self, op: IntBin, a: Handle, b: Handle) -> Handle {
         self.push(Expr::IntBin { op, a, b })
     }

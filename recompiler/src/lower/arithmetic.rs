@@ -4,7 +4,7 @@
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Builder, Fmt, Tiny};
-use crate::ir::{FloatBin, Handle, IntCmp};
+use crate::ir::{FloatBin, Handle};
 use rdnaprobe_isa::{Opcode, Round};
 
 /// Arithmetic kinds sharing the exact-then-round pipeline.
@@ -245,12 +245,7 @@ pub(super) fn ldexp(
     let b = &mut l.b;
     let x = b.flush_if(fmt, x, fi);
     // clamp n to [-400, 400]: beyond that every finite result has already over/underflowed
-    let lo = b.c32((-400i32) as u32);
-    let hi = b.c32(400);
-    let below = b.icmp(IntCmp::LtS, n, lo);
-    let n = b.sel(below, lo, n);
-    let above = b.icmp(IntCmp::GtS, n, hi);
-    let n = b.sel(above, hi, n);
+    let n = b.clamp_s32(n, 400);
     let e = b.addc(n, 1023);
     let e64 = b.zext(e);
     let p = b.shlc(e64, 52);

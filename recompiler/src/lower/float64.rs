@@ -263,12 +263,7 @@ fn ldexp(l: &mut Lowerer, c: &Ctx) -> Result<Handle, String> {
     let b = &mut l.b;
     let a = b.flush_if(f, a, flush_in);
     // beyond ±2100 every finite non-zero input overflows or rounds below the smallest denormal
-    let lo = b.c32((-2100i32) as u32);
-    let hi = b.c32(2100);
-    let below = b.icmp(IntCmp::LtS, n, lo);
-    let n = b.sel(below, lo, n);
-    let above = b.icmp(IntCmp::GtS, n, hi);
-    let n = b.sel(above, hi, n);
+    let n = b.clamp_s32(n, 2100);
     let k = b.addc(n, 2100);
     let k = b.zext(k);
     let scale = b.addc(k, (-2100i64) as u64);
