@@ -8,21 +8,11 @@ use rdnaprobe_isa::Round;
 
 /// Builds a kernel computing `f` of inputs and returns its first output for `inputs`.
 fn eval1(f: impl Fn(&mut Builder, [Handle; 3]) -> Handle, inputs: [u32; 3]) -> u32 {
-    let mut b = Builder::new();
-    let i = [
-        b.push(Expr::Input(0)),
-        b.push(Expr::Input(1)),
-        b.push(Expr::Input(2)),
-    ];
-    let r = f(&mut b, i);
-    let z = b.c32(0);
-    let mut outs = vec![z; 16];
-    outs[0] = r;
-    b.k.outputs = outs;
-    b.k.validate().expect("valid");
-    interp::run(&b.k, [inputs[0], inputs[1], inputs[2], 0, 0, 0], 0)[0]
+    let k = kernel1(f);
+    interp::run(&k, [inputs[0], inputs[1], inputs[2], 0, 0, 0], 0)[0]
 }
 
+/// A kernel whose first output is `f` of inputs 0..2 (the other outputs 0).
 fn kernel1(f: impl Fn(&mut Builder, [Handle; 3]) -> Handle) -> Kernel {
     let mut b = Builder::new();
     let i = [
