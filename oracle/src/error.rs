@@ -86,6 +86,10 @@ pub enum OracleError {
     #[error("empty body: a probe kernel needs at least one instruction word")]
     EmptyBody,
 
+    /// A wave's inputs do not fit the wave kernel (too many lanes, LDS or region too large).
+    #[error("invalid wave: {0}")]
+    InvalidWave(String),
+
     /// The code object is not the ELF the template produces (offset in bytes into the file).
     #[error("bad code object at byte {offset}: {message}")]
     BadElf { offset: usize, message: String },

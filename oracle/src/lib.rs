@@ -18,6 +18,7 @@ pub mod hip;
 mod loader;
 pub mod mode;
 pub mod template;
+pub mod wave;
 pub mod worker;
 
 pub use assemble::{assemble_probe, ProbeKernel};
