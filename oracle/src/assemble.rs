@@ -5,6 +5,8 @@ use crate::elf::CodeObject;
 use crate::error::{OracleError, Result};
 use crate::mode::{Mode, Target};
 use crate::template::{assembler_options, kernel_source, KERNEL_NAME};
+use crate::wave::hip::check_code_object;
+use crate::wave::{wave_kernel_source, WaveShape};
 
 /// An assembled probe kernel.
 #[derive(Clone, Debug)]
@@ -26,7 +28,29 @@ pub fn assemble_probe(
     mode: &Mode,
     body: &[u32],
 ) -> Result<ProbeKernel> {
-    let source = kernel_source(target, mode, body)?;
+    finish(comgr, target, mode, kernel_source(target, mode, body)?)
+}
+
+/// Assembles the wave-contract kernel (`crate::wave::template`) for `body` and checks its
+/// descriptor's mode, wave size and LDS allocation.
+pub fn assemble_wave_probe(
+    comgr: &Comgr,
+    target: Target,
+    mode: &Mode,
+    shape: &WaveShape,
+    body: &[u32],
+) -> Result<ProbeKernel> {
+    let k = finish(
+        comgr,
+        target,
+        mode,
+        wave_kernel_source(target, mode, shape, body)?,
+    )?;
+    check_code_object(&k.code_object, shape)?;
+    Ok(k)
+}
+
+fn finish(comgr: &Comgr, target: Target, mode: &Mode, source: String) -> Result<ProbeKernel> {
     let code_object =
         comgr.assemble_executable(&target.isa_name(), &source, &assembler_options(mode))?;
     let elf = CodeObject::parse(&code_object)?;

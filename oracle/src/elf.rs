@@ -279,6 +279,53 @@ impl KernelDescriptor {
     pub fn wave32(&self) -> bool {
         self.kernel_code_properties & (1 << 10) != 0
     }
+    /// GRANULATED_WORKITEM_VGPR_COUNT, bits 5:0 of COMPUTE_PGM_RSRC1: VGPR blocks minus one
+    /// (blocks of 8 in wave32, 4 in wave64 on gfx10).
+    pub fn vgpr_granules(&self) -> u8 {
+        self.rsrc1(0, 6)
+    }
+    /// GRANULATED_WAVEFRONT_SGPR_COUNT, bits 9:6 (reserved, 0, on gfx10: SGPRs are not allocated).
+    pub fn sgpr_granules(&self) -> u8 {
+        self.rsrc1(6, 4)
+    }
+    /// WGP_MODE, bit 29 of COMPUTE_PGM_RSRC1 (gfx10+).
+    pub fn wgp_mode(&self) -> bool {
+        self.rsrc1(29, 1) == 1
+    }
+    /// MEM_ORDERED, bit 30 of COMPUTE_PGM_RSRC1 (gfx10+).
+    pub fn mem_ordered(&self) -> bool {
+        self.rsrc1(30, 1) == 1
+    }
+    fn rsrc2(&self, lo: u32, width: u32) -> u32 {
+        (self.compute_pgm_rsrc2 >> lo) & ((1 << width) - 1)
+    }
+    /// ENABLE_PRIVATE_SEGMENT, bit 0 of COMPUTE_PGM_RSRC2.
+    pub fn private_segment(&self) -> bool {
+        self.rsrc2(0, 1) == 1
+    }
+    /// USER_SGPR_COUNT, bits 5:1 of COMPUTE_PGM_RSRC2.
+    pub fn user_sgpr_count(&self) -> u32 {
+        self.rsrc2(1, 5)
+    }
+    /// ENABLE_SGPR_WORKGROUP_ID_X/Y/Z, bits 7, 8, 9 of COMPUTE_PGM_RSRC2.
+    pub fn workgroup_id_enabled(&self) -> [bool; 3] {
+        [7, 8, 9].map(|b| self.rsrc2(b, 1) == 1)
+    }
+    /// ENABLE_VGPR_WORKITEM_ID, bits 12:11 of COMPUTE_PGM_RSRC2 (0: X only).
+    pub fn vgpr_workitem_id(&self) -> u32 {
+        self.rsrc2(11, 2)
+    }
+    /// GRANULATED_LDS_SIZE, bits 23:15 of COMPUTE_PGM_RSRC2 (must be 0: the packet processor
+    /// fills it from group_segment_fixed_size).
+    pub fn granulated_lds_size(&self) -> u32 {
+        self.rsrc2(15, 9)
+    }
+    /// The user-SGPR enable bits of kernel_code_properties (bits 6:0: private segment buffer,
+    /// dispatch ptr, queue ptr, kernarg segment ptr, dispatch id, flat scratch init, private
+    /// segment size).
+    pub fn user_sgpr_enables(&self) -> u16 {
+        self.kernel_code_properties & 0x7f
+    }
 
     /// The mode this descriptor gives the kernel.
     pub fn mode(&self) -> Mode {

@@ -21,7 +21,7 @@ pub mod template;
 pub mod wave;
 pub mod worker;
 
-pub use assemble::{assemble_probe, ProbeKernel};
+pub use assemble::{assemble_probe, assemble_wave_probe, ProbeKernel};
 pub use comgr::Comgr;
 pub use error::{Library, OracleError, Result};
 pub use hip::Hip;

@@ -227,6 +227,29 @@ mod tests {
         );
     }
 
+    /// The lane kernel is what lane datasets were measured with: its source must not change
+    /// byte for byte (the golden files are its output before the wave contract was added).
+    #[test]
+    fn lane_template_source_is_unchanged() {
+        let body = [0x7e14_0304, 0x0616_0b04, 0x7e18_02ff, 0xabcd_abcd];
+        let m64 = Mode::new(
+            FloatMode {
+                denorm32: 3,
+                round16: 2,
+                ..FloatMode::DEFAULT
+            },
+            Wave::W64,
+        );
+        assert_eq!(
+            kernel_source(Target::Gfx1030, &Mode::default(), &body).unwrap(),
+            include_str!("../tests/golden/lane_gfx1030_wave32.s")
+        );
+        assert_eq!(
+            kernel_source(Target::Gfx1036, &m64, &body).unwrap(),
+            include_str!("../tests/golden/lane_gfx1036_wave64.s")
+        );
+    }
+
     #[test]
     fn rejects_empty_body_and_bad_mode() {
         assert!(matches!(

@@ -244,7 +244,11 @@ pub fn wave_kernel_source(
     }
     let _ = writeln!(s, "  {BODY_END}");
 
-    // Epilogue. SCC first (s_cselect reads it), then EXEC, before anything changes them.
+    // Epilogue. First wait for the body's memory operations (its loads into v10..v25, its
+    // stores to LDS and the region; this also clears the VMEM-reads-SGPR hazard before the
+    // epilogue rewrites s0..s5); waits change no state. Then SCC (s_cselect reads it) and EXEC,
+    // before anything changes them.
+    s.push_str("  s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)\n  s_waitcnt_vscnt null, 0x0\n");
     s.push_str("  s_cselect_b32 s102, 1, 0\n");
     if w64 {
         s.push_str("  s_mov_b64 s[104:105], exec\n");
@@ -405,9 +409,11 @@ mod tests {
         assert_eq!(src[begin..end].matches(".long").count(), 3);
         let before: Vec<&str> = src[..begin].lines().rev().take(2).collect();
         assert_eq!(before[1].trim(), "s_cmp_eq_u32 0, 1");
-        let after: Vec<&str> = src[end..].lines().skip(1).take(2).collect();
-        assert_eq!(after[0].trim(), "s_cselect_b32 s102, 1, 0");
-        assert_eq!(after[1].trim(), "s_mov_b64 s[104:105], exec");
+        let after: Vec<&str> = src[end..].lines().skip(1).take(4).collect();
+        assert!(after[0].trim().starts_with("s_waitcnt vmcnt(0)"));
+        assert_eq!(after[1].trim(), "s_waitcnt_vscnt null, 0x0");
+        assert_eq!(after[2].trim(), "s_cselect_b32 s102, 1, 0");
+        assert_eq!(after[3].trim(), "s_mov_b64 s[104:105], exec");
         assert!(src.contains(".amdhsa_wavefront_size32 0"));
         assert!(src.contains(".max_flat_workgroup_size: 64"));
     }
