@@ -1,5 +1,5 @@
-//! Running rows of one probe kernel: the [`Executor`] trait, the HIP implementation, and a fake
-//! one that the watchdog tests use on machines without a GPU.
+//! Running rows of one probe kernel (and waves of one wave kernel): the [`Executor`] trait, the
+//! HIP implementation, and a fake one that the watchdog tests use on machines without a GPU.
 
 use std::collections::HashMap;
 
@@ -8,6 +8,8 @@ use crate::hip::{Function, Hip, Module};
 use crate::template::{
     DONE_MARK, INPUT_DWORDS, KERNARG_SIZE, KERNEL_NAME, OUTPUT_DWORDS, WORKGROUP_SIZE,
 };
+use crate::wave::hip::{check_code_object, HipWaveDevice};
+use crate::wave::{run_waves_on, WaveBatch, WaveInput, WaveResult, WaveShape};
 
 /// Rows per dispatch: 4 Mi rows keep the per-lane byte offsets of the template (row * 64) far
 /// inside 32 bits and the buffers at 96 MiB in + 256 MiB out.
@@ -36,6 +38,8 @@ pub struct LaneOutput {
 pub trait Executor {
     /// Runs every row of `batch`; one output per input row, in order.
     fn run(&mut self, batch: &Batch) -> Result<Vec<LaneOutput>>;
+    /// Runs every wave of `batch` (a wave-contract kernel); one result per wave, in order.
+    fn run_waves(&mut self, batch: &WaveBatch) -> Result<Vec<WaveResult>>;
 }
 
 /// Executes on a HIP device, in the current process. Use it inside the worker process only: a
@@ -87,10 +91,7 @@ impl Drop for HipExecutor {
 
 impl Executor for HipExecutor {
     fn run(&mut self, batch: &Batch) -> Result<Vec<LaneOutput>> {
-        if self.device != Some(batch.device) {
-            self.hip.set_device(batch.device)?;
-            self.device = Some(batch.device);
-        }
+        self.select(batch.device)?;
         self.load(&batch.code_object)?;
         let module = &self.modules[&batch.code_object];
         let f = self.hip.module_get_function(module, KERNEL_NAME)?;
@@ -100,9 +101,29 @@ impl Executor for HipExecutor {
         }
         Ok(out)
     }
+
+    fn run_waves(&mut self, batch: &WaveBatch) -> Result<Vec<WaveResult>> {
+        check_code_object(&batch.code_object, &batch.shape)?;
+        self.select(batch.device)?;
+        self.load(&batch.code_object)?;
+        let module = &self.modules[&batch.code_object];
+        let device = HipWaveDevice {
+            hip: &self.hip,
+            function: self.hip.module_get_function(module, KERNEL_NAME)?,
+        };
+        run_waves_on(&device, &batch.shape, &batch.waves)
+    }
 }
 
 impl HipExecutor {
+    fn select(&mut self, device: i32) -> Result<()> {
+        if self.device != Some(device) {
+            self.hip.set_device(device)?;
+            self.device = Some(device);
+        }
+        Ok(())
+    }
+
     fn dispatch(&self, f: Function<'_>, rows: &[[u32; INPUT_DWORDS]]) -> Result<Vec<LaneOutput>> {
         let n = rows.len();
         let input: Vec<u8> = rows
@@ -206,13 +227,10 @@ impl FakeExecutor {
     }
 }
 
-impl Executor for FakeExecutor {
-    fn run(&mut self, batch: &Batch) -> Result<Vec<LaneOutput>> {
-        let action = self
-            .plan
-            .iter()
-            .find(|(_, id)| *id == batch.id)
-            .map(|(a, _)| *a);
+impl FakeExecutor {
+    /// Carries out the plan's action for batch `id`, if any.
+    fn act(&self, id: u64) -> Result<()> {
+        let action = self.plan.iter().find(|(_, b)| *b == id).map(|(a, _)| *a);
         match action {
             Some(FakeAction::Hang) => loop {
                 std::thread::sleep(std::time::Duration::from_secs(3600));
@@ -224,12 +242,60 @@ impl Executor for FakeExecutor {
                 code: 719,
                 name: "hipErrorLaunchFailure".into(),
             }),
-            None => Ok(batch
-                .inputs
-                .iter()
-                .map(|i| FakeExecutor::expected(&batch.code_object, i))
-                .collect()),
+            None => Ok(()),
         }
+    }
+
+    /// What a fake run returns for a wave: each lane as [`FakeExecutor::expected`] (absent lanes
+    /// as zero inputs), s_out = s_in xor the code object's length, EXEC kept, VCC = !EXEC, SCC =
+    /// (EXEC != 0), LDS and region unchanged (zero-extended to their sizes).
+    pub fn expected_wave(code_object: &[u8], shape: &WaveShape, input: &WaveInput) -> WaveResult {
+        let mask = if shape.lanes() == 64 {
+            u64::MAX
+        } else {
+            0xffff_ffff
+        };
+        let exec = input.exec_in & mask;
+        let padded = |v: &[u32], bytes: u32| {
+            let mut v = v.to_vec();
+            v.resize((bytes as usize).div_ceil(4), 0);
+            v
+        };
+        WaveResult {
+            lanes: (0..shape.lanes())
+                .map(|l| {
+                    let i = input.lanes.get(l).copied().unwrap_or([0; INPUT_DWORDS]);
+                    FakeExecutor::expected(code_object, &i).outputs
+                })
+                .collect(),
+            s_out: input.s_in.map(|x| x ^ code_object.len() as u32),
+            exec_out: exec,
+            vcc_out: !exec & mask,
+            scc_out: exec != 0,
+            lds_out: padded(&input.lds_in, shape.lds_bytes),
+            mem_out: padded(&input.mem_in, input.mem_bytes),
+            done: true,
+        }
+    }
+}
+
+impl Executor for FakeExecutor {
+    fn run(&mut self, batch: &Batch) -> Result<Vec<LaneOutput>> {
+        self.act(batch.id)?;
+        Ok(batch
+            .inputs
+            .iter()
+            .map(|i| FakeExecutor::expected(&batch.code_object, i))
+            .collect())
+    }
+
+    fn run_waves(&mut self, batch: &WaveBatch) -> Result<Vec<WaveResult>> {
+        self.act(batch.id)?;
+        Ok(batch
+            .waves
+            .iter()
+            .map(|w| FakeExecutor::expected_wave(&batch.code_object, &batch.shape, w))
+            .collect())
     }
 }
 

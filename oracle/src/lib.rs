@@ -17,6 +17,7 @@ pub mod exec;
 pub mod hip;
 mod loader;
 pub mod mode;
+pub mod protocol;
 pub mod template;
 pub mod wave;
 pub mod worker;

@@ -20,120 +20,12 @@ use std::time::Duration;
 use crate::error::{OracleError, Result};
 use crate::exec::{Batch, Executor, FakeExecutor, HipExecutor, LaneOutput, FAKE_WORKER_ENV};
 use crate::hip::Hip;
-use crate::template::{INPUT_DWORDS, OUTPUT_DWORDS};
-
-/// A request line.
-#[derive(Debug, serde::Serialize, serde::Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub enum Request {
-    Run {
-        id: u64,
-        device: i32,
-        code_object: String,
-        inputs: String,
-    },
-    Shutdown,
-}
-
-/// A response line.
-#[derive(Debug, serde::Serialize, serde::Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub enum Response {
-    /// Sent once at start-up.
-    Ready {
-        pid: u32,
-    },
-    /// `outputs`: OUTPUT_DWORDS dwords per row; `done`: one byte (0/1) per row.
-    Done {
-        id: u64,
-        outputs: String,
-        done: String,
-    },
-    Failed {
-        id: u64,
-        error: String,
-    },
-}
-
-fn dwords_to_hex(words: impl IntoIterator<Item = u32>) -> String {
-    let bytes: Vec<u8> = words.into_iter().flat_map(u32::to_le_bytes).collect();
-    hex::encode(bytes)
-}
-
-fn hex_to_dwords(what: &str, s: &str) -> Result<Vec<u32>> {
-    let bytes = hex::decode(s).map_err(|e| OracleError::Protocol(format!("{what}: {e}")))?;
-    if bytes.len() % 4 != 0 {
-        return Err(OracleError::Protocol(format!(
-            "{what}: {} bytes is not whole dwords",
-            bytes.len()
-        )));
-    }
-    Ok(bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
-        .collect())
-}
-
-impl Request {
-    pub fn run(batch: &Batch) -> Request {
-        Request::Run {
-            id: batch.id,
-            device: batch.device,
-            code_object: hex::encode(&batch.code_object),
-            inputs: dwords_to_hex(batch.inputs.iter().flatten().copied()),
-        }
-    }
-}
-
-fn decode_batch(id: u64, device: i32, code_object: &str, inputs: &str) -> Result<Batch> {
-    let code_object =
-        hex::decode(code_object).map_err(|e| OracleError::Protocol(format!("code_object: {e}")))?;
-    let words = hex_to_dwords("inputs", inputs)?;
-    if words.len() % INPUT_DWORDS != 0 {
-        return Err(OracleError::Protocol(format!(
-            "inputs: {} dwords is not whole rows",
-            words.len()
-        )));
-    }
-    let inputs = words
-        .chunks_exact(INPUT_DWORDS)
-        .map(|c| c.try_into().expect("INPUT_DWORDS"))
-        .collect();
-    Ok(Batch {
-        id,
-        device,
-        code_object,
-        inputs,
-    })
-}
-
-fn encode_done(id: u64, lanes: &[LaneOutput]) -> Response {
-    Response::Done {
-        id,
-        outputs: dwords_to_hex(lanes.iter().flat_map(|l| l.outputs)),
-        done: hex::encode(lanes.iter().map(|l| u8::from(l.done)).collect::<Vec<u8>>()),
-    }
-}
-
-fn decode_done(rows: usize, outputs: &str, done: &str) -> Result<Vec<LaneOutput>> {
-    let words = hex_to_dwords("outputs", outputs)?;
-    let done = hex::decode(done).map_err(|e| OracleError::Protocol(format!("done: {e}")))?;
-    if words.len() != rows * OUTPUT_DWORDS || done.len() != rows {
-        return Err(OracleError::Protocol(format!(
-            "expected {rows} rows, worker sent {} output dwords and {} done flags",
-            words.len(),
-            done.len()
-        )));
-    }
-    Ok(words
-        .chunks_exact(OUTPUT_DWORDS)
-        .zip(done)
-        .map(|(o, d)| LaneOutput {
-            outputs: o.try_into().expect("OUTPUT_DWORDS"),
-            done: d == 1,
-        })
-        .collect())
-}
+use crate::protocol::{
+    check_waves_done, decode_batch, decode_code_object, decode_done, encode_done,
+};
+pub use crate::protocol::{Request, Response};
+use crate::template::INPUT_DWORDS;
+use crate::wave::{WaveBatch, WaveInput, WaveResult, WaveShape};
 
 fn write_line(out: &mut impl Write, r: &Response) -> Result<()> {
     let io = |e: std::io::Error| OracleError::Io {
@@ -172,42 +64,57 @@ pub fn serve(
         }
         let req: Request = serde_json::from_str(&line)
             .map_err(|e| OracleError::Protocol(format!("bad request: {e}")))?;
-        let (id, device, code_object, inputs) = match req {
+        let id = match &req {
             Request::Shutdown => break,
-            Request::Run {
-                id,
-                device,
-                code_object,
-                inputs,
-            } => (id, device, code_object, inputs),
+            Request::Run { id, .. } | Request::RunWaves { id, .. } => *id,
         };
         if exec.is_none() {
             let f = make.take().expect("executor is made once");
             exec = Some(f().map_err(|e| e.to_string()));
         }
-        let response = match (
-            exec.as_mut().expect("set above"),
-            decode_batch(id, device, &code_object, &inputs),
-        ) {
-            (Err(e), _) => Response::Failed {
-                id,
-                error: e.clone(),
-            },
-            (_, Err(e)) => Response::Failed {
-                id,
-                error: e.to_string(),
-            },
-            (Ok(x), Ok(batch)) => match x.run(&batch) {
-                Ok(lanes) => encode_done(id, &lanes),
-                Err(e) => Response::Failed {
-                    id,
-                    error: e.to_string(),
-                },
-            },
-        };
+        let response = match exec.as_mut().expect("set above") {
+            Err(e) => Err(e.clone()),
+            Ok(x) => answer(x.as_mut(), req).map_err(|e| e.to_string()),
+        }
+        .unwrap_or_else(|error| Response::Failed { id, error });
         write_line(&mut output, &response)?;
     }
     Ok(())
+}
+
+/// Decodes and runs one `run` or `run_waves` request.
+fn answer(x: &mut dyn Executor, req: Request) -> Result<Response> {
+    match req {
+        Request::Run {
+            id,
+            device,
+            code_object,
+            inputs,
+        } => Ok(encode_done(
+            id,
+            &x.run(&decode_batch(id, device, &code_object, &inputs)?)?,
+        )),
+        Request::RunWaves {
+            id,
+            device,
+            code_object,
+            shape,
+            waves,
+        } => {
+            let batch = WaveBatch {
+                id,
+                device,
+                code_object: decode_code_object(&code_object)?,
+                shape,
+                waves,
+            };
+            Ok(Response::WavesDone {
+                id,
+                waves: x.run_waves(&batch)?,
+            })
+        }
+        Request::Shutdown => Err(OracleError::Protocol("shutdown is not a batch".into())),
+    }
 }
 
 /// The worker's entry point for a binary: stdin/stdout, the fake executor when
@@ -334,25 +241,82 @@ impl Supervisor {
             inputs: inputs.to_vec(),
         };
         self.next_id += 1;
-        let result = self.try_run(&batch);
+        let line = serde_json::to_string(&Request::run(&batch));
+        let deadline = self.watchdog.deadline(batch.inputs.len());
+        match self.exchange(batch.id, line, deadline)? {
+            Response::Done { outputs, done, .. } => {
+                decode_done(batch.inputs.len(), &outputs, &done)
+                    .map_err(|e| BatchError::Failed(e.to_string()))
+            }
+            other => Err(unexpected(&other, batch.id)),
+        }
+    }
+
+    /// Runs one batch of waves of the wave kernel `code_object` (assembled for `shape`); the
+    /// deadline counts every lane of every wave as a row.
+    pub fn run_waves(
+        &mut self,
+        device: i32,
+        code_object: &[u8],
+        shape: WaveShape,
+        waves: &[WaveInput],
+    ) -> std::result::Result<Vec<WaveResult>, BatchError> {
+        let batch = WaveBatch {
+            id: self.next_id,
+            device,
+            code_object: code_object.to_vec(),
+            shape,
+            waves: waves.to_vec(),
+        };
+        self.next_id += 1;
+        let line = serde_json::to_string(&Request::run_waves(&batch));
+        let deadline = self.watchdog.deadline(waves.len() * shape.lanes());
+        match self.exchange(batch.id, line, deadline)? {
+            Response::WavesDone { waves, .. } => {
+                check_waves_done(&batch, &waves).map_err(|e| BatchError::Failed(e.to_string()))?;
+                Ok(waves)
+            }
+            other => Err(unexpected(&other, batch.id)),
+        }
+    }
+
+    /// Sends one request line and returns the answer to batch `id` (a `failed` answer is
+    /// [`BatchError::Failed`]); a hang or a crash discards the worker.
+    fn exchange(
+        &mut self,
+        id: u64,
+        line: serde_json::Result<String>,
+        deadline: Duration,
+    ) -> std::result::Result<Response, BatchError> {
+        let line = line.map_err(|e| BatchError::Failed(e.to_string()))?;
+        let result = self.try_exchange(&line, deadline);
         if matches!(
             result,
             Err(BatchError::Timeout { .. }) | Err(BatchError::Crashed { .. })
         ) {
             self.discard();
         }
-        result
+        match result? {
+            Response::Failed { id: got, error } if got == id => Err(BatchError::Failed(error)),
+            Response::Done { id: got, .. } | Response::WavesDone { id: got, .. } if got != id => {
+                Err(BatchError::Failed(format!(
+                    "worker protocol: answer to batch {got} instead of {id}"
+                )))
+            }
+            other => Ok(other),
+        }
     }
 
-    fn try_run(&mut self, batch: &Batch) -> std::result::Result<Vec<LaneOutput>, BatchError> {
+    fn try_exchange(
+        &mut self,
+        line: &str,
+        deadline: Duration,
+    ) -> std::result::Result<Response, BatchError> {
         if self.running.is_none() {
             self.starts += 1;
             let started = self.start()?;
             self.running = Some(started);
         }
-        let line = serde_json::to_string(&Request::run(batch))
-            .map_err(|e| BatchError::Failed(e.to_string()))?;
-        let deadline = self.watchdog.deadline(batch.inputs.len());
         let running = self.running.as_mut().expect("started above");
         let sent = running
             .stdin
@@ -362,17 +326,7 @@ impl Supervisor {
         if sent.is_err() {
             return Err(self.crashed());
         }
-        match self.next_response(deadline)? {
-            Response::Done { id, outputs, done } if id == batch.id => {
-                decode_done(batch.inputs.len(), &outputs, &done)
-                    .map_err(|e| BatchError::Failed(e.to_string()))
-            }
-            Response::Failed { id, error } if id == batch.id => Err(BatchError::Failed(error)),
-            other => Err(BatchError::Failed(format!(
-                "worker protocol: unexpected response {other:?} to batch {}",
-                batch.id
-            ))),
-        }
+        self.next_response(deadline)
     }
 
     fn next_response(&mut self, deadline: Duration) -> std::result::Result<Response, BatchError> {
@@ -519,6 +473,12 @@ impl Drop for Supervisor {
     }
 }
 
+fn unexpected(r: &Response, id: u64) -> BatchError {
+    BatchError::Failed(format!(
+        "worker protocol: unexpected response {r:?} to batch {id}"
+    ))
+}
+
 fn describe_exit(s: std::process::ExitStatus) -> String {
     #[cfg(unix)]
     {
@@ -577,6 +537,56 @@ mod tests {
             lanes[0],
             FakeExecutor::expected(&[1, 2, 3], &[1, 2, 3, 4, 5, 6])
         );
+    }
+
+    #[test]
+    fn serve_round_trips_wave_batches() {
+        let shape = WaveShape {
+            wave: crate::mode::Wave::W64,
+            lds_bytes: 8,
+        };
+        let batch = WaveBatch {
+            id: 9,
+            device: 0,
+            code_object: vec![5; 11],
+            shape,
+            waves: vec![
+                WaveInput {
+                    lanes: vec![[1, 2, 3, 4, 5, 6]; 3],
+                    s_in: [7; 16],
+                    exec_in: 0x8000_0000_0000_0001,
+                    lds_in: vec![9],
+                    mem_in: vec![1, 2],
+                    mem_bytes: 12,
+                },
+                WaveInput::default(),
+            ],
+        };
+        let input = format!(
+            "{}\n",
+            serde_json::to_string(&Request::run_waves(&batch)).unwrap()
+        );
+        let mut out = Vec::new();
+        serve(input.as_bytes(), &mut out, || {
+            Ok(Box::new(FakeExecutor::default()) as Box<dyn Executor>)
+        })
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let line = text.lines().nth(1).unwrap();
+        let Response::WavesDone { id, waves } = serde_json::from_str(line).unwrap() else {
+            panic!("{line}")
+        };
+        assert_eq!(id, 9);
+        check_waves_done(&batch, &waves).unwrap();
+        for (w, i) in waves.iter().zip(&batch.waves) {
+            assert_eq!(
+                *w,
+                FakeExecutor::expected_wave(&batch.code_object, &shape, i)
+            );
+        }
+        assert_eq!(waves[0].lds_out, [9, 0]);
+        assert_eq!(waves[0].mem_out, [1, 2, 0]);
+        assert!(check_waves_done(&batch, &waves[..1]).is_err());
     }
 
     #[test]

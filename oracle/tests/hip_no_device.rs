@@ -2,8 +2,9 @@
 //! that into a failed batch, not a crash.
 
 use rdnaprobe_oracle::hip::HIP_ERROR_NO_DEVICE;
+use rdnaprobe_oracle::wave::{WaveInput, WaveShape};
 use rdnaprobe_oracle::worker::{BatchError, Supervisor, Watchdog, WorkerCommand};
-use rdnaprobe_oracle::{Hip, OracleError};
+use rdnaprobe_oracle::{Hip, OracleError, Wave};
 
 fn has_amd_gpu() -> bool {
     std::path::Path::new("/dev/kfd").exists()
@@ -74,4 +75,19 @@ fn real_worker_fails_batches_cleanly_without_a_device() {
         }
     }
     assert_eq!(sup.restarts(), 0, "a failed batch keeps the worker");
+    // Wave batches too: the same named HIP error, no crash.
+    let shape = WaveShape {
+        wave: Wave::W32,
+        lds_bytes: 0,
+    };
+    match sup.run_waves(0, b"not an elf", shape, &[WaveInput::default()]) {
+        Err(BatchError::Failed(msg)) => {
+            assert!(
+                msg.contains("hipError") || msg.contains("not found"),
+                "{msg}"
+            );
+        }
+        other => panic!("expected a failed wave batch, got {other:?}"),
+    }
+    assert_eq!(sup.restarts(), 0);
 }

@@ -4,7 +4,9 @@
 use std::time::{Duration, Instant};
 
 use rdnaprobe_oracle::exec::{FakeExecutor, FAKE_WORKER_ENV};
+use rdnaprobe_oracle::wave::{WaveInput, WaveShape};
 use rdnaprobe_oracle::worker::{BatchError, Supervisor, Watchdog, WorkerCommand};
+use rdnaprobe_oracle::Wave;
 
 const CODE: &[u8] = b"fake code object";
 
@@ -115,4 +117,55 @@ fn bad_plan_fails_batches_with_the_reason() {
             .contains("bad RDNAPROBE_FAKE_WORKER item `explode@1`"),
         "{err}"
     );
+}
+
+fn waves(seed: u32, n: u32, shape: WaveShape) -> Vec<WaveInput> {
+    (0..n)
+        .map(|w| WaveInput {
+            lanes: rows(seed ^ w, shape.lanes() as u32 - w % 3),
+            s_in: std::array::from_fn(|k| seed.wrapping_mul(31) ^ ((k as u32) << (w % 8))),
+            exec_in: 0x0123_4567_89ab_cdef_u64.rotate_left(seed + w),
+            lds_in: (0..(shape.lds_bytes / 4).min(w))
+                .map(|k| k ^ seed)
+                .collect(),
+            mem_in: vec![seed, w],
+            mem_bytes: 8 + 4 * w,
+        })
+        .collect()
+}
+
+#[test]
+fn wave_batches_flow_and_a_hang_costs_one_batch() {
+    let mut sup = supervisor("hang@1", Duration::from_millis(1500));
+    for (b, shape) in [
+        WaveShape {
+            wave: Wave::W32,
+            lds_bytes: 256,
+        },
+        WaveShape {
+            wave: Wave::W64,
+            lds_bytes: 0,
+        },
+        WaveShape {
+            wave: Wave::W64,
+            lds_bytes: 4096,
+        },
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let inputs = waves(b as u32, 5, shape);
+        match sup.run_waves(0, CODE, shape, &inputs) {
+            Err(e) if b == 1 => assert!(matches!(e, BatchError::Timeout { .. }), "{e:?}"),
+            Err(e) => panic!("batch {b}: {e}"),
+            Ok(out) => {
+                assert_ne!(b, 1, "batch 1 hangs");
+                assert_eq!(out.len(), inputs.len());
+                for (o, i) in out.iter().zip(&inputs) {
+                    assert_eq!(*o, FakeExecutor::expected_wave(CODE, &shape, i));
+                }
+            }
+        }
+    }
+    assert_eq!(sup.restarts(), 1);
 }
