@@ -213,7 +213,7 @@ impl FakeExecutor {
         Ok(FakeExecutor { plan: out })
     }
 
-    /// What a fake run returns for a row: out[k] = in[k % 6] rotated left by k, xor the code
+    /// What a fake run returns for a row: `out[k] = in[k % 6]` rotated left by k, xor the code
     /// object's length, so tests see inputs, row order and the kernel travel through the protocol.
     pub fn expected(code_object: &[u8], input: &[u32; INPUT_DWORDS]) -> LaneOutput {
         let mut outputs = [0u32; OUTPUT_DWORDS];

@@ -4,8 +4,11 @@
 //!   function pointers; a missing library is [`OracleError::LibraryNotFound`], not a link error.
 //! - [`template`] wraps a body in the probe kernel of the lane contract; [`assemble`] turns it into
 //!   a code object with comgr and checks the kernel descriptor ([`elf`]) against the [`Mode`].
-//! - [`exec`] runs rows of one kernel on a device; [`worker`] does it in a child process with a
-//!   watchdog, so a hang or a GPU fault costs the affected rows, not the sweep.
+//! - [`wave`] is the wave contract's kernel (whole waves: SGPRs, EXEC/VCC/SCC, LDS, a memory
+//!   region) and its executor side ([`wave::WaveInput`] in, [`wave::WaveResult`] out);
+//! - [`exec`] runs rows of one kernel (or waves of a wave kernel) on a device; [`worker`] does it
+//!   in a child process with a watchdog, so a hang or a GPU fault costs the affected rows, not
+//!   the sweep; [`protocol`] is their JSON-lines protocol.
 //!
 //! This crate knows nothing about the instruction set or the recompiler: bodies are `&[u32]`.
 

@@ -33,6 +33,17 @@ pub struct WaveInput {
     pub mem_bytes: u32,
 }
 
+impl WaveInput {
+    /// Sets lane `lane`'s in0..in5, growing `lanes` with zero lanes as needed (the rows of a wave
+    /// need not cover every lane).
+    pub fn set_lane(&mut self, lane: usize, inputs: [u32; INPUT_DWORDS]) {
+        if self.lanes.len() <= lane {
+            self.lanes.resize(lane + 1, [0; INPUT_DWORDS]);
+        }
+        self.lanes[lane] = inputs;
+    }
+}
+
 /// What one wave produced.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct WaveResult {
@@ -76,6 +87,69 @@ fn bytes_to_dwords(bytes: &[u8]) -> Vec<u32> {
             u32::from_le_bytes(b)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mode::Wave;
+
+    #[test]
+    fn set_lane_fills_gaps_with_zero_lanes() {
+        let mut w = WaveInput::default();
+        w.set_lane(3, [7; INPUT_DWORDS]);
+        w.set_lane(1, [5; INPUT_DWORDS]);
+        assert_eq!(w.lanes, [[0; 6], [5; 6], [0; 6], [7; 6]]);
+    }
+
+    #[test]
+    fn table_entries_point_into_the_buffers() {
+        let shape = WaveShape {
+            wave: Wave::W64,
+            lds_bytes: 600,
+        };
+        let waves = vec![
+            WaveInput {
+                mem_bytes: 10,
+                mem_in: vec![1, 2],
+                ..WaveInput::default()
+            },
+            WaveInput {
+                exec_in: 0xdead_beef_0000_0001,
+                s_in: [3; 16],
+                mem_bytes: 4,
+                ..WaveInput::default()
+            },
+        ];
+        let p = pack(&shape, &waves).unwrap();
+        assert_eq!(p.region_spans, [(0, 10), (256, 4)]);
+        assert_eq!(p.regions.len(), 260);
+        assert_eq!(p.lds_in.len(), 2 * 1024, "whole granules per wave");
+        let at = Addresses {
+            lanes_in: 0x1000,
+            lanes_out: 0x2000,
+            uniform_out: 0x3000,
+            lds_in: 0x4000,
+            lds_out: 0x5000,
+            regions: 0x6000,
+        };
+        let t = wave_table(&shape, &waves, &p, &at);
+        let u64_at = |o: usize| u64::from_le_bytes(t[o..o + 8].try_into().unwrap());
+        let e = ENTRY_BYTES;
+        assert_eq!(u64_at(e + ENTRY_LANES_IN), 0x1000 + 64 * 24);
+        assert_eq!(u64_at(e + ENTRY_LANES_OUT), 0x2000 + 64 * 64);
+        assert_eq!(u64_at(e + ENTRY_UNIFORM_OUT), 0x3000 + 96);
+        assert_eq!(u64_at(e + ENTRY_LDS_IN), 0x4000 + 1024);
+        assert_eq!(u64_at(e + ENTRY_LDS_OUT), 0x5000 + 1024);
+        assert_eq!(u64_at(e + ENTRY_REGION), 0x6000 + 256);
+        assert_eq!(t[e + ENTRY_REGION_BYTES], 4);
+        assert_eq!(u64_at(e + ENTRY_EXEC_IN), 0xdead_beef_0000_0001);
+        assert_eq!(t[e + ENTRY_S_IN + 60], 3);
+        assert_eq!(
+            kernargs(0xabc, 2)[..12],
+            [0xbc, 0xa, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0]
+        );
+    }
 }
 
 /// Checks that `wave` fits `shape`.

@@ -23,7 +23,7 @@ pub struct FakeWave {
     pub scc: bool,
     pub m0: u32,
     pub lds: Vec<u32>,
-    /// The region's address and bytes (s[16:17] and s22, kept here to model memory access).
+    /// The region's address and bytes (`s[16:17]` and s22, kept here to model memory access).
     pub region: (u64, u32),
 }
 
@@ -215,9 +215,9 @@ mod tests {
     }
 
     /// A body that touches every output: lanes in EXEC mix their inputs with the lane id (like a
-    /// VALU op), v12..v15 show s[20:23], v16 shows M0, v25 shows v255; s0..s15 are rewritten,
+    /// VALU op), v12..v15 show `s[20:23]`, v16 shows M0, v25 shows v255; s0..s15 are rewritten,
     /// EXEC/VCC/SCC change, every LDS dword is incremented, and region dword i gets i + 1 added
-    /// through the address in s[16:17].
+    /// through the address in `s[16:17]`.
     fn body(w: &mut FakeWave, d: &Memory) {
         for lane in 0..w.lanes {
             let s = w.s;

@@ -6,7 +6,7 @@
 //! entry's fields are the `ENTRY_*` offsets below; the executor ([`super::exec`]) fills them.
 //!
 //! Before the body, on every lane: v4..v9 = the lane's in0..in5, every other VGPR below v255 = 0;
-//! s0..s15 = `s_in`, s[16:17] = the memory region's address, s[20:23] = a raw buffer resource for
+//! s0..s15 = `s_in`, `s[16:17]` = the memory region's address, `s[20:23]` = a raw buffer resource for
 //! the region (word3 [`RAW_BUFFER_WORD3`]), the other SGPRs below s100 = 0; M0 = 0, VCC = 0,
 //! SCC = 0; LDS = `lds_in` then zeros up to the allocation; EXEC = `exec_in`.
 //!
@@ -35,7 +35,7 @@ pub const ENTRY_UNIFORM_OUT: usize = 0x10;
 pub const ENTRY_LDS_IN: usize = 0x18;
 /// u64: LDS contents after the body (the whole allocation); unused without LDS.
 pub const ENTRY_LDS_OUT: usize = 0x20;
-/// u64: the memory region's address (s[16:17] and the V# base).
+/// u64: the memory region's address (`s[16:17]` and the V# base).
 pub const ENTRY_REGION: usize = 0x28;
 /// u32: the memory region's size in bytes (the V#'s num_records).
 pub const ENTRY_REGION_BYTES: usize = 0x30;
