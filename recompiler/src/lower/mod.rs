@@ -13,7 +13,8 @@
 //! register files live in `regs`, operand reading in `operands`, result modifiers in
 //! `modifiers`; the family modules (`integer`, `arithmetic`, `minmax`, `compare`, `division`,
 //! `transcendental`, `conversion`, `pack`, `float16`, `float16_of3`, `packed`, `float64`,
-//! `float64_int`, `trig_preop`, `moves`) hold the semantic rules,
+//! `float64_int`, `trig_preop`, `moves`, and the scalar ALU in `salu`, `salu_unary` and
+//! `salu_mode`) hold the semantic rules,
 //! each named in docs/semantics.md, with the format-independent primitives in `build`.
 
 mod arithmetic;
@@ -40,6 +41,11 @@ mod packed;
 mod pk_int;
 mod regs;
 mod sad;
+mod salu;
+mod salu_mode;
+#[cfg(test)]
+mod salu_tests;
+mod salu_unary;
 mod saturate;
 mod transcendental;
 mod trig_preop;
