@@ -66,7 +66,12 @@ fn case(row: &OpInfo, rng: &mut Rng, out: u32) -> Option<(String, u32)> {
     let ddw = row.dsts.first().map_or(0, |d| d.dwords);
     let sdw = |i: usize| row.srcs.get(i).map_or(1, |s| s.dwords);
     let op = match row.family {
-        Family::SOP2 => format!("{m} {}, {}, {}", sreg(4, ddw), sreg(0, sdw(0)), sreg(2, sdw(1))),
+        Family::SOP2 => format!(
+            "{m} {}, {}, {}",
+            sreg(4, ddw),
+            sreg(0, sdw(0)),
+            sreg(2, sdw(1))
+        ),
         Family::SOPC => format!("{m} {}, {}", sreg(0, sdw(0)), sreg(2, sdw(1))),
         Family::SOP1 => {
             if m.starts_with("s_movrel") {
@@ -75,7 +80,7 @@ fn case(row: &OpInfo, rng: &mut Rng, out: u32) -> Option<(String, u32)> {
             format!("{m} {}, {}", sreg(4, ddw), sreg(0, sdw(0)))
         }
         Family::SOPK => match m {
-            "s_getreg_b32" => format!("s_getreg_b32 s4, hwreg(1, 0, 32)"),
+            "s_getreg_b32" => "s_getreg_b32 s4, hwreg(1, 0, 32)".into(),
             "s_setreg_b32" => {
                 let _ = writeln!(t, "s_mov_b32 s0, {:#x}", value(rng) & 0x3ff);
                 "s_setreg_b32 hwreg(1, 0, 10), s0\ns_getreg_b32 s4, hwreg(1, 0, 32)".into()
@@ -241,7 +246,12 @@ fn salu_ops_agree_on_lavapipe_and_pass_spirv_val() {
     assert_eq!(cpu.len(), lvp.len());
     let mut differ = Vec::new();
     for (c, v) in cpu.iter().zip(&lvp) {
-        assert_eq!(c.extra.get(1).map(String::as_str), Some("ok"), "{}", c.instruction);
+        assert_eq!(
+            c.extra.get(1).map(String::as_str),
+            Some("ok"),
+            "{}",
+            c.instruction
+        );
         if c.outputs != v.outputs || c.extra.get(1) != v.extra.get(1) {
             differ.push(format!(
                 "{} (wave{:?}): cpu {:08x?}, lavapipe {:08x?} {:?}",

@@ -12,7 +12,7 @@ use super::packed::{self, Mix, Pk};
 use super::unary::UnaryOp;
 use super::{
     division, dot, float16, float16_of3, float64, float64_int, int16, integer, moves, pack, pk_int,
-    salu, salu_mode, salu_unary, sad, transcendental, trig_preop, Lowerer,
+    sad, salu, salu_mode, salu_unary, transcendental, trig_preop, Lowerer,
 };
 use crate::build::Fmt;
 use crate::ir::IntCmp;
@@ -703,8 +703,7 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_movreld_b64
         | Opcode::s_movrelsd_2_b32 => Lower(salu_unary::movrel),
         Opcode::s_getreg_b32 => Lower(salu_mode::getreg),
-        Opcode::s_setreg_b32
-        | Opcode::s_setreg_imm32_b32 => Lower(salu_mode::setreg),
+        Opcode::s_setreg_b32 | Opcode::s_setreg_imm32_b32 => Lower(salu_mode::setreg),
         Opcode::s_version
         | Opcode::s_waitcnt_vscnt
         | Opcode::s_waitcnt_vmcnt
@@ -715,8 +714,7 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_setpc_b64
         | Opcode::s_swappc_b64
         | Opcode::s_rfe_b64 => Unlowered(PROGRAM_COUNTER),
-        Opcode::s_subvector_loop_begin
-        | Opcode::s_subvector_loop_end => Unlowered(SUBVECTOR),
+        Opcode::s_subvector_loop_begin | Opcode::s_subvector_loop_end => Unlowered(SUBVECTOR),
         Opcode::s_waitcnt
         | Opcode::s_waitcnt_depctr
         | Opcode::s_wait_idle

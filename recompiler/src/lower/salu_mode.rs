@@ -88,7 +88,9 @@ pub(super) fn setreg(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     // rule: mode-register
     let (offset, mask) = hwreg(c)?;
     let value = if c.op == Opcode::s_setreg_imm32_b32 {
-        c.inst.literal().ok_or("s_setreg_imm32_b32 without its literal")?
+        c.inst
+            .literal()
+            .ok_or("s_setreg_imm32_b32 without its literal")?
     } else {
         let s = decode_sdst(c.inst.field(Field::Sdst) as u16, 1);
         let h = l.read32(&s)?;

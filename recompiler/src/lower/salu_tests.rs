@@ -80,7 +80,10 @@ fn add_sub_carries_and_overflow() {
     // carry in from SCC
     assert_eq!(op2("s_addc_u32", 0xffff_ffff, 0, true), (0, 1));
     assert_eq!(op2("s_addc_u32", 0xffff_fffe, 0, true), (0xffff_ffff, 0));
-    assert_eq!(op2("s_addc_u32", 0xffff_ffff, 0xffff_ffff, true), (0xffff_ffff, 1));
+    assert_eq!(
+        op2("s_addc_u32", 0xffff_ffff, 0xffff_ffff, true),
+        (0xffff_ffff, 1)
+    );
     assert_eq!(op2("s_addc_u32", 1, 1, false), (2, 0));
     assert_eq!(op2("s_subb_u32", 0, 0, true), (0xffff_ffff, 1));
     assert_eq!(op2("s_subb_u32", 5, 4, true), (0, 0));
@@ -88,7 +91,10 @@ fn add_sub_carries_and_overflow() {
     assert_eq!(op2("s_subb_u32", 0xffff_ffff, 0xffff_ffff, false), (0, 0));
     assert_eq!(op2("s_absdiff_i32", 3, 10, false), (7, 1));
     assert_eq!(op2("s_absdiff_i32", 5, 5, true), (0, 0));
-    assert_eq!(op2("s_absdiff_i32", 0xffff_ffff, 0x7fff_ffff, false), (0x8000_0000, 1));
+    assert_eq!(
+        op2("s_absdiff_i32", 0xffff_ffff, 0x7fff_ffff, false),
+        (0x8000_0000, 1)
+    );
     assert_eq!(op2("s_lshl2_add_u32", 0x4000_0000, 1, false), (1, 1));
     assert_eq!(op2("s_lshl4_add_u32", 3, 4, true), (52, 0));
     assert_eq!(op2("s_lshl1_add_u32", 0xffff_ffff, 2, false), (0, 1));
@@ -106,12 +112,24 @@ fn min_max_select_and_multiply() {
     // multiplies leave SCC
     assert_eq!(op2("s_mul_i32", 0x1_0000, 0x1_0000, true), (0, 1));
     assert_eq!(op2("s_mul_i32", 0xffff_fffd, 7, false), (0xffff_ffeb, 0));
-    assert_eq!(op2("s_mul_hi_u32", 0xffff_ffff, 0xffff_ffff, true), (0xffff_fffe, 1));
+    assert_eq!(
+        op2("s_mul_hi_u32", 0xffff_ffff, 0xffff_ffff, true),
+        (0xffff_fffe, 1)
+    );
     assert_eq!(op2("s_mul_hi_i32", 0xffff_ffff, 0xffff_ffff, false), (0, 0));
     assert_eq!(op2("s_mul_hi_i32", 0x8000_0000, 2, false), (0xffff_ffff, 0));
-    assert_eq!(op2("s_pack_ll_b32_b16", 0x1111_aaaa, 0x2222_bbbb, true), (0xbbbb_aaaa, 1));
-    assert_eq!(op2("s_pack_lh_b32_b16", 0x1111_aaaa, 0x2222_bbbb, false), (0x2222_aaaa, 0));
-    assert_eq!(op2("s_pack_hh_b32_b16", 0x1111_aaaa, 0x2222_bbbb, false), (0x2222_1111, 0));
+    assert_eq!(
+        op2("s_pack_ll_b32_b16", 0x1111_aaaa, 0x2222_bbbb, true),
+        (0xbbbb_aaaa, 1)
+    );
+    assert_eq!(
+        op2("s_pack_lh_b32_b16", 0x1111_aaaa, 0x2222_bbbb, false),
+        (0x2222_aaaa, 0)
+    );
+    assert_eq!(
+        op2("s_pack_hh_b32_b16", 0x1111_aaaa, 0x2222_bbbb, false),
+        (0x2222_1111, 0)
+    );
 }
 
 #[test]
@@ -133,11 +151,17 @@ fn bitwise_shifts_and_fields() {
     // s_bfe: offset [4:0], width [22:16], SCC = result != 0
     assert_eq!(op2("s_bfe_u32", 0x1234_5678, 8 << 16 | 4, false), (0x67, 1));
     assert_eq!(op2("s_bfe_u32", 0x1234_5678, 4, true), (0, 0));
-    assert_eq!(op2("s_bfe_u32", 0x1234_5678, 40 << 16 | 4, false), (0x0123_4567, 1));
+    assert_eq!(
+        op2("s_bfe_u32", 0x1234_5678, 40 << 16 | 4, false),
+        (0x0123_4567, 1)
+    );
     assert_eq!(op2("s_bfe_i32", 0xf0, 4 << 16 | 4, false), (0xffff_ffff, 1));
     assert_eq!(op2("s_bfe_i32", 0x70, 4 << 16 | 4, false), (7, 1));
     assert_eq!(op2("s_bfe_i32", 0xf0, 4, true), (0, 0));
-    assert_eq!(op2("s_bfe_i32", 0x8000_0000, 40 << 16 | 28, false), (0xffff_fff8, 1));
+    assert_eq!(
+        op2("s_bfe_i32", 0x8000_0000, 40 << 16 | 28, false),
+        (0xffff_fff8, 1)
+    );
 }
 
 #[test]
@@ -149,22 +173,49 @@ fn sixty_four_bit_pairs() {
     assert_eq!(op2_64("s_lshr_b64", m, 32, "s2", false), (0x8000_0000, 1));
     assert_eq!(op2_64("s_ashr_i64", m, 63, "s2", false), (u64::MAX, 1));
     assert_eq!(
-        op2_64("s_and_b64", 0xffff_0000_0000_ffff, 0x0fff_0000_0000_0000, "s[2:3]", false),
+        op2_64(
+            "s_and_b64",
+            0xffff_0000_0000_ffff,
+            0x0fff_0000_0000_0000,
+            "s[2:3]",
+            false
+        ),
         (0x0fff_0000_0000_0000, 1)
     );
-    assert_eq!(op2_64("s_and_b64", 1 << 40, 1 << 39, "s[2:3]", true), (0, 0));
+    assert_eq!(
+        op2_64("s_and_b64", 1 << 40, 1 << 39, "s[2:3]", true),
+        (0, 0)
+    );
     assert_eq!(op2_64("s_xnor_b64", 0, 0, "s[2:3]", false), (u64::MAX, 1));
-    assert_eq!(op2_64("s_andn2_b64", u64::MAX, 1 << 63, "s[2:3]", false), (!m, 1));
-    assert_eq!(op2_64("s_cselect_b64", 1 << 40, 5, "s[2:3]", true), (1 << 40, 1));
+    assert_eq!(
+        op2_64("s_andn2_b64", u64::MAX, 1 << 63, "s[2:3]", false),
+        (!m, 1)
+    );
+    assert_eq!(
+        op2_64("s_cselect_b64", 1 << 40, 5, "s[2:3]", true),
+        (1 << 40, 1)
+    );
     assert_eq!(op2_64("s_cselect_b64", 1 << 40, 5, "s[2:3]", false), (5, 0));
     let x = 0x1234_5678_9abc_def0u64;
-    assert_eq!(op2_64("s_bfe_u64", x, 16 << 16 | 36, "s2", false), (0x4567, 1));
+    assert_eq!(
+        op2_64("s_bfe_u64", x, 16 << 16 | 36, "s2", false),
+        (0x4567, 1)
+    );
     assert_eq!(op2_64("s_bfe_u64", x, 36, "s2", true), (0, 0));
-    assert_eq!(op2_64("s_bfe_u64", x, 70 << 16 | 4, "s2", false), (x >> 4, 1));
+    assert_eq!(
+        op2_64("s_bfe_u64", x, 70 << 16 | 4, "s2", false),
+        (x >> 4, 1)
+    );
     assert_eq!(op2_64("s_bfe_i64", m, 64 << 16 | 60, "s2", false), (!7, 1));
-    assert_eq!(op2_64("s_bfe_i64", 0x8_0000_0000, 4 << 16 | 32, "s2", false), (!7, 1));
+    assert_eq!(
+        op2_64("s_bfe_i64", 0x8_0000_0000, 4 << 16 | 32, "s2", false),
+        (!7, 1)
+    );
     // s_bfm_b64: width and offset modulo 64; SCC unchanged
-    assert_eq!(op2_64("s_bfm_b64", 40, 8, "s2", true), (0xff_ffff_ffff_00, 1));
+    assert_eq!(
+        op2_64("s_bfm_b64", 40, 8, "s2", true),
+        (0xffff_ffff_ff00, 1)
+    );
 }
 
 #[test]
@@ -195,18 +246,33 @@ fn compares() {
 
 #[test]
 fn sopk_forms() {
-    let d = |text: &str| run(&format!("{text}\nv_mov_b32 v10, s0\ns_cselect_b32 s3, 1, 0\nv_mov_b32 v11, s3"), [0; 6], 0);
+    let d = |text: &str| {
+        run(
+            &format!("{text}\nv_mov_b32 v10, s0\ns_cselect_b32 s3, 1, 0\nv_mov_b32 v11, s3"),
+            [0; 6],
+            0,
+        )
+    };
     assert_eq!(d("s_movk_i32 s0, 0x8000")[..2], [0xffff_8000, 0]);
-    assert_eq!(d("s_mov_b32 s0, 4\ns_cmp_eq_u32 0, 1\ns_cmovk_i32 s0, 0x8001")[0], 4);
+    assert_eq!(
+        d("s_mov_b32 s0, 4\ns_cmp_eq_u32 0, 1\ns_cmovk_i32 s0, 0x8001")[0],
+        4
+    );
     assert_eq!(
         d("s_mov_b32 s0, 4\ns_cmp_eq_u32 0, 0\ns_cmovk_i32 s0, 0x8001")[0],
         0xffff_8001
     );
-    assert_eq!(d("s_mov_b32 s0, 0x7fffffff\ns_addk_i32 s0, 1")[..2], [0x8000_0000, 1]);
+    assert_eq!(
+        d("s_mov_b32 s0, 0x7fffffff\ns_addk_i32 s0, 1")[..2],
+        [0x8000_0000, 1]
+    );
     assert_eq!(d("s_mov_b32 s0, 5\ns_addk_i32 s0, 0xffff")[..2], [4, 0]);
     assert_eq!(d("s_mov_b32 s0, 3\ns_mulk_i32 s0, 0xfffe")[0], 0xffff_fffa);
     // the waits and s_version do nothing
-    assert_eq!(d("s_mov_b32 s0, 3\ns_version 0x1234\ns_waitcnt_vscnt null, 0x0")[0], 3);
+    assert_eq!(
+        d("s_mov_b32 s0, 3\ns_version 0x1234\ns_waitcnt_vscnt null, 0x0")[0],
+        3
+    );
 }
 
 #[test]
@@ -309,8 +375,12 @@ fn lane_masks_from_valu_ops() {
     // an op that mixes bits, or SCC of such a mask, needs the whole-wave mask
     let e = lower_err("v_cmp_lt_u32 vcc_lo, v4, v5\ns_add_u32 s0, vcc_lo, 1");
     assert!(e.contains("s_add_u32") && e.contains("lane mask"), "{e}");
-    let e = lower_err("v_cmp_lt_u32 vcc_lo, v4, v5\ns_and_b32 s0, vcc_lo, -1\ns_cselect_b32 s1, 1, 0");
-    assert!(e.contains("s_cselect_b32") && e.contains("lane mask"), "{e}");
+    let e =
+        lower_err("v_cmp_lt_u32 vcc_lo, v4, v5\ns_and_b32 s0, vcc_lo, -1\ns_cselect_b32 s1, 1, 0");
+    assert!(
+        e.contains("s_cselect_b32") && e.contains("lane mask"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -332,7 +402,10 @@ fn mode_register() {
              s_setreg_imm32_b32 hwreg(1, 0, 2), 0\nv_add_f32 v12, v4, v5\n\
              s_mov_b32 s0, 1\ns_setreg_b32 hwreg(1, 0, 2), s0\nv_add_f32 v13, v4, v5\n\
              s_getreg_b32 s1, hwreg(1, 0, 32)\nv_mov_b32 v14, s1";
-    assert_eq!(run(r, ins, 0)[..5], [0x3f80_0000, 0x3f80_0001, 0x3f80_0000, 0x3f80_0001, 0x3c1]);
+    assert_eq!(
+        run(r, ins, 0)[..5],
+        [0x3f80_0000, 0x3f80_0001, 0x3f80_0000, 0x3f80_0001, 0x3c1]
+    );
     // f32 denormals: flushed by default, kept after s_denorm_mode / a setreg of bits 5:4
     let d = "v_mul_f32 v10, v4, 1.0\ns_denorm_mode 0xf\nv_mul_f32 v11, v4, 1.0\n\
              s_setreg_imm32_b32 hwreg(1, 4, 2), 0\nv_mul_f32 v12, v4, 1.0\n\

@@ -11,7 +11,9 @@ fn hwreg(t: &str) -> Option<u32> {
         .map(|x| parse_int(x.trim()))
         .collect::<Option<_>>()?;
     match v[..] {
-        [id, off, size] if (0..64).contains(&id) && (0..32).contains(&off) && (1..=32).contains(&size) => {
+        [id, off, size]
+            if (0..64).contains(&id) && (0..32).contains(&off) && (1..=32).contains(&size) =>
+        {
             Some(id as u32 | (off as u32) << 6 | (size as u32 - 1) << 11)
         }
         _ => None,
@@ -24,7 +26,12 @@ fn salu_hwreg(info: &'static OpInfo, ops: &[(String, usize)], at: usize) -> Res<
     let mut f = Fields::default();
     let (t, c) = &ops[at];
     let simm = hwreg(t).ok_or((*c, format!("`{t}` is not hwreg(id, offset, size)")))?;
-    let other: Vec<&(String, usize)> = ops.iter().enumerate().filter(|(i, _)| *i != at).map(|(_, o)| o).collect();
+    let other: Vec<&(String, usize)> = ops
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != at)
+        .map(|(_, o)| o)
+        .collect();
     if other.len() != 1 {
         return Err((*c, format!("{} takes 2 operands", info.mnemonic)));
     }
@@ -39,7 +46,10 @@ fn salu_hwreg(info: &'static OpInfo, ops: &[(String, usize)], at: usize) -> Res<
         let r = parse_reg(o)
             .filter(|r| r.kind != RegKind::Vgpr)
             .ok_or((*oc, format!("`{o}` is not a scalar register")))?;
-        f.set(Field::Sdst, u32::from(operand::encode_src(&Operand::Reg(r))));
+        f.set(
+            Field::Sdst,
+            u32::from(operand::encode_src(&Operand::Reg(r))),
+        );
     }
     f.set(Field::Enc, 0xb);
     f.set(Field::Op, u32::from(info.opcode));
