@@ -3,8 +3,8 @@
 //!
 //! Scalar values are uniform, so every lane computes them redundantly: an SGPR pair is two U32
 //! values, read as one U64 for the 64-bit forms; SCC is the U32 0/1 at source code 253 in the
-//! scalar register map. Results and SCC follow the RDNA2 ISA manual (section 16, SALU), with the
-//! corrections of the rules cited beside the code.
+//! scalar register map. Results and SCC follow the RDNA2 ISA manual's SALU instruction
+//! descriptions, with the corrections of the rules cited beside the code.
 //!
 //! A lane mask written by a VALU op is held as this lane's view (only this lane's bit is right,
 //! see `regs`). Moves, selects and the bitwise ops (and the saveexec family) keep that view
@@ -30,6 +30,8 @@ const LANE_VIEW: &str = "reads a lane mask written by a VALU op (held per lane u
 
 impl Lowerer {
     /// Whether `h` depends on a lane's inputs or index, i.e. is not one value for the whole wave.
+    /// (A cross-lane primitive whose result is the same on every lane, such as a ballot, will
+    /// end the dependence when the IR has one.)
     pub(super) fn is_varying(&mut self, h: Handle) -> bool {
         let k = &self.b.k;
         let v = &mut self.scalar.varying;
