@@ -1,7 +1,8 @@
 //! Lowering: decoded RDNA2 instructions -> one per-lane [`Kernel`] under the lane contract.
 //!
 //! Before the body v4..v9 are `Input(0..5)`, v10..v25 and every other register read before it
-//! is written are 0, EXEC has every lane, and VCC, SCC and M0 are 0. After the body v10..v25 are the outputs.
+//! is written are 0, EXEC has every lane, and VCC, SCC and M0 are 0. After the body v10..v25
+//! are the outputs.
 //! Lane masks (VCC, SGPR masks) are tracked per lane: a VOPC or `v_div_scale_*` sets this lane's
 //! bit ([`Expr::LaneId`](crate::ir::Expr::LaneId)) and a reader (`v_cndmask_b32`,
 //! `v_div_fmas_*`, carries) reads this lane's bit, so the other lanes' bits of a mask written by

@@ -5,8 +5,8 @@
 //! following instructions are lowered under, from that instruction on. A write must therefore
 //! know its value while lowering: an immediate, a literal, or an SGPR that holds a constant of
 //! the body. MODE's fields (the RDNA2 ISA manual's MODE register table; LLVM's SIDefines.h
-//! FP_ROUND_* and FP_DENORM_*): bits 1:0 f32 round, 3:2 f16/f64 round, 5:4 f32 denormals, 7:6 f16/f64
-//! denormals, 8 DX10_CLAMP, 9 IEEE, 23 FP16_OVFL. The other fields (LOD_CLAMPED, DEBUG,
+//! FP_ROUND_* and FP_DENORM_*): bits 1:0 f32 round, 3:2 f16/f64 round, 5:4 f32 denormals,
+//! 7:6 f16/f64 denormals, 8 DX10_CLAMP, 9 IEEE, 23 FP16_OVFL. The other fields (LOD_CLAMPED, DEBUG,
 //! EXCP_EN, VSKIP, CSP, ...) read as 0; a write that would set one is unsupported, since they
 //! change what the wave does (exceptions, skipped vector instructions) beyond the float rules.
 

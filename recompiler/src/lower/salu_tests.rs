@@ -412,6 +412,14 @@ fn mode_register() {
              s_mov_b32 s0, 3\ns_lshl_b32 s0, s0, 4\ns_setreg_b32 hwreg(1, 0, 8), s0\n\
              v_mul_f32 v13, v4, 1.0";
     assert_eq!(run(d, [1, 0, 0, 0, 0, 0], 0)[..4], [0, 1, 0, 1]);
+    // f16/f64 round (bits 3:2) and FP16_OVFL (bit 23)
+    let f64r = "v_add_f64 v[10:11], v[4:5], v[6:7]\ns_round_mode 0x4\n\
+                v_add_f64 v[12:13], v[4:5], v[6:7]";
+    let ins64 = [0, 0x3ff0_0000, 0, 0x3c30_0000, 0, 0];
+    assert_eq!(run(f64r, ins64, 0)[..4], [0, 0x3ff0_0000, 1, 0x3ff0_0000]);
+    let ovfl = "v_add_f16 v10, v4, v5\ns_setreg_imm32_b32 hwreg(1, 23, 1), 1\n\
+                v_add_f16 v11, v4, v5";
+    assert_eq!(run(ovfl, [0x7bff, 0x7bff, 0, 0, 0, 0], 0)[..2], [0x7c00, 0x7bff]);
     // values unknown while lowering, other registers and other MODE fields are refused
     let e = lower_err("v_cmp_lt_u32 vcc_lo, v4, v5\ns_setreg_b32 hwreg(1, 0, 4), vcc_lo");
     assert!(e.contains("not a constant"), "{e}");
