@@ -34,6 +34,8 @@ const PROGRAM_CONTROL: &str = "scalar program control: not modelled";
 const PROGRAM_COUNTER: &str = "program counter: the lane contract gives the body no code address";
 const SUBVECTOR: &str = "subvector loops branch: control flow";
 const SETKILL: &str = "ends the wave as s_endpgm does (measured): control flow";
+const MESSAGE: &str =
+    "messages to the shader input unit (GS, interrupts, VGPR release): not modelled";
 const SCALAR_MEMORY: &str = "scalar memory loads: wave contract";
 const CROSS_LANE: &str = "cross-lane: wave contract";
 const PK_U8: &str = "no rule yet: the rounding of its f32 -> u8 conversion is not measured";
@@ -730,25 +732,28 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::s_sethalt => Lower(salu_mode::sethalt),
         Opcode::s_setkill => Unlowered(SETKILL),
         Opcode::s_branch
-        | Opcode::s_wakeup
         | Opcode::s_cbranch_scc0
         | Opcode::s_cbranch_scc1
         | Opcode::s_cbranch_vccz
         | Opcode::s_cbranch_vccnz
         | Opcode::s_cbranch_execz
         | Opcode::s_cbranch_execnz
-        | Opcode::s_sendmsg
-        | Opcode::s_sendmsghalt
-        | Opcode::s_trap
-        | Opcode::s_ttracedata
         | Opcode::s_cbranch_cdbgsys
         | Opcode::s_cbranch_cdbguser
         | Opcode::s_cbranch_cdbgsys_or_user
-        | Opcode::s_cbranch_cdbgsys_and_user
-        | Opcode::s_endpgm_saved
-        | Opcode::s_endpgm_ordered_ps_done
-        | Opcode::s_code_end
-        | Opcode::s_ttracedata_imm => Unlowered(PROGRAM_CONTROL),
+        | Opcode::s_cbranch_cdbgsys_and_user => Unlowered(PROGRAM_CONTROL),
+        Opcode::s_wakeup => Lower(integer::nop),
+        Opcode::s_sendmsg | Opcode::s_sendmsghalt => Unlowered(MESSAGE),
+        Opcode::s_trap => Unlowered("enters the trap handler: not modelled"),
+        Opcode::s_ttracedata | Opcode::s_ttracedata_imm => {
+            Unlowered("thread-trace data: not modelled")
+        }
+        Opcode::s_endpgm_saved | Opcode::s_endpgm_ordered_ps_done => {
+            Unlowered("ends the wave (context-save and pixel-ordering forms): not modelled")
+        }
+        Opcode::s_code_end => {
+            Unlowered("marks the end of the code: executing it is an illegal instruction")
+        }
         Opcode::s_load_dword
         | Opcode::s_load_dwordx2
         | Opcode::s_load_dwordx4

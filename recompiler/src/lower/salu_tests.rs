@@ -419,7 +419,10 @@ fn mode_register() {
     assert_eq!(run(f64r, ins64, 0)[..4], [0, 0x3ff0_0000, 1, 0x3ff0_0000]);
     let ovfl = "v_add_f16 v10, v4, v5\ns_setreg_imm32_b32 hwreg(1, 23, 1), 1\n\
                 v_add_f16 v11, v4, v5";
-    assert_eq!(run(ovfl, [0x7bff, 0x7bff, 0, 0, 0, 0], 0)[..2], [0x7c00, 0x7bff]);
+    assert_eq!(
+        run(ovfl, [0x7bff, 0x7bff, 0, 0, 0, 0], 0)[..2],
+        [0x7c00, 0x7bff]
+    );
     // values unknown while lowering, other registers and other MODE fields are refused
     let e = lower_err("v_cmp_lt_u32 vcc_lo, v4, v5\ns_setreg_b32 hwreg(1, 0, 4), vcc_lo");
     assert!(e.contains("not a constant"), "{e}");
