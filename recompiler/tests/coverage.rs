@@ -41,6 +41,13 @@ fn valu_lowering_coverage() {
     );
 }
 
+/// Opcodes whose lowering depends on an operand's value, and the refusal their table probe gets:
+/// the probe's operand is a value the lowering does not model (hwreg 52 is no register).
+const PROBE_OPERAND_REFUSED: &[(&str, &str)] = &[
+    ("s_getreg_b32", "hardware register 52: not modelled"),
+    ("s_setreg_b32", "hardware register 52: not modelled"),
+];
+
 #[test]
 fn the_dispatch_agrees_with_the_lowering() {
     let mut checked = 0;
@@ -58,6 +65,10 @@ fn the_dispatch_agrees_with_the_lowering() {
             checked += 1;
             match (unlowered_reason(op, gfx), got) {
                 (None, Ok(k)) => assert_eq!(k.validate(), Ok(()), "{}", row.mnemonic),
+                (None, Err(LowerError::Unsupported { reason: r, .. }))
+                    if PROBE_OPERAND_REFUSED
+                        .iter()
+                        .any(|(m, why)| *m == row.mnemonic && r.contains(why)) => {}
                 (None, Err(e)) => {
                     failures.push(format!("{gfx} {}: lowered, but {e}", row.mnemonic))
                 }

@@ -12,7 +12,7 @@ use super::packed::{self, Mix, Pk};
 use super::unary::UnaryOp;
 use super::{
     division, dot, float16, float16_of3, float64, float64_int, int16, integer, moves, pack, pk_int,
-    sad, transcendental, trig_preop, Lowerer,
+    sad, salu, salu_mode, salu_unary, transcendental, trig_preop, Lowerer,
 };
 use crate::build::Fmt;
 use crate::ir::IntCmp;
@@ -30,8 +30,12 @@ pub(super) enum Rule {
 }
 use Rule::{Lower, Unlowered};
 
-const SALU: &str = "SALU: not modelled under the lane contract";
 const PROGRAM_CONTROL: &str = "scalar program control: not modelled";
+const PROGRAM_COUNTER: &str = "program counter: the lane contract gives the body no code address";
+const SUBVECTOR: &str = "subvector loops branch: control flow";
+const SETKILL: &str = "ends the wave as s_endpgm does (measured): control flow";
+const MESSAGE: &str =
+    "messages to the shader input unit (GS, interrupts, VGPR release): not modelled";
 const SCALAR_MEMORY: &str = "scalar memory loads: wave contract";
 const CROSS_LANE: &str = "cross-lane: wave contract";
 const PK_U8: &str = "no rule yet: the rounding of its f32 -> u8 conversion is not measured";
@@ -606,9 +610,26 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_pack_lh_b32_b16
         | Opcode::s_pack_hh_b32_b16
         | Opcode::s_mul_hi_u32
-        | Opcode::s_mul_hi_i32
-        | Opcode::s_movk_i32
-        | Opcode::s_version
+        | Opcode::s_mul_hi_i32 => Lower(salu::sop2),
+        Opcode::s_cmp_eq_i32
+        | Opcode::s_cmp_lg_i32
+        | Opcode::s_cmp_gt_i32
+        | Opcode::s_cmp_ge_i32
+        | Opcode::s_cmp_lt_i32
+        | Opcode::s_cmp_le_i32
+        | Opcode::s_cmp_eq_u32
+        | Opcode::s_cmp_lg_u32
+        | Opcode::s_cmp_gt_u32
+        | Opcode::s_cmp_ge_u32
+        | Opcode::s_cmp_lt_u32
+        | Opcode::s_cmp_le_u32
+        | Opcode::s_bitcmp0_b32
+        | Opcode::s_bitcmp1_b32
+        | Opcode::s_bitcmp0_b64
+        | Opcode::s_bitcmp1_b64
+        | Opcode::s_cmp_eq_u64
+        | Opcode::s_cmp_lg_u64 => Lower(salu::sopc),
+        Opcode::s_movk_i32
         | Opcode::s_cmovk_i32
         | Opcode::s_cmpk_eq_i32
         | Opcode::s_cmpk_lg_i32
@@ -623,18 +644,8 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_cmpk_lt_u32
         | Opcode::s_cmpk_le_u32
         | Opcode::s_addk_i32
-        | Opcode::s_mulk_i32
-        | Opcode::s_getreg_b32
-        | Opcode::s_setreg_b32
-        | Opcode::s_setreg_imm32_b32
-        | Opcode::s_call_b64
-        | Opcode::s_waitcnt_vscnt
-        | Opcode::s_waitcnt_vmcnt
-        | Opcode::s_waitcnt_expcnt
-        | Opcode::s_waitcnt_lgkmcnt
-        | Opcode::s_subvector_loop_begin
-        | Opcode::s_subvector_loop_end
-        | Opcode::s_cmov_b32
+        | Opcode::s_mulk_i32 => Lower(salu_unary::sopk),
+        Opcode::s_cmov_b32
         | Opcode::s_cmov_b64
         | Opcode::s_not_b32
         | Opcode::s_not_b64
@@ -660,11 +671,11 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_bitset0_b64
         | Opcode::s_bitset1_b32
         | Opcode::s_bitset1_b64
-        | Opcode::s_getpc_b64
-        | Opcode::s_setpc_b64
-        | Opcode::s_swappc_b64
-        | Opcode::s_rfe_b64
-        | Opcode::s_and_saveexec_b64
+        | Opcode::s_quadmask_b32
+        | Opcode::s_quadmask_b64
+        | Opcode::s_abs_i32
+        | Opcode::s_bitreplicate_b64_b32 => Lower(salu_unary::sop1),
+        Opcode::s_and_saveexec_b64
         | Opcode::s_or_saveexec_b64
         | Opcode::s_xor_saveexec_b64
         | Opcode::s_andn2_saveexec_b64
@@ -672,18 +683,10 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_nand_saveexec_b64
         | Opcode::s_nor_saveexec_b64
         | Opcode::s_xnor_saveexec_b64
-        | Opcode::s_quadmask_b32
-        | Opcode::s_quadmask_b64
-        | Opcode::s_movrels_b32
-        | Opcode::s_movrels_b64
-        | Opcode::s_movreld_b32
-        | Opcode::s_movreld_b64
-        | Opcode::s_abs_i32
         | Opcode::s_andn1_saveexec_b64
         | Opcode::s_orn1_saveexec_b64
         | Opcode::s_andn1_wrexec_b64
         | Opcode::s_andn2_wrexec_b64
-        | Opcode::s_bitreplicate_b64_b32
         | Opcode::s_and_saveexec_b32
         | Opcode::s_or_saveexec_b32
         | Opcode::s_xor_saveexec_b32
@@ -695,61 +698,62 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_andn1_saveexec_b32
         | Opcode::s_orn1_saveexec_b32
         | Opcode::s_andn1_wrexec_b32
-        | Opcode::s_andn2_wrexec_b32
-        | Opcode::s_movrelsd_2_b32
-        | Opcode::s_cmp_eq_i32
-        | Opcode::s_cmp_lg_i32
-        | Opcode::s_cmp_gt_i32
-        | Opcode::s_cmp_ge_i32
-        | Opcode::s_cmp_lt_i32
-        | Opcode::s_cmp_le_i32
-        | Opcode::s_cmp_eq_u32
-        | Opcode::s_cmp_lg_u32
-        | Opcode::s_cmp_gt_u32
-        | Opcode::s_cmp_ge_u32
-        | Opcode::s_cmp_lt_u32
-        | Opcode::s_cmp_le_u32
-        | Opcode::s_bitcmp0_b32
-        | Opcode::s_bitcmp1_b32
-        | Opcode::s_bitcmp0_b64
-        | Opcode::s_bitcmp1_b64
-        | Opcode::s_cmp_eq_u64
-        | Opcode::s_cmp_lg_u64 => Unlowered(SALU),
+        | Opcode::s_andn2_wrexec_b32 => Lower(salu_unary::saveexec),
+        Opcode::s_movrels_b32
+        | Opcode::s_movrels_b64
+        | Opcode::s_movreld_b32
+        | Opcode::s_movreld_b64
+        | Opcode::s_movrelsd_2_b32 => Lower(salu_unary::movrel),
+        Opcode::s_getreg_b32 => Lower(salu_mode::getreg),
+        Opcode::s_setreg_b32 | Opcode::s_setreg_imm32_b32 => Lower(salu_mode::setreg),
+        Opcode::s_version
+        | Opcode::s_waitcnt_vscnt
+        | Opcode::s_waitcnt_vmcnt
+        | Opcode::s_waitcnt_expcnt
+        | Opcode::s_waitcnt_lgkmcnt => Lower(integer::nop),
+        Opcode::s_call_b64
+        | Opcode::s_getpc_b64
+        | Opcode::s_setpc_b64
+        | Opcode::s_swappc_b64
+        | Opcode::s_rfe_b64 => Unlowered(PROGRAM_COUNTER),
+        Opcode::s_subvector_loop_begin | Opcode::s_subvector_loop_end => Unlowered(SUBVECTOR),
+        Opcode::s_waitcnt
+        | Opcode::s_waitcnt_depctr
+        | Opcode::s_wait_idle
+        | Opcode::s_inst_prefetch
+        | Opcode::s_clause
+        | Opcode::s_sleep
+        | Opcode::s_setprio
+        | Opcode::s_icache_inv
+        | Opcode::s_incperflevel
+        | Opcode::s_decperflevel
+        | Opcode::s_barrier => Lower(integer::nop),
+        Opcode::s_round_mode | Opcode::s_denorm_mode => Lower(salu_mode::denorm_round),
+        Opcode::s_sethalt => Lower(salu_mode::sethalt),
+        Opcode::s_setkill => Unlowered(SETKILL),
         Opcode::s_branch
-        | Opcode::s_wakeup
         | Opcode::s_cbranch_scc0
         | Opcode::s_cbranch_scc1
         | Opcode::s_cbranch_vccz
         | Opcode::s_cbranch_vccnz
         | Opcode::s_cbranch_execz
         | Opcode::s_cbranch_execnz
-        | Opcode::s_barrier
-        | Opcode::s_setkill
-        | Opcode::s_waitcnt
-        | Opcode::s_sethalt
-        | Opcode::s_sleep
-        | Opcode::s_setprio
-        | Opcode::s_sendmsg
-        | Opcode::s_sendmsghalt
-        | Opcode::s_trap
-        | Opcode::s_icache_inv
-        | Opcode::s_incperflevel
-        | Opcode::s_decperflevel
-        | Opcode::s_ttracedata
         | Opcode::s_cbranch_cdbgsys
         | Opcode::s_cbranch_cdbguser
         | Opcode::s_cbranch_cdbgsys_or_user
-        | Opcode::s_cbranch_cdbgsys_and_user
-        | Opcode::s_endpgm_saved
-        | Opcode::s_endpgm_ordered_ps_done
-        | Opcode::s_code_end
-        | Opcode::s_inst_prefetch
-        | Opcode::s_clause
-        | Opcode::s_wait_idle
-        | Opcode::s_waitcnt_depctr
-        | Opcode::s_round_mode
-        | Opcode::s_denorm_mode
-        | Opcode::s_ttracedata_imm => Unlowered(PROGRAM_CONTROL),
+        | Opcode::s_cbranch_cdbgsys_and_user => Unlowered(PROGRAM_CONTROL),
+        Opcode::s_wakeup => Lower(integer::nop),
+        Opcode::s_sendmsg | Opcode::s_sendmsghalt => Unlowered(MESSAGE),
+        Opcode::s_trap => Unlowered("enters the trap handler: not modelled"),
+        Opcode::s_ttracedata | Opcode::s_ttracedata_imm => {
+            Unlowered("thread-trace data: not modelled")
+        }
+        Opcode::s_endpgm_saved | Opcode::s_endpgm_ordered_ps_done => {
+            Unlowered("ends the wave (context-save and pixel-ordering forms): not modelled")
+        }
+        Opcode::s_code_end => {
+            Unlowered("marks the end of the code: executing it is an illegal instruction")
+        }
         Opcode::s_load_dword
         | Opcode::s_load_dwordx2
         | Opcode::s_load_dwordx4

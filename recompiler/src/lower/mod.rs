@@ -1,7 +1,8 @@
 //! Lowering: decoded RDNA2 instructions -> one per-lane [`Kernel`] under the lane contract.
 //!
 //! Before the body v4..v9 are `Input(0..5)`, v10..v25 and every other register read before it
-//! is written are 0, EXEC has every lane and VCC is 0. After the body v10..v25 are the outputs.
+//! is written are 0, EXEC has every lane, and VCC, SCC and M0 are 0. After the body v10..v25
+//! are the outputs.
 //! Lane masks (VCC, SGPR masks) are tracked per lane: a VOPC or `v_div_scale_*` sets this lane's
 //! bit ([`Expr::LaneId`](crate::ir::Expr::LaneId)) and a reader (`v_cndmask_b32`,
 //! `v_div_fmas_*`, carries) reads this lane's bit, so the other lanes' bits of a mask written by
@@ -13,7 +14,8 @@
 //! register files live in `regs`, operand reading in `operands`, result modifiers in
 //! `modifiers`; the family modules (`integer`, `arithmetic`, `minmax`, `compare`, `division`,
 //! `transcendental`, `conversion`, `pack`, `float16`, `float16_of3`, `packed`, `float64`,
-//! `float64_int`, `trig_preop`, `moves`) hold the semantic rules,
+//! `float64_int`, `trig_preop`, `moves`, and the scalar ALU in `salu`, `salu_unary` and
+//! `salu_mode`) hold the semantic rules,
 //! each named in docs/semantics.md, with the format-independent primitives in `build`.
 
 mod arithmetic;
@@ -40,6 +42,11 @@ mod packed;
 mod pk_int;
 mod regs;
 mod sad;
+mod salu;
+mod salu_mode;
+#[cfg(test)]
+mod salu_tests;
+mod salu_unary;
 mod saturate;
 mod transcendental;
 mod trig_preop;

@@ -19,7 +19,12 @@ pub(crate) struct Lowerer {
     pub(super) lane: Handle,
     /// EXEC is known to hold every lane (no body instruction wrote it).
     exec_all: bool,
+    /// Scalar-ALU state beside the register files.
+    pub(super) scalar: super::salu::State,
 }
+
+/// Where SCC lives in the scalar register map: its source-operand code (`src_scc`), as U32 0/1.
+pub(super) const SCC: u16 = 253;
 
 /// Where an operand's value lives, for writes.
 fn sreg_code(kind: RegKind, index: u16) -> Option<u16> {
@@ -57,6 +62,7 @@ impl Lowerer {
             sgpr,
             lane,
             exec_all: true,
+            scalar: Default::default(),
         }
     }
 
@@ -78,6 +84,11 @@ impl Lowerer {
             Some(&h) => h,
             None => self.b.c32(0),
         }
+    }
+
+    /// Sets SCC (a U32 0/1).
+    pub(super) fn set_scc(&mut self, v: Handle) {
+        self.sgpr.insert(SCC, v);
     }
 
     /// This lane's EXEC bit, or `None` when EXEC is known to be all ones.
@@ -179,6 +190,7 @@ impl Lowerer {
                 };
                 out.push(self.b.b2u(z));
             }
+            Operand::Special(Special::Scc) => out.push(self.sgpr_get(SCC)),
             Operand::Special(s) => return Err(format!("source {} is not modelled", s.name())),
             Operand::Invalid(c) => return Err(format!("invalid source code {c}")),
         }

@@ -2,7 +2,65 @@
 
 use super::*;
 
+/// `hwreg(id, offset, size)`: the SIMM16 of s_getreg/s_setreg (id [5:0], offset [10:6],
+/// size - 1 [15:11]).
+fn hwreg(t: &str) -> Option<u32> {
+    let inner = t.strip_prefix("hwreg(")?.strip_suffix(')')?;
+    let v: Vec<i64> = inner
+        .split(',')
+        .map(|x| parse_int(x.trim()))
+        .collect::<Option<_>>()?;
+    match v[..] {
+        [id, off, size]
+            if (0..64).contains(&id) && (0..32).contains(&off) && (1..=32).contains(&size) =>
+        {
+            Some(id as u32 | (off as u32) << 6 | (size as u32 - 1) << 11)
+        }
+        _ => None,
+    }
+}
+
+/// s_getreg_b32 / s_setreg_b32 / s_setreg_imm32_b32 with a `hwreg(...)` operand (the table row
+/// splits that operand into three immediates, so it is packed here).
+fn salu_hwreg(info: &'static OpInfo, ops: &[(String, usize)], at: usize) -> Res<Vec<u32>> {
+    let mut f = Fields::default();
+    let (t, c) = &ops[at];
+    let simm = hwreg(t).ok_or((*c, format!("`{t}` is not hwreg(id, offset, size)")))?;
+    let other: Vec<&(String, usize)> = ops
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != at)
+        .map(|(_, o)| o)
+        .collect();
+    if other.len() != 1 {
+        return Err((*c, format!("{} takes 2 operands", info.mnemonic)));
+    }
+    let (o, oc) = other[0];
+    let mut literal = None;
+    if info.mnemonic == "s_setreg_imm32_b32" {
+        let v = parse_int(o)
+            .filter(|v| (-(1i64 << 31)..(1i64 << 32)).contains(v))
+            .ok_or((*oc, format!("`{o}` is not a 32-bit integer")))?;
+        literal = Some(v as u32);
+    } else {
+        let r = parse_reg(o)
+            .filter(|r| r.kind != RegKind::Vgpr)
+            .ok_or((*oc, format!("`{o}` is not a scalar register")))?;
+        f.set(
+            Field::Sdst,
+            u32::from(operand::encode_src(&Operand::Reg(r))),
+        );
+    }
+    f.set(Field::Enc, 0xb);
+    f.set(Field::Op, u32::from(info.opcode));
+    f.set(Field::Simm16, simm);
+    finish(&[layout::SOPK], &f, 1, literal, 0)
+}
+
 pub(super) fn salu(info: &'static OpInfo, ops: &[(String, usize)]) -> Res<Vec<u32>> {
+    if let Some(at) = ops.iter().position(|(t, _)| t.starts_with("hwreg(")) {
+        return salu_hwreg(info, ops, at);
+    }
     let mut f = Fields::default();
     let mut lit = Lit(None);
     let nd = info.dsts.len();

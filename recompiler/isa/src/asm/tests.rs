@@ -62,3 +62,22 @@ fn errors_have_columns() {
     let e = assemble("s_nop 0; v_bogus v1").unwrap_err();
     assert_eq!((e.line, e.column), (1, 10));
 }
+
+#[test]
+fn hwreg_operands_pack_into_simm16() {
+    // words as llvm-mc-19 -mcpu=gfx1030 -show-encoding gives them
+    assert_eq!(asm("s_getreg_b32 s0, hwreg(1, 0, 32)"), [0xb900f801]);
+    assert_eq!(asm("s_setreg_b32 hwreg(1, 4, 2), s0"), [0xb9800901]);
+    assert_eq!(
+        asm("s_setreg_imm32_b32 hwreg(1, 0, 2), 1"),
+        [0xba800801, 0x00000001]
+    );
+    for bad in [
+        "s_getreg_b32 s0, hwreg(1, 0, 33)",
+        "s_getreg_b32 s0, hwreg(64, 0, 1)",
+        "s_setreg_b32 hwreg(1, 0, 4), v0",
+        "s_getreg_b32 s0, hwreg(1, 0)",
+    ] {
+        assert!(assemble(bad).is_err(), "{bad}");
+    }
+}

@@ -1,0 +1,126 @@
+//! The MODE register: s_getreg_b32 / s_setreg_b32 / s_setreg_imm32_b32 of HW_REG_MODE,
+//! s_denorm_mode and s_round_mode, and s_sethalt's no-op form.
+//!
+//! The float mode is constant at lowering time, so a MODE write changes the [`FloatMode`] the
+//! following instructions are lowered under, from that instruction on. A write must therefore
+//! know its value while lowering: an immediate, a literal, or an SGPR that holds a constant of
+//! the body. MODE's fields (the RDNA2 ISA manual's MODE register table; LLVM's SIDefines.h
+//! FP_ROUND_* and FP_DENORM_*): bits 1:0 f32 round, 3:2 f16/f64 round, 5:4 f32 denormals,
+//! 7:6 f16/f64 denormals, 8 DX10_CLAMP, 9 IEEE, 23 FP16_OVFL. The other fields (LOD_CLAMPED, DEBUG,
+//! EXCP_EN, VSKIP, CSP, ...) read as 0; a write that would set one is unsupported, since they
+//! change what the wave does (exceptions, skipped vector instructions) beyond the float rules.
+
+use super::operands::Ctx;
+use super::Lowerer;
+use rdnaprobe_isa::layout::Field;
+use rdnaprobe_isa::operand::decode_sdst;
+use rdnaprobe_isa::{FloatMode, Opcode};
+
+/// HW_REG_MODE's hardware-register id.
+const HW_REG_MODE: u32 = 1;
+
+/// The MODE bits the float mode holds.
+const FLOAT_FIELDS: u32 = 0x0080_03ff;
+
+/// MODE as the float mode gives it (the other fields 0).
+pub(super) fn mode_bits(m: &FloatMode) -> u32 {
+    u32::from(m.round32 & 3)
+        | u32::from(m.round16 & 3) << 2
+        | u32::from(m.denorm32 & 3) << 4
+        | u32::from(m.denorm16 & 3) << 6
+        | u32::from(m.dx10_clamp) << 8
+        | u32::from(m.ieee) << 9
+        | u32::from(m.fp16_overflow) << 23
+}
+
+/// The float mode of the MODE bits `v` (fields outside [`FLOAT_FIELDS`] are not read).
+pub(super) fn from_mode_bits(v: u32) -> FloatMode {
+    FloatMode {
+        round32: (v & 3) as u8,
+        round16: (v >> 2 & 3) as u8,
+        denorm32: (v >> 4 & 3) as u8,
+        denorm16: (v >> 6 & 3) as u8,
+        dx10_clamp: v & 1 << 8 != 0,
+        ieee: v & 1 << 9 != 0,
+        fp16_overflow: v & 1 << 23 != 0,
+    }
+}
+
+/// The hwreg(id, offset, size) operand of a SOPK immediate, as a mask of the bits it names.
+fn hwreg(c: &Ctx) -> Result<(u32, u32), String> {
+    let imm = c.inst.field(Field::Simm16);
+    let id = imm & 0x3f;
+    let offset = imm >> 6 & 0x1f;
+    let size = (imm >> 11 & 0x1f) + 1;
+    if id != HW_REG_MODE {
+        return Err(format!(
+            "hardware register {id}: not modelled (only HW_REG_MODE, 1)"
+        ));
+    }
+    let mask = (((1u64 << size) - 1) << offset) as u32;
+    Ok((offset, mask))
+}
+
+/// Installs the MODE bits `v` for the instructions that follow.
+fn set_mode(l: &mut Lowerer, v: u32) -> Result<(), String> {
+    let other = v & !FLOAT_FIELDS;
+    if other != 0 {
+        return Err(format!(
+            "MODE bits {other:#010x} outside the float fields: not modelled"
+        ));
+    }
+    l.mode = from_mode_bits(v);
+    Ok(())
+}
+
+/// s_getreg_b32: `D = MODE[offset + size - 1 : offset]`.
+pub(super) fn getreg(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+    // rule: mode-register: MODE's field layout and writes that change the following rules
+    let (offset, mask) = hwreg(c)?;
+    let v = (mode_bits(&l.mode) & mask) >> offset;
+    let v = l.b.c32(v);
+    let d = decode_sdst(c.inst.field(Field::Sdst) as u16, 1);
+    l.write_sreg(&d, &[v])
+}
+
+/// s_setreg_b32 / s_setreg_imm32_b32: `MODE[offset + size - 1 : offset] = S0[size - 1 : 0]`.
+pub(super) fn setreg(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+    // rule: mode-register
+    let (offset, mask) = hwreg(c)?;
+    let value = if c.op == Opcode::s_setreg_imm32_b32 {
+        c.inst
+            .literal()
+            .ok_or("s_setreg_imm32_b32 without its literal")?
+    } else {
+        let s = decode_sdst(c.inst.field(Field::Sdst) as u16, 1);
+        let h = l.read32(&s)?;
+        l.constant_of(h).ok_or(
+            "the value is not a constant of the body: the float mode after it is unknown while \
+             lowering",
+        )? as u32
+    };
+    let old = mode_bits(&l.mode);
+    set_mode(l, old & !mask | value << offset & mask)
+}
+
+/// s_denorm_mode (`imm[3:0]` to MODE bits 7:4) and s_round_mode (`imm[3:0]` to bits 3:0).
+pub(super) fn denorm_round(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+    // rule: mode-register
+    let imm = c.inst.field(Field::Simm16) & 0xf;
+    let old = mode_bits(&l.mode);
+    let v = if c.op == Opcode::s_denorm_mode {
+        old & !0xf0 | imm << 4
+    } else {
+        old & !0xf | imm
+    };
+    set_mode(l, v)
+}
+
+/// s_sethalt: with bit 0 of the immediate clear it does nothing.
+pub(super) fn sethalt(_l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+    // rule: s-sethalt-resume: SIMM16[0] clear is a no-op; only that bit is read
+    if c.inst.field(Field::Simm16) & 1 != 0 {
+        return Err("halts the wave (SIMM16[0] set)".into());
+    }
+    Ok(())
+}
