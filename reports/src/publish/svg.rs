@@ -57,7 +57,13 @@ pub fn sparkline(values: &[f64]) -> String {
 
 /// A line chart of exact share (0..100%) per series over run positions, with run labels.
 pub fn history_chart(title: &str, labels: &[String], series: &[(String, Vec<Option<f64>>)]) -> String {
-    let (w, h, left, bottom, top, right) = (640.0, 280.0, 48.0, 60.0, 28.0, 150.0);
+    let (w, h, left, bottom, top, right) = (700.0, 320.0, 110.0, 96.0, 28.0, 150.0);
+    // The y axis spans the values, in steps of 5%, so that small moves near 100% show.
+    let lowest = series
+        .iter()
+        .flat_map(|(_, v)| v.iter().flatten())
+        .fold(1.0f64, |a, b| a.min(*b));
+    let lo = ((lowest - 0.005) * 20.0).floor().clamp(0.0, 19.0) / 20.0;
     let pw = w - left - right;
     let ph = h - top - bottom;
     let n = labels.len().max(1);
@@ -68,7 +74,7 @@ pub fn history_chart(title: &str, labels: &[String], series: &[(String, Vec<Opti
             left + pw * i as f64 / (n - 1) as f64
         }
     };
-    let y = |v: f64| top + ph * (1.0 - v.clamp(0.0, 1.0));
+    let y = |v: f64| top + ph * (1.0 - (v.clamp(lo, 1.0) - lo) / (1.0 - lo));
     let mut s = format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11">"#
     );
@@ -77,8 +83,10 @@ pub fn history_chart(title: &str, labels: &[String], series: &[(String, Vec<Opti
         r#"<rect width="{w}" height="{h}" fill="white"/><text x="{left}" y="16" font-size="13">{}</text>"#,
         esc(title)
     );
-    for pct in [0, 25, 50, 75, 100] {
-        let yy = y(pct as f64 / 100.0);
+    for k in 0..=4 {
+        let v = lo + (1.0 - lo) * f64::from(k) / 4.0;
+        let yy = y(v);
+        let pct = format!("{:.1}", 100.0 * v);
         let _ = write!(
             s,
             r##"<line x1="{left}" x2="{}" y1="{yy:.1}" y2="{yy:.1}" stroke="#ddd"/><text x="{}" y="{:.1}" text-anchor="end">{pct}%</text>"##,
