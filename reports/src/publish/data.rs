@@ -16,7 +16,7 @@ use crate::store::results::scan_run;
 use crate::store::{RunManifest, Store};
 
 /// Rows per slice of a run's results.
-pub const SLICE_ROWS: usize = 1 << 20;
+pub const SLICE_ROWS: usize = 1 << 18;
 
 /// Worst rows kept per instruction x backend.
 pub const WORST: usize = 5;
