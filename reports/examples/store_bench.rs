@@ -16,15 +16,38 @@ use rdnaprobe_reports::store::{write_run, RunManifest, Store};
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let rows: u64 = args.get(1).map_or(Ok(10_000_000), |s| s.parse())?;
-    let dir = PathBuf::from(args.get(2).cloned().unwrap_or_else(|| "/tmp/store10m".into()));
+    let dir = PathBuf::from(
+        args.get(2)
+            .cloned()
+            .unwrap_or_else(|| "/tmp/store10m".into()),
+    );
     let runs: u64 = args.get(3).map_or(Ok(10), |s| s.parse())?;
     let _ = std::fs::remove_dir_all(&dir);
     let store = Store::create(&dir)?;
     let names = [
-        "v_add_f32", "v_mul_f32", "v_fma_f32", "v_sqrt_f32", "v_rcp_f32", "v_rsq_f32",
-        "v_exp_f32", "v_log_f32", "v_sin_f32", "v_cos_f32", "v_add_f16", "v_mul_f16",
-        "v_fma_f16", "v_sqrt_f16", "v_rcp_f16", "v_min_f32", "v_max_f32", "v_fract_f32",
-        "v_ldexp_f32", "v_frexp_mant_f32", "v_cvt_f16_f32", "v_cvt_f32_f16", "v_fma_f64",
+        "v_add_f32",
+        "v_mul_f32",
+        "v_fma_f32",
+        "v_sqrt_f32",
+        "v_rcp_f32",
+        "v_rsq_f32",
+        "v_exp_f32",
+        "v_log_f32",
+        "v_sin_f32",
+        "v_cos_f32",
+        "v_add_f16",
+        "v_mul_f16",
+        "v_fma_f16",
+        "v_sqrt_f16",
+        "v_rcp_f16",
+        "v_min_f32",
+        "v_max_f32",
+        "v_fract_f32",
+        "v_ldexp_f32",
+        "v_frexp_mant_f32",
+        "v_cvt_f16_f32",
+        "v_cvt_f32_f16",
+        "v_fma_f64",
         "v_add_f64",
     ];
     let modes = [
@@ -86,14 +109,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     repro.push(None);
                 } else {
                     unexpected += 1;
-                    detail.push(Some(format!("out0 f32 ref 0x3f800000 got 0x{:08x}", next() as u32)));
+                    detail.push(Some(format!(
+                        "out0 f32 ref 0x3f800000 got 0x{:08x}",
+                        next() as u32
+                    )));
                     repro.push(Some(format!("\"{ins} v10, v4\",0x7e000000,32,1,1,3,3,0,0,0,0x{:08x},0x00000000,0x00000000,0x00000000,0x00000000,0x00000000,,,,,,,,,,,,,,,,,gfx1030,,", next() as u32)));
                 }
                 row_id.push(Some(format!("bench:{i}")));
                 row.push(i + 1);
             }
             let [b, ins, fam, mode] = cols;
-            let mut df = DataFrame::new_infer_height(vec![
+            let df = DataFrame::new_infer_height(vec![
                 Column::new("run".into(), vec![id.clone(); n]),
                 Column::new("backend".into(), b),
                 Column::new("family".into(), fam),
@@ -114,7 +140,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             if writer.is_none() {
                 writer = Some(ParquetWriter::new(file.try_clone()?).batched(df.schema())?);
             }
-            writer.as_mut().unwrap().write_batch(&mut df)?;
+            writer.as_mut().unwrap().write_batch(&df)?;
             done += n as u64;
         }
         writer.unwrap().finish()?;

@@ -215,9 +215,16 @@ fn classify_side(
 }
 
 /// Regress of `new` against `old`, both judged against the hardware rows of `reference`.
-pub fn regress(reference: &[PathBuf], old: &Side, new: &Side, options: &Options) -> Result<Regress> {
+pub fn regress(
+    reference: &[PathBuf],
+    old: &Side,
+    new: &Side,
+    options: &Options,
+) -> Result<Regress> {
     if reference.is_empty() {
-        return Err(Error::Usage("regress: no hardware reference dataset".into()));
+        return Err(Error::Usage(
+            "regress: no hardware reference dataset".into(),
+        ));
     }
     let mut olds: HashMap<Key, VecDeque<Verdict>> = HashMap::new();
     let (old_backends, old_unref) = classify_side(reference, old, options, |d| {
@@ -229,31 +236,32 @@ pub fn regress(reference: &[PathBuf], old: &Side, new: &Side, options: &Options)
     let mut groups: BTreeMap<(String, String), GroupCounts> = BTreeMap::new();
     let mut regressed_ex = Vec::new();
     let mut fixed_ex = Vec::new();
-    let mut record = |change: Change, nv: &Verdict, old: Option<&Verdict>, repro: Option<String>| {
-        groups
-            .entry((nv.instruction.clone(), nv.mode.clone()))
-            .or_insert_with(|| GroupCounts {
-                instruction: nv.instruction.clone(),
-                mode: nv.mode.clone(),
-                ..GroupCounts::default()
-            })
-            .add(change);
-        let list = match change {
-            Change::Regressed => &mut regressed_ex,
-            Change::Fixed => &mut fixed_ex,
-            _ => return,
+    let mut record =
+        |change: Change, nv: &Verdict, old: Option<&Verdict>, repro: Option<String>| {
+            groups
+                .entry((nv.instruction.clone(), nv.mode.clone()))
+                .or_insert_with(|| GroupCounts {
+                    instruction: nv.instruction.clone(),
+                    mode: nv.mode.clone(),
+                    ..GroupCounts::default()
+                })
+                .add(change);
+            let list = match change {
+                Change::Regressed => &mut regressed_ex,
+                Change::Fixed => &mut fixed_ex,
+                _ => return,
+            };
+            if list.len() < EXAMPLES {
+                list.push(Example {
+                    change,
+                    instruction: nv.instruction.clone(),
+                    mode: nv.mode.clone(),
+                    old: old.map(describe).unwrap_or_default(),
+                    new: describe(nv),
+                    repro: repro.unwrap_or_default(),
+                });
+            }
         };
-        if list.len() < EXAMPLES {
-            list.push(Example {
-                change,
-                instruction: nv.instruction.clone(),
-                mode: nv.mode.clone(),
-                old: old.map(describe).unwrap_or_default(),
-                new: describe(nv),
-                repro: repro.unwrap_or_default(),
-            });
-        }
-    };
     let (new_backends, new_unref) = classify_side(reference, new, options, |d| {
         let nv = verdict(d);
         let key = Key::of(&d.reference.row);

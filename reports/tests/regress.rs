@@ -55,13 +55,25 @@ fn every_change_class_is_counted() {
         dir.path(),
         "old.csv",
         ",backend,status",
-        &[b(1, 0, "cpu"), b(2, 1000, "cpu"), b(3, 1, "cpu"), b(4, 0, "cpu"), b(6, 0, "cpu")],
+        &[
+            b(1, 0, "cpu"),
+            b(2, 1000, "cpu"),
+            b(3, 1, "cpu"),
+            b(4, 0, "cpu"),
+            b(6, 0, "cpu"),
+        ],
     );
     let new = write(
         dir.path(),
         "new.csv",
         ",backend,status",
-        &[b(1, 1, "cpu"), b(2, 0, "cpu"), b(3, -1, "cpu"), b(4, 0, "cpu"), b(5, 0, "cpu")],
+        &[
+            b(1, 1, "cpu"),
+            b(2, 0, "cpu"),
+            b(3, -1, "cpu"),
+            b(4, 0, "cpu"),
+            b(5, 0, "cpu"),
+        ],
     );
     let r = regress(
         &[reference],
@@ -83,7 +95,11 @@ fn every_change_class_is_counted() {
     assert_eq!(r.groups.len(), 1);
     let g = &r.groups[0];
     assert_eq!(g.instruction, "v_add_f32");
-    assert!(g.mode.starts_with("ieee=1 clamp=1 d32=3 d16=3 r32=0"), "{}", g.mode);
+    assert!(
+        g.mode.starts_with("ieee=1 clamp=1 d32=3 d16=3 r32=0"),
+        "{}",
+        g.mode
+    );
     assert_eq!((g.fixed, g.regressed, g.changed), (1, 1, 1));
     assert_eq!(r.regressed(), 1);
     let first = &r.examples[0];
@@ -144,5 +160,8 @@ fn groups_by_mode_and_reads_two_backends_of_one_file() {
     )
     .unwrap_err()
     .to_string();
-    assert!(err.contains("vulkan:nvidia") && err.contains("cpu"), "{err}");
+    assert!(
+        err.contains("vulkan:nvidia") && err.contains("cpu"),
+        "{err}"
+    );
 }

@@ -34,7 +34,11 @@ fn replay(dir: &Path, name: &str, hw: &Path, recorded: &str, outs: &[u32]) -> Pa
         "created": "2026-01-01T00:00:00Z",
         "provenance": {"inputs": [{"path": recorded, "sha256": sha256_file(hw).unwrap()}]}
     });
-    std::fs::write(dir.join(format!("{name}.manifest.json")), manifest.to_string()).unwrap();
+    std::fs::write(
+        dir.join(format!("{name}.manifest.json")),
+        manifest.to_string(),
+    )
+    .unwrap();
     path
 }
 
@@ -49,7 +53,13 @@ fn add_and_query() {
     let store = Store::create(&tmp.path().join("store")).unwrap();
     // Run 1: row 2 one ULP off. Its manifest records a path that no longer exists.
     let good = 0x3f80_0000u32;
-    let out1 = replay(tmp.path(), "one", &hw, "moved/adds.csv", &[good, good + 1, good + 3, good + 3]);
+    let out1 = replay(
+        tmp.path(),
+        "one",
+        &hw,
+        "moved/adds.csv",
+        &[good, good + 1, good + 3, good + 3],
+    );
     let missing = add(&store, std::slice::from_ref(&out1), &AddOptions::default()).unwrap_err();
     assert!(missing.to_string().contains("--reference"), "{missing}");
     let options = AddOptions {
@@ -62,7 +72,13 @@ fn add_and_query() {
     assert_eq!((a.stored_files, a.reused_files), (2, 0));
     assert_eq!((a.run.compared, a.run.exact, a.run.unexpected), (4, 3, 1));
     // Run 2: every row exact; the dataset is reused.
-    let out2 = replay(tmp.path(), "two", &hw, "moved/adds.csv", &[good, good + 1, good + 2, good + 3]);
+    let out2 = replay(
+        tmp.path(),
+        "two",
+        &hw,
+        "moved/adds.csv",
+        &[good, good + 1, good + 2, good + 3],
+    );
     let b = add(&store, std::slice::from_ref(&out2), &options).unwrap();
     assert_eq!((b.stored_files, b.reused_files), (1, 1));
     assert_ne!(a.run.id, b.run.id);
@@ -88,13 +104,31 @@ fn add_and_query() {
         .collect()
         .unwrap();
     assert_eq!(df.height(), 2);
-    let run = df.column("run").unwrap().str().unwrap().get(0).unwrap().to_string();
+    let run = df
+        .column("run")
+        .unwrap()
+        .str()
+        .unwrap()
+        .get(0)
+        .unwrap()
+        .to_string();
     assert_eq!(run, a.run.id, "the run with fewer exact rows sorts first");
     let exact = df.column("exact").unwrap().cast(&DataType::UInt64).unwrap();
-    let ulp = df.column("max_ulp").unwrap().cast(&DataType::UInt64).unwrap();
+    let ulp = df
+        .column("max_ulp")
+        .unwrap()
+        .cast(&DataType::UInt64)
+        .unwrap();
     assert_eq!(exact.u64().unwrap().get(0), Some(3));
     assert_eq!(ulp.u64().unwrap().get(0), Some(1));
     assert_eq!(exact.u64().unwrap().get(1), Some(4));
-    let instruction = df.column("instruction").unwrap().str().unwrap().get(1).unwrap().to_string();
+    let instruction = df
+        .column("instruction")
+        .unwrap()
+        .str()
+        .unwrap()
+        .get(1)
+        .unwrap()
+        .to_string();
     assert_eq!(instruction, "v_add_f32");
 }

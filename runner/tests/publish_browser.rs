@@ -178,7 +178,10 @@ fn site_works_in_chromium() {
         .unwrap()
         .parse::<f64>()
         .unwrap();
-    assert!((share - expected).abs() < 1e-4, "DOM {share} vs report {expected}");
+    assert!(
+        (share - expected).abs() < 1e-4,
+        "DOM {share} vs report {expected}"
+    );
     // Family filter.
     let families = b.eval(
         "(() => { const f = document.getElementById('family'); f.value = 'VOP1'; \
@@ -186,7 +189,10 @@ fn site_works_in_chromium() {
          return [...document.querySelectorAll('#matrix tbody tr')].map(r => r.children[1].textContent); })()",
     );
     let families = families.as_array().unwrap();
-    assert!(!families.is_empty() && families.iter().all(|f| f == "VOP1"), "{families:?}");
+    assert!(
+        !families.is_empty() && families.iter().all(|f| f == "VOP1"),
+        "{families:?}"
+    );
     // Mode filter: each mode keeps only the instructions measured in it (some, not all).
     let by_mode = b.eval(&format!(
         "(() => {{ document.getElementById('family').value = ''; \
@@ -208,22 +214,31 @@ fn site_works_in_chromium() {
     );
     let modes = modes.as_array().unwrap();
     assert!(modes.iter().any(|m| m[0] == "cpu") && modes.iter().any(|m| m[0] == "vulkan:lavapipe"));
-    let images = b.eval(
-        "Promise.all([...document.images].map(i => i.decode().then(() => i.naturalWidth)))",
-    );
+    let images =
+        b.eval("Promise.all([...document.images].map(i => i.decode().then(() => i.naturalWidth)))");
     assert!(
-        images.as_array().unwrap().iter().all(|w| w.as_u64() > Some(0)),
+        images
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|w| w.as_u64() > Some(0)),
         "every picture loads: {images}"
     );
     let repro = b.eval("document.querySelector('.worst .repro').textContent");
-    assert!(repro.as_str().unwrap().contains("rdnaprobe replay"), "{repro}");
+    assert!(
+        repro.as_str().unwrap().contains("rdnaprobe replay"),
+        "{repro}"
+    );
     keep_screenshot(&mut b, "instruction");
 
     // And on to a rule page.
     let rule = b.eval("document.querySelector('#rules a').textContent");
     b.follow("document.querySelector('#rules a').click()");
     let h1 = b.eval("document.querySelector('h1').textContent");
-    assert_eq!(h1.as_str().unwrap(), format!("rule: {}", rule.as_str().unwrap()));
+    assert_eq!(
+        h1.as_str().unwrap(),
+        format!("rule: {}", rule.as_str().unwrap())
+    );
     let governs = b.eval("[...document.querySelectorAll('#governs a')].map(a => a.textContent)");
     assert!(
         governs.as_array().unwrap().iter().any(|g| g == "v_log_f32"),
@@ -234,8 +249,12 @@ fn site_works_in_chromium() {
         .as_u64()
         .is_some_and(|n| n > 20));
     b.navigate(&format!("file://{}/r/rounding.html", root.display()));
-    let verdicts = b.eval("[...document.querySelectorAll('#evidence td.verdict')].map(c => c.textContent)");
-    assert!(!verdicts.as_array().unwrap().is_empty(), "rounding has evidence rows");
+    let verdicts =
+        b.eval("[...document.querySelectorAll('#evidence td.verdict')].map(c => c.textContent)");
+    assert!(
+        !verdicts.as_array().unwrap().is_empty(),
+        "rounding has evidence rows"
+    );
     keep_screenshot(&mut b, "rule");
 
     // History: the later CPU run is marked, with the group that lost a row.

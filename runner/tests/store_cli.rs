@@ -68,7 +68,11 @@ fn store_add_ls_and_regress() {
     let first = replay(&tmp.join("a"));
     let o = run(&["store", "add", &first[0], &first[1], "--store", &st]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(text(&o).contains("4 files stored, 0 already stored"), "{}", text(&o));
+    assert!(
+        text(&o).contains("4 files stored, 0 already stored"),
+        "{}",
+        text(&o)
+    );
     assert_eq!(objects(&store), 4, "two outputs and their two datasets");
 
     // The same outputs again, in the other order: the same run, nothing stored.
@@ -89,7 +93,10 @@ fn store_add_ls_and_regress() {
     let r = &runs[0];
     let rows: u64 = first.iter().map(|f| data_rows(f)).sum();
     assert_eq!(r["rows"], rows);
-    assert_eq!(r["compared"], rows, "every replayed row has its hardware row");
+    assert_eq!(
+        r["compared"], rows,
+        "every replayed row has its hardware row"
+    );
     let classes: u64 = r["classes"]
         .as_object()
         .unwrap()
@@ -98,7 +105,10 @@ fn store_add_ls_and_regress() {
         .sum();
     assert_eq!(classes, rows);
     assert_eq!(r["backend"], "cpu");
-    assert_eq!(r["driver"].as_str().unwrap().split(' ').next(), Some("rdnaprobe-recompiler"));
+    assert_eq!(
+        r["driver"].as_str().unwrap().split(' ').next(),
+        Some("rdnaprobe-recompiler")
+    );
     assert!(!r["host"].as_str().unwrap().is_empty());
     assert_eq!(r["git_commit"].as_str().unwrap().len(), 40);
     assert_eq!(r["outputs"].as_array().unwrap().len(), 2);
@@ -112,7 +122,11 @@ fn store_add_ls_and_regress() {
         .collect()
         .unwrap();
     assert_eq!(df.height() as u64, rows);
-    let columns: Vec<String> = df.get_column_names().iter().map(|c| c.to_string()).collect();
+    let columns: Vec<String> = df
+        .get_column_names()
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
     assert_eq!(
         columns.join(","),
         "run,backend,family,instruction,mode,wave,class,class_code,max_ulp,ulp_bucket,\
@@ -138,11 +152,26 @@ fn store_add_ls_and_regress() {
     let o = run(&["regress", &s(&tmp.join("a")), &s(&worse)]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let out = text(&o);
-    assert!(out.contains("v_log_f32") && out.contains("REGRESSED"), "{out}");
-    let o = run(&["regress", &s(&worse), &s(&tmp.join("a")), "--format", "json"]);
+    assert!(
+        out.contains("v_log_f32") && out.contains("REGRESSED"),
+        "{out}"
+    );
+    let o = run(&[
+        "regress",
+        &s(&worse),
+        &s(&tmp.join("a")),
+        "--format",
+        "json",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let j: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!((j["totals"]["fixed"].as_u64(), j["totals"]["regressed"].as_u64()), (Some(1), Some(0)));
+    assert_eq!(
+        (
+            j["totals"]["fixed"].as_u64(),
+            j["totals"]["regressed"].as_u64()
+        ),
+        (Some(1), Some(0))
+    );
 
     let hw = common::repo_root().join("datasets/rdna2/log.csv");
     let o = run(&["store", "add", &s(&hw), "--store", &st]);
@@ -153,5 +182,9 @@ fn store_add_ls_and_regress() {
     assert!(text(&o).contains("not a results store"), "{}", text(&o));
     let o = run(&["regress", "nope", id, "--store", &st]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).contains("no run id starts with \"nope\""), "{}", text(&o));
+    assert!(
+        text(&o).contains("no run id starts with \"nope\""),
+        "{}",
+        text(&o)
+    );
 }

@@ -323,9 +323,19 @@ pub fn gather(store: &Store, evidence_ids: &[String]) -> Result<SiteData> {
     Ok(data)
 }
 
-/// Per run, the (instruction, mode) groups whose exact share fell against the previous run of
-/// the same backend: (run index, instruction, mode, old share, new share).
-pub fn regressions(data: &SiteData) -> Vec<(usize, String, String, f64, f64)> {
+/// An instruction x mode that lost exact share against the previous run of its backend.
+#[derive(Clone, Debug)]
+pub struct Regression {
+    /// Index into [`SiteData::runs`].
+    pub run: usize,
+    pub instruction: String,
+    pub mode: String,
+    pub before: f64,
+    pub after: f64,
+}
+
+/// Every [`Regression`], in run order.
+pub fn regressions(data: &SiteData) -> Vec<Regression> {
     let mut previous: HashMap<&str, usize> = HashMap::new();
     let mut out = Vec::new();
     for (i, r) in data.runs.iter().enumerate() {
@@ -333,7 +343,13 @@ pub fn regressions(data: &SiteData) -> Vec<(usize, String, String, f64, f64)> {
             for (key, cell) in &r.cells {
                 if let Some(old) = data.runs[p].cells.get(key) {
                     if cell.share() + 1e-12 < old.share() {
-                        out.push((i, key.0.clone(), key.1.clone(), old.share(), cell.share()));
+                        out.push(Regression {
+                            run: i,
+                            instruction: key.0.clone(),
+                            mode: key.1.clone(),
+                            before: old.share(),
+                            after: cell.share(),
+                        });
                     }
                 }
             }

@@ -110,7 +110,11 @@ impl Writer<'_> {
 }
 
 /// Reads the evidence rows named by `ids` from the hardware datasets of the latest runs.
-fn evidence_rows(store: &Store, data: &SiteData, ids: &BTreeSet<String>) -> Result<Vec<EvidenceRow>> {
+fn evidence_rows(
+    store: &Store,
+    data: &SiteData,
+    ids: &BTreeSet<String>,
+) -> Result<Vec<EvidenceRow>> {
     let mut out = Vec::new();
     let mut seen = BTreeSet::new();
     if ids.is_empty() {
@@ -243,7 +247,10 @@ pub fn publish(store: &Store, out: &Path, options: &PublishOptions) -> Result<Pu
             .iter()
             .filter_map(|r| r.instruction(name).map(|c| c.share()))
             .collect();
-        w.write(&format!("img/spark-{}.svg", slug(name)), &svg::sparkline(&spark))?;
+        w.write(
+            &format!("img/spark-{}.svg", slug(name)),
+            &svg::sparkline(&spark),
+        )?;
         let series: Vec<(String, Vec<Option<f64>>)> = backends
             .iter()
             .map(|b| {
@@ -295,7 +302,10 @@ pub fn publish(store: &Store, out: &Path, options: &PublishOptions) -> Result<Pu
             .iter()
             .filter_map(|id| by_id.get(id.as_str()).map(|e| (*e).clone()))
             .collect();
-        w.write(&format!("r/{}.html", slug(&r.id)), &pages::rule(&data, r, &rows))?;
+        w.write(
+            &format!("r/{}.html", slug(&r.id)),
+            &pages::rule(&data, r, &rows),
+        )?;
     }
     let mut published = w.out;
     published.runs = data.runs.len();

@@ -44,8 +44,11 @@ pub fn modes(data: &SiteData) -> Vec<String> {
 
 pub fn index(data: &SiteData, title: &str) -> String {
     let modes = modes(data);
-    let mode_index: BTreeMap<&str, usize> =
-        modes.iter().enumerate().map(|(i, m)| (m.as_str(), i)).collect();
+    let mode_index: BTreeMap<&str, usize> = modes
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.as_str(), i))
+        .collect();
     let mut families = Vec::new();
     let mut instructions = Vec::new();
     for name in data.instructions() {
@@ -72,7 +75,8 @@ pub fn index(data: &SiteData, title: &str) -> String {
                 json!({"all": [all.rows, all.exact, all.max_ulp], "modes": per_mode}),
             );
         }
-        instructions.push(json!({"name": name, "file": slug(&name), "family": fam, "cells": cells}));
+        instructions
+            .push(json!({"name": name, "file": slug(&name), "family": fam, "cells": cells}));
     }
     families.sort();
     let backends: Vec<&String> = data.latest.keys().collect();
@@ -140,7 +144,10 @@ pub fn instruction(
     }
     b.push_str("<h2>Rules</h2>\n<ul id=\"rules\">\n");
     let mut any = false;
-    for r in rules.iter().filter(|r| r.instructions.iter().any(|p| glob(p, name))) {
+    for r in rules
+        .iter()
+        .filter(|r| r.instructions.iter().any(|p| glob(p, name)))
+    {
         any = true;
         let _ = writeln!(
             b,
@@ -272,7 +279,11 @@ pub fn rule(data: &SiteData, r: &RuleInfo, evidence: &[EvidenceRow]) -> String {
                 }
             );
         } else if matched.is_empty() {
-            let _ = writeln!(b, "<li>{} <span class=\"muted\">(not measured)</span></li>", esc(p));
+            let _ = writeln!(
+                b,
+                "<li>{} <span class=\"muted\">(not measured)</span></li>",
+                esc(p)
+            );
         } else {
             let _ = writeln!(b, "<li>{}</li>", matched.join(""));
         }
@@ -317,7 +328,9 @@ pub fn rule(data: &SiteData, r: &RuleInfo, evidence: &[EvidenceRow]) -> String {
 }
 
 pub fn rules_index(rules: &[RuleInfo]) -> String {
-    let mut b = String::from("<table id=\"rule-list\"><tr><th>rule</th><th>summary</th><th>mode fields</th></tr>\n");
+    let mut b = String::from(
+        "<table id=\"rule-list\"><tr><th>rule</th><th>summary</th><th>mode fields</th></tr>\n",
+    );
     for r in rules {
         let _ = writeln!(
             b,
@@ -334,9 +347,9 @@ pub fn rules_index(rules: &[RuleInfo]) -> String {
 
 pub fn history(data: &SiteData) -> String {
     let regs = regressions(data);
-    let mut per_run: BTreeMap<usize, Vec<&(usize, String, String, f64, f64)>> = BTreeMap::new();
+    let mut per_run: BTreeMap<usize, usize> = BTreeMap::new();
     for r in &regs {
-        per_run.entry(r.0).or_default().push(r);
+        *per_run.entry(r.run).or_default() += 1;
     }
     let mut b = String::from(
         "<p>Runs oldest first. A run is marked when an instruction x mode lost exact rows \
@@ -363,7 +376,7 @@ pub fn history(data: &SiteData) -> String {
             100.0 * m.exact_share(),
             m.unexpected,
             match regs {
-                Some(list) => format!("<span class=\"badge\">{} regressed</span>", list.len()),
+                Some(n) => format!("<span class=\"badge\">{n} regressed</span>"),
                 None => String::new(),
             }
         );
@@ -371,18 +384,18 @@ pub fn history(data: &SiteData) -> String {
     b.push_str("</table>\n");
     if !regs.is_empty() {
         b.push_str("<h2>Regressions</h2>\n<table id=\"regressions\"><tr><th>run</th><th>backend</th><th>instruction</th><th>mode</th><th>exact before</th><th>exact now</th></tr>\n");
-        for (i, ins, mode, old, new) in &regs {
-            let run = &data.runs[*i].run;
+        for g in &regs {
+            let run = &data.runs[g.run].run;
             let _ = writeln!(
                 b,
                 "<tr class=\"regressed\"><td><code>{}</code></td><td>{}</td><td><a href=\"i/{}.html\">{}</a></td><td><code>{}</code></td><td class=\"num\">{:.2}%</td><td class=\"num\">{:.2}%</td></tr>",
                 esc(&run.id),
                 esc(&run.backend),
-                slug(ins),
-                esc(ins),
-                esc(mode),
-                100.0 * old,
-                100.0 * new
+                slug(&g.instruction),
+                esc(&g.instruction),
+                esc(&g.mode),
+                100.0 * g.before,
+                100.0 * g.after
             );
         }
         b.push_str("</table>\n");

@@ -56,7 +56,11 @@ pub fn sparkline(values: &[f64]) -> String {
 }
 
 /// A line chart of exact share (0..100%) per series over run positions, with run labels.
-pub fn history_chart(title: &str, labels: &[String], series: &[(String, Vec<Option<f64>>)]) -> String {
+pub fn history_chart(
+    title: &str,
+    labels: &[String],
+    series: &[(String, Vec<Option<f64>>)],
+) -> String {
     let (w, h, left, bottom, top, right) = (700.0, 320.0, 110.0, 96.0, 28.0, 150.0);
     // The y axis spans the values, in steps of 5%, so that small moves near 100% show.
     let lowest = series

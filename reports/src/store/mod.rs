@@ -190,7 +190,10 @@ impl Store {
         let dir = self.dir.join("runs");
         let mut runs = Vec::new();
         for entry in fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
-            let p = entry.map_err(|e| Error::io(&dir, e))?.path().join("run.json");
+            let p = entry
+                .map_err(|e| Error::io(&dir, e))?
+                .path()
+                .join("run.json");
             if p.is_file() {
                 runs.push(read_run(&p)?);
             }
@@ -213,7 +216,10 @@ impl Store {
                 "{}: {prefix:?} names {} runs ({}); give more digits",
                 self.dir.display(),
                 many.len(),
-                many.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(", ")
+                many.iter()
+                    .map(|r| r.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))),
         }
     }

@@ -18,9 +18,7 @@ use std::path::PathBuf;
 use polars::prelude::*;
 use rdnaprobe_dataset::{rfc3339_utc, sha256_file};
 
-use super::{
-    host_name, reference_of, run_id, write_run, Put, RunManifest, RunOutput, Store,
-};
+use super::{host_name, reference_of, run_id, write_run, Put, RunManifest, RunOutput, Store};
 use crate::classify::Class;
 use crate::diff::{diff_inputs, Options, RowDiff};
 use crate::error::{Error, Result};
@@ -94,7 +92,8 @@ impl Batch {
         self.row.push(d.reference.index);
         let exact = matches!(d.class, Class::Exact | Class::NoOutputs);
         self.detail.push((!exact).then(|| detail(d)));
-        self.repro.push((!exact).then(|| format::repro_csv_line(row)));
+        self.repro
+            .push((!exact).then(|| format::repro_csv_line(row)));
     }
 
     fn len(&self) -> usize {
@@ -226,7 +225,7 @@ pub fn add(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Result<A
     let mut writer: Option<polars::io::parquet::write::BatchedWriter<fs::File>> = None;
     let mut batch = Batch::default();
     let flush = |batch: &mut Batch,
-                     writer: &mut Option<polars::io::parquet::write::BatchedWriter<fs::File>>|
+                 writer: &mut Option<polars::io::parquet::write::BatchedWriter<fs::File>>|
      -> Result<()> {
         let df = batch.frame(&id).map_err(pe("results batch"))?;
         if writer.is_none() {

@@ -43,7 +43,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         title: args
             .title
             .unwrap_or_else(|| "rdnaprobe conformance".to_string()),
-        ..PublishOptions::default()
     };
     let p = publish(&store, &args.output, &options)?;
     writeln!(

@@ -2,7 +2,6 @@
 //! runs (two revisions, two drivers, or two backends of one run). OLD and NEW are replay
 //! output files, directories of them, or run ids of `--store`. Exit 1 when a row regressed.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -66,7 +65,11 @@ fn files_of(spec: &str, store: Option<&Store>) -> anyhow::Result<Files> {
         anyhow::bail!("{spec}: no such file or directory (a run id needs --store DIR)");
     };
     let run = store.find(spec)?;
-    let outputs = run.outputs.iter().map(|o| store.path_of(&o.output)).collect();
+    let outputs = run
+        .outputs
+        .iter()
+        .map(|o| store.path_of(&o.output))
+        .collect();
     let refs = run
         .outputs
         .iter()
@@ -131,8 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &side(&args.new, new_files, args.new_backend),
         &options,
     )?;
-    super::print_report(args.format, &result, |out, r| write_table(out, r))?;
-    std::io::stdout().lock().flush()?;
+    super::print_report(args.format, &result, write_table)?;
     Ok(if result.regressed() > 0 {
         ExitCode::from(1)
     } else {

@@ -82,7 +82,10 @@ impl Browser {
             "Target.attachToTarget",
             json!({"targetId": id, "flatten": true}),
         );
-        b.session = attached["sessionId"].as_str().expect("sessionId").to_string();
+        b.session = attached["sessionId"]
+            .as_str()
+            .expect("sessionId")
+            .to_string();
         for domain in ["Page.enable", "Runtime.enable", "Log.enable"] {
             b.call(domain, json!({}));
         }
@@ -95,7 +98,10 @@ impl Browser {
 
     fn read_message(&mut self) -> Value {
         let mut buf = Vec::new();
-        let n = self.output.read_until(0, &mut buf).expect("read from chromium");
+        let n = self
+            .output
+            .read_until(0, &mut buf)
+            .expect("read from chromium");
         assert!(n > 0, "chromium closed the DevTools pipe");
         buf.pop();
         serde_json::from_slice(&buf).expect("DevTools message is JSON")
@@ -193,10 +199,9 @@ impl Browser {
                 "Runtime.consoleAPICalled" if e["params"]["type"] == "error" => {
                     Some(format!("console.error: {}", e["params"]["args"]))
                 }
-                "Runtime.exceptionThrown" => Some(format!(
-                    "exception: {}",
-                    e["params"]["exceptionDetails"]
-                )),
+                "Runtime.exceptionThrown" => {
+                    Some(format!("exception: {}", e["params"]["exceptionDetails"]))
+                }
                 "Log.entryAdded" if e["params"]["entry"]["level"] == "error" => Some(format!(
                     "log: {} {}",
                     e["params"]["entry"]["text"], e["params"]["entry"]["url"]
