@@ -147,8 +147,10 @@ pub const INDEX_JS: &str = r#"(function () {
   data.families.forEach(function (f) { option(family, f, f); });
   data.backends.forEach(function (b) { option(backend, b, b); });
   data.modes.forEach(function (m, i) { option(mode, String(i), m); });
+  // As svg::share_colour: a log scale of the missing share.
   function colour(share) {
-    var s = Math.max(0, Math.min(1, share)), r, g;
+    var miss = Math.max(0, Math.min(1, 1 - share)), r, g;
+    var s = miss === 0 ? 1 : Math.max(0, Math.min(0.9, -Math.log10(miss) / 4));
     if (s < 0.5) { r = 220; g = 60 + 300 * s; } else { r = 220 - 360 * (s - 0.5); g = 210; }
     return 'rgb(' + Math.round(r) + ',' + Math.round(g) + ',80)';
   }

@@ -242,15 +242,6 @@ pub fn publish(store: &Store, out: &Path, options: &PublishOptions) -> Result<Pu
     }
     let instructions = data.instructions();
     for name in &instructions {
-        let spark: Vec<f64> = data
-            .runs
-            .iter()
-            .filter_map(|r| r.instruction(name).map(|c| c.share()))
-            .collect();
-        w.write(
-            &format!("img/spark-{}.svg", slug(name)),
-            &svg::sparkline(&spark),
-        )?;
         let series: Vec<(String, Vec<Option<f64>>)> = backends
             .iter()
             .map(|b| {
@@ -268,6 +259,15 @@ pub fn publish(store: &Store, out: &Path, options: &PublishOptions) -> Result<Pu
                 (b.clone(), v)
             })
             .collect();
+        // Each backend's own runs, in order.
+        let spark: Vec<Vec<Option<f64>>> = series
+            .iter()
+            .map(|(_, v)| v.iter().flatten().map(|x| Some(*x)).collect())
+            .collect();
+        w.write(
+            &format!("img/spark-{}.svg", slug(name)),
+            &svg::sparkline(&spark),
+        )?;
         w.write(
             &format!("img/history-{}.svg", slug(name)),
             &svg::history_chart(&format!("{name}: exact share per run"), &labels, &series),

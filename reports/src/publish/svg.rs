@@ -6,24 +6,42 @@ use std::fmt::Write;
 
 use super::html::esc;
 
-/// Colour of an exact share: red (0) through amber to green (1).
+/// Series colours of the charts, in backend order.
+pub const COLOURS: [&str; 6] = ["#36c", "#c63", "#393", "#939", "#399", "#993"];
+
+/// Colour of an exact share on a log scale of the missing share, so that 99% and 99.9% differ:
+/// exact is green, 0.01% missing yellow-green, 1% amber, 10% orange, everything missing red.
 pub fn share_colour(share: f64) -> String {
-    let s = share.clamp(0.0, 1.0);
-    let (r, g) = if s < 0.5 {
-        (220.0, 60.0 + 300.0 * s)
+    let miss = (1.0 - share).clamp(0.0, 1.0);
+    let t = if miss == 0.0 {
+        1.0
     } else {
-        (220.0 - 360.0 * (s - 0.5), 210.0)
+        (-miss.log10() / 4.0).clamp(0.0, 0.9)
+    };
+    let (r, g) = if t < 0.5 {
+        (220.0, 60.0 + 300.0 * t)
+    } else {
+        (220.0 - 360.0 * (t - 0.5), 210.0)
     };
     format!("rgb({},{},{})", r.round() as u8, g.round() as u8, 80)
 }
 
-/// A 120x24 sparkline of values in 0..=1 (exact shares over runs), the last point marked.
-pub fn sparkline(values: &[f64]) -> String {
+/// The lower end of a share axis: the smallest value, floored to 5%, so that small moves near
+/// 100% show.
+fn axis_floor<'a>(values: impl Iterator<Item = &'a f64>) -> f64 {
+    let lowest = values.fold(1.0f64, |a, b| a.min(*b));
+    ((lowest - 0.005) * 20.0).floor().clamp(0.0, 19.0) / 20.0
+}
+
+/// A 120x24 sparkline of exact shares over runs, one line per series (backend, over its own
+/// runs), each one's last point marked.
+pub fn sparkline(series: &[Vec<Option<f64>>]) -> String {
     let (w, h) = (120.0, 24.0);
     let mut s = format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#
     );
-    let n = values.len();
+    let n = series.iter().map(Vec::len).max().unwrap_or(0);
+    let lo = axis_floor(series.iter().flat_map(|v| v.iter().flatten()));
     let x = |i: usize| {
         if n <= 1 {
             w / 2.0
@@ -31,25 +49,31 @@ pub fn sparkline(values: &[f64]) -> String {
             2.0 + (w - 4.0) * i as f64 / (n - 1) as f64
         }
     };
-    let y = |v: f64| 2.0 + (h - 4.0) * (1.0 - v.clamp(0.0, 1.0));
-    let points: Vec<String> = values
-        .iter()
-        .enumerate()
-        .map(|(i, v)| format!("{:.1},{:.1}", x(i), y(*v)))
-        .collect();
-    let _ = write!(
-        s,
-        r##"<polyline fill="none" stroke="#36c" stroke-width="1.5" points="{}"/>"##,
-        points.join(" ")
-    );
-    if let Some(last) = values.last() {
+    let y = |v: f64| 2.0 + (h - 4.0) * (1.0 - (v.clamp(lo, 1.0) - lo) / (1.0 - lo));
+    for (k, values) in series.iter().enumerate() {
+        let colour = COLOURS[k % COLOURS.len()];
+        let points: Vec<(usize, f64)> = values
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| v.map(|v| (i, v)))
+            .collect();
+        let text: Vec<String> = points
+            .iter()
+            .map(|(i, v)| format!("{:.1},{:.1}", x(*i), y(*v)))
+            .collect();
         let _ = write!(
             s,
-            r#"<circle cx="{:.1}" cy="{:.1}" r="2.5" fill="{}"/>"#,
-            x(n - 1),
-            y(*last),
-            share_colour(*last)
+            r#"<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{}"/>"#,
+            text.join(" ")
         );
+        if let Some((i, v)) = points.last() {
+            let _ = write!(
+                s,
+                r#"<circle cx="{:.1}" cy="{:.1}" r="2.5" fill="{colour}"/>"#,
+                x(*i),
+                y(*v)
+            );
+        }
     }
     s.push_str("</svg>\n");
     s
@@ -62,12 +86,7 @@ pub fn history_chart(
     series: &[(String, Vec<Option<f64>>)],
 ) -> String {
     let (w, h, left, bottom, top, right) = (700.0, 320.0, 110.0, 96.0, 28.0, 150.0);
-    // The y axis spans the values, in steps of 5%, so that small moves near 100% show.
-    let lowest = series
-        .iter()
-        .flat_map(|(_, v)| v.iter().flatten())
-        .fold(1.0f64, |a, b| a.min(*b));
-    let lo = ((lowest - 0.005) * 20.0).floor().clamp(0.0, 19.0) / 20.0;
+    let lo = axis_floor(series.iter().flat_map(|(_, v)| v.iter().flatten()));
     let pw = w - left - right;
     let ph = h - top - bottom;
     let n = labels.len().max(1);
@@ -108,7 +127,6 @@ pub fn history_chart(
             esc(l)
         );
     }
-    const COLOURS: [&str; 6] = ["#36c", "#c63", "#393", "#939", "#399", "#993"];
     for (k, (name, values)) in series.iter().enumerate() {
         let colour = COLOURS[k % COLOURS.len()];
         let pts: Vec<String> = values
