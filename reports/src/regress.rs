@@ -120,7 +120,7 @@ pub struct Regress {
     pub totals: BTreeMap<&'static str, u64>,
     /// Groups where something moved, by instruction then mode.
     pub groups: Vec<GroupCounts>,
-    /// Up to [`EXAMPLES`] regressed rows, then fixed ones.
+    /// Up to [`EXAMPLES`] rows: the most severe regressions, then the most severe fixes.
     pub examples: Vec<Example>,
     /// Rows of each side that found no hardware row (not compared).
     pub old_unreferenced: u64,
@@ -251,16 +251,30 @@ pub fn regress(
                 Change::Fixed => &mut fixed_ex,
                 _ => return,
             };
-            if list.len() < EXAMPLES {
-                list.push(Example {
+            // Keep the most severe: a regression by the class it fell to, a fix by the class
+            // it came from; then by ULP distance.
+            let decisive = if change == Change::Regressed {
+                nv
+            } else {
+                old.unwrap_or(nv)
+            };
+            let rank = (decisive.class, decisive.max_ulp.unwrap_or(u64::MAX));
+            if list.len() == EXAMPLES && list.last().is_some_and(|(r, _)| *r >= rank) {
+                return;
+            }
+            list.push((
+                rank,
+                Example {
                     change,
                     instruction: nv.instruction.clone(),
                     mode: nv.mode.clone(),
                     old: old.map(describe).unwrap_or_default(),
                     new: describe(nv),
                     repro: repro.unwrap_or_default(),
-                });
-            }
+                },
+            ));
+            list.sort_by_key(|(r, _)| std::cmp::Reverse(*r));
+            list.truncate(EXAMPLES);
         };
     let (new_backends, new_unref) = classify_side(reference, new, options, |d| {
         let nv = verdict(d);
@@ -295,8 +309,8 @@ pub fn regress(
             *totals.get_mut(c.name()).unwrap() += n;
         }
     }
-    let mut examples = regressed_ex;
-    examples.extend(fixed_ex);
+    let mut examples: Vec<Example> = regressed_ex.into_iter().map(|(_, e)| e).collect();
+    examples.extend(fixed_ex.into_iter().map(|(_, e)| e));
     examples.truncate(EXAMPLES);
     Ok(Regress {
         old: old.label.clone(),
@@ -328,15 +342,22 @@ pub fn write_table(out: &mut impl std::io::Write, r: &Regress) -> std::io::Resul
         .max()
         .unwrap_or(0)
         .max("instruction".len());
+    let m = r
+        .groups
+        .iter()
+        .map(|g| g.mode.len())
+        .max()
+        .unwrap_or(0)
+        .max(24);
     writeln!(
         out,
-        "{:<w$}  {:<40}  {:>7} {:>9} {:>7} {:>6} {:>6} {:>6}",
+        "{:<w$}  {:<m$}  {:>7} {:>9} {:>7} {:>6} {:>6} {:>6}",
         "instruction", "mode", "fixed", "regressed", "changed", "same", "new", "gone"
     )?;
     for g in &r.groups {
         writeln!(
             out,
-            "{:<w$}  {:<40}  {:>7} {:>9} {:>7} {:>6} {:>6} {:>6}{}",
+            "{:<w$}  {:<m$}  {:>7} {:>9} {:>7} {:>6} {:>6} {:>6}{}",
             g.instruction,
             g.mode,
             g.fixed,
@@ -351,7 +372,7 @@ pub fn write_table(out: &mut impl std::io::Write, r: &Regress) -> std::io::Resul
     let t = |k: &str| r.totals.get(k).copied().unwrap_or(0);
     writeln!(
         out,
-        "{:<w$}  {:<40}  {:>7} {:>9} {:>7} {:>6} {:>6} {:>6}",
+        "{:<w$}  {:<m$}  {:>7} {:>9} {:>7} {:>6} {:>6} {:>6}",
         "total",
         format!("{} groups moved", r.groups.len()),
         t("fixed"),

@@ -203,3 +203,37 @@ pub const INDEX_JS: &str = r#"(function () {
   render();
 })();
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_patterns_match_as_the_registry_means() {
+        assert!(glob("v_*_f32", "v_add_f32"));
+        assert!(glob("v_cmp_*_f32", "v_cmp_lt_f32"));
+        assert!(!glob("v_cmp_*_f32", "v_cmp_lt_f16"));
+        assert!(glob("v_add_f32", "v_add_f32"));
+        assert!(!glob("v_add_f32", "v_add_f32_e64"));
+        assert!(glob("*", "anything"));
+        assert!(
+            !glob("v_*_f32", "v_f32"),
+            "prefix and suffix may not overlap"
+        );
+    }
+
+    #[test]
+    fn text_is_escaped_and_json_cannot_close_its_script() {
+        assert_eq!(
+            esc("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
+        let block = json_block("d", &serde_json::json!({"s": "</script><b>"}));
+        assert!(!block[..block.len() - 10].contains("</script>"), "{block}");
+        assert_eq!(slug("vulkan:lavapipe"), "vulkan-lavapipe");
+        assert_eq!(
+            markdown("Keeps `v10`.\n\n- one\n- two"),
+            "<p>Keeps <code>v10</code>.</p>\n<ul><li>one</li><li>two</li></ul>\n"
+        );
+    }
+}
