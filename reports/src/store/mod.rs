@@ -129,15 +129,19 @@ impl Store {
     }
 
     /// Copies `path` (and its manifest, when it has one) into `objects/`, unless a file with
-    /// the same bytes is there already.
-    pub fn put(&self, path: &Path) -> Result<(StoredFile, Put)> {
+    /// the same bytes is there already. `rows`: its data rows, when the caller counted them
+    /// (else they are counted here).
+    pub fn put(&self, path: &Path, rows: Option<u64>) -> Result<(StoredFile, Put)> {
         let sha = sha256_file(path)?;
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "data.csv".into());
         let dir = self.dir.join("objects").join(&sha);
-        let rows = count_rows(path)?;
+        let rows = match rows {
+            Some(n) => n,
+            None => count_rows(path)?,
+        };
         if let Some(existing) = self.object(&sha)? {
             return Ok((
                 StoredFile {

@@ -28,7 +28,7 @@ use crate::output::type_name;
 use crate::report::aggregate::{pe, ulp_bucket};
 
 /// Rows per written batch (a Parquet row group).
-pub const BATCH_ROWS: usize = 1 << 18;
+pub const BATCH_ROWS: usize = 1 << 16;
 
 /// Settings of `store add`.
 #[derive(Clone, Debug, Default)]
@@ -215,6 +215,8 @@ pub fn add(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Result<A
     let tmp = store.dir.join("runs").join(format!(".tmp-{id}"));
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
+    // A failure leaves no half-written run behind (after the rename there is nothing to remove).
+    let _cleanup = RemoveOnDrop(tmp.clone());
     let (mut stored, mut reused) = (0u64, 0u64);
     let mut count = |put: Put| match put {
         Put::Stored => stored += 1,
@@ -247,16 +249,14 @@ pub fn add(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Result<A
     let (mut rows, mut compared, mut exact, mut unexpected) = (0u64, 0u64, 0u64, 0u64);
     let mut classes: BTreeMap<String, u64> = BTreeMap::new();
     for (out_path, ref_path, mut cand) in plan {
-        let (out_file, put) = store.put(&out_path)?;
-        count(put);
-        let (ref_file, put) = store.put(&ref_path)?;
-        count(put);
-        rows += out_file.rows;
         let mut reference = Input::open(&ref_path)?;
         let row_id_col = reference.extra_columns().iter().position(|c| c == "row_id");
         let family = family_of(&ref_path);
-        let name = ref_file.name.clone();
-        let (summary, _leftover) =
+        let name = ref_path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let (summary, leftover) =
             diff_inputs(&mut reference, &mut cand, &options.diff, |d: &RowDiff| {
                 batch.push(d, &family, &name, row_id_col);
                 if batch.len() >= BATCH_ROWS {
@@ -264,6 +264,12 @@ pub fn add(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Result<A
                 }
                 Ok(())
             })?;
+        // The join saw every row of both files: no second pass to count them.
+        let (out_file, put) = store.put(&out_path, Some(summary.rows + leftover.candidate_only))?;
+        count(put);
+        let (ref_file, put) = store.put(&ref_path, Some(summary.rows + leftover.reference_only))?;
+        count(put);
+        rows += out_file.rows;
         compared += summary.rows;
         exact += summary.count(Class::Exact);
         unexpected += summary.unexpected;
@@ -313,8 +319,17 @@ pub fn add(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Result<A
     })
 }
 
+/// Removes a directory when dropped.
+struct RemoveOnDrop(PathBuf);
+
+impl Drop for RemoveOnDrop {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
 /// Lazy scans of every run's `results.parquet` (one frame per run, concatenated), for
-/// queries: `results(store)?.group_by([col("backend")]).agg([len()])`.
+/// queries: `scan_results(&store)?.group_by([col("backend")]).agg([len()])`.
 pub fn scan_results(store: &Store) -> Result<LazyFrame> {
     let runs = store.runs()?;
     if runs.is_empty() {
