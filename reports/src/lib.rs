@@ -10,6 +10,9 @@
 //! - [`output`]: CSV, JSON Lines and table writers of diff results.
 //! - `report` and `export` (feature `polars`): the conformance report (HTML, Markdown, CSV,
 //!   JSON, SVG plots) aggregated with polars, and hive-partitioned Parquet export.
+//! - [`store`]: the results store (runs of replay outputs, content-addressed, with manifests;
+//!   per-row results as Parquet with feature `polars`); [`regress`]: fixed / regressed / changed
+//!   rows between two runs; `publish` (feature `polars`): the static conformance site.
 
 pub mod classify;
 pub mod diff;
@@ -23,7 +26,11 @@ pub mod join;
 pub mod known;
 pub mod output;
 #[cfg(feature = "polars")]
+pub mod publish;
+pub mod regress;
+#[cfg(feature = "polars")]
 pub mod report;
+pub mod store;
 pub mod subject;
 
 pub use classify::{Class, Verdict};

@@ -45,6 +45,12 @@ enum Command {
     Exhaustive(cmd::exhaustive::Args),
     /// Export datasets and diffs as partitioned Parquet.
     Export(cmd::export::Args),
+    /// The results store: add runs, list them.
+    Store(cmd::store::Args),
+    /// Which rows got better or worse against the hardware between two runs.
+    Regress(cmd::regress::Args),
+    /// Write the static conformance site of a results store.
+    Publish(cmd::publish::Args),
     /// How much of the instruction table the recompiler lowers, per family.
     Coverage(cmd::coverage::Args),
     /// The hip backend's GPU worker process (internal: JSON lines on stdin/stdout).
@@ -68,6 +74,9 @@ fn main() -> ExitCode {
         Command::Exhaustive(a) => cmd::exhaustive::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::Coverage(a) => cmd::coverage::run(a),
+        Command::Store(a) => cmd::store::run(a),
+        Command::Regress(a) => cmd::regress::run(a),
+        Command::Publish(a) => cmd::publish::run(a),
         Command::OracleWorker(a) => worker::run(a),
     };
     match result {

@@ -12,7 +12,7 @@
 //! counted, not fatal: a backend may have replayed a subset.
 
 pub mod aggregate;
-mod plot;
+pub(crate) mod plot;
 mod render;
 
 use std::collections::{BTreeMap, HashMap};

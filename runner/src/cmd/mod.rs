@@ -10,8 +10,11 @@ pub mod encode;
 pub mod exhaustive;
 pub mod export;
 pub mod merge;
+pub mod publish;
+pub mod regress;
 pub mod replay;
 pub mod report;
+pub mod store;
 pub mod sweep;
 
 /// Checks that the directory an output file goes into exists, so that a mistyped `-o` fails
