@@ -287,14 +287,49 @@ pub enum Expr {
     Convert { op: Convert, a: Handle, to: Ty },
     /// Two U32 -> U64: `lo | hi << 32`.
     Pack64 { lo: Handle, hi: Handle },
+    /// Wave contract: SGPR `index` (0..16: s0..s15) before the body, `U32`, the same on every
+    /// lane of the wave. Outside a wave (the lane contract) it reads as 0.
+    SgprIn(u8),
+    /// Wave contract: EXEC before the body, `U64` (a wave32 has the high 32 bits 0). Outside a
+    /// wave it is every lane of a wave64 (all ones).
+    ExecIn,
+    /// Cross-lane: a `Bool` per lane -> `U64` whose bit i is lane i's value (lanes past the
+    /// wave size give 0), the same on every lane. Runs on every lane of the wave in uniform
+    /// control flow. Bits: [`crate::wave`].
+    WaveBallot(Handle),
+    /// Cross-lane: the `U32` `value` held by lane `lane % wave` (`lane` a per-lane `U32`).
+    /// Runs on every lane of the wave in uniform control flow. Bits: [`crate::wave`].
+    WaveRead { value: Handle, lane: Handle },
+}
+
+impl Expr {
+    /// Whether the expression reads other lanes' values: a kernel with one runs as a whole
+    /// wave ([`crate::wave`]), never one lane at a time.
+    pub fn is_cross_lane(&self) -> bool {
+        matches!(self, Expr::WaveBallot(_) | Expr::WaveRead { .. })
+    }
+}
+
+/// The wave contract's uniform outputs of a kernel: s0..s15, EXEC, VCC (`U64`) and SCC
+/// (`Bool`) after the body. Every lane computes them (they are uniform by construction); the
+/// executors take lane 0's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UniformOutputs {
+    /// Sixteen `U32`.
+    pub sgprs: Vec<Handle>,
+    pub exec: Handle,
+    pub vcc: Handle,
+    pub scc: Handle,
 }
 
 /// A lowered body for one lane: expressions in topological order and the sixteen outputs
-/// (v10..v25 after the body, each `U32`).
+/// (v10..v25 after the body, each `U32`); a body lowered under the wave contract also has its
+/// uniform outputs.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Kernel {
     pub exprs: Vec<Expr>,
     pub outputs: Vec<Handle>,
+    pub uniform: Option<UniformOutputs>,
 }
 
 /// A broken IR invariant, found by [`Kernel::validate`].
@@ -332,6 +367,8 @@ impl Kernel {
             Expr::Select { a, .. } => self.ty(*a),
             Expr::Convert { to, .. } => *to,
             Expr::Pack64 { .. } => Ty::U64,
+            Expr::SgprIn(_) | Expr::WaveRead { .. } => Ty::U32,
+            Expr::ExecIn | Expr::WaveBallot(_) => Ty::U64,
         }
     }
 
@@ -339,6 +376,9 @@ impl Kernel {
     pub fn operands(e: &Expr) -> Vec<Handle> {
         match *e {
             Expr::Const { .. } | Expr::Input(_) | Expr::LaneId => vec![],
+            Expr::SgprIn(_) | Expr::ExecIn => vec![],
+            Expr::WaveBallot(a) => vec![a],
+            Expr::WaveRead { value, lane } => vec![value, lane],
             Expr::IntBin { a, b, .. }
             | Expr::IntCmp { a, b, .. }
             | Expr::FloatBin { a, b, .. }
@@ -439,7 +479,22 @@ impl Kernel {
                         return bad(format!("{op:?} from {:?} to {to:?}", t(a)));
                     }
                 }
-                Expr::Const { .. } | Expr::Input(_) | Expr::LaneId => {}
+                Expr::WaveBallot(a) => {
+                    if t(a) != Bool {
+                        return bad("ballot of non-Bool".into());
+                    }
+                }
+                Expr::WaveRead { value, lane } => {
+                    if t(value) != U32 || t(lane) != U32 {
+                        return bad("wave read of non-U32".into());
+                    }
+                }
+                Expr::SgprIn(i) => {
+                    if i >= 16 {
+                        return bad(format!("SGPR input s{i} (s0..s15 exist)"));
+                    }
+                }
+                Expr::Const { .. } | Expr::Input(_) | Expr::LaneId | Expr::ExecIn => {}
             }
         }
         for &o in &self.outputs {
@@ -448,6 +503,21 @@ impl Kernel {
                     at: o,
                     what: "output is not a defined U32".into(),
                 });
+            }
+        }
+        if let Some(u) = &self.uniform {
+            let want = u.sgprs.iter().map(|&h| (h, U32));
+            let want = want.chain([(u.exec, U64), (u.vcc, U64), (u.scc, Bool)]);
+            for (h, ty) in want {
+                if h.index() >= self.exprs.len() || self.ty(h) != ty {
+                    return Err(IrError::Type {
+                        at: h,
+                        what: format!("uniform output is not a defined {ty:?}"),
+                    });
+                }
+            }
+            if u.sgprs.len() != 16 {
+                return Err(IrError::OutputCount(u.sgprs.len()));
             }
         }
         Ok(())

@@ -11,8 +11,8 @@ use super::operands::Ctx;
 use super::packed::{self, Mix, Pk};
 use super::unary::UnaryOp;
 use super::{
-    division, dot, float16, float16_of3, float64, float64_int, int16, integer, moves, pack, pk_int,
-    sad, transcendental, trig_preop, Lowerer,
+    crosslane, division, dot, float16, float16_of3, float64, float64_int, int16, integer, moves,
+    pack, pk_int, sad, transcendental, trig_preop, Lowerer,
 };
 use crate::build::Fmt;
 use crate::ir::IntCmp;
@@ -33,7 +33,6 @@ use Rule::{Lower, Unlowered};
 const SALU: &str = "SALU: not modelled under the lane contract";
 const PROGRAM_CONTROL: &str = "scalar program control: not modelled";
 const SCALAR_MEMORY: &str = "scalar memory loads: wave contract";
-const CROSS_LANE: &str = "cross-lane: wave contract";
 const PK_U8: &str = "no rule yet: the rounding of its f32 -> u8 conversion is not measured";
 const DOT_F16: &str =
     "dot products: no rule yet: the rounding of the three-term f32 sum is not measured";
@@ -766,11 +765,11 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_memrealtime
         | Opcode::s_atc_probe
         | Opcode::s_atc_probe_buffer => Unlowered(SCALAR_MEMORY),
-        Opcode::v_readfirstlane_b32
-        | Opcode::v_readlane_b32
-        | Opcode::v_writelane_b32
-        | Opcode::v_permlane16_b32
-        | Opcode::v_permlanex16_b32 => Unlowered(CROSS_LANE),
+        Opcode::v_readfirstlane_b32 => Lower(crosslane::readfirstlane),
+        Opcode::v_readlane_b32 => Lower(crosslane::readlane),
+        Opcode::v_writelane_b32 => Lower(crosslane::writelane),
+        Opcode::v_permlane16_b32 => Lower(|l, c| crosslane::permlane(l, c, false)),
+        Opcode::v_permlanex16_b32 => Lower(|l, c| crosslane::permlane(l, c, true)),
         Opcode::v_cvt_pk_u8_f32 => Unlowered(PK_U8),
         Opcode::v_dot2c_f32_f16 | Opcode::v_dot2_f32_f16 => Unlowered(DOT_F16),
         Opcode::v_cubeid_f32
@@ -1295,10 +1294,10 @@ mod tests {
 
     #[test]
     fn the_reason_is_the_error_of_an_unlowered_opcode() {
-        let Rule::Unlowered(reason) = rule(Opcode::v_readlane_b32, Target::Gfx1030) else {
-            panic!("v_readlane_b32 has a lowering");
+        let Rule::Unlowered(reason) = rule(Opcode::ds_read_b32, Target::Gfx1030) else {
+            panic!("ds_read_b32 has a lowering");
         };
-        assert_eq!(reason, CROSS_LANE);
+        assert_eq!(reason, LDS);
         assert!(matches!(
             rule(Opcode::v_add_f32, Target::Gfx1030),
             Rule::Lower(_)

@@ -19,6 +19,7 @@
 mod arithmetic;
 mod compare;
 mod conversion;
+mod crosslane;
 mod dispatch;
 mod division;
 mod dot;
@@ -44,6 +45,9 @@ mod saturate;
 mod transcendental;
 mod trig_preop;
 mod unary;
+mod wave;
+#[cfg(test)]
+mod wave_tests;
 
 use crate::ir::Kernel;
 use dispatch::Rule;
@@ -89,7 +93,33 @@ pub fn lower(
     wave: Wave,
     gfx: Target,
 ) -> Result<Kernel, LowerError> {
-    let mut l = Lowerer::new(mode, wave, gfx);
+    lower_body(Lowerer::new(mode, wave, gfx), body)
+}
+
+/// Decodes `words` and lowers them under the wave contract ([`lower_wave`]).
+pub fn lower_wave_words(
+    words: &[u32],
+    mode: FloatMode,
+    wave: Wave,
+    gfx: Target,
+) -> Result<Kernel, LowerError> {
+    let body = decode_stream(words).map_err(|e| LowerError::Decode(e.to_string()))?;
+    lower_wave(&body, mode, wave, gfx)
+}
+
+/// Lowers a decoded body under the wave contract: SGPR and EXEC inputs, whole-wave lane
+/// masks, cross-lane instructions and uniform outputs (see `wave`). Run the kernel with
+/// [`crate::wave::run_wave`] or [`crate::spirv::emit_wave`].
+pub fn lower_wave(
+    body: &[Decoded],
+    mode: FloatMode,
+    wave: Wave,
+    gfx: Target,
+) -> Result<Kernel, LowerError> {
+    lower_body(Lowerer::new_wave(mode, wave, gfx), body)
+}
+
+fn lower_body(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, LowerError> {
     let mut offset = 0usize;
     for d in body {
         match d {

@@ -31,7 +31,11 @@
 //! their U64/F64 forms are built from 32-bit halves or, for the approximate transcendental
 //! functions, evaluated in f32.
 //!
-//! Submodules: `interface` (entry point, buffers, push constants, inputs and outputs), `expr`
+//! A kernel lowered under the wave contract runs through [`emit_wave`] instead: one workgroup
+//! per wave, cross-lane operations through workgroup memory (see `wave`).
+//!
+//! Submodules: `interface` (entry point, buffers, push constants, inputs and outputs), `wave`
+//! (the wave contract's module), `expr`
 //! (integer, boolean and conversion expressions), `float` (native float operations and the NaN
 //! rule), `wide` (64-bit helpers built from 32-bit halves).
 
@@ -39,7 +43,12 @@ pub mod arbitrary;
 mod expr;
 mod float;
 mod interface;
+mod wave;
 mod wide;
+
+pub use wave::{
+    emit_wave, wave_in_stride, wave_out_stride, WAVE_IN_DWORDS, WAVE_OUT_DWORDS, WAVE_STATUS_WORD,
+};
 
 use std::collections::HashMap;
 
