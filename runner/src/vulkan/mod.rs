@@ -19,6 +19,8 @@ pub mod instance;
 mod memory;
 #[cfg(test)]
 mod tests;
+mod wave;
 
 pub use device::{list_devices, DeviceInfo, DeviceSelector};
 pub use exec::{Executor, Job, PipelineId};
+pub use wave::WaveJob;

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Writes datasets/wave/crosslane.csv: hand-computed wave-contract rows (expected values worked
+out here from the RDNA2 ISA's descriptions of VOPC, v_cmpx, v_readlane/readfirstlane/writelane
+and v_permlane16/x16), one wave per case. Encodings come from `rdnaprobe encode`.
+Usage: scripts/wave-fixtures.py PATH/TO/rdnaprobe > datasets/wave/crosslane.csv"""
+import subprocess, sys
+
+V1 = ("instruction,encoding,wave,ieee,dx10_clamp,denorm32,denorm16,round32,round16,fp16_overflow,"
+      + ",".join(f"in{i}" for i in range(6)) + "," + ",".join(f"out{i}" for i in range(16))
+      + ",gfx,source,note")
+WAVE = "wave_id,lane,exec_in,s_in,s_out,exec_out,vcc_out,scc_out"
+
+def encode(text):
+    out = subprocess.run([sys.argv[1], "encode", text], capture_output=True, text=True, check=True)
+    return " ".join(out.stdout.split())
+
+def mask(w, m):
+    return m & ((1 << w) - 1)
+
+def row_cells(w, lane, in0, out0):
+    return [f"0x{in0:08x}", f"0x{lane:08x}"] + ["0x00000000"] * 4, [f"0x{out0:08x}"] + ["0x00000000"] * 15
+
+def case(wid, text, w, lanes, in0, exec_in, s_in, s_out, exec_out, vcc, out0, note):
+    enc = encode(text)
+    rows = []
+    for i, l in enumerate(lanes):
+        ins, outs = row_cells(w, l, in0(l), out0(l))
+        first = i == 0
+        cells = [f'"{text}"', enc, str(w)] + [""] * 7 + ins + outs + ["gfx1030", "hand-computed from the RDNA2 ISA", note]
+        sin = " ".join(f"0x{x:08x}" for x in s_in) if first else ""
+        sout = " ".join(f"0x{x:08x}" for x in s_out) if first else ""
+        cells += [wid, str(l), f"0x{exec_in:016x}" if first else "", sin, sout,
+                  f"0x{mask(w, exec_out):016x}" if first else "",
+                  f"0x{mask(w, vcc):016x}" if first else "", "0" if first else ""]
+        rows.append(",".join(cells))
+    return rows
+
+def s16(**kv):
+    s = [0] * 16
+    for k, v in kv.items():
+        s[int(k[1:])] = v
+    return s
+
+rows = []
+A32, A64 = list(range(32)), list(range(64))
+# VOPC into VCC is the ballot of the lanes' results, ANDed with EXEC
+rows += case("ballot32", "v_cmp_lt_u32 vcc_lo, 5, v4", 32, A32, lambda l: l, 0xffff, s16(), s16(),
+             0xffff, 0xffc0, lambda l: 0, "VOPC: VCC = ballot & EXEC")
+rows += case("ballot64", "v_cmp_lt_u32 vcc, 40, v4", 64, A64, lambda l: l, (1 << 64) - 1, s16(), s16(),
+             (1 << 64) - 1, ~((1 << 41) - 1), lambda l: 0, "VOPC wave64: the high half in VCC_HI")
+# lanes without a row hold in0 = 0
+rows += case("sparse", "v_cmp_ne_u32 vcc_lo, 0, v4", 32, [0, 5, 31], lambda l: l + 1, (1 << 32) - 1,
+             s16(), s16(), (1 << 32) - 1, (1 << 0) | (1 << 5) | (1 << 31), lambda l: 0,
+             "lanes with no row have zero inputs")
+rows += case("cmpx", "v_cmpx_gt_u32 v4, 3; v_mov_b32 v10, 9", 32, A32, lambda l: l, 0xff, s16(), s16(),
+             0xf0, 0, lambda l: 9 if 4 <= l < 8 else 0, "v_cmpx writes EXEC = result & EXEC")
+rows += case("firstlane", "v_readfirstlane_b32 s0, v4", 32, A32, lambda l: 3 * l + 1, 0xf0, s16(s0=7),
+             s16(s0=13), 0xf0, 0, lambda l: 0, "v_readfirstlane_b32: lowest lane of EXEC")
+rows += case("firstlane0", "v_readfirstlane_b32 s0, v4", 32, A32, lambda l: 3 * l + 1, 0, s16(), s16(s0=1),
+             0, 0, lambda l: 0, "v_readfirstlane_b32: lane 0 when EXEC is empty")
+rows += case("readlane64", "v_readlane_b32 s1, v4, s2", 64, A64, lambda l: 3 * l + 1, 1 << 50,
+             s16(s2=40), s16(s1=121, s2=40), 1 << 50, 0, lambda l: 0,
+             "v_readlane_b32 reads an inactive lane's VGPR")
+rows += case("writelane", "v_writelane_b32 v10, s0, 3", 32, A32, lambda l: l, 1, s16(s0=0xabc),
+             s16(s0=0xabc), 1, 0, lambda l: 0xabc if l == 3 else 0, "v_writelane_b32 ignores EXEC")
+rows += case("permlane16", "v_permlane16_b32 v10, v4, s0, s1", 32, A32, lambda l: 100 + l, (1 << 32) - 1,
+             s16(s0=0x89abcdef, s1=0x01234567), s16(s0=0x89abcdef, s1=0x01234567), (1 << 32) - 1, 0,
+             lambda l: 100 + (l & ~15) + 15 - (l & 15), "v_permlane16_b32: selects within a row")
+rows += case("permlanex16", "v_permlanex16_b32 v10, v4, s0, s1", 64, A64, lambda l: 100 + l, (1 << 64) - 1,
+             s16(s0=0x76543210, s1=0xfedcba98), s16(s0=0x76543210, s1=0xfedcba98), (1 << 64) - 1, 0,
+             lambda l: 100 + (l ^ 16), "v_permlanex16_b32: the other row of the half")
+print(V1 + "," + WAVE)
+for r in rows:
+    print(r)
