@@ -20,6 +20,8 @@ mod memory;
 #[cfg(test)]
 mod tests;
 mod wave;
+#[cfg(test)]
+mod wave_tests;
 
 pub use device::{list_devices, DeviceInfo, DeviceSelector};
 pub use exec::{Executor, Job, PipelineId};
