@@ -2,7 +2,7 @@
 """Writes datasets/wave/crosslane.csv: hand-computed wave-contract rows (expected values worked
 out here from the RDNA2 ISA's descriptions of VOPC, v_cmpx, v_readlane/readfirstlane/writelane
 and v_permlane16/x16), one wave per case. Encodings come from `rdnaprobe encode`.
-Usage: scripts/wave-fixtures.py PATH/TO/rdnaprobe > datasets/wave/crosslane.csv"""
+Usage: scripts/wave-fixtures.py PATH/TO/rdnaprobe datasets/wave/crosslane.csv (writes its manifest too)"""
 import subprocess, sys
 
 V1 = ("instruction,encoding,wave,ieee,dx10_clamp,denorm32,denorm16,round32,round16,fp16_overflow,"
@@ -69,6 +69,33 @@ rows += case("permlane16", "v_permlane16_b32 v10, v4, s0, s1", 32, A32, lambda l
 rows += case("permlanex16", "v_permlanex16_b32 v10, v4, s0, s1", 64, A64, lambda l: 100 + l, (1 << 64) - 1,
              s16(s0=0x76543210, s1=0xfedcba98), s16(s0=0x76543210, s1=0xfedcba98), (1 << 64) - 1, 0,
              lambda l: 100 + (l ^ 16), "v_permlanex16_b32: the other row of the half")
-print(V1 + "," + WAVE)
-for r in rows:
-    print(r)
+# DPP16 (gfx10 controls) and DPP8: src0 from another lane of the row
+rows += case("dpp_shr_bc", "v_mov_b32_dpp v10, v4 row_shr:1 bound_ctrl:1", 64, A64, lambda l: 100 + l,
+             (1 << 64) - 1, s16(), s16(), (1 << 64) - 1, 0, lambda l: 0 if l % 16 == 0 else 99 + l,
+             "DPP row_shr: no source in the row with bound_ctrl gives 0")
+rows += case("dpp_share", "v_mov_b32_dpp v10, v4 row_share:5", 32, A32, lambda l: 100 + l, (1 << 32) - 1,
+             s16(), s16(), (1 << 32) - 1, 0, lambda l: 100 + (l & ~15) + 5, "DPP row_share (gfx10)")
+rows += case("dpp_masks", "v_mov_b32 v10, 0x55; v_mov_b32_dpp v10, v4 quad_perm:[0,0,0,0] row_mask:0x2 bank_mask:0x5",
+             32, A32, lambda l: 100 + l, (1 << 32) - 1, s16(), s16(), (1 << 32) - 1, 0,
+             lambda l: 100 + (l & ~3) if l >= 16 and (l % 16) // 4 in (0, 2) else 0x55,
+             "DPP row_mask/bank_mask: masked lanes keep vdst")
+rows += case("dpp8", "v_mov_b32_dpp v10, v4 dpp8:[7,6,5,4,3,2,1,0]", 64, A64, lambda l: 100 + l,
+             (1 << 64) - 1, s16(), s16(), (1 << 64) - 1, 0, lambda l: 100 + (l ^ 7), "DPP8 lane selects")
+
+out = sys.argv[2]
+text = V1 + "," + WAVE + "\n" + "".join(r + "\n" for r in rows)
+open(out, "w").write(text)
+import hashlib, json
+manifest = {
+    "schema_version": 1,
+    "format": "rdnaprobe dataset schema v1 with the wave contract's columns (docs/dataset-format.md)",
+    "dataset": out.rsplit("/", 1)[-1],
+    "producer": {"backend": "none", "device": "hand-computed", "gfx": "gfx1030",
+                 "driver": "", "runtime": "", "rdnaprobe_version": ""},
+    "generator": "scripts/wave-fixtures.py: expected values worked out from the RDNA2 ISA guide",
+    "rows": len(rows),
+    "sha256": hashlib.sha256(text.encode()).hexdigest(),
+    "created": "2026-12-01T00:00:00Z",
+    "provenance": {"caveats": ["Not measured on hardware: each row's note names the ISA rule it follows."]},
+}
+open(out.rsplit(".", 1)[0] + ".manifest.json", "w").write(json.dumps(manifest, indent=2) + "\n")

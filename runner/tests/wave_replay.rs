@@ -63,6 +63,7 @@ fn hand_computed_wave_rows_replay_on_cpu_and_lavapipe() {
     let files = common::repo_files("datasets/wave", "csv");
     assert!(!files.is_empty());
     for input in files {
+        rdnaprobe_dataset::verify(&input).unwrap_or_else(|e| panic!("{e}"));
         let expected = read_dataset(&input).unwrap();
         for backend in &backends {
             let out = dir.join(format!("{}.csv", backend.replace(':', "-")));

@@ -23,6 +23,7 @@ mod crosslane;
 mod dispatch;
 mod division;
 mod dot;
+mod dpp;
 mod float16;
 mod float16_of3;
 mod float64;
@@ -160,13 +161,14 @@ impl Lowerer {
     }
 
     fn inst(&mut self, inst: &Instruction, offset: usize) -> Result<(), LowerError> {
-        if matches!(inst.encoding(), Encoding::DPP16 | Encoding::DPP8) {
-            return Err(Self::unsupported(inst, offset, "DPP reads other lanes"));
-        }
         let r = match dispatch::rule(inst.info().op(), self.gfx) {
             Rule::Lower(f) => {
                 let c = Ctx::new(inst, self.wave);
-                f(self, &c)
+                if matches!(inst.encoding(), Encoding::DPP16 | Encoding::DPP8) {
+                    self.dpp(&c, f)
+                } else {
+                    f(self, &c)
+                }
             }
             Rule::Unlowered(reason) => Err(reason.to_string()),
         };

@@ -171,3 +171,135 @@ fn cross_lane_ops_need_the_wave_contract() {
     let e = lower_words(&words, FloatMode::DEFAULT, Wave::W32, Target::Gfx1030).unwrap_err();
     assert!(e.to_string().contains("wave_id"), "{e}");
 }
+
+/// v10 of every lane after `text` with in0 = 100 + lane.
+fn v10s(text: &str, wave: Wave, exec: u64) -> Vec<u32> {
+    let out = wave_run(text, wave, |l| 100 + l, [0; 16], exec);
+    out.lanes.iter().map(|o| o[0]).collect()
+}
+
+#[test]
+fn dpp16_row_shifts_and_bound_ctrl() {
+    let pre = "v_mov_b32 v10, 0x55\n";
+    // row_shr:1: lane j reads j - 1 of its row; lane 0 of a row has no source
+    let keep = v10s(
+        &format!("{pre}v_mov_b32_dpp v10, v4 row_shr:1"),
+        Wave::W32,
+        u64::MAX,
+    );
+    let zero = v10s(
+        &format!("{pre}v_mov_b32_dpp v10, v4 row_shr:1 bound_ctrl:1"),
+        Wave::W32,
+        u64::MAX,
+    );
+    for l in 0..32u32 {
+        let want = if l % 16 == 0 { None } else { Some(100 + l - 1) };
+        assert_eq!(keep[l as usize], want.unwrap_or(0x55), "lane {l}");
+        assert_eq!(zero[l as usize], want.unwrap_or(0), "lane {l}");
+    }
+    // row_shl:3 on wave64: lanes 13..15 of each row have no source
+    let shl = v10s(
+        &format!("{pre}v_mov_b32_dpp v10, v4 row_shl:3"),
+        Wave::W64,
+        u64::MAX,
+    );
+    for l in 0..64u32 {
+        let want = if l % 16 >= 13 { 0x55 } else { 100 + l + 3 };
+        assert_eq!(shl[l as usize], want, "lane {l}");
+    }
+    // row_ror:1 wraps inside the row
+    let ror = v10s("v_mov_b32_dpp v10, v4 row_ror:1", Wave::W32, u64::MAX);
+    assert_eq!((ror[0], ror[1], ror[16]), (115, 100, 131));
+}
+
+#[test]
+fn dpp16_permutes_and_broadcasts() {
+    let qp = v10s(
+        "v_mov_b32_dpp v10, v4 quad_perm:[3,2,1,0]",
+        Wave::W32,
+        u64::MAX,
+    );
+    assert_eq!(&qp[..8], &[103, 102, 101, 100, 107, 106, 105, 104]);
+    let mirror = v10s("v_mov_b32_dpp v10, v4 row_mirror", Wave::W32, u64::MAX);
+    assert_eq!((mirror[0], mirror[15], mirror[16]), (115, 100, 131));
+    let half = v10s("v_mov_b32_dpp v10, v4 row_half_mirror", Wave::W32, u64::MAX);
+    assert_eq!((half[0], half[7], half[8]), (107, 100, 115));
+    let share = v10s("v_mov_b32_dpp v10, v4 row_share:5", Wave::W64, u64::MAX);
+    assert_eq!((share[0], share[15], share[50]), (105, 105, 153));
+    let xmask = v10s("v_mov_b32_dpp v10, v4 row_xmask:1", Wave::W32, u64::MAX);
+    assert_eq!(&xmask[..4], &[101, 100, 103, 102]);
+}
+
+#[test]
+fn dpp16_row_and_bank_masks_leave_lanes_unwritten() {
+    let t =
+        "v_mov_b32 v10, 0x55\nv_mov_b32_dpp v10, v4 quad_perm:[0,0,0,0] row_mask:0x2 bank_mask:0x5";
+    let v = v10s(t, Wave::W32, u64::MAX);
+    for l in 0..32u32 {
+        let on = l >= 16 && matches!((l % 16) / 4, 0 | 2);
+        let want = if on { 100 + (l & !3) } else { 0x55 };
+        assert_eq!(v[l as usize], want, "lane {l}");
+    }
+}
+
+#[test]
+fn dpp16_inactive_sources_follow_fi_and_bound_ctrl() {
+    // lane 1 is inactive; row_shr:1 makes lane 2 read it
+    let exec = !0b10u64 & 0xffff_ffff;
+    let pre = "v_mov_b32 v10, 0x55\n";
+    let keep = v10s(
+        &format!("{pre}v_mov_b32_dpp v10, v4 row_shr:1"),
+        Wave::W32,
+        exec,
+    );
+    assert_eq!((keep[1], keep[2], keep[3]), (0, 0x55, 102));
+    let fi = v10s(
+        &format!("{pre}v_mov_b32_dpp v10, v4 row_shr:1 fi:1"),
+        Wave::W32,
+        exec,
+    );
+    assert_eq!(fi[2], 101, "fetch inactive reads lane 1's VGPR");
+    let bc = v10s(
+        &format!("{pre}v_mov_b32_dpp v10, v4 row_shr:1 bound_ctrl:1"),
+        Wave::W32,
+        exec,
+    );
+    assert_eq!(bc[2], 0);
+}
+
+#[test]
+fn dpp_destination_equal_to_src0_keeps_unwritten_lanes() {
+    // v4 += v5 from the lane below; lane 0 of each row keeps its v4
+    let t = "v_add_nc_u32_dpp v4, v4, v5 row_shr:1\nv_mov_b32 v10, v4";
+    let out = wave_run(t, Wave::W32, |l| 100 + l, [0; 16], u64::MAX);
+    // in1 (v5) = lane
+    assert_eq!(out.lanes[0][0], 100);
+    assert_eq!(out.lanes[1][0], 100 + 1);
+    assert_eq!(out.lanes[5][0], 104 + 5);
+    assert_eq!(out.lanes[16][0], 116);
+}
+
+#[test]
+fn dpp8_selects_within_groups_of_eight() {
+    let v = v10s(
+        "v_mov_b32_dpp v10, v4 dpp8:[7,6,5,4,3,2,1,0]",
+        Wave::W64,
+        u64::MAX,
+    );
+    for l in 0..64u32 {
+        assert_eq!(v[l as usize], 100 + (l ^ 7), "lane {l}");
+    }
+    // an inactive source without FI reads 0; with FI its VGPR
+    let exec = !1u64 & 0xffff_ffff;
+    let no_fi = v10s(
+        "v_mov_b32_dpp v10, v4 dpp8:[0,0,0,0,0,0,0,0]",
+        Wave::W32,
+        exec,
+    );
+    let fi = v10s(
+        "v_mov_b32_dpp v10, v4 dpp8:[0,0,0,0,0,0,0,0] fi:1",
+        Wave::W32,
+        exec,
+    );
+    assert_eq!((no_fi[3], fi[3], fi[9]), (0, 100, 108));
+}
