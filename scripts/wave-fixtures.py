@@ -26,7 +26,7 @@ def case(wid, text, w, lanes, in0, exec_in, s_in, s_out, exec_out, vcc, out0, no
     for i, l in enumerate(lanes):
         ins, outs = row_cells(w, l, in0(l), out0(l))
         first = i == 0
-        cells = [f'"{text}"', enc, str(w)] + [""] * 7 + ins + outs + ["gfx1030", "hand-computed from the RDNA2 ISA", note]
+        cells = [f'"{text}"', enc, str(w)] + [""] * 7 + ins + outs + ["gfx1030", "hand-computed from the RDNA2 ISA", f'"{note}"']
         sin = " ".join(f"0x{x:08x}" for x in s_in) if first else ""
         sout = " ".join(f"0x{x:08x}" for x in s_out) if first else ""
         cells += [wid, str(l), f"0x{exec_in:016x}" if first else "", sin, sout,
@@ -81,6 +81,19 @@ rows += case("dpp_masks", "v_mov_b32 v10, 0x55; v_mov_b32_dpp v10, v4 quad_perm:
              "DPP row_mask/bank_mask: masked lanes keep vdst")
 rows += case("dpp8", "v_mov_b32_dpp v10, v4 dpp8:[7,6,5,4,3,2,1,0]", 64, A64, lambda l: 100 + l,
              (1 << 64) - 1, s16(), s16(), (1 << 64) - 1, 0, lambda l: 100 + (l ^ 7), "DPP8 lane selects")
+# control flow: branches are wave-uniform; a loop runs until its condition is empty
+COUNTED = "v_mov_b32 v10, v4; v_add_nc_u32 v10, 1, v10; v_cmp_gt_u32 vcc_lo, 5, v10; s_cbranch_vccnz -3"
+rows += case("loop32", COUNTED, 32, A32, lambda l: l, (1 << 32) - 1, s16(), s16(), (1 << 32) - 1, 0,
+             lambda l: l + 5, "counted loop on VCC: 5 passes for the lowest lane (in0 = 0)")
+rows += case("loop64", COUNTED.replace("vcc_lo", "vcc"), 64, A64, lambda l: 3 * l, (1 << 64) - 1, s16(), s16(),
+             (1 << 64) - 1, 0, lambda l: 3 * l + 5, "counted loop: wave64")
+rows += case("endpgm", "v_mov_b32 v10, 1; s_endpgm; v_mov_b32 v10, 2", 32, A32, lambda l: l, (1 << 32) - 1,
+             s16(), s16(), (1 << 32) - 1, 0, lambda l: 1, "s_endpgm in the middle ends the wave")
+rows += case("execz", "v_cmpx_lt_u32 100, v4; s_cbranch_execz 1; v_mov_b32 v11, 7; v_mov_b32 v10, 3", 32, A32,
+             lambda l: l, (1 << 32) - 1, s16(), s16(), 0, 0, lambda l: 0, "s_cbranch_execz taken: EXEC empty")
+rows += case("execnz64", "v_cmpx_lt_u32 20, v4; s_cbranch_execnz 1; v_mov_b32 v11, 7; v_mov_b32 v10, 3", 64, A64,
+             lambda l: l, (1 << 64) - 1, s16(), s16(), ~((1 << 21) - 1), 0, lambda l: 3 if l > 20 else 0,
+             "s_cbranch_execnz taken: the skipped move never runs")
 
 out = sys.argv[2]
 text = V1 + "," + WAVE + "\n" + "".join(r + "\n" for r in rows)

@@ -78,6 +78,12 @@ impl BatchKernel {
     /// Prepares `kernel`; fails if it breaks an IR invariant ([`Kernel::validate`]).
     pub fn new(kernel: &Kernel) -> Result<BatchKernel, IrError> {
         kernel.validate()?;
+        if !kernel.blocks.is_empty() {
+            return Err(IrError::Type {
+                at: crate::ir::Handle(0),
+                what: "a kernel with control flow runs over a whole wave (crate::wave)".into(),
+            });
+        }
         let mut tys: Vec<Ty> = Vec::with_capacity(kernel.exprs.len());
         let mut ops = Vec::with_capacity(kernel.exprs.len());
         let mut consts = Vec::new();
@@ -92,8 +98,8 @@ impl BatchKernel {
                 Expr::Input(n) if usize::from(n) < 6 => (Op::Input(usize::from(n)), Ty::U32),
                 Expr::Input(_) => (Op::Zero, Ty::U32),
                 Expr::LaneId => (Op::LaneId, Ty::U32),
-                // The lane contract's uniform state: SGPRs 0, EXEC all ones.
-                Expr::SgprIn(_) => {
+                // The lane contract's uniform state: SGPRs 0, EXEC all ones; no variables.
+                Expr::SgprIn(_) | Expr::Var(_) => {
                     consts.push((i, 0));
                     (Op::Const, Ty::U32)
                 }

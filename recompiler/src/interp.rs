@@ -15,7 +15,9 @@ use crate::ir::{Expr, Handle, Kernel, Ty};
 /// Runs `kernel` for one lane with input dwords `inputs` (v4..v9) and lane index `lane`;
 /// returns the sixteen output dwords (v10..v25).
 ///
-/// The kernel must be valid ([`Kernel::validate`]); the lowering only produces valid kernels.
+/// The kernel must be valid ([`Kernel::validate`]) and straight-line (no blocks: kernels with
+/// control flow or cross-lane operations run through [`crate::wave::run_wave`]); the lane
+/// contract's lowering only produces such kernels.
 pub fn run(kernel: &Kernel, inputs: [u32; 6], lane: u32) -> [u32; 16] {
     let vals = values(kernel, inputs, lane);
     let mut out = [0u32; 16];
@@ -104,6 +106,8 @@ pub(crate) fn eval_expr(
         Expr::ExecIn => uni.exec,
         Expr::WaveBallot(a) => u64::from(v(a) != 0) << (lane % 64),
         Expr::WaveRead { value, .. } => v(value),
+        // A straight-line kernel has no variables; [`crate::wave`] runs kernels with blocks.
+        Expr::Var(_) => 0,
     }
 }
 

@@ -300,9 +300,21 @@ pub enum Expr {
     /// Cross-lane: the `U32` `value` held by lane `lane % wave` (`lane` a per-lane `U32`).
     /// Runs on every lane of the wave in uniform control flow. Bits: [`crate::wave`].
     WaveRead { value: Handle, lane: Handle },
+    /// Control flow: the value of register variable `id` when the current [`Block`] began
+    /// (`U32`; every variable is 0 before the first block, and a kernel without blocks reads 0).
+    Var(u16),
 }
 
 impl Expr {
+    /// Whether the expression has no operands and the same value wherever it is evaluated
+    /// (a constant or an input): a kernel with blocks may use it from any block.
+    pub fn is_leaf(&self) -> bool {
+        matches!(
+            self,
+            Expr::Const { .. } | Expr::Input(_) | Expr::LaneId | Expr::SgprIn(_) | Expr::ExecIn
+        )
+    }
+
     /// Whether the expression reads other lanes' values: a kernel with one runs as a whole
     /// wave ([`crate::wave`]), never one lane at a time.
     pub fn is_cross_lane(&self) -> bool {
@@ -322,14 +334,43 @@ pub struct UniformOutputs {
     pub scc: Handle,
 }
 
+/// How a [`Block`] ends. A target equal to the number of blocks is the kernel's exit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Terminator {
+    Jump(u32),
+    /// `cond` is a `Bool` of the block, the same on every lane (wave-uniform); executors take
+    /// lane 0's.
+    Branch {
+        cond: Handle,
+        then: u32,
+        other: u32,
+    },
+}
+
+/// One basic block of a kernel with control flow: the expressions `exprs` (a range of
+/// handles), the register variables it writes at its end (each `(variable, U32 value)`, all
+/// values read before any is written) and where it goes next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub exprs: std::ops::Range<u32>,
+    pub stores: Vec<(u16, Handle)>,
+    pub term: Terminator,
+}
+
 /// A lowered body for one lane: expressions in topological order and the sixteen outputs
 /// (v10..v25 after the body, each `U32`); a body lowered under the wave contract also has its
 /// uniform outputs.
+///
+/// A kernel with `blocks` has control flow: execution starts at block 0 and follows the
+/// terminators; the expressions after the last block's range are the exit code, evaluated
+/// once the exit is reached, and the outputs are among them. An expression that is not a leaf
+/// ([`Expr::is_leaf`]) is used only inside its own block (or the exit code).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Kernel {
     pub exprs: Vec<Expr>,
     pub outputs: Vec<Handle>,
     pub uniform: Option<UniformOutputs>,
+    pub blocks: Vec<Block>,
 }
 
 /// A broken IR invariant, found by [`Kernel::validate`].
@@ -367,7 +408,7 @@ impl Kernel {
             Expr::Select { a, .. } => self.ty(*a),
             Expr::Convert { to, .. } => *to,
             Expr::Pack64 { .. } => Ty::U64,
-            Expr::SgprIn(_) | Expr::WaveRead { .. } => Ty::U32,
+            Expr::SgprIn(_) | Expr::WaveRead { .. } | Expr::Var(_) => Ty::U32,
             Expr::ExecIn | Expr::WaveBallot(_) => Ty::U64,
         }
     }
@@ -376,7 +417,7 @@ impl Kernel {
     pub fn operands(e: &Expr) -> Vec<Handle> {
         match *e {
             Expr::Const { .. } | Expr::Input(_) | Expr::LaneId => vec![],
-            Expr::SgprIn(_) | Expr::ExecIn => vec![],
+            Expr::SgprIn(_) | Expr::ExecIn | Expr::Var(_) => vec![],
             Expr::WaveBallot(a) => vec![a],
             Expr::WaveRead { value, lane } => vec![value, lane],
             Expr::IntBin { a, b, .. }
@@ -494,7 +535,11 @@ impl Kernel {
                         return bad(format!("SGPR input s{i} (s0..s15 exist)"));
                     }
                 }
-                Expr::Const { .. } | Expr::Input(_) | Expr::LaneId | Expr::ExecIn => {}
+                Expr::Const { .. }
+                | Expr::Input(_)
+                | Expr::LaneId
+                | Expr::ExecIn
+                | Expr::Var(_) => {}
             }
         }
         for &o in &self.outputs {
@@ -519,6 +564,83 @@ impl Kernel {
             if u.sgprs.len() != 16 {
                 return Err(IrError::OutputCount(u.sgprs.len()));
             }
+        }
+        self.validate_blocks()
+    }
+
+    /// The block (index; `blocks.len()` for the exit code) that holds expression `h`.
+    pub fn block_of(&self, h: Handle) -> usize {
+        self.blocks.partition_point(|b| b.exprs.end <= h.0)
+    }
+
+    /// Checks the control-flow invariants (see [`Kernel`]).
+    fn validate_blocks(&self) -> Result<(), IrError> {
+        if self.blocks.is_empty() {
+            return Ok(());
+        }
+        let n = self.blocks.len() as u32;
+        let cfg = |at: Handle, what: String| Err(IrError::Type { at, what });
+        let mut next = 0u32;
+        for (i, b) in self.blocks.iter().enumerate() {
+            if b.exprs.start != next || b.exprs.end < b.exprs.start {
+                return cfg(
+                    Handle(next),
+                    format!("block {i} does not start where block {} ends", i.max(1) - 1),
+                );
+            }
+            next = b.exprs.end;
+        }
+        if next as usize > self.exprs.len() {
+            return cfg(Handle(next), "blocks run past the expressions".into());
+        }
+        let local = |h: Handle, block: usize| self.expr(h).is_leaf() || self.block_of(h) == block;
+        for (i, e) in self.exprs.iter().enumerate() {
+            let at = Handle(i as u32);
+            let block = self.block_of(at);
+            if let Some(op) = Kernel::operands(e)
+                .into_iter()
+                .find(|&op| !local(op, block))
+            {
+                return cfg(at, format!("uses {op} of another block"));
+            }
+        }
+        for (i, b) in self.blocks.iter().enumerate() {
+            for &(_, h) in &b.stores {
+                if !local(h, i) || self.ty(h) != Ty::U32 {
+                    return cfg(
+                        h,
+                        format!("block {i} stores a value that is not a U32 of the block"),
+                    );
+                }
+            }
+            match b.term {
+                Terminator::Jump(t) if t <= n => {}
+                Terminator::Branch { cond, then, other } if then <= n && other <= n => {
+                    if !local(cond, i) || self.ty(cond) != Ty::Bool {
+                        return cfg(
+                            cond,
+                            format!(
+                                "block {i} branches on a value that is not a Bool of the block"
+                            ),
+                        );
+                    }
+                }
+                _ => {
+                    return cfg(
+                        Handle(b.exprs.start),
+                        format!("block {i} jumps past the exit"),
+                    )
+                }
+            }
+        }
+        let exit = self.blocks.len();
+        let outs = self.outputs.iter().copied();
+        let uni = self
+            .uniform
+            .iter()
+            .flat_map(|u| u.sgprs.iter().copied().chain([u.exec, u.vcc, u.scc]));
+        if let Some(h) = outs.chain(uni).find(|&h| !local(h, exit)) {
+            return cfg(h, "an output is not computed by the exit code".into());
         }
         Ok(())
     }

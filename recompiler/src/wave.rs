@@ -8,12 +8,15 @@
 //!   lane;
 //! - [`Expr::WaveRead`]: the `value` of lane `lane % wave`.
 //!
+//! A kernel with control flow ([`Kernel::blocks`]) runs block by block, every lane together
+//! (RDNA2 branches are wave-uniform), with a watchdog on the number of blocks executed.
+//!
 //! Every lane of the wave runs (lanes with no dataset row have zero inputs): a lane outside
 //! EXEC still computes, as the SPIR-V module's invocations do; EXEC masking is explicit in
 //! the lowering. The uniform outputs are lane 0's values, as the SPIR-V module stores them.
 
 use crate::interp::{eval_expr, Uniform};
-use crate::ir::{Expr, Kernel};
+use crate::ir::{Expr, Kernel, Terminator};
 
 /// A wave's state before the body.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,51 +39,142 @@ pub struct UniformValues {
 }
 
 /// A wave's results: out0..out15 of every lane and, for a kernel with uniform outputs, their
-/// values.
+/// values; `error` when the wave did not reach its end (the watchdog).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WaveOutput {
     pub lanes: Vec<[u32; 16]>,
     pub uniform: Option<UniformValues>,
+    pub error: Option<String>,
 }
 
-/// Runs `kernel` (valid, see [`Kernel::validate`]) over the wave `input`.
-pub fn run_wave(kernel: &Kernel, input: &WaveInput) -> WaveOutput {
-    let n = input.lanes.len();
-    let uni = Uniform {
-        sgprs: input.sgprs,
-        exec: input.exec,
-    };
-    // vals[lane][expr]
-    let mut vals: Vec<Vec<u64>> = vec![Vec::with_capacity(kernel.exprs.len()); n];
-    for e in &kernel.exprs {
-        match *e {
-            Expr::WaveBallot(a) => {
-                let mask = (0..n.min(64))
-                    .filter(|&l| vals[l][a.index()] != 0)
-                    .fold(0u64, |m, l| m | 1 << l);
-                for v in &mut vals {
-                    v.push(mask);
-                }
+/// Blocks a wave may execute before the watchdog ends it (the SPIR-V module counts the same).
+pub const WATCHDOG_BLOCKS: u32 = 1 << 16;
+
+/// The watchdog's message.
+pub fn watchdog_message() -> String {
+    format!("watchdog: more than {WATCHDOG_BLOCKS} blocks executed")
+}
+
+/// The evaluation state of one wave: every lane's expression values and register variables.
+struct State<'k> {
+    kernel: &'k Kernel,
+    uni: Uniform,
+    /// vals[lane][expr]
+    vals: Vec<Vec<u64>>,
+    /// vars[lane][variable]
+    vars: Vec<Vec<u64>>,
+}
+
+impl State<'_> {
+    /// Evaluates the expressions `range` on every lane; leaves only when `leaves`, the others
+    /// only when not.
+    fn eval(&mut self, input: &WaveInput, range: std::ops::Range<usize>, leaves: bool) {
+        let n = self.vals.len();
+        for i in range {
+            let e = &self.kernel.exprs[i];
+            if e.is_leaf() != leaves {
+                continue;
             }
-            Expr::WaveRead { value, lane } => {
-                let read: Vec<u64> = (0..n)
-                    .map(|l| {
-                        let from = vals[l][lane.index()] as usize % n.max(1);
-                        vals[from][value.index()]
-                    })
-                    .collect();
-                for (v, r) in vals.iter_mut().zip(read) {
-                    v.push(r);
+            match *e {
+                Expr::WaveBallot(a) => {
+                    let mask = (0..n.min(64))
+                        .filter(|&l| self.vals[l][a.index()] != 0)
+                        .fold(0u64, |m, l| m | 1 << l);
+                    for v in &mut self.vals {
+                        v[i] = mask;
+                    }
                 }
-            }
-            _ => {
-                for (l, v) in vals.iter_mut().enumerate() {
-                    let x = eval_expr(kernel, v, e, &input.lanes[l], l as u32, &uni);
-                    v.push(x);
+                Expr::WaveRead { value, lane } => {
+                    let read: Vec<u64> = (0..n)
+                        .map(|l| {
+                            let from = self.vals[l][lane.index()] as usize % n.max(1);
+                            self.vals[from][value.index()]
+                        })
+                        .collect();
+                    for (v, r) in self.vals.iter_mut().zip(read) {
+                        v[i] = r;
+                    }
+                }
+                Expr::Var(id) => {
+                    for (v, vars) in self.vals.iter_mut().zip(&self.vars) {
+                        v[i] = vars.get(usize::from(id)).copied().unwrap_or(0);
+                    }
+                }
+                _ => {
+                    for (l, v) in self.vals.iter_mut().enumerate() {
+                        v[i] = eval_expr(self.kernel, v, e, &input.lanes[l], l as u32, &self.uni);
+                    }
                 }
             }
         }
     }
+}
+
+/// Runs `kernel` (valid, see [`Kernel::validate`]) over the wave `input`. A kernel with blocks
+/// follows its terminators (a branch condition is lane 0's); after [`WATCHDOG_BLOCKS`] blocks
+/// the wave stops and `error` says so.
+pub fn run_wave(kernel: &Kernel, input: &WaveInput) -> WaveOutput {
+    let n = input.lanes.len();
+    let nvars = kernel
+        .exprs
+        .iter()
+        .filter_map(|e| match e {
+            Expr::Var(id) => Some(usize::from(*id) + 1),
+            _ => None,
+        })
+        .chain(
+            kernel
+                .blocks
+                .iter()
+                .flat_map(|b| b.stores.iter().map(|s| usize::from(s.0) + 1)),
+        )
+        .max()
+        .unwrap_or(0);
+    let mut st = State {
+        kernel,
+        uni: Uniform {
+            sgprs: input.sgprs,
+            exec: input.exec,
+        },
+        vals: vec![vec![0; kernel.exprs.len()]; n],
+        vars: vec![vec![0; nvars]; n],
+    };
+    let all = 0..kernel.exprs.len();
+    st.eval(input, all.clone(), true);
+    let mut error = None;
+    if kernel.blocks.is_empty() {
+        st.eval(input, all, false);
+    } else {
+        let mut block = 0usize;
+        let mut executed = 0u32;
+        while let Some(b) = kernel.blocks.get(block) {
+            if executed == WATCHDOG_BLOCKS {
+                error = Some(watchdog_message());
+                break;
+            }
+            executed += 1;
+            st.eval(input, b.exprs.start as usize..b.exprs.end as usize, false);
+            for (vals, vars) in st.vals.iter().zip(st.vars.iter_mut()) {
+                for &(id, h) in &b.stores {
+                    vars[usize::from(id)] = vals[h.index()];
+                }
+            }
+            block = match b.term {
+                Terminator::Jump(t) => t as usize,
+                Terminator::Branch { cond, then, other } => {
+                    let c = st.vals.first().is_some_and(|v| v[cond.index()] != 0);
+                    if c {
+                        then as usize
+                    } else {
+                        other as usize
+                    }
+                }
+            };
+        }
+        let exit = kernel.blocks.last().map_or(0, |b| b.exprs.end as usize);
+        st.eval(input, exit..kernel.exprs.len(), false);
+    }
+    let vals = &st.vals;
     let lanes = vals
         .iter()
         .map(|v| {
@@ -103,7 +197,11 @@ pub fn run_wave(kernel: &Kernel, input: &WaveInput) -> WaveOutput {
             scc: v[u.scc.index()] != 0,
         }
     });
-    WaveOutput { lanes, uniform }
+    WaveOutput {
+        lanes,
+        uniform,
+        error,
+    }
 }
 
 #[cfg(test)]

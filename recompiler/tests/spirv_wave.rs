@@ -40,7 +40,10 @@ fn spirv_val(words: &[u32]) -> Option<Result<(), String>> {
     })
 }
 
-const BODIES: [&str; 8] = [
+const BODIES: [&str; 11] = [
+    "v_mov_b32 v10, v4\nv_add_nc_u32 v10, 1, v10\nv_cmp_gt_u32 vcc_lo, 5, v10\ns_cbranch_vccnz -3",
+    "v_cmpx_lt_u32 100, v4\ns_cbranch_execz 1\nv_mov_b32 v11, 7\nv_readfirstlane_b32 s0, v4",
+    "v_mov_b32 v10, 1\ns_endpgm\nv_mov_b32_dpp v10, v4 row_shr:1",
     "v_cmp_lt_u32 vcc_lo, 5, v4\nv_cndmask_b32 v10, 1, 2, vcc_lo",
     "v_cmpx_gt_u32 v4, 3\nv_mov_b32 v10, 9",
     "v_readfirstlane_b32 s0, v4\nv_readlane_b32 s1, v4, s2",

@@ -111,3 +111,35 @@ fn a_bad_wave_cell_is_an_error_with_its_location() {
         "{err}"
     );
 }
+
+#[test]
+fn a_body_that_never_ends_is_a_row_error_on_every_backend() {
+    let dir = common::scratch_dir("wave-watchdog");
+    let input = dir.join("loop.csv");
+    let mut text = format!("{},wave_id,lane\n", rdnaprobe_dataset::V1_COLUMNS.join(","));
+    // v_mov_b32 v10, 1; s_branch -1
+    for lane in 0..2 {
+        text += &format!(
+            "\"v_mov_b32 v10, 1; s_branch -1\",0x7e140281 0xbf82ffff,32,,,,,,,,{},{},gfx1030,,,w,{lane}\n",
+            vec!["0x0"; 6].join(","),
+            vec![""; 16].join(",")
+        );
+    }
+    std::fs::write(&input, text).unwrap();
+    let mut backends = vec!["cpu"];
+    if common::skip_without_lavapipe().is_none() {
+        backends.push("vulkan:lavapipe");
+    }
+    for backend in backends {
+        let out = dir.join(format!("{}.csv", backend.replace(':', "-")));
+        replay(&input, backend, &out);
+        let got = read_dataset(&out).unwrap();
+        for row in &got.rows {
+            assert_eq!(
+                row.extra[1], "error: watchdog: more than 65536 blocks executed",
+                "{backend}"
+            );
+            assert_eq!(row.outputs, [None; 16]);
+        }
+    }
+}

@@ -11,8 +11,8 @@ use super::operands::Ctx;
 use super::packed::{self, Mix, Pk};
 use super::unary::UnaryOp;
 use super::{
-    crosslane, division, dot, float16, float16_of3, float64, float64_int, int16, integer, moves,
-    pack, pk_int, sad, transcendental, trig_preop, Lowerer,
+    control, crosslane, division, dot, float16, float16_of3, float64, float64_int, int16, integer,
+    moves, pack, pk_int, sad, transcendental, trig_preop, Lowerer,
 };
 use crate::build::Fmt;
 use crate::ir::IntCmp;
@@ -714,14 +714,16 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_bitcmp1_b64
         | Opcode::s_cmp_eq_u64
         | Opcode::s_cmp_lg_u64 => Unlowered(SALU),
+        // Followed by the wave contract's control-flow lowering (`control`), never dispatched
+        // there.
         Opcode::s_branch
-        | Opcode::s_wakeup
         | Opcode::s_cbranch_scc0
         | Opcode::s_cbranch_scc1
         | Opcode::s_cbranch_vccz
         | Opcode::s_cbranch_vccnz
         | Opcode::s_cbranch_execz
-        | Opcode::s_cbranch_execnz
+        | Opcode::s_cbranch_execnz => Lower(control::straight_line),
+        Opcode::s_wakeup
         | Opcode::s_barrier
         | Opcode::s_setkill
         | Opcode::s_waitcnt

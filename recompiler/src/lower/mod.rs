@@ -18,6 +18,9 @@
 
 mod arithmetic;
 mod compare;
+mod control;
+#[cfg(test)]
+mod control_tests;
 mod conversion;
 mod crosslane;
 mod dispatch;
@@ -117,7 +120,11 @@ pub fn lower_wave(
     wave: Wave,
     gfx: Target,
 ) -> Result<Kernel, LowerError> {
-    lower_body(Lowerer::new_wave(mode, wave, gfx), body)
+    let l = Lowerer::new_wave(mode, wave, gfx);
+    if control::has_control_flow(body) {
+        return control::lower_cfg(l, body);
+    }
+    lower_body(l, body)
 }
 
 fn lower_body(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, LowerError> {
@@ -152,7 +159,11 @@ pub fn unlowered_reason(op: Opcode, gfx: Target) -> Option<&'static str> {
 }
 
 impl Lowerer {
-    fn unsupported(inst: &Instruction, offset: usize, reason: impl Into<String>) -> LowerError {
+    pub(super) fn unsupported(
+        inst: &Instruction,
+        offset: usize,
+        reason: impl Into<String>,
+    ) -> LowerError {
         LowerError::Unsupported {
             offset,
             mnemonic: inst.info().mnemonic.to_string(),
@@ -160,7 +171,7 @@ impl Lowerer {
         }
     }
 
-    fn inst(&mut self, inst: &Instruction, offset: usize) -> Result<(), LowerError> {
+    pub(super) fn inst(&mut self, inst: &Instruction, offset: usize) -> Result<(), LowerError> {
         let r = match dispatch::rule(inst.info().op(), self.gfx) {
             Rule::Lower(f) => {
                 let c = Ctx::new(inst, self.wave);

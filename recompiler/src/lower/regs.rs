@@ -13,9 +13,9 @@ pub(crate) struct Lowerer {
     pub(crate) mode: FloatMode,
     pub(crate) wave: Wave,
     pub(crate) gfx: Target,
-    vgpr: HashMap<u16, Handle>,
+    pub(super) vgpr: HashMap<u16, Handle>,
     /// Scalar registers by source code (SGPRs, VCC 106/107, TTMP, M0 124, EXEC 126/127).
-    sgpr: HashMap<u16, Handle>,
+    pub(super) sgpr: HashMap<u16, Handle>,
     pub(super) lane: Handle,
     /// EXEC is known to hold every lane (no body instruction wrote it).
     pub(super) exec_all: bool,
@@ -23,6 +23,9 @@ pub(crate) struct Lowerer {
     /// masks written by VALU instructions are whole-wave ballots, and the kernel has uniform
     /// outputs (see `wave_regs`).
     pub(crate) wave_contract: bool,
+    /// Lowering a body with control flow: a register not yet read or written in the current
+    /// block reads its variable (see `control`) instead of 0.
+    pub(super) vars: bool,
 }
 
 /// Where an operand's value lives, for writes.
@@ -62,6 +65,7 @@ impl Lowerer {
             lane,
             exec_all: true,
             wave_contract: false,
+            vars: false,
         }
     }
 
@@ -83,13 +87,13 @@ impl Lowerer {
     pub(crate) fn vgpr_get(&mut self, r: u16) -> Handle {
         match self.vgpr.get(&r) {
             Some(&h) => h,
-            None => self.b.c32(0),
+            None => self.unset(r),
         }
     }
     pub(super) fn sgpr_get(&mut self, code: u16) -> Handle {
         match self.sgpr.get(&code) {
             Some(&h) => h,
-            None => self.b.c32(0),
+            None => self.unset(super::control::SCALAR_VARS + code),
         }
     }
 

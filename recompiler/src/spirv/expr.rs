@@ -108,6 +108,7 @@ impl Emitter<'_> {
             Expr::ExecIn => self.exec_in(io)?,
             Expr::WaveBallot(a) => self.wave_ballot(io, self.v(a))?,
             Expr::WaveRead { value, lane } => self.wave_read(io, self.v(value), self.v(lane))?,
+            Expr::Var(id) => self.var_load(id)?,
         })
     }
 

@@ -32,7 +32,8 @@
 //! functions, evaluated in f32.
 //!
 //! A kernel lowered under the wave contract runs through [`emit_wave`] instead: one workgroup
-//! per wave, cross-lane operations through workgroup memory (see `wave`).
+//! per wave, cross-lane operations through workgroup memory (see `wave`), control flow as a
+//! dispatcher loop with a watchdog (see `control`).
 //!
 //! Submodules: `interface` (entry point, buffers, push constants, inputs and outputs), `wave`
 //! (the wave contract's module), `expr`
@@ -40,6 +41,7 @@
 //! rule), `wide` (64-bit helpers built from 32-bit halves).
 
 pub mod arbitrary;
+mod control;
 mod expr;
 mod float;
 mod interface;
@@ -198,6 +200,11 @@ pub fn emit_with(
     io: &Interface,
 ) -> Result<Vec<u32>, SpirvError> {
     kernel.validate()?;
+    if !kernel.blocks.is_empty() {
+        return Err(SpirvError::Unsupported {
+            reason: "control flow needs the wave contract's module (spirv::emit_wave)".into(),
+        });
+    }
     if io.outputs == 0 {
         return Err(SpirvError::Interface {
             reason: "the module must store at least one output dword".into(),
@@ -315,6 +322,8 @@ struct Emitter<'k> {
     consts: HashMap<(Ty, u64), Word>,
     /// SPIR-V id of each IR expression, in order.
     values: Vec<Word>,
+    /// Control flow: the Private variable of each register variable (see `control`).
+    vars: HashMap<u16, Word>,
     /// The expression being emitted, for error context.
     at: Option<Handle>,
 }
@@ -371,6 +380,7 @@ impl<'k> Emitter<'k> {
             t,
             consts: HashMap::new(),
             values: Vec::with_capacity(kernel.exprs.len()),
+            vars: HashMap::new(),
             at: None,
         }
     }

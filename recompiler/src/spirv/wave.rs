@@ -9,7 +9,7 @@
 //!   EXEC low, EXEC high, s0..s15;
 //! - binding 1 (output, [`wave_out_stride`] words per wave): the lanes' out0..out15, then
 //!   [`WAVE_OUT_DWORDS`] uniform words stored by lane 0: s0..s15, EXEC low/high, VCC low/high,
-//!   SCC (0/1) and a status word (0: ran to the end).
+//!   SCC (0/1) and a status word (0: ran to the end, 1: stopped by the watchdog).
 //!
 //! Cross-lane expressions run in uniform control flow on every invocation:
 //! `WaveBallot(b)`: barrier, `shared[lane] = b`, barrier, every invocation ORs the `wave`
@@ -134,6 +134,7 @@ impl Emitter<'_> {
                 .decorate(var, Decoration::BuiltIn, [Operand::BuiltIn(builtin)]);
         }
 
+        self.declare_vars();
         let fn_ty = self.b.type_function(self.t.void, []);
         let main = self
             .b
@@ -188,13 +189,18 @@ impl Emitter<'_> {
                 ptr_wg_u32,
             }),
         };
-        for i in 0..self.kernel.exprs.len() {
-            let h = Handle(i as u32);
-            self.at = Some(h);
-            let id = self.expr(h, &io)?;
-            self.values.push(id);
-        }
-        self.at = None;
+        let status = if self.kernel.blocks.is_empty() {
+            for i in 0..self.kernel.exprs.len() {
+                let h = Handle(i as u32);
+                self.at = Some(h);
+                let id = self.expr(h, &io)?;
+                self.values.push(id);
+            }
+            self.at = None;
+            self.u32c(0)
+        } else {
+            self.cfg_body(&io)?
+        };
         for k in 0..OUTPUT_DWORDS as usize {
             let v = self.v(self.kernel.outputs[k]);
             self.store_word(out_var, out_base, k as u32, v)?;
@@ -228,7 +234,7 @@ impl Emitter<'_> {
             }
             None => words.resize(WAVE_STATUS_WORD as usize, c0),
         }
-        words.push(c0);
+        words.push(status);
         for (k, v) in words.into_iter().enumerate() {
             self.store_word(out_var, uni_out, k as u32, v)?;
         }

@@ -89,7 +89,10 @@ impl Backend for CpuBackend {
             .collect();
         for (j, out) in jobs.iter().zip(outs) {
             match out {
-                Ok(o) => results.store(&j.rows, &o.lanes, o.uniform),
+                Ok(o) => match o.error {
+                    Some(e) => results.fail(&j.rows, &Status::Error(e)),
+                    None => results.store(&j.rows, &o.lanes, o.uniform),
+                },
                 Err(e) => results.fail(&j.rows, &Status::Unsupported(e)),
             }
         }

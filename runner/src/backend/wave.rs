@@ -8,7 +8,7 @@
 
 use rdnaprobe_dataset::{group_waves, Row, WaveLayout, WaveOutputs, WaveRows};
 use rdnaprobe_recompiler::spirv::WAVE_STATUS_WORD;
-use rdnaprobe_recompiler::wave::{UniformValues, WaveInput};
+use rdnaprobe_recompiler::wave::{watchdog_message, UniformValues, WaveInput};
 
 use super::{kernel_key, KernelKey, RowResult, Status};
 
@@ -124,8 +124,10 @@ pub fn module_outputs(
     lanes: usize,
 ) -> Result<(Vec<[u32; 16]>, UniformValues), String> {
     let (lane_words, uni) = words.split_at(lanes * 16);
-    if uni[WAVE_STATUS_WORD as usize] != 0 {
-        return Err(format!("wave status {}", uni[WAVE_STATUS_WORD as usize]));
+    match uni[WAVE_STATUS_WORD as usize] {
+        0 => {}
+        1 => return Err(watchdog_message()),
+        s => return Err(format!("wave module status {s}")),
     }
     let outs = lane_words
         .chunks_exact(16)
