@@ -121,8 +121,8 @@ fn a_body_that_never_ends_is_a_row_error_on_every_backend() {
     for lane in 0..2 {
         text += &format!(
             "\"v_mov_b32 v10, 1; s_branch -1\",0x7e140281 0xbf82ffff,32,,,,,,,,{},{},gfx1030,,,w,{lane}\n",
-            vec!["0x0"; 6].join(","),
-            vec![""; 16].join(",")
+            ["0x0"; 6].join(","),
+            [""; 16].join(",")
         );
     }
     std::fs::write(&input, text).unwrap();

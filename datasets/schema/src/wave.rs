@@ -418,8 +418,11 @@ pub struct WaveChecker {
     layout: WaveLayout,
     first: Option<(Row, u64)>,
     last_lane: u32,
-    seen: HashSet<(String, Vec<u32>, String, Option<u32>, String)>,
+    seen: HashSet<WaveKey>,
 }
+
+/// A wave's key as written: `wave_id`, words, mode cells, wave and gfx cells.
+type WaveKey = (String, Vec<u32>, String, Option<u32>, String);
 
 impl WaveChecker {
     pub fn new(layout: WaveLayout) -> WaveChecker {
