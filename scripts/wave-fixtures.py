@@ -20,8 +20,9 @@ def mask(w, m):
 def row_cells(w, lane, in0, out0):
     return [f"0x{in0:08x}", f"0x{lane:08x}"] + ["0x00000000"] * 4, [f"0x{out0:08x}"] + ["0x00000000"] * 15
 
-def case(wid, text, w, lanes, in0, exec_in, s_in, s_out, exec_out, vcc, out0, note):
-    enc = encode(text)
+def case(wid, text, w, lanes, in0, exec_in, s_in, s_out, exec_out, vcc, out0, note, enc=None):
+    # DS modifiers are not in the project's assembler: those rows give llvm-mc's words
+    enc = enc or encode(text)
     rows = []
     for i, l in enumerate(lanes):
         ins, outs = row_cells(w, l, in0(l), out0(l))
@@ -94,6 +95,14 @@ rows += case("execz", "v_cmpx_lt_u32 100, v4; s_cbranch_execz 1; v_mov_b32 v11, 
 rows += case("execnz64", "v_cmpx_lt_u32 20, v4; s_cbranch_execnz 1; v_mov_b32 v11, 7; v_mov_b32 v10, 3", 64, A64,
              lambda l: l, (1 << 64) - 1, s16(), s16(), ~((1 << 21) - 1), 0, lambda l: 3 if l > 20 else 0,
              "s_cbranch_execnz taken: the skipped move never runs")
+# DS cross-lane ops without LDS access (words from llvm-mc -mcpu=gfx1030); in1 = lane
+rows += case("swizzle_qp", "ds_swizzle_b32 v10, v4 offset:swizzle(QUAD_PERM,3,2,1,0)", 64, A64,
+             lambda l: 100 + l, (1 << 64) - 1, s16(), s16(), (1 << 64) - 1, 0,
+             lambda l: 100 + (l & ~3) + 3 - (l & 3), "ds_swizzle_b32 quad permute mode",
+             enc="0xd8d4801b 0x0a000004")
+rows += case("bpermute", "ds_bpermute_b32 v10, v5, v4 offset:4", 32, A32, lambda l: 100 + l, (1 << 32) - 1,
+             s16(), s16(), (1 << 32) - 1, 0, lambda l: 100 + ((l + 4) // 4) % 32,
+             "ds_bpermute_b32: lane (v5 + offset) / 4", enc="0xdacc0004 0x0a000405")
 
 out = sys.argv[2]
 text = V1 + "," + WAVE + "\n" + "".join(r + "\n" for r in rows)

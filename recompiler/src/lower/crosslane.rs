@@ -151,3 +151,91 @@ fn src_bit(l: &mut Lowerer, lo: Handle, hi: Handle, lane: Handle) -> Handle {
     let s = b.ib(IntBin::ShrU, word, l31);
     b.bit(s, 1)
 }
+
+/// The 16-bit offset of a DS instruction (offset1:offset0).
+fn ds_offset(c: &Ctx) -> u32 {
+    c.inst.words()[0] & 0xffff
+}
+
+/// The VGPR fields of a DS instruction's second word: ADDR, DATA0, DATA1, VDST (RDNA2 ISA,
+/// DS format).
+fn ds_vgprs(c: &Ctx) -> Result<[u16; 4], String> {
+    let w = *c
+        .inst
+        .words()
+        .get(1)
+        .ok_or("DS instruction without its second word")?;
+    Ok([0, 8, 16, 24].map(|s| ((w >> s) & 0xff) as u16))
+}
+
+/// Writes `v` to the VGPR destination of a DS instruction under EXEC.
+fn write_vdst(l: &mut Lowerer, c: &Ctx, v: Handle) -> Result<(), String> {
+    let vdst = ds_vgprs(c)?[3];
+    l.vgpr_set(vdst, v);
+    Ok(())
+}
+
+/// `v` of lane `from`, or 0 when that lane is inactive (a DS cross-lane read of a disabled
+/// lane).
+fn read_active(l: &mut Lowerer, v: Handle, from: Handle) -> Handle {
+    let got = l.wave_read(v, from);
+    let e = l.exec64();
+    let lo = l.b.trunc64(e);
+    let c32 = l.b.c64(32);
+    let h = l.b.ib(IntBin::ShrU, e, c32);
+    let hi = l.b.trunc64(h);
+    let active = src_bit(l, lo, hi, from);
+    let zero = l.b.c32(0);
+    l.b.sel(active, got, zero)
+}
+
+/// ds_swizzle_b32 vdst, vaddr offset:pattern (no LDS access): offset bit 15 set is the quad
+/// permute mode (lane `j` of each quad reads lane `offset[2j+1:2j]` of the quad); clear is the
+/// bit-mask mode within each group of 32 lanes: lane `((j & and) | or) ^ xor` with and, or,
+/// xor = offset bits 4:0, 9:5, 14:10. Offsets 0xc000 and up (rotate and FFT modes) are not
+/// modelled. A disabled source lane gives 0 (the choice of ds_bpermute_b32's pseudocode).
+pub(super) fn ds_swizzle(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+    l.need_wave()?;
+    let off = ds_offset(c);
+    if off >= 0xc000 {
+        return Err(format!(
+            "ds_swizzle offset {off:#x}: rotate and FFT modes not modelled"
+        ));
+    }
+    let v = l.vgpr_get(ds_vgprs(c)?[0]);
+    let b = &mut l.b;
+    let lane = l.lane;
+    let from = if off & 0x8000 != 0 {
+        let q = b.andc(lane, 3);
+        let sh = b.shlc(q, 1);
+        let pat = b.c32(off & 0xff);
+        let sel = b.ib(IntBin::ShrU, pat, sh);
+        let sel = b.andc(sel, 3);
+        let base = b.andc(lane, !3u32 as u64);
+        b.or(base, sel)
+    } else {
+        let (and, or, xor) = (off & 31, (off >> 5) & 31, (off >> 10) & 31);
+        let j = b.andc(lane, 31);
+        let j = b.andc(j, u64::from(and));
+        let j = b.orc(j, u64::from(or));
+        let j = b.xorc(j, u64::from(xor));
+        let group = b.andc(lane, !31u32 as u64);
+        b.or(group, j)
+    };
+    let r = read_active(l, v, from);
+    write_vdst(l, c, r)
+}
+
+/// ds_bpermute_b32 vdst, vaddr, vdata offset:n (no LDS access): lane `i` reads vdata of lane
+/// `((vaddr + n) / 4) % wave`, 0 when that lane is disabled (RDNA2 ISA pseudocode).
+pub(super) fn ds_bpermute(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+    l.need_wave()?;
+    let [addr, data, ..] = ds_vgprs(c)?;
+    let (addr, data) = (l.vgpr_get(addr), l.vgpr_get(data));
+    let off = ds_offset(c);
+    let a = l.b.addc(addr, u64::from(off));
+    let from = l.b.shrc(a, 2);
+    let from = l.b.andc(from, u64::from(l.wave.lanes() - 1));
+    let r = read_active(l, data, from);
+    write_vdst(l, c, r)
+}

@@ -768,6 +768,8 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_atc_probe
         | Opcode::s_atc_probe_buffer => Unlowered(SCALAR_MEMORY),
         Opcode::v_readfirstlane_b32 => Lower(crosslane::readfirstlane),
+        Opcode::ds_swizzle_b32 => Lower(crosslane::ds_swizzle),
+        Opcode::ds_bpermute_b32 => Lower(crosslane::ds_bpermute),
         Opcode::v_readlane_b32 => Lower(crosslane::readlane),
         Opcode::v_writelane_b32 => Lower(crosslane::writelane),
         Opcode::v_permlane16_b32 => Lower(|l, c| crosslane::permlane(l, c, false)),
@@ -838,7 +840,6 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::ds_min_rtn_f32
         | Opcode::ds_max_rtn_f32
         | Opcode::ds_wrap_rtn_b32
-        | Opcode::ds_swizzle_b32
         | Opcode::ds_read_b32
         | Opcode::ds_read2_b32
         | Opcode::ds_read2st64_b32
@@ -905,7 +906,6 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::ds_write_addtid_b32
         | Opcode::ds_read_addtid_b32
         | Opcode::ds_permute_b32
-        | Opcode::ds_bpermute_b32
         | Opcode::ds_write_b96
         | Opcode::ds_write_b128
         | Opcode::ds_read_b96

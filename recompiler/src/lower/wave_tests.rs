@@ -303,3 +303,50 @@ fn dpp8_selects_within_groups_of_eight() {
     );
     assert_eq!((no_fi[3], fi[3], fi[9]), (0, 100, 108));
 }
+
+/// v10 of every lane after the raw `words`, with in0 = 100 + lane, in1 = lane.
+fn v10s_words(words: &[u32], wave: Wave, exec: u64) -> Vec<u32> {
+    let k = lower_wave_words(words, FloatMode::DEFAULT, wave, Target::Gfx1030).expect("lowers");
+    let lanes = (0..wave.lanes())
+        .map(|l| [100 + l, l, 0, 0, 0, 0])
+        .collect();
+    let out = run_wave(
+        &k,
+        &WaveInput {
+            lanes,
+            sgprs: [0; 16],
+            exec,
+        },
+    );
+    out.lanes.iter().map(|o| o[0]).collect()
+}
+
+#[test]
+fn ds_swizzle_quad_and_bitmask_modes() {
+    // ds_swizzle_b32 v10, v4 offset:swizzle(QUAD_PERM,3,2,1,0) (llvm-mc)
+    let qp = v10s_words(&[0xd8d4_801b, 0x0a00_0004], Wave::W32, u64::MAX);
+    assert_eq!(&qp[..8], &[103, 102, 101, 100, 107, 106, 105, 104]);
+    // swizzle(BITMASK_PERM,"01pip"): and 7, or 8, xor 2 within each 32 lanes
+    let bm = v10s_words(&[0xd8d4_0907, 0x0a00_0004], Wave::W64, u64::MAX);
+    for l in 0..64u32 {
+        let src = (l & !31) | (((l & 7) | 8) ^ 2);
+        assert_eq!(bm[l as usize], 100 + src, "lane {l}");
+    }
+    // a disabled source lane reads 0
+    let part = v10s_words(
+        &[0xd8d4_801b, 0x0a00_0004],
+        Wave::W32,
+        !0x80u64 & 0xffff_ffff,
+    );
+    assert_eq!((part[0], part[1]), (103, 102));
+    assert_eq!(part[4], 0, "lane 4 reads disabled lane 7");
+}
+
+#[test]
+fn ds_bpermute_reads_lane_addr_over_4() {
+    // ds_bpermute_b32 v10, v5, v4 offset:4 (llvm-mc); v5 = lane
+    let v = v10s_words(&[0xdacc_0004, 0x0a00_0405], Wave::W32, u64::MAX);
+    for l in 0..32u32 {
+        assert_eq!(v[l as usize], 100 + ((l + 4) / 4) % 32, "lane {l}");
+    }
+}
