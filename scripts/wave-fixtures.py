@@ -2,7 +2,8 @@
 """Writes datasets/wave/crosslane.csv: hand-computed wave-contract rows (expected values worked
 out here from the RDNA2 ISA's descriptions of VOPC, v_cmpx, v_readlane/readfirstlane/writelane
 and v_permlane16/x16), one wave per case. Encodings come from `rdnaprobe encode`.
-Usage: scripts/wave-fixtures.py PATH/TO/rdnaprobe datasets/wave/crosslane.csv (writes its manifest too)"""
+Usage: scripts/wave-fixtures.py PATH/TO/rdnaprobe datasets/wave/crosslane.csv (writes its manifest too)
+With a third argument (datasets/wave/lds.csv) it also writes the LDS waves there."""
 import subprocess, sys
 
 V1 = ("instruction,encoding,wave,ieee,dx10_clamp,denorm32,denorm16,round32,round16,fp16_overflow,"
@@ -104,20 +105,64 @@ rows += case("bpermute", "ds_bpermute_b32 v10, v5, v4 offset:4", 32, A32, lambda
              s16(), s16(), (1 << 32) - 1, 0, lambda l: 100 + ((l + 4) // 4) % 32,
              "ds_bpermute_b32: lane (v5 + offset) / 4", enc="0xdacc0004 0x0a000405")
 
-out = sys.argv[2]
-text = V1 + "," + WAVE + "\n" + "".join(r + "\n" for r in rows)
-open(out, "w").write(text)
-import hashlib, json
-manifest = {
-    "schema_version": 1,
-    "format": "rdnaprobe dataset schema v1 with the wave contract's columns (docs/dataset-format.md)",
-    "dataset": out.rsplit("/", 1)[-1],
-    "producer": {"backend": "none", "device": "hand-computed", "gfx": "gfx1030",
-                 "driver": "", "runtime": "", "rdnaprobe_version": ""},
-    "generator": "scripts/wave-fixtures.py: expected values worked out from the RDNA2 ISA guide",
-    "rows": len(rows),
-    "sha256": hashlib.sha256(text.encode()).hexdigest(),
-    "created": "2026-12-01T00:00:00Z",
-    "provenance": {"caveats": ["Not measured on hardware: each row's note names the ISA rule it follows."]},
-}
-open(out.rsplit(".", 1)[0] + ".manifest.json", "w").write(json.dumps(manifest, indent=2) + "\n")
+def write(out, header, rows):
+    import hashlib, json
+    text = header + "\n" + "".join(r + "\n" for r in rows)
+    open(out, "w").write(text)
+    manifest = {
+        "schema_version": 1,
+        "format": "rdnaprobe dataset schema v1 with the wave contract's columns (docs/dataset-format.md)",
+        "dataset": out.rsplit("/", 1)[-1],
+        "producer": {"backend": "none", "device": "hand-computed", "gfx": "gfx1030",
+                     "driver": "", "runtime": "", "rdnaprobe_version": ""},
+        "generator": "scripts/wave-fixtures.py: expected values worked out from the RDNA2 ISA guide",
+        "rows": len(rows),
+        "sha256": hashlib.sha256(text.encode()).hexdigest(),
+        "created": "2026-12-01T00:00:00Z",
+        "provenance": {"caveats": ["Not measured on hardware: each row's note names the rule it follows."]},
+    }
+    open(out.rsplit(".", 1)[0] + ".manifest.json", "w").write(json.dumps(manifest, indent=2) + "\n")
+
+write(sys.argv[2], V1 + "," + WAVE, rows)
+
+# LDS waves (words from llvm-mc -mcpu=gfx1030): in0 = 100 + lane, in1 = lane, LDS of 512 bytes
+LDS_WAVE = "wave_id,lane,exec_in,lds_in,lds_bytes,lds_out"
+
+def dw(xs):
+    return " ".join(f"0x{x:08x}" for x in xs)
+
+def lds_case(wid, text, enc, w, exec_in, lds_in, lds_out, outs, note):
+    rows = []
+    for l in range(w):
+        ins = [f"0x{100 + l:08x}", f"0x{l:08x}"] + ["0x00000000"] * 4
+        o = outs(l) + [0] * (16 - len(outs(l)))
+        cells = [f'"{text}"', enc, str(w)] + [""] * 7 + ins + [f"0x{x:08x}" for x in o]
+        cells += ["gfx1030", "hand-computed from the RDNA2 ISA", f'"{note}"']
+        first = l == 0
+        cells += [wid, str(l), f"0x{exec_in:016x}" if first else "", dw(lds_in) if first else "",
+                  "512" if first else "", dw(lds_out) if first else ""]
+        rows.append(",".join(cells))
+    return rows
+
+def active(exec_in, l):
+    return exec_in >> l & 1 == 1
+
+lds_rows = []
+lds_rows += lds_case("exchange", "v_lshlrev_b32 v5, 2, v5; ds_write_b32 v5, v4; v_xor_b32 v6, 4, v5; ds_read_b32 v10, v6",
+                     "0x340a0a82 0xd8340000 0x00000405 0x3a0c0a84 0xd8d80000 0x0a000006", 32, (1 << 32) - 1, [],
+                     [100 + l for l in range(32)] + [0] * 96, lambda l: [100 + (l ^ 1)],
+                     "ds_write_b32 then ds_read_b32 of the neighbour's dword")
+E = 0xf0f0f0f0f0f0f0f0
+lds_rows += lds_case("atomic_rank", "v_mov_b32 v8, 1; v_mov_b32 v7, 0; ds_add_rtn_u32 v10, v7, v8",
+                     "0x7e100281 0x7e0e0280 0xd8800000 0x0a000807", 64, E, [], [32] + [0] * 127,
+                     lambda l: [bin(E & ((1 << l) - 1)).count("1") if active(E, l) else 0],
+                     "ds_add_rtn_u32: active lanes in ascending order")
+lds_rows += lds_case("unaligned", "v_mov_b32 v7, 0; ds_read_b32 v10, v7 offset:1; ds_read_b32 v11, v7 offset:509",
+                     "0x7e0e0280 0xd8d80001 0x0a000007 0xd8d801fd 0x0b000007", 32, (1 << 32) - 1,
+                     [0x11223344, 0x55667788], [0x11223344, 0x55667788] + [0] * 126,
+                     lambda l: [0x88112233, 0], "unaligned read; a read past the LDS gives 0")
+lds_rows += lds_case("b64_read2", "v_mov_b32 v7, 0; ds_write_b64 v7, v[4:5]; ds_read2_b32 v[10:11], v7 offset0:1 offset1:3",
+                     "0x7e0e0280 0xd9340000 0x00000407 0xd8dc0301 0x0a000007", 64, (1 << 64) - 1, [],
+                     [163, 63] + [0] * 126, lambda l: [63, 0], "the highest lane writes last")
+if len(sys.argv) > 3:
+    write(sys.argv[3], V1 + "," + LDS_WAVE, lds_rows)

@@ -303,9 +303,46 @@ pub enum Expr {
     /// Cross-lane: the `U32` `value` held by lane `lane % wave` (`lane` a per-lane `U32`).
     /// Runs on every lane of the wave in uniform control flow. Bits: [`crate::wave`].
     WaveRead { value: Handle, lane: Handle },
+    /// Wave contract: one LDS operation of every lane of the wave, active lanes in ascending
+    /// lane order, at byte address `addr` (`U32`) with `data` (`U32`) where `active`
+    /// (`Bool`) holds; gives the dword at `addr` before the operation (0 for an inactive lane
+    /// or an access past the LDS). Runs in program order on every lane in uniform control
+    /// flow. Bits: [`crate::wave::lds_apply`] and [`crate::wave`].
+    Lds {
+        op: LdsOp,
+        addr: Handle,
+        data: Handle,
+        active: Handle,
+    },
     /// Control flow: the value of register variable `id` when the current [`Block`] began
     /// (`U32`; every variable is 0 before the first block, and a kernel without blocks reads 0).
     Var(u16),
+}
+
+/// What an [`Expr::Lds`] does with the dword `old` at its address and its `data`; every form
+/// but `Read` writes the new value. Bits: [`crate::wave::lds_apply`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LdsOp {
+    Read,
+    /// `data`.
+    Write,
+    /// `old + data`.
+    Add,
+    /// `old - data`.
+    Sub,
+    /// `data - old`.
+    Rsub,
+    /// `old >= data ? 0 : old + 1`.
+    Inc,
+    /// `old == 0 || old > data ? data : old - 1`.
+    Dec,
+    MinI,
+    MaxI,
+    MinU,
+    MaxU,
+    And,
+    Or,
+    Xor,
 }
 
 impl Expr {
@@ -321,7 +358,10 @@ impl Expr {
     /// Whether the expression reads other lanes' values: a kernel with one runs as a whole
     /// wave ([`crate::wave`]), never one lane at a time.
     pub fn is_cross_lane(&self) -> bool {
-        matches!(self, Expr::WaveBallot(_) | Expr::WaveRead { .. })
+        matches!(
+            self,
+            Expr::WaveBallot(_) | Expr::WaveRead { .. } | Expr::Lds { .. }
+        )
     }
 }
 
@@ -388,7 +428,7 @@ impl Kernel {
             Expr::Select { a, .. } => self.ty(*a),
             Expr::Convert { to, .. } => *to,
             Expr::Pack64 { .. } => Ty::U64,
-            Expr::SgprIn(_) | Expr::WaveRead { .. } | Expr::Var(_) => Ty::U32,
+            Expr::SgprIn(_) | Expr::WaveRead { .. } | Expr::Var(_) | Expr::Lds { .. } => Ty::U32,
             Expr::ExecIn | Expr::WaveBallot(_) => Ty::U64,
         }
     }
@@ -400,6 +440,9 @@ impl Kernel {
             Expr::SgprIn(_) | Expr::ExecIn | Expr::Var(_) => vec![],
             Expr::WaveBallot(a) => vec![a],
             Expr::WaveRead { value, lane } => vec![value, lane],
+            Expr::Lds {
+                addr, data, active, ..
+            } => vec![addr, data, active],
             Expr::IntBin { a, b, .. }
             | Expr::IntCmp { a, b, .. }
             | Expr::FloatBin { a, b, .. }
@@ -508,6 +551,13 @@ impl Kernel {
                 Expr::WaveRead { value, lane } => {
                     if t(value) != U32 || t(lane) != U32 {
                         return bad("wave read of non-U32".into());
+                    }
+                }
+                Expr::Lds {
+                    addr, data, active, ..
+                } => {
+                    if t(addr) != U32 || t(data) != U32 || t(active) != Bool {
+                        return bad("LDS operands are U32 address, U32 data, Bool active".into());
                     }
                 }
                 Expr::SgprIn(i) => {

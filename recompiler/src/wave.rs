@@ -16,7 +16,7 @@
 //! the lowering. The uniform outputs are lane 0's values, as the SPIR-V module stores them.
 
 use crate::interp::{eval_expr, Uniform};
-use crate::ir::{Expr, Kernel, Terminator};
+use crate::ir::{Expr, Kernel, LdsOp, Terminator};
 
 /// A wave's state before the body.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +27,8 @@ pub struct WaveInput {
     pub sgprs: [u32; 16],
     /// EXEC (a wave32 uses the low 32 bits).
     pub exec: u64,
+    /// The wave's LDS before the body (its whole size; empty: no LDS).
+    pub lds: Vec<u32>,
 }
 
 /// The uniform state after the body.
@@ -45,6 +47,62 @@ pub struct WaveOutput {
     pub lanes: Vec<[u32; 16]>,
     pub uniform: Option<UniformValues>,
     pub error: Option<String>,
+    /// The LDS after the body.
+    pub lds: Vec<u32>,
+}
+
+/// The dword an [`LdsOp`] leaves at its address, given the `old` dword there and its `data`
+/// (the value `Read` leaves is `old`).
+pub fn lds_apply(op: LdsOp, old: u32, data: u32) -> u32 {
+    match op {
+        LdsOp::Read => old,
+        LdsOp::Write => data,
+        LdsOp::Add => old.wrapping_add(data),
+        LdsOp::Sub => old.wrapping_sub(data),
+        LdsOp::Rsub => data.wrapping_sub(old),
+        LdsOp::Inc => {
+            if old >= data {
+                0
+            } else {
+                old + 1
+            }
+        }
+        LdsOp::Dec => {
+            if old == 0 || old > data {
+                data
+            } else {
+                old - 1
+            }
+        }
+        LdsOp::MinI => (old as i32).min(data as i32) as u32,
+        LdsOp::MaxI => (old as i32).max(data as i32) as u32,
+        LdsOp::MinU => old.min(data),
+        LdsOp::MaxU => old.max(data),
+        LdsOp::And => old & data,
+        LdsOp::Or => old | data,
+        LdsOp::Xor => old ^ data,
+    }
+}
+
+/// The LDS as bytes, little-endian, with the access rule of [`Expr::Lds`]: a dword at any
+/// byte address inside the LDS (unaligned addresses included); an access whose four bytes do
+/// not all lie inside is out of range (reads 0, writes nothing).
+struct Lds(Vec<u8>);
+
+impl Lds {
+    fn in_range(&self, a: u32) -> bool {
+        (a as usize)
+            .checked_add(4)
+            .is_some_and(|end| end <= self.0.len())
+    }
+    fn read(&self, a: u32) -> u32 {
+        let a = a as usize;
+        u32::from_le_bytes([self.0[a], self.0[a + 1], self.0[a + 2], self.0[a + 3]])
+    }
+    fn write(&mut self, a: u32, v: u32) {
+        let a = a as usize;
+        self.0[a..a + 4].copy_from_slice(&v.to_le_bytes());
+    }
 }
 
 /// Blocks a wave may execute before the watchdog ends it (the SPIR-V module counts the same).
@@ -63,6 +121,7 @@ struct State<'k> {
     vals: Vec<Vec<u64>>,
     /// vars[lane][variable]
     vars: Vec<Vec<u64>>,
+    lds: Lds,
 }
 
 impl State<'_> {
@@ -93,6 +152,27 @@ impl State<'_> {
                         .collect();
                     for (v, r) in self.vals.iter_mut().zip(read) {
                         v[i] = r;
+                    }
+                }
+                Expr::Lds {
+                    op,
+                    addr,
+                    data,
+                    active,
+                } => {
+                    for l in 0..n {
+                        let v = &self.vals[l];
+                        let (a, d) = (v[addr.index()] as u32, v[data.index()] as u32);
+                        let r = if v[active.index()] != 0 && self.lds.in_range(a) {
+                            let old = self.lds.read(a);
+                            if op != LdsOp::Read {
+                                self.lds.write(a, lds_apply(op, old, d));
+                            }
+                            old
+                        } else {
+                            0
+                        };
+                        self.vals[l][i] = u64::from(r);
                     }
                 }
                 Expr::Var(id) => {
@@ -138,6 +218,7 @@ pub fn run_wave(kernel: &Kernel, input: &WaveInput) -> WaveOutput {
         },
         vals: vec![vec![0; kernel.exprs.len()]; n],
         vars: vec![vec![0; nvars]; n],
+        lds: Lds(input.lds.iter().flat_map(|d| d.to_le_bytes()).collect()),
     };
     let all = 0..kernel.exprs.len();
     st.eval(input, all.clone(), true);
@@ -197,10 +278,17 @@ pub fn run_wave(kernel: &Kernel, input: &WaveInput) -> WaveOutput {
             scc: v[u.scc.index()] != 0,
         }
     });
+    let lds = st
+        .lds
+        .0
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
     WaveOutput {
         lanes,
         uniform,
         error,
+        lds,
     }
 }
 
@@ -270,6 +358,7 @@ mod tests {
                 lanes,
                 sgprs: [0, 0, 0, 100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
                 exec: 0xf,
+                lds: vec![],
             },
         );
         for l in 0..32u32 {
@@ -295,6 +384,7 @@ mod tests {
                 lanes,
                 sgprs: [0; 16],
                 exec: u64::MAX,
+                lds: vec![],
             },
         );
         assert_eq!(out.lanes[63][0], 0, "lane 63 reads lane (63 + 65) % 64 = 0");

@@ -482,6 +482,7 @@ fn shape(k: &Kernel, h: Handle) -> String {
         | Expr::ExecIn
         | Expr::WaveBallot(_)
         | Expr::WaveRead { .. }
+        | Expr::Lds { .. }
         | Expr::Var(_) => "wave".into(),
     }
 }

@@ -69,9 +69,11 @@ fn wave_bodies_emit_valid_modules() {
             let k = lower_wave_words(&words, FloatMode::DEFAULT, wave, Target::Gfx1030)
                 .unwrap_or_else(|e| panic!("{text} ({wave:?}): {e}"));
             assert!(k.uniform.is_some(), "a wave kernel has uniform outputs");
-            let spv = emit_wave(&k, wave, &SpirvOptions::DESKTOP).expect("emits");
-            if let Some(r) = spirv_val(&spv) {
-                r.unwrap_or_else(|e| panic!("spirv-val rejected `{text}` ({wave:?}):\n{e}"));
+            for lds in [0, 128] {
+                let spv = emit_wave(&k, wave, lds, &SpirvOptions::DESKTOP).expect("emits");
+                if let Some(r) = spirv_val(&spv) {
+                    r.unwrap_or_else(|e| panic!("spirv-val rejected `{text}` ({wave:?}):\n{e}"));
+                }
             }
         }
     }
@@ -84,7 +86,7 @@ fn random_kernels_with_cross_lane_ops_emit_valid_modules() {
     for seed in 0..24 {
         let k = with_cross_lane(random_kernel(seed, &opts), seed);
         let wave = if seed % 2 == 0 { Wave::W32 } else { Wave::W64 };
-        let spv = emit_wave(&k, wave, &SpirvOptions::DESKTOP).expect("emits");
+        let spv = emit_wave(&k, wave, 0, &SpirvOptions::DESKTOP).expect("emits");
         if let Some(r) = spirv_val(&spv) {
             r.unwrap_or_else(|e| panic!("seed {seed}: spirv-val rejected the module:\n{e}"));
             checked += 1;
@@ -101,4 +103,38 @@ fn cross_lane_ops_are_refused_outside_a_wave_module() {
         matches!(&e, SpirvError::Unsupported { reason } if reason.contains("emit_wave")),
         "{e}"
     );
+}
+
+#[test]
+fn lds_bodies_emit_valid_modules() {
+    // words from llvm-mc -mcpu=gfx1030 (datasets/wave/lds.csv)
+    let bodies: [&[u32]; 3] = [
+        &[
+            0x340a_0a82,
+            0xd834_0000,
+            0x0000_0405,
+            0x3a0c_0a84,
+            0xd8d8_0000,
+            0x0a00_0006,
+        ],
+        &[0x7e10_0281, 0x7e0e_0280, 0xd880_0000, 0x0a00_0807],
+        &[
+            0x7e0e_0280,
+            0xd934_0000,
+            0x0000_0407,
+            0xd8dc_0301,
+            0x0a00_0007,
+        ],
+    ];
+    for words in bodies {
+        for wave in [Wave::W32, Wave::W64] {
+            let k = lower_wave_words(words, FloatMode::DEFAULT, wave, Target::Gfx1030).unwrap();
+            for lds in [0, 128] {
+                let spv = emit_wave(&k, wave, lds, &SpirvOptions::DESKTOP).expect("emits");
+                if let Some(r) = spirv_val(&spv) {
+                    r.unwrap_or_else(|e| panic!("spirv-val rejected {words:x?} ({wave:?}):\n{e}"));
+                }
+            }
+        }
+    }
 }

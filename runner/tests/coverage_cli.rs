@@ -58,8 +58,8 @@ fn json_lists_families_and_unlowered_opcodes_with_reasons() {
     assert_eq!(sum("total") - sum("lowered"), unlowered.len() as u64);
     let ds_read = unlowered
         .iter()
-        .find(|u| u["mnemonic"] == "ds_read_b32")
-        .expect("ds_read_b32 is unlowered");
+        .find(|u| u["mnemonic"] == "ds_read_u8")
+        .expect("ds_read_u8 is unlowered");
     assert_eq!(ds_read["family"], "DS");
     assert!(ds_read["reason"].as_str().unwrap().contains("LDS"));
     // cross-lane ops lower under the wave contract

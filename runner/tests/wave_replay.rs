@@ -10,11 +10,13 @@ use std::process::Command;
 
 use rdnaprobe_dataset::{read_dataset, Dataset, WaveCol, WaveLayout};
 
-const UNIFORM_OUT: [WaveCol; 4] = [
+const UNIFORM_OUT: [WaveCol; 6] = [
     WaveCol::SOut,
     WaveCol::ExecOut,
     WaveCol::VccOut,
     WaveCol::SccOut,
+    WaveCol::LdsOut,
+    WaveCol::MemOut,
 ];
 
 fn replay(input: &Path, backend: &str, out: &Path) {

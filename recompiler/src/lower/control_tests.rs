@@ -18,6 +18,7 @@ fn wave_run(text: &str, wave: Wave, exec: u64) -> WaveOutput {
             lanes,
             sgprs: [0; 16],
             exec,
+            lds: vec![],
         },
     )
 }

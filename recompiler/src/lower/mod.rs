@@ -36,6 +36,9 @@ mod float64_tests;
 mod int16;
 mod integer;
 pub mod interp16;
+mod lds;
+#[cfg(test)]
+mod lds_tests;
 mod minmax;
 mod modifiers;
 mod moves;

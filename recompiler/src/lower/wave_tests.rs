@@ -18,7 +18,16 @@ fn wave_run(
     let k = lower_wave_words(&words, FloatMode::DEFAULT, wave, Target::Gfx1030).expect("lowers");
     k.validate().expect("valid kernel");
     let lanes = (0..wave.lanes()).map(|l| [in0(l), l, 0, 0, 0, 0]).collect();
-    run_wave(&k, &WaveInput { lanes, sgprs, exec })
+    let lds = vec![];
+    run_wave(
+        &k,
+        &WaveInput {
+            lanes,
+            sgprs,
+            exec,
+            lds,
+        },
+    )
 }
 
 fn s(vals: &[u32]) -> [u32; 16] {
@@ -316,6 +325,7 @@ fn v10s_words(words: &[u32], wave: Wave, exec: u64) -> Vec<u32> {
             lanes,
             sgprs: [0; 16],
             exec,
+            lds: vec![],
         },
     );
     out.lanes.iter().map(|o| o[0]).collect()

@@ -45,6 +45,7 @@ mod control;
 mod expr;
 mod float;
 mod interface;
+mod lds;
 mod wave;
 mod wide;
 

@@ -9,7 +9,9 @@
 //!   EXEC low, EXEC high, s0..s15;
 //! - binding 1 (output, [`wave_out_stride`] words per wave): the lanes' out0..out15, then
 //!   [`WAVE_OUT_DWORDS`] uniform words stored by lane 0: s0..s15, EXEC low/high, VCC low/high,
-//!   SCC (0/1) and a status word (0: ran to the end, 1: stopped by the watchdog).
+//!   SCC (0/1) and a status word (0: ran to the end, 1: stopped by the watchdog);
+//! - with LDS (`lds_dwords` > 0), its dwords follow the uniform input words (before the body)
+//!   and the uniform output words (after it); see `lds`.
 //!
 //! Cross-lane expressions run in uniform control flow on every invocation:
 //! `WaveBallot(b)`: barrier, `shared[lane] = b`, barrier, every invocation ORs the `wave`
@@ -25,6 +27,7 @@ use rspirv::spirv::{
 };
 
 use super::interface::{Inputs, Io};
+use super::lds::LdsVars;
 use super::{build_err, Emitter, SpirvError, Uses};
 use super::{SpirvOptions, INPUT_DWORDS, OUTPUT_DWORDS};
 use crate::ir::{Handle, Kernel, Ty};
@@ -38,14 +41,14 @@ pub const WAVE_OUT_DWORDS: u32 = 22;
 /// Index of the status word among the uniform outputs (0: the body ran to its end).
 pub const WAVE_STATUS_WORD: u32 = 21;
 
-/// Input words per wave of a `wave`-lane module.
-pub fn wave_in_stride(wave: Wave) -> u32 {
-    wave.lanes() * INPUT_DWORDS + WAVE_IN_DWORDS
+/// Input words per wave of a `wave`-lane module with `lds_dwords` of LDS.
+pub fn wave_in_stride(wave: Wave, lds_dwords: u32) -> u32 {
+    wave.lanes() * INPUT_DWORDS + WAVE_IN_DWORDS + lds_dwords
 }
 
-/// Output words per wave of a `wave`-lane module.
-pub fn wave_out_stride(wave: Wave) -> u32 {
-    wave.lanes() * OUTPUT_DWORDS + WAVE_OUT_DWORDS
+/// Output words per wave of a `wave`-lane module with `lds_dwords` of LDS.
+pub fn wave_out_stride(wave: Wave, lds_dwords: u32) -> u32 {
+    wave.lanes() * OUTPUT_DWORDS + WAVE_OUT_DWORDS + lds_dwords
 }
 
 /// What the wave's expressions read besides the lane's inputs.
@@ -55,11 +58,22 @@ pub(super) struct WaveIo {
     /// Index of the wave's first uniform input word.
     uni_base: Word,
     shared: Word,
-    ptr_wg_u32: Word,
+    pub(super) ptr_wg_u32: Word,
+    pub(super) lds: Option<LdsVars>,
 }
 
-/// Emits the wave module for `kernel` (see the module docs).
-pub fn emit_wave(kernel: &Kernel, wave: Wave, opts: &SpirvOptions) -> Result<Vec<u32>, SpirvError> {
+/// Emits the wave module for `kernel` with `lds_dwords` of LDS (see the module docs).
+pub fn emit_wave(
+    kernel: &Kernel,
+    wave: Wave,
+    lds_dwords: u32,
+    opts: &SpirvOptions,
+) -> Result<Vec<u32>, SpirvError> {
+    if lds_dwords > 65536 / 4 {
+        return Err(SpirvError::Interface {
+            reason: format!("{lds_dwords} LDS dwords (at most 16384)"),
+        });
+    }
     kernel.validate()?;
     let uses = Uses::of(kernel);
     if uses.f64 && !opts.float64 {
@@ -75,12 +89,12 @@ pub fn emit_wave(kernel: &Kernel, wave: Wave, opts: &SpirvOptions) -> Result<Vec
         });
     }
     let mut e = Emitter::new(kernel, wave, uses, opts);
-    e.wave_module()?;
+    e.wave_module(lds_dwords)?;
     Ok(e.b.module().assemble())
 }
 
 impl Emitter<'_> {
-    fn wave_module(&mut self) -> Result<(), SpirvError> {
+    fn wave_module(&mut self, lds_dwords: u32) -> Result<(), SpirvError> {
         let t_u32 = self.t.u32_;
         let err = build_err(None);
         let lanes = self.wave.lanes();
@@ -135,6 +149,7 @@ impl Emitter<'_> {
         }
 
         self.declare_vars();
+        let lds = self.declare_lds(lds_dwords);
         let fn_ty = self.b.type_function(self.t.void, []);
         let main = self
             .b
@@ -163,8 +178,8 @@ impl Emitter<'_> {
             .b
             .composite_extract(t_u32, None, lid, [0])
             .map_err(&err)?;
-        let c_in_stride = self.u32c(wave_in_stride(self.wave));
-        let c_out_stride = self.u32c(wave_out_stride(self.wave));
+        let c_in_stride = self.u32c(wave_in_stride(self.wave, lds_dwords));
+        let c_out_stride = self.u32c(wave_out_stride(self.wave, lds_dwords));
         let c6 = self.u32c(INPUT_DWORDS);
         let c16 = self.u32c(OUTPUT_DWORDS);
         let c_in_lanes = self.u32c(lanes * INPUT_DWORDS);
@@ -187,8 +202,22 @@ impl Emitter<'_> {
                 uni_base,
                 shared,
                 ptr_wg_u32,
+                lds,
             }),
         };
+        let w = io.wave.expect("set above");
+        if let Some(v) = lds {
+            self.lds_copy(&w, lane, |e, k| {
+                let at =
+                    e.b.i_add(t_u32, None, uni_base, k)
+                        .map_err(build_err(None))?;
+                let x = e.load_word(in_var, at, WAVE_IN_DWORDS)?;
+                let p =
+                    e.b.access_chain(ptr_wg_u32, None, v.lds, [k])
+                        .map_err(build_err(None))?;
+                e.b.store(p, x, None, []).map_err(build_err(None))
+            })?;
+        }
         let status = if self.kernel.blocks.is_empty() {
             for i in 0..self.kernel.exprs.len() {
                 let h = Handle(i as u32);
@@ -204,6 +233,21 @@ impl Emitter<'_> {
         for k in 0..OUTPUT_DWORDS as usize {
             let v = self.v(self.kernel.outputs[k]);
             self.store_word(out_var, out_base, k as u32, v)?;
+        }
+        if let Some(v) = lds {
+            self.barrier()?;
+            self.lds_copy(&w, lane, |e, k| {
+                let p =
+                    e.b.access_chain(ptr_wg_u32, None, v.lds, [k])
+                        .map_err(build_err(None))?;
+                let x =
+                    e.b.load(t_u32, None, p, None, [])
+                        .map_err(build_err(None))?;
+                let at =
+                    e.b.i_add(t_u32, None, uni_out, k)
+                        .map_err(build_err(None))?;
+                e.store_word(out_var, at, WAVE_OUT_DWORDS, x)
+            })?;
         }
 
         // Uniform outputs: lane 0 stores them.
@@ -269,7 +313,7 @@ impl Emitter<'_> {
         self.b.load(self.t.u32_, None, ptr, None, []).map_err(&err)
     }
 
-    fn wave_io(&self, io: &Io, what: &str) -> Result<WaveIo, SpirvError> {
+    pub(super) fn wave_io(&self, io: &Io, what: &str) -> Result<WaveIo, SpirvError> {
         io.wave.ok_or_else(|| SpirvError::Unsupported {
             reason: format!("{what} needs the wave contract's module (spirv::emit_wave)"),
         })
@@ -293,7 +337,7 @@ impl Emitter<'_> {
         self.pack64(lo, hi)
     }
 
-    fn barrier(&mut self) -> Result<(), SpirvError> {
+    pub(super) fn barrier(&mut self) -> Result<(), SpirvError> {
         // Execution and memory scope Workgroup (2); AcquireRelease (0x8) | WorkgroupMemory
         // (0x100).
         let scope = self.u32c(2);

@@ -91,7 +91,7 @@ impl Backend for CpuBackend {
             match out {
                 Ok(o) => match o.error {
                     Some(e) => results.fail(&j.rows, &Status::Error(e)),
-                    None => results.store(&j.rows, &o.lanes, o.uniform),
+                    None => results.store(&j.rows, &o.lanes, o.uniform, o.lds),
                 },
                 Err(e) => results.fail(&j.rows, &Status::Unsupported(e)),
             }

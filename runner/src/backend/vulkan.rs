@@ -21,8 +21,8 @@ pub struct VulkanBackend {
     exec: Executor,
     /// Per kernel: its pipeline, or the status its rows get.
     kernels: HashMap<KernelKey, Result<PipelineId, Status>>,
-    /// The same for kernels lowered under the wave contract (wave modules).
-    wave_kernels: HashMap<KernelKey, Result<PipelineId, Status>>,
+    /// The same for kernels lowered under the wave contract (wave modules), per LDS size.
+    wave_kernels: HashMap<(KernelKey, u32), Result<PipelineId, Status>>,
 }
 
 impl VulkanBackend {
@@ -63,15 +63,15 @@ impl VulkanBackend {
 
 impl VulkanBackend {
     /// The wave module of `key` (lowered, emitted and compiled once).
-    fn prepare_wave(&mut self, key: &KernelKey) -> Result<PipelineId, Status> {
-        if let Some(r) = self.wave_kernels.get(key) {
+    fn prepare_wave(&mut self, key: &KernelKey, lds_dwords: u32) -> Result<PipelineId, Status> {
+        if let Some(r) = self.wave_kernels.get(&(key.clone(), lds_dwords)) {
             return r.clone();
         }
         let r = rdnaprobe_recompiler::lower_wave_words(&key.words, key.mode, key.wave, key.target)
             .map_err(|e| Status::Unsupported(e.to_string()))
             .and_then(|kernel| {
-                spirv::emit_wave(&kernel, key.wave, &self.exec.spirv_options()).map_err(|e| match e
-                {
+                let opts = self.exec.spirv_options();
+                spirv::emit_wave(&kernel, key.wave, lds_dwords, &opts).map_err(|e| match e {
                     spirv::SpirvError::Unsupported { .. } => Status::Unsupported(e.to_string()),
                     other => Status::Error(format!("SPIR-V backend: {other}")),
                 })
@@ -81,7 +81,8 @@ impl VulkanBackend {
                     .wave_pipeline(&words)
                     .map_err(|e| Status::Error(format!("{e:#}")))
             });
-        self.wave_kernels.insert(key.clone(), r.clone());
+        self.wave_kernels
+            .insert((key.clone(), lds_dwords), r.clone());
         r
     }
 }
@@ -92,14 +93,15 @@ impl Backend for VulkanBackend {
     fn run_waves(&mut self, rows: &[Row], layout: &WaveLayout) -> WaveResults {
         let mut results = WaveResults::all(rows.len(), Status::Error("not scheduled".into()));
         let jobs = super::wave::prepare(rows, layout, &mut results);
-        let mut order: Vec<(PipelineId, rdnaprobe_isa::Wave)> = vec![];
+        let mut order: Vec<(PipelineId, rdnaprobe_isa::Wave, u32)> = vec![];
         let mut groups: HashMap<PipelineId, Vec<usize>> = HashMap::new();
         for (i, j) in jobs.iter().enumerate() {
-            match self.prepare_wave(&j.key) {
+            let lds_dwords = j.input.lds.len() as u32;
+            match self.prepare_wave(&j.key, lds_dwords) {
                 Ok(p) => groups
                     .entry(p)
                     .or_insert_with(|| {
-                        order.push((p, j.key.wave));
+                        order.push((p, j.key.wave, lds_dwords));
                         vec![]
                     })
                     .push(i),
@@ -108,7 +110,7 @@ impl Backend for VulkanBackend {
         }
         let inputs: Vec<Vec<Vec<u32>>> = order
             .iter()
-            .map(|(p, _)| {
+            .map(|(p, _, _)| {
                 groups[p]
                     .iter()
                     .map(|&i| super::wave::module_inputs(&jobs[i].input))
@@ -118,19 +120,22 @@ impl Backend for VulkanBackend {
         let wave_jobs: Vec<crate::vulkan::WaveJob<'_>> = order
             .iter()
             .zip(&inputs)
-            .map(|(&(pipeline, wave), waves)| crate::vulkan::WaveJob {
-                pipeline,
-                wave,
-                waves,
-            })
+            .map(
+                |(&(pipeline, wave, lds_dwords), waves)| crate::vulkan::WaveJob {
+                    pipeline,
+                    wave,
+                    lds_dwords,
+                    waves,
+                },
+            )
             .collect();
         match self.exec.run_waves(&wave_jobs) {
             Ok(outs) => {
-                for ((p, wave), out) in order.iter().zip(outs) {
+                for ((p, wave, _), out) in order.iter().zip(outs) {
                     for (&i, words) in groups[p].iter().zip(out) {
                         let j = &jobs[i];
                         match super::wave::module_outputs(&words, wave.lanes() as usize) {
-                            Ok((lanes, uni)) => results.store(&j.rows, &lanes, Some(uni)),
+                            Ok((lanes, uni, lds)) => results.store(&j.rows, &lanes, Some(uni), lds),
                             Err(e) => results.fail(&j.rows, &Status::Error(e)),
                         }
                     }
@@ -138,7 +143,7 @@ impl Backend for VulkanBackend {
             }
             Err(e) => {
                 let status = Status::Error(format!("{e:#}"));
-                for &i in order.iter().flat_map(|(p, _)| &groups[p]) {
+                for &i in order.iter().flat_map(|(p, _, _)| &groups[p]) {
                     results.fail(&jobs[i].rows, &status);
                 }
             }

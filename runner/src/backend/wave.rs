@@ -3,11 +3,11 @@
 //! kernel lowered under the wave contract, and each row gets its lane's outputs; the wave's
 //! first row also gets the uniform outputs.
 //!
-//! LDS and the memory region are not touched by any instruction the lowering models yet, so
-//! their contents after the body are their contents before it.
+//! No memory instruction is lowered yet, so the memory region after the body is the region
+//! before it.
 
 use rdnaprobe_dataset::{group_waves, Row, WaveLayout, WaveOutputs, WaveRows};
-use rdnaprobe_recompiler::spirv::WAVE_STATUS_WORD;
+use rdnaprobe_recompiler::spirv::{WAVE_OUT_DWORDS, WAVE_STATUS_WORD};
 use rdnaprobe_recompiler::wave::{watchdog_message, UniformValues, WaveInput};
 
 use super::{kernel_key, KernelKey, RowResult, Status};
@@ -45,8 +45,14 @@ impl WaveResults {
         }
     }
 
-    /// Stores a wave's lanes' outputs (`lanes[lane]`) and uniform values.
-    pub fn store(&mut self, w: &WaveRows, lanes: &[[u32; 16]], uniform: Option<UniformValues>) {
+    /// Stores a wave's lanes' outputs (`lanes[lane]`), uniform values and LDS after the body.
+    pub fn store(
+        &mut self,
+        w: &WaveRows,
+        lanes: &[[u32; 16]],
+        uniform: Option<UniformValues>,
+        lds: Vec<u32>,
+    ) {
         for (r, &lane) in (w.start..w.end).zip(&w.lanes) {
             self.rows[r] = RowResult {
                 outputs: lanes[lane as usize].map(Some),
@@ -58,7 +64,7 @@ impl WaveResults {
             exec: u.exec,
             vcc: u.vcc,
             scc: u.scc,
-            lds: w.inputs.lds.clone(),
+            lds,
             mem: w.inputs.mem.clone(),
         });
     }
@@ -99,6 +105,7 @@ pub fn prepare(rows: &[Row], layout: &WaveLayout, results: &mut WaveResults) -> 
             lanes,
             sgprs: w.inputs.sgprs,
             exec: w.inputs.exec_mask(n),
+            lds: w.inputs.lds.clone(),
         };
         jobs.push(WaveJob {
             rows: w,
@@ -109,20 +116,22 @@ pub fn prepare(rows: &[Row], layout: &WaveLayout, results: &mut WaveResults) -> 
     jobs
 }
 
-/// A wave's input words for the SPIR-V wave module: lanes' in0..in5, EXEC low/high, s0..s15.
+/// A wave's input words for the SPIR-V wave module: lanes' in0..in5, EXEC low/high, s0..s15,
+/// the LDS.
 pub fn module_inputs(input: &WaveInput) -> Vec<u32> {
     let mut words: Vec<u32> = input.lanes.iter().flatten().copied().collect();
     words.extend([input.exec as u32, (input.exec >> 32) as u32]);
     words.extend(input.sgprs);
+    words.extend(&input.lds);
     words
 }
 
+/// A wave's results: the lanes' outputs, the uniform values and the LDS after the body.
+pub type ModuleOutputs = (Vec<[u32; 16]>, UniformValues, Vec<u32>);
+
 /// A wave module's output words as lanes' outputs and uniform values, or the error its
 /// status word reports.
-pub fn module_outputs(
-    words: &[u32],
-    lanes: usize,
-) -> Result<(Vec<[u32; 16]>, UniformValues), String> {
+pub fn module_outputs(words: &[u32], lanes: usize) -> Result<ModuleOutputs, String> {
     let (lane_words, uni) = words.split_at(lanes * 16);
     match uni[WAVE_STATUS_WORD as usize] {
         0 => {}
@@ -140,6 +149,7 @@ pub fn module_outputs(
     let mut sgprs = [0u32; 16];
     sgprs.copy_from_slice(&uni[..16]);
     let pair = |i: usize| u64::from(uni[i]) | u64::from(uni[i + 1]) << 32;
+    let lds = uni[WAVE_OUT_DWORDS as usize..].to_vec();
     Ok((
         outs,
         UniformValues {
@@ -148,5 +158,6 @@ pub fn module_outputs(
             vcc: pair(18),
             scc: uni[20] != 0,
         },
+        lds,
     ))
 }

@@ -3,8 +3,8 @@
 //! A wave module's dispatch unit is one wave: its pipeline is made with one row per
 //! workgroup, a "row" of the input buffer is the wave's lanes' inputs plus its uniform input
 //! words ([`wave_in_stride`]), and a row of the output buffer the lanes' outputs plus the
-//! uniform output words ([`wave_out_stride`]). Jobs of different wave sizes go in separate
-//! submits, since the row size depends on the wave size.
+//! uniform output words ([`wave_out_stride`]), each followed by the wave's LDS. Jobs of
+//! different wave or LDS sizes go in separate submits, since the row size depends on both.
 
 use anyhow::{bail, Context};
 use rdnaprobe_isa::Wave;
@@ -18,6 +18,8 @@ use super::exec::{Executor, PipelineId, MAX_BATCH_OUTPUT_BYTES};
 pub struct WaveJob<'a> {
     pub pipeline: PipelineId,
     pub wave: Wave,
+    /// The LDS size the module was emitted for.
+    pub lds_dwords: u32,
     /// Per wave, its [`wave_in_stride`] input words (lanes' in0..in5, then EXEC low/high and
     /// s0..s15).
     pub waves: &'a [Vec<u32>],
@@ -35,13 +37,19 @@ impl Executor {
     /// Runs every job's waves; returns each wave's output words, in order.
     pub fn run_waves(&mut self, jobs: &[WaveJob<'_>]) -> anyhow::Result<WaveRun> {
         let mut results: WaveRun = jobs.iter().map(|j| vec![vec![]; j.waves.len()]).collect();
-        for wave in [Wave::W32, Wave::W64] {
-            let picked: Vec<usize> = (0..jobs.len()).filter(|&j| jobs[j].wave == wave).collect();
-            if picked.is_empty() {
-                continue;
-            }
-            let in_words = wave_in_stride(wave) as usize;
-            let out_words = wave_out_stride(wave) as usize;
+        let mut shapes_seen: Vec<(u32, u32)> = jobs
+            .iter()
+            .map(|j| (j.wave.lanes(), j.lds_dwords))
+            .collect();
+        shapes_seen.sort_unstable();
+        shapes_seen.dedup();
+        for (lanes, lds) in shapes_seen {
+            let wave = if lanes == 64 { Wave::W64 } else { Wave::W32 };
+            let picked: Vec<usize> = (0..jobs.len())
+                .filter(|&j| jobs[j].wave == wave && jobs[j].lds_dwords == lds)
+                .collect();
+            let in_words = wave_in_stride(wave, lds) as usize;
+            let out_words = wave_out_stride(wave, lds) as usize;
             let (in_bytes, out_bytes) = (in_words as u64 * 4, out_words as u64 * 4);
             let mut shapes = Vec::with_capacity(picked.len());
             for &j in &picked {

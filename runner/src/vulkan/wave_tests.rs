@@ -33,7 +33,7 @@ fn cpu_wave_model_and_lavapipe_agree_on_random_cross_lane_kernels() {
     for seed in 0..16u64 {
         let wave = if seed % 2 == 0 { Wave::W32 } else { Wave::W64 };
         let k = with_cross_lane(random_kernel(seed, &opts), seed);
-        let spv = emit_wave(&k, wave, &exec.spirv_options()).expect("emits");
+        let spv = emit_wave(&k, wave, 0, &exec.spirv_options()).expect("emits");
         let pipe = exec.wave_pipeline(&spv).expect("pipeline");
         let n = wave.lanes() as usize;
         let waves: Vec<WaveInput> = (0..5)
@@ -45,6 +45,7 @@ fn cpu_wave_model_and_lavapipe_agree_on_random_cross_lane_kernels() {
                     .collect(),
                 sgprs: std::array::from_fn(|_| rng.next_u64() as u32),
                 exec: rng.next_u64() & if n == 32 { 0xffff_ffff } else { u64::MAX },
+                lds: vec![],
             })
             .collect();
         let words: Vec<Vec<u32>> = waves.iter().map(module_inputs).collect();
@@ -52,12 +53,14 @@ fn cpu_wave_model_and_lavapipe_agree_on_random_cross_lane_kernels() {
             .run_waves(&[WaveJob {
                 pipeline: pipe,
                 wave,
+                lds_dwords: 0,
                 waves: &words,
             }])
             .expect("runs");
         for (w, got) in waves.iter().zip(&out[0]) {
             let want = run_wave(&k, w);
-            let (lanes, uni) = module_outputs(got, n).expect("status 0");
+            let (lanes, uni, lds) = module_outputs(got, n).expect("status 0");
+            assert_eq!(lds, want.lds);
             assert_eq!(lanes, want.lanes, "seed {seed}: lane outputs");
             assert_eq!(Some(uni), want.uniform, "seed {seed}: uniform outputs");
             compared += 1;
