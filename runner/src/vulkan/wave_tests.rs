@@ -1,6 +1,7 @@
 //! The wave contract's two executors agree bit for bit: random kernels extended with ballots,
 //! cross-lane reads and uniform inputs and outputs
-//! (`rdnaprobe_recompiler::spirv::arbitrary::with_cross_lane`) run as whole waves through the
+//! and lane-ordered LDS operations (`rdnaprobe_recompiler::spirv::arbitrary::with_cross_lane`)
+//! run as whole waves through the
 //! CPU model (`wave::run_wave`) and through the wave module on lavapipe (one workgroup per
 //! wave), wave32 and wave64, with partial EXEC masks. Without lavapipe it skips (fails under
 //! `CI=true`).
@@ -30,10 +31,11 @@ fn cpu_wave_model_and_lavapipe_agree_on_random_cross_lane_kernels() {
     };
     let mut rng = Rng::new(7);
     let mut compared = 0usize;
-    for seed in 0..16u64 {
+    for seed in 0..10u64 {
         let wave = if seed % 2 == 0 { Wave::W32 } else { Wave::W64 };
         let k = with_cross_lane(random_kernel(seed, &opts), seed);
-        let spv = emit_wave(&k, wave, 0, &exec.spirv_options()).expect("emits");
+        // 32 dwords of LDS: addresses up to 127 + 3 cover in-range, unaligned and past-the-end
+        let spv = emit_wave(&k, wave, 32, &exec.spirv_options()).expect("emits");
         let pipe = exec.wave_pipeline(&spv).expect("pipeline");
         let n = wave.lanes() as usize;
         let waves: Vec<WaveInput> = (0..5)
@@ -45,7 +47,7 @@ fn cpu_wave_model_and_lavapipe_agree_on_random_cross_lane_kernels() {
                     .collect(),
                 sgprs: std::array::from_fn(|_| rng.next_u64() as u32),
                 exec: rng.next_u64() & if n == 32 { 0xffff_ffff } else { u64::MAX },
-                lds: vec![],
+                lds: (0..32).map(|_| rng.next_u64() as u32).collect(),
             })
             .collect();
         let words: Vec<Vec<u32>> = waves.iter().map(module_inputs).collect();
@@ -53,7 +55,7 @@ fn cpu_wave_model_and_lavapipe_agree_on_random_cross_lane_kernels() {
             .run_waves(&[WaveJob {
                 pipeline: pipe,
                 wave,
-                lds_dwords: 0,
+                lds_dwords: 32,
                 waves: &words,
             }])
             .expect("runs");
@@ -66,5 +68,5 @@ fn cpu_wave_model_and_lavapipe_agree_on_random_cross_lane_kernels() {
             compared += 1;
         }
     }
-    assert_eq!(compared, 80);
+    assert_eq!(compared, 50);
 }

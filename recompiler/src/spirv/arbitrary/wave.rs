@@ -2,12 +2,13 @@
 //! cross-lane primitives and uniform inputs and outputs, so that the wave executors (the CPU
 //! model's `wave::run_wave` and the SPIR-V wave module) can be held to identical bits.
 
-use crate::ir::{Convert, Expr, IntBin, IntCmp, Kernel, Ty, UniformOutputs};
+use crate::ir::{Convert, Expr, IntBin, IntCmp, Kernel, LdsOp, Ty, UniformOutputs};
 
-/// `k` with cross-lane outputs: out13 = out2 + s(seed % 16), out14 = the low half of
-/// ballot(out0 != 0), out15 = out1 of lane `in0 % wave`; uniform outputs: s0..s15 = the
-/// ballot's high half plus sgpr k, EXEC = EXEC before, VCC = the ballot, SCC = lane 0's
-/// `out0 != 0`.
+/// `k` with cross-lane outputs: out11 = the old value of an LDS atomic (at byte `in1 & 0x7f`
+/// with data out3, on the lanes with out0 != 0), out12 = an LDS read after it, out13 = out2 +
+/// s(seed % 16), out14 = the low half of ballot(out0 != 0), out15 = out1 of lane `in0 %
+/// wave`; uniform outputs: s0..s15 = the ballot's high half plus sgpr k, EXEC = EXEC before,
+/// VCC = the ballot, SCC = lane 0's `out0 != 0`.
 pub fn with_cross_lane(mut k: Kernel, seed: u64) -> Kernel {
     let zero = k.push(Expr::Const {
         ty: Ty::U32,
@@ -60,6 +61,53 @@ pub fn with_cross_lane(mut k: Kernel, seed: u64) -> Kernel {
             })
         })
         .collect();
+    // LDS: a lane-ordered atomic at a byte address from in1 (unaligned ones included), then
+    // a read at another address.
+    let in1 = k.push(Expr::Input(1));
+    let mask = k.push(Expr::Const {
+        ty: Ty::U32,
+        bits: 0x7f,
+    });
+    let addr = k.push(Expr::IntBin {
+        op: IntBin::And,
+        a: in1,
+        b: mask,
+    });
+    let op = [
+        LdsOp::Add,
+        LdsOp::MaxU,
+        LdsOp::Write,
+        LdsOp::Xor,
+        LdsOp::Dec,
+    ][(seed % 5) as usize];
+    let old = k.push(Expr::Lds {
+        op,
+        addr,
+        data: k.outputs[3],
+        active: nz,
+    });
+    let back = k.push(Expr::IntBin {
+        op: IntBin::Xor,
+        a: addr,
+        b: plus,
+    });
+    let back = k.push(Expr::IntBin {
+        op: IntBin::And,
+        a: back,
+        b: mask,
+    });
+    let yes = k.push(Expr::Const {
+        ty: Ty::Bool,
+        bits: 1,
+    });
+    let lds_read = k.push(Expr::Lds {
+        op: LdsOp::Read,
+        addr: back,
+        data: zero,
+        active: yes,
+    });
+    k.outputs[11] = old;
+    k.outputs[12] = lds_read;
     k.outputs[13] = plus;
     k.outputs[14] = lo;
     k.outputs[15] = read;
