@@ -78,6 +78,12 @@ impl BatchKernel {
     /// Prepares `kernel`; fails if it breaks an IR invariant ([`Kernel::validate`]).
     pub fn new(kernel: &Kernel) -> Result<BatchKernel, IrError> {
         kernel.validate()?;
+        if !kernel.blocks.is_empty() {
+            return Err(IrError::Type {
+                at: crate::ir::Handle(0),
+                what: "a kernel with control flow runs over a whole wave (crate::wave)".into(),
+            });
+        }
         let mut tys: Vec<Ty> = Vec::with_capacity(kernel.exprs.len());
         let mut ops = Vec::with_capacity(kernel.exprs.len());
         let mut consts = Vec::new();
@@ -92,6 +98,23 @@ impl BatchKernel {
                 Expr::Input(n) if usize::from(n) < 6 => (Op::Input(usize::from(n)), Ty::U32),
                 Expr::Input(_) => (Op::Zero, Ty::U32),
                 Expr::LaneId => (Op::LaneId, Ty::U32),
+                // The lane contract's uniform state: SGPRs 0, EXEC all ones; no variables.
+                Expr::SgprIn(_) | Expr::Var(_) => {
+                    consts.push((i, 0));
+                    (Op::Const, Ty::U32)
+                }
+                Expr::ExecIn => {
+                    consts.push((i, u64::MAX));
+                    (Op::Const, Ty::U64)
+                }
+                Expr::WaveBallot(_) | Expr::WaveRead { .. } | Expr::Lds { .. } => {
+                    return Err(IrError::Type {
+                        at: crate::ir::Handle(i as u32),
+                        what: "a cross-lane operation runs over a whole wave (crate::wave), \
+                               not column-wise over independent lanes"
+                            .into(),
+                    })
+                }
                 Expr::IntBin { op, a, b } => match ty_of(a) {
                     Ty::U32 => (Op::IntBin32(op, ix(a), ix(b)), Ty::U32),
                     t => (Op::IntBin64(op, ix(a), ix(b)), t),
@@ -485,7 +508,7 @@ mod tests {
     fn invalid_kernel_is_refused() {
         let k = Kernel {
             exprs: vec![Expr::Input(0)],
-            outputs: vec![],
+            ..Kernel::default()
         };
         assert!(BatchKernel::new(&k).is_err());
     }

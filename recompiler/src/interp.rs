@@ -15,7 +15,9 @@ use crate::ir::{Expr, Handle, Kernel, Ty};
 /// Runs `kernel` for one lane with input dwords `inputs` (v4..v9) and lane index `lane`;
 /// returns the sixteen output dwords (v10..v25).
 ///
-/// The kernel must be valid ([`Kernel::validate`]); the lowering only produces valid kernels.
+/// The kernel must be valid ([`Kernel::validate`]) and straight-line (no blocks: kernels with
+/// control flow or cross-lane operations run through [`crate::wave::run_wave`]); the lane
+/// contract's lowering only produces such kernels.
 pub fn run(kernel: &Kernel, inputs: [u32; 6], lane: u32) -> [u32; 16] {
     let vals = values(kernel, inputs, lane);
     let mut out = [0u32; 16];
@@ -30,7 +32,7 @@ pub fn run(kernel: &Kernel, inputs: [u32; 6], lane: u32) -> [u32; 16] {
 pub fn values(kernel: &Kernel, inputs: [u32; 6], lane: u32) -> Vec<u64> {
     let mut vals: Vec<u64> = Vec::with_capacity(kernel.exprs.len());
     for e in &kernel.exprs {
-        let v = eval_expr(kernel, &vals, e, &inputs, lane);
+        let v = eval_expr(kernel, &vals, e, &inputs, lane, &Uniform::LANE_CONTRACT);
         vals.push(v);
     }
     vals
@@ -46,9 +48,33 @@ pub fn run_batch(kernel: &Kernel, lanes: &[([u32; 6], u32)]) -> Vec<[u32; 16]> {
         .collect()
 }
 
+/// The wave-uniform state before the body that [`Expr::SgprIn`] and [`Expr::ExecIn`] read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Uniform {
+    pub sgprs: [u32; 16],
+    pub exec: u64,
+}
+
+impl Uniform {
+    /// The lane contract's state: SGPRs 0, EXEC all ones.
+    pub const LANE_CONTRACT: Uniform = Uniform {
+        sgprs: [0; 16],
+        exec: u64::MAX,
+    };
+}
+
 /// The value of expression `e` for one lane, `vals` holding the values of the expressions
-/// before it (the representation of [`values`]).
-fn eval_expr(k: &Kernel, vals: &[u64], e: &Expr, inputs: &[u32; 6], lane: u32) -> u64 {
+/// before it (the representation of [`values`]). A cross-lane expression sees a wave of this
+/// one lane (a ballot gives this lane's bit, a read this lane's value); [`crate::wave`]
+/// evaluates them over the whole wave instead.
+pub(crate) fn eval_expr(
+    k: &Kernel,
+    vals: &[u64],
+    e: &Expr,
+    inputs: &[u32; 6],
+    lane: u32,
+    uni: &Uniform,
+) -> u64 {
     let v = |h: Handle| vals[h.index()];
     let v32 = |h: Handle| vals[h.index()] as u32;
     let wide = |h: Handle| matches!(k.ty(h), Ty::U64 | Ty::F64);
@@ -76,6 +102,14 @@ fn eval_expr(k: &Kernel, vals: &[u64], e: &Expr, inputs: &[u32; 6], lane: u32) -
         Expr::Select { cond, a, b } => eval::select(v(cond) != 0, v(a), v(b)),
         Expr::Convert { op, a, to: _ } => eval::convert(op, v(a)),
         Expr::Pack64 { lo, hi } => eval::pack64(v32(lo), v32(hi)),
+        Expr::SgprIn(i) => u64::from(uni.sgprs.get(usize::from(i)).copied().unwrap_or(0)),
+        Expr::ExecIn => uni.exec,
+        Expr::WaveBallot(a) => u64::from(v(a) != 0) << (lane % 64),
+        Expr::WaveRead { value, .. } => v(value),
+        // A straight-line kernel has no variables; [`crate::wave`] runs kernels with blocks.
+        Expr::Var(_) => 0,
+        // One lane alone has no LDS: every access is out of range.
+        Expr::Lds { .. } => 0,
     }
 }
 
@@ -87,7 +121,7 @@ mod tests {
     fn kernel_with(exprs: Vec<Expr>, out: Handle) -> Kernel {
         let mut k = Kernel {
             exprs,
-            outputs: vec![],
+            ..Kernel::default()
         };
         let zero = k.push(Expr::Const {
             ty: Ty::U32,

@@ -22,6 +22,9 @@
 
 use std::fmt;
 
+mod blocks;
+pub use blocks::{Block, Terminator};
+
 /// A value type. f16 values travel as `U32` bit patterns (low 16 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
@@ -287,14 +290,107 @@ pub enum Expr {
     Convert { op: Convert, a: Handle, to: Ty },
     /// Two U32 -> U64: `lo | hi << 32`.
     Pack64 { lo: Handle, hi: Handle },
+    /// Wave contract: SGPR `index` (0..16: s0..s15) before the body, `U32`, the same on every
+    /// lane of the wave. Outside a wave (the lane contract) it reads as 0.
+    SgprIn(u8),
+    /// Wave contract: EXEC before the body, `U64` (a wave32 has the high 32 bits 0). Outside a
+    /// wave it is every lane of a wave64 (all ones).
+    ExecIn,
+    /// Cross-lane: a `Bool` per lane -> `U64` whose bit i is lane i's value (lanes past the
+    /// wave size give 0), the same on every lane. Runs on every lane of the wave in uniform
+    /// control flow. Bits: [`crate::wave`].
+    WaveBallot(Handle),
+    /// Cross-lane: the `U32` `value` held by lane `lane % wave` (`lane` a per-lane `U32`).
+    /// Runs on every lane of the wave in uniform control flow. Bits: [`crate::wave`].
+    WaveRead { value: Handle, lane: Handle },
+    /// Wave contract: one LDS operation of every lane of the wave, active lanes in ascending
+    /// lane order, at byte address `addr` (`U32`) with `data` (`U32`) where `active`
+    /// (`Bool`) holds; gives the dword at `addr` before the operation (0 for an inactive lane
+    /// or an access past the LDS). Runs in program order on every lane in uniform control
+    /// flow. Bits: [`crate::wave::lds_apply`] and [`crate::wave`].
+    Lds {
+        op: LdsOp,
+        addr: Handle,
+        data: Handle,
+        active: Handle,
+    },
+    /// Control flow: the value of register variable `id` when the current [`Block`] began
+    /// (`U32`; every variable is 0 before the first block, and a kernel without blocks reads 0).
+    Var(u16),
+}
+
+/// What an [`Expr::Lds`] does with the dword `old` at its address and its `data`; every form
+/// but `Read` writes the new value. Bits: [`crate::wave::lds_apply`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LdsOp {
+    Read,
+    /// `data`.
+    Write,
+    /// `old + data`.
+    Add,
+    /// `old - data`.
+    Sub,
+    /// `data - old`.
+    Rsub,
+    /// `old >= data ? 0 : old + 1`.
+    Inc,
+    /// `old == 0 || old > data ? data : old - 1`.
+    Dec,
+    MinI,
+    MaxI,
+    MinU,
+    MaxU,
+    And,
+    Or,
+    Xor,
+}
+
+impl Expr {
+    /// Whether the expression has no operands and the same value wherever it is evaluated
+    /// (a constant or an input): a kernel with blocks may use it from any block.
+    pub fn is_leaf(&self) -> bool {
+        matches!(
+            self,
+            Expr::Const { .. } | Expr::Input(_) | Expr::LaneId | Expr::SgprIn(_) | Expr::ExecIn
+        )
+    }
+
+    /// Whether the expression reads other lanes' values: a kernel with one runs as a whole
+    /// wave ([`crate::wave`]), never one lane at a time.
+    pub fn is_cross_lane(&self) -> bool {
+        matches!(
+            self,
+            Expr::WaveBallot(_) | Expr::WaveRead { .. } | Expr::Lds { .. }
+        )
+    }
+}
+
+/// The wave contract's uniform outputs of a kernel: s0..s15, EXEC, VCC (`U64`) and SCC
+/// (`Bool`) after the body. Every lane computes them (they are uniform by construction); the
+/// executors take lane 0's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UniformOutputs {
+    /// Sixteen `U32`.
+    pub sgprs: Vec<Handle>,
+    pub exec: Handle,
+    pub vcc: Handle,
+    pub scc: Handle,
 }
 
 /// A lowered body for one lane: expressions in topological order and the sixteen outputs
-/// (v10..v25 after the body, each `U32`).
+/// (v10..v25 after the body, each `U32`); a body lowered under the wave contract also has its
+/// uniform outputs.
+///
+/// A kernel with `blocks` has control flow: execution starts at block 0 and follows the
+/// terminators; the expressions after the last block's range are the exit code, evaluated
+/// once the exit is reached, and the outputs are among them. An expression that is not a leaf
+/// ([`Expr::is_leaf`]) is used only inside its own block (or the exit code).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Kernel {
     pub exprs: Vec<Expr>,
     pub outputs: Vec<Handle>,
+    pub uniform: Option<UniformOutputs>,
+    pub blocks: Vec<Block>,
 }
 
 /// A broken IR invariant, found by [`Kernel::validate`].
@@ -332,6 +428,8 @@ impl Kernel {
             Expr::Select { a, .. } => self.ty(*a),
             Expr::Convert { to, .. } => *to,
             Expr::Pack64 { .. } => Ty::U64,
+            Expr::SgprIn(_) | Expr::WaveRead { .. } | Expr::Var(_) | Expr::Lds { .. } => Ty::U32,
+            Expr::ExecIn | Expr::WaveBallot(_) => Ty::U64,
         }
     }
 
@@ -339,6 +437,12 @@ impl Kernel {
     pub fn operands(e: &Expr) -> Vec<Handle> {
         match *e {
             Expr::Const { .. } | Expr::Input(_) | Expr::LaneId => vec![],
+            Expr::SgprIn(_) | Expr::ExecIn | Expr::Var(_) => vec![],
+            Expr::WaveBallot(a) => vec![a],
+            Expr::WaveRead { value, lane } => vec![value, lane],
+            Expr::Lds {
+                addr, data, active, ..
+            } => vec![addr, data, active],
             Expr::IntBin { a, b, .. }
             | Expr::IntCmp { a, b, .. }
             | Expr::FloatBin { a, b, .. }
@@ -439,7 +543,33 @@ impl Kernel {
                         return bad(format!("{op:?} from {:?} to {to:?}", t(a)));
                     }
                 }
-                Expr::Const { .. } | Expr::Input(_) | Expr::LaneId => {}
+                Expr::WaveBallot(a) => {
+                    if t(a) != Bool {
+                        return bad("ballot of non-Bool".into());
+                    }
+                }
+                Expr::WaveRead { value, lane } => {
+                    if t(value) != U32 || t(lane) != U32 {
+                        return bad("wave read of non-U32".into());
+                    }
+                }
+                Expr::Lds {
+                    addr, data, active, ..
+                } => {
+                    if t(addr) != U32 || t(data) != U32 || t(active) != Bool {
+                        return bad("LDS operands are U32 address, U32 data, Bool active".into());
+                    }
+                }
+                Expr::SgprIn(i) => {
+                    if i >= 16 {
+                        return bad(format!("SGPR input s{i} (s0..s15 exist)"));
+                    }
+                }
+                Expr::Const { .. }
+                | Expr::Input(_)
+                | Expr::LaneId
+                | Expr::ExecIn
+                | Expr::Var(_) => {}
             }
         }
         for &o in &self.outputs {
@@ -450,6 +580,21 @@ impl Kernel {
                 });
             }
         }
-        Ok(())
+        if let Some(u) = &self.uniform {
+            let want = u.sgprs.iter().map(|&h| (h, U32));
+            let want = want.chain([(u.exec, U64), (u.vcc, U64), (u.scc, Bool)]);
+            for (h, ty) in want {
+                if h.index() >= self.exprs.len() || self.ty(h) != ty {
+                    return Err(IrError::Type {
+                        at: h,
+                        what: format!("uniform output is not a defined {ty:?}"),
+                    });
+                }
+            }
+            if u.sgprs.len() != 16 {
+                return Err(IrError::OutputCount(u.sgprs.len()));
+            }
+        }
+        self.validate_blocks()
     }
 }

@@ -10,5 +10,8 @@ pub mod ir;
 pub mod lower;
 pub mod rules;
 pub mod spirv;
+pub mod wave;
 
-pub use lower::{is_lowered, lower, lower_words, unlowered_reason, LowerError};
+pub use lower::{
+    is_lowered, lower, lower_wave, lower_wave_words, lower_words, unlowered_reason, LowerError,
+};

@@ -477,6 +477,13 @@ fn shape(k: &Kernel, h: Handle) -> String {
         Expr::Select { .. } => format!("Select {ty:?}"),
         Expr::Convert { op, a, to } => format!("Convert {op:?} {:?} {to:?}", k.ty(*a)),
         Expr::Pack64 { .. } => "Pack64".into(),
+        // The wave contract's expressions: tests/spirv_wave.rs.
+        Expr::SgprIn(_)
+        | Expr::ExecIn
+        | Expr::WaveBallot(_)
+        | Expr::WaveRead { .. }
+        | Expr::Lds { .. }
+        | Expr::Var(_) => "wave".into(),
     }
 }
 

@@ -12,6 +12,7 @@ pub mod manifest;
 pub mod read;
 pub mod replay;
 pub mod row;
+pub mod wave;
 pub mod write;
 
 pub use error::DatasetError;
@@ -23,6 +24,10 @@ pub use rdnaprobe_contract::{FloatMode, ModeField, Status, Target, Wave};
 pub use read::{parse_dataset, parse_encoding, parse_hex, read_dataset, Dataset, Reader};
 pub use replay::{clashing_column, replay_row, ReplayWriter, Tally, REPLAY_COLUMNS};
 pub use row::{resolve_mode, ModeCells, Row, V1_COLUMNS};
+pub use wave::{
+    group_waves, WaveCells, WaveChecker, WaveCol, WaveInputs, WaveLayout, WaveOutputs, WaveRows,
+    WAVE_COLUMNS,
+};
 pub use write::{
     dataset_to_bytes, encoding_cell, hex, sync_dir, v1_cells, write_dataset, AtomicFile, Writer,
 };

@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::error::{DatasetError, Source};
 use crate::row::{ModeCells, Row, V1_COLUMNS};
+use crate::wave::{WaveChecker, WaveLayout};
 use rdnaprobe_contract::ModeField;
 
 /// Column indices of the schema v1 cells (positions in [`V1_COLUMNS`]).
@@ -99,6 +100,8 @@ pub struct Reader<R: Read> {
     extra_columns: Vec<String>,
     width: usize,
     done: bool,
+    /// The wave rules, for a dataset with wave columns.
+    wave: Option<WaveChecker>,
 }
 
 impl Reader<File> {
@@ -170,6 +173,7 @@ impl<R: Read> Reader<R> {
             lines,
             record: csv::StringRecord::new(),
             width: header.len(),
+            wave: WaveLayout::from_columns(&extra_columns).map(WaveChecker::new),
             extra_columns,
             done: false,
         })
@@ -178,6 +182,11 @@ impl<R: Read> Reader<R> {
     /// Names of the columns after the v1 columns, in file order.
     pub fn extra_columns(&self) -> &[String] {
         &self.extra_columns
+    }
+
+    /// Where the wave columns are, for a wave dataset (`None`: a lane-contract dataset).
+    pub fn wave_layout(&self) -> Option<&WaveLayout> {
+        self.wave.as_ref().map(WaveChecker::layout)
     }
 
     /// The label errors use for this input.
@@ -219,7 +228,21 @@ impl<R: Read> Reader<R> {
                     found: self.record.len(),
                 });
             }
-            return parse_record(&self.file, line, &self.record).map(Some);
+            let row = parse_record(&self.file, line, &self.record)?;
+            if let Some(checker) = &mut self.wave {
+                checker.check(&row, line).map_err(|(c, reason)| {
+                    let layout = checker.layout();
+                    DatasetError::Cell {
+                        file: self.file.clone(),
+                        line,
+                        column: layout.file_column(c),
+                        name: c.name().to_string(),
+                        cell: layout.cell(&row, c).to_string(),
+                        reason,
+                    }
+                })?;
+            }
+            return Ok(Some(row));
         }
     }
 

@@ -6,16 +6,17 @@
 use super::arithmetic::{self, Arith};
 use super::compare::{self, FCond, ICond};
 use super::conversion::{self, ToInt};
+use super::lds::{self, Ds};
 use super::minmax::{self, Of3};
 use super::operands::Ctx;
 use super::packed::{self, Mix, Pk};
 use super::unary::UnaryOp;
 use super::{
-    division, dot, float16, float16_of3, float64, float64_int, int16, integer, moves, pack, pk_int,
-    sad, salu, salu_mode, salu_unary, transcendental, trig_preop, Lowerer,
+    control, crosslane, division, dot, float16, float16_of3, float64, float64_int, int16, integer,
+    moves, pack, pk_int, sad, salu, salu_mode, salu_unary, transcendental, trig_preop, Lowerer,
 };
 use crate::build::Fmt;
-use crate::ir::IntCmp;
+use crate::ir::{IntCmp, LdsOp};
 use rdnaprobe_isa::{Opcode, Target};
 
 /// A lowering: reads the instruction's operands through the [`Lowerer`], writes its results.
@@ -37,7 +38,6 @@ const SETKILL: &str = "ends the wave as s_endpgm does (measured): control flow";
 const MESSAGE: &str =
     "messages to the shader input unit (GS, interrupts, VGPR release): not modelled";
 const SCALAR_MEMORY: &str = "scalar memory loads: wave contract";
-const CROSS_LANE: &str = "cross-lane: wave contract";
 const PK_U8: &str = "no rule yet: the rounding of its f32 -> u8 conversion is not measured";
 const DOT_F16: &str =
     "dot products: no rule yet: the rounding of the three-term f32 sum is not measured";
@@ -737,8 +737,8 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_cbranch_vccz
         | Opcode::s_cbranch_vccnz
         | Opcode::s_cbranch_execz
-        | Opcode::s_cbranch_execnz
-        | Opcode::s_cbranch_cdbgsys
+        | Opcode::s_cbranch_execnz => Lower(control::straight_line),
+        Opcode::s_cbranch_cdbgsys
         | Opcode::s_cbranch_cdbguser
         | Opcode::s_cbranch_cdbgsys_or_user
         | Opcode::s_cbranch_cdbgsys_and_user => Unlowered(PROGRAM_CONTROL),
@@ -770,11 +770,271 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_memrealtime
         | Opcode::s_atc_probe
         | Opcode::s_atc_probe_buffer => Unlowered(SCALAR_MEMORY),
-        Opcode::v_readfirstlane_b32
-        | Opcode::v_readlane_b32
-        | Opcode::v_writelane_b32
-        | Opcode::v_permlane16_b32
-        | Opcode::v_permlanex16_b32 => Unlowered(CROSS_LANE),
+        Opcode::v_readfirstlane_b32 => Lower(crosslane::readfirstlane),
+        Opcode::ds_swizzle_b32 => Lower(crosslane::ds_swizzle),
+        Opcode::ds_read_b32 => Lower(|l, c| lds::ds(l, c, Ds::Read(1))),
+        Opcode::ds_read_b64 => Lower(|l, c| lds::ds(l, c, Ds::Read(2))),
+        Opcode::ds_write_b32 => Lower(|l, c| lds::ds(l, c, Ds::Write(1))),
+        Opcode::ds_write_b64 => Lower(|l, c| lds::ds(l, c, Ds::Write(2))),
+        Opcode::ds_read2_b32 => Lower(|l, c| lds::ds(l, c, Ds::Read2 { scale: 1 })),
+        Opcode::ds_read2st64_b32 => Lower(|l, c| lds::ds(l, c, Ds::Read2 { scale: 64 })),
+        Opcode::ds_write2_b32 => Lower(|l, c| lds::ds(l, c, Ds::Write2 { scale: 1 })),
+        Opcode::ds_write2st64_b32 => Lower(|l, c| lds::ds(l, c, Ds::Write2 { scale: 64 })),
+        Opcode::ds_add_u32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::Add,
+                    rtn: false,
+                },
+            )
+        }),
+        Opcode::ds_add_rtn_u32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::Add,
+                    rtn: true,
+                },
+            )
+        }),
+        Opcode::ds_sub_u32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::Sub,
+                    rtn: false,
+                },
+            )
+        }),
+        Opcode::ds_sub_rtn_u32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::Sub,
+                    rtn: true,
+                },
+            )
+        }),
+        Opcode::ds_rsub_u32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::Rsub,
+                    rtn: false,
+                },
+            )
+        }),
+        Opcode::ds_rsub_rtn_u32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::Rsub,
+                    rtn: true,
+                },
+            )
+        }),
+        Opcode::ds_inc_u32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::Inc,
+                    rtn: false,
+                },
+            )
+        }),
+        Opcode::ds_inc_rtn_u32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::Inc,
+                    rtn: true,
+                },
+            )
+        }),
+        Opcode::ds_dec_u32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::Dec,
+                    rtn: false,
+                },
+            )
+        }),
+        Opcode::ds_dec_rtn_u32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::Dec,
+                    rtn: true,
+                },
+            )
+        }),
+        Opcode::ds_min_i32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::MinI,
+                    rtn: false,
+                },
+            )
+        }),
+        Opcode::ds_min_rtn_i32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::MinI,
+                    rtn: true,
+                },
+            )
+        }),
+        Opcode::ds_max_i32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::MaxI,
+                    rtn: false,
+                },
+            )
+        }),
+        Opcode::ds_max_rtn_i32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::MaxI,
+                    rtn: true,
+                },
+            )
+        }),
+        Opcode::ds_min_u32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::MinU,
+                    rtn: false,
+                },
+            )
+        }),
+        Opcode::ds_min_rtn_u32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::MinU,
+                    rtn: true,
+                },
+            )
+        }),
+        Opcode::ds_max_u32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::MaxU,
+                    rtn: false,
+                },
+            )
+        }),
+        Opcode::ds_max_rtn_u32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::MaxU,
+                    rtn: true,
+                },
+            )
+        }),
+        Opcode::ds_and_b32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::And,
+                    rtn: false,
+                },
+            )
+        }),
+        Opcode::ds_and_rtn_b32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::And,
+                    rtn: true,
+                },
+            )
+        }),
+        Opcode::ds_or_b32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::Or,
+                    rtn: false,
+                },
+            )
+        }),
+        Opcode::ds_or_rtn_b32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::Or,
+                    rtn: true,
+                },
+            )
+        }),
+        Opcode::ds_xor_b32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::Xor,
+                    rtn: false,
+                },
+            )
+        }),
+        Opcode::ds_xor_rtn_b32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::Xor,
+                    rtn: true,
+                },
+            )
+        }),
+        Opcode::ds_wrxchg_rtn_b32 => Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::Write,
+                    rtn: true,
+                },
+            )
+        }),
+        Opcode::ds_bpermute_b32 => Lower(crosslane::ds_bpermute),
+        Opcode::v_readlane_b32 => Lower(crosslane::readlane),
+        Opcode::v_writelane_b32 => Lower(crosslane::writelane),
+        Opcode::v_permlane16_b32 => Lower(|l, c| crosslane::permlane(l, c, false)),
+        Opcode::v_permlanex16_b32 => Lower(|l, c| crosslane::permlane(l, c, true)),
         Opcode::v_cvt_pk_u8_f32 => Unlowered(PK_U8),
         Opcode::v_dot2c_f32_f16 | Opcode::v_dot2_f32_f16 => Unlowered(DOT_F16),
         Opcode::v_cubeid_f32
@@ -790,22 +1050,7 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::v_interp_p1_f32_vintrp
         | Opcode::v_interp_p2_f32_vintrp
         | Opcode::v_interp_mov_f32_vintrp => Unlowered(INTERPOLATION),
-        Opcode::ds_add_u32
-        | Opcode::ds_sub_u32
-        | Opcode::ds_rsub_u32
-        | Opcode::ds_inc_u32
-        | Opcode::ds_dec_u32
-        | Opcode::ds_min_i32
-        | Opcode::ds_max_i32
-        | Opcode::ds_min_u32
-        | Opcode::ds_max_u32
-        | Opcode::ds_and_b32
-        | Opcode::ds_or_b32
-        | Opcode::ds_xor_b32
-        | Opcode::ds_mskor_b32
-        | Opcode::ds_write_b32
-        | Opcode::ds_write2_b32
-        | Opcode::ds_write2st64_b32
+        Opcode::ds_mskor_b32
         | Opcode::ds_cmpst_b32
         | Opcode::ds_cmpst_f32
         | Opcode::ds_min_f32
@@ -820,20 +1065,7 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::ds_gws_barrier
         | Opcode::ds_write_b8
         | Opcode::ds_write_b16
-        | Opcode::ds_add_rtn_u32
-        | Opcode::ds_sub_rtn_u32
-        | Opcode::ds_rsub_rtn_u32
-        | Opcode::ds_inc_rtn_u32
-        | Opcode::ds_dec_rtn_u32
-        | Opcode::ds_min_rtn_i32
-        | Opcode::ds_max_rtn_i32
-        | Opcode::ds_min_rtn_u32
-        | Opcode::ds_max_rtn_u32
-        | Opcode::ds_and_rtn_b32
-        | Opcode::ds_or_rtn_b32
-        | Opcode::ds_xor_rtn_b32
         | Opcode::ds_mskor_rtn_b32
-        | Opcode::ds_wrxchg_rtn_b32
         | Opcode::ds_wrxchg2_rtn_b32
         | Opcode::ds_wrxchg2st64_rtn_b32
         | Opcode::ds_cmpst_rtn_b32
@@ -841,10 +1073,6 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::ds_min_rtn_f32
         | Opcode::ds_max_rtn_f32
         | Opcode::ds_wrap_rtn_b32
-        | Opcode::ds_swizzle_b32
-        | Opcode::ds_read_b32
-        | Opcode::ds_read2_b32
-        | Opcode::ds_read2st64_b32
         | Opcode::ds_read_i8
         | Opcode::ds_read_u8
         | Opcode::ds_read_i16
@@ -865,7 +1093,6 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::ds_or_b64
         | Opcode::ds_xor_b64
         | Opcode::ds_mskor_b64
-        | Opcode::ds_write_b64
         | Opcode::ds_write2_b64
         | Opcode::ds_write2st64_b64
         | Opcode::ds_cmpst_b64
@@ -893,7 +1120,6 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::ds_cmpst_rtn_f64
         | Opcode::ds_min_rtn_f64
         | Opcode::ds_max_rtn_f64
-        | Opcode::ds_read_b64
         | Opcode::ds_read2_b64
         | Opcode::ds_read2st64_b64
         | Opcode::ds_condxchg32_rtn_b64
@@ -908,7 +1134,6 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::ds_write_addtid_b32
         | Opcode::ds_read_addtid_b32
         | Opcode::ds_permute_b32
-        | Opcode::ds_bpermute_b32
         | Opcode::ds_write_b96
         | Opcode::ds_write_b128
         | Opcode::ds_read_b96
@@ -1299,10 +1524,10 @@ mod tests {
 
     #[test]
     fn the_reason_is_the_error_of_an_unlowered_opcode() {
-        let Rule::Unlowered(reason) = rule(Opcode::v_readlane_b32, Target::Gfx1030) else {
-            panic!("v_readlane_b32 has a lowering");
+        let Rule::Unlowered(reason) = rule(Opcode::ds_read_u8, Target::Gfx1030) else {
+            panic!("ds_read_u8 has a lowering");
         };
-        assert_eq!(reason, CROSS_LANE);
+        assert_eq!(reason, LDS);
         assert!(matches!(
             rule(Opcode::v_add_f32, Target::Gfx1030),
             Rule::Lower(_)

@@ -20,10 +20,15 @@
 
 mod arithmetic;
 mod compare;
+mod control;
+#[cfg(test)]
+mod control_tests;
 mod conversion;
+mod crosslane;
 mod dispatch;
 mod division;
 mod dot;
+mod dpp;
 mod float16;
 mod float16_of3;
 mod float64;
@@ -33,6 +38,9 @@ mod float64_tests;
 mod int16;
 mod integer;
 pub mod interp16;
+mod lds;
+#[cfg(test)]
+mod lds_tests;
 mod minmax;
 mod modifiers;
 mod moves;
@@ -51,6 +59,9 @@ mod saturate;
 mod transcendental;
 mod trig_preop;
 mod unary;
+mod wave;
+#[cfg(test)]
+mod wave_tests;
 
 use crate::ir::Kernel;
 use dispatch::Rule;
@@ -96,7 +107,37 @@ pub fn lower(
     wave: Wave,
     gfx: Target,
 ) -> Result<Kernel, LowerError> {
-    let mut l = Lowerer::new(mode, wave, gfx);
+    lower_body(Lowerer::new(mode, wave, gfx), body)
+}
+
+/// Decodes `words` and lowers them under the wave contract ([`lower_wave`]).
+pub fn lower_wave_words(
+    words: &[u32],
+    mode: FloatMode,
+    wave: Wave,
+    gfx: Target,
+) -> Result<Kernel, LowerError> {
+    let body = decode_stream(words).map_err(|e| LowerError::Decode(e.to_string()))?;
+    lower_wave(&body, mode, wave, gfx)
+}
+
+/// Lowers a decoded body under the wave contract: SGPR and EXEC inputs, whole-wave lane
+/// masks, cross-lane instructions and uniform outputs (see `wave`). Run the kernel with
+/// [`crate::wave::run_wave`] or [`crate::spirv::emit_wave`].
+pub fn lower_wave(
+    body: &[Decoded],
+    mode: FloatMode,
+    wave: Wave,
+    gfx: Target,
+) -> Result<Kernel, LowerError> {
+    let l = Lowerer::new_wave(mode, wave, gfx);
+    if control::has_control_flow(body) {
+        return control::lower_cfg(l, body);
+    }
+    lower_body(l, body)
+}
+
+fn lower_body(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, LowerError> {
     let mut offset = 0usize;
     for d in body {
         match d {
@@ -128,7 +169,11 @@ pub fn unlowered_reason(op: Opcode, gfx: Target) -> Option<&'static str> {
 }
 
 impl Lowerer {
-    fn unsupported(inst: &Instruction, offset: usize, reason: impl Into<String>) -> LowerError {
+    pub(super) fn unsupported(
+        inst: &Instruction,
+        offset: usize,
+        reason: impl Into<String>,
+    ) -> LowerError {
         LowerError::Unsupported {
             offset,
             mnemonic: inst.info().mnemonic.to_string(),
@@ -136,14 +181,15 @@ impl Lowerer {
         }
     }
 
-    fn inst(&mut self, inst: &Instruction, offset: usize) -> Result<(), LowerError> {
-        if matches!(inst.encoding(), Encoding::DPP16 | Encoding::DPP8) {
-            return Err(Self::unsupported(inst, offset, "DPP reads other lanes"));
-        }
+    pub(super) fn inst(&mut self, inst: &Instruction, offset: usize) -> Result<(), LowerError> {
         let r = match dispatch::rule(inst.info().op(), self.gfx) {
             Rule::Lower(f) => {
                 let c = Ctx::new(inst, self.wave);
-                f(self, &c)
+                if matches!(inst.encoding(), Encoding::DPP16 | Encoding::DPP8) {
+                    self.dpp(&c, f)
+                } else {
+                    f(self, &c)
+                }
             }
             Rule::Unlowered(reason) => Err(reason.to_string()),
         };

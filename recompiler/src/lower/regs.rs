@@ -13,12 +13,19 @@ pub(crate) struct Lowerer {
     pub(crate) mode: FloatMode,
     pub(crate) wave: Wave,
     pub(crate) gfx: Target,
-    vgpr: HashMap<u16, Handle>,
+    pub(super) vgpr: HashMap<u16, Handle>,
     /// Scalar registers by source code (SGPRs, VCC 106/107, TTMP, M0 124, EXEC 126/127).
-    sgpr: HashMap<u16, Handle>,
+    pub(super) sgpr: HashMap<u16, Handle>,
     pub(super) lane: Handle,
     /// EXEC is known to hold every lane (no body instruction wrote it).
-    exec_all: bool,
+    pub(super) exec_all: bool,
+    /// Lowering under the wave contract: s0..s15 and EXEC come from the wave's inputs, lane
+    /// masks written by VALU instructions are whole-wave ballots, and the kernel has uniform
+    /// outputs (see `wave_regs`).
+    pub(crate) wave_contract: bool,
+    /// Lowering a body with control flow: a register not yet read or written in the current
+    /// block reads its variable (see `control`) instead of 0.
+    pub(super) vars: bool,
     /// Scalar-ALU state beside the register files.
     pub(super) scalar: super::salu::State,
 }
@@ -63,12 +70,22 @@ impl Lowerer {
             lane,
             exec_all: true,
             scalar: Default::default(),
+            wave_contract: false,
+            vars: false,
         }
+    }
+
+    /// Sets scalar register `code` (no EXEC bookkeeping; the wave contract's setup).
+    pub(super) fn sgpr_init(&mut self, code: u16, v: Handle) {
+        self.sgpr.insert(code, v);
     }
 
     pub(super) fn finish(mut self) -> Kernel {
         let outs: Vec<Handle> = (10..26u16).map(|r| self.vgpr_get(r)).collect();
         self.b.k.outputs = outs;
+        if self.wave_contract {
+            self.b.k.uniform = Some(self.uniform_outputs());
+        }
         debug_assert_eq!(self.b.k.validate(), Ok(()));
         self.b.k
     }
@@ -76,13 +93,13 @@ impl Lowerer {
     pub(crate) fn vgpr_get(&mut self, r: u16) -> Handle {
         match self.vgpr.get(&r) {
             Some(&h) => h,
-            None => self.b.c32(0),
+            None => self.unset(r),
         }
     }
     pub(super) fn sgpr_get(&mut self, code: u16) -> Handle {
         match self.sgpr.get(&code) {
             Some(&h) => h,
-            None => self.b.c32(0),
+            None => self.unset(super::control::SCALAR_VARS + code),
         }
     }
 
@@ -92,7 +109,7 @@ impl Lowerer {
     }
 
     /// This lane's EXEC bit, or `None` when EXEC is known to be all ones.
-    fn exec_bit(&mut self) -> Option<Handle> {
+    pub(super) fn exec_bit(&mut self) -> Option<Handle> {
         if self.exec_all {
             return None;
         }
@@ -102,7 +119,7 @@ impl Lowerer {
     }
 
     /// Bit `lane` of the mask held in (lo, hi).
-    fn lane_bit(&mut self, lo: Handle, hi: Handle) -> Handle {
+    pub(super) fn lane_bit(&mut self, lo: Handle, hi: Handle) -> Handle {
         let b = &mut self.b;
         let l31 = b.andc(self.lane, 31);
         let word = if self.wave == Wave::W64 {
@@ -113,6 +130,11 @@ impl Lowerer {
         };
         let s = b.ib(IntBin::ShrU, word, l31);
         b.bit(s, 1)
+    }
+
+    /// Writes VGPR `r` in this lane whatever EXEC holds (v_writelane_b32).
+    pub(super) fn vgpr_put(&mut self, r: u16, v: Handle) {
+        self.vgpr.insert(r, v);
     }
 
     /// Writes VGPR `r` under EXEC.
@@ -241,13 +263,18 @@ impl Lowerer {
         }
     }
 
-    /// Writes this lane's bit `bit` (Bool) of a lane-mask destination; the other lanes' bits
-    /// are 0 in this lane's view.
+    /// Writes this lane's bit `bit` (Bool) of a lane-mask destination, ANDed with EXEC. Under
+    /// the lane contract the other lanes' bits are 0 in this lane's view; under the wave
+    /// contract the mask is the wave's ballot.
     pub(crate) fn write_mask(&mut self, op: &Operand, bit: Handle) -> Result<(), String> {
         let bit = match self.exec_bit() {
             Some(e) => self.b.band(e, bit),
             None => bit,
         };
+        if self.wave_contract {
+            let vals = self.ballot_dwords(bit);
+            return self.write_sreg(op, &vals);
+        }
         let b = &mut self.b;
         let u = b.b2u(bit);
         let l31 = b.andc(self.lane, 31);

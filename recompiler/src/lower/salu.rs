@@ -13,6 +13,7 @@
 //! and reports the source as unsupported instead of computing a per-lane answer.
 
 use super::operands::Ctx;
+use super::control::SCALAR_VARS;
 use super::regs::SCC;
 use super::Lowerer;
 use crate::ir::{Expr, Handle, IntBin, IntCmp, IntUn, Kernel, Ty};
@@ -23,22 +24,49 @@ use rdnaprobe_isa::{Opcode, Operand};
 pub(crate) struct State {
     /// Whether each expression so far depends on a lane's inputs or index (grown lazily).
     varying: Vec<bool>,
+    /// Whether each expression so far depends on state known only when the wave runs: the
+    /// wave's inputs, another lane, LDS or a block variable (grown lazily).
+    runtime: Vec<bool>,
 }
 
-const LANE_VIEW: &str = "reads a lane mask written by a VALU op (held per lane until the wave \
-                         contract's ballot); only moves, selects and bitwise ops take one";
+const LANE_VIEW: &str = "reads a lane mask written by a VALU op, which the lane contract holds \
+                         per lane: only moves, selects and bitwise ops take one (under the wave \
+                         contract the mask is the wave's)";
 
 impl Lowerer {
     /// Whether `h` depends on a lane's inputs or index, i.e. is not one value for the whole wave.
-    /// (A cross-lane primitive whose result is the same on every lane, such as a ballot, will
-    /// end the dependence when the IR has one.)
+    /// A ballot, a read from a uniform lane, the wave's SGPR/EXEC inputs and scalar block
+    /// variables are the same on every lane.
     pub(super) fn is_varying(&mut self, h: Handle) -> bool {
         let k = &self.b.k;
         let v = &mut self.scalar.varying;
         while v.len() < k.exprs.len() {
             let e = &k.exprs[v.len()];
+            let x = match *e {
+                Expr::Input(_) | Expr::LaneId | Expr::Lds { .. } => true,
+                Expr::SgprIn(_) | Expr::ExecIn | Expr::WaveBallot(_) => false,
+                Expr::WaveRead { lane, .. } => v[lane.index()],
+                Expr::Var(id) => id < SCALAR_VARS,
+                _ => Kernel::operands(e).iter().any(|o| v[o.index()]),
+            };
+            v.push(x);
+        }
+        v[h.index()]
+    }
+
+    /// Whether `h` depends on anything not known while lowering (see [`State::runtime`]).
+    fn is_runtime(&mut self, h: Handle) -> bool {
+        let k = &self.b.k;
+        let v = &mut self.scalar.runtime;
+        while v.len() < k.exprs.len() {
+            let e = &k.exprs[v.len()];
             let x = match e {
-                Expr::Input(_) | Expr::LaneId => true,
+                Expr::SgprIn(_)
+                | Expr::ExecIn
+                | Expr::WaveBallot(_)
+                | Expr::WaveRead { .. }
+                | Expr::Lds { .. }
+                | Expr::Var(_) => true,
                 _ => Kernel::operands(e).iter().any(|o| v[o.index()]),
             };
             v.push(x);
@@ -57,7 +85,7 @@ impl Lowerer {
     /// The bits of `h` when it is a constant of the body (uniform and computed from literals,
     /// inline constants and the initial register values only).
     pub(super) fn constant_of(&mut self, h: Handle) -> Option<u64> {
-        if self.is_varying(h) {
+        if self.is_varying(h) || self.is_runtime(h) {
             return None;
         }
         Some(crate::interp::values(&self.b.k, [0; 6], 0)[h.index()])

@@ -104,6 +104,21 @@ impl Emitter<'_> {
                 let (l, hh) = (self.v(lo), self.v(hi));
                 self.pack64(l, hh)?
             }
+            Expr::SgprIn(i) => self.sgpr_in(io, i)?,
+            Expr::ExecIn => self.exec_in(io)?,
+            Expr::WaveBallot(a) => self.wave_ballot(io, self.v(a))?,
+            Expr::WaveRead { value, lane } => self.wave_read(io, self.v(value), self.v(lane))?,
+            Expr::Var(id) => self.var_load(id)?,
+            Expr::Lds {
+                op,
+                addr,
+                data,
+                active,
+            } => {
+                let w = self.wave_io(io, "an LDS access")?;
+                let args = [self.v(addr), self.v(data), self.v(active)];
+                self.lds_op(&w, io.lane, op, args)?
+            }
         })
     }
 

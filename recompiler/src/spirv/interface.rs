@@ -149,7 +149,11 @@ impl Emitter<'_> {
         };
         let stride = self.u32c(iface.output_stride() as u32);
         let out_base = self.b.i_mul(t_u32, None, row, stride).map_err(&err)?;
-        let io = Io { inputs, lane };
+        let io = Io {
+            inputs,
+            lane,
+            wave: None,
+        };
         for i in 0..self.kernel.exprs.len() {
             let h = Handle(i as u32);
             self.at = Some(h);
@@ -231,7 +235,7 @@ impl Emitter<'_> {
     }
 
     /// Declares the float-controls execution modes the device advertises, for the widths used.
-    fn float_controls(&mut self, main: Word) {
+    pub(super) fn float_controls(&mut self, main: Word) {
         let fc = self.opts.float_controls;
         if !fc.any() {
             return;
@@ -282,6 +286,8 @@ impl Emitter<'_> {
 pub(super) struct Io {
     pub(super) inputs: Inputs,
     pub(super) lane: Word,
+    /// The wave module's uniform inputs and shared array (`None` in a lane-contract module).
+    pub(super) wave: Option<super::wave::WaveIo>,
 }
 
 /// Where [`Expr::Input`] reads from.

@@ -31,15 +31,27 @@
 //! their U64/F64 forms are built from 32-bit halves or, for the approximate transcendental
 //! functions, evaluated in f32.
 //!
-//! Submodules: `interface` (entry point, buffers, push constants, inputs and outputs), `expr`
+//! A kernel lowered under the wave contract runs through [`emit_wave`] instead: one workgroup
+//! per wave, cross-lane operations through workgroup memory (see `wave`), control flow as a
+//! dispatcher loop with a watchdog (see `control`).
+//!
+//! Submodules: `interface` (entry point, buffers, push constants, inputs and outputs), `wave`
+//! (the wave contract's module), `expr`
 //! (integer, boolean and conversion expressions), `float` (native float operations and the NaN
 //! rule), `wide` (64-bit helpers built from 32-bit halves).
 
 pub mod arbitrary;
+mod control;
 mod expr;
 mod float;
 mod interface;
+mod lds;
+mod wave;
 mod wide;
+
+pub use wave::{
+    emit_wave, wave_in_stride, wave_out_stride, WAVE_IN_DWORDS, WAVE_OUT_DWORDS, WAVE_STATUS_WORD,
+};
 
 use std::collections::HashMap;
 
@@ -189,6 +201,11 @@ pub fn emit_with(
     io: &Interface,
 ) -> Result<Vec<u32>, SpirvError> {
     kernel.validate()?;
+    if !kernel.blocks.is_empty() {
+        return Err(SpirvError::Unsupported {
+            reason: "control flow needs the wave contract's module (spirv::emit_wave)".into(),
+        });
+    }
     if io.outputs == 0 {
         return Err(SpirvError::Interface {
             reason: "the module must store at least one output dword".into(),
@@ -306,6 +323,8 @@ struct Emitter<'k> {
     consts: HashMap<(Ty, u64), Word>,
     /// SPIR-V id of each IR expression, in order.
     values: Vec<Word>,
+    /// Control flow: the Private variable of each register variable (see `control`).
+    vars: HashMap<u16, Word>,
     /// The expression being emitted, for error context.
     at: Option<Handle>,
 }
@@ -362,6 +381,7 @@ impl<'k> Emitter<'k> {
             t,
             consts: HashMap::new(),
             values: Vec::with_capacity(kernel.exprs.len()),
+            vars: HashMap::new(),
             at: None,
         }
     }

@@ -6,10 +6,10 @@
 //! `Row::target`); an empty `gfx` cell replays as gfx1030 (the GFX10.3 table). A body that does
 //! not decode or lower gives `unsupported: <reason>` for its rows only.
 
-use super::{kernel_key, Backend, KernelKey, Producer, RowResult, Status};
+use super::{kernel_key, wave, Backend, KernelKey, Producer, RowResult, Status, WaveResults};
 use rayon::prelude::*;
-use rdnaprobe_dataset::Row;
-use rdnaprobe_recompiler::{interp, ir::Kernel, lower_words, LowerError};
+use rdnaprobe_dataset::{Row, WaveLayout};
+use rdnaprobe_recompiler::{interp, ir::Kernel, lower_wave_words, lower_words, LowerError};
 use std::collections::HashMap;
 
 pub struct CpuBackend {}
@@ -66,6 +66,37 @@ impl Backend for CpuBackend {
                 }
             })
             .collect()
+    }
+
+    /// Each wave runs through the CPU model of the wave contract
+    /// (`rdnaprobe_recompiler::wave::run_wave`); waves run in parallel.
+    fn run_waves(&mut self, rows: &[Row], layout: &WaveLayout) -> WaveResults {
+        let mut results = WaveResults::all(rows.len(), Status::Error("not scheduled".into()));
+        let jobs = wave::prepare(rows, layout, &mut results);
+        let mut kernels: HashMap<&KernelKey, Result<Kernel, LowerError>> = HashMap::new();
+        for j in &jobs {
+            let k = &j.key;
+            kernels
+                .entry(k)
+                .or_insert_with(|| lower_wave_words(&k.words, k.mode, k.wave, k.target));
+        }
+        let outs: Vec<_> = jobs
+            .par_iter()
+            .map(|j| match &kernels[&j.key] {
+                Ok(k) => Ok(rdnaprobe_recompiler::wave::run_wave(k, &j.input)),
+                Err(e) => Err(e.to_string()),
+            })
+            .collect();
+        for (j, out) in jobs.iter().zip(outs) {
+            match out {
+                Ok(o) => match o.error {
+                    Some(e) => results.fail(&j.rows, &Status::Error(e)),
+                    None => results.store(&j.rows, &o.lanes, o.uniform, o.lds),
+                },
+                Err(e) => results.fail(&j.rows, &Status::Unsupported(e)),
+            }
+        }
+        results
     }
 }
 

@@ -9,7 +9,7 @@
 //! A backend groups rows by kernel (body words, resolved mode, wave) itself, runs every row it
 //! can, and reports each row that it cannot run with a status instead of failing the batch.
 
-use rdnaprobe_dataset::Row;
+use rdnaprobe_dataset::{Row, WaveLayout};
 
 use crate::plan::backend::{BackendName, ROW_BACKENDS};
 
@@ -37,14 +37,28 @@ pub trait Backend {
     fn producer(&self) -> Producer;
     /// Runs `rows`; the result has one entry per row, in order.
     fn run(&mut self, rows: &[Row]) -> Vec<RowResult>;
+
+    /// Runs the rows of a wave dataset (docs/dataset-format.md, "Wave contract"): consecutive
+    /// rows with one wave key are the lanes of one wave. `rows` holds whole waves.
+    fn run_waves(&mut self, rows: &[Row], layout: &WaveLayout) -> WaveResults {
+        let _ = layout;
+        WaveResults::all(
+            rows.len(),
+            Status::Unsupported("this backend does not run wave datasets yet".into()),
+        )
+    }
 }
 
 pub mod cpu;
 pub mod hip;
 mod key;
 pub mod vulkan;
+pub mod wave;
+#[cfg(test)]
+mod wave_programs;
 
 pub use key::{kernel_key, KernelKey};
+pub use wave::WaveResults;
 
 /// Opens a backend from its command-line spelling (the registry: [`BackendName`]): `cpu`,
 /// `vulkan`, `vulkan:lavapipe`, `vulkan:nvidia`, `vulkan:radv`, `vulkan:N`, `hip`,

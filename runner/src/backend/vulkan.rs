@@ -11,16 +11,18 @@
 
 use std::collections::HashMap;
 
-use rdnaprobe_dataset::Row;
+use rdnaprobe_dataset::{Row, WaveLayout};
 use rdnaprobe_recompiler::spirv;
 
-use super::{kernel_key, Backend, KernelKey, Producer, RowResult, Status};
+use super::{kernel_key, Backend, KernelKey, Producer, RowResult, Status, WaveResults};
 use crate::vulkan::{DeviceSelector, Executor, Job, PipelineId};
 
 pub struct VulkanBackend {
     exec: Executor,
     /// Per kernel: its pipeline, or the status its rows get.
     kernels: HashMap<KernelKey, Result<PipelineId, Status>>,
+    /// The same for kernels lowered under the wave contract (wave modules), per LDS size.
+    wave_kernels: HashMap<(KernelKey, u32), Result<PipelineId, Status>>,
 }
 
 impl VulkanBackend {
@@ -30,6 +32,7 @@ impl VulkanBackend {
         Ok(VulkanBackend {
             exec: Executor::open(&selector)?,
             kernels: HashMap::new(),
+            wave_kernels: HashMap::new(),
         })
     }
 
@@ -58,7 +61,96 @@ impl VulkanBackend {
     }
 }
 
+impl VulkanBackend {
+    /// The wave module of `key` (lowered, emitted and compiled once).
+    fn prepare_wave(&mut self, key: &KernelKey, lds_dwords: u32) -> Result<PipelineId, Status> {
+        if let Some(r) = self.wave_kernels.get(&(key.clone(), lds_dwords)) {
+            return r.clone();
+        }
+        let r = rdnaprobe_recompiler::lower_wave_words(&key.words, key.mode, key.wave, key.target)
+            .map_err(|e| Status::Unsupported(e.to_string()))
+            .and_then(|kernel| {
+                let opts = self.exec.spirv_options();
+                spirv::emit_wave(&kernel, key.wave, lds_dwords, &opts).map_err(|e| match e {
+                    spirv::SpirvError::Unsupported { .. } => Status::Unsupported(e.to_string()),
+                    other => Status::Error(format!("SPIR-V backend: {other}")),
+                })
+            })
+            .and_then(|words| {
+                self.exec
+                    .wave_pipeline(&words)
+                    .map_err(|e| Status::Error(format!("{e:#}")))
+            });
+        self.wave_kernels
+            .insert((key.clone(), lds_dwords), r.clone());
+        r
+    }
+}
+
 impl Backend for VulkanBackend {
+    /// One workgroup per wave (`spirv::emit_wave`); all waves of the batch in one submit per
+    /// wave size. A failed submit gives its waves `error: <message>`.
+    fn run_waves(&mut self, rows: &[Row], layout: &WaveLayout) -> WaveResults {
+        let mut results = WaveResults::all(rows.len(), Status::Error("not scheduled".into()));
+        let jobs = super::wave::prepare(rows, layout, &mut results);
+        let mut order: Vec<(PipelineId, rdnaprobe_isa::Wave, u32)> = vec![];
+        let mut groups: HashMap<PipelineId, Vec<usize>> = HashMap::new();
+        for (i, j) in jobs.iter().enumerate() {
+            let lds_dwords = j.input.lds.len() as u32;
+            match self.prepare_wave(&j.key, lds_dwords) {
+                Ok(p) => groups
+                    .entry(p)
+                    .or_insert_with(|| {
+                        order.push((p, j.key.wave, lds_dwords));
+                        vec![]
+                    })
+                    .push(i),
+                Err(status) => results.fail(&j.rows, &status),
+            }
+        }
+        let inputs: Vec<Vec<Vec<u32>>> = order
+            .iter()
+            .map(|(p, _, _)| {
+                groups[p]
+                    .iter()
+                    .map(|&i| super::wave::module_inputs(&jobs[i].input))
+                    .collect()
+            })
+            .collect();
+        let wave_jobs: Vec<crate::vulkan::WaveJob<'_>> = order
+            .iter()
+            .zip(&inputs)
+            .map(
+                |(&(pipeline, wave, lds_dwords), waves)| crate::vulkan::WaveJob {
+                    pipeline,
+                    wave,
+                    lds_dwords,
+                    waves,
+                },
+            )
+            .collect();
+        match self.exec.run_waves(&wave_jobs) {
+            Ok(outs) => {
+                for ((p, wave, _), out) in order.iter().zip(outs) {
+                    for (&i, words) in groups[p].iter().zip(out) {
+                        let j = &jobs[i];
+                        match super::wave::module_outputs(&words, wave.lanes() as usize) {
+                            Ok((lanes, uni, lds)) => results.store(&j.rows, &lanes, Some(uni), lds),
+                            Err(e) => results.fail(&j.rows, &Status::Error(e)),
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                let status = Status::Error(format!("{e:#}"));
+                for &i in order.iter().flat_map(|(p, _, _)| &groups[p]) {
+                    results.fail(&jobs[i].rows, &status);
+                }
+            }
+        }
+        results
+    }
+
     fn producer(&self) -> Producer {
         let info = self.exec.info();
         Producer {

@@ -133,12 +133,28 @@ fn replay_into<W: Write>(
     let mut tally = Tally::default();
     for input in inputs {
         let reader = Reader::open(input)?;
+        let layout = reader.wave_layout().cloned();
         let bar = progress(count_lines(input).saturating_sub(1));
         let mut rows: Vec<Row> = Vec::with_capacity(batch);
         let mut flush = |rows: &mut Vec<Row>,
                          w: &mut ReplayWriter<W>,
                          tally: &mut Tally|
          -> anyhow::Result<()> {
+            if let Some(layout) = &layout {
+                // A wave dataset: `rows` holds whole waves (see the loop below).
+                let results = backend.run_waves(&rows[..], layout);
+                for ((row, res), uni) in rows.iter().zip(&results.rows).zip(&results.uniform) {
+                    let mut out = row.clone();
+                    layout.set_outputs(&mut out, uni.as_ref());
+                    w.write(&out, res.outputs, backend_name, &res.status)?;
+                    tally.add(row, &res.status);
+                }
+                if let Some(b) = &bar {
+                    b.inc(rows.len() as u64);
+                }
+                rows.clear();
+                return Ok(());
+            }
             let results = run_batch(backend, &rows[..]);
             for (row, res) in rows.iter().zip(&results) {
                 w.write(row, res.outputs, backend_name, &res.status)?;
@@ -150,8 +166,21 @@ fn replay_into<W: Write>(
             rows.clear();
             Ok(())
         };
+        let layout = reader.wave_layout().cloned();
         for row in reader {
-            rows.push(row?);
+            let row = row?;
+            if let Some(layout) = &layout {
+                // Batches of a wave dataset end at a wave's end.
+                let new_wave = rows
+                    .last()
+                    .is_some_and(|last| !layout.same_wave(last, &row));
+                if rows.len() >= batch && new_wave {
+                    flush(&mut rows, w, &mut tally)?;
+                }
+                rows.push(row);
+                continue;
+            }
+            rows.push(row);
             if rows.len() == batch {
                 flush(&mut rows, w, &mut tally)?;
             }

@@ -287,7 +287,17 @@ impl Executor {
 
     /// The compute pipeline for `spirv` (an `emit`ted module for `wave`), made once per module.
     pub fn pipeline(&mut self, spirv: &[u32], wave: Wave) -> anyhow::Result<PipelineId> {
-        let key = (spirv.to_vec(), wave.lanes());
+        self.pipeline_per_group(spirv, wave.lanes())
+    }
+
+    /// The compute pipeline for `spirv` whose workgroups each take `unit` rows of a dispatch
+    /// (the wave size for lane-contract modules, 1 for wave modules, where a row is a wave).
+    pub(super) fn pipeline_per_group(
+        &mut self,
+        spirv: &[u32],
+        unit: u32,
+    ) -> anyhow::Result<PipelineId> {
+        let key = (spirv.to_vec(), unit);
         if let Some(&id) = self.by_words.get(&key) {
             return Ok(id);
         }
@@ -318,7 +328,7 @@ impl Executor {
             self.pipelines.push(Pipeline {
                 module,
                 pipeline,
-                wave: wave.lanes(),
+                wave: unit,
             });
             self.by_words.insert(key, id);
             Ok(id)

@@ -19,6 +19,10 @@ pub mod instance;
 mod memory;
 #[cfg(test)]
 mod tests;
+mod wave;
+#[cfg(test)]
+mod wave_tests;
 
 pub use device::{list_devices, DeviceInfo, DeviceSelector};
 pub use exec::{Executor, Job, PipelineId};
+pub use wave::WaveJob;

@@ -9,8 +9,10 @@
 //! the lowering does; the others reach the IR's saturation and NaN-to-zero rules.
 
 mod pools;
+mod wave;
 
 pub use pools::{Rng, F32_SPECIALS, F64_SPECIALS, U32_SPECIALS};
+pub use wave::with_cross_lane;
 
 use crate::ir::{Convert, Expr, FloatBin, FloatCmp, FloatUn, Handle, IntBin, IntCmp};
 use crate::ir::{Kernel, Ty};

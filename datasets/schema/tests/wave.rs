@@ -1,0 +1,140 @@
+//! The wave contract's columns: grouping rows into waves, uniform cells, and errors that name
+//! the file, line and column.
+
+use rdnaprobe_dataset::{
+    group_waves, parse_dataset, DatasetError, WaveCol, WaveLayout, WaveOutputs, V1_COLUMNS,
+};
+
+const WAVE_COLS: &str = "wave_id,lane,exec_in,s_in,lds_in,lds_bytes,s_out,exec_out,scc_out";
+
+fn header() -> String {
+    format!("{},{WAVE_COLS}", V1_COLUMNS.join(","))
+}
+
+/// A row of `v_mov_b32 v10, v4` with in0 = `in0` and the wave cells `wave`.
+fn row(in0: u32, wave: &str) -> String {
+    format!(
+        "v_mov_b32 v10 v4,0x7e140304,32,,,,,,,,0x{in0:08x},0x0,0x0,0x0,0x0,0x0,{},gfx1030,,,{wave}",
+        ",".repeat(15)
+    )
+}
+
+fn dataset(rows: &[String]) -> String {
+    let mut s = header();
+    for r in rows {
+        s.push('\n');
+        s.push_str(r);
+    }
+    s.push('\n');
+    s
+}
+
+#[test]
+fn rows_group_into_waves_with_their_uniform_cells() {
+    let text = dataset(&[
+        row(1, "a,0,0x5,0x11 0x22,0x1,,,,"),
+        row(2, "a,2,,,,,,,"),
+        row(3, "a,,0x5,0x11 0x22,,,,,"),
+        row(4, "b,3,,,,1024,,,"),
+    ]);
+    let ds = parse_dataset(text.as_bytes(), "w.csv").unwrap();
+    let layout = WaveLayout::from_columns(&ds.extra_columns).expect("a wave dataset");
+    assert!(layout.has(WaveCol::SOut) && !layout.has(WaveCol::MemIn));
+    let waves = group_waves(&ds.rows, &layout).unwrap();
+    assert_eq!(waves.len(), 2);
+    assert_eq!((waves[0].start, waves[0].end), (0, 3));
+    assert_eq!(
+        waves[0].lanes,
+        vec![0, 2, 3],
+        "an empty lane follows the previous one"
+    );
+    assert_eq!(waves[0].inputs.exec, Some(5));
+    assert_eq!(waves[0].inputs.exec_mask(32), 5);
+    assert_eq!(&waves[0].inputs.sgprs[..3], &[0x11, 0x22, 0]);
+    assert_eq!(
+        waves[0].inputs.lds.len(),
+        512 / 4,
+        "lds_in rounds up to 512 bytes"
+    );
+    assert_eq!(waves[0].inputs.lds[0], 1);
+    assert_eq!(waves[1].lanes, vec![3]);
+    assert_eq!(waves[1].inputs.exec_mask(32), 0xffff_ffff);
+    assert_eq!(waves[1].inputs.lds, vec![0; 256]);
+}
+
+#[test]
+fn a_v1_dataset_has_no_wave_layout() {
+    let ds = parse_dataset(format!("{}\n", V1_COLUMNS.join(",")).as_bytes(), "v1.csv").unwrap();
+    assert!(WaveLayout::from_columns(&ds.extra_columns).is_none());
+    assert!(WaveLayout::from_columns(&["my_note".to_string()]).is_none());
+}
+
+fn error_of(rows: &[String]) -> String {
+    match parse_dataset(dataset(rows).as_bytes(), "w.csv") {
+        Err(e @ DatasetError::Cell { .. }) => e.to_string(),
+        other => panic!("expected a cell error, got {other:?}"),
+    }
+}
+
+#[test]
+fn bad_wave_cells_name_file_line_and_column() {
+    // 36 = first wave column (wave_id), 37 lane, 38 exec_in, 39 s_in.
+    let e = error_of(&[row(1, "a,0,0x5,,,,,,"), row(2, "a,1,0x7,,,,,,")]);
+    assert!(e.starts_with("w.csv:3:38 (exec_in): `0x7`"), "{e}");
+    assert!(e.contains("line 2"), "{e}");
+    let e = error_of(&[row(1, "a,4,,,,,,,"), row(2, "a,4,,,,,,,")]);
+    assert!(e.starts_with("w.csv:3:37 (lane)"), "{e}");
+    let e = error_of(&[row(1, "a,32,,,,,,,")]);
+    assert!(e.starts_with("w.csv:2:37 (lane)"), "{e}");
+    let e = error_of(&[row(1, ",0,,,,,,,")]);
+    assert!(e.starts_with("w.csv:2:36 (wave_id)"), "{e}");
+    let e = error_of(&[
+        row(1, "a,0,,,,,,,"),
+        row(2, "b,0,,,,,,,"),
+        row(3, "a,1,,,,,,,"),
+    ]);
+    assert!(
+        e.starts_with("w.csv:4:36 (wave_id)") && e.contains("consecutive"),
+        "{e}"
+    );
+    let s17 = vec!["0x1"; 17].join(" ");
+    let e = error_of(&[row(1, &format!("a,0,,{s17},,,,,"))]);
+    assert!(e.starts_with("w.csv:2:39 (s_in)"), "{e}");
+    let e = error_of(&[row(1, "a,0,,,0x1 0x2,4,,,")]);
+    assert!(
+        e.starts_with("w.csv:2:40 (lds_in)") && e.contains("do not fit"),
+        "{e}"
+    );
+    let e = error_of(&[row(1, "a,0,,,,65540,,,")]);
+    assert!(e.starts_with("w.csv:2:41 (lds_bytes)"), "{e}");
+    let e = error_of(&[row(1, "a,0,,,,,0x1 0x2,,")]);
+    assert!(e.starts_with("w.csv:2:42 (s_out)"), "{e}");
+    let e = error_of(&[row(1, "a,0,,,,,,,2")]);
+    assert!(e.starts_with("w.csv:2:44 (scc_out)"), "{e}");
+}
+
+#[test]
+fn outputs_are_written_on_the_first_row_only() {
+    let ds = parse_dataset(dataset(&[row(1, "a,0,,,,,,,")]).as_bytes(), "w.csv").unwrap();
+    let layout = WaveLayout::from_columns(&ds.extra_columns).unwrap();
+    let mut first = ds.rows[0].clone();
+    let out = WaveOutputs {
+        sgprs: [7; 16],
+        exec: 0xffff_ffff_0000_0003,
+        vcc: 1,
+        scc: true,
+        ..WaveOutputs::default()
+    };
+    layout.set_outputs(&mut first, Some(&out));
+    assert_eq!(layout.cell(&first, WaveCol::ExecOut), "0x0000000000000003");
+    assert_eq!(layout.cell(&first, WaveCol::SccOut), "1");
+    assert_eq!(
+        layout
+            .cell(&first, WaveCol::SOut)
+            .split(' ')
+            .collect::<Vec<_>>(),
+        vec!["0x00000007"; 16]
+    );
+    layout.set_outputs(&mut first, None);
+    assert_eq!(layout.cell(&first, WaveCol::ExecOut), "");
+}

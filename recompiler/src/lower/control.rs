@@ -1,0 +1,233 @@
+//! Control flow under the wave contract: s_branch, s_cbranch_scc0/scc1/vccz/vccnz/execz/
+//! execnz and s_endpgm before the body's end. RDNA2 branches are wave-uniform (SCC, VCC and
+//! EXEC are the same on every lane), so the body becomes basic blocks
+//! ([`Block`](crate::ir::Block)) that every lane runs together: a block starts at the body's
+//! first word, at a branch target and after a branch or s_endpgm. A branch offset counts
+//! dwords from the instruction after the branch (RDNA2 ISA, SOPP: `PC + 4 + simm16 * 4`); a
+//! target at the body's end, like s_endpgm, goes to the exit.
+//!
+//! Registers live in variables across blocks: a block reads a register it has not written
+//! yet as its variable ([`Expr::Var`]: VGPR `r` is variable `r`, scalar source code `c` is
+//! [`SCALAR_VARS`]` + c`, SCC is code 253) and stores every register it wrote at its end. The
+//! exit code reads the variables and forms the outputs.
+
+use super::operands::Ctx;
+use super::regs::Lowerer;
+use super::wave::SCC;
+use super::LowerError;
+use crate::ir::{Block, Expr, Handle, Kernel, Terminator};
+use rdnaprobe_isa::{Decoded, Instruction, Opcode, Wave};
+
+/// The variable of scalar source code `c` is `SCALAR_VARS + c`.
+pub(super) const SCALAR_VARS: u16 = 256;
+
+/// The error of a branch under the lane contract.
+pub(super) const NEEDS_WAVE: &str =
+    "control flow: needs the wave contract (give the rows a wave_id column, docs/dataset-format.md)";
+
+/// The branch opcodes this lowering follows.
+fn is_branch(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::s_branch
+            | Opcode::s_cbranch_scc0
+            | Opcode::s_cbranch_scc1
+            | Opcode::s_cbranch_vccz
+            | Opcode::s_cbranch_vccnz
+            | Opcode::s_cbranch_execz
+            | Opcode::s_cbranch_execnz
+    )
+}
+
+fn ends_block(inst: &Instruction) -> bool {
+    let op = inst.info().op();
+    is_branch(op) || op == Opcode::s_endpgm
+}
+
+/// Whether `body` needs blocks: a branch, or an s_endpgm before its last instruction.
+pub(super) fn has_control_flow(body: &[Decoded]) -> bool {
+    body.iter().enumerate().any(|(i, d)| match d {
+        Decoded::Inst(inst) => {
+            is_branch(inst.info().op())
+                || (inst.info().op() == Opcode::s_endpgm && i + 1 < body.len())
+        }
+        Decoded::Unsupported(_) => false,
+    })
+}
+
+/// The dispatch's rule for a branch outside this lowering: the lane contract has no control
+/// flow.
+pub(super) fn straight_line(_: &mut Lowerer, _: &Ctx) -> Result<(), String> {
+    Err(NEEDS_WAVE.into())
+}
+
+impl Lowerer {
+    /// A register's value when this block has neither read nor written it: 0 in a body
+    /// without blocks, else its variable.
+    pub(super) fn unset(&mut self, var: u16) -> Handle {
+        if !self.vars {
+            return self.b.c32(0);
+        }
+        let h = self.b.push(Expr::Var(var));
+        if var < SCALAR_VARS {
+            self.vgpr.insert(var, h);
+        } else {
+            self.sgpr.insert(var - SCALAR_VARS, h);
+        }
+        h
+    }
+
+    /// The registers this block wrote, as variable stores.
+    fn stores(&self) -> Vec<(u16, Handle)> {
+        let regs = self.vgpr.iter().map(|(&r, &h)| (r, h));
+        let scalars = self.sgpr.iter().map(|(&c, &h)| (SCALAR_VARS + c, h));
+        let mut v: Vec<(u16, Handle)> = regs
+            .chain(scalars)
+            .filter(|&(id, h)| self.b.k.exprs[h.index()] != Expr::Var(id))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// The lane mask at scalar code `code` (a pair on wave64) is zero.
+    fn mask_zero(&mut self, code: u16) -> Handle {
+        let lo = self.sgpr_get(code);
+        if self.wave == Wave::W64 {
+            let hi = self.sgpr_get(code + 1);
+            let o = self.b.or(lo, hi);
+            self.b.eqc(o, 0)
+        } else {
+            self.b.eqc(lo, 0)
+        }
+    }
+
+    /// The condition under which branch `op` is taken.
+    fn branch_cond(&mut self, op: Opcode) -> Option<Handle> {
+        let scc = |l: &mut Lowerer| {
+            let s = l.sgpr_get(SCC);
+            l.b.eqc(s, 0)
+        };
+        let c = match op {
+            Opcode::s_cbranch_scc0 => scc(self),
+            Opcode::s_cbranch_scc1 => {
+                let z = scc(self);
+                self.b.bnot(z)
+            }
+            Opcode::s_cbranch_vccz => self.mask_zero(106),
+            Opcode::s_cbranch_vccnz => {
+                let z = self.mask_zero(106);
+                self.b.bnot(z)
+            }
+            Opcode::s_cbranch_execz => self.mask_zero(126),
+            Opcode::s_cbranch_execnz => {
+                let z = self.mask_zero(126);
+                self.b.bnot(z)
+            }
+            _ => return None,
+        };
+        Some(c)
+    }
+}
+
+/// Lowers a body with control flow (see the module docs).
+pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, LowerError> {
+    let mut offsets = Vec::with_capacity(body.len());
+    let mut words = 0usize;
+    for d in body {
+        offsets.push(words);
+        words += d.len();
+    }
+    let unsupported = |i: usize, reason: String| match &body[i] {
+        Decoded::Inst(inst) => Lowerer::unsupported(inst, offsets[i], reason),
+        Decoded::Unsupported(u) => LowerError::Undecoded {
+            offset: offsets[i],
+            reason: u.to_string(),
+        },
+    };
+    // Branch targets as instruction indices (`body.len()`: the exit).
+    let mut target_of = vec![None; body.len()];
+    let mut leader = vec![false; body.len() + 1];
+    leader[0] = true;
+    for (i, d) in body.iter().enumerate() {
+        let Decoded::Inst(inst) = d else {
+            return Err(unsupported(i, String::new()));
+        };
+        if !ends_block(inst) {
+            continue;
+        }
+        leader[i + 1] = true;
+        if is_branch(inst.info().op()) {
+            let simm = i64::from(inst.words()[0] as u16 as i16);
+            let to = offsets[i] as i64 + 1 + simm;
+            let idx = if to == words as i64 {
+                Some(body.len())
+            } else {
+                offsets.iter().position(|&o| o as i64 == to)
+            };
+            let Some(idx) = idx else {
+                return Err(unsupported(
+                    i,
+                    format!(
+                        "branch target word {to} is not an instruction of the body (0..{words})"
+                    ),
+                ));
+            };
+            leader[idx] = true;
+            target_of[i] = Some(idx);
+        }
+    }
+    // block index of each leader instruction
+    let starts: Vec<usize> = (0..body.len()).filter(|&i| leader[i]).collect();
+    let exit = starts.len() as u32;
+    let block_at = |i: usize| {
+        starts
+            .iter()
+            .position(|&s| s == i)
+            .map_or(exit, |b| b as u32)
+    };
+    l.vars = true;
+    let mut blocks = Vec::with_capacity(starts.len());
+    for (bi, &start) in starts.iter().enumerate() {
+        let end = starts.get(bi + 1).copied().unwrap_or(body.len());
+        if bi > 0 {
+            l.vgpr.clear();
+            l.sgpr.clear();
+        }
+        // Block 0 also holds the contract's setup (inputs, s_in, EXEC).
+        let first = if bi == 0 { 0 } else { l.b.k.exprs.len() as u32 };
+        let mut term = Terminator::Jump(block_at(end));
+        for i in start..end {
+            let Decoded::Inst(inst) = &body[i] else {
+                return Err(unsupported(i, String::new()));
+            };
+            let op = inst.info().op();
+            if op == Opcode::s_endpgm {
+                term = Terminator::Jump(exit);
+            } else if let Some(to) = target_of[i] {
+                let to = block_at(to);
+                term = match l.branch_cond(op) {
+                    None => Terminator::Jump(to),
+                    Some(cond) => Terminator::Branch {
+                        cond,
+                        then: to,
+                        other: block_at(end),
+                    },
+                };
+            } else {
+                l.inst(inst, offsets[i])?;
+            }
+        }
+        let stores = l.stores();
+        blocks.push(Block {
+            exprs: first..l.b.k.exprs.len() as u32,
+            stores,
+            term,
+        });
+    }
+    l.vgpr.clear();
+    l.sgpr.clear();
+    let mut k = l.finish();
+    k.blocks = blocks;
+    debug_assert_eq!(k.validate(), Ok(()));
+    Ok(k)
+}

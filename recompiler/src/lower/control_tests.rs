@@ -1,0 +1,91 @@
+//! Control-flow lowering tests under the wave contract, run on the CPU model of a wave:
+//! a counted loop on VCC, s_endpgm in the middle, EXEC-driven skips, the watchdog on a body
+//! that never ends, and branch targets outside the body.
+
+use super::*;
+use crate::wave::{run_wave, watchdog_message, WaveInput, WaveOutput};
+use rdnaprobe_isa::assemble;
+
+fn wave_run(text: &str, wave: Wave, exec: u64) -> WaveOutput {
+    let words = assemble(text).expect("assembles");
+    let k = lower_wave_words(&words, FloatMode::DEFAULT, wave, Target::Gfx1030).expect("lowers");
+    k.validate().expect("valid kernel");
+    assert!(!k.blocks.is_empty(), "`{text}` has blocks");
+    let lanes = (0..wave.lanes()).map(|l| [l, 0, 0, 0, 0, 0]).collect();
+    run_wave(
+        &k,
+        &WaveInput {
+            lanes,
+            sgprs: [0; 16],
+            exec,
+            lds: vec![],
+        },
+    )
+}
+
+const COUNTED: &str = "v_mov_b32 v10, v4
+v_add_nc_u32 v10, 1, v10
+v_cmp_gt_u32 vcc_lo, 5, v10
+s_cbranch_vccnz -3";
+
+#[test]
+fn a_counted_loop_runs_until_vcc_is_empty() {
+    // v10 = lane, then +1 until every active lane holds at least 5: the lowest lane needs 5
+    let out = wave_run(COUNTED, Wave::W32, u64::MAX);
+    assert_eq!(out.error, None);
+    for l in 0..32u32 {
+        assert_eq!(out.lanes[l as usize][0], l + 5, "lane {l}");
+    }
+    assert_eq!(out.uniform.unwrap().vcc, 0);
+    // lanes 0..3 inactive: the lowest active lane is 4, one pass
+    let out = wave_run(COUNTED, Wave::W32, 0xffff_fff0);
+    assert_eq!(out.lanes[4][0], 5);
+    assert_eq!(out.lanes[0][0], 0, "inactive lanes are not written");
+}
+
+#[test]
+fn s_endpgm_in_the_middle_ends_the_wave() {
+    let out = wave_run(
+        "v_mov_b32 v10, 1\ns_endpgm\nv_mov_b32 v10, 2",
+        Wave::W64,
+        u64::MAX,
+    );
+    assert!(out.lanes.iter().all(|o| o[0] == 1));
+}
+
+#[test]
+fn execz_skips_and_execnz_falls_through() {
+    // no lane has v4 > 100: EXEC becomes 0 and the move is skipped
+    let t = "v_cmpx_lt_u32 100, v4\ns_cbranch_execz 1\nv_mov_b32 v11, 7\nv_mov_b32 v10, 3";
+    let out = wave_run(t, Wave::W32, u64::MAX);
+    assert_eq!(out.uniform.unwrap().exec, 0);
+    assert!(out.lanes.iter().all(|o| o[1] == 0 && o[0] == 0));
+    let t = "v_cmpx_lt_u32 20, v4\ns_cbranch_execnz 1\nv_mov_b32 v11, 7\nv_mov_b32 v10, 3";
+    let out = wave_run(t, Wave::W64, u64::MAX);
+    assert_eq!(out.uniform.unwrap().exec, !((1u64 << 21) - 1));
+    assert_eq!(
+        (out.lanes[21][0], out.lanes[21][1]),
+        (3, 0),
+        "branch taken: no v11"
+    );
+    assert_eq!(out.lanes[20][0], 0);
+}
+
+#[test]
+fn a_body_that_never_ends_is_stopped_by_the_watchdog() {
+    let out = wave_run("v_mov_b32 v10, 1\ns_branch -1", Wave::W32, u64::MAX);
+    assert_eq!(out.error, Some(watchdog_message()));
+}
+
+#[test]
+fn branch_targets_must_be_instructions_of_the_body() {
+    let words = assemble("s_branch 5\nv_mov_b32 v10, 1").unwrap();
+    let e = lower_wave_words(&words, FloatMode::DEFAULT, Wave::W32, Target::Gfx1030).unwrap_err();
+    assert!(e.to_string().contains("branch target word 6"), "{e}");
+    // the end of the body is the exit
+    let words = assemble("s_branch 1\nv_mov_b32 v10, 1").unwrap();
+    assert!(lower_wave_words(&words, FloatMode::DEFAULT, Wave::W32, Target::Gfx1030).is_ok());
+    // the lane contract has no control flow
+    let e = lower_words(&words, FloatMode::DEFAULT, Wave::W32, Target::Gfx1030).unwrap_err();
+    assert!(e.to_string().contains("wave contract"), "{e}");
+}

@@ -1,0 +1,279 @@
+//! LDS in the wave module: the wave's LDS is a workgroup array of `lds_dwords` u32, filled
+//! from the input buffer before the body and copied to the output buffer after it.
+//!
+//! [`Expr::Lds`](crate::ir::Expr::Lds) gives the bits of `crate::wave`: a `Read` is done by
+//! every lane at once after a barrier (reads do not interact); every other operation is
+//! serialised so that lanes apply it in ascending lane order: after a barrier each lane
+//! publishes its address, data and activity, lane 0 applies the operation for lane 0, 1, ...
+//! (no barrier inside), and after another barrier each lane takes its old value. A dword at an
+//! unaligned byte address spans two array elements; an access that does not lie inside the
+//! LDS reads 0 and writes nothing.
+
+use rspirv::spirv::{SelectionControl, StorageClass, Word};
+
+use super::wave::WaveIo;
+use super::{build_err, Emitter, SpirvError};
+use crate::ir::LdsOp;
+
+/// The shared arrays of the LDS and of the serialised operations.
+#[derive(Clone, Copy)]
+pub(super) struct LdsVars {
+    pub(super) lds: Word,
+    /// Per lane: address, data, active, old value.
+    pub(super) xa: Word,
+    pub(super) xd: Word,
+    pub(super) xe: Word,
+    pub(super) xr: Word,
+    /// A Private u32 loop counter for the copies.
+    pub(super) index: Word,
+    pub(super) dwords: u32,
+}
+
+impl Emitter<'_> {
+    /// Declares the LDS arrays (before the function begins); `None` without LDS.
+    pub(super) fn declare_lds(&mut self, dwords: u32) -> Option<LdsVars> {
+        if dwords == 0 {
+            return None;
+        }
+        let t = self.t.u32_;
+        let array = |b: &mut rspirv::dr::Builder, n: Word| {
+            let ty = b.type_array(t, n);
+            let ptr = b.type_pointer(None, StorageClass::Workgroup, ty);
+            b.variable(ptr, None, StorageClass::Workgroup, None)
+        };
+        let c_dwords = self.u32c(dwords);
+        let c_lanes = self.u32c(self.wave.lanes());
+        let lds = array(&mut self.b, c_dwords);
+        self.b.name(lds, "lds");
+        let [xa, xd, xe, xr] = [(); 4].map(|_| array(&mut self.b, c_lanes));
+        let ptr = self.b.type_pointer(None, StorageClass::Private, t);
+        let zero = self.u32c(0);
+        let index = self
+            .b
+            .variable(ptr, None, StorageClass::Private, Some(zero));
+        Some(LdsVars {
+            lds,
+            xa,
+            xd,
+            xe,
+            xr,
+            index,
+            dwords,
+        })
+    }
+
+    fn wg_ptr(&mut self, w: &WaveIo, array: Word, i: Word) -> Result<Word, SpirvError> {
+        self.b
+            .access_chain(w.ptr_wg_u32, None, array, [i])
+            .map_err(build_err(self.at))
+    }
+
+    fn wg_load(&mut self, w: &WaveIo, array: Word, i: Word) -> Result<Word, SpirvError> {
+        let p = self.wg_ptr(w, array, i)?;
+        self.b
+            .load(self.t.u32_, None, p, None, [])
+            .map_err(build_err(self.at))
+    }
+
+    fn wg_store(&mut self, w: &WaveIo, array: Word, i: Word, v: Word) -> Result<(), SpirvError> {
+        let p = self.wg_ptr(w, array, i)?;
+        self.b.store(p, v, None, []).map_err(build_err(self.at))
+    }
+
+    /// `for (k = lane; k < dwords; k += wave) body(k)` on every invocation.
+    pub(super) fn lds_copy(
+        &mut self,
+        w: &WaveIo,
+        lane: Word,
+        mut body: impl FnMut(&mut Self, Word) -> Result<(), SpirvError>,
+    ) -> Result<(), SpirvError> {
+        let Some(v) = w.lds else { return Ok(()) };
+        let err = build_err(None);
+        let t = self.t.u32_;
+        let tb = self.t.bool_;
+        let c_end = self.u32c(v.dwords);
+        let c_step = self.u32c(self.wave.lanes());
+        self.b.store(v.index, lane, None, []).map_err(&err)?;
+        let [header, check, work, cont, merge] = [(); 5].map(|_| self.b.id());
+        self.b.branch(header).map_err(&err)?;
+        self.b.begin_block(Some(header)).map_err(&err)?;
+        self.b
+            .loop_merge(merge, cont, rspirv::spirv::LoopControl::NONE, [])
+            .map_err(&err)?;
+        self.b.branch(check).map_err(&err)?;
+        self.b.begin_block(Some(check)).map_err(&err)?;
+        let k = self.b.load(t, None, v.index, None, []).map_err(&err)?;
+        let more = self.b.u_less_than(tb, None, k, c_end).map_err(&err)?;
+        self.b
+            .branch_conditional(more, work, merge, [])
+            .map_err(&err)?;
+        self.b.begin_block(Some(work)).map_err(&err)?;
+        body(self, k)?;
+        self.b.branch(cont).map_err(&err)?;
+        self.b.begin_block(Some(cont)).map_err(&err)?;
+        let next = self.b.i_add(t, None, k, c_step).map_err(&err)?;
+        self.b.store(v.index, next, None, []).map_err(&err)?;
+        self.b.branch(header).map_err(&err)?;
+        self.b.begin_block(Some(merge)).map_err(&err)?;
+        Ok(())
+    }
+
+    /// (in range, first element, second element, bit shift) of a dword at byte `a`; the
+    /// elements are 0 when out of range, equal when aligned.
+    fn lds_slots(&mut self, v: &LdsVars, a: Word, ok: Word) -> Result<[Word; 4], SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb) = (self.t.u32_, self.t.bool_);
+        let (c0, c1, c2, c3) = (self.u32c(0), self.u32c(1), self.u32c(2), self.u32c(3));
+        let last = self.u32c((4 * v.dwords).saturating_sub(4));
+        let b = &mut self.b;
+        let inside = b.u_less_than_equal(tb, None, a, last).map_err(&err)?;
+        let ok = b.logical_and(tb, None, ok, inside).map_err(&err)?;
+        let i0 = b.shift_right_logical(t, None, a, c2).map_err(&err)?;
+        let i0 = b.select(t, None, ok, i0, c0).map_err(&err)?;
+        let byte = b.bitwise_and(t, None, a, c3).map_err(&err)?;
+        let sh = b.shift_left_logical(t, None, byte, c3).map_err(&err)?;
+        let sh = b.select(t, None, ok, sh, c0).map_err(&err)?;
+        let aligned = b.i_equal(tb, None, sh, c0).map_err(&err)?;
+        let i1 = b.i_add(t, None, i0, c1).map_err(&err)?;
+        let i1 = b.select(t, None, aligned, i0, i1).map_err(&err)?;
+        Ok([ok, i0, i1, sh])
+    }
+
+    /// The dword made of `lo` and `hi` at bit shift `sh` (0: `lo`).
+    fn funnel(&mut self, lo: Word, hi: Word, sh: Word) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb) = (self.t.u32_, self.t.bool_);
+        let (c0, c31, c32) = (self.u32c(0), self.u32c(31), self.u32c(32));
+        let b = &mut self.b;
+        let aligned = b.i_equal(tb, None, sh, c0).map_err(&err)?;
+        let back = b.i_sub(t, None, c32, sh).map_err(&err)?;
+        let back = b.bitwise_and(t, None, back, c31).map_err(&err)?;
+        let l = b.shift_right_logical(t, None, lo, sh).map_err(&err)?;
+        let h = b.shift_left_logical(t, None, hi, back).map_err(&err)?;
+        let u = b.bitwise_or(t, None, l, h).map_err(&err)?;
+        b.select(t, None, aligned, lo, u).map_err(&err)
+    }
+
+    /// The new dword of an `op` on `old` with `data` (see [`crate::wave::lds_apply`]).
+    fn lds_new(&mut self, op: LdsOp, old: Word, d: Word) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb) = (self.t.u32_, self.t.bool_);
+        let (c0, c1) = (self.u32c(0), self.u32c(1));
+        let b = &mut self.b;
+        Ok(match op {
+            LdsOp::Read => old,
+            LdsOp::Write => d,
+            LdsOp::Add => b.i_add(t, None, old, d).map_err(&err)?,
+            LdsOp::Sub => b.i_sub(t, None, old, d).map_err(&err)?,
+            LdsOp::Rsub => b.i_sub(t, None, d, old).map_err(&err)?,
+            LdsOp::Inc => {
+                let wrap = b.u_greater_than_equal(tb, None, old, d).map_err(&err)?;
+                let up = b.i_add(t, None, old, c1).map_err(&err)?;
+                b.select(t, None, wrap, c0, up).map_err(&err)?
+            }
+            LdsOp::Dec => {
+                let z = b.i_equal(tb, None, old, c0).map_err(&err)?;
+                let above = b.u_greater_than(tb, None, old, d).map_err(&err)?;
+                let wrap = b.logical_or(tb, None, z, above).map_err(&err)?;
+                let down = b.i_sub(t, None, old, c1).map_err(&err)?;
+                b.select(t, None, wrap, d, down).map_err(&err)?
+            }
+            LdsOp::MinI | LdsOp::MaxI | LdsOp::MinU | LdsOp::MaxU => {
+                let less = match op {
+                    LdsOp::MinI | LdsOp::MaxI => b.s_less_than(tb, None, old, d),
+                    _ => b.u_less_than(tb, None, old, d),
+                }
+                .map_err(&err)?;
+                let (x, y) = if matches!(op, LdsOp::MinI | LdsOp::MinU) {
+                    (old, d)
+                } else {
+                    (d, old)
+                };
+                b.select(t, None, less, x, y).map_err(&err)?
+            }
+            LdsOp::And => b.bitwise_and(t, None, old, d).map_err(&err)?,
+            LdsOp::Or => b.bitwise_or(t, None, old, d).map_err(&err)?,
+            LdsOp::Xor => b.bitwise_xor(t, None, old, d).map_err(&err)?,
+        })
+    }
+
+    /// [`Expr::Lds`](crate::ir::Expr::Lds).
+    pub(super) fn lds_op(
+        &mut self,
+        w: &WaveIo,
+        lane: Word,
+        op: LdsOp,
+        [a, d, active]: [Word; 3],
+    ) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb) = (self.t.u32_, self.t.bool_);
+        let c0 = self.u32c(0);
+        self.barrier()?;
+        let Some(v) = w.lds else {
+            // No LDS: every access is out of range.
+            return Ok(c0);
+        };
+        if op == LdsOp::Read {
+            let [ok, i0, i1, sh] = self.lds_slots(&v, a, active)?;
+            let lo = self.wg_load(w, v.lds, i0)?;
+            let hi = self.wg_load(w, v.lds, i1)?;
+            let r = self.funnel(lo, hi, sh)?;
+            return self.b.select(t, None, ok, r, c0).map_err(&err);
+        }
+        let c1 = self.u32c(1);
+        let on = self.b.select(t, None, active, c1, c0).map_err(&err)?;
+        for (array, value) in [(v.xa, a), (v.xd, d), (v.xe, on)] {
+            self.wg_store(w, array, lane, value)?;
+        }
+        self.barrier()?;
+        let first = self.b.i_equal(tb, None, lane, c0).map_err(&err)?;
+        let (work, merge) = (self.b.id(), self.b.id());
+        self.b
+            .selection_merge(merge, SelectionControl::NONE)
+            .map_err(&err)?;
+        self.b
+            .branch_conditional(first, work, merge, [])
+            .map_err(&err)?;
+        self.b.begin_block(Some(work)).map_err(&err)?;
+        for i in 0..self.wave.lanes() {
+            let ci = self.u32c(i);
+            let a = self.wg_load(w, v.xa, ci)?;
+            let d = self.wg_load(w, v.xd, ci)?;
+            let e = self.wg_load(w, v.xe, ci)?;
+            let e = self.b.i_not_equal(tb, None, e, c0).map_err(&err)?;
+            let [ok, i0, i1, sh] = self.lds_slots(&v, a, e)?;
+            let lo = self.wg_load(w, v.lds, i0)?;
+            let hi = self.wg_load(w, v.lds, i1)?;
+            let old = self.funnel(lo, hi, sh)?;
+            let new = self.lds_new(op, old, d)?;
+            let wv = self.b.select(t, None, ok, new, old).map_err(&err)?;
+            // Put `wv` back at the byte shift: the low `sh` bits of `lo` and the high bits of
+            // `hi` stay.
+            let c31 = self.u32c(31);
+            let c32 = self.u32c(32);
+            let b = &mut self.b;
+            let aligned = b.i_equal(tb, None, sh, c0).map_err(&err)?;
+            let keep = b.shift_left_logical(t, None, c1, sh).map_err(&err)?;
+            let keep = b.i_sub(t, None, keep, c1).map_err(&err)?;
+            let lo_keep = b.bitwise_and(t, None, lo, keep).map_err(&err)?;
+            let up = b.shift_left_logical(t, None, wv, sh).map_err(&err)?;
+            let lo_new = b.bitwise_or(t, None, lo_keep, up).map_err(&err)?;
+            let not_keep = b.not(t, None, keep).map_err(&err)?;
+            let hi_keep = b.bitwise_and(t, None, hi, not_keep).map_err(&err)?;
+            let back = b.i_sub(t, None, c32, sh).map_err(&err)?;
+            let back = b.bitwise_and(t, None, back, c31).map_err(&err)?;
+            let down = b.shift_right_logical(t, None, wv, back).map_err(&err)?;
+            let hi_new = b.bitwise_or(t, None, hi_keep, down).map_err(&err)?;
+            let lo_new = b.select(t, None, aligned, wv, lo_new).map_err(&err)?;
+            let hi_new = b.select(t, None, aligned, wv, hi_new).map_err(&err)?;
+            self.wg_store(w, v.lds, i1, hi_new)?;
+            self.wg_store(w, v.lds, i0, lo_new)?;
+            let r = self.b.select(t, None, ok, old, c0).map_err(&err)?;
+            self.wg_store(w, v.xr, ci, r)?;
+        }
+        self.b.branch(merge).map_err(&err)?;
+        self.b.begin_block(Some(merge)).map_err(&err)?;
+        self.barrier()?;
+        self.wg_load(w, v.xr, lane)
+    }
+}

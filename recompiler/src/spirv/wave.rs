@@ -1,0 +1,404 @@
+//! The wave contract's module: one workgroup of exactly `wave` invocations runs one wave,
+//! whatever the host's subgroup size (NVIDIA 32, lavapipe 8): cross-lane traffic goes through
+//! a workgroup-shared array with barriers, never through subgroup operations.
+//!
+//! Interface (docs/dataset-format.md, "Wave contract"):
+//! - `LocalSize = (wave, 1, 1)`; wave `w` = `WorkgroupId.x`, lane = `LocalInvocationId.x`;
+//! - binding 0 (input, [`wave_in_stride`] words per wave): the lanes' in0..in5 (6 words per
+//!   lane, lane order; lanes without a row hold zeros), then [`WAVE_IN_DWORDS`] uniform words:
+//!   EXEC low, EXEC high, s0..s15;
+//! - binding 1 (output, [`wave_out_stride`] words per wave): the lanes' out0..out15, then
+//!   [`WAVE_OUT_DWORDS`] uniform words stored by lane 0: s0..s15, EXEC low/high, VCC low/high,
+//!   SCC (0/1) and a status word (0: ran to the end, 1: stopped by the watchdog);
+//! - with LDS (`lds_dwords` > 0), its dwords follow the uniform input words (before the body)
+//!   and the uniform output words (after it); see `lds`.
+//!
+//! Cross-lane expressions run in uniform control flow on every invocation:
+//! `WaveBallot(b)`: barrier, `shared[lane] = b`, barrier, every invocation ORs the `wave`
+//! entries into a mask; `WaveRead(v, l)`: barrier, `shared[lane] = v`, barrier, read
+//! `shared[l % wave]`. The leading barrier keeps a lane from overwriting an entry another lane
+//! has not read yet. Barriers are `OpControlBarrier` with Workgroup execution and memory scope
+//! and AcquireRelease | WorkgroupMemory semantics.
+
+use rspirv::dr::Operand;
+use rspirv::spirv::{
+    BuiltIn, Decoration, ExecutionMode, ExecutionModel, FunctionControl, SelectionControl,
+    StorageClass, Word,
+};
+
+use super::interface::{Inputs, Io};
+use super::lds::LdsVars;
+use super::{build_err, Emitter, SpirvError, Uses};
+use super::{SpirvOptions, INPUT_DWORDS, OUTPUT_DWORDS};
+use crate::ir::{Handle, Kernel, Ty};
+use rdnaprobe_isa::Wave;
+use rspirv::binary::Assemble;
+
+/// Uniform input words per wave: EXEC low, EXEC high, s0..s15.
+pub const WAVE_IN_DWORDS: u32 = 18;
+/// Uniform output words per wave: s0..s15, EXEC low/high, VCC low/high, SCC, status.
+pub const WAVE_OUT_DWORDS: u32 = 22;
+/// Index of the status word among the uniform outputs (0: the body ran to its end).
+pub const WAVE_STATUS_WORD: u32 = 21;
+
+/// Input words per wave of a `wave`-lane module with `lds_dwords` of LDS.
+pub fn wave_in_stride(wave: Wave, lds_dwords: u32) -> u32 {
+    wave.lanes() * INPUT_DWORDS + WAVE_IN_DWORDS + lds_dwords
+}
+
+/// Output words per wave of a `wave`-lane module with `lds_dwords` of LDS.
+pub fn wave_out_stride(wave: Wave, lds_dwords: u32) -> u32 {
+    wave.lanes() * OUTPUT_DWORDS + WAVE_OUT_DWORDS + lds_dwords
+}
+
+/// What the wave's expressions read besides the lane's inputs.
+#[derive(Clone, Copy)]
+pub(super) struct WaveIo {
+    in_var: Word,
+    /// Index of the wave's first uniform input word.
+    uni_base: Word,
+    shared: Word,
+    pub(super) ptr_wg_u32: Word,
+    pub(super) lds: Option<LdsVars>,
+}
+
+/// Emits the wave module for `kernel` with `lds_dwords` of LDS (see the module docs).
+pub fn emit_wave(
+    kernel: &Kernel,
+    wave: Wave,
+    lds_dwords: u32,
+    opts: &SpirvOptions,
+) -> Result<Vec<u32>, SpirvError> {
+    if lds_dwords > 65536 / 4 {
+        return Err(SpirvError::Interface {
+            reason: format!("{lds_dwords} LDS dwords (at most 16384)"),
+        });
+    }
+    kernel.validate()?;
+    let uses = Uses::of(kernel);
+    if uses.f64 && !opts.float64 {
+        return Err(SpirvError::Unsupported {
+            reason: "the kernel computes in f64 and the device lacks shaderFloat64".into(),
+        });
+    }
+    if uses.u64 && !opts.int64 {
+        return Err(SpirvError::Unsupported {
+            reason: "the kernel computes in 64-bit integers (wave masks) and the device lacks \
+                     shaderInt64"
+                .into(),
+        });
+    }
+    let mut e = Emitter::new(kernel, wave, uses, opts);
+    e.wave_module(lds_dwords)?;
+    Ok(e.b.module().assemble())
+}
+
+impl Emitter<'_> {
+    fn wave_module(&mut self, lds_dwords: u32) -> Result<(), SpirvError> {
+        let t_u32 = self.t.u32_;
+        let err = build_err(None);
+        let lanes = self.wave.lanes();
+
+        let arr = self.b.type_runtime_array(t_u32);
+        self.b
+            .decorate(arr, Decoration::ArrayStride, [Operand::LiteralBit32(4)]);
+        let buf = self.b.type_struct([arr]);
+        self.b.decorate(buf, Decoration::Block, []);
+        self.b
+            .member_decorate(buf, 0, Decoration::Offset, [Operand::LiteralBit32(0)]);
+        let ptr_buf = self.b.type_pointer(None, StorageClass::StorageBuffer, buf);
+        let in_var = self
+            .b
+            .variable(ptr_buf, None, StorageClass::StorageBuffer, None);
+        let out_var = self
+            .b
+            .variable(ptr_buf, None, StorageClass::StorageBuffer, None);
+        for (var, binding, name) in [(in_var, 0, "inputs"), (out_var, 1, "outputs")] {
+            self.b
+                .decorate(var, Decoration::DescriptorSet, [Operand::LiteralBit32(0)]);
+            self.b
+                .decorate(var, Decoration::Binding, [Operand::LiteralBit32(binding)]);
+            self.b.name(var, name);
+        }
+        self.b.decorate(in_var, Decoration::NonWritable, []);
+        self.b.decorate(out_var, Decoration::NonReadable, []);
+
+        let c_lanes = self.u32c(lanes);
+        let shared_ty = self.b.type_array(t_u32, c_lanes);
+        let ptr_shared = self
+            .b
+            .type_pointer(None, StorageClass::Workgroup, shared_ty);
+        let ptr_wg_u32 = self.b.type_pointer(None, StorageClass::Workgroup, t_u32);
+        let shared = self
+            .b
+            .variable(ptr_shared, None, StorageClass::Workgroup, None);
+        self.b.name(shared, "cross_lane");
+
+        let wg_var = self
+            .b
+            .variable(self.t.ptr_in_uvec3, None, StorageClass::Input, None);
+        let lid_var = self
+            .b
+            .variable(self.t.ptr_in_uvec3, None, StorageClass::Input, None);
+        for (var, builtin) in [
+            (wg_var, BuiltIn::WorkgroupId),
+            (lid_var, BuiltIn::LocalInvocationId),
+        ] {
+            self.b
+                .decorate(var, Decoration::BuiltIn, [Operand::BuiltIn(builtin)]);
+        }
+
+        self.declare_vars();
+        let lds = self.declare_lds(lds_dwords);
+        let fn_ty = self.b.type_function(self.t.void, []);
+        let main = self
+            .b
+            .begin_function(self.t.void, None, FunctionControl::NONE, fn_ty)
+            .map_err(&err)?;
+        self.b
+            .entry_point(ExecutionModel::GLCompute, main, "main", [wg_var, lid_var]);
+        self.b
+            .execution_mode(main, ExecutionMode::LocalSize, [lanes, 1, 1]);
+        self.float_controls(main);
+        self.b.begin_block(None).map_err(&err)?;
+
+        let wg = self
+            .b
+            .load(self.t.uvec3, None, wg_var, None, [])
+            .map_err(&err)?;
+        let w = self
+            .b
+            .composite_extract(t_u32, None, wg, [0])
+            .map_err(&err)?;
+        let lid = self
+            .b
+            .load(self.t.uvec3, None, lid_var, None, [])
+            .map_err(&err)?;
+        let lane = self
+            .b
+            .composite_extract(t_u32, None, lid, [0])
+            .map_err(&err)?;
+        let c_in_stride = self.u32c(wave_in_stride(self.wave, lds_dwords));
+        let c_out_stride = self.u32c(wave_out_stride(self.wave, lds_dwords));
+        let c6 = self.u32c(INPUT_DWORDS);
+        let c16 = self.u32c(OUTPUT_DWORDS);
+        let c_in_lanes = self.u32c(lanes * INPUT_DWORDS);
+        let c_out_lanes = self.u32c(lanes * OUTPUT_DWORDS);
+        let b = &mut self.b;
+        let in_wave = b.i_mul(t_u32, None, w, c_in_stride).map_err(&err)?;
+        let in_lane = b.i_mul(t_u32, None, lane, c6).map_err(&err)?;
+        let in_base = b.i_add(t_u32, None, in_wave, in_lane).map_err(&err)?;
+        let uni_base = b.i_add(t_u32, None, in_wave, c_in_lanes).map_err(&err)?;
+        let out_wave = b.i_mul(t_u32, None, w, c_out_stride).map_err(&err)?;
+        let out_lane = b.i_mul(t_u32, None, lane, c16).map_err(&err)?;
+        let out_base = b.i_add(t_u32, None, out_wave, out_lane).map_err(&err)?;
+        let uni_out = b.i_add(t_u32, None, out_wave, c_out_lanes).map_err(&err)?;
+
+        let io = Io {
+            inputs: Inputs::Buffer { in_var, in_base },
+            lane,
+            wave: Some(WaveIo {
+                in_var,
+                uni_base,
+                shared,
+                ptr_wg_u32,
+                lds,
+            }),
+        };
+        let w = io.wave.expect("set above");
+        if let Some(v) = lds {
+            self.lds_copy(&w, lane, |e, k| {
+                let at =
+                    e.b.i_add(t_u32, None, uni_base, k)
+                        .map_err(build_err(None))?;
+                let x = e.load_word(in_var, at, WAVE_IN_DWORDS)?;
+                let p =
+                    e.b.access_chain(ptr_wg_u32, None, v.lds, [k])
+                        .map_err(build_err(None))?;
+                e.b.store(p, x, None, []).map_err(build_err(None))
+            })?;
+        }
+        let status = if self.kernel.blocks.is_empty() {
+            for i in 0..self.kernel.exprs.len() {
+                let h = Handle(i as u32);
+                self.at = Some(h);
+                let id = self.expr(h, &io)?;
+                self.values.push(id);
+            }
+            self.at = None;
+            self.u32c(0)
+        } else {
+            self.cfg_body(&io)?
+        };
+        for k in 0..OUTPUT_DWORDS as usize {
+            let v = self.v(self.kernel.outputs[k]);
+            self.store_word(out_var, out_base, k as u32, v)?;
+        }
+        if let Some(v) = lds {
+            self.barrier()?;
+            self.lds_copy(&w, lane, |e, k| {
+                let p =
+                    e.b.access_chain(ptr_wg_u32, None, v.lds, [k])
+                        .map_err(build_err(None))?;
+                let x =
+                    e.b.load(t_u32, None, p, None, [])
+                        .map_err(build_err(None))?;
+                let at =
+                    e.b.i_add(t_u32, None, uni_out, k)
+                        .map_err(build_err(None))?;
+                e.store_word(out_var, at, WAVE_OUT_DWORDS, x)
+            })?;
+        }
+
+        // Uniform outputs: lane 0 stores them.
+        let c0 = self.u32c(0);
+        let first = self.b.i_equal(self.t.bool_, None, lane, c0).map_err(&err)?;
+        let store = self.b.id();
+        let merge = self.b.id();
+        self.b
+            .selection_merge(merge, SelectionControl::NONE)
+            .map_err(&err)?;
+        self.b
+            .branch_conditional(first, store, merge, [])
+            .map_err(&err)?;
+        self.b.begin_block(Some(store)).map_err(&err)?;
+        let mut words: Vec<Word> = Vec::with_capacity(WAVE_OUT_DWORDS as usize);
+        match self.kernel.uniform.clone() {
+            Some(u) => {
+                for &s in &u.sgprs {
+                    words.push(self.v(s));
+                }
+                for m in [u.exec, u.vcc] {
+                    let (lo, hi) = self.split64(self.v(m))?;
+                    words.extend([lo, hi]);
+                }
+                let (one, zero) = (self.u32c(1), self.u32c(0));
+                let scc = self.v(u.scc);
+                words.push(self.b.select(t_u32, None, scc, one, zero).map_err(&err)?);
+            }
+            None => words.resize(WAVE_STATUS_WORD as usize, c0),
+        }
+        words.push(status);
+        for (k, v) in words.into_iter().enumerate() {
+            self.store_word(out_var, uni_out, k as u32, v)?;
+        }
+        self.b.branch(merge).map_err(&err)?;
+        self.b.begin_block(Some(merge)).map_err(&err)?;
+        self.b.ret().map_err(&err)?;
+        self.b.end_function().map_err(&err)?;
+        Ok(())
+    }
+
+    /// Stores `v` at word `base + k` of the storage buffer `var`.
+    fn store_word(&mut self, var: Word, base: Word, k: u32, v: Word) -> Result<(), SpirvError> {
+        let err = build_err(self.at);
+        let (c0, ck) = (self.u32c(0), self.u32c(k));
+        let idx = self.b.i_add(self.t.u32_, None, base, ck).map_err(&err)?;
+        let ptr = self
+            .b
+            .access_chain(self.t.ptr_sb_u32, None, var, [c0, idx])
+            .map_err(&err)?;
+        self.b.store(ptr, v, None, []).map_err(&err)
+    }
+
+    /// Loads word `base + k` of the storage buffer `var`.
+    fn load_word(&mut self, var: Word, base: Word, k: u32) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (c0, ck) = (self.u32c(0), self.u32c(k));
+        let idx = self.b.i_add(self.t.u32_, None, base, ck).map_err(&err)?;
+        let ptr = self
+            .b
+            .access_chain(self.t.ptr_sb_u32, None, var, [c0, idx])
+            .map_err(&err)?;
+        self.b.load(self.t.u32_, None, ptr, None, []).map_err(&err)
+    }
+
+    pub(super) fn wave_io(&self, io: &Io, what: &str) -> Result<WaveIo, SpirvError> {
+        io.wave.ok_or_else(|| SpirvError::Unsupported {
+            reason: format!("{what} needs the wave contract's module (spirv::emit_wave)"),
+        })
+    }
+
+    /// [`Expr::SgprIn`](crate::ir::Expr::SgprIn).
+    pub(super) fn sgpr_in(&mut self, io: &Io, index: u8) -> Result<Word, SpirvError> {
+        let Some(w) = io.wave else {
+            return Ok(self.u32c(0));
+        };
+        self.load_word(w.in_var, w.uni_base, 2 + u32::from(index))
+    }
+
+    /// [`Expr::ExecIn`](crate::ir::Expr::ExecIn).
+    pub(super) fn exec_in(&mut self, io: &Io) -> Result<Word, SpirvError> {
+        let Some(w) = io.wave else {
+            return Ok(self.constant(Ty::U64, u64::MAX));
+        };
+        let lo = self.load_word(w.in_var, w.uni_base, 0)?;
+        let hi = self.load_word(w.in_var, w.uni_base, 1)?;
+        self.pack64(lo, hi)
+    }
+
+    pub(super) fn barrier(&mut self) -> Result<(), SpirvError> {
+        // Execution and memory scope Workgroup (2); AcquireRelease (0x8) | WorkgroupMemory
+        // (0x100).
+        let scope = self.u32c(2);
+        let semantics = self.u32c(0x108);
+        self.b
+            .control_barrier(scope, scope, semantics)
+            .map_err(build_err(self.at))
+    }
+
+    /// Publishes this lane's `v` in the shared array (after every lane finished reading it).
+    fn publish(&mut self, w: &WaveIo, lane: Word, v: Word) -> Result<(), SpirvError> {
+        let err = build_err(self.at);
+        self.barrier()?;
+        let ptr = self
+            .b
+            .access_chain(w.ptr_wg_u32, None, w.shared, [lane])
+            .map_err(&err)?;
+        self.b.store(ptr, v, None, []).map_err(&err)?;
+        self.barrier()
+    }
+
+    fn shared_load(&mut self, w: &WaveIo, index: Word) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let ptr = self
+            .b
+            .access_chain(w.ptr_wg_u32, None, w.shared, [index])
+            .map_err(&err)?;
+        self.b.load(self.t.u32_, None, ptr, None, []).map_err(&err)
+    }
+
+    /// [`Expr::WaveBallot`](crate::ir::Expr::WaveBallot).
+    pub(super) fn wave_ballot(&mut self, io: &Io, x: Word) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let w = self.wave_io(io, "a ballot")?;
+        let (one, zero) = (self.u32c(1), self.u32c(0));
+        let t = self.t.u32_;
+        let bit = self.b.select(t, None, x, one, zero).map_err(&err)?;
+        self.publish(&w, io.lane, bit)?;
+        let mut halves = [zero, zero];
+        for i in 0..self.wave.lanes() {
+            let ci = self.u32c(i);
+            let v = self.shared_load(&w, ci)?;
+            let sh = self.u32c(i % 32);
+            let b = &mut self.b;
+            let v = b.shift_left_logical(t, None, v, sh).map_err(&err)?;
+            let half = &mut halves[(i / 32) as usize];
+            *half = b.bitwise_or(t, None, *half, v).map_err(&err)?;
+        }
+        self.pack64(halves[0], halves[1])
+    }
+
+    /// [`Expr::WaveRead`](crate::ir::Expr::WaveRead).
+    pub(super) fn wave_read(&mut self, io: &Io, v: Word, from: Word) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let w = self.wave_io(io, "a cross-lane read")?;
+        self.publish(&w, io.lane, v)?;
+        let mask = self.u32c(self.wave.lanes() - 1);
+        let idx = self
+            .b
+            .bitwise_and(self.t.u32_, None, from, mask)
+            .map_err(&err)?;
+        self.shared_load(&w, idx)
+    }
+}

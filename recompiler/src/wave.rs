@@ -1,0 +1,394 @@
+//! The CPU model of the wave contract: runs a [`Kernel`] over every lane of one wave at once,
+//! expression by expression, so that a cross-lane expression sees the values every lane
+//! computed for its operands.
+//!
+//! Per-lane expressions take their bits from the same scalar semantics as the per-lane
+//! interpreter ([`crate::interp`]). The cross-lane ones are defined here:
+//! - [`Expr::WaveBallot`]: bit `i` of the result is lane `i`'s `Bool` (`i < wave`), on every
+//!   lane;
+//! - [`Expr::WaveRead`]: the `value` of lane `lane % wave`.
+//!
+//! A kernel with control flow ([`Kernel::blocks`]) runs block by block, every lane together
+//! (RDNA2 branches are wave-uniform), with a watchdog on the number of blocks executed.
+//!
+//! Every lane of the wave runs (lanes with no dataset row have zero inputs): a lane outside
+//! EXEC still computes, as the SPIR-V module's invocations do; EXEC masking is explicit in
+//! the lowering. The uniform outputs are lane 0's values, as the SPIR-V module stores them.
+
+use crate::interp::{eval_expr, Uniform};
+use crate::ir::{Expr, Kernel, LdsOp, Terminator};
+
+/// A wave's state before the body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WaveInput {
+    /// in0..in5 of every lane (`wave` entries, lane order).
+    pub lanes: Vec<[u32; 6]>,
+    /// s0..s15.
+    pub sgprs: [u32; 16],
+    /// EXEC (a wave32 uses the low 32 bits).
+    pub exec: u64,
+    /// The wave's LDS before the body (its whole size; empty: no LDS).
+    pub lds: Vec<u32>,
+}
+
+/// The uniform state after the body.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UniformValues {
+    pub sgprs: [u32; 16],
+    pub exec: u64,
+    pub vcc: u64,
+    pub scc: bool,
+}
+
+/// A wave's results: out0..out15 of every lane and, for a kernel with uniform outputs, their
+/// values; `error` when the wave did not reach its end (the watchdog).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WaveOutput {
+    pub lanes: Vec<[u32; 16]>,
+    pub uniform: Option<UniformValues>,
+    pub error: Option<String>,
+    /// The LDS after the body.
+    pub lds: Vec<u32>,
+}
+
+/// The dword an [`LdsOp`] leaves at its address, given the `old` dword there and its `data`
+/// (the value `Read` leaves is `old`).
+pub fn lds_apply(op: LdsOp, old: u32, data: u32) -> u32 {
+    match op {
+        LdsOp::Read => old,
+        LdsOp::Write => data,
+        LdsOp::Add => old.wrapping_add(data),
+        LdsOp::Sub => old.wrapping_sub(data),
+        LdsOp::Rsub => data.wrapping_sub(old),
+        LdsOp::Inc => {
+            if old >= data {
+                0
+            } else {
+                old + 1
+            }
+        }
+        LdsOp::Dec => {
+            if old == 0 || old > data {
+                data
+            } else {
+                old - 1
+            }
+        }
+        LdsOp::MinI => (old as i32).min(data as i32) as u32,
+        LdsOp::MaxI => (old as i32).max(data as i32) as u32,
+        LdsOp::MinU => old.min(data),
+        LdsOp::MaxU => old.max(data),
+        LdsOp::And => old & data,
+        LdsOp::Or => old | data,
+        LdsOp::Xor => old ^ data,
+    }
+}
+
+/// The LDS as bytes, little-endian, with the access rule of [`Expr::Lds`]: a dword at any
+/// byte address inside the LDS (unaligned addresses included); an access whose four bytes do
+/// not all lie inside is out of range (reads 0, writes nothing).
+struct Lds(Vec<u8>);
+
+impl Lds {
+    fn in_range(&self, a: u32) -> bool {
+        (a as usize)
+            .checked_add(4)
+            .is_some_and(|end| end <= self.0.len())
+    }
+    fn read(&self, a: u32) -> u32 {
+        let a = a as usize;
+        u32::from_le_bytes([self.0[a], self.0[a + 1], self.0[a + 2], self.0[a + 3]])
+    }
+    fn write(&mut self, a: u32, v: u32) {
+        let a = a as usize;
+        self.0[a..a + 4].copy_from_slice(&v.to_le_bytes());
+    }
+}
+
+/// Blocks a wave may execute before the watchdog ends it (the SPIR-V module counts the same).
+pub const WATCHDOG_BLOCKS: u32 = 1 << 16;
+
+/// The watchdog's message.
+pub fn watchdog_message() -> String {
+    format!("watchdog: more than {WATCHDOG_BLOCKS} blocks executed")
+}
+
+/// The evaluation state of one wave: every lane's expression values and register variables.
+struct State<'k> {
+    kernel: &'k Kernel,
+    uni: Uniform,
+    /// vals[lane][expr]
+    vals: Vec<Vec<u64>>,
+    /// vars[lane][variable]
+    vars: Vec<Vec<u64>>,
+    lds: Lds,
+}
+
+impl State<'_> {
+    /// Evaluates the expressions `range` on every lane; leaves only when `leaves`, the others
+    /// only when not.
+    fn eval(&mut self, input: &WaveInput, range: std::ops::Range<usize>, leaves: bool) {
+        let n = self.vals.len();
+        for i in range {
+            let e = &self.kernel.exprs[i];
+            if e.is_leaf() != leaves {
+                continue;
+            }
+            match *e {
+                Expr::WaveBallot(a) => {
+                    let mask = (0..n.min(64))
+                        .filter(|&l| self.vals[l][a.index()] != 0)
+                        .fold(0u64, |m, l| m | 1 << l);
+                    for v in &mut self.vals {
+                        v[i] = mask;
+                    }
+                }
+                Expr::WaveRead { value, lane } => {
+                    let read: Vec<u64> = (0..n)
+                        .map(|l| {
+                            let from = self.vals[l][lane.index()] as usize % n.max(1);
+                            self.vals[from][value.index()]
+                        })
+                        .collect();
+                    for (v, r) in self.vals.iter_mut().zip(read) {
+                        v[i] = r;
+                    }
+                }
+                Expr::Lds {
+                    op,
+                    addr,
+                    data,
+                    active,
+                } => {
+                    for l in 0..n {
+                        let v = &self.vals[l];
+                        let (a, d) = (v[addr.index()] as u32, v[data.index()] as u32);
+                        let r = if v[active.index()] != 0 && self.lds.in_range(a) {
+                            let old = self.lds.read(a);
+                            if op != LdsOp::Read {
+                                self.lds.write(a, lds_apply(op, old, d));
+                            }
+                            old
+                        } else {
+                            0
+                        };
+                        self.vals[l][i] = u64::from(r);
+                    }
+                }
+                Expr::Var(id) => {
+                    for (v, vars) in self.vals.iter_mut().zip(&self.vars) {
+                        v[i] = vars.get(usize::from(id)).copied().unwrap_or(0);
+                    }
+                }
+                _ => {
+                    for (l, v) in self.vals.iter_mut().enumerate() {
+                        v[i] = eval_expr(self.kernel, v, e, &input.lanes[l], l as u32, &self.uni);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Runs `kernel` (valid, see [`Kernel::validate`]) over the wave `input`. A kernel with blocks
+/// follows its terminators (a branch condition is lane 0's); after [`WATCHDOG_BLOCKS`] blocks
+/// the wave stops and `error` says so.
+pub fn run_wave(kernel: &Kernel, input: &WaveInput) -> WaveOutput {
+    let n = input.lanes.len();
+    let nvars = kernel
+        .exprs
+        .iter()
+        .filter_map(|e| match e {
+            Expr::Var(id) => Some(usize::from(*id) + 1),
+            _ => None,
+        })
+        .chain(
+            kernel
+                .blocks
+                .iter()
+                .flat_map(|b| b.stores.iter().map(|s| usize::from(s.0) + 1)),
+        )
+        .max()
+        .unwrap_or(0);
+    let mut st = State {
+        kernel,
+        uni: Uniform {
+            sgprs: input.sgprs,
+            exec: input.exec,
+        },
+        vals: vec![vec![0; kernel.exprs.len()]; n],
+        vars: vec![vec![0; nvars]; n],
+        lds: Lds(input.lds.iter().flat_map(|d| d.to_le_bytes()).collect()),
+    };
+    let all = 0..kernel.exprs.len();
+    st.eval(input, all.clone(), true);
+    let mut error = None;
+    if kernel.blocks.is_empty() {
+        st.eval(input, all, false);
+    } else {
+        let mut block = 0usize;
+        let mut executed = 0u32;
+        while let Some(b) = kernel.blocks.get(block) {
+            if executed == WATCHDOG_BLOCKS {
+                error = Some(watchdog_message());
+                break;
+            }
+            executed += 1;
+            st.eval(input, b.exprs.start as usize..b.exprs.end as usize, false);
+            for (vals, vars) in st.vals.iter().zip(st.vars.iter_mut()) {
+                for &(id, h) in &b.stores {
+                    vars[usize::from(id)] = vals[h.index()];
+                }
+            }
+            block = match b.term {
+                Terminator::Jump(t) => t as usize,
+                Terminator::Branch { cond, then, other } => {
+                    let c = st.vals.first().is_some_and(|v| v[cond.index()] != 0);
+                    if c {
+                        then as usize
+                    } else {
+                        other as usize
+                    }
+                }
+            };
+        }
+        let exit = kernel.blocks.last().map_or(0, |b| b.exprs.end as usize);
+        st.eval(input, exit..kernel.exprs.len(), false);
+    }
+    let vals = &st.vals;
+    let lanes = vals
+        .iter()
+        .map(|v| {
+            let mut out = [0u32; 16];
+            for (o, h) in out.iter_mut().zip(&kernel.outputs) {
+                *o = v[h.index()] as u32;
+            }
+            out
+        })
+        .collect();
+    let uniform = kernel.uniform.as_ref().zip(vals.first()).map(|(u, v)| {
+        let mut sgprs = [0u32; 16];
+        for (s, h) in sgprs.iter_mut().zip(&u.sgprs) {
+            *s = v[h.index()] as u32;
+        }
+        UniformValues {
+            sgprs,
+            exec: v[u.exec.index()],
+            vcc: v[u.vcc.index()],
+            scc: v[u.scc.index()] != 0,
+        }
+    });
+    let lds = st
+        .lds
+        .0
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    WaveOutput {
+        lanes,
+        uniform,
+        error,
+        lds,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Convert, Handle, IntBin, IntCmp, Ty, UniformOutputs};
+
+    /// out0 = WaveRead(in0, in1), out1 = low half of ballot(in0 > 5), uniform s0 = s_in[3].
+    fn kernel() -> Kernel {
+        let mut k = Kernel::default();
+        let in0 = k.push(Expr::Input(0));
+        let in1 = k.push(Expr::Input(1));
+        let read = k.push(Expr::WaveRead {
+            value: in0,
+            lane: in1,
+        });
+        let five = k.push(Expr::Const {
+            ty: Ty::U32,
+            bits: 5,
+        });
+        let gt = k.push(Expr::IntCmp {
+            op: IntCmp::GtU,
+            a: in0,
+            b: five,
+        });
+        let ballot = k.push(Expr::WaveBallot(gt));
+        let lo = k.push(Expr::Convert {
+            op: Convert::TruncU64,
+            a: ballot,
+            to: Ty::U32,
+        });
+        let s3 = k.push(Expr::SgprIn(3));
+        let exec = k.push(Expr::ExecIn);
+        let t = k.push(Expr::IntCmp {
+            op: IntCmp::Eq,
+            a: s3,
+            b: s3,
+        });
+        let sum = k.push(Expr::IntBin {
+            op: IntBin::Add,
+            a: s3,
+            b: in0,
+        });
+        k.outputs = vec![
+            read, lo, sum, read, read, read, read, read, read, read, read, read, read, read, read,
+            read,
+        ];
+        k.uniform = Some(UniformOutputs {
+            sgprs: vec![s3; 16],
+            exec,
+            vcc: ballot,
+            scc: t,
+        });
+        k.validate().unwrap();
+        let _ = Handle(0);
+        k
+    }
+
+    #[test]
+    fn ballots_and_reads_see_every_lane() {
+        let k = kernel();
+        let lanes: Vec<[u32; 6]> = (0..32u32).map(|l| [l, 31 - l, 0, 0, 0, 0]).collect();
+        let out = run_wave(
+            &k,
+            &WaveInput {
+                lanes,
+                sgprs: [0, 0, 0, 100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                exec: 0xf,
+                lds: vec![],
+            },
+        );
+        for l in 0..32u32 {
+            let o = out.lanes[l as usize];
+            assert_eq!(o[0], 31 - l, "lane {l} reads lane 31-l's in0");
+            assert_eq!(o[1], 0xffff_ffc0, "lanes 6..31 have in0 > 5");
+            assert_eq!(o[2], 100 + l);
+        }
+        let u = out.uniform.unwrap();
+        assert_eq!(u.sgprs, [100; 16]);
+        assert_eq!(u.exec, 0xf);
+        assert_eq!(u.vcc, 0xffff_ffc0);
+        assert!(u.scc);
+    }
+
+    #[test]
+    fn wave64_ballot_and_read_index_modulo_wave() {
+        let k = kernel();
+        let lanes: Vec<[u32; 6]> = (0..64u32).map(|l| [l, l + 64 + 1, 0, 0, 0, 0]).collect();
+        let out = run_wave(
+            &k,
+            &WaveInput {
+                lanes,
+                sgprs: [0; 16],
+                exec: u64::MAX,
+                lds: vec![],
+            },
+        );
+        assert_eq!(out.lanes[63][0], 0, "lane 63 reads lane (63 + 65) % 64 = 0");
+        assert_eq!(out.lanes[10][0], 11);
+        assert_eq!(out.uniform.unwrap().vcc, !0x3f);
+    }
+}

@@ -1,0 +1,147 @@
+//! `rdnaprobe replay` of wave datasets (docs/dataset-format.md, "Wave contract"): the
+//! hand-computed rows of datasets/wave/*.csv come back bit for bit on `cpu` and on
+//! `vulkan:lavapipe` (lane outputs and the uniform outputs of each wave's first row), and a
+//! bad wave cell is an error naming file, line and column, exit code 2.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use rdnaprobe_dataset::{read_dataset, Dataset, WaveCol, WaveLayout};
+
+const UNIFORM_OUT: [WaveCol; 6] = [
+    WaveCol::SOut,
+    WaveCol::ExecOut,
+    WaveCol::VccOut,
+    WaveCol::SccOut,
+    WaveCol::LdsOut,
+    WaveCol::MemOut,
+];
+
+fn replay(input: &Path, backend: &str, out: &Path) {
+    let o = Command::new(common::bin())
+        .args(["replay", "-b", backend, "-o"])
+        .arg(out)
+        .arg(input)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// Compares a replay output with the dataset's expected cells; returns the rows compared.
+fn check(expected: &Dataset, got: &Dataset, what: &str) -> usize {
+    let layout = WaveLayout::from_columns(&expected.extra_columns).expect("wave dataset");
+    let got_layout = WaveLayout::from_columns(&got.extra_columns).expect("wave columns kept");
+    assert_eq!(expected.rows.len(), got.rows.len(), "{what}: row count");
+    for (i, (e, g)) in expected.rows.iter().zip(&got.rows).enumerate() {
+        let status = &g.extra[1];
+        assert_eq!(status, "ok", "{what}: row {i} ({})", e.instruction);
+        assert_eq!(
+            e.outputs, g.outputs,
+            "{what}: row {i} ({}) lane outputs",
+            e.instruction
+        );
+        for c in UNIFORM_OUT {
+            assert_eq!(
+                layout.cell(e, c),
+                got_layout.cell(g, c),
+                "{what}: row {i} ({}) {}",
+                e.instruction,
+                c.name()
+            );
+        }
+    }
+    expected.rows.len()
+}
+
+#[test]
+fn hand_computed_wave_rows_replay_on_cpu_and_lavapipe() {
+    let dir = common::scratch_dir("wave-replay");
+    let mut backends = vec!["cpu"];
+    if common::skip_without_lavapipe().is_none() {
+        backends.push("vulkan:lavapipe");
+    }
+    let files = common::repo_files("datasets/wave", "csv");
+    assert!(!files.is_empty());
+    for input in files {
+        rdnaprobe_dataset::verify(&input).unwrap_or_else(|e| panic!("{e}"));
+        let expected = read_dataset(&input).unwrap();
+        for backend in &backends {
+            let out = dir.join(format!("{}.csv", backend.replace(':', "-")));
+            replay(&input, backend, &out);
+            let got = read_dataset(&out).unwrap();
+            let n = check(
+                &expected,
+                &got,
+                &format!("{} on {backend}", input.display()),
+            );
+            assert!(n > 0);
+        }
+    }
+}
+
+#[test]
+fn a_bad_wave_cell_is_an_error_with_its_location() {
+    let dir = common::scratch_dir("wave-bad");
+    let input = common::repo_root().join("datasets/wave/crosslane.csv");
+    // line 3 (the second row of the first wave) repeats exec_in with another value
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_path(input)
+        .unwrap();
+    let mut records: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    let col = records[0].iter().position(|c| c == "exec_in").unwrap();
+    let mut cells: Vec<String> = records[2].iter().map(str::to_string).collect();
+    cells[col] = "0x1".into();
+    records[2] = csv::StringRecord::from(cells);
+    let bad = dir.join("bad.csv");
+    let mut w = csv::Writer::from_path(&bad).unwrap();
+    for rec in &records {
+        w.write_record(rec).unwrap();
+    }
+    w.flush().unwrap();
+    let o = Command::new(common::bin())
+        .args(["replay", "-b", "cpu"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("bad.csv:3:{} (exec_in)", col + 1)),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_body_that_never_ends_is_a_row_error_on_every_backend() {
+    let dir = common::scratch_dir("wave-watchdog");
+    let input = dir.join("loop.csv");
+    let mut text = format!("{},wave_id,lane\n", rdnaprobe_dataset::V1_COLUMNS.join(","));
+    // v_mov_b32 v10, 1; s_branch -1
+    for lane in 0..2 {
+        text += &format!(
+            "\"v_mov_b32 v10, 1; s_branch -1\",0x7e140281 0xbf82ffff,32,,,,,,,,{},{},gfx1030,,,w,{lane}\n",
+            ["0x0"; 6].join(","),
+            [""; 16].join(",")
+        );
+    }
+    std::fs::write(&input, text).unwrap();
+    let mut backends = vec!["cpu"];
+    if common::skip_without_lavapipe().is_none() {
+        backends.push("vulkan:lavapipe");
+    }
+    for backend in backends {
+        let out = dir.join(format!("{}.csv", backend.replace(':', "-")));
+        replay(&input, backend, &out);
+        let got = read_dataset(&out).unwrap();
+        for row in &got.rows {
+            assert_eq!(
+                row.extra[1], "error: watchdog: more than 65536 blocks executed",
+                "{backend}"
+            );
+            assert_eq!(row.outputs, [None; 16]);
+        }
+    }
+}
