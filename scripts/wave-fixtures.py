@@ -21,7 +21,7 @@ def mask(w, m):
 def row_cells(w, lane, in0, out0):
     return [f"0x{in0:08x}", f"0x{lane:08x}"] + ["0x00000000"] * 4, [f"0x{out0:08x}"] + ["0x00000000"] * 15
 
-def case(wid, text, w, lanes, in0, exec_in, s_in, s_out, exec_out, vcc, out0, note, enc=None):
+def case(wid, text, w, lanes, in0, exec_in, s_in, s_out, exec_out, vcc, out0, note, enc=None, scc=0):
     # DS modifiers are not in the project's assembler: those rows give llvm-mc's words
     enc = enc or encode(text)
     rows = []
@@ -33,7 +33,7 @@ def case(wid, text, w, lanes, in0, exec_in, s_in, s_out, exec_out, vcc, out0, no
         sout = " ".join(f"0x{x:08x}" for x in s_out) if first else ""
         cells += [wid, str(l), f"0x{exec_in:016x}" if first else "", sin, sout,
                   f"0x{mask(w, exec_out):016x}" if first else "",
-                  f"0x{mask(w, vcc):016x}" if first else "", "0" if first else ""]
+                  f"0x{mask(w, vcc):016x}" if first else "", str(scc) if first else ""]
         rows.append(",".join(cells))
     return rows
 
@@ -96,6 +96,19 @@ rows += case("execz", "v_cmpx_lt_u32 100, v4; s_cbranch_execz 1; v_mov_b32 v11, 
 rows += case("execnz64", "v_cmpx_lt_u32 20, v4; s_cbranch_execnz 1; v_mov_b32 v11, 7; v_mov_b32 v10, 3", 64, A64,
              lambda l: l, (1 << 64) - 1, s16(), s16(), ~((1 << 21) - 1), 0, lambda l: 3 if l > 20 else 0,
              "s_cbranch_execnz taken: the skipped move never runs")
+# scalar ALU inside a wave: SCC drives a loop; saveexec narrows EXEC to a VOPC ballot and restores it
+rows += case("scalar_loop", "s_mov_b32 s1, 0; s_add_u32 s1, s1, 3; s_sub_u32 s0, s0, 1; s_cmp_lg_u32 s0, 0; "
+             "s_cbranch_scc1 -4; v_mov_b32 v10, s1", 32, A32, lambda l: l, (1 << 32) - 1, s16(s0=5),
+             s16(s1=15), (1 << 32) - 1, 0, lambda l: 15, "SALU loop on SCC: s0 passes of s1 += 3")
+rows += case("saveexec32", "v_cmp_gt_u32 vcc_lo, v4, s1; s_and_saveexec_b32 s3, vcc_lo; v_mov_b32 v10, 7; "
+             "s_or_b32 exec_lo, exec_lo, s3", 32, A32, lambda l: l, (1 << 32) - 1, s16(s1=15),
+             s16(s1=15, s3=0xffffffff), (1 << 32) - 1, 0xffff0000, lambda l: 7 if l > 15 else 0,
+             "s_and_saveexec_b32: EXEC = VCC & EXEC, old EXEC saved; s_or restores it (SCC = result != 0)",
+             scc=1)
+rows += case("saveexec64", "v_cmp_gt_u32 vcc, v4, s1; s_and_saveexec_b64 s[4:5], vcc; v_mov_b32 v10, 7; "
+             "s_or_b64 exec, exec, s[4:5]", 64, A64, lambda l: l, (1 << 64) - 1 - 2, s16(s1=40),
+             s16(s1=40, s4=0xfffffffd, s5=0xffffffff), (1 << 64) - 1 - 2, ~((1 << 41) - 1),
+             lambda l: 7 if l > 40 else 0, "s_and_saveexec_b64 on a wave64 with lane 1 off", scc=1)
 # DS cross-lane ops without LDS access (words from llvm-mc -mcpu=gfx1030); in1 = lane
 rows += case("swizzle_qp", "ds_swizzle_b32 v10, v4 offset:swizzle(QUAD_PERM,3,2,1,0)", 64, A64,
              lambda l: 100 + l, (1 << 64) - 1, s16(), s16(), (1 << 64) - 1, 0,
