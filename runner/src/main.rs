@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod backend;
 mod cmd;
 mod plan;
+mod progress;
 mod stream;
 mod sweep;
 mod vulkan;
