@@ -120,6 +120,18 @@ fn peak_kib() -> u64 {
         .unwrap_or(0)
 }
 
+/// CPU seconds (user + system) the process has used so far, or 0 where /proc is not there.
+fn cpu_s() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            let after = s.rsplit_once(')')?.1.split_whitespace().collect::<Vec<_>>();
+            let ticks = after.get(11)?.parse::<f64>().ok()? + after.get(12)?.parse::<f64>().ok()?;
+            Some(ticks / 100.0)
+        })
+        .unwrap_or(0.0)
+}
+
 /// Resets VmHWM to the current RSS (Linux: writing 5 to clear_refs).
 fn reset_peak() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
@@ -149,6 +161,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     reset_peak();
     let t = Instant::now();
+    let cpu = cpu_s();
     let mut out = CsvSink::new(BufWriter::with_capacity(1 << 20, File::create(dir.join("diff.csv"))?))?
         .finish()?;
     let summary = diff_paths(
@@ -166,13 +179,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let secs = t.elapsed().as_secs_f64();
     writeln!(
         err,
-        "diff: {} rows ({} exact, {} unexpected) in {secs:.1} s = {:.0} rows/s on {} threads, peak RSS {} MiB",
+        "diff: {} rows ({} exact, {} unexpected) in {secs:.1} s = {:.0} rows/s on {} threads, \
+         {cpu:.1} CPU s ({:.0} rows per CPU second), peak RSS {} MiB",
         summary.rows,
         summary.count(rdnaprobe_reports::Class::Exact),
         summary.unexpected,
         summary.rows as f64 / secs,
         rayon::current_num_threads(),
-        peak_kib() / 1024
+        summary.rows as f64 / cpu,
+        peak_kib() / 1024,
+        cpu = cpu_s() - cpu,
     )?;
 
     if std::env::var_os("BENCH_STREAMING").is_some() {

@@ -1,4 +1,4 @@
-//! One block of a dataset file (whole records, about a mebibyte) parsed into compact records
+//! One block of a dataset file (whole records, about half a mebibyte) parsed into compact records
 //! that point into the block's text: no allocation per row.
 //!
 //! The fast reader takes the plain CSV that rdnaprobe and most tools write (`\n` line ends,

@@ -1,7 +1,7 @@
 //! The diff at speed: the same join and classification as [`crate::diff::diff_inputs`], with
 //! the work spread over the cores.
 //!
-//! - Each side is read in blocks of whole records (~1 MiB, [`split`]); every block is parsed
+//! - Each side is read in blocks of whole records (~512 KiB, [`split`]); every block is parsed
 //!   on the thread pool into compact records that point into its text ([`block`]).
 //! - This thread pairs the records with the streaming join ([`crate::join`]) and resolves each
 //!   reference row's instruction under test (cached per body, as [`crate::input::Input`] does),
@@ -83,7 +83,9 @@ impl Joinable for RecRef {
 }
 
 /// One side of the diff: its blocks in order, the current one and the row numbering.
-struct Side {
+struct Side<'a> {
+    /// Sees every row read (reference side): the report's row and unstated-cell counts.
+    seen: Option<&'a mut (dyn FnMut(&rdnaprobe_dataset::ModeCells, Option<u32>) + Send)>,
     blocks: Receiver<Msg>,
     current: Option<Arc<Block>>,
     next: usize,
@@ -147,7 +149,7 @@ impl UnderTest {
     }
 }
 
-impl Side {
+impl Side<'_> {
     /// Waits for the side's first message: an error opening its first file, or its first block.
     fn open(&mut self) -> Result<()> {
         if self.peeked.is_none() {
@@ -173,6 +175,9 @@ impl Side {
                             row: self.index,
                             cell: block.str(cell).to_string(),
                         });
+                    }
+                    if let Some(seen) = &mut self.seen {
+                        seen(&rec.mode, rec.wave);
                     }
                     let under_test = match &mut self.under_test {
                         Some(cache) => cache.of(block, rec),
@@ -324,12 +329,39 @@ pub fn diff_parallel<A: Send>(
     per_row: &(dyn Fn(&RowDiff, &mut A) + Sync),
     on_batch: &mut dyn FnMut(A) -> Result<()>,
 ) -> Result<(Summary, Leftover)> {
-    run(reference, candidate, false, options, make, per_row, on_batch)
+    run(
+        reference, candidate, false, options, make, per_row, on_batch, None,
+    )
+}
+
+/// [`diff_parallel`], calling `seen` with the mode cells and wave of every reference row read
+/// (paired or not).
+#[allow(clippy::too_many_arguments)]
+pub fn diff_parallel_seen<A: Send>(
+    reference: &[PathBuf],
+    candidate: &[PathBuf],
+    options: &Options,
+    make: &(dyn Fn() -> A + Sync),
+    per_row: &(dyn Fn(&RowDiff, &mut A) + Sync),
+    on_batch: &mut dyn FnMut(A) -> Result<()>,
+    seen: &mut (dyn FnMut(&rdnaprobe_dataset::ModeCells, Option<u32>) + Send),
+) -> Result<(Summary, Leftover)> {
+    run(
+        reference,
+        candidate,
+        false,
+        options,
+        make,
+        per_row,
+        on_batch,
+        Some(seen),
+    )
 }
 
 /// `open_first`: wait until both first files are open (their header errors come before any
 /// row's), as [`crate::diff::diff_files`]; otherwise files open as rows are wanted, as
 /// [`crate::input::Chain`] does.
+#[allow(clippy::too_many_arguments)]
 fn run<A: Send>(
     reference: &[PathBuf],
     candidate: &[PathBuf],
@@ -338,10 +370,12 @@ fn run<A: Send>(
     make: &(dyn Fn() -> A + Sync),
     per_row: &(dyn Fn(&RowDiff, &mut A) + Sync),
     on_batch: &mut dyn FnMut(A) -> Result<()>,
+    seen: Option<&mut (dyn FnMut(&rdnaprobe_dataset::ModeCells, Option<u32>) + Send)>,
 ) -> Result<(Summary, Leftover)> {
-    let in_flight_max = 2 * rayon::current_num_threads() + 2;
+    let in_flight_max = rayon::current_num_threads() + 2;
     std::thread::scope(|threads| {
         let mut refs = Side {
+            seen,
             blocks: split::spawn(threads, reference.to_vec()),
             current: None,
             next: 0,
@@ -353,6 +387,7 @@ fn run<A: Send>(
             peeked: None,
         };
         let mut cands = Side {
+            seen: None,
             blocks: split::spawn(threads, candidate.to_vec()),
             current: None,
             next: 0,
@@ -448,6 +483,7 @@ pub fn diff_paths<A: Send>(
         make,
         per_row,
         on_batch,
+        None,
     )?;
     if !leftover.is_empty() {
         return Err(Error::Unmatched {

@@ -11,10 +11,10 @@ use crate::error::{Error, Result};
 use crate::pipeline::block::{count, Block, FileInfo};
 
 /// Bytes read per block before it is cut at a record end.
-pub(crate) const BLOCK_BYTES: usize = 1 << 20;
+pub(crate) const BLOCK_BYTES: usize = 1 << 19;
 
 /// Blocks read ahead per side.
-const AHEAD: usize = 6;
+const AHEAD: usize = 3;
 
 /// What a side's reader hands on, in file order.
 pub(crate) enum Msg {
