@@ -37,11 +37,6 @@ impl Rows {
         Rows { bar: Some(bar) }
     }
 
-    /// Whether anything is drawn.
-    pub fn is_shown(&self) -> bool {
-        self.bar.is_some()
-    }
-
     pub fn add(&self, rows: u64) {
         if let Some(bar) = &self.bar {
             bar.inc(rows);

@@ -180,6 +180,15 @@ fn hex_value(ty: crate::dtype::DwordType, v: u64) -> String {
 
 /// Builds the report of `inputs` (without writing anything).
 pub fn build(inputs: &[PathBuf], options: &ReportOptions) -> Result<Report> {
+    build_with_progress(inputs, options, &mut |_| {})
+}
+
+/// [`build`], calling `progress` with the number of rows compared after every batch.
+pub fn build_with_progress(
+    inputs: &[PathBuf],
+    options: &ReportOptions,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Report> {
     if inputs.is_empty() {
         return Err(Error::Usage("report: no input files".into()));
     }
@@ -248,7 +257,10 @@ pub fn build(inputs: &[PathBuf], options: &ReportOptions) -> Result<Report> {
     let (mut compared, mut unexpected) = (0u64, 0u64);
     let mut first_pass = true;
     for (backend, paths) in &candidates {
-        let mut on_batch = |b: pass::Batch| pass::absorb(b, &mut agg, &mut worst);
+        let mut on_batch = |b: pass::Batch| {
+            progress(b.rows());
+            pass::absorb(b, &mut agg, &mut worst)
+        };
         let (summary, leftover) = if first_pass {
             let mut seen = |mode: &ModeCells, wave: Option<u32>| {
                 reference_rows += 1;
@@ -323,7 +335,17 @@ pub fn build(inputs: &[PathBuf], options: &ReportOptions) -> Result<Report> {
 
 /// Builds the report of `inputs` and writes it into `dir` (replacing what is there).
 pub fn write_report(inputs: &[PathBuf], dir: &Path, options: &ReportOptions) -> Result<Report> {
-    let report = build(inputs, options)?;
+    write_report_with_progress(inputs, dir, options, &mut |_| {})
+}
+
+/// [`write_report`], calling `progress` with the rows compared after every batch.
+pub fn write_report_with_progress(
+    inputs: &[PathBuf],
+    dir: &Path,
+    options: &ReportOptions,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Report> {
+    let report = build_with_progress(inputs, options, progress)?;
     render::write_dir(&report, dir)?;
     Ok(report)
 }

@@ -32,6 +32,13 @@ pub(crate) struct Batch {
     rows: Vec<(Class, Option<u64>, bool)>,
 }
 
+impl Batch {
+    /// Rows in the batch.
+    pub(crate) fn rows(&self) -> u64 {
+        self.rows.len() as u64
+    }
+}
+
 fn rank(d: &RowDiff) -> (Class, u64) {
     (d.class, d.max_ulp.unwrap_or(u64::MAX))
 }

@@ -136,20 +136,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("creating {}", args.output.display()))?;
 
     let total = plan.total_rows();
-    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let mut last = std::time::Instant::now();
-    let mut progress = |done: u64, total: u64| {
-        if tty && (last.elapsed().as_millis() > 500 || done == total) {
-            last = std::time::Instant::now();
-            eprint!(
-                "\r{done}/{total} rows ({:.1}%)",
-                100.0 * done as f64 / total.max(1) as f64
-            );
-            if done == total {
-                eprintln!();
-            }
-        }
-    };
+    let bar = crate::progress::Rows::new("exhaustive", Some(total));
+    let mut progress = |done: u64, _total: u64| bar.set(done);
     let key = run_key(&plan, &candidate, reference.as_ref());
     let journal_path = Journal::path_in(&args.output);
     let (mut journal, done) = if args.resume {
@@ -174,6 +162,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             &mut progress,
         )
     })?;
+    bar.finish();
     let peak = stream::peak_rss_bytes();
 
     let mm_path = args.output.join("mismatches.csv");

@@ -54,7 +54,7 @@ pub fn progress(len: u64) -> Option<indicatif::ProgressBar> {
     }
     let bar = indicatif::ProgressBar::new(len);
     if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} rows {elapsed} (eta {eta})")
+        indicatif::ProgressStyle::with_template("{bar:40} {human_pos}/{human_len} rows {per_sec} {elapsed} (eta {eta})")
     {
         bar.set_style(style);
     }
