@@ -162,8 +162,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     reset_peak();
     let t = Instant::now();
     let cpu = cpu_s();
-    let mut out = CsvSink::new(BufWriter::with_capacity(1 << 20, File::create(dir.join("diff.csv"))?))?
-        .finish()?;
+    let mut out = CsvSink::new(BufWriter::with_capacity(
+        1 << 20,
+        File::create(dir.join("diff.csv"))?,
+    ))?
+    .finish()?;
     let summary = diff_paths(
         &reference,
         &candidate,
@@ -209,7 +212,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             summary.rows as f64 / secs,
             peak_kib() / 1024
         )?;
-        let same = std::fs::read(dir.join("diff.csv"))? == std::fs::read(dir.join("diff-streaming.csv"))?;
+        let same =
+            std::fs::read(dir.join("diff.csv"))? == std::fs::read(dir.join("diff-streaming.csv"))?;
         writeln!(err, "diff.csv identical to the streaming diff's: {same}")?;
         std::fs::remove_file(dir.join("diff-streaming.csv"))?;
     }
@@ -237,6 +241,7 @@ fn report(
 
     reset_peak();
     let t = Instant::now();
+    let cpu = cpu_s();
     let report = write_report(
         &[reference.to_path_buf(), candidate.to_path_buf()],
         &dir.join("report"),
@@ -245,12 +250,14 @@ fn report(
     let secs = t.elapsed().as_secs_f64();
     writeln!(
         err,
-        "report: {} rows, {} groups, {} matrix cells in {secs:.1} s = {:.0} rows/s, peak RSS {} MiB",
+        "report: {} rows, {} groups, {} matrix cells in {secs:.1} s = {:.0} rows/s, {cpu:.1} CPU s, \
+         peak RSS {} MiB",
         report.compared_rows,
         report.groups.len(),
         report.matrix.len(),
         report.compared_rows as f64 / secs,
-        peak_kib() / 1024
+        peak_kib() / 1024,
+        cpu = cpu_s() - cpu,
     )?;
     Ok(())
 }

@@ -46,7 +46,6 @@ impl Leftover {
     }
 }
 
-
 /// A row the join can pair: its key, and a cheap test of key equality for rows in step.
 pub(crate) trait Joinable {
     fn key(&self) -> Key;

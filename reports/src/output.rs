@@ -120,7 +120,10 @@ pub fn csv_header() -> Vec<u8> {
 /// Appends `cell` as a CSV field: quoted (quotes doubled) when it holds a comma, a quote or a
 /// line end, as the csv crate's writer does.
 fn csv_cell(out: &mut Vec<u8>, cell: &str) {
-    if cell.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r')) {
+    if cell
+        .bytes()
+        .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+    {
         out.push(b'"');
         for b in cell.bytes() {
             if b == b'"' {

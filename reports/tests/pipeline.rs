@@ -142,7 +142,7 @@ fn in_step_files_of_many_blocks() {
     write(&r, &rh, &rr, false);
     write(&c, &ch, &cr, false);
     assert!(std::fs::metadata(&r).expect("size").len() > 2 << 20);
-    let out = same(&[r.clone()], &[c.clone()], &Options::default());
+    let out = same(std::slice::from_ref(&r), std::slice::from_ref(&c), &Options::default());
     let summary = out.end.expect("runs").0;
     assert_eq!(summary.rows, rr.len() as u64);
     assert!(summary.unexpected > 0);
@@ -168,20 +168,15 @@ fn reordered_missing_and_repeated_rows() {
     let (r, c) = (dir.path().join("r.csv"), dir.path().join("c.csv"));
     write(&r, &rh, &rr, false);
     write(&c, &ch, &cr, true);
-    let out = same(&[r.clone()], &[c.clone()], &Options::default());
+    let out = same(std::slice::from_ref(&r), std::slice::from_ref(&c), &Options::default());
     let (_, reference_only, candidate_only, first) = out.end.expect("runs");
     assert_eq!((reference_only, candidate_only), (2, 0));
     assert!(first.starts_with("reference row"), "{first}");
     // The two-file form turns the leftover into the same error.
     let streaming = diff_files(&r, &c, &Options::default(), |_| Ok(())).map_err(|e| e.to_string());
-    let parallel = diff_paths(
-        &r,
-        &c,
-        &Options::default(),
-        &|| (),
-        &|_, _| {},
-        &mut |_| Ok(()),
-    )
+    let parallel = diff_paths(&r, &c, &Options::default(), &|| (), &|_, _| {}, &mut |_| {
+        Ok(())
+    })
     .map_err(|e| e.to_string());
     assert!(streaming.is_err());
     assert_eq!(streaming.err(), parallel.err());
@@ -196,7 +191,9 @@ fn quotes_blank_lines_and_several_files() {
     cells[0] = "v_add_f32 \"quoted\", with\nnewline".into();
     rr[100] = csv::StringRecord::from(cells);
     let half = rr.len() / 2;
-    let paths: Vec<PathBuf> = (0..4).map(|k| dir.path().join(format!("{k}.csv"))).collect();
+    let paths: Vec<PathBuf> = (0..4)
+        .map(|k| dir.path().join(format!("{k}.csv")))
+        .collect();
     write(&paths[0], &rh, &rr[..half], false);
     write(&paths[1], &rh, &rr[half..], false);
     write(&paths[2], &ch, &cr[..half + 10], false);
@@ -221,9 +218,12 @@ fn errors_come_after_the_same_rows() {
     rr[15_000] = csv::StringRecord::from(cells);
     write(&r, &rh, &rr, false);
     write(&c, &ch, &cr, false);
-    let out = same(&[r.clone()], &[c.clone()], &Options::default());
+    let out = same(std::slice::from_ref(&r), std::slice::from_ref(&c), &Options::default());
     let err = out.end.expect_err("bad cell");
-    assert!(err.contains(":15002") || err.contains("line 15002"), "{err}");
+    assert!(
+        err.contains(":15002") || err.contains("line 15002"),
+        "{err}"
+    );
     assert!(!out.csv.is_empty());
     // A bad status cell in the candidate: the error names the data row.
     let (_, fresh) = records("reference.csv", REPS);

@@ -168,7 +168,10 @@ fn a_sharded_sweep_runs_as_an_array_and_a_cancelled_shard_resumes() {
         );
         std::thread::sleep(Duration::from_millis(50));
     };
-    assert!(done_at_cancel < SHARD_ROWS, "shard 2 finished before the cancel");
+    assert!(
+        done_at_cancel < SHARD_ROWS,
+        "shard 2 finished before the cancel"
+    );
     wait_idle(&cluster, Duration::from_secs(120));
     // The cancelled shard left its journal; the merge never ran.
     let left = rows_done(&journal).expect("journal of the cancelled shard");
@@ -206,7 +209,10 @@ fn a_sharded_sweep_runs_as_an_array_and_a_cancelled_shard_resumes() {
         .expect("sweep"));
     let full = std::fs::read(&unsharded).expect("full.csv");
     assert_eq!(full.iter().filter(|b| **b == b'\n').count(), 865);
-    assert!(merged == full, "merged.csv differs from the unsharded sweep");
+    assert!(
+        merged == full,
+        "merged.csv differs from the unsharded sweep"
+    );
     drop(cluster);
     eprintln!(
         "slurm plan test: {:.1} s wall",

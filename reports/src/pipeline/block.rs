@@ -300,9 +300,7 @@ impl Block {
         }
         let extra_start = self.extra.len();
         self.extra.extend_from_slice(&f[V1_COLUMNS.len()..]);
-        let trimmed = |col: Option<usize>| {
-            col.map(|c| trim_span(t, f[V1_COLUMNS.len() + c]))
-        };
+        let trimmed = |col: Option<usize>| col.map(|c| trim_span(t, f[V1_COLUMNS.len() + c]));
         let backend = trimmed(self.file.backend_column).filter(|s| s.len > 0);
         let status = match trimmed(self.file.status_column) {
             None => StatusCell::Ok,
@@ -451,7 +449,16 @@ mod tests {
     #[test]
     fn hex_accepts_what_the_dataset_reader_accepts() {
         for cell in [
-            "0x0", "0X1f", "0xFFFFFFFF", "0x", "0x123456789", "1f", "0xg", "0x 1", " 0x1", "",
+            "0x0",
+            "0X1f",
+            "0xFFFFFFFF",
+            "0x",
+            "0x123456789",
+            "1f",
+            "0xg",
+            "0x 1",
+            " 0x1",
+            "",
         ] {
             assert_eq!(
                 hex(cell),
@@ -479,9 +486,9 @@ mod tests {
                 StatusCell::Unsupported(s) => Some(rdnaprobe_dataset::Status::Unsupported(
                     text[s.range()].to_string(),
                 )),
-                StatusCell::Error(s) => {
-                    Some(rdnaprobe_dataset::Status::Error(text[s.range()].to_string()))
-                }
+                StatusCell::Error(s) => Some(rdnaprobe_dataset::Status::Error(
+                    text[s.range()].to_string(),
+                )),
                 StatusCell::Invalid(_) => None,
             };
             assert_eq!(got, rdnaprobe_dataset::Status::parse(cell), "cell {cell:?}");

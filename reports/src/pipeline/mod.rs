@@ -18,8 +18,8 @@
 mod block;
 mod split;
 
-use std::collections::VecDeque;
 use std::collections::HashMap;
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Arc;
@@ -33,6 +33,9 @@ use crate::input::{Item, Key};
 use crate::join::{join_rows, Joinable, Leftover};
 use block::{Block, FileInfo, Rec, StatusCell};
 use split::Msg;
+
+/// A callback on every reference row read: its mode cells and wave.
+pub type Seen<'a> = dyn FnMut(&rdnaprobe_dataset::ModeCells, Option<u32>) + Send + 'a;
 
 /// Pairs per batch.
 const BATCH: usize = 8192;
@@ -83,9 +86,9 @@ impl Joinable for RecRef {
 }
 
 /// One side of the diff: its blocks in order, the current one and the row numbering.
-struct Side<'a> {
+struct Side<'a, 'b> {
     /// Sees every row read (reference side): the report's row and unstated-cell counts.
-    seen: Option<&'a mut (dyn FnMut(&rdnaprobe_dataset::ModeCells, Option<u32>) + Send)>,
+    seen: Option<&'a mut Seen<'b>>,
     blocks: Receiver<Msg>,
     current: Option<Arc<Block>>,
     next: usize,
@@ -124,8 +127,8 @@ impl UnderTest {
         let words = block.words(rec);
         let gfx = block.str(rec.gfx);
         let instruction = block.str(rec.instruction);
-        let target = rdnaprobe_dataset::Target::from_cell(gfx)
-            .unwrap_or(rdnaprobe_dataset::Target::DEFAULT);
+        let target =
+            rdnaprobe_dataset::Target::from_cell(gfx).unwrap_or(rdnaprobe_dataset::Target::DEFAULT);
         let compute = || {
             Arc::<str>::from(crate::subject::instruction_under_test(
                 words,
@@ -149,7 +152,7 @@ impl UnderTest {
     }
 }
 
-impl Side<'_> {
+impl Side<'_, '_> {
     /// Waits for the side's first message: an error opening its first file, or its first block.
     fn open(&mut self) -> Result<()> {
         if self.peeked.is_none() {
@@ -206,7 +209,11 @@ impl Side<'_> {
                     let mut block = parsed
                         .recv()
                         .map_err(|_| Error::Usage("a block parser stopped".into()))?;
-                    if !self.file.as_ref().is_some_and(|f| Arc::ptr_eq(f, &block.file)) {
+                    if !self
+                        .file
+                        .as_ref()
+                        .is_some_and(|f| Arc::ptr_eq(f, &block.file))
+                    {
                         self.file = Some(block.file.clone());
                         self.index = 0;
                     }
@@ -344,7 +351,7 @@ pub fn diff_parallel_seen<A: Send>(
     make: &(dyn Fn() -> A + Sync),
     per_row: &(dyn Fn(&RowDiff, &mut A) + Sync),
     on_batch: &mut dyn FnMut(A) -> Result<()>,
-    seen: &mut (dyn FnMut(&rdnaprobe_dataset::ModeCells, Option<u32>) + Send),
+    seen: &mut Seen<'_>,
 ) -> Result<(Summary, Leftover)> {
     run(
         reference,
@@ -370,7 +377,7 @@ fn run<A: Send>(
     make: &(dyn Fn() -> A + Sync),
     per_row: &(dyn Fn(&RowDiff, &mut A) + Sync),
     on_batch: &mut dyn FnMut(A) -> Result<()>,
-    seen: Option<&mut (dyn FnMut(&rdnaprobe_dataset::ModeCells, Option<u32>) + Send)>,
+    seen: Option<&mut Seen<'_>>,
 ) -> Result<(Summary, Leftover)> {
     let in_flight_max = rayon::current_num_threads() + 2;
     std::thread::scope(|threads| {
@@ -407,14 +414,14 @@ fn run<A: Send>(
             let mut in_flight: VecDeque<Receiver<(A, Summary)>> = VecDeque::new();
             let mut batch: Vec<(RecRef, RecRef)> = Vec::with_capacity(BATCH);
             let mut sink_error: Option<Error> = None;
-            let submit = |batch: Vec<(RecRef, RecRef)>,
-                              in_flight: &mut VecDeque<Receiver<(A, Summary)>>| {
-                let (tx, rx) = sync_channel(1);
-                pool.spawn(move |_| {
-                    let _ = tx.send(run_batch(batch, options, make, per_row));
-                });
-                in_flight.push_back(rx);
-            };
+            let submit =
+                |batch: Vec<(RecRef, RecRef)>, in_flight: &mut VecDeque<Receiver<(A, Summary)>>| {
+                    let (tx, rx) = sync_channel(1);
+                    pool.spawn(move |_| {
+                        let _ = tx.send(run_batch(batch, options, make, per_row));
+                    });
+                    in_flight.push_back(rx);
+                };
             let mut receive = |rx: Receiver<(A, Summary)>, summary: &mut Summary| -> Result<()> {
                 let (acc, part) = rx
                     .recv()

@@ -26,7 +26,10 @@ pub(crate) enum Msg {
 
 /// Starts reading `paths` on a thread of `scope`; the receiver yields the blocks in order and
 /// closes at the end.
-pub(crate) fn spawn<'s>(scope: &'s std::thread::Scope<'s, '_>, paths: Vec<PathBuf>) -> Receiver<Msg> {
+pub(crate) fn spawn<'s>(
+    scope: &'s std::thread::Scope<'s, '_>,
+    paths: Vec<PathBuf>,
+) -> Receiver<Msg> {
     let (tx, rx) = sync_channel(AHEAD);
     scope.spawn(move || {
         for path in paths {
@@ -49,7 +52,9 @@ fn read_file(path: &std::path::Path, tx: &SyncSender<Msg>) -> Result<()> {
         while !eof && buf.len() < BLOCK_BYTES {
             let start = buf.len();
             buf.resize(start + BLOCK_BYTES, 0);
-            let n = file.read(&mut buf[start..]).map_err(|e| Error::io(path, e))?;
+            let n = file
+                .read(&mut buf[start..])
+                .map_err(|e| Error::io(path, e))?;
             buf.truncate(start + n);
             eof = n == 0;
         }
@@ -58,7 +63,9 @@ fn read_file(path: &std::path::Path, tx: &SyncSender<Msg>) -> Result<()> {
             // No record ends in the buffer yet (a very long quoted field): read on.
             let start = buf.len();
             buf.resize(start + BLOCK_BYTES, 0);
-            let n = file.read(&mut buf[start..]).map_err(|e| Error::io(path, e))?;
+            let n = file
+                .read(&mut buf[start..])
+                .map_err(|e| Error::io(path, e))?;
             buf.truncate(start + n);
             eof = n == 0;
             continue;

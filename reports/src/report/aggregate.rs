@@ -107,7 +107,10 @@ impl Aggregator {
     ) -> u32 {
         if let Some(id) = self.last {
             let g = &self.groups[id as usize];
-            if g.instruction == mnemonic && g.mode == *mode && g.wave == wave && g.backend == backend
+            if g.instruction == mnemonic
+                && g.mode == *mode
+                && g.wave == wave
+                && g.backend == backend
             {
                 return id;
             }

@@ -24,11 +24,11 @@ use serde::Serialize;
 
 use crate::classify::Class;
 use crate::diff::{Options, RowDiff};
-use crate::pipeline::{diff_parallel, diff_parallel_seen};
 use crate::error::{Error, Result};
 use crate::format;
 use crate::input::Input;
 use crate::output::type_name;
+use crate::pipeline::{diff_parallel, diff_parallel_seen};
 use aggregate::{Aggregator, GroupRow, Histogram, MatrixCell};
 
 /// How many worst rows the report keeps per instruction x mode x backend.

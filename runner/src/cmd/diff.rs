@@ -77,8 +77,7 @@ impl<W: Write> Sink<W> {
     }
 
     fn write(&mut self, b: &Batch) -> io::Result<()> {
-        self.out
-            .write_all(if self.json { &b.json } else { &b.csv })
+        self.out.write_all(if self.json { &b.json } else { &b.csv })
     }
 
     fn finish(self, summary: &rdnaprobe_reports::Summary) -> io::Result<W> {
@@ -123,7 +122,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let mut table = Table::new(args.limit);
-    let formats = [screen.as_ref().map(|s| s.json), file.as_ref().map(|s| s.json)];
+    let formats = [
+        screen.as_ref().map(|s| s.json),
+        file.as_ref().map(|s| s.json),
+    ];
     let want_csv = formats.contains(&Some(false));
     let want_json = formats.contains(&Some(true));
     let limit = args.limit;

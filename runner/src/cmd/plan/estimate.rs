@@ -99,5 +99,8 @@ fn sample(
 /// Bytes of the header line of a dataset file.
 fn exec_header_len(path: &std::path::Path) -> anyhow::Result<u64> {
     let text = std::fs::read(path)?;
-    Ok(text.iter().position(|b| *b == b'\n').map_or(0, |p| p as u64 + 1))
+    Ok(text
+        .iter()
+        .position(|b| *b == b'\n')
+        .map_or(0, |p| p as u64 + 1))
 }

@@ -88,10 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = String::new();
     out.push_str(&format!(
         "{}: {} rows in {} shard(s) on {}\n",
-        sweep.spec.name,
-        total,
-        args.shards,
-        args.backend
+        sweep.spec.name, total, args.shards, args.backend
     ));
     for s in &shards {
         out.push_str(&format!(

@@ -25,8 +25,7 @@ pub const PLAN: &str = "plan.json";
 /// Quotes `s` for a POSIX shell.
 fn sh(s: &str) -> String {
     if !s.is_empty()
-        && s
-            .bytes()
+        && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"/._-+=:,@%".contains(&b))
     {
         s.to_string()
@@ -45,11 +44,17 @@ pub fn shard_file(dir: &Path, index: u64) -> PathBuf {
 }
 
 fn absolute(p: &Path) -> anyhow::Result<PathBuf> {
-    std::path::absolute(p).with_context(|| format!("{}: cannot make the path absolute", p.display()))
+    std::path::absolute(p)
+        .with_context(|| format!("{}: cannot make the path absolute", p.display()))
 }
 
 /// Writes the job scripts; returns the files written.
-pub fn write(args: &Args, sweep: &Sweep, shards: &[ShardPlan], dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+pub fn write(
+    args: &Args,
+    sweep: &Sweep,
+    shards: &[ShardPlan],
+    dir: &Path,
+) -> anyhow::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir.join("shards"))
         .with_context(|| format!("creating {}", dir.display()))?;
     std::fs::create_dir_all(dir.join("logs"))?;
@@ -64,7 +69,13 @@ pub fn write(args: &Args, sweep: &Sweep, shards: &[ShardPlan], dir: &Path) -> an
         .spec
         .name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     let mut common = String::new();
     for (key, value) in [
