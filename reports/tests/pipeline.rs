@@ -164,7 +164,7 @@ fn reordered_missing_and_repeated_rows() {
     let runs: Vec<Vec<csv::StringRecord>> = cr.chunks(5000).map(|c| c.to_vec()).collect();
     cr = runs.into_iter().rev().flatten().collect();
     cr.remove(777);
-    rr.insert(20_000, rr[3].clone());
+    rr.insert(15_000, rr[3].clone());
     let (r, c) = (dir.path().join("r.csv"), dir.path().join("c.csv"));
     write(&r, &rh, &rr, false);
     write(&c, &ch, &cr, true);
