@@ -267,7 +267,7 @@ impl Block {
     fn record(&mut self, f: &[Span]) -> Option<Rec> {
         let t = &self.text;
         let cell = |i: usize| &t[f[i].range()];
-        let wave = match cell(2).trim() {
+        let wave = match ascii_trim(cell(2)) {
             "" => None,
             "32" => Some(32),
             "64" => Some(64),
@@ -285,15 +285,20 @@ impl Block {
         }
         let mut mode = ModeCells::default();
         for (k, field) in ModeField::ALL.into_iter().enumerate() {
-            *mode.get_mut(field) = field.parse_cell(cell(3 + k)).ok()?;
+            // The common cells (empty, one digit) here; anything else as the dataset reads it.
+            *mode.get_mut(field) = match cell(3 + k).as_bytes() {
+                [] => None,
+                [d @ b'0'..=b'9'] if d - b'0' <= field.max() => Some(d - b'0'),
+                _ => field.parse_cell(cell(3 + k)).ok()?,
+            };
         }
         let mut inputs = [0u32; 6];
         for (k, slot) in inputs.iter_mut().enumerate() {
-            *slot = hex(cell(10 + k).trim())?;
+            *slot = hex(ascii_trim(cell(10 + k)))?;
         }
         let mut outputs = [None; 16];
         for (k, slot) in outputs.iter_mut().enumerate() {
-            let c = cell(16 + k).trim();
+            let c = ascii_trim(cell(16 + k));
             if !c.is_empty() {
                 *slot = Some(hex(c)?);
             }
@@ -387,6 +392,13 @@ impl Block {
             status,
         });
     }
+}
+
+/// `s` without ASCII whitespace around it. Where `str::trim` would remove more (other Unicode
+/// white space), what is left is not a number the fast reader takes, and the block goes to
+/// the full reader.
+fn ascii_trim(s: &str) -> &str {
+    s.trim_ascii()
 }
 
 fn memchr_quote(bytes: &[u8]) -> Option<usize> {
