@@ -142,7 +142,11 @@ fn in_step_files_of_many_blocks() {
     write(&r, &rh, &rr, false);
     write(&c, &ch, &cr, false);
     assert!(std::fs::metadata(&r).expect("size").len() > 2 << 20);
-    let out = same(std::slice::from_ref(&r), std::slice::from_ref(&c), &Options::default());
+    let out = same(
+        std::slice::from_ref(&r),
+        std::slice::from_ref(&c),
+        &Options::default(),
+    );
     let summary = out.end.expect("runs").0;
     assert_eq!(summary.rows, rr.len() as u64);
     assert!(summary.unexpected > 0);
@@ -168,7 +172,11 @@ fn reordered_missing_and_repeated_rows() {
     let (r, c) = (dir.path().join("r.csv"), dir.path().join("c.csv"));
     write(&r, &rh, &rr, false);
     write(&c, &ch, &cr, true);
-    let out = same(std::slice::from_ref(&r), std::slice::from_ref(&c), &Options::default());
+    let out = same(
+        std::slice::from_ref(&r),
+        std::slice::from_ref(&c),
+        &Options::default(),
+    );
     let (_, reference_only, candidate_only, first) = out.end.expect("runs");
     assert_eq!((reference_only, candidate_only), (2, 0));
     assert!(first.starts_with("reference row"), "{first}");
@@ -218,7 +226,11 @@ fn errors_come_after_the_same_rows() {
     rr[15_000] = csv::StringRecord::from(cells);
     write(&r, &rh, &rr, false);
     write(&c, &ch, &cr, false);
-    let out = same(std::slice::from_ref(&r), std::slice::from_ref(&c), &Options::default());
+    let out = same(
+        std::slice::from_ref(&r),
+        std::slice::from_ref(&c),
+        &Options::default(),
+    );
     let err = out.end.expect_err("bad cell");
     assert!(
         err.contains(":15002") || err.contains("line 15002"),

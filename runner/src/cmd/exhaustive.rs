@@ -70,6 +70,14 @@ pub struct Args {
     /// generator, modes, backends, chunk size and mismatch cap).
     #[arg(long)]
     pub resume: bool,
+    /// Save the run's per-block digests into this reference digest store (a directory,
+    /// docs/performance.md), keyed by body, mode, generator and semantics version.
+    #[arg(long)]
+    pub save_digests: Option<PathBuf>,
+    /// Check the candidate against the digests in this store instead of computing the
+    /// reference: only blocks whose digest differs are computed by `--reference` and diffed.
+    #[arg(long)]
+    pub against_digests: Option<PathBuf>,
 }
 
 fn parse_words(s: &str) -> anyhow::Result<Vec<u32>> {
@@ -152,11 +160,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             journal_path.display()
         );
     }
+    let save = args
+        .save_digests
+        .as_deref()
+        .map(stream::store::DigestStore::new);
+    let against = args
+        .against_digests
+        .as_deref()
+        .map(stream::store::DigestStore::new);
+    let digests = stream::Digests {
+        against: against.as_ref(),
+        save: save.as_ref(),
+    };
     let outcome = pool.install(|| {
-        stream::run_resumable(
+        stream::run_with_digests(
             &plan,
             &candidate,
             reference.as_ref(),
+            digests,
             done,
             &mut |r| journal.append(r),
             &mut progress,
@@ -167,7 +188,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let mm_path = args.output.join("mismatches.csv");
     write_mismatches(&mm_path, &plan, &outcome)?;
-    let manifest = manifest_json(&plan, &outcome, threads, peak, total)?;
+    let mut manifest = manifest_json(&plan, &outcome, threads, peak, total)?;
+    if let Some(store) = &against {
+        manifest["against_digests"] = serde_json::json!({
+            "store": store.dir.display().to_string(),
+            "blocks": outcome.digest_blocks,
+            "blocks_recomputed": outcome.blocks_recomputed,
+            "semantics_version": stream::store::SEMANTICS_VERSION,
+        });
+    }
+    if let Some(store) = &save {
+        manifest["saved_digests"] = serde_json::json!({
+            "store": store.dir.display().to_string(),
+            "semantics_version": stream::store::SEMANTICS_VERSION,
+        });
+    }
     let path = args.output.join("manifest.json");
     let mut f = AtomicFile::create(&path)?;
     serde_json::to_writer_pretty(&mut f, &manifest)
