@@ -171,7 +171,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &reference,
         &candidate,
         &Options::default(),
-        &Vec::new,
+        &|| Vec::with_capacity(2 << 20),
         &|d, buf: &mut Vec<u8>| write_csv_line(buf, d),
         &mut |buf| {
             out.write_all(&buf)
@@ -180,6 +180,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     out.flush()?;
     let secs = t.elapsed().as_secs_f64();
+    let cpu = cpu_s() - cpu;
     writeln!(
         err,
         "diff: {} rows ({} exact, {} unexpected) in {secs:.1} s = {:.0} rows/s on {} threads, \
@@ -191,7 +192,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         rayon::current_num_threads(),
         summary.rows as f64 / cpu,
         peak_kib() / 1024,
-        cpu = cpu_s() - cpu,
     )?;
 
     if std::env::var_os("BENCH_STREAMING").is_some() {

@@ -79,9 +79,24 @@ impl FileInfo {
     }
 }
 
-/// Occurrences of `byte` (a loop the compiler vectorises).
+/// Occurrences of `byte`. Counted in byte-wide lanes, 32 bytes a step, emptied before they can
+/// overflow: the compiler turns this into byte compares and subtractions on whole vectors
+/// (a plain `filter().count()` widens every byte to 64 bits and runs several times slower).
 pub(crate) fn count(bytes: &[u8], byte: u8) -> usize {
-    bytes.iter().filter(|&&b| b == byte).count()
+    const LANES: usize = 32;
+    let mut total = 0usize;
+    for part in bytes.chunks(255 * LANES) {
+        let mut acc = [0u8; LANES];
+        let mut steps = part.chunks_exact(LANES);
+        for step in &mut steps {
+            for (a, b) in acc.iter_mut().zip(step) {
+                *a += u8::from(*b == byte);
+            }
+        }
+        total += acc.iter().map(|&a| usize::from(a)).sum::<usize>();
+        total += steps.remainder().iter().filter(|&&b| b == byte).count();
+    }
+    total
 }
 
 /// A byte range of a block's text.
@@ -195,6 +210,10 @@ impl Block {
     /// The fast reader; `None` where the block needs the full reader.
     fn parse_fast(&mut self) -> Option<()> {
         let len = self.text.len();
+        // Rows are rarely shorter than 100 bytes: one allocation per block, not a doubling.
+        self.recs.reserve(len / 100 + 1);
+        self.extra
+            .reserve((len / 100 + 1) * (self.file.width - V1_COLUMNS.len()));
         let mut fields: Vec<Span> = Vec::with_capacity(self.file.width);
         let mut pos = 0;
         while pos < len {
@@ -457,6 +476,23 @@ fn hex(cell: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn count_counts_every_occurrence() {
+        let bytes: Vec<u8> = (0..100_000u32).map(|i| (i * 7 % 13) as u8).collect();
+        for (len, byte) in [
+            (0, 0u8),
+            (31, 3),
+            (32, 0),
+            (8160, 5),
+            (8161, 12),
+            (100_000, 6),
+        ] {
+            let want = bytes[..len].iter().filter(|&&b| b == byte).count();
+            assert_eq!(count(&bytes[..len], byte), want, "len {len} byte {byte}");
+        }
+        assert_eq!(count(&[b'\n'; 20_000], b'\n'), 20_000);
+    }
 
     #[test]
     fn hex_accepts_what_the_dataset_reader_accepts() {

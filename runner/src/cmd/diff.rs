@@ -166,7 +166,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &args.reference,
         &args.candidate,
         &options,
-        &Batch::default,
+        &|| Batch {
+            // About 200 bytes a row: one allocation per batch.
+            csv: Vec::with_capacity(if want_csv { 2 << 20 } else { 0 }),
+            ..Batch::default()
+        },
         &per_row,
         &mut on_batch,
     )?;
