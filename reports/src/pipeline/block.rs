@@ -99,6 +99,15 @@ pub(crate) fn count(bytes: &[u8], byte: u8) -> usize {
     total
 }
 
+/// The bytes that end a bare field (`,` and the line end) or have no place in one (`"`).
+static SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b',' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'"' as usize] = true;
+    t
+};
+
 /// A byte range of a block's text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Span {
@@ -224,11 +233,11 @@ impl Block {
                     self.quoted_field(pos)?
                 } else {
                     let mut end = pos;
-                    while end < len && bytes[end] != b',' && bytes[end] != b'\n' {
-                        if bytes[end] == b'"' {
-                            return None;
-                        }
+                    while end < len && !SPECIAL[usize::from(bytes[end])] {
                         end += 1;
+                    }
+                    if end < len && bytes[end] == b'"' {
+                        return None;
                     }
                     (Span::new(pos, end), end)
                 };
@@ -454,6 +463,23 @@ fn status_cell(text: &str, cell: Span) -> StatusCell {
     }
 }
 
+/// The value of a hex digit; 255 for any other byte.
+static HEX_VALUE: [u8; 256] = {
+    let mut t = [255u8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
+
 /// A `0x` hex dword as [`rdnaprobe_dataset::parse_hex`] accepts it.
 fn hex(cell: &str) -> Option<u32> {
     let b = cell.as_bytes();
@@ -462,12 +488,10 @@ fn hex(cell: &str) -> Option<u32> {
     }
     let mut v = 0u32;
     for &c in &b[2..] {
-        let d = match c {
-            b'0'..=b'9' => c - b'0',
-            b'a'..=b'f' => c - b'a' + 10,
-            b'A'..=b'F' => c - b'A' + 10,
-            _ => return None,
-        };
+        let d = HEX_VALUE[usize::from(c)];
+        if d > 15 {
+            return None;
+        }
         v = v << 4 | u32::from(d);
     }
     Some(v)
