@@ -33,12 +33,13 @@ impl Estimate {
     pub fn render(&self, shards: u64) -> String {
         let hours = self.device_hours();
         format!(
-            "estimate: {} rows at {:.3e} rows/s ({}) = {:.3} device hours ({:.3} h wall per shard \
-             on {} shard(s)); output {:.3} GB ({:.0} B/row)\n",
+            "estimate: {} rows at {:.3e} rows/s ({}) = {:.3} device hours = {:.1} device seconds \
+             ({:.3} h wall per shard on {} shard(s)); output {:.3} GB ({:.0} B/row)\n",
             self.rows,
             self.rows_per_s,
             self.rate_from,
             hours,
+            hours * 3600.0,
             hours / shards as f64,
             shards,
             self.output_bytes() / 1e9,
