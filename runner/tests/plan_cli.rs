@@ -56,7 +56,7 @@ fn shards_and_estimates() {
         .find(|l| l.starts_with("estimate:"))
         .expect("estimate line");
     assert!(
-        line.contains("= 1.000 device hours (0.500 h wall per shard"),
+        line.contains("= 1.000 device hours = 3600.0 device seconds (0.500 h wall per shard"),
         "{line}"
     );
     // The output size comes from the sample's file: a sweep row of this spec is ~300 bytes.
