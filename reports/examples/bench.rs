@@ -9,6 +9,7 @@
 //! (default `target/bench-report`), then times `diff` (streaming, every joined row written as
 //! CSV) and `report` (polars aggregation, HTML/Markdown/CSV/JSON/SVG), printing the wall time
 //! and the peak resident memory (VmHWM, reset between steps through /proc/self/clear_refs).
+//! `BENCH_STREAMING=1` also times the one-thread streaming diff and compares the two diff.csv.
 //! The generated files are removed at the end unless KEEP=1.
 
 use std::fs::File;
@@ -17,7 +18,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use rdnaprobe_reports::diff::{diff_files, Options};
-use rdnaprobe_reports::output::CsvSink;
+use rdnaprobe_reports::output::{write_csv_line, CsvSink};
+use rdnaprobe_reports::pipeline::diff_paths;
 
 const HEADER: &str = "instruction,encoding,wave,ieee,dx10_clamp,denorm32,denorm16,round32,round16,fp16_overflow,in0,in1,in2,in3,in4,in5,out0,out1,out2,out3,out4,out5,out6,out7,out8,out9,out10,out11,out12,out13,out14,out15,gfx,source,note";
 
@@ -118,6 +120,18 @@ fn peak_kib() -> u64 {
         .unwrap_or(0)
 }
 
+/// CPU seconds (user + system) the process has used so far, or 0 where /proc is not there.
+fn cpu_s() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            let after = s.rsplit_once(')')?.1.split_whitespace().collect::<Vec<_>>();
+            let ticks = after.get(11)?.parse::<f64>().ok()? + after.get(12)?.parse::<f64>().ok()?;
+            Some(ticks / 100.0)
+        })
+        .unwrap_or(0.0)
+}
+
 /// Resets VmHWM to the current RSS (Linux: writing 5 to clear_refs).
 fn reset_peak() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
@@ -147,23 +161,62 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     reset_peak();
     let t = Instant::now();
-    let out = BufWriter::with_capacity(1 << 20, File::create(dir.join("diff.csv"))?);
-    let mut sink = CsvSink::new(out)?;
-    let summary = diff_files(&reference, &candidate, &Options::default(), |d| {
-        sink.write(d)
-            .map_err(|e| rdnaprobe_reports::Error::io("diff.csv", e))
-    })?;
-    sink.finish()?.flush()?;
+    let cpu = cpu_s();
+    let mut out = CsvSink::new(BufWriter::with_capacity(
+        1 << 20,
+        File::create(dir.join("diff.csv"))?,
+    ))?
+    .finish()?;
+    let summary = diff_paths(
+        &reference,
+        &candidate,
+        &Options::default(),
+        &|| Vec::with_capacity(2 << 20),
+        &|d, buf: &mut Vec<u8>| write_csv_line(buf, d),
+        &mut |buf| {
+            out.write_all(&buf)
+                .map_err(|e| rdnaprobe_reports::Error::io("diff.csv", e))
+        },
+    )?;
+    out.flush()?;
     let secs = t.elapsed().as_secs_f64();
+    let cpu = cpu_s() - cpu;
     writeln!(
         err,
-        "diff: {} rows ({} exact, {} unexpected) in {secs:.1} s = {:.0} rows/s, peak RSS {} MiB",
+        "diff: {} rows ({} exact, {} unexpected) in {secs:.1} s = {:.0} rows/s on {} threads, \
+         {cpu:.1} CPU s ({:.0} rows per CPU second), peak RSS {} MiB",
         summary.rows,
         summary.count(rdnaprobe_reports::Class::Exact),
         summary.unexpected,
         summary.rows as f64 / secs,
-        peak_kib() / 1024
+        rayon::current_num_threads(),
+        summary.rows as f64 / cpu,
+        peak_kib() / 1024,
     )?;
+
+    if std::env::var_os("BENCH_STREAMING").is_some() {
+        reset_peak();
+        let t = Instant::now();
+        let out = BufWriter::with_capacity(1 << 20, File::create(dir.join("diff-streaming.csv"))?);
+        let mut sink = CsvSink::new(out)?;
+        let summary = diff_files(&reference, &candidate, &Options::default(), |d| {
+            sink.write(d)
+                .map_err(|e| rdnaprobe_reports::Error::io("diff-streaming.csv", e))
+        })?;
+        sink.finish()?.flush()?;
+        let secs = t.elapsed().as_secs_f64();
+        writeln!(
+            err,
+            "diff (streaming, one thread): {} rows in {secs:.1} s = {:.0} rows/s, peak RSS {} MiB",
+            summary.rows,
+            summary.rows as f64 / secs,
+            peak_kib() / 1024
+        )?;
+        let same =
+            std::fs::read(dir.join("diff.csv"))? == std::fs::read(dir.join("diff-streaming.csv"))?;
+        writeln!(err, "diff.csv identical to the streaming diff's: {same}")?;
+        std::fs::remove_file(dir.join("diff-streaming.csv"))?;
+    }
 
     #[cfg(feature = "polars")]
     report(&dir, &reference, &candidate, &mut err)?;
@@ -188,6 +241,7 @@ fn report(
 
     reset_peak();
     let t = Instant::now();
+    let cpu = cpu_s();
     let report = write_report(
         &[reference.to_path_buf(), candidate.to_path_buf()],
         &dir.join("report"),
@@ -196,12 +250,14 @@ fn report(
     let secs = t.elapsed().as_secs_f64();
     writeln!(
         err,
-        "report: {} rows, {} groups, {} matrix cells in {secs:.1} s = {:.0} rows/s, peak RSS {} MiB",
+        "report: {} rows, {} groups, {} matrix cells in {secs:.1} s = {:.0} rows/s, {cpu:.1} CPU s, \
+         peak RSS {} MiB",
         report.compared_rows,
         report.groups.len(),
         report.matrix.len(),
         report.compared_rows as f64 / secs,
-        peak_kib() / 1024
+        peak_kib() / 1024,
+        cpu = cpu_s() - cpu,
     )?;
     Ok(())
 }

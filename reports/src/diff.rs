@@ -91,6 +91,19 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// Adds the counts of another part of the same diff.
+    pub fn merge(&mut self, other: &Summary) {
+        self.rows += other.rows;
+        for (a, b) in self.classes.iter_mut().zip(other.classes) {
+            *a += b;
+        }
+        self.expected += other.expected;
+        self.unexpected += other.unexpected;
+        if let Some(u) = other.max_ulp {
+            self.max_ulp = Some(self.max_ulp.map_or(u, |m| m.max(u)));
+        }
+    }
+
     pub fn add(&mut self, d: &RowDiff) {
         self.rows += 1;
         self.classes[d.class.code() as usize] += 1;
@@ -117,8 +130,26 @@ pub fn compare_outputs(
     candidate: &[Option<u32>; 16],
     k: u64,
 ) -> Vec<DwordDiff> {
-    let types = output_types(instruction, body);
     let mut out = Vec::new();
+    compare_outputs_into(
+        &output_types(instruction, body),
+        reference,
+        candidate,
+        k,
+        &mut out,
+    );
+    out
+}
+
+/// [`compare_outputs`] with the dword types given, into a reused vector (cleared first).
+pub fn compare_outputs_into(
+    types: &[DwordType; 16],
+    reference: &[Option<u32>; 16],
+    candidate: &[Option<u32>; 16],
+    k: u64,
+    out: &mut Vec<DwordDiff>,
+) {
+    out.clear();
     let mut i = 0;
     while i < 16 {
         let ty = types[i];
@@ -156,7 +187,6 @@ pub fn compare_outputs(
         }
         i += 1;
     }
-    out
 }
 
 /// Classifies one joined pair.
@@ -165,53 +195,80 @@ pub fn diff_pair(pair: Pair, options: &Options) -> RowDiff {
         reference,
         candidate,
     } = pair;
-    let status = match (&reference.status, &candidate.status) {
-        (Status::Error(m), _) | (_, Status::Error(m)) => Some((Class::Error, m.clone())),
-        (Status::Unsupported(m), _) | (_, Status::Unsupported(m)) => {
-            Some((Class::Unsupported, m.clone()))
-        }
+    let types = output_types(&reference.row.instruction, &reference.row.encoding);
+    let mut d = RowDiff {
+        candidate_index: candidate.index,
+        backend: candidate.backend,
+        reference,
+        class: Class::Exact,
+        max_ulp: None,
+        dwords: Vec::new(),
+        status_detail: None,
+        known: None,
+    };
+    classify_into(
+        &mut d,
+        &types,
+        &candidate.status,
+        &candidate.row.outputs,
+        options,
+    );
+    d
+}
+
+/// Fills in the findings of `d` (class, ULP, compared values, status detail, known entry) from
+/// its reference row and the candidate's status and outputs; `types` are the reference row's
+/// [`output_types`]. Every diff, streaming or parallel, classifies through here. The vectors and
+/// strings of `d` are reused.
+pub fn classify_into(
+    d: &mut RowDiff,
+    types: &[DwordType; 16],
+    candidate_status: &Status,
+    candidate_outputs: &[Option<u32>; 16],
+    options: &Options,
+) {
+    let status = match (&d.reference.status, candidate_status) {
+        (Status::Error(m), _) | (_, Status::Error(m)) => Some((Class::Error, m)),
+        (Status::Unsupported(m), _) | (_, Status::Unsupported(m)) => Some((Class::Unsupported, m)),
         _ => None,
     };
-    let (class, max_ulp, dwords, status_detail) = match status {
-        Some((class, detail)) => (class, None, Vec::new(), Some(detail)),
-        None => {
-            let dwords = compare_outputs(
-                &reference.row.instruction,
-                &reference.row.encoding,
-                &reference.row.outputs,
-                &candidate.row.outputs,
-                options.ulp_k,
-            );
-            let worst = dwords.iter().fold(None::<Verdict>, |acc, d| {
-                Some(acc.map_or(d.verdict, |a| a.worst(d.verdict)))
-            });
-            match worst {
-                None => (Class::NoOutputs, None, dwords, None),
-                Some(v) => (v.class, v.ulp, dwords, None),
-            }
+    match status {
+        Some((class, detail)) => {
+            d.class = class;
+            d.max_ulp = None;
+            d.dwords.clear();
+            d.status_detail = Some(detail.clone());
         }
-    };
-    let known = options
+        None => {
+            d.status_detail = None;
+            compare_outputs_into(
+                types,
+                &d.reference.row.outputs,
+                candidate_outputs,
+                options.ulp_k,
+                &mut d.dwords,
+            );
+            let worst = d.dwords.iter().fold(None::<Verdict>, |acc, w| {
+                Some(acc.map_or(w.verdict, |a| a.worst(w.verdict)))
+            });
+            (d.class, d.max_ulp) = match worst {
+                None => (Class::NoOutputs, None),
+                Some(v) => (v.class, v.ulp),
+            };
+        }
+    }
+    let reference = &d.reference;
+    d.known = options
         .known
         .lookup(&Subject {
             mnemonic: &reference.under_test,
-            backend: &candidate.backend,
-            class,
+            backend: &d.backend,
+            class: d.class,
             encoding: &reference.row.encoding,
             mode: &reference.row.mode,
             wave: reference.row.wave,
         })
         .map(|e| (e.reason.clone(), e.evidence.clone()));
-    RowDiff {
-        candidate_index: candidate.index,
-        backend: candidate.backend,
-        reference,
-        class,
-        max_ulp,
-        dwords,
-        status_detail,
-        known,
-    }
 }
 
 /// Diffs two open inputs, streaming each row's outcome to `sink`; returns the summary and the

@@ -174,6 +174,16 @@ impl Input {
         &self.default_backend
     }
 
+    /// Positions of the `backend` and `status` columns among the extra columns.
+    pub(crate) fn status_columns(&self) -> (Option<usize>, Option<usize>) {
+        (self.backend_column, self.status_column)
+    }
+
+    /// The file's stem: the family of bodies without one op under test.
+    pub(crate) fn family(&self) -> &str {
+        &self.family
+    }
+
     /// Whether the file carries a `backend` column (a replay output).
     pub fn has_backend_column(&self) -> bool {
         self.backend_column.is_some()

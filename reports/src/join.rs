@@ -46,7 +46,34 @@ impl Leftover {
     }
 }
 
-type Pending = HashMap<Key, VecDeque<Item>>;
+/// A row the join can pair: its key, and a cheap test of key equality for rows in step.
+pub(crate) trait Joinable {
+    fn key(&self) -> Key;
+    fn same_key(&self, other: &Self) -> bool;
+    /// 1-based data row number in its file.
+    fn index(&self) -> u64;
+}
+
+impl Joinable for Item {
+    fn key(&self) -> Key {
+        Key::of(&self.row)
+    }
+
+    fn same_key(&self, other: &Self) -> bool {
+        same_key(self, other)
+    }
+
+    fn index(&self) -> u64 {
+        self.index
+    }
+}
+
+/// Rows left without a partner by [`join_rows`]: counts and the first in file order.
+pub(crate) struct Unpaired<T> {
+    pub reference_only: u64,
+    pub candidate_only: u64,
+    pub first: Option<(bool, T)>,
+}
 
 /// Pairs the rows of `reference` and `candidate`, calling `emit` for each pair (roughly in
 /// reference order), and returns the rows that found no partner.
@@ -55,49 +82,68 @@ pub fn join(
     candidate: &mut impl RowSource,
     mut emit: impl FnMut(Pair) -> Result<()>,
 ) -> Result<Leftover> {
-    let mut pending_ref: Pending = HashMap::new();
-    let mut pending_cand: Pending = HashMap::new();
+    let left = join_rows(
+        || reference.next_item(),
+        || candidate.next_item(),
+        |reference, candidate| {
+            emit(Pair {
+                reference,
+                candidate,
+            })
+        },
+    )?;
+    Ok(Leftover {
+        reference_only: left.reference_only,
+        candidate_only: left.candidate_only,
+        first: left.first,
+    })
+}
+
+/// The join itself, over any kind of row: reads one reference row and one candidate row per
+/// step, pairs rows in step directly and the others through per-key FIFOs.
+pub(crate) fn join_rows<T: Joinable>(
+    mut next_reference: impl FnMut() -> Result<Option<T>>,
+    mut next_candidate: impl FnMut() -> Result<Option<T>>,
+    mut emit: impl FnMut(T, T) -> Result<()>,
+) -> Result<Unpaired<T>> {
+    let mut pending_ref: HashMap<Key, VecDeque<T>> = HashMap::new();
+    let mut pending_cand: HashMap<Key, VecDeque<T>> = HashMap::new();
     loop {
-        let r = reference.next_item()?;
-        let c = candidate.next_item()?;
+        let r = next_reference()?;
+        let c = next_candidate()?;
         if r.is_none() && c.is_none() {
             break;
         }
         // Fast path: both files in step, nothing waiting.
         let (r, c) = match (r, c) {
             (Some(r), Some(c))
-                if pending_ref.is_empty() && pending_cand.is_empty() && same_key(&r, &c) =>
+                if pending_ref.is_empty() && pending_cand.is_empty() && r.same_key(&c) =>
             {
-                emit(Pair {
-                    reference: r,
-                    candidate: c,
-                })?;
+                emit(r, c)?;
                 continue;
             }
             other => other,
         };
         if let Some(r) = r {
             if let Some(c) = take(&mut pending_cand, &r) {
-                emit(Pair {
-                    reference: r,
-                    candidate: c,
-                })?;
+                emit(r, c)?;
             } else {
                 put(&mut pending_ref, r);
             }
         }
         if let Some(c) = c {
             if let Some(r) = take(&mut pending_ref, &c) {
-                emit(Pair {
-                    reference: r,
-                    candidate: c,
-                })?;
+                emit(r, c)?;
             } else {
                 put(&mut pending_cand, c);
             }
         }
     }
-    let mut left = Leftover::default();
+    let mut left: Unpaired<T> = Unpaired {
+        reference_only: 0,
+        candidate_only: 0,
+        first: None,
+    };
     for (is_ref, pending) in [(true, pending_ref), (false, pending_cand)] {
         for item in pending.into_values().flatten() {
             if is_ref {
@@ -108,7 +154,7 @@ pub fn join(
             let earlier = match &left.first {
                 None => true,
                 Some((first_is_ref, first)) => {
-                    (item.index, !is_ref) < (first.index, !*first_is_ref)
+                    (item.index(), !is_ref) < (first.index(), !*first_is_ref)
                 }
             };
             if earlier {
@@ -126,9 +172,8 @@ fn same_key(a: &Item, b: &Item) -> bool {
         && a.row.wave == b.row.wave
 }
 
-fn take(pending: &mut Pending, item: &Item) -> Option<Item> {
-    let key = Key::of(&item.row);
-    match pending.entry(key) {
+fn take<T: Joinable>(pending: &mut HashMap<Key, VecDeque<T>>, item: &T) -> Option<T> {
+    match pending.entry(item.key()) {
         MapEntry::Occupied(mut e) => {
             let found = e.get_mut().pop_front();
             if e.get().is_empty() {
@@ -140,9 +185,6 @@ fn take(pending: &mut Pending, item: &Item) -> Option<Item> {
     }
 }
 
-fn put(pending: &mut Pending, item: Item) {
-    pending
-        .entry(Key::of(&item.row))
-        .or_default()
-        .push_back(item);
+fn put<T: Joinable>(pending: &mut HashMap<Key, VecDeque<T>>, item: T) {
+    pending.entry(item.key()).or_default().push_back(item);
 }

@@ -25,6 +25,7 @@ pub mod input;
 pub mod join;
 pub mod known;
 pub mod output;
+pub mod pipeline;
 #[cfg(feature = "polars")]
 pub mod publish;
 pub mod regress;

@@ -83,68 +83,159 @@ fn expected_cell(d: &RowDiff) -> &'static str {
     }
 }
 
-fn reason_cell(d: &RowDiff) -> String {
-    match (&d.known, &d.status_detail) {
-        (Some((reason, _)), _) => reason.clone(),
-        (None, Some(detail)) => detail.clone(),
-        (None, None) => String::new(),
-    }
-}
-
-fn dword_classes(d: &RowDiff) -> String {
-    d.dwords
-        .iter()
-        .map(|w| format!("out{}:{}", w.index, w.verdict.class))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// Streams diff rows as CSV.
 pub struct CsvSink<W: Write> {
-    writer: csv::Writer<W>,
+    out: W,
+    line: Vec<u8>,
 }
 
 impl<W: Write> CsvSink<W> {
-    pub fn new(out: W) -> std::io::Result<Self> {
-        let mut writer = csv::WriterBuilder::new().from_writer(out);
-        writer.write_record(CSV_COLUMNS).map_err(csv_io)?;
-        Ok(CsvSink { writer })
+    pub fn new(mut out: W) -> std::io::Result<Self> {
+        out.write_all(&csv_header())?;
+        Ok(CsvSink {
+            out,
+            line: Vec::with_capacity(256),
+        })
     }
 
     pub fn write(&mut self, d: &RowDiff) -> std::io::Result<()> {
-        let row = &d.reference.row;
-        let worst = d.worst();
-        let mut cells: Vec<String> = Vec::with_capacity(CSV_COLUMNS.len());
-        cells.push(row.instruction.clone());
-        cells.push(format::encoding(&row.encoding));
-        cells.extend(format::mode_cells(&row.mode, row.wave));
-        cells.extend(row.inputs.iter().map(|w| format::hex(*w)));
-        cells.push(d.backend.clone());
-        cells.push(d.class.name().to_string());
-        cells.push(d.max_ulp.map_or_else(String::new, |u| u.to_string()));
-        cells.push(worst.map_or_else(String::new, |w| format!("out{}", w.index)));
-        cells.push(worst.map_or_else(String::new, |w| type_name(w.ty).to_string()));
-        cells.push(worst.map_or_else(String::new, |w| value_hex(w, w.reference)));
-        cells.push(worst.map_or_else(String::new, |w| value_hex(w, w.candidate)));
-        cells.push(dword_classes(d));
-        cells.push(expected_cell(d).to_string());
-        cells.push(reason_cell(d));
-        cells.push(d.reference.index.to_string());
-        self.writer.write_record(&cells).map_err(csv_io)
+        self.line.clear();
+        write_csv_line(&mut self.line, d);
+        self.out.write_all(&self.line)
     }
 
-    pub fn finish(self) -> std::io::Result<W> {
-        self.writer
-            .into_inner()
-            .map_err(|e| std::io::Error::other(e.to_string()))
+    pub fn finish(mut self) -> std::io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
     }
 }
 
-fn csv_io(e: csv::Error) -> std::io::Error {
-    match e.into_kind() {
-        csv::ErrorKind::Io(io) => io,
-        other => std::io::Error::other(format!("{other:?}")),
+/// The header line of diff CSV files.
+pub fn csv_header() -> Vec<u8> {
+    let mut out = CSV_COLUMNS.join(",").into_bytes();
+    out.push(b'\n');
+    out
+}
+
+/// Appends `cell` as a CSV field: quoted (quotes doubled) when it holds a comma, a quote or a
+/// line end, as the csv crate's writer does.
+fn csv_cell(out: &mut Vec<u8>, cell: &str) {
+    if cell
+        .bytes()
+        .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+    {
+        out.push(b'"');
+        for b in cell.bytes() {
+            if b == b'"' {
+                out.push(b'"');
+            }
+            out.push(b);
+        }
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(cell.as_bytes());
     }
+}
+
+fn push_hex(out: &mut Vec<u8>, v: u64, digits: usize) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.extend_from_slice(b"0x");
+    for k in (0..digits).rev() {
+        out.push(HEX[(v >> (4 * k) & 0xf) as usize]);
+    }
+}
+
+fn push_dec(out: &mut Vec<u8>, v: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut v = v;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[i..]);
+}
+
+fn push_value(out: &mut Vec<u8>, d: &DwordDiff, v: u64) {
+    push_hex(out, v, if d.ty == DwordType::F64Lo { 16 } else { 8 });
+}
+
+/// Appends the CSV line of one diff row (see the module docs for the columns), without
+/// allocating: the one writer of diff CSV rows.
+pub fn write_csv_line(out: &mut Vec<u8>, d: &RowDiff) {
+    let row = &d.reference.row;
+    csv_cell(out, &row.instruction);
+    out.push(b',');
+    if row.encoding.is_empty() {
+        out.extend_from_slice(b"n/a");
+    }
+    for (k, w) in row.encoding.iter().enumerate() {
+        if k > 0 {
+            out.push(b' ');
+        }
+        push_hex(out, u64::from(*w), 8);
+    }
+    out.push(b',');
+    if let Some(w) = row.wave {
+        push_dec(out, u64::from(w));
+    }
+    for field in rdnaprobe_dataset::ModeField::ALL {
+        out.push(b',');
+        if let Some(v) = row.mode.get(field) {
+            push_dec(out, u64::from(v));
+        }
+    }
+    for w in row.inputs {
+        out.push(b',');
+        push_hex(out, u64::from(w), 8);
+    }
+    out.push(b',');
+    csv_cell(out, &d.backend);
+    out.push(b',');
+    out.extend_from_slice(d.class.name().as_bytes());
+    out.push(b',');
+    if let Some(u) = d.max_ulp {
+        push_dec(out, u);
+    }
+    out.push(b',');
+    let worst = d.worst();
+    if let Some(w) = worst {
+        out.extend_from_slice(b"out");
+        push_dec(out, u64::from(w.index));
+        out.push(b',');
+        out.extend_from_slice(type_name(w.ty).as_bytes());
+        out.push(b',');
+        push_value(out, w, w.reference);
+        out.push(b',');
+        push_value(out, w, w.candidate);
+    } else {
+        out.extend_from_slice(b",,,");
+    }
+    out.push(b',');
+    for (k, w) in d.dwords.iter().enumerate() {
+        if k > 0 {
+            out.push(b' ');
+        }
+        out.extend_from_slice(b"out");
+        push_dec(out, u64::from(w.index));
+        out.push(b':');
+        out.extend_from_slice(w.verdict.class.name().as_bytes());
+    }
+    out.push(b',');
+    out.extend_from_slice(expected_cell(d).as_bytes());
+    out.push(b',');
+    match (&d.known, &d.status_detail) {
+        (Some((reason, _)), _) => csv_cell(out, reason),
+        (None, Some(detail)) => csv_cell(out, detail),
+        (None, None) => {}
+    }
+    out.push(b',');
+    push_dec(out, d.reference.index);
+    out.push(b'\n');
 }
 
 /// The JSON object of one diff row (`"record": "row"`).
@@ -347,6 +438,109 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The row as the csv crate writes its cells (the format before the byte writer).
+    fn csv_crate_line(d: &RowDiff) -> Vec<u8> {
+        let row = &d.reference.row;
+        let worst = d.worst();
+        let mut cells: Vec<String> = vec![row.instruction.clone(), format::encoding(&row.encoding)];
+        cells.extend(format::mode_cells(&row.mode, row.wave));
+        cells.extend(row.inputs.iter().map(|w| format::hex(*w)));
+        cells.push(d.backend.clone());
+        cells.push(d.class.name().to_string());
+        cells.push(d.max_ulp.map_or_else(String::new, |u| u.to_string()));
+        cells.push(worst.map_or_else(String::new, |w| format!("out{}", w.index)));
+        cells.push(worst.map_or_else(String::new, |w| type_name(w.ty).to_string()));
+        cells.push(worst.map_or_else(String::new, |w| value_hex(w, w.reference)));
+        cells.push(worst.map_or_else(String::new, |w| value_hex(w, w.candidate)));
+        cells.push(
+            d.dwords
+                .iter()
+                .map(|w| format!("out{}:{}", w.index, w.verdict.class))
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+        cells.push(expected_cell(d).to_string());
+        cells.push(match (&d.known, &d.status_detail) {
+            (Some((reason, _)), _) => reason.clone(),
+            (None, Some(detail)) => detail.clone(),
+            (None, None) => String::new(),
+        });
+        cells.push(d.reference.index.to_string());
+        let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
+        w.write_record(&cells).expect("write");
+        w.into_inner().expect("flush")
+    }
+
+    #[test]
+    fn the_byte_writer_writes_what_the_csv_crate_writes() {
+        use crate::classify::Verdict;
+        use crate::input::Item;
+        let verdict = |class, ulp| Verdict { class, ulp };
+        let mut d = RowDiff {
+            reference: Item {
+                row: rdnaprobe_dataset::Row {
+                    instruction: "v_add_f32 v10, v4, \"v5\"\r\nnext".into(),
+                    encoding: vec![0x0614_0904, 0xdead_beef],
+                    wave: Some(64),
+                    mode: rdnaprobe_dataset::ModeCells {
+                        ieee: Some(1),
+                        round16: Some(3),
+                        ..Default::default()
+                    },
+                    inputs: [0x3f80_0000, 1, 2, 3, 4, 0xffff_ffff],
+                    ..Default::default()
+                },
+                index: 1234567,
+                backend: "vulkan:lava,pipe".into(),
+                status: rdnaprobe_dataset::Status::Ok,
+                under_test: std::sync::Arc::from("v_add_f32"),
+            },
+            candidate_index: 7,
+            backend: "vulkan:\"x\"".into(),
+            class: Class::UlpK,
+            max_ulp: Some(18_446_744_073_709_551_615),
+            dwords: vec![
+                DwordDiff {
+                    index: 0,
+                    ty: DwordType::F64Lo,
+                    reference: 0x3ff0_0000_0000_0000,
+                    candidate: 0x3fef_ffff_ffff_ffff,
+                    verdict: verdict(Class::Ulp1, Some(1)),
+                },
+                DwordDiff {
+                    index: 13,
+                    ty: DwordType::F32,
+                    reference: 0,
+                    candidate: 9,
+                    verdict: verdict(Class::UlpK, Some(9)),
+                },
+            ],
+            status_detail: None,
+            known: Some(("a, \"reason\"".into(), "e".into())),
+        };
+        let check = |d: &RowDiff| {
+            let mut got = Vec::new();
+            write_csv_line(&mut got, d);
+            assert_eq!(
+                String::from_utf8(got).expect("utf8"),
+                String::from_utf8(csv_crate_line(d)).expect("utf8")
+            );
+        };
+        check(&d);
+        d.known = None;
+        d.status_detail = Some("error: lost\ndevice".into());
+        d.dwords.clear();
+        d.max_ulp = None;
+        d.class = Class::Error;
+        d.reference.row.encoding.clear();
+        d.reference.row.wave = None;
+        d.reference.row.instruction = "plain".into();
+        check(&d);
+        let mut header = csv::WriterBuilder::new().from_writer(Vec::new());
+        header.write_record(CSV_COLUMNS).expect("header");
+        assert_eq!(csv_header(), header.into_inner().expect("flush"));
+    }
 
     #[test]
     fn diff_header_is_the_key_columns_then_the_findings() {

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod backend;
 mod cmd;
 mod plan;
+mod progress;
 mod stream;
 mod sweep;
 mod vulkan;
@@ -33,6 +34,8 @@ enum Command {
     Sweep(cmd::sweep::Args),
     /// Merge sweep shards into one dataset.
     Merge(cmd::merge::Args),
+    /// Plan a sweep as shards: row ranges, cost estimate, Slurm job scripts.
+    Plan(cmd::plan::Args),
     /// List HIP and Vulkan devices.
     Devices(cmd::devices::Args),
     /// Assemble a probe kernel code object with comgr.
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
         Command::Replay(a) => cmd::replay::run(a),
         Command::Sweep(a) => cmd::sweep::run(a),
         Command::Merge(a) => cmd::merge::run(a),
+        Command::Plan(a) => cmd::plan::run(a),
         Command::Devices(a) => cmd::devices::run(a),
         Command::Assemble(a) => cmd::assemble::run(a),
         Command::Diff(a) => cmd::diff::run(a),

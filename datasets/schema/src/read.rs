@@ -189,6 +189,14 @@ impl<R: Read> Reader<R> {
         self.wave.as_ref().map(WaveChecker::layout)
     }
 
+    /// Shifts the line numbers of every later row and error by `lines`: for a reader over a
+    /// header followed by a slice of a file's data, so that errors name the file's own lines.
+    pub fn offset_lines(&mut self, lines: u64) {
+        if let Ok(mut index) = self.lines.lock() {
+            index.before += lines;
+        }
+    }
+
     /// The label errors use for this input.
     pub fn label(&self) -> &str {
         &self.file

@@ -93,27 +93,37 @@ pub struct Aggregator {
 impl Aggregator {
     /// The group id of a row (interned; consecutive rows of one group cost no allocation).
     pub fn group_of(&mut self, d: &RowDiff) -> u32 {
-        let mnemonic = d.mnemonic();
         let row = &d.reference.row;
+        self.group_of_parts(d.mnemonic(), &row.mode, row.wave, &d.backend)
+    }
+
+    /// The group id of (instruction under test, mode cells, wave, backend).
+    pub fn group_of_parts(
+        &mut self,
+        mnemonic: &str,
+        mode: &ModeCells,
+        wave: Option<u32>,
+        backend: &str,
+    ) -> u32 {
         if let Some(id) = self.last {
             let g = &self.groups[id as usize];
             if g.instruction == mnemonic
-                && g.mode == row.mode
-                && g.wave == row.wave
-                && g.backend == d.backend
+                && g.mode == *mode
+                && g.wave == wave
+                && g.backend == backend
             {
                 return id;
             }
         }
-        let key = (mnemonic.to_string(), row.mode, row.wave, d.backend.clone());
+        let key = (mnemonic.to_string(), *mode, wave, backend.to_string());
         let next = self.groups.len() as u32;
         let id = *self.index.entry(key).or_insert(next);
         if id == next {
             self.groups.push(GroupKey {
                 instruction: mnemonic.to_string(),
-                mode: row.mode,
-                wave: row.wave,
-                backend: d.backend.clone(),
+                mode: *mode,
+                wave,
+                backend: backend.to_string(),
             });
         }
         self.last = Some(id);
@@ -123,19 +133,31 @@ impl Aggregator {
     /// Adds one classified row; returns its group id.
     pub fn add(&mut self, d: &RowDiff) -> Result<u32> {
         let group = self.group_of(d);
+        self.add_to(group, d.class, d.max_ulp, d.is_unexpected())?;
+        Ok(group)
+    }
+
+    /// Adds one classified row of a known group.
+    pub fn add_to(
+        &mut self,
+        group: u32,
+        class: Class,
+        max_ulp: Option<u64>,
+        unexpected: bool,
+    ) -> Result<()> {
         self.chunk.group.push(group);
-        self.chunk.class.push(d.class.code());
-        self.chunk.bucket.push(if d.class == Class::Exact {
+        self.chunk.class.push(class.code());
+        self.chunk.bucket.push(if class == Class::Exact {
             0
         } else {
-            ulp_bucket(d.max_ulp)
+            ulp_bucket(max_ulp)
         });
-        self.chunk.ulp.push(d.max_ulp);
-        self.chunk.unexpected.push(u32::from(d.is_unexpected()));
+        self.chunk.ulp.push(max_ulp);
+        self.chunk.unexpected.push(u32::from(unexpected));
         if self.chunk.len() >= CHUNK_ROWS {
             self.flush()?;
         }
-        Ok(group)
+        Ok(())
     }
 
     fn flush(&mut self) -> Result<()> {

@@ -12,6 +12,7 @@
 //! counted, not fatal: a backend may have replayed a subset.
 
 pub mod aggregate;
+mod pass;
 pub(crate) mod plot;
 mod render;
 
@@ -22,11 +23,12 @@ use rdnaprobe_dataset::ModeCells;
 use serde::Serialize;
 
 use crate::classify::Class;
-use crate::diff::{diff_inputs, Options, RowDiff};
+use crate::diff::{Options, RowDiff};
 use crate::error::{Error, Result};
 use crate::format;
-use crate::input::{Chain, Input, RowSource};
+use crate::input::Input;
 use crate::output::type_name;
+use crate::pipeline::{diff_parallel, diff_parallel_seen};
 use aggregate::{Aggregator, GroupRow, Histogram, MatrixCell};
 
 /// How many worst rows the report keeps per instruction x mode x backend.
@@ -86,7 +88,7 @@ pub struct WorstRow {
     /// Schema v1 CSV line of the experiment (outputs empty): `rdnaprobe replay`-able.
     pub repro: String,
     #[serde(skip)]
-    rank: (Class, u64),
+    pub(crate) rank: (Class, u64),
 }
 
 /// Everything the report holds.
@@ -142,25 +144,7 @@ fn count_unstated(unstated: &mut BTreeMap<String, u64>, mode: &ModeCells, wave: 
     }
 }
 
-/// Counts reference rows while passing them on (first pass only).
-struct Counting<'a, S> {
-    inner: S,
-    rows: &'a mut u64,
-    unstated: &'a mut BTreeMap<String, u64>,
-}
-
-impl<S: RowSource> RowSource for Counting<'_, S> {
-    fn next_item(&mut self) -> Result<Option<crate::input::Item>> {
-        let item = self.inner.next_item()?;
-        if let Some(item) = &item {
-            *self.rows += 1;
-            count_unstated(self.unstated, &item.row.mode, item.row.wave);
-        }
-        Ok(item)
-    }
-}
-
-fn worst_row(group: u32, d: &RowDiff) -> WorstRow {
+pub(crate) fn worst_row(group: u32, d: &RowDiff) -> WorstRow {
     let row = &d.reference.row;
     let detail = match d.worst() {
         Some(w) => format!(
@@ -196,6 +180,15 @@ fn hex_value(ty: crate::dtype::DwordType, v: u64) -> String {
 
 /// Builds the report of `inputs` (without writing anything).
 pub fn build(inputs: &[PathBuf], options: &ReportOptions) -> Result<Report> {
+    build_with_progress(inputs, options, &mut |_| {})
+}
+
+/// [`build`], calling `progress` with the number of rows compared after every batch.
+pub fn build_with_progress(
+    inputs: &[PathBuf],
+    options: &ReportOptions,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Report> {
     if inputs.is_empty() {
         return Err(Error::Usage("report: no input files".into()));
     }
@@ -264,30 +257,33 @@ pub fn build(inputs: &[PathBuf], options: &ReportOptions) -> Result<Report> {
     let (mut compared, mut unexpected) = (0u64, 0u64);
     let mut first_pass = true;
     for (backend, paths) in &candidates {
-        let mut cand = Chain::new(paths.clone());
-        let mut sink = |d: &RowDiff| -> Result<()> {
-            let group = agg.add(d)?;
-            if d.class != Class::Exact && d.class != Class::NoOutputs {
-                let list = worst.entry(group).or_default();
-                let rank = (d.class, d.max_ulp.unwrap_or(u64::MAX));
-                if list.len() < WORST_PER_GROUP || list.iter().any(|w| w.rank < rank) {
-                    list.push(worst_row(group, d));
-                    list.sort_by_key(|w| std::cmp::Reverse(w.rank));
-                    list.truncate(WORST_PER_GROUP);
-                }
-            }
-            Ok(())
+        let mut on_batch = |b: pass::Batch| {
+            progress(b.rows());
+            pass::absorb(b, &mut agg, &mut worst)
         };
         let (summary, leftover) = if first_pass {
-            let mut refs = Counting {
-                inner: Chain::new(reference_paths.clone()),
-                rows: &mut reference_rows,
-                unstated: &mut unstated,
+            let mut seen = |mode: &ModeCells, wave: Option<u32>| {
+                reference_rows += 1;
+                count_unstated(&mut unstated, mode, wave);
             };
-            diff_inputs(&mut refs, &mut cand, &options.diff, &mut sink)?
+            diff_parallel_seen(
+                &reference_paths,
+                paths,
+                &options.diff,
+                &pass::Batch::default,
+                &pass::fold,
+                &mut on_batch,
+                &mut seen,
+            )?
         } else {
-            let mut refs = Chain::new(reference_paths.clone());
-            diff_inputs(&mut refs, &mut cand, &options.diff, &mut sink)?
+            diff_parallel(
+                &reference_paths,
+                paths,
+                &options.diff,
+                &pass::Batch::default,
+                &pass::fold,
+                &mut on_batch,
+            )?
         };
         first_pass = false;
         compared += summary.rows;
@@ -339,7 +335,17 @@ pub fn build(inputs: &[PathBuf], options: &ReportOptions) -> Result<Report> {
 
 /// Builds the report of `inputs` and writes it into `dir` (replacing what is there).
 pub fn write_report(inputs: &[PathBuf], dir: &Path, options: &ReportOptions) -> Result<Report> {
-    let report = build(inputs, options)?;
+    write_report_with_progress(inputs, dir, options, &mut |_| {})
+}
+
+/// [`write_report`], calling `progress` with the rows compared after every batch.
+pub fn write_report_with_progress(
+    inputs: &[PathBuf],
+    dir: &Path,
+    options: &ReportOptions,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Report> {
+    let report = build_with_progress(inputs, options, progress)?;
     render::write_dir(&report, dir)?;
     Ok(report)
 }

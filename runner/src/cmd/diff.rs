@@ -9,8 +9,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use rdnaprobe_dataset::AtomicFile;
-use rdnaprobe_reports::diff::{diff_files, Options, DEFAULT_ULP_K};
-use rdnaprobe_reports::output::{CsvSink, JsonSink, Table};
+use rdnaprobe_reports::diff::{Options, DEFAULT_ULP_K};
+use rdnaprobe_reports::output::{row_json, write_csv_line, CsvSink, JsonSink, Table};
+use rdnaprobe_reports::pipeline::diff_paths;
 use rdnaprobe_reports::{Known, RowDiff};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -49,34 +50,41 @@ pub struct Args {
     pub limit: usize,
 }
 
-/// A destination of per-row records (one per command run, so the variants' size difference
-/// does not matter).
-#[allow(clippy::large_enum_variant)]
-enum Sink<W: Write> {
-    Csv(CsvSink<W>),
-    Json(JsonSink<W>),
+/// What one batch of rows turned into, in the workers: the bytes of each output format that
+/// is wanted, and the unexpected rows the table may list.
+#[derive(Default)]
+struct Batch {
+    rows: u64,
+    csv: Vec<u8>,
+    json: Vec<u8>,
+    unexpected: Vec<RowDiff>,
+}
+
+/// A destination of per-row records: CSV (header written) or JSON Lines.
+struct Sink<W: Write> {
+    out: W,
+    json: bool,
 }
 
 impl<W: Write> Sink<W> {
     fn for_format(json: bool, out: W) -> io::Result<Self> {
-        Ok(if json {
-            Sink::Json(JsonSink::new(out))
+        let out = if json {
+            out
         } else {
-            Sink::Csv(CsvSink::new(out)?)
-        })
+            CsvSink::new(out)?.finish()?
+        };
+        Ok(Sink { out, json })
     }
 
-    fn write(&mut self, d: &RowDiff) -> io::Result<()> {
-        match self {
-            Sink::Csv(s) => s.write(d),
-            Sink::Json(s) => s.write(d),
-        }
+    fn write(&mut self, b: &Batch) -> io::Result<()> {
+        self.out.write_all(if self.json { &b.json } else { &b.csv })
     }
 
     fn finish(self, summary: &rdnaprobe_reports::Summary) -> io::Result<W> {
-        match self {
-            Sink::Csv(s) => s.finish(),
-            Sink::Json(s) => s.finish(summary),
+        if self.json {
+            JsonSink::new(self.out).finish(summary)
+        } else {
+            Ok(self.out)
         }
     }
 }
@@ -114,21 +122,59 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let mut table = Table::new(args.limit);
-    let summary = diff_files(&args.reference, &args.candidate, &options, |d| {
-        table.add(d);
+    let formats = [
+        screen.as_ref().map(|s| s.json),
+        file.as_ref().map(|s| s.json),
+    ];
+    let want_csv = formats.contains(&Some(false));
+    let want_json = formats.contains(&Some(true));
+    let limit = args.limit;
+    let per_row = |d: &RowDiff, b: &mut Batch| {
+        b.rows += 1;
+        if d.is_unexpected() && b.unexpected.len() < limit {
+            b.unexpected.push(d.clone());
+        }
         if args.differences_only && d.class == rdnaprobe_reports::Class::Exact {
-            return Ok(());
+            return;
+        }
+        if want_csv {
+            write_csv_line(&mut b.csv, d);
+        }
+        if want_json {
+            // Writing into memory cannot fail.
+            let _ = serde_json::to_writer(&mut b.json, &row_json(d));
+            b.json.push(b'\n');
+        }
+    };
+    let progress = crate::progress::Rows::new("diff", None);
+    let mut on_batch = |b: Batch| -> rdnaprobe_reports::Result<()> {
+        for d in &b.unexpected {
+            table.add(d);
         }
         if let Some(s) = &mut screen {
-            s.write(d)
+            s.write(&b)
                 .map_err(|e| rdnaprobe_reports::Error::io("<stdout>", e))?;
         }
         if let (Some(s), Some(path)) = (&mut file, &args.output) {
-            s.write(d)
+            s.write(&b)
                 .map_err(|e| rdnaprobe_reports::Error::io(path, e))?;
         }
+        progress.add(b.rows);
         Ok(())
-    })?;
+    };
+    let summary = diff_paths(
+        &args.reference,
+        &args.candidate,
+        &options,
+        &|| Batch {
+            // About 200 bytes a row: one allocation per batch.
+            csv: Vec::with_capacity(if want_csv { 2 << 20 } else { 0 }),
+            ..Batch::default()
+        },
+        &per_row,
+        &mut on_batch,
+    )?;
+    progress.finish();
     if let (Some(sink), Some(path)) = (file, &args.output) {
         let atomic = sink
             .finish(&summary)

@@ -70,6 +70,14 @@ pub struct Args {
     /// generator, modes, backends, chunk size and mismatch cap).
     #[arg(long)]
     pub resume: bool,
+    /// Save the run's per-block digests into this reference digest store (a directory,
+    /// docs/performance.md), keyed by body, mode, generator and semantics version.
+    #[arg(long)]
+    pub save_digests: Option<PathBuf>,
+    /// Check the candidate against the digests in this store instead of computing the
+    /// reference: only blocks whose digest differs are computed by `--reference` and diffed.
+    #[arg(long)]
+    pub against_digests: Option<PathBuf>,
 }
 
 fn parse_words(s: &str) -> anyhow::Result<Vec<u32>> {
@@ -136,20 +144,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("creating {}", args.output.display()))?;
 
     let total = plan.total_rows();
-    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let mut last = std::time::Instant::now();
-    let mut progress = |done: u64, total: u64| {
-        if tty && (last.elapsed().as_millis() > 500 || done == total) {
-            last = std::time::Instant::now();
-            eprint!(
-                "\r{done}/{total} rows ({:.1}%)",
-                100.0 * done as f64 / total.max(1) as f64
-            );
-            if done == total {
-                eprintln!();
-            }
-        }
-    };
+    let bar = crate::progress::Rows::new("exhaustive", Some(total));
+    let mut progress = |done: u64, _total: u64| bar.set(done);
     let key = run_key(&plan, &candidate, reference.as_ref());
     let journal_path = Journal::path_in(&args.output);
     let (mut journal, done) = if args.resume {
@@ -164,21 +160,49 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             journal_path.display()
         );
     }
+    let save = args
+        .save_digests
+        .as_deref()
+        .map(stream::store::DigestStore::new);
+    let against = args
+        .against_digests
+        .as_deref()
+        .map(stream::store::DigestStore::new);
+    let digests = stream::Digests {
+        against: against.as_ref(),
+        save: save.as_ref(),
+    };
     let outcome = pool.install(|| {
-        stream::run_resumable(
+        stream::run_with_digests(
             &plan,
             &candidate,
             reference.as_ref(),
+            digests,
             done,
             &mut |r| journal.append(r),
             &mut progress,
         )
     })?;
+    bar.finish();
     let peak = stream::peak_rss_bytes();
 
     let mm_path = args.output.join("mismatches.csv");
     write_mismatches(&mm_path, &plan, &outcome)?;
-    let manifest = manifest_json(&plan, &outcome, threads, peak, total)?;
+    let mut manifest = manifest_json(&plan, &outcome, threads, peak, total)?;
+    if let Some(store) = &against {
+        manifest["against_digests"] = serde_json::json!({
+            "store": store.dir.display().to_string(),
+            "blocks": outcome.digest_blocks,
+            "blocks_recomputed": outcome.blocks_recomputed,
+            "semantics_version": stream::store::SEMANTICS_VERSION,
+        });
+    }
+    if let Some(store) = &save {
+        manifest["saved_digests"] = serde_json::json!({
+            "store": store.dir.display().to_string(),
+            "semantics_version": stream::store::SEMANTICS_VERSION,
+        });
+    }
     let path = args.output.join("manifest.json");
     let mut f = AtomicFile::create(&path)?;
     serde_json::to_writer_pretty(&mut f, &manifest)

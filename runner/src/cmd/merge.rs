@@ -95,6 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let file = AtomicFile::create(&args.output)?;
     let mut w = Writer::new(file, label.clone(), &[], &columns)?;
     let mut next: u64 = 0;
+    let progress = crate::progress::Rows::new("merge", None);
     for part in &parts {
         let mut r = Reader::open(&part.path)?;
         while let Some(row) = r.read_row()? {
@@ -115,8 +116,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             next += 1;
             w.write_row(&row, &[])?;
+            if next % 4096 == 0 {
+                progress.set(next);
+            }
         }
     }
+    progress.finish();
     let first_manifest = parts.iter().find_map(|p| p.manifest.clone());
     if let (Some(_), Some(total)) = (
         sweep_col,

@@ -10,6 +10,7 @@ pub mod encode;
 pub mod exhaustive;
 pub mod export;
 pub mod merge;
+pub mod plan;
 pub mod publish;
 pub mod regress;
 pub mod replay;

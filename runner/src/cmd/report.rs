@@ -31,7 +31,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     use std::io::Write;
 
-    use rdnaprobe_reports::report::{write_report, ReportOptions};
+    use rdnaprobe_reports::report::{write_report_with_progress, ReportOptions};
     use rdnaprobe_reports::{Known, Options};
 
     let known = match &args.known {
@@ -46,7 +46,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         title: args.title,
     };
-    let report = write_report(&args.inputs, &args.output, &options)?;
+    let progress = crate::progress::Rows::new("report", None);
+    let report = write_report_with_progress(&args.inputs, &args.output, &options, &mut |n| {
+        progress.add(n)
+    })?;
+    progress.finish();
     let mut out = std::io::stdout().lock();
     writeln!(
         out,

@@ -37,6 +37,13 @@ pub struct ChunkRecord {
     pub blocks: Vec<String>,
     /// The chunk's kept mismatching rows, in row order.
     pub mismatches: Vec<Mismatch>,
+    /// Blocks whose digest differed from the stored reference digests (`--against-digests`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub recomputed: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A [`Class`](rdnaprobe_reports::classify::Class) in the journal: its code.

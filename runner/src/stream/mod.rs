@@ -23,7 +23,7 @@
 //! Modules: `engine` (who computes: [`Engine`]), `outcome` (the [`Plan`] and the
 //! [`Outcome`]), [`layout`] (which dwords are read back), `check` (one chunk: generate, run,
 //! compare, hash), `run` (the chunk loop and resume), [`gpu`] (the device thread), [`journal`],
-//! [`digest`] and `memory` ([`memory_bound`]).
+//! [`digest`], [`store`] (reference digests) and `memory` ([`memory_bound`]).
 
 mod check;
 pub mod digest;
@@ -35,6 +35,7 @@ mod memory;
 mod outcome;
 mod run;
 pub mod spec;
+pub mod store;
 #[cfg(test)]
 mod tests;
 
@@ -43,7 +44,7 @@ pub use memory::{memory_bound, peak_rss_bytes, MEMORY_BOUND_TEXT};
 pub use outcome::{Mismatch, ModeStats, Outcome, Plan, Timings};
 #[cfg(test)]
 pub use run::run;
-pub use run::run_resumable;
+pub use run::{run_with_digests, Digests};
 
 /// Chunks a GPU candidate may have queued behind the one it is running.
 pub const GPU_QUEUE: usize = 2;

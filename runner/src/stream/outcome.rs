@@ -114,6 +114,9 @@ pub struct Outcome {
     /// Chunks and rows taken from the journal of an interrupted run (0 for a fresh run).
     pub resumed_chunks: u64,
     pub resumed_rows: u64,
+    /// With stored reference digests: the blocks whose digest differed (computed by the
+    /// reference and diffed row by row).
+    pub blocks_recomputed: Option<u64>,
 }
 
 impl Outcome {

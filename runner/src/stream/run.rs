@@ -14,6 +14,7 @@ use super::digest::{Combiner, DIGEST_ROWS};
 use super::journal::ChunkRecord;
 use super::layout::OutputLayout;
 use super::memory::rss_bytes;
+use super::store::{DigestStore, ModeDigests};
 use super::{gpu, Engine, Mismatch, ModeStats, Outcome, Plan, Progress, Timings, GPU_QUEUE};
 
 /// A chunk of rows within one mode.
@@ -47,6 +48,9 @@ struct Tally {
     modes: Vec<ModeStats>,
     mismatches: Vec<Mismatch>,
     max_mismatches: usize,
+    /// Block digests per mode, kept when they are to be saved.
+    saved: Option<Vec<ModeDigests>>,
+    recomputed: u64,
 }
 
 impl Tally {
@@ -68,6 +72,12 @@ impl Tally {
         for b in &r.blocks {
             self.combiner.push(b);
         }
+        if let Some(saved) = &mut self.saved {
+            for b in &r.blocks {
+                saved[r.mode].extend_from_slice(b.as_bytes());
+            }
+        }
+        self.recomputed += r.recomputed;
         let room = self.room();
         self.mismatches
             .extend(r.mismatches.iter().take(room).cloned());
@@ -85,6 +95,7 @@ fn chunk_record(index: usize, c: &ChunkSpec, results: Vec<BlockResult>) -> Chunk
         max_ulp: None,
         blocks: Vec::with_capacity(results.len()),
         mismatches: Vec::new(),
+        recomputed: 0,
     };
     for b in results {
         for (a, n) in r.classes.iter_mut().zip(b.classes) {
@@ -95,6 +106,7 @@ fn chunk_record(index: usize, c: &ChunkSpec, results: Vec<BlockResult>) -> Chunk
         }
         r.blocks.push(b.digest);
         r.mismatches.extend(b.mismatches);
+        r.recomputed += u64::from(b.recomputed);
     }
     r
 }
@@ -107,26 +119,37 @@ pub fn run(
     reference: Option<&Engine>,
     progress: Progress<'_>,
 ) -> anyhow::Result<Outcome> {
-    run_resumable(
+    run_with_digests(
         plan,
         candidate,
         reference,
+        Digests::default(),
         Vec::new(),
         &mut |_| Ok(()),
         progress,
     )
 }
 
+/// Reference digests of a run: a store to check against instead of computing the reference
+/// (blocks that differ are still computed by it and diffed), and a store to save the run's
+/// block digests into.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Digests<'a> {
+    pub against: Option<&'a DigestStore>,
+    pub save: Option<&'a DigestStore>,
+}
+
 /// Called with every chunk the run finishes, in order (to journal it).
 pub type OnChunk<'a> = &'a mut dyn FnMut(&ChunkRecord) -> anyhow::Result<()>;
 
-/// [`run`], continuing after the chunks `done` (read back from a [`journal::Journal`]) and
+/// [`run`] with reference digests ([`Digests`]), continuing after the chunks `done` (read back from a [`journal::Journal`]) and
 /// handing every chunk it finishes to `on_chunk`. The outcome is the one an uninterrupted run
 /// gives (timings cover this process only).
-pub fn run_resumable(
+pub fn run_with_digests(
     plan: &Plan,
     candidate: &Engine,
     reference: Option<&Engine>,
+    digests: Digests<'_>,
     done_chunks: Vec<ChunkRecord>,
     on_chunk: OnChunk<'_>,
     progress: Progress<'_>,
@@ -149,6 +172,16 @@ pub fn run_resumable(
         .collect::<Result<Vec<_>, _>>()
         .context("the lowering produced an invalid kernel")?;
     let layout = OutputLayout::of(&kernels);
+    let against = match digests.against {
+        Some(store) => {
+            anyhow::ensure!(
+                reference.is_some(),
+                "--against-digests needs a reference to diff the blocks that differ (--reference cpu)"
+            );
+            Some(store.load(plan, &layout.live)?)
+        }
+        None => None,
+    };
     let checker = Checker {
         plan,
         layout: &layout,
@@ -157,6 +190,7 @@ pub fn run_resumable(
         batch: &batch,
         candidate,
         reference,
+        against: against.as_deref(),
     };
     let mut gpu = match candidate {
         Engine::Vulkan(which) => Some(gpu::GpuWorker::spawn(
@@ -184,6 +218,8 @@ pub fn run_resumable(
         modes: vec![ModeStats::default(); plan.modes.len()],
         mismatches: Vec::new(),
         max_mismatches: plan.max_mismatches,
+        saved: digests.save.map(|_| vec![Vec::new(); plan.modes.len()]),
+        recomputed: 0,
     };
     let mut done = 0u64;
     anyhow::ensure!(
@@ -282,8 +318,13 @@ pub fn run_resumable(
         combiner,
         modes,
         mismatches,
+        saved,
+        recomputed,
         ..
     } = tally;
+    if let (Some(store), Some(saved)) = (digests.save, &saved) {
+        store.save(plan, &layout.live, saved)?;
+    }
     let digest_blocks = combiner.blocks();
     Ok(Outcome {
         rows: done,
@@ -301,5 +342,6 @@ pub fn run_resumable(
         kernel_exprs: batch.iter().map(BatchKernel::len).max().unwrap_or(0),
         resumed_chunks: resumed.0,
         resumed_rows: resumed.1,
+        blocks_recomputed: against.as_ref().map(|_| recomputed),
     })
 }

@@ -165,6 +165,7 @@ impl Fixture {
             batch: &self.batch,
             candidate: &Engine::Cpu,
             reference: Some(&Engine::Cpu),
+            against: None,
         }
     }
 

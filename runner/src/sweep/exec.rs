@@ -27,6 +27,9 @@ pub use crate::plan::order::Shard;
 pub const ABORT_AFTER_ENV: &str = "RDNAPROBE_SWEEP_ABORT_AFTER_CHUNKS";
 /// Test hook: abort the process in the middle of writing this (1-based) chunk.
 pub const ABORT_MID_ENV: &str = "RDNAPROBE_SWEEP_ABORT_MID_CHUNK";
+/// Test hook: milliseconds to wait after each committed chunk (a slow sweep that a scheduler
+/// test can cancel in the middle).
+pub const CHUNK_DELAY_ENV: &str = "RDNAPROBE_SWEEP_CHUNK_DELAY_MS";
 
 pub struct Options {
     /// Backend as given on the command line (checked on resume).
@@ -88,6 +91,10 @@ pub fn run(
     };
 
     let hooks = AbortHooks::from_env(ABORT_AFTER_ENV, ABORT_MID_ENV);
+    let delay = std::env::var(CHUNK_DELAY_ENV)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map(std::time::Duration::from_millis);
     let bar = progress(total);
     if let Some(b) = &bar {
         b.set_position(journal.rows_done);
@@ -125,6 +132,9 @@ pub fn run(
         }
         journal.commit(out, last - first, &bytes)?;
         chunks_done += 1;
+        if let Some(d) = delay {
+            std::thread::sleep(d);
+        }
         if let Some(b) = &bar {
             b.set_position(journal.rows_done);
         }

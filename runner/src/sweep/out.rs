@@ -53,9 +53,9 @@ pub fn progress(len: u64) -> Option<indicatif::ProgressBar> {
         return None;
     }
     let bar = indicatif::ProgressBar::new(len);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} rows {elapsed} (eta {eta})")
-    {
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:40} {human_pos}/{human_len} rows {per_sec} {elapsed} (eta {eta})",
+    ) {
         bar.set_style(style);
     }
     Some(bar)

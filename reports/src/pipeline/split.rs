@@ -1,0 +1,115 @@
+//! Reading one side of a diff (one file, or several in order) as blocks of whole records, each
+//! parsed on the thread pool while the next is read. A bounded queue keeps the blocks read
+//! ahead, and so the memory, independent of the file size.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+use crate::pipeline::block::{count, Block, FileInfo};
+
+/// Bytes read per block before it is cut at a record end.
+pub(crate) const BLOCK_BYTES: usize = 1 << 19;
+
+/// Blocks read ahead per side.
+const AHEAD: usize = 3;
+
+/// What a side's reader hands on, in file order.
+pub(crate) enum Msg {
+    /// A block being parsed.
+    Block(Receiver<Block>),
+    /// A file could not be opened or read; nothing follows.
+    Failed(Error),
+}
+
+/// Starts reading `paths` on a thread of `scope`; the receiver yields the blocks in order and
+/// closes at the end.
+pub(crate) fn spawn<'s>(
+    scope: &'s std::thread::Scope<'s, '_>,
+    paths: Vec<PathBuf>,
+) -> Receiver<Msg> {
+    let (tx, rx) = sync_channel(AHEAD);
+    scope.spawn(move || {
+        for path in paths {
+            if let Err(e) = read_file(&path, &tx) {
+                let _ = tx.send(Msg::Failed(e));
+                return;
+            }
+        }
+    });
+    rx
+}
+
+/// Sends the blocks of one file; `Ok` also when the receiver has gone (the diff stopped).
+fn read_file(path: &std::path::Path, tx: &SyncSender<Msg>) -> Result<()> {
+    let (info, mut file, mut buf) = FileInfo::open(path)?;
+    let info = Arc::new(info);
+    let mut line = info.header_lines + 1;
+    let mut eof = false;
+    while !eof || !buf.is_empty() {
+        while !eof && buf.len() < BLOCK_BYTES {
+            let start = buf.len();
+            buf.resize(start + BLOCK_BYTES, 0);
+            let n = file
+                .read(&mut buf[start..])
+                .map_err(|e| Error::io(path, e))?;
+            buf.truncate(start + n);
+            eof = n == 0;
+        }
+        let cut = if eof { buf.len() } else { record_end(&buf) };
+        if cut == 0 {
+            // No record ends in the buffer yet (a very long quoted field): read on.
+            let start = buf.len();
+            buf.resize(start + BLOCK_BYTES, 0);
+            let n = file
+                .read(&mut buf[start..])
+                .map_err(|e| Error::io(path, e))?;
+            buf.truncate(start + n);
+            eof = n == 0;
+            continue;
+        }
+        let rest = buf.split_off(cut);
+        let bytes = std::mem::replace(&mut buf, rest);
+        let first = line;
+        line += count(&bytes, b'\n') as u64;
+        let (done_tx, done_rx) = sync_channel(1);
+        let file_info = info.clone();
+        rayon::spawn(move || {
+            let _ = done_tx.send(Block::parse(file_info, bytes, first));
+        });
+        if tx.send(Msg::Block(done_rx)).is_err() {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// One past the last line end of `buf` that lies outside quotes (0: none). `buf` starts at a
+/// record start, so a line end with an even number of quotes before it ends a record.
+fn record_end(buf: &[u8]) -> usize {
+    let mut quotes = count(buf, b'"');
+    let mut end = buf.len();
+    while let Some(nl) = buf[..end].iter().rposition(|&b| b == b'\n') {
+        quotes -= count(&buf[nl..end], b'"');
+        if quotes % 2 == 0 {
+            return nl + 1;
+        }
+        end = nl;
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_end_at_record_ends_outside_quotes() {
+        assert_eq!(record_end(b"a,b\nc,d\ne"), 8);
+        assert_eq!(record_end(b"a,\"x\ny\"\nc"), 8);
+        assert_eq!(record_end(b"a,\"x\ny"), 0);
+        assert_eq!(record_end(b"abc"), 0);
+    }
+}

@@ -1,0 +1,133 @@
+//! Reference digest stores: the per-block digests ([`super::digest`]) of a trusted run (the CPU
+//! model, or any backend one trusts), saved so that later runs check a candidate against them
+//! instead of computing the reference again.
+//!
+//! A store is a directory. Each (body, mode, generator) has two files named by its key, the
+//! SHA-256 of the key's JSON: `KEY.json` (the key: body words, the mode, wave, target, input
+//! generators, the live output dwords and [`SEMANTICS_VERSION`]) and `KEY.digests` (one hex
+//! block digest per line, blocks in row order). Anything that changes the rows or their
+//! outputs changes the key, so a stale store is never consulted: it is simply not found.
+//!
+//! `exhaustive --against-digests DIR` hashes the candidate's blocks (as every run does) and
+//! compares: a block whose digest matches is all exact without the reference being computed; a
+//! block that differs is computed by the reference and diffed row by row.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use sha2::{Digest, Sha256};
+
+use super::digest::{to_hex, DIGEST_ROWS};
+use super::Plan;
+
+/// Version of the recompiler's semantics that stored reference digests belong to. Raise it
+/// when the lowering or the CPU model changes any result bit, so that older stores are not
+/// used as the reference.
+pub const SEMANTICS_VERSION: u32 = 1;
+
+/// Hex digits of one block digest.
+const HEX_LEN: usize = 64;
+
+/// A digest store directory.
+#[derive(Clone, Debug)]
+pub struct DigestStore {
+    pub dir: PathBuf,
+}
+
+/// The block digests of one mode, concatenated hex (64 characters a block).
+pub type ModeDigests = Vec<u8>;
+
+impl DigestStore {
+    pub fn new(dir: &Path) -> DigestStore {
+        DigestStore {
+            dir: dir.to_path_buf(),
+        }
+    }
+
+    /// The key of `mode` of `plan` (digests of the `live` output dwords): its JSON and hex name.
+    pub fn key(plan: &Plan, mode: usize, live: &[usize]) -> (serde_json::Value, String) {
+        let json = serde_json::json!({
+            "format": "rdnaprobe reference digests v1",
+            "semantics_version": SEMANTICS_VERSION,
+            "words": plan.words.iter().map(|w| format!("{w:#010x}")).collect::<Vec<_>>(),
+            "mode": serde_json::to_value(plan.modes[mode]).unwrap_or_default(),
+            "wave": plan.wave.lanes(),
+            "gfx": plan.gfx.to_string(),
+            "inputs": plan.inputs.describe(),
+            "rows": plan.inputs.rows(),
+            "block_rows": DIGEST_ROWS,
+            "live_dwords": live,
+        });
+        let name = to_hex(&Sha256::digest(json.to_string().as_bytes()));
+        (json, name)
+    }
+
+    /// Every mode's digests; an error names the first mode the store lacks.
+    pub fn load(&self, plan: &Plan, live: &[usize]) -> anyhow::Result<Vec<ModeDigests>> {
+        let blocks = plan.inputs.rows().div_ceil(DIGEST_ROWS as u64) as usize;
+        (0..plan.modes.len())
+            .map(|mode| {
+                let (_, name) = Self::key(plan, mode, live);
+                let path = self.dir.join(format!("{name}.digests"));
+                let text = std::fs::read_to_string(&path).with_context(|| {
+                    format!(
+                        "{}: no reference digests for mode {} of this body and generator \
+                         (save them with --save-digests)",
+                        path.display(),
+                        super::spec::mode_text(&plan.modes[mode])
+                    )
+                })?;
+                let mut out = Vec::with_capacity(blocks * HEX_LEN);
+                for (n, line) in text.lines().enumerate() {
+                    anyhow::ensure!(
+                        line.len() == HEX_LEN && line.bytes().all(|b| b.is_ascii_hexdigit()),
+                        "{}:{}: not a hex SHA-256 block digest",
+                        path.display(),
+                        n + 1
+                    );
+                    out.extend_from_slice(line.as_bytes());
+                }
+                anyhow::ensure!(
+                    out.len() == blocks * HEX_LEN,
+                    "{}: {} block digests, the run has {blocks}",
+                    path.display(),
+                    out.len() / HEX_LEN
+                );
+                Ok(out)
+            })
+            .collect()
+    }
+
+    /// Writes every mode's digests (atomically per file).
+    pub fn save(&self, plan: &Plan, live: &[usize], digests: &[ModeDigests]) -> anyhow::Result<()> {
+        std::fs::create_dir_all(&self.dir)
+            .with_context(|| format!("creating {}", self.dir.display()))?;
+        for (mode, d) in digests.iter().enumerate() {
+            let (json, name) = Self::key(plan, mode, live);
+            let mut text = String::with_capacity(d.len() + d.len() / HEX_LEN);
+            for block in d.chunks(HEX_LEN) {
+                text.push_str(std::str::from_utf8(block).context("digest text")?);
+                text.push('\n');
+            }
+            for (file, body) in [
+                (
+                    format!("{name}.json"),
+                    serde_json::to_string_pretty(&json)? + "\n",
+                ),
+                (format!("{name}.digests"), text),
+            ] {
+                let path = self.dir.join(&file);
+                let mut f = rdnaprobe_dataset::AtomicFile::create(&path)?;
+                std::io::Write::write_all(&mut f, body.as_bytes())
+                    .with_context(|| format!("writing {}", path.display()))?;
+                f.commit()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The stored digest of block `block` (counted from the mode's first row), if the store has it.
+pub fn stored(d: &ModeDigests, block: usize) -> Option<&[u8]> {
+    d.get(block * HEX_LEN..(block + 1) * HEX_LEN)
+}
