@@ -13,15 +13,17 @@
 //! register files live in `regs`, operand reading in `operands`, result modifiers in
 //! `modifiers`; the family modules (`integer`, `arithmetic`, `minmax`, `compare`, `division`,
 //! `transcendental`, `conversion`, `pack`, `float16`, `float16_of3`, `packed`, `float64`,
-//! `float64_int`, `trig_preop`, `moves`) hold the semantic rules,
+//! `float64_int`, `trig_preop`, `moves`, `dot`, `dot_f16`, `cube`) hold the semantic rules,
 //! each named in docs/semantics.md, with the format-independent primitives in `build`.
 
 mod arithmetic;
 mod compare;
 mod conversion;
+mod cube;
 mod dispatch;
 mod division;
 mod dot;
+mod dot_f16;
 mod float16;
 mod float16_of3;
 mod float64;
