@@ -48,7 +48,7 @@ pub fn run_batch(kernel: &Kernel, lanes: &[([u32; 6], u32)]) -> Vec<[u32; 16]> {
 
 /// The value of expression `e` for one lane, `vals` holding the values of the expressions
 /// before it (the representation of [`values`]).
-fn eval_expr(k: &Kernel, vals: &[u64], e: &Expr, inputs: &[u32; 6], lane: u32) -> u64 {
+pub(crate) fn eval_expr(k: &Kernel, vals: &[u64], e: &Expr, inputs: &[u32; 6], lane: u32) -> u64 {
     let v = |h: Handle| vals[h.index()];
     let v32 = |h: Handle| vals[h.index()] as u32;
     let wide = |h: Handle| matches!(k.ty(h), Ty::U64 | Ty::F64);

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod backend;
 mod cmd;
+mod fuzz;
 mod plan;
 mod stream;
 mod sweep;
@@ -47,6 +48,8 @@ enum Command {
     Export(cmd::export::Args),
     /// How much of the instruction table the recompiler lowers, per family.
     Coverage(cmd::coverage::Args),
+    /// Differential VALU fuzzing: random bodies, inputs and modes, CPU model vs a backend.
+    Fuzz(cmd::fuzz::Args),
     /// The hip backend's GPU worker process (internal: JSON lines on stdin/stdout).
     #[command(name = "oracle-worker", hide = true)]
     OracleWorker(worker::Args),
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Command::Exhaustive(a) => cmd::exhaustive::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::Coverage(a) => cmd::coverage::run(a),
+        Command::Fuzz(a) => cmd::fuzz::run(a),
         Command::OracleWorker(a) => worker::run(a),
     };
     match result {

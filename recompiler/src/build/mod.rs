@@ -100,6 +100,11 @@ pub enum Tiny {
 pub struct Builder {
     pub k: Kernel,
     consts: HashMap<(Ty, u64), Handle>,
+    /// Per expression: its bits when it is a constant (every computation on constants alone
+    /// is folded into one by [`Builder::push`]).
+    known: Vec<Option<u64>>,
+    /// The same bits, 0 where unknown (the value vector the evaluator indexes).
+    known_bits: Vec<u64>,
 }
 
 impl Builder {
@@ -107,8 +112,49 @@ impl Builder {
         Builder::default()
     }
 
+    /// Appends `e`, or the constant it evaluates to when all its operands are constants
+    /// (bits by [`crate::eval`], the definition every executor follows): a driver then never
+    /// sees a computation on constants, which lavapipe has been seen to fold wrongly
+    /// (`max_i32(0, 0xbf800000)` folded to 0x80000000) or to fold without the sign of a zero.
     pub fn push(&mut self, e: Expr) -> Handle {
+        if let Some(v) = self.fold(&e) {
+            let h = self.k.push(e);
+            let ty = self.k.ty(h);
+            self.k.exprs.pop();
+            return self.cst(ty, v);
+        }
+        self.record(None);
         self.k.push(e)
+    }
+
+    fn record(&mut self, v: Option<u64>) {
+        self.known.push(v);
+        self.known_bits.push(v.unwrap_or(0));
+    }
+
+    /// The bits of `e` when all its operands are known constants and its result is exact
+    /// (not an approximate operation, not a lane input).
+    fn fold(&self, e: &Expr) -> Option<u64> {
+        match e {
+            Expr::Input(_) | Expr::LaneId => return None,
+            Expr::FloatUn { op, .. } if op.is_approximate() => return None,
+            _ => {}
+        }
+        for h in Kernel::operands(e) {
+            self.known.get(h.index()).copied().flatten()?;
+        }
+        Some(crate::interp::eval_expr(
+            &self.k,
+            &self.known_bits,
+            e,
+            &[0; 6],
+            0,
+        ))
+    }
+
+    /// The bits of `h` when it is a constant.
+    pub fn known(&self, h: Handle) -> Option<u64> {
+        self.known.get(h.index()).copied().flatten()
     }
     pub fn ty(&self, h: Handle) -> Ty {
         self.k.ty(h)
@@ -119,6 +165,7 @@ impl Builder {
         if let Some(&h) = self.consts.get(&(ty, bits)) {
             return h;
         }
+        self.record(Some(crate::eval::constant(ty, bits)));
         let h = self.k.push(Expr::Const { ty, bits });
         self.consts.insert((ty, bits), h);
         h
