@@ -225,4 +225,39 @@ mod tests {
         let res = a.run(&g.rows);
         assert!(res.iter().all(|r| r.status.is_ok()));
     }
+
+    /// The CPU model with bit 0 of out0 flipped on every third row.
+    struct Flip(crate::backend::cpu::CpuBackend);
+
+    impl Backend for Flip {
+        fn producer(&self) -> crate::backend::Producer {
+            self.0.producer()
+        }
+        fn run(&mut self, rows: &[Row]) -> Vec<RowResult> {
+            let mut r = self.0.run(rows);
+            for x in r.iter_mut().step_by(3) {
+                x.outputs[0] = x.outputs[0].map(|v| v ^ 1);
+            }
+            r
+        }
+    }
+
+    #[test]
+    fn a_differing_row_is_reported_with_its_repro() {
+        let g = generate(&Config {
+            seed: 11,
+            rows: 30,
+            rows_per_body: 10,
+            max_len: 2,
+        });
+        let mut a = crate::backend::cpu::CpuBackend::new();
+        let mut b = Flip(crate::backend::cpu::CpuBackend::new());
+        let m = compare(&g.rows, &mut a, &mut b, "flip");
+        assert_eq!(
+            m.iter().map(|x| x.index).collect::<Vec<_>>(),
+            (0..30).step_by(3).collect::<Vec<_>>()
+        );
+        assert_eq!(m[1].repro, repro(&g.rows[3], "flip"));
+        assert!(m[1].repro.contains("--backend flip --reference cpu"));
+    }
 }
