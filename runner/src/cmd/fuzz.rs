@@ -80,7 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     out.flush()?;
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
-        "fuzz: seed {seed}: {done} rows, {bodies} bodies, {} of {templates} VALU forms drawn, {refused} drawn instances refused, {total_bad} mismatching rows, {secs:.1} s",
+        "fuzz: seed {seed}: {done} rows, {bodies} bodies, {} of {templates} lowered VALU opcodes drawn, {refused} drawn instances refused, {total_bad} mismatching rows, {secs:.1} s",
         opcodes.len()
     );
     Ok(if total_bad == 0 {
