@@ -24,7 +24,41 @@ impl Builder {
                 return self.mul_zero_guarded(a, b);
             }
         }
+        if matches!(op, FloatBin::Add | FloatBin::Sub) {
+            // lavapipe folds `x + 0.0` to `x`, which is -0 for x = -0 where IEEE 754 gives +0
+            if let Some(neg) = self.const_float_zero(b) {
+                return self.add_zero(a, neg != (op == FloatBin::Sub), false);
+            }
+            if let Some(neg) = self.const_float_zero(a) {
+                return self.add_zero(b, neg, op == FloatBin::Sub);
+            }
+        }
         self.push(Expr::FloatBin { op, a, b })
+    }
+
+    /// `±0 + x` (`x_negated`: `±0 - x`) on the bits, for a zero of sign `neg`: a NaN `x`
+    /// quietened; a zero `x` gives -0 only when both zeros are negative; otherwise `x` (or
+    /// its negation).
+    fn add_zero(&mut self, x: Handle, neg: bool, x_negated: bool) -> Handle {
+        let fty = self.ty(x);
+        let fmt = if fty == Ty::F32 { Fmt::F32 } else { Fmt::F64 };
+        let xb = self.cvt(Convert::Bitcast, x, fmt.ity());
+        let nan = self.is_nan(fmt, xb);
+        let q = self.orc(xb, fmt.quiet_bit());
+        let v = if x_negated {
+            self.xorc(xb, fmt.sign_mask())
+        } else {
+            xb
+        };
+        let z = self.is_zero(fmt, v);
+        let zero = if neg {
+            self.andc(v, fmt.sign_mask())
+        } else {
+            self.cf(fmt, 0)
+        };
+        let r = self.sel(z, zero, v);
+        let r = self.sel(nan, q, r);
+        self.cvt(Convert::Bitcast, r, fty)
     }
 
     /// `a * b` with the result of a zero factor selected on the bits (the first NaN factor

@@ -100,11 +100,9 @@ pub enum Tiny {
 pub struct Builder {
     pub k: Kernel,
     consts: HashMap<(Ty, u64), Handle>,
-    /// Per expression: its bits when it is a constant (every computation on constants alone
-    /// is folded into one by [`Builder::push`]).
-    known: Vec<Option<u64>>,
-    /// The same bits, 0 where unknown (the value vector the evaluator indexes).
-    known_bits: Vec<u64>,
+    /// Operand values for folding, indexed by handle (only the folded expression's operands
+    /// are meaningful).
+    scratch: Vec<u64>,
 }
 
 impl Builder {
@@ -123,41 +121,47 @@ impl Builder {
             self.k.exprs.pop();
             return self.cst(ty, v);
         }
-        self.record(None);
         self.k.push(e)
     }
 
-    fn record(&mut self, v: Option<u64>) {
-        self.known.push(v);
-        self.known_bits.push(v.unwrap_or(0));
-    }
-
-    /// The bits of `e` when all its operands are known constants and its result is exact
-    /// (not an approximate operation, not a lane input).
-    fn fold(&self, e: &Expr) -> Option<u64> {
+    /// The bits of `e` when all its operands are constants and its result is exact (not an
+    /// approximate operation, not a lane input).
+    fn fold(&mut self, e: &Expr) -> Option<u64> {
         match e {
             Expr::Input(_) | Expr::LaneId => return None,
             Expr::FloatUn { op, .. } if op.is_approximate() => return None,
             _ => {}
         }
-        for h in Kernel::operands(e) {
-            self.known.get(h.index()).copied().flatten()?;
+        let ops = Kernel::operands(e);
+        let mut vals = Vec::with_capacity(ops.len());
+        for &h in &ops {
+            vals.push(self.known(h)?);
+        }
+        if self.scratch.len() < self.k.exprs.len() {
+            self.scratch.resize(self.k.exprs.len(), 0);
+        }
+        for (h, v) in ops.iter().zip(vals) {
+            self.scratch[h.index()] = v;
         }
         Some(crate::interp::eval_expr(
             &self.k,
-            &self.known_bits,
+            &self.scratch,
             e,
             &[0; 6],
             0,
         ))
     }
 
-    /// The bits of `h` when it is a constant.
-    pub fn known(&self, h: Handle) -> Option<u64> {
-        self.known.get(h.index()).copied().flatten()
-    }
     pub fn ty(&self, h: Handle) -> Ty {
         self.k.ty(h)
+    }
+
+    /// The bits of `h` when it is a constant.
+    pub fn known(&self, h: Handle) -> Option<u64> {
+        match *self.k.expr(h) {
+            Expr::Const { ty, bits } => Some(crate::eval::constant(ty, bits)),
+            _ => None,
+        }
     }
 
     // ---- constants ----
@@ -165,7 +169,6 @@ impl Builder {
         if let Some(&h) = self.consts.get(&(ty, bits)) {
             return h;
         }
-        self.record(Some(crate::eval::constant(ty, bits)));
         let h = self.k.push(Expr::Const { ty, bits });
         self.consts.insert((ty, bits), h);
         h
