@@ -56,13 +56,17 @@ pub fn modes_arg(m: &ModeCells) -> String {
 pub fn generate(cfg: &Config) -> Generated {
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
     let templates = body::templates();
-    let wave = Wave::W32;
     let mut rows = Vec::with_capacity(cfg.rows);
     let mut used = std::collections::HashSet::new();
     let (mut bodies, mut refused) = (0, 0);
     while rows.len() < cfg.rows {
         let cells = values::mode(&mut rng);
         let mode = cells.resolve();
+        let wave = if rng.gen_bool(0.25) {
+            Wave::W64
+        } else {
+            Wave::W32
+        };
         let len = rng.gen_range(1..=cfg.max_len.max(1));
         let mut words = Vec::new();
         let mut texts = Vec::new();
@@ -84,7 +88,7 @@ pub fn generate(cfg: &Config) -> Generated {
             rows.push(Row {
                 instruction: texts.join(" ; "),
                 encoding: words.clone(),
-                wave: Some(32),
+                wave: Some(if wave == Wave::W64 { 64 } else { 32 }),
                 mode: cells,
                 inputs: values::inputs(&mut rng),
                 outputs: [None; 16],
@@ -125,8 +129,9 @@ pub fn repro(row: &Row, backend: &str) -> String {
         .map(|(i, v)| format!("--input in{i}=const:0x{v:08x}"))
         .collect();
     format!(
-        "rdnaprobe exhaustive --words '{}' --wave 32 --gfx {} --modes {} {} --backend {backend} --reference cpu -o /tmp/rdnaprobe-repro",
+        "rdnaprobe exhaustive --words '{}' --wave {} --gfx {} --modes {} {} --backend {backend} --reference cpu -o /tmp/rdnaprobe-repro",
         words.join(" "),
+        row.wave.unwrap_or(32),
         row.gfx,
         modes_arg(&row.mode),
         inputs.join(" "),
