@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod backend;
 mod cmd;
+mod fuzz;
 mod plan;
 mod progress;
 mod stream;
@@ -56,6 +57,8 @@ enum Command {
     Publish(cmd::publish::Args),
     /// How much of the instruction table the recompiler lowers, per family.
     Coverage(cmd::coverage::Args),
+    /// Differential VALU fuzzing: random bodies, inputs and modes, CPU model vs a backend.
+    Fuzz(cmd::fuzz::Args),
     /// The hip backend's GPU worker process (internal: JSON lines on stdin/stdout).
     #[command(name = "oracle-worker", hide = true)]
     OracleWorker(worker::Args),
@@ -81,6 +84,7 @@ fn main() -> ExitCode {
         Command::Store(a) => cmd::store::run(a),
         Command::Regress(a) => cmd::regress::run(a),
         Command::Publish(a) => cmd::publish::run(a),
+        Command::Fuzz(a) => cmd::fuzz::run(a),
         Command::OracleWorker(a) => worker::run(a),
     };
     match result {

@@ -6,9 +6,12 @@ use super::{Builder, Fmt};
 use crate::ir::{Convert, Expr, FloatBin, FloatCmp, FloatUn, Handle, IntBin, IntCmp, IntUn, Ty};
 
 impl Builder {
-    /// A native float binary operation, except that a multiplication by a constant zero is
+    /// A native float binary operation, except that a multiplication with a zero factor is
     /// built on the bits: lavapipe folds `x * 0.0` to `+0.0` even for NaN, infinite and
-    /// negative `x`, despite `SignedZeroInfNanPreserve`.
+    /// negative `x`, despite `SignedZeroInfNanPreserve` and `NoContraction`, and it does so
+    /// whenever its own analysis proves a factor zero (a half of a register the body never
+    /// wrote, say). A factor known to be zero here takes the bit rule alone; when neither
+    /// factor is a known constant, the bit rule is selected for a zero factor at run time.
     pub fn fb(&mut self, op: FloatBin, a: Handle, b: Handle) -> Handle {
         if op == FloatBin::Mul {
             if let Some(neg) = self.const_float_zero(b) {
@@ -17,31 +20,89 @@ impl Builder {
             if let Some(neg) = self.const_float_zero(a) {
                 return self.mul_by_zero(b, neg);
             }
+            if self.known(a).is_none() && self.known(b).is_none() {
+                return self.mul_zero_guarded(a, b);
+            }
+        }
+        if matches!(op, FloatBin::Add | FloatBin::Sub) {
+            // lavapipe folds `x + 0.0` to `x`, which is -0 for x = -0 where IEEE 754 gives +0
+            if let Some(neg) = self.const_float_zero(b) {
+                return self.add_zero(a, neg != (op == FloatBin::Sub), false);
+            }
+            if let Some(neg) = self.const_float_zero(a) {
+                return self.add_zero(b, neg, op == FloatBin::Sub);
+            }
         }
         self.push(Expr::FloatBin { op, a, b })
     }
 
-    /// `Some(sign)` when `h` is a constant float zero (directly or as a bit cast constant).
-    fn const_float_zero(&self, h: Handle) -> Option<bool> {
-        let bits = match *self.k.expr(h) {
-            Expr::Const {
-                ty: Ty::F32 | Ty::F64,
-                bits,
-            } => bits,
-            Expr::Convert {
-                op: Convert::Bitcast,
-                a,
-                to: Ty::F32 | Ty::F64,
-            } => match *self.k.expr(a) {
-                Expr::Const { bits, .. } => bits,
-                _ => return None,
-            },
-            _ => return None,
-        };
-        let fmt = if self.ty(h) == Ty::F32 {
-            Fmt::F32
+    /// `±0 + x` (`x_negated`: `±0 - x`) on the bits, for a zero of sign `neg`: a NaN `x`
+    /// quietened; a zero `x` gives -0 only when both zeros are negative; otherwise `x` (or
+    /// its negation).
+    fn add_zero(&mut self, x: Handle, neg: bool, x_negated: bool) -> Handle {
+        let fty = self.ty(x);
+        let fmt = if fty == Ty::F32 { Fmt::F32 } else { Fmt::F64 };
+        let xb = self.cvt(Convert::Bitcast, x, fmt.ity());
+        let nan = self.is_nan(fmt, xb);
+        let q = self.orc(xb, fmt.quiet_bit());
+        let v = if x_negated {
+            self.xorc(xb, fmt.sign_mask())
         } else {
-            Fmt::F64
+            xb
+        };
+        let z = self.is_zero(fmt, v);
+        let zero = if neg {
+            self.andc(v, fmt.sign_mask())
+        } else {
+            self.cf(fmt, 0)
+        };
+        let r = self.sel(z, zero, v);
+        let r = self.sel(nan, q, r);
+        self.cvt(Convert::Bitcast, r, fty)
+    }
+
+    /// `a * b` with the result of a zero factor selected on the bits (the first NaN factor
+    /// quieted, the default NaN for `0 * inf`, else the zero of the product's sign).
+    fn mul_zero_guarded(&mut self, a: Handle, b: Handle) -> Handle {
+        let fty = self.ty(a);
+        let fmt = if fty == Ty::F32 { Fmt::F32 } else { Fmt::F64 };
+        let native = self.push(Expr::FloatBin {
+            op: FloatBin::Mul,
+            a,
+            b,
+        });
+        let ab = self.cvt(Convert::Bitcast, a, fmt.ity());
+        let bb = self.cvt(Convert::Bitcast, b, fmt.ity());
+        let za = self.is_zero(fmt, ab);
+        let zb = self.is_zero(fmt, bb);
+        let ia = self.is_inf(fmt, ab);
+        let ib = self.is_inf(fmt, bb);
+        let i1 = self.band(za, ib);
+        let i2 = self.band(zb, ia);
+        let invalid = self.bor(i1, i2);
+        let x = self.xor(ab, bb);
+        let sign = self.andc(x, fmt.sign_mask());
+        let dn = self.cf(fmt, fmt.default_nan());
+        let zr = self.sel(invalid, dn, sign);
+        let nb = self.is_nan(fmt, bb);
+        let qb = self.orc(bb, fmt.quiet_bit());
+        let zr = self.sel(nb, qb, zr);
+        let na = self.is_nan(fmt, ab);
+        let qa = self.orc(ab, fmt.quiet_bit());
+        let zr = self.sel(na, qa, zr);
+        let zr = self.cvt(Convert::Bitcast, zr, fty);
+        let z = self.bor(za, zb);
+        self.sel(z, zr, native)
+    }
+
+    /// `Some(sign)` when `h` is a float zero that follows from constants alone (a constant,
+    /// or an exact computation on constants such as a widened constant register).
+    fn const_float_zero(&self, h: Handle) -> Option<bool> {
+        let bits = self.known(h)?;
+        let fmt = match self.ty(h) {
+            Ty::F32 => Fmt::F32,
+            Ty::F64 => Fmt::F64,
+            _ => return None,
         };
         let bits = bits & (fmt.sign_mask() | (fmt.sign_mask() - 1));
         (bits & (fmt.sign_mask() - 1) == 0).then_some(bits != 0)

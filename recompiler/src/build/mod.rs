@@ -100,6 +100,9 @@ pub enum Tiny {
 pub struct Builder {
     pub k: Kernel,
     consts: HashMap<(Ty, u64), Handle>,
+    /// Operand values for folding, indexed by handle (only the folded expression's operands
+    /// are meaningful).
+    scratch: Vec<u64>,
 }
 
 impl Builder {
@@ -107,11 +110,67 @@ impl Builder {
         Builder::default()
     }
 
+    /// Appends `e`, or the constant it evaluates to when all its operands are constants
+    /// (bits by [`crate::eval`], the definition every executor follows): a driver then never
+    /// sees a computation on constants, which lavapipe has been seen to fold wrongly
+    /// (`max_i32(0, 0xbf800000)` folded to 0x80000000) or to fold without the sign of a zero.
     pub fn push(&mut self, e: Expr) -> Handle {
+        if let Some(v) = self.fold(&e) {
+            let h = self.k.push(e);
+            let ty = self.k.ty(h);
+            self.k.exprs.pop();
+            return self.cst(ty, v);
+        }
         self.k.push(e)
     }
+
+    /// The bits of `e` when all its operands are constants and its result is exact (not an
+    /// approximate operation, not a lane input, not the wave's state: its inputs, another
+    /// lane, LDS or a block variable).
+    fn fold(&mut self, e: &Expr) -> Option<u64> {
+        match e {
+            Expr::Input(_)
+            | Expr::LaneId
+            | Expr::SgprIn(_)
+            | Expr::ExecIn
+            | Expr::WaveBallot(_)
+            | Expr::WaveRead { .. }
+            | Expr::Lds { .. }
+            | Expr::Var(_) => return None,
+            Expr::FloatUn { op, .. } if op.is_approximate() => return None,
+            _ => {}
+        }
+        let ops = Kernel::operands(e);
+        let mut vals = Vec::with_capacity(ops.len());
+        for &h in &ops {
+            vals.push(self.known(h)?);
+        }
+        if self.scratch.len() < self.k.exprs.len() {
+            self.scratch.resize(self.k.exprs.len(), 0);
+        }
+        for (h, v) in ops.iter().zip(vals) {
+            self.scratch[h.index()] = v;
+        }
+        Some(crate::interp::eval_expr(
+            &self.k,
+            &self.scratch,
+            e,
+            &[0; 6],
+            0,
+            &crate::interp::Uniform::LANE_CONTRACT,
+        ))
+    }
+
     pub fn ty(&self, h: Handle) -> Ty {
         self.k.ty(h)
+    }
+
+    /// The bits of `h` when it is a constant.
+    pub fn known(&self, h: Handle) -> Option<u64> {
+        match *self.k.expr(h) {
+            Expr::Const { ty, bits } => Some(crate::eval::constant(ty, bits)),
+            _ => None,
+        }
     }
 
     // ---- constants ----

@@ -519,3 +519,76 @@ fn fma_f64_rounded_flushes_results_tiny_before_rounding() {
         "{checked} rows, {flushed} flushed"
     );
 }
+
+#[test]
+fn computations_on_constants_become_one_constant() {
+    // max_i32(0, 0xbf800000) as the lowering builds it: compare and select on constants
+    let mut b = Builder::new();
+    let z = b.c32(0);
+    let m = b.c32(0xbf80_0000);
+    let c = b.icmp(IntCmp::GtS, z, m);
+    let r = b.sel(c, z, m);
+    assert_eq!(b.known(r), Some(0));
+    assert!(matches!(b.k.expr(r), Expr::Const { .. }));
+    // float arithmetic on constants folds with eval's bits (NaN rule included)
+    let x = b.cst(Ty::F32, 0x7f80_0001);
+    let one = b.cst(Ty::F32, 1f32.to_bits().into());
+    let s = b.fb(FloatBin::Add, one, x);
+    assert_eq!(b.known(s), Some(0x7fc0_0001));
+    // an input stops folding
+    let i = b.push(Expr::Input(0));
+    let t = b.add(i, z);
+    assert_eq!(b.known(t), None);
+}
+
+#[test]
+fn zero_factors_and_zero_addends_follow_ieee_on_the_bits() {
+    let f = |x: f32| x.to_bits();
+    // the factor is zero only at run time: the product keeps its sign and NaN rule
+    let mul = |a: u32, b: u32| {
+        eval1(
+            |b, i| {
+                let x = b.cvt(Convert::Bitcast, i[0], Ty::F32);
+                let y = b.cvt(Convert::Bitcast, i[1], Ty::F32);
+                let p = b.fb(FloatBin::Mul, x, y);
+                b.cvt(Convert::Bitcast, p, Ty::U32)
+            },
+            [a, b, 0],
+        )
+    };
+    assert_eq!(mul(f(-0.0), f(3.0)), f(-0.0));
+    assert_eq!(mul(f(-2.0), 0), f(-0.0));
+    assert_eq!(mul(0x7f80_0000, 0), 0xffc0_0000);
+    assert_eq!(mul(0, 0x7f80_0001), 0x7fc0_0001);
+    assert_eq!(mul(f(1.5), f(2.0)), f(3.0));
+    // x + 0.0 and x - 0.0 with a constant zero
+    let add = |x: u32, sub: bool, zero: f32| {
+        eval1(
+            |b, i| {
+                let v = b.cvt(Convert::Bitcast, i[0], Ty::F32);
+                let z = b.cst(Ty::F32, zero.to_bits().into());
+                let op = if sub { FloatBin::Sub } else { FloatBin::Add };
+                let r = b.fb(op, v, z);
+                b.cvt(Convert::Bitcast, r, Ty::U32)
+            },
+            [x, 0, 0],
+        )
+    };
+    assert_eq!(add(f(-0.0), false, 0.0), f(0.0));
+    assert_eq!(add(f(-0.0), false, -0.0), f(-0.0));
+    assert_eq!(add(f(-0.0), true, 0.0), f(-0.0));
+    assert_eq!(add(f(0.0), true, 0.0), f(0.0));
+    assert_eq!(add(f(2.5), true, 0.0), f(2.5));
+    assert_eq!(add(0x7f80_0001, false, 0.0), 0x7fc0_0001);
+    // 0 - x negates x
+    let rsub = eval1(
+        |b, i| {
+            let v = b.cvt(Convert::Bitcast, i[0], Ty::F32);
+            let z = b.cst(Ty::F32, 0);
+            let r = b.fb(FloatBin::Sub, z, v);
+            b.cvt(Convert::Bitcast, r, Ty::U32)
+        },
+        [f(2.5), 0, 0],
+    );
+    assert_eq!(rsub, f(-2.5));
+}

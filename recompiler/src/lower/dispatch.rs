@@ -12,8 +12,9 @@ use super::operands::Ctx;
 use super::packed::{self, Mix, Pk};
 use super::unary::UnaryOp;
 use super::{
-    control, crosslane, division, dot, float16, float16_of3, float64, float64_int, int16, integer,
-    moves, pack, pk_int, sad, salu, salu_mode, salu_unary, transcendental, trig_preop, Lowerer,
+    control, crosslane, cube, division, dot, dot_f16, float16, float16_of3, float64, float64_int,
+    int16, integer, moves, pack, pk_int, sad, salu, salu_mode, salu_unary, transcendental,
+    trig_preop, Lowerer,
 };
 use crate::build::Fmt;
 use crate::ir::{IntCmp, LdsOp};
@@ -38,11 +39,6 @@ const SETKILL: &str = "ends the wave as s_endpgm does (measured): control flow";
 const MESSAGE: &str =
     "messages to the shader input unit (GS, interrupts, VGPR release): not modelled";
 const SCALAR_MEMORY: &str = "scalar memory loads: wave contract";
-const PK_U8: &str = "no rule yet: the rounding of its f32 -> u8 conversion is not measured";
-const DOT_F16: &str =
-    "dot products: no rule yet: the rounding of the three-term f32 sum is not measured";
-const CUBE: &str =
-    "cube-map helpers: no rule yet: the face chosen for NaN operands and denormal reads unmeasured";
 const INTERPOLATION: &str = "interpolation: needs a pixel shader's attributes";
 const LDS: &str = "LDS: wave contract";
 const MEMORY: &str = "buffer and global memory: wave contract";
@@ -1035,12 +1031,12 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::v_writelane_b32 => Lower(crosslane::writelane),
         Opcode::v_permlane16_b32 => Lower(|l, c| crosslane::permlane(l, c, false)),
         Opcode::v_permlanex16_b32 => Lower(|l, c| crosslane::permlane(l, c, true)),
-        Opcode::v_cvt_pk_u8_f32 => Unlowered(PK_U8),
-        Opcode::v_dot2c_f32_f16 | Opcode::v_dot2_f32_f16 => Unlowered(DOT_F16),
+        Opcode::v_cvt_pk_u8_f32 => Lower(pack::cvt_pk_u8_f32),
+        Opcode::v_dot2c_f32_f16 | Opcode::v_dot2_f32_f16 => Lower(dot_f16::dot2_f32_f16),
         Opcode::v_cubeid_f32
         | Opcode::v_cubesc_f32
         | Opcode::v_cubetc_f32
-        | Opcode::v_cubema_f32 => Unlowered(CUBE),
+        | Opcode::v_cubema_f32 => Lower(cube::cube),
         Opcode::v_interp_p1_f32_vop3
         | Opcode::v_interp_p2_f32_vop3
         | Opcode::v_interp_mov_f32_vop3

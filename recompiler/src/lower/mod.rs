@@ -14,8 +14,8 @@
 //! register files live in `regs`, operand reading in `operands`, result modifiers in
 //! `modifiers`; the family modules (`integer`, `arithmetic`, `minmax`, `compare`, `division`,
 //! `transcendental`, `conversion`, `pack`, `float16`, `float16_of3`, `packed`, `float64`,
-//! `float64_int`, `trig_preop`, `moves`, and the scalar ALU in `salu`, `salu_unary` and
-//! `salu_mode`) hold the semantic rules,
+//! `float64_int`, `trig_preop`, `moves`, `dot`, `dot_f16`, `cube`, and the scalar ALU in `salu`,
+//! `salu_unary` and `salu_mode`) hold the semantic rules,
 //! each named in docs/semantics.md, with the format-independent primitives in `build`.
 
 mod arithmetic;
@@ -25,9 +25,11 @@ mod control;
 mod control_tests;
 mod conversion;
 mod crosslane;
+mod cube;
 mod dispatch;
 mod division;
 mod dot;
+mod dot_f16;
 mod dpp;
 mod float16;
 mod float16_of3;

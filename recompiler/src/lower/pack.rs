@@ -7,7 +7,7 @@ use super::arithmetic::finish_f32;
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Fmt, Tiny};
-use crate::ir::{Convert, FloatBin, Handle, Ty};
+use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, IntBin, Ty};
 use rdnaprobe_isa::Round;
 
 /// An output modifier that a packed result cannot honour.
@@ -120,6 +120,43 @@ pub(super) fn cvt_off_f32_i4(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     let w = b.fb(FloatBin::Mul, w, k);
     let r = b.round_to(Fmt::F32, w, None, Round::NearestEven, false, Tiny::Result);
     finish_f32(l, c, r)
+}
+
+/// rule: cvt-pk-u8: v_cvt_pk_u8_f32: S0 (abs/neg applied, flushed with `denorm32` input
+/// flushing) rounded to the nearest integer, ties to even, in every round mode, saturated to
+/// [0, 255] (NaN gives 0), written into byte S1[1:0] of S2; the other bytes of S2 pass
+/// unchanged. Modifiers on the integer sources, clamp and omod are refused.
+pub(super) fn cvt_pk_u8_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+    no_omod(c)?;
+    if c.mods.clamp || c.mods.abs[1..].iter().chain(&c.mods.neg[1..]).any(|&m| m) {
+        return Err("clamp or a modifier on an integer source of v_cvt_pk_u8_f32".into());
+    }
+    let fi = l.flush_in32();
+    let x = l.f32_src(c, 0)?;
+    let sel = l.read32(&l.src_op(c, 1)?)?;
+    let old = l.read32(&l.src_op(c, 2)?)?;
+    let b = &mut l.b;
+    let x = b.flush_if(Fmt::F32, x, fi);
+    let nan = b.is_nan(Fmt::F32, x);
+    let w = b.f32_to_f64_exact(x);
+    let z = b.cf64(0.0);
+    let w = b.sel(nan, z, w);
+    let r = b.fu(FloatUn::RoundEven, w);
+    let lo = b.fcmp(FloatCmp::OrdLt, r, z);
+    let r = b.sel(lo, z, r);
+    let top = b.cf64(255.0);
+    let hi = b.fcmp(FloatCmp::OrdGt, r, top);
+    let r = b.sel(hi, top, r);
+    let byte = b.cvt(Convert::F64ToU32, r, Ty::U32);
+    let sh = b.andc(sel, 3);
+    let sh = b.shlc(sh, 3);
+    let placed = b.ib(IntBin::Shl, byte, sh);
+    let ff = b.c32(0xff);
+    let mask = b.ib(IntBin::Shl, ff, sh);
+    let keep = b.xorc(mask, 0xffff_ffff);
+    let keep = b.and(old, keep);
+    let v = b.or(keep, placed);
+    l.write_result(c.inst, v)
 }
 
 #[cfg(test)]
@@ -250,5 +287,20 @@ mod tests {
         let o = run_in(t, titles, Target::Gfx1030, [7, 0, 0, 0, 0, 0], 0)[0];
         assert_eq!(f32::from_bits(o), 1.75);
         assert_eq!(f32::from_bits(run(t, [7, 0, 0, 0, 0, 0], 0)[0]), 0.4375);
+    }
+
+    #[test]
+    fn cvt_pk_u8_rounds_saturates_and_places_the_byte() {
+        let t = "v_cvt_pk_u8_f32 v10, v4, v5, v6";
+        let o = |x: f32, sel: u32| run(t, [x.to_bits(), sel, 0x1122_3344, 0, 0, 0], 0)[0];
+        assert_eq!(o(2.5, 0), 0x1122_3302, "ties to even");
+        assert_eq!(o(3.5, 1), 0x1122_0444);
+        assert_eq!(o(254.7, 2), 0x11ff_3344);
+        assert_eq!(o(300.0, 3), 0xff22_3344, "saturates high");
+        assert_eq!(o(-7.0, 0), 0x1122_3300, "saturates low");
+        assert_eq!(o(f32::NAN, 0), 0x1122_3300);
+        assert_eq!(o(1.0, 6), 0x1101_3344, "only S1[1:0] selects");
+        let t = "v_cvt_pk_u8_f32 v10, -v4, v5, v6";
+        assert_eq!(run(t, [(-9.0f32).to_bits(), 0, 0, 0, 0, 0], 0)[0], 9);
     }
 }

@@ -30,7 +30,7 @@ pub(super) enum Mix {
 impl Lowerer {
     /// Packed source `i`, element `hi`: op_sel / op_sel_hi pick the half, neg_lo / neg_hi
     /// negate it.
-    fn pk_src(&mut self, c: &Ctx, i: usize, hi: bool) -> Result<Handle, String> {
+    pub(super) fn pk_src(&mut self, c: &Ctx, i: usize, hi: bool) -> Result<Handle, String> {
         let op = self.src_op(c, i)?;
         let v = self.read32(&op)?;
         let sel = if hi { c.mods.op_sel_hi } else { c.mods.op_sel };

@@ -95,10 +95,17 @@ impl Emitter<'_> {
                 let x = self.v(a);
                 self.b.logical_not(tb, None, x).map_err(&err)?
             }
-            Expr::Select { cond, a, b } => {
-                let (c, x, y) = (self.v(cond), self.v(a), self.v(b));
-                self.b.select(tid, None, c, x, y).map_err(&err)?
-            }
+            Expr::Select { cond, a, b } => match (self.kernel.expr(a), self.kernel.expr(b)) {
+                (&Expr::Const { bits: x, .. }, &Expr::Const { bits: y, .. })
+                    if matches!(ty, Ty::U32 | Ty::F32) =>
+                {
+                    self.select_consts32(ty, self.v(cond), x as u32, y as u32)?
+                }
+                _ => {
+                    let (c, x, y) = (self.v(cond), self.v(a), self.v(b));
+                    self.b.select(tid, None, c, x, y).map_err(&err)?
+                }
+            },
             Expr::Convert { op, a, to } => self.convert(op, self.v(a), to)?,
             Expr::Pack64 { lo, hi } => {
                 let (l, hh) = (self.v(lo), self.v(hi));
@@ -119,6 +126,28 @@ impl Emitter<'_> {
                 let args = [self.v(addr), self.v(data), self.v(active)];
                 self.lds_op(&w, io.lane, op, args)?
             }
+        })
+    }
+
+    /// A 32-bit select between two constants, as `y ^ ((x ^ y) & mask)` with an all-ones or
+    /// zero mask: NIR rewrites `select(c, -1.0, 0.0)` into `-b2f(c)`, which is -0.0 (not the
+    /// 0x00000000 asked for) when `c` is false, and lavapipe does so on integer-typed values
+    /// too (`max_i32(0, 0xbf800000)` gave 0x80000000).
+    fn select_consts32(&mut self, ty: Ty, c: Word, x: u32, y: u32) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let u = self.t.u32_;
+        let ones = self.u32c(u32::MAX);
+        let zero = self.u32c(0);
+        let diff = self.u32c(x ^ y);
+        let base = self.u32c(y);
+        let mask = self.b.select(u, None, c, ones, zero).map_err(&err)?;
+        let d = self.b.bitwise_and(u, None, mask, diff).map_err(&err)?;
+        let r = self.b.bitwise_xor(u, None, d, base).map_err(&err)?;
+        Ok(if ty == Ty::F32 {
+            let tf = self.ty(Ty::F32);
+            self.b.bitcast(tf, None, r).map_err(&err)?
+        } else {
+            r
         })
     }
 

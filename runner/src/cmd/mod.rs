@@ -9,6 +9,7 @@ pub mod diff;
 pub mod encode;
 pub mod exhaustive;
 pub mod export;
+pub mod fuzz;
 pub mod merge;
 pub mod plan;
 pub mod publish;

@@ -255,3 +255,63 @@ fn other_drivers_open_when_present() {
         }
     }
 }
+
+/// What lavapipe's compiler folds on its own does not change the bits: a product with a factor
+/// it proves zero (a masked-out half) keeps the product's sign and NaN rule, `x + 0.0` gives +0
+/// for x = -0, and a select between the constants -1.0 and 0.0 stays that select (NIR turns it
+/// into `-b2f(c)`, -0.0 for false). Each output is compared with the CPU model.
+#[test]
+fn driver_folds_leave_the_bits_alone() {
+    use rdnaprobe_recompiler::build::Builder;
+    let Some(mut ex) = lavapipe() else { return };
+    let mut b = Builder::new();
+    let x = b.push(Expr::Input(0));
+    let xf = bitcast(&mut b.k, x, Ty::F32);
+    let y = b.push(Expr::Input(1));
+    let lo = b.andc(y, 0xffff);
+    let z = b.shrc(lo, 16); // zero, but not a constant to the builder
+    let zf = bitcast(&mut b.k, z, Ty::F32);
+    let p = b.fb(FloatBin::Mul, xf, zf);
+    let p = bitcast(&mut b.k, p, Ty::U32);
+    let zero = b.cst(Ty::F32, 0);
+    let s = b.fb(FloatBin::Add, xf, zero);
+    let s = bitcast(&mut b.k, s, Ty::U32);
+    let c = b.push(Expr::Input(2));
+    let c = b.nec(c, 0);
+    let m1 = b.c32(0xbf80_0000);
+    let z32 = b.c32(0);
+    let sel = b.sel(c, m1, z32);
+    b.k.outputs = vec![p, s, sel];
+    b.k.outputs.resize(16, z32);
+    let k = b.k;
+    k.validate().unwrap();
+    let opts = ex.spirv_options();
+    let pipe = ex
+        .pipeline(&emit(&k, Wave::W32, &opts).unwrap(), Wave::W32)
+        .unwrap();
+    let mut rows = Vec::new();
+    for x in [
+        0x8000_0000,
+        0xbf80_0000,
+        0x7f80_0000,
+        0xff80_0001,
+        0x0000_0000,
+    ] {
+        for c in [0, 1] {
+            rows.push([x, 0x1234_5678, c, 0, 0, 0]);
+        }
+    }
+    let out = ex
+        .run(&[Job {
+            pipeline: pipe,
+            inputs: &rows,
+        }])
+        .unwrap();
+    for (r, o) in rows.iter().zip(&out[0]) {
+        let want = rdnaprobe_recompiler::interp::run(&k, *r, 0);
+        assert_eq!(o[..3], want[..3], "inputs {r:x?}");
+    }
+    // the cases that differed before: -0 * 0 = -0, -0 + 0 = +0, select(false) = +0
+    let neg0 = rdnaprobe_recompiler::interp::run(&k, rows[0], 0);
+    assert_eq!(neg0[..3], [0x8000_0000, 0, 0]);
+}
