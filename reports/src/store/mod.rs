@@ -53,7 +53,8 @@ pub struct RunOutput {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunManifest {
     pub id: String,
-    /// `replay` or `exhaustive` (the kinds of output a run can hold).
+    /// `replay`, `sweep` (outputs of `rdnaprobe sweep`, against the hardware dataset of the
+    /// same name) or `exhaustive` ([`exhaustive`]).
     pub kind: String,
     pub backend: String,
     pub device: String,

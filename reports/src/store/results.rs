@@ -332,11 +332,21 @@ fn add_checked(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Resu
                 p.display()
             )));
         }
-        let Some(reference) = reference_of(p, input.manifest.as_ref(), &candidates)? else {
-            return Err(Error::Usage(format!(
-                "{}: its manifest names no hardware dataset (provenance.inputs)",
-                p.display()
-            )));
+        let reference = match reference_of(p, input.manifest.as_ref(), &candidates)? {
+            Some(r) => r,
+            // A sweep output was generated, not replayed: its hardware dataset is the
+            // `--reference` of the same file name (or the only one given).
+            None => match same_name(p, &options.references) {
+                Some(r) => r,
+                None => {
+                    return Err(Error::Usage(format!(
+                        "{}: its manifest names no hardware dataset (provenance.inputs); for a \
+                         sweep output pass the hardware dataset of the same file name with \
+                         --reference",
+                        p.display()
+                    )))
+                }
+            },
         };
         Input::open(&reference)?;
         plan.push((p.clone(), reference, input));
@@ -354,6 +364,9 @@ fn add_checked(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Resu
             )));
         }
     }
+    let is_sweep = plan
+        .iter()
+        .any(|(_, _, i)| i.manifest.as_ref().is_some_and(|m| m.sweep.is_some()));
     let time = match &options.time {
         Some(t) => t.clone(),
         None => plan
@@ -388,6 +401,14 @@ fn add_checked(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Resu
             diff_inputs(&mut reference, &mut cand, &options.diff, |d: &RowDiff| {
                 results.push(d, &family, &name, row_id_col)
             })?;
+        if summary.rows == 0 && leftover.candidate_only > 0 {
+            return Err(Error::Usage(format!(
+                "{}: none of its {} rows has a row in {} (not the same experiments)",
+                out_path.display(),
+                leftover.candidate_only,
+                ref_path.display()
+            )));
+        }
         // The join saw every row of both files: no second pass to count them.
         let (out_file, put) = store.put(&out_path, Some(summary.rows + leftover.candidate_only))?;
         count(put);
@@ -410,7 +431,7 @@ fn add_checked(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Resu
     results.finish()?;
     let run = RunManifest {
         id: id.clone(),
-        kind: "replay".into(),
+        kind: if is_sweep { "sweep" } else { "replay" }.into(),
         backend: first.backend.clone(),
         device: first.device.clone(),
         driver: first.driver.clone(),
@@ -436,6 +457,19 @@ fn add_checked(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Resu
         stored_files: stored,
         reused_files: reused,
     })
+}
+
+/// The dataset among `references` with the file name of `output`, or the only one given.
+fn same_name(output: &Path, references: &[PathBuf]) -> Option<PathBuf> {
+    let name = output.file_name()?;
+    references
+        .iter()
+        .find(|r| r.file_name() == Some(name))
+        .or(match references {
+            [one] => Some(one),
+            _ => None,
+        })
+        .cloned()
 }
 
 /// A fresh `runs/.tmp-<id>` (what an interrupted add left there is removed first).

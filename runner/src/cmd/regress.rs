@@ -75,9 +75,9 @@ fn files_of(spec: &str, store: Option<&Store>) -> anyhow::Result<Files> {
         anyhow::bail!("{spec}: no such file or directory (a run id needs --store DIR)");
     };
     let run = store.find(spec)?;
-    if run.kind != "replay" {
+    if run.kind == "exhaustive" {
         anyhow::bail!(
-            "{spec}: run {} is of kind {}; regress compares replay runs (their rows against \
+            "{spec}: run {} is of kind {}; regress compares replay and sweep runs (their rows against \
              the hardware)",
             run.id,
             run.kind
