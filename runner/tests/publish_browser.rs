@@ -262,7 +262,9 @@ fn site_works_in_chromium() {
         .skip(1)
         .filter_map(|t| {
             let t = &t[..t.find("</title>").unwrap()];
-            t.split(": ").nth(1).map(|v| v.trim_end_matches(" exact").to_string())
+            t.split(": ")
+                .nth(1)
+                .map(|v| v.trim_end_matches(" exact").to_string())
         })
         .filter(|v| v != "not measured")
         .collect();
