@@ -95,6 +95,12 @@ pub fn index(data: &SiteData, title: &str) -> String {
         data.runs.len(),
         data.rows
     );
+    if !data.merged.is_empty() {
+        body.push_str(
+            "<p class=\"muted\">Columns <code>&lt;backend&gt; exhaustive</code>: exhaustive \
+             sweeps (every input of a set), each instruction's latest, against the CPU model.</p>\n",
+        );
+    }
     body.push_str("<h2>Instruction x mode</h2>\n");
     for backend in data.latest.keys() {
         let _ = writeln!(
