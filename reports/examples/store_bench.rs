@@ -162,6 +162,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             exact,
             unexpected,
             classes,
+            result_rows: None,
+            modes: Vec::new(),
         };
         write_run(&run_dir.join("run.json"), &run)?;
         eprintln!("run {id}: {per_run} rows");

@@ -403,3 +403,83 @@ pub fn write_table(out: &mut impl std::io::Write, r: &Regress) -> std::io::Resul
     }
     Ok(())
 }
+
+/// The regress as a Markdown table (GitHub flavour), for a pull request: one line per
+/// instruction x mode that moved, regressions in bold, then the totals and the examples.
+pub fn write_markdown(out: &mut impl std::io::Write, r: &Regress) -> std::io::Result<()> {
+    let t = |k: &str| r.totals.get(k).copied().unwrap_or(0);
+    let cell = |s: &str| s.replace('|', "\\|");
+    writeln!(
+        out,
+        "**regress** `{}` [{}] → `{}` [{}], against the hardware reference: {} regressed, {} \
+         fixed, {} changed, {} new, {} gone\n",
+        cell(&r.old),
+        cell(&r.old_backends.join(", ")),
+        cell(&r.new),
+        cell(&r.new_backends.join(", ")),
+        t("regressed"),
+        t("fixed"),
+        t("changed"),
+        t("new"),
+        t("gone")
+    )?;
+    writeln!(
+        out,
+        "| instruction | mode | fixed | regressed | changed | same | new | gone |\n\
+         |---|---|--:|--:|--:|--:|--:|--:|"
+    )?;
+    for g in &r.groups {
+        let regressed = if g.regressed > 0 {
+            format!("**{}**", g.regressed)
+        } else {
+            "0".into()
+        };
+        writeln!(
+            out,
+            "| `{}` | `{}` | {} | {} | {} | {} | {} | {} |",
+            cell(&g.instruction),
+            cell(&g.mode),
+            g.fixed,
+            regressed,
+            g.changed,
+            g.same,
+            g.new,
+            g.gone
+        )?;
+    }
+    writeln!(
+        out,
+        "| **total** | {} groups moved | {} | {} | {} | {} | {} | {} |",
+        r.groups.len(),
+        t("fixed"),
+        t("regressed"),
+        t("changed"),
+        t("same"),
+        t("new"),
+        t("gone")
+    )?;
+    if r.old_unreferenced + r.new_unreferenced > 0 {
+        writeln!(
+            out,
+            "\nRows without a hardware row (not compared): OLD {}, NEW {}.",
+            r.old_unreferenced, r.new_unreferenced
+        )?;
+    }
+    if !r.examples.is_empty() {
+        writeln!(out, "\n<details><summary>example rows</summary>\n")?;
+        for e in &r.examples {
+            writeln!(
+                out,
+                "- {} `{}` [`{}`]: {} → {}\n  ```\n  {}\n  ```",
+                e.change.name(),
+                e.instruction,
+                e.mode,
+                e.old,
+                e.new,
+                e.repro
+            )?;
+        }
+        writeln!(out, "\n</details>")?;
+    }
+    Ok(())
+}

@@ -3,7 +3,10 @@
 //! history has a regression), published, and headless Chromium, driven over the DevTools
 //! protocol, loads the site from file://, uses the search and the three filters, follows a link
 //! to an instruction page and from there to a rule page, opens the history, and reads values
-//! in the DOM. The matrix value is checked against `rdnaprobe report`'s own aggregation. No
+//! in the DOM. The matrix value is checked against `rdnaprobe report`'s own aggregation, the
+//! cell colours against the share scale, the heat map against the instruction page, the
+//! encoding forms against the instruction table and the rules against the recompiler's
+//! registry. No
 //! console error is allowed. Screenshots are kept under `target/test-artifacts/site-*.png`.
 //!
 //! Without Chromium or lavapipe the test is skipped with a message, unless `CI=true`.
@@ -70,6 +73,15 @@ fn artifacts() -> PathBuf {
         .join("test-artifacts");
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// `rgb(r,g,b)` or `rgb(r, g, b)` as numbers.
+fn rgb(text: &str) -> Vec<i64> {
+    text.trim_start_matches("rgb(")
+        .trim_end_matches(')')
+        .split(',')
+        .map(|v| v.trim().parse().unwrap())
+        .collect()
 }
 
 fn keep_screenshot(b: &mut cdp::Browser, name: &str) {
@@ -182,6 +194,35 @@ fn site_works_in_chromium() {
         (share - expected).abs() < 1e-4,
         "DOM {share} vs report {expected}"
     );
+    // Every cell is coloured by its exact share, on the scale of the heat maps.
+    let colours = b.eval(
+        "[...document.querySelectorAll('#matrix td[data-share]')].map(c => [c.dataset.share, getComputedStyle(c).backgroundColor])",
+    );
+    let colours = colours.as_array().unwrap();
+    assert!(!colours.is_empty());
+    for c in colours {
+        let share: f64 = c[0].as_str().unwrap().parse().unwrap();
+        let want = rgb(&rdnaprobe_reports::publish::svg::share_colour(share));
+        let got = rgb(c[1].as_str().unwrap());
+        assert!(
+            want.iter().zip(&got).all(|(a, b)| (a - b).abs() <= 3),
+            "share {share}: cell {got:?}, scale {want:?}"
+        );
+    }
+    // One heat map of instruction x mode per backend, loaded.
+    let heat = b.eval(
+        "Promise.all([...document.querySelectorAll('img[alt^=\"heat map \"]')].map(i => i.decode().then(() => [i.alt, i.naturalWidth])))",
+    );
+    let heat: Vec<String> = heat
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            assert!(h[1].as_u64() > Some(0), "{h}");
+            h[0].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(heat, ["heat map cpu", "heat map vulkan:lavapipe"]);
     // Family filter.
     let families = b.eval(
         "(() => { const f = document.getElementById('family'); f.value = 'VOP1'; \
@@ -214,6 +255,52 @@ fn site_works_in_chromium() {
     );
     let modes = modes.as_array().unwrap();
     assert!(modes.iter().any(|m| m[0] == "cpu") && modes.iter().any(|m| m[0] == "vulkan:lavapipe"));
+    // The heat map's cells are the page's per-mode exact shares (latest CPU run).
+    let heat_svg = std::fs::read_to_string(site.join("img/heat-cpu.svg")).unwrap();
+    let mut from_map: Vec<String> = heat_svg
+        .split("<title>v_log_f32 mode ")
+        .skip(1)
+        .filter_map(|t| {
+            let t = &t[..t.find("</title>").unwrap()];
+            t.split(": ")
+                .nth(1)
+                .map(|v| v.trim_end_matches(" exact").to_string())
+        })
+        .filter(|v| v != "not measured")
+        .collect();
+    let mut from_page: Vec<String> = modes
+        .iter()
+        .filter(|m| m[0] == "cpu")
+        .map(|m| m[1].as_str().unwrap().to_string())
+        .collect();
+    from_map.sort();
+    from_page.sort();
+    assert!(!from_page.is_empty());
+    assert_eq!(from_map, from_page, "heat map vs the page's mode table");
+    // Encoding forms: the instruction table's rows.
+    let forms = b.eval("[...document.querySelectorAll('#forms tr')].slice(1).map(r => [r.children[0].textContent, r.children[1].textContent])");
+    let want: Vec<Value> = rdnaprobe_isa::table::lookup_name("v_log_f32")
+        .iter()
+        .map(|f| serde_json::json!([f.family.name(), f.opcode.to_string()]))
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(forms.as_array().unwrap(), &want);
+    // The rules listed are those the recompiler's registry applies to the instruction.
+    let listed = b.eval("[...document.querySelectorAll('#rules a')].map(a => a.textContent)");
+    let governing: Vec<Value> = rdnaprobe_recompiler::rules::governing("v_log_f32")
+        .map(|r| Value::from(r.id.clone()))
+        .collect();
+    assert_eq!(listed.as_array().unwrap(), &governing);
+    // A ULP histogram per backend with rows that are not exact, and only those.
+    let histograms = b.eval("[...document.querySelectorAll('img[alt^=\"ULP histogram on \"]')].map(i => i.alt.slice(17))");
+    let mut inexact: Vec<Value> = modes
+        .iter()
+        .filter(|m| m[1] != "100.00%")
+        .map(|m| m[0].clone())
+        .collect();
+    inexact.dedup();
+    assert!(!inexact.is_empty());
+    assert_eq!(histograms.as_array().unwrap(), &inexact);
     let images =
         b.eval("Promise.all([...document.images].map(i => i.decode().then(() => i.naturalWidth)))");
     assert!(

@@ -113,8 +113,12 @@ pub struct EvidenceVerdict {
 pub struct SiteData {
     /// Runs oldest first.
     pub runs: Vec<RunData>,
-    /// Index into `runs` of the latest run per backend, by backend name.
+    /// Index into `runs` of the latest run per backend, by backend name. Exhaustive runs form
+    /// their own column, `<backend> exhaustive` ([`series`]).
     pub latest: BTreeMap<String, usize>,
+    /// The exhaustive columns: each instruction's latest exhaustive run, merged (an exhaustive
+    /// run measures one instruction, so one run per column would hide the others).
+    pub merged: BTreeMap<String, RunData>,
     /// (instruction, backend) -> worst rows, worst first.
     pub worst: BTreeMap<(String, String), Vec<Worst>>,
     /// row_id -> verdict per backend (latest runs).
@@ -139,7 +143,9 @@ impl SiteData {
     }
 
     pub fn latest_runs(&self) -> impl Iterator<Item = (&String, &RunData)> {
-        self.latest.iter().map(|(b, i)| (b, &self.runs[*i]))
+        self.latest
+            .iter()
+            .map(|(b, i)| (b, self.merged.get(b).unwrap_or(&self.runs[*i])))
     }
 }
 
@@ -164,7 +170,7 @@ fn aggregate_run(store: &Store, run: &RunManifest) -> Result<RunData> {
     let mut cells: BTreeMap<(String, String), Cell> = BTreeMap::new();
     let mut families = BTreeMap::new();
     let mut offset = 0u64;
-    while offset < run.compared.max(1) {
+    while offset < run.results_rows().max(1) {
         let df = scan_run(store, &run.id)?
             .slice(offset as i64, SLICE_ROWS as IdxSize)
             .group_by([
@@ -215,6 +221,26 @@ fn aggregate_run(store: &Store, run: &RunManifest) -> Result<RunData> {
         }
         offset += SLICE_ROWS as u64;
     }
+    // An exhaustive run's results hold only its written mismatches: the counts are the
+    // manifest's (the histogram buckets stay those of the written rows).
+    for m in &run.modes {
+        families
+            .entry(m.instruction.clone())
+            .or_insert_with(|| crate::store::exhaustive::FAMILY.to_string());
+        let c = cells
+            .entry((m.instruction.clone(), m.mode.clone()))
+            .or_default();
+        c.rows = m.rows;
+        c.classes = [0; 10];
+        for class in Class::ALL {
+            c.classes[class.code() as usize] = m.classes.get(class.name()).copied().unwrap_or(0);
+        }
+        c.exact = c.classes[Class::Exact.code() as usize];
+        c.unexpected = m
+            .rows
+            .saturating_sub(c.exact + c.classes[Class::NoOutputs.code() as usize]);
+        c.max_ulp = max_opt(c.max_ulp, m.max_ulp);
+    }
     Ok(RunData {
         run: run.clone(),
         cells,
@@ -234,7 +260,7 @@ fn scan_details(
         .iter()
         .map(|id| col("row_id").eq(lit(id.clone())))
         .reduce(|a, b| a.or(b));
-    while offset < run.compared.max(1) {
+    while offset < run.results_rows().max(1) {
         let slice = scan_run(store, &run.id)?.slice(offset as i64, SLICE_ROWS as IdxSize);
         let df = slice
             .clone()
@@ -310,17 +336,63 @@ fn scan_details(
 /// Aggregates the whole store.
 pub fn gather(store: &Store, evidence_ids: &[String]) -> Result<SiteData> {
     let mut data = SiteData::default();
-    for run in store.runs()? {
+    // Per exhaustive column, instruction -> the run that measured it last.
+    let mut exhaustive: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    for mut run in store.runs()? {
         data.rows += run.compared;
+        run.backend = series(&run);
         let r = aggregate_run(store, &run)?;
+        if !run.modes.is_empty() {
+            let column = exhaustive.entry(run.backend.clone()).or_default();
+            for name in r.families.keys() {
+                column.insert(name.clone(), data.runs.len());
+            }
+        }
         data.latest.insert(run.backend.clone(), data.runs.len());
         data.runs.push(r);
     }
-    let latest: Vec<RunManifest> = data.latest_runs().map(|(_, r)| r.run.clone()).collect();
+    let mut latest: Vec<RunManifest> = Vec::new();
+    for (column, by_instruction) in &exhaustive {
+        let mut merged: Option<RunData> = None;
+        for (name, &i) in by_instruction {
+            let r = &data.runs[i];
+            let m = merged.get_or_insert_with(|| RunData {
+                run: data.runs[data.latest[column]].run.clone(),
+                cells: BTreeMap::new(),
+                families: BTreeMap::new(),
+            });
+            m.families.insert(name.clone(), r.families[name].clone());
+            for (k, c) in r.cells.iter().filter(|((n, _), _)| n == name) {
+                m.cells.insert(k.clone(), c.clone());
+            }
+            if !latest.iter().any(|l| l.id == r.run.id) {
+                latest.push(r.run.clone());
+            }
+        }
+        if let Some(m) = merged {
+            data.merged.insert(column.clone(), m);
+        }
+    }
+    latest.extend(
+        data.latest
+            .iter()
+            .filter(|(b, _)| !data.merged.contains_key(*b))
+            .map(|(_, &i)| data.runs[i].run.clone()),
+    );
     for run in &latest {
         scan_details(store, run, evidence_ids, &mut data)?;
     }
     Ok(data)
+}
+
+/// The site's column of a run: its backend, or `<backend> exhaustive` for an exhaustive run
+/// (measured against the CPU model, not the hardware, so never one column with replays).
+pub fn series(run: &RunManifest) -> String {
+    if run.kind == "exhaustive" {
+        format!("{} exhaustive", run.backend)
+    } else {
+        run.backend.clone()
+    }
 }
 
 /// An instruction x mode that lost exact share against the previous run of its backend.

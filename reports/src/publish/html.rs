@@ -95,30 +95,10 @@ pub fn markdown(text: &str) -> String {
     out
 }
 
-/// Whether `name` matches a rule's instruction pattern (`*` matches any run of characters).
-pub fn glob(pattern: &str, name: &str) -> bool {
-    let parts: Vec<&str> = pattern.split('*').collect();
-    if parts.len() == 1 {
-        return pattern == name;
-    }
-    let mut rest = name;
-    for (i, part) in parts.iter().enumerate() {
-        if i == 0 {
-            let Some(r) = rest.strip_prefix(part) else {
-                return false;
-            };
-            rest = r;
-        } else if i == parts.len() - 1 {
-            return rest.ends_with(part);
-        } else {
-            match rest.find(part) {
-                Some(p) => rest = &rest[p + part.len()..],
-                None => return false,
-            }
-        }
-    }
-    true
-}
+/// Whether `name` matches a rule's instruction pattern: the recompiler's own matcher
+/// (`rules::Rule::governs` calls the same glob), so a page lists exactly the rules the
+/// recompiler applies.
+pub use rdnaprobe_isa::known::glob;
 
 pub const CSS: &str = r#"body{font-family:system-ui,sans-serif;margin:0;color:#222;background:#fafafa}
 nav{background:#234;padding:8px 16px}nav a{color:#fff;margin-right:16px;text-decoration:none}
@@ -220,6 +200,11 @@ mod tests {
             !glob("v_*_f32", "v_f32"),
             "prefix and suffix may not overlap"
         );
+        // `?` is one character for the recompiler's registry, as for the known-discrepancy
+        // files: a re-implementation that only knew `*` would list no rule here.
+        assert!(glob("v_?og_f32", "v_log_f32"));
+        assert!(!glob("v_?og_f32", "v_og_f32"));
+        assert!(glob("v_*_f?6", "v_sqrt_f16"));
     }
 
     #[test]

@@ -95,6 +95,12 @@ pub fn index(data: &SiteData, title: &str) -> String {
         data.runs.len(),
         data.rows
     );
+    if !data.merged.is_empty() {
+        body.push_str(
+            "<p class=\"muted\">Columns <code>&lt;backend&gt; exhaustive</code>: exhaustive \
+             sweeps (every input of a set), each instruction's latest, against the CPU model.</p>\n",
+        );
+    }
     body.push_str("<h2>Instruction x mode</h2>\n");
     for backend in data.latest.keys() {
         let _ = writeln!(
@@ -354,18 +360,19 @@ pub fn history(data: &SiteData) -> String {
     let mut b = String::from(
         "<p>Runs oldest first. A run is marked when an instruction x mode lost exact rows \
          against the previous run of the same backend.</p>\n<p><img src=\"img/history.svg\" alt=\"exact share over runs\"></p>\n\
-         <table id=\"runs\"><tr><th>time</th><th>run</th><th>backend</th><th>device</th><th>driver</th><th>commit</th><th>host</th><th>rows</th><th>exact</th><th>unexpected</th><th>regressions</th></tr>\n",
+         <table id=\"runs\"><tr><th>time</th><th>run</th><th>kind</th><th>backend</th><th>device</th><th>driver</th><th>commit</th><th>host</th><th>rows</th><th>exact</th><th>unexpected</th><th>regressions</th></tr>\n",
     );
     for (i, r) in data.runs.iter().enumerate() {
         let m = &r.run;
         let regs = per_run.get(&i);
         let _ = writeln!(
             b,
-            "<tr class=\"{}\" data-run=\"{}\"><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{} {}</td><td><code>{}</code></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{:.2}%</td><td class=\"num\">{}</td><td>{}</td></tr>",
+            "<tr class=\"{}\" data-run=\"{}\"><td>{}</td><td><code>{}</code></td><td class=\"kind\">{}</td><td>{}</td><td>{}</td><td>{} {}</td><td><code>{}</code></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{:.2}%</td><td class=\"num\">{}</td><td>{}</td></tr>",
             if regs.is_some() { "regressed" } else { "" },
             esc(&m.id),
             esc(&m.time),
             esc(&m.id),
+            esc(&m.kind),
             esc(&m.backend),
             esc(&m.device),
             esc(&m.driver),

@@ -16,6 +16,8 @@
 //! the small binary's `regress` can read runs; writing the results needs polars.
 
 #[cfg(feature = "polars")]
+pub mod exhaustive;
+#[cfg(feature = "polars")]
 pub mod results;
 
 use std::collections::BTreeMap;
@@ -51,7 +53,8 @@ pub struct RunOutput {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunManifest {
     pub id: String,
-    /// `replay` (the kinds of output a run can hold).
+    /// `replay`, `sweep` (outputs of `rdnaprobe sweep`, against the hardware dataset of the
+    /// same name) or `exhaustive` ([`exhaustive`]).
     pub kind: String,
     pub backend: String,
     pub device: String,
@@ -74,9 +77,34 @@ pub struct RunManifest {
     pub unexpected: u64,
     /// Per class name, rows.
     pub classes: BTreeMap<String, u64>,
+    /// Rows of `results.parquet` when they are not `compared`: an exhaustive run keeps only
+    /// the mismatching rows it wrote, its other rows are counted in `modes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_rows: Option<u64>,
+    /// Counts per instruction x mode of an exhaustive run (empty for a replay run, whose
+    /// counts come from `results.parquet`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modes: Vec<ModeCounts>,
+}
+
+/// Counts of one mode of an exhaustive run (its `manifest.json`'s `modes_detail`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModeCounts {
+    pub instruction: String,
+    /// Mode label, as the results' `mode` column writes it.
+    pub mode: String,
+    pub rows: u64,
+    /// Per class name, rows.
+    pub classes: BTreeMap<String, u64>,
+    pub max_ulp: Option<u64>,
 }
 
 impl RunManifest {
+    /// Rows of the run's `results.parquet`.
+    pub fn results_rows(&self) -> u64 {
+        self.result_rows.unwrap_or(self.compared)
+    }
+
     /// Exact share of the compared rows (0 when none was compared).
     pub fn exact_share(&self) -> f64 {
         if self.compared == 0 {
@@ -109,6 +137,13 @@ impl Store {
         Ok(Store {
             dir: dir.to_path_buf(),
         })
+    }
+
+    /// The store at `dir`, whether or not it exists yet (nothing is created).
+    pub fn at(dir: &Path) -> Store {
+        Store {
+            dir: dir.to_path_buf(),
+        }
     }
 
     /// The existing store at `dir`.
@@ -182,22 +217,25 @@ impl Store {
         }
         for entry in fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
             let p = entry.map_err(|e| Error::io(&dir, e))?.path();
-            if p.extension().is_some_and(|e| e == "csv") {
+            let name = p.file_name().unwrap_or_default().to_string_lossy();
+            if !name.ends_with(".manifest.json") {
                 return Ok(Some(p));
             }
         }
         Ok(None)
     }
 
-    /// Every run, oldest first (by `time`, then id).
+    /// Every run, oldest first (by `time`, then id). Hidden directories (`.tmp-<id>`, a run
+    /// an interrupted add was writing) are not runs.
     pub fn runs(&self) -> Result<Vec<RunManifest>> {
         let dir = self.dir.join("runs");
         let mut runs = Vec::new();
         for entry in fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
-            let p = entry
-                .map_err(|e| Error::io(&dir, e))?
-                .path()
-                .join("run.json");
+            let entry = entry.map_err(|e| Error::io(&dir, e))?;
+            if entry.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            let p = entry.path().join("run.json");
             if p.is_file() {
                 runs.push(read_run(&p)?);
             }

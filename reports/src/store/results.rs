@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 use rdnaprobe_dataset::{rfc3339_utc, sha256_file};
@@ -52,6 +52,19 @@ pub struct Added {
     pub stored_files: u64,
     /// Files whose bytes were already stored.
     pub reused_files: u64,
+}
+
+/// One result row that did not come out of the diff engine (an exhaustive run's mismatch).
+pub(super) struct PlainRow<'a> {
+    pub backend: &'a str,
+    pub family: &'a str,
+    pub instruction: &'a str,
+    pub row: &'a rdnaprobe_dataset::Row,
+    pub class: Class,
+    pub max_ulp: Option<u64>,
+    pub file: &'a str,
+    pub index: u64,
+    pub detail: String,
 }
 
 #[derive(Default)]
@@ -94,6 +107,26 @@ impl Batch {
         self.detail.push((!exact).then(|| detail(d)));
         self.repro
             .push((!exact).then(|| format::repro_csv_line(row)));
+    }
+
+    fn push_plain(&mut self, p: &PlainRow) {
+        let exact = matches!(p.class, Class::Exact | Class::NoOutputs);
+        self.backend.push(p.backend.to_string());
+        self.family.push(p.family.to_string());
+        self.instruction.push(p.instruction.to_string());
+        self.mode.push(format::mode(&p.row.mode, p.row.wave));
+        self.wave.push(p.row.wave);
+        self.class.push(p.class.name());
+        self.class_code.push(p.class.code());
+        self.max_ulp.push(p.max_ulp);
+        self.bucket.push(ulp_bucket(p.max_ulp));
+        self.unexpected.push(!exact);
+        self.row_id.push(None);
+        self.file.push(p.file.to_string());
+        self.row.push(p.index);
+        self.detail.push((!exact).then(|| p.detail.clone()));
+        self.repro
+            .push((!exact).then(|| format::repro_csv_line(p.row)));
     }
 
     fn len(&self) -> usize {
@@ -148,10 +181,127 @@ fn detail(d: &RowDiff) -> String {
     }
 }
 
-/// Adds the replay outputs `outputs` to `store` as one run.
+/// `runs/<id>/results.parquet` written in batches of [`BATCH_ROWS`] rows.
+pub(super) struct ResultsWriter {
+    id: String,
+    path: PathBuf,
+    file: fs::File,
+    writer: Option<polars::io::parquet::write::BatchedWriter<fs::File>>,
+    batch: Batch,
+    rows: u64,
+}
+
+impl ResultsWriter {
+    pub(super) fn create(path: &Path, id: &str) -> Result<ResultsWriter> {
+        let file = fs::File::create(path).map_err(|e| Error::io(path, e))?;
+        Ok(ResultsWriter {
+            id: id.to_string(),
+            path: path.to_path_buf(),
+            file,
+            writer: None,
+            batch: Batch::default(),
+            rows: 0,
+        })
+    }
+
+    fn push(
+        &mut self,
+        d: &RowDiff,
+        family: &str,
+        file: &str,
+        row_id_col: Option<usize>,
+    ) -> Result<()> {
+        self.batch.push(d, family, file, row_id_col);
+        self.after_push()
+    }
+
+    pub(super) fn push_plain(&mut self, row: &PlainRow) -> Result<()> {
+        self.batch.push_plain(row);
+        self.after_push()
+    }
+
+    fn after_push(&mut self) -> Result<()> {
+        self.rows += 1;
+        if self.batch.len() >= BATCH_ROWS {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        let df = self.batch.frame(&self.id).map_err(pe("results batch"))?;
+        if self.writer.is_none() {
+            let file = self
+                .file
+                .try_clone()
+                .map_err(|e| Error::io(&self.path, e))?;
+            let w = ParquetWriter::new(file)
+                .batched(df.schema())
+                .map_err(pe("results writer"))?;
+            self.writer = Some(w);
+        }
+        if df.height() > 0 {
+            self.writer
+                .as_mut()
+                .unwrap()
+                .write_batch(&df)
+                .map_err(pe("results write"))?;
+        }
+        Ok(())
+    }
+
+    /// Writes the last batch and the Parquet footer; the rows written.
+    pub(super) fn finish(mut self) -> Result<u64> {
+        if self.batch.len() > 0 || self.writer.is_none() {
+            self.flush()?;
+        }
+        if let Some(w) = self.writer.take() {
+            w.finish().map_err(pe("results finish"))?;
+        }
+        self.file.sync_all().map_err(|e| Error::io(&self.path, e))?;
+        Ok(self.rows)
+    }
+}
+
+/// Adds run outputs to `store` as one run: the replay outputs of one backend, or one
+/// exhaustive result directory ([`super::exhaustive`]). Every input is checked before anything
+/// is written; when the call fails, a store directory it created is removed again, and a run
+/// appears only whole (written under `runs/.tmp-<id>`, then renamed).
 pub fn add(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Result<Added> {
+    let existed = store.dir.exists();
+    let result = add_checked(store, outputs, options);
+    if result.is_err() && !existed {
+        let _ = fs::remove_dir_all(&store.dir);
+    }
+    result
+}
+
+fn add_checked(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Result<Added> {
     if outputs.is_empty() {
         return Err(Error::Usage("store add: no run outputs given".into()));
+    }
+    let exhaustive: Vec<Option<PathBuf>> = outputs
+        .iter()
+        .map(|p| super::exhaustive::result_manifest(p))
+        .collect();
+    if exhaustive.iter().any(Option::is_some) {
+        return match exhaustive.as_slice() {
+            [Some(m)] => super::exhaustive::add(store, m, options),
+            _ => Err(Error::Usage(format!(
+                "store add: {} is an exhaustive result; a run holds one exhaustive result \
+                 directory, or replay outputs",
+                outputs[exhaustive.iter().position(Option::is_some).unwrap()].display()
+            ))),
+        };
+    }
+    for p in outputs {
+        if !p.is_file() {
+            return Err(Error::Usage(format!(
+                "{}: no such file (a run output is a replay output CSV or an exhaustive result \
+                 directory)",
+                p.display()
+            )));
+        }
     }
     let mut hashes = Vec::new();
     for p in outputs {
@@ -178,16 +328,27 @@ pub fn add(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Result<A
         if !input.has_backend_column() {
             return Err(Error::Usage(format!(
                 "{}: not a replay output (no `backend` column); a run holds the outputs of \
-                 `rdnaprobe replay`",
+                 `rdnaprobe replay`, or an `rdnaprobe exhaustive` result directory",
                 p.display()
             )));
         }
-        let Some(reference) = reference_of(p, input.manifest.as_ref(), &candidates)? else {
-            return Err(Error::Usage(format!(
-                "{}: its manifest names no hardware dataset (provenance.inputs)",
-                p.display()
-            )));
+        let reference = match reference_of(p, input.manifest.as_ref(), &candidates)? {
+            Some(r) => r,
+            // A sweep output was generated, not replayed: its hardware dataset is the
+            // `--reference` of the same file name (or the only one given).
+            None => match same_name(p, &options.references) {
+                Some(r) => r,
+                None => {
+                    return Err(Error::Usage(format!(
+                        "{}: its manifest names no hardware dataset (provenance.inputs); for a \
+                         sweep output pass the hardware dataset of the same file name with \
+                         --reference",
+                        p.display()
+                    )))
+                }
+            },
         };
+        Input::open(&reference)?;
         plan.push((p.clone(), reference, input));
     }
     let producer = |i: &Input| i.manifest.as_ref().map(|m| m.producer.clone());
@@ -203,6 +364,9 @@ pub fn add(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Result<A
             )));
         }
     }
+    let is_sweep = plan
+        .iter()
+        .any(|(_, _, i)| i.manifest.as_ref().is_some_and(|m| m.sweep.is_some()));
     let time = match &options.time {
         Some(t) => t.clone(),
         None => plan
@@ -212,9 +376,8 @@ pub fn add(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Result<A
             .unwrap_or_else(|| rfc3339_utc(std::time::SystemTime::now())),
     };
 
-    let tmp = store.dir.join("runs").join(format!(".tmp-{id}"));
-    let _ = fs::remove_dir_all(&tmp);
-    fs::create_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
+    let store = Store::create(&store.dir)?;
+    let tmp = begin_run(&store, &id)?;
     // A failure leaves no half-written run behind (after the rename there is nothing to remove).
     let _cleanup = RemoveOnDrop(tmp.clone());
     let (mut stored, mut reused) = (0u64, 0u64);
@@ -222,29 +385,7 @@ pub fn add(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Result<A
         Put::Stored => stored += 1,
         Put::AlreadyStored => reused += 1,
     };
-    let results_path = tmp.join("results.parquet");
-    let file = fs::File::create(&results_path).map_err(|e| Error::io(&results_path, e))?;
-    let mut writer: Option<polars::io::parquet::write::BatchedWriter<fs::File>> = None;
-    let mut batch = Batch::default();
-    let flush = |batch: &mut Batch,
-                 writer: &mut Option<polars::io::parquet::write::BatchedWriter<fs::File>>|
-     -> Result<()> {
-        let df = batch.frame(&id).map_err(pe("results batch"))?;
-        if writer.is_none() {
-            let w = ParquetWriter::new(file.try_clone().map_err(|e| Error::io(&results_path, e))?)
-                .batched(df.schema())
-                .map_err(pe("results writer"))?;
-            *writer = Some(w);
-        }
-        if df.height() > 0 {
-            writer
-                .as_mut()
-                .unwrap()
-                .write_batch(&df)
-                .map_err(pe("results write"))?;
-        }
-        Ok(())
-    };
+    let mut results = ResultsWriter::create(&tmp.join("results.parquet"), &id)?;
     let mut run_outputs = Vec::new();
     let (mut rows, mut compared, mut exact, mut unexpected) = (0u64, 0u64, 0u64, 0u64);
     let mut classes: BTreeMap<String, u64> = BTreeMap::new();
@@ -258,12 +399,16 @@ pub fn add(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Result<A
             .unwrap_or_default();
         let (summary, leftover) =
             diff_inputs(&mut reference, &mut cand, &options.diff, |d: &RowDiff| {
-                batch.push(d, &family, &name, row_id_col);
-                if batch.len() >= BATCH_ROWS {
-                    flush(&mut batch, &mut writer)?;
-                }
-                Ok(())
+                results.push(d, &family, &name, row_id_col)
             })?;
+        if summary.rows == 0 && leftover.candidate_only > 0 {
+            return Err(Error::Usage(format!(
+                "{}: none of its {} rows has a row in {} (not the same experiments)",
+                out_path.display(),
+                leftover.candidate_only,
+                ref_path.display()
+            )));
+        }
         // The join saw every row of both files: no second pass to count them.
         let (out_file, put) = store.put(&out_path, Some(summary.rows + leftover.candidate_only))?;
         count(put);
@@ -283,15 +428,10 @@ pub fn add(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Result<A
             reference: Some(ref_file),
         });
     }
-    if batch.len() > 0 || writer.is_none() {
-        flush(&mut batch, &mut writer)?;
-    }
-    if let Some(w) = writer {
-        w.finish().map_err(pe("results finish"))?;
-    }
+    results.finish()?;
     let run = RunManifest {
         id: id.clone(),
-        kind: "replay".into(),
+        kind: if is_sweep { "sweep" } else { "replay" }.into(),
         backend: first.backend.clone(),
         device: first.device.clone(),
         driver: first.driver.clone(),
@@ -307,10 +447,10 @@ pub fn add(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Result<A
         exact,
         unexpected,
         classes,
+        result_rows: None,
+        modes: Vec::new(),
     };
-    write_run(&tmp.join("run.json"), &run)?;
-    let dir = store.run_dir(&id);
-    fs::rename(&tmp, &dir).map_err(|e| Error::io(&dir, e))?;
+    commit_run(&store, &tmp, &run)?;
     Ok(Added {
         run,
         new_run: true,
@@ -319,8 +459,41 @@ pub fn add(store: &Store, outputs: &[PathBuf], options: &AddOptions) -> Result<A
     })
 }
 
+/// The dataset among `references` with the file name of `output`, or the only one given.
+fn same_name(output: &Path, references: &[PathBuf]) -> Option<PathBuf> {
+    let name = output.file_name()?;
+    references
+        .iter()
+        .find(|r| r.file_name() == Some(name))
+        .or(match references {
+            [one] => Some(one),
+            _ => None,
+        })
+        .cloned()
+}
+
+/// A fresh `runs/.tmp-<id>` (what an interrupted add left there is removed first).
+pub(super) fn begin_run(store: &Store, id: &str) -> Result<PathBuf> {
+    let tmp = store.dir.join("runs").join(format!(".tmp-{id}"));
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
+    Ok(tmp)
+}
+
+/// Writes `run.json` into the finished `tmp` and renames it to `runs/<id>`: the run appears
+/// whole or not at all.
+pub(super) fn commit_run(store: &Store, tmp: &Path, run: &RunManifest) -> Result<()> {
+    let json = tmp.join("run.json");
+    write_run(&json, run)?;
+    fs::File::open(&json)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| Error::io(&json, e))?;
+    let dir = store.run_dir(&run.id);
+    fs::rename(tmp, &dir).map_err(|e| Error::io(&dir, e))
+}
+
 /// Removes a directory when dropped.
-struct RemoveOnDrop(PathBuf);
+pub(super) struct RemoveOnDrop(pub(super) PathBuf);
 
 impl Drop for RemoveOnDrop {
     fn drop(&mut self) {

@@ -6,11 +6,21 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use rdnaprobe_reports::regress::{regress, write_table, Side};
+use rdnaprobe_reports::regress::{regress, write_markdown, write_table, Side};
 use rdnaprobe_reports::store::{reference_of, Store};
 use rdnaprobe_reports::{Input, Known, Options};
 
 use super::TableOrJson;
+
+/// How `regress` prints its result.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Format {
+    /// Aligned plain-text table.
+    Table,
+    Json,
+    /// Markdown table, to paste into a pull request.
+    Md,
+}
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -36,8 +46,8 @@ pub struct Args {
     /// Bound of class `ulp<=k`.
     #[arg(long = "ulp", default_value_t = rdnaprobe_reports::diff::DEFAULT_ULP_K, value_parser = clap::value_parser!(u64).range(1..))]
     pub ulp_k: u64,
-    #[arg(long, value_enum, default_value_t = TableOrJson::Table)]
-    pub format: TableOrJson,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
 }
 
 /// The files of one side, and the hardware datasets their store run names (`None`: not a
@@ -65,6 +75,14 @@ fn files_of(spec: &str, store: Option<&Store>) -> anyhow::Result<Files> {
         anyhow::bail!("{spec}: no such file or directory (a run id needs --store DIR)");
     };
     let run = store.find(spec)?;
+    if run.kind == "exhaustive" {
+        anyhow::bail!(
+            "{spec}: run {} is of kind {}; regress compares replay and sweep runs (their rows against \
+             the hardware)",
+            run.id,
+            run.kind
+        );
+    }
     let outputs = run
         .outputs
         .iter()
@@ -134,7 +152,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &side(&args.new, new_files, args.new_backend),
         &options,
     )?;
-    super::print_report(args.format, &result, write_table)?;
+    match args.format {
+        Format::Table => super::print_report(TableOrJson::Table, &result, write_table)?,
+        Format::Json => super::print_report(TableOrJson::Json, &result, write_table)?,
+        Format::Md => super::print_report(TableOrJson::Table, &result, write_markdown)?,
+    };
     Ok(if result.regressed() > 0 {
         ExitCode::from(1)
     } else {

@@ -18,7 +18,8 @@ pub struct Args {
 
 #[derive(clap::Subcommand)]
 pub enum StoreCommand {
-    /// Add replay outputs as one run (content-addressed: the same outputs are stored once).
+    /// Add replay outputs, or an exhaustive result directory, as one run (content-addressed:
+    /// the same outputs are stored once).
     Add(AddArgs),
     /// List the runs, oldest first.
     Ls(LsArgs),
@@ -26,7 +27,8 @@ pub enum StoreCommand {
 
 #[derive(clap::Args)]
 pub struct AddArgs {
-    /// Replay outputs of one backend (`rdnaprobe replay -o`), each with its manifest.
+    /// Replay outputs of one backend (`rdnaprobe replay -o`), each with its manifest, or one
+    /// `rdnaprobe exhaustive` result directory.
     #[arg(required = true)]
     pub outputs: Vec<PathBuf>,
     /// The store directory (created when missing).
@@ -76,7 +78,8 @@ fn add(args: AddArgs) -> anyhow::Result<ExitCode> {
         Some(path) => Known::load(path)?,
         None => Known::default(),
     };
-    let store = Store::create(&args.store)?;
+    // `add` creates the store only once every input checked out.
+    let store = Store::at(&args.store);
     let options = AddOptions {
         references: args.references,
         diff: Options {
@@ -128,8 +131,8 @@ fn ls(args: LsArgs) -> anyhow::Result<ExitCode> {
 fn table(out: &mut impl Write, runs: &[RunManifest]) -> std::io::Result<()> {
     writeln!(
         out,
-        "{:<16}  {:<20}  {:<18}  {:<28}  {:<10}  {:>8}  {:>7}  {:>10}  host",
-        "run", "time", "backend", "driver", "commit", "rows", "exact", "unexpected"
+        "{:<16}  {:<20}  {:<10}  {:<18}  {:<28}  {:<10}  {:>8}  {:>7}  {:>10}  host",
+        "run", "time", "kind", "backend", "driver", "commit", "rows", "exact", "unexpected"
     )?;
     for r in runs {
         let driver = if r.driver_version.is_empty() {
@@ -139,9 +142,10 @@ fn table(out: &mut impl Write, runs: &[RunManifest]) -> std::io::Result<()> {
         };
         writeln!(
             out,
-            "{:<16}  {:<20}  {:<18}  {:<28}  {:<10}  {:>8}  {:>6.1}%  {:>10}  {}",
+            "{:<16}  {:<20}  {:<10}  {:<18}  {:<28}  {:<10}  {:>8}  {:>6.1}%  {:>10}  {}",
             r.id,
             r.time,
+            r.kind,
             r.backend,
             clip(&driver, 28),
             clip(&r.git_commit, 10),
