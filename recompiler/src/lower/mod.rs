@@ -26,6 +26,7 @@ mod float16;
 mod float16_of3;
 mod float64;
 mod float64_int;
+mod float64_recip;
 #[cfg(test)]
 mod float64_tests;
 mod int16;
@@ -42,6 +43,8 @@ mod regs;
 mod sad;
 mod saturate;
 mod transcendental;
+#[cfg(test)]
+mod transcendental_tests;
 mod trig_preop;
 mod unary;
 

@@ -17,10 +17,7 @@ use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, Ty};
 pub(super) fn revolutions_trig(b: &mut Builder, w: Handle, sine: bool) -> Handle {
     let fl = b.fu(FloatUn::Floor, w);
     let fr = b.fb(FloatBin::Sub, w, fl);
-    let tp = b.cf64(std::f64::consts::TAU);
-    let ang = b.fb(FloatBin::Mul, fr, tp);
-    let op = if sine { FloatUn::Sin } else { FloatUn::Cos };
-    let v = b.fu(op, ang);
+    let v = b.sin_cos_turns(fr, sine);
     let four = b.cf64(4.0);
     let f4 = b.fb(FloatBin::Mul, fr, four);
     let f4r = b.fu(FloatUn::RoundEven, f4);
