@@ -75,14 +75,15 @@ impl Builder {
     }
 
     /// `1/a` for a positive normal f64 `a` whose reciprocal is normal too: a seed on the bits
-    /// and five Newton steps `y (2 - a y)`, within about 2^-51 of the quotient.
-    pub fn recip_approx(&mut self, a: Handle) -> Handle {
+    /// (within 2^-3) and `steps` Newton steps `y (2 - a y)`, each doubling the correct bits:
+    /// four give about 2^-48, five about 2^-51 (the f64 rounding).
+    pub fn recip_approx(&mut self, a: Handle, steps: usize) -> Handle {
         let ab = self.bits_of_f64(a);
         let magic = self.c64(RECIP_MAGIC);
         let yb = self.sub(magic, ab);
         let mut y = self.f64_of(yb);
         let two = self.cf64(2.0);
-        for _ in 0..5 {
+        for _ in 0..steps {
             let ay = self.fmul(a, y);
             let e = self.fsub(two, ay);
             y = self.fmul(y, e);
@@ -90,8 +91,9 @@ impl Builder {
         y
     }
 
-    /// `1/sqrt(a)` for a positive normal f64 `a`: a seed on the bits and four Newton steps
-    /// `y (3/2 - a/2 y^2)`, within about 2^-50.
+    /// `1/sqrt(a)` for a positive normal f64 `a`: a seed on the bits (within 2^-4.8) and
+    /// three Newton steps `y (3/2 - a/2 y^2)`, within about 2^-34: enough for the rounding
+    /// decisions of [`Builder::settle24`] and of the 27-bit f64 results, which are exact.
     pub fn rsqrt_approx(&mut self, a: Handle) -> Handle {
         let ab = self.bits_of_f64(a);
         let magic = self.c64(RSQRT_MAGIC);
@@ -101,7 +103,7 @@ impl Builder {
         let h = self.cf64(0.5);
         let h = self.fmul(a, h);
         let three_halves = self.cf64(1.5);
-        for _ in 0..4 {
+        for _ in 0..3 {
             let yy = self.fmul(y, y);
             let t = self.fmul(h, yy);
             let u = self.fsub(three_halves, t);
@@ -162,7 +164,7 @@ impl Builder {
     /// ([`Builder::settle24`]): the side of a candidate g is 1 - a g, exact (a g has at most
     /// 49 bits and is within a factor 2 of 1).
     pub fn recip_settled(&mut self, a: Handle) -> Handle {
-        let y = self.recip_approx(a);
+        let y = self.recip_approx(a, 4);
         let one = self.cf64(1.0);
         self.settle24(y, &mut |b, g| {
             let ag = b.fmul(a, g);
@@ -225,7 +227,7 @@ impl Builder {
         let one = self.cf64(1.0);
         let num = self.fsub(m, one);
         let den = self.fadd(m, one);
-        let r = self.recip_approx(den);
+        let r = self.recip_approx(den, 5);
         let s = self.fmul(num, r);
         let z = self.fmul(s, s);
         let p = self.horner(z, &log2_coeffs());

@@ -72,7 +72,7 @@ pub(super) fn recip64(b: &mut Builder, x: Handle, op: Recip64) -> Handle {
         let ones = b.c64(1023 << 52);
         let mb = b.or(frac, ones);
         let mf = b.f64_of(mb);
-        let y = b.recip_approx(mf);
+        let y = b.recip_approx(mf, 4);
         let g0 = grid(b, y, 27);
         // 1/m >= G 2^-27  <=>  M G <= 2^79
         let le = |b: &mut Builder, g: Handle| product_le(b, m, g, 79);

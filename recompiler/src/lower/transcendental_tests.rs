@@ -187,3 +187,26 @@ fn exact_results_are_exact() {
         assert_eq!(eval(&exp, (e as f32).to_bits()), p.to_bits());
     }
 }
+
+#[test]
+fn the_sequences_stay_small() {
+    // expression counts of the lowered kernels (constants included), in the default mode
+    let bodies = [
+        "v_rcp_f32 v10, v4",
+        "v_rsq_f32 v10, v4",
+        "v_sqrt_f32 v10, v4",
+        "v_log_f32 v10, v4",
+        "v_exp_f32 v10, v4",
+        "v_sin_f32 v10, v4",
+        "v_cos_f32 v10, v4",
+        "v_log_f16 v10, v4",
+        "v_sqrt_f64 v[10:11], v[4:5]",
+        "v_rsq_f64 v[10:11], v[4:5]",
+        "v_rcp_f64 v[10:11], v[4:5]",
+    ];
+    for body in bodies {
+        let n = kernel(body, 0).exprs.len();
+        eprintln!("{body}: {n} expressions");
+        assert!(n < 400, "{body}: {n} expressions");
+    }
+}
