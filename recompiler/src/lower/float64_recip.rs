@@ -1,11 +1,13 @@
 //! v_rcp_f64, v_rsq_f64 and v_sqrt_f64: the hardware's reduced-precision results (rule
 //! f64-reciprocal-precision). Their finite results have 27 significant bits (the low 26
-//! fraction bits are zero): 1/x and 1/sqrt(x) rounded up in magnitude, sqrt(x) rounded down,
-//! as rcp(-2.5) = 0xbfd999999c000000, rsq(1.5) = 0x3fea20bd74000000 and sqrt(1.5) =
-//! 0x3ff3988e14000000 show. The candidate comes from an f64 Newton approximation
-//! ([`Builder::recip_approx`], [`Builder::rsqrt_approx`]) of the significand, and the
-//! rounding decision from exact integer products of the 53-bit significand with the 27-bit
-//! candidate, so no division, square root or f64 denormal is involved.
+//! fraction bits are zero). 1/x and 1/sqrt(x) are truncated to 27 bits and then raised by one
+//! 27-bit step, and sqrt(x) is x times that reciprocal square root, truncated to 27 bits: the
+//! rows rcp(-2.5) = 0xbfd999999c000000, rsq(1.5) = 0x3fea20bd74000000 and sqrt(1.5) =
+//! 0x3ff3988e14000000, and the reference notes' sqrt(1.0) != 1.0, all follow. The candidate
+//! comes from an f64 Newton approximation ([`Builder::recip_approx`],
+//! [`Builder::rsqrt_approx`]) of the significand, and the truncation from exact integer
+//! products of the 53-bit significand with 27-bit candidates, so no division, square root or
+//! f64 denormal is involved.
 
 use crate::build::Builder;
 use crate::ir::{Convert, FloatBin, Handle, IntBin, IntCmp, IntUn, Ty};
@@ -68,7 +70,7 @@ pub(super) fn recip64(b: &mut Builder, x: Handle, op: Recip64) -> Handle {
     let (m, e) = split(b, x);
     let frac = b.andc(m, (1 << 52) - 1);
     if op == Recip64::Rcp {
-        // 1/x = (1/m) 2^-E with m = M 2^-52 in [1, 2): ceil(2^27/m) / 2^27 in (1/2, 1]
+        // 1/x = (1/m) 2^-E with m = M 2^-52 in [1, 2), 1/m in (1/2, 1]
         let ones = b.c64(1023 << 52);
         let mb = b.or(frac, ones);
         let mf = b.f64_of(mb);
@@ -76,17 +78,13 @@ pub(super) fn recip64(b: &mut Builder, x: Handle, op: Recip64) -> Handle {
         let g0 = grid(b, y, 27);
         // 1/m >= G 2^-27  <=>  M G <= 2^79
         let le = |b: &mut Builder, g: Handle| product_le(b, m, g, 79);
-        let g = ceil_of(b, g0, le);
-        let fb = value_bits(b, g, 1022);
+        let g = floor_of(b, g0, le);
+        let (fb, carry) = step_up(b, g);
         // exponent 1022 + carry - E in [1, 2046], else infinity or zero
         let ee = b.shlc(e, 52);
         let r = b.sub(fb, ee);
         let c1022 = b.c64(1022);
         let er = b.sub(c1022, e);
-        let big = b.c64(1 << 27);
-        let carry = b.icmp(IntCmp::Eq, g, big);
-        let carry = b.cvt(Convert::BoolToU32, carry, Ty::U32);
-        let carry = b.zext(carry);
         let er = b.add(er, carry);
         let over = b.icmpc(IntCmp::GtS, er, 2046);
         let under = b.icmpc(IntCmp::LeS, er, 0);
@@ -107,54 +105,76 @@ pub(super) fn recip64(b: &mut Builder, x: Handle, op: Recip64) -> Handle {
     let mf = b.f64_of(mb);
     let r = b.rsqrt_approx(mf);
     let hh = b.shlc(h, 52);
+    // 1/sqrt(m) in (1/2, 1]: 1/sqrt(m) >= G 2^-27 <=> (M << s) G^2 <= 2^106
+    let g0 = grid(b, r, 27);
+    let le = |b: &mut Builder, g: Handle| {
+        let gg = b.ib(IntBin::Mul, g, g);
+        product_le(b, ms, gg, 106)
+    };
+    let g = floor_of(b, g0, le);
+    let (fb, _) = step_up(b, g);
     if op == Recip64::Rsq {
-        // 1/sqrt(m) in (1/2, 1]: ceil to 27 bits; 1/sqrt(m) >= G 2^-27 <=> (M << s) G^2 <= 2^106
-        let g0 = grid(b, r, 27);
-        let le = |b: &mut Builder, g: Handle| {
-            let gg = b.ib(IntBin::Mul, g, g);
-            product_le(b, ms, gg, 106)
-        };
-        let g = ceil_of(b, g0, le);
-        let fb = value_bits(b, g, 1022);
-        b.sub(fb, hh)
-    } else {
-        // sqrt(m) in [1, 2): floor to 27 bits; sqrt(m) >= G 2^-26 <=> G^2 <= M << s
-        let y = b.fb(FloatBin::Mul, mf, r);
-        let g0 = grid(b, y, 26);
-        let le = |b: &mut Builder, g: Handle| {
-            let gg = b.ib(IntBin::Mul, g, g);
-            let ge = b.icmp(IntCmp::LeU, gg, ms);
-            let eq = b.icmp(IntCmp::Eq, gg, ms);
-            (ge, eq)
-        };
-        let one = b.c64(1);
-        let g1 = b.add(g0, one);
-        let (c1, _) = le(b, g1);
-        let (c0, _) = le(b, g0);
-        let gm = b.sub(g0, one);
-        let g = b.sel(c0, g0, gm);
-        let g = b.sel(c1, g1, g);
-        let fb = value_bits(b, g, 1023);
-        b.add(fb, hh)
+        return b.sub(fb, hh);
     }
+    // sqrt(x) = m rsq(m) 2^h: the rsq result in 2^-27 units is G + 1, or G + 2 past 1.0
+    let top = b.c64(1 << 27);
+    let at_top = b.icmp(IntCmp::Eq, g, top);
+    let one = b.c64(1);
+    let two = b.c64(2);
+    let inc = b.sel(at_top, two, one);
+    let gr = b.add(g, inc);
+    // P = (M << s) G' is m rsq(m) 2^79, in [2^79, 2^81): its top 27 bits, truncated
+    let hi = b.ib(IntBin::MulHiU, ms, gr);
+    let lo = b.ib(IntBin::Mul, ms, gr);
+    let big = b.icmpc(IntCmp::GeU, hi, 1 << 16);
+    let t53 = shr128(b, hi, lo, 53);
+    let t54 = shr128(b, hi, lo, 54);
+    let t = b.sel(big, t54, t53);
+    let fb = value_bits(b, t, 1023);
+    let bump = b.c64(1 << 52);
+    let zero = b.c64(0);
+    let bump = b.sel(big, bump, zero);
+    let fb = b.add(fb, bump);
+    b.add(fb, hh)
 }
 
-/// The smallest grid point G with G >= the exact result, from `g0`, the truncation of an
+/// (hi, lo) >> k for 0 < k < 64, when the result fits 64 bits.
+fn shr128(b: &mut Builder, hi: Handle, lo: Handle, k: u32) -> Handle {
+    let h = b.shlc(hi, 64 - k);
+    let l = b.shrc(lo, k);
+    b.or(h, l)
+}
+
+/// The largest grid point G with G <= the exact result, from `g0`, the truncation of an
 /// approximation within one grid step of it, and `le(G)`: (result >= G, result == G).
-fn ceil_of(
+fn floor_of(
     b: &mut Builder,
     g0: Handle,
     le: impl Fn(&mut Builder, Handle) -> (Handle, Handle),
 ) -> Handle {
     let one = b.c64(1);
     let g1 = b.add(g0, one);
-    let g2 = b.add(g1, one);
-    let (c1, eq1) = le(b, g1);
-    let (c0, eq0) = le(b, g0);
-    let above1 = b.sel(eq1, g1, g2);
-    let above0 = b.sel(eq0, g0, g1);
-    let g = b.sel(c0, above0, g0);
-    b.sel(c1, above1, g)
+    let gm = b.sub(g0, one);
+    let (c1, _) = le(b, g1);
+    let (c0, _) = le(b, g0);
+    let g = b.sel(c0, g0, gm);
+    b.sel(c1, g1, g)
+}
+
+/// The f64 bits of one 27-bit step above G 2^-27 (G in [2^26, 2^27]: a value in (1/2, 1]),
+/// with the exponent field of (1/2, 1) for the caller to adjust, and the exponent carry (1
+/// when the result reaches 1.0, where the step is 2^-26).
+fn step_up(b: &mut Builder, g: Handle) -> (Handle, Handle) {
+    let one = b.c64(1);
+    let g1 = b.add(g, one);
+    let below = value_bits(b, g1, 1022);
+    let top = b.c64(1 << 27);
+    let at_top = b.icmp(IntCmp::Eq, g, top);
+    let above = b.c64((1023 << 52) | (1 << 26));
+    let fb = b.sel(at_top, above, below);
+    let carry = b.icmp(IntCmp::GeU, g1, top);
+    let carry = b.cvt(Convert::BoolToU32, carry, Ty::U32);
+    (fb, b.zext(carry))
 }
 
 /// The f64 bits of G 2^-26 (G in [2^26, 2^27]) with the exponent field `base` for G = 2^26:
@@ -185,25 +205,31 @@ mod tests {
     }
 
     #[test]
-    fn exact_results_stay_exact() {
-        assert_eq!(op64("v_rcp_f64", 0.25), 4f64.to_bits());
-        assert_eq!(op64("v_rcp_f64", -1.0), (-1f64).to_bits());
-        assert_eq!(op64("v_rsq_f64", 16.0), 0.25f64.to_bits());
-        assert_eq!(op64("v_sqrt_f64", 2.25), 1.5f64.to_bits());
-        assert_eq!(
-            op64("v_sqrt_f64", 2f64.powi(-1000)),
-            2f64.powi(-500).to_bits()
-        );
-        // a denormal input is normalised: rsq(2^-1074) = 2^537
+    fn exact_results_take_one_step_up() {
+        // the reference notes: sqrt(1.0) is not exact on the hardware
+        let up = 1.0 + 2f64.powi(-26);
+        assert_eq!(op64("v_rsq_f64", 1.0), up.to_bits());
+        assert_eq!(op64("v_sqrt_f64", 1.0), up.to_bits());
+        assert_eq!(op64("v_rcp_f64", -1.0), (-up).to_bits());
+        // below 1.0 the step is 2^-27 of the binade (1/2, 1)
+        assert_eq!(op64("v_rcp_f64", 4.0), (0.25 * up).to_bits());
+        assert_eq!(op64("v_rsq_f64", 16.0), (0.25 * up).to_bits());
+        // a denormal input is normalised: rsq(2^-1074) = 2^537 (1 + 2^-26)
         assert_eq!(
             op64("v_rsq_f64", f64::from_bits(1)),
-            2f64.powi(537).to_bits()
+            (2f64.powi(537) * up).to_bits()
         );
+        // rsq(2.25) = (floor(2^28 / 3) + 1) 2^-27, and 2.25 times it is 1.5 + 2^-27.25,
+        // below the next 27-bit value 1.5 + 2^-26: sqrt(2.25) truncates to 1.5
+        let q = f64::from_bits(op64("v_rsq_f64", 2.25));
+        assert_eq!(q, (f64::from((1u32 << 28) / 3) + 1.0) * 2f64.powi(-27));
+        assert_eq!(op64("v_sqrt_f64", 2.25), 1.5f64.to_bits());
     }
 
     #[test]
     fn results_have_27_significant_bits_on_the_measured_side() {
         let mut x = 1.0f64;
+        let step = 2f64.powi(-26);
         for _ in 0..200 {
             x = x * 1.618_033_988_749_895 + 0.123;
             let r = f64::from_bits(op64("v_rcp_f64", x));
@@ -212,11 +238,18 @@ mod tests {
             for v in [r, s, q] {
                 assert_eq!(v.to_bits() & 0x3ff_ffff, 0, "{x}");
             }
-            // rounded up (rcp, rsq) or down (sqrt) by less than one 27-bit step
-            assert!(r >= 1.0 / x * (1.0 - 1e-15) && r <= 1.0 / x * (1.0 + 2f64.powi(-26)));
-            assert!(s <= x.sqrt() * (1.0 + 1e-15) && s >= x.sqrt() * (1.0 - 2f64.powi(-26)));
+            // rcp and rsq above the exact value by at most one 27-bit step; sqrt within one
+            // step below x times that rsq
+            assert!(r > 1.0 / x && r <= 1.0 / x * (1.0 + step), "rcp {x}");
+            let exact_q = 1.0 / x.sqrt();
             assert!(
-                q >= 1.0 / x.sqrt() * (1.0 - 1e-15) && q <= 1.0 / x.sqrt() * (1.0 + 2f64.powi(-26))
+                q > exact_q * (1.0 - 1e-15) && q <= exact_q * (1.0 + step),
+                "rsq {x}"
+            );
+            let xq = x * q;
+            assert!(
+                s <= xq * (1.0 + 1e-15) && s >= xq * (1.0 - step),
+                "sqrt {x}"
             );
         }
     }
