@@ -257,14 +257,11 @@ impl Builder {
         self.fmul(p, pw)
     }
 
-    /// sin(2 pi fr) (or cos) for `fr` in [0, 1] (exact turns): the quarter turn q =
-    /// round_even(4 fr) and t = fr - q/4 in [-1/8, 1/8] (both exact), then the sine or cosine
+    /// sin(2 pi fr) (or cos) for `fr` in [0, 1] (exact turns), given the quarter turn
+    /// `qn` = round_even(4 fr): t = fr - qn/4 in [-1/8, 1/8] (exact), then the sine or cosine
     /// polynomial of t by the quadrant. Within about 2^-52 of the function (relative near the
     /// zeros at the quarter turns).
-    pub fn sin_cos_turns(&mut self, fr: Handle, sine: bool) -> Handle {
-        let four = self.cf64(4.0);
-        let f4 = self.fmul(fr, four);
-        let qn = self.fu(FloatUn::RoundEven, f4);
+    pub fn sin_cos_turns(&mut self, fr: Handle, qn: Handle, sine: bool) -> Handle {
         let quarter = self.cf64(0.25);
         let qq = self.fmul(qn, quarter);
         let t = self.fsub(fr, qq);

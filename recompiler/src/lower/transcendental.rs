@@ -10,17 +10,17 @@ use crate::build::{Builder, Fmt};
 use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, Ty};
 
 /// sin or cos of `w` revolutions (an F64), the argument reduced exactly to [0, 1) before the
-/// software sine or cosine of a turn ([`Builder::sin_cos_turns`]), the linear term near the zeros ([`small_argument`]), with exact zeros at
-/// the half and whole turns (sine) and the odd quarter turns (cosine). Shared by the f32 and
-/// f16 forms.
+/// software sine or cosine of a turn ([`Builder::sin_cos_turns`]), the linear term near the
+/// zeros ([`small_argument`]), with exact zeros at the half and whole turns (sine) and the odd
+/// quarter turns (cosine). Shared by the f32 and f16 forms.
 // rule: trig-revolutions (docs/semantics.md)
 pub(super) fn revolutions_trig(b: &mut Builder, w: Handle, sine: bool) -> Handle {
     let fl = b.fu(FloatUn::Floor, w);
     let fr = b.fb(FloatBin::Sub, w, fl);
-    let v = b.sin_cos_turns(fr, sine);
     let four = b.cf64(4.0);
     let f4 = b.fb(FloatBin::Mul, fr, four);
     let f4r = b.fu(FloatUn::RoundEven, f4);
+    let v = b.sin_cos_turns(fr, f4r, sine);
     let on_quarter = b.fcmp(FloatCmp::OrdEq, f4, f4r);
     let q4 = b.cvt(Convert::F64ToU32, f4r, Ty::U32);
     let odd = b.bit(q4, 1);
