@@ -2,7 +2,7 @@
 //! `rdnaprobe exhaustive` over every f16 input in the 16 denormal x rounding modes for the f16
 //! forms, and over f64 inputs around 1, the denormals, the largest values and the specials for
 //! v_rcp/rsq/sqrt_f64, reports no mismatching row. The f32 forms are checked on 2^24-row slices
-//! outside the test suite (docs/sweeps.md). Without lavapipe the test is skipped with a
+//! outside the test suite (docs/backends.md). Without lavapipe the test is skipped with a
 //! message, unless `CI=true`.
 
 mod common;
