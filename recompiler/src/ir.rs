@@ -4,7 +4,9 @@
 //! Every RDNA2 semantic rule (denormal flushing, directed rounding, NaN quieting, clamp/omod,
 //! FP16_OVFL, ...) is built by the lowering out of the primitive operations below, so that a
 //! backend never relies on a driver's float-controls modes. The only operations whose bits a
-//! backend may legitimately approximate are the ones [`FloatUn::is_approximate`] names.
+//! backend may legitimately approximate are the ones [`FloatUn::is_approximate`] names; the
+//! lowering uses none of them (nor `Div` or `Sqrt`, which Vulkan does not round exactly): the
+//! transcendental instructions are software sequences of exact operations (`build::transcend`).
 //!
 //! The doc of each operation below says what bits it returns; [`crate::eval`] is the one
 //! executable definition of those bits (NaN bits included), which the CPU model runs and the

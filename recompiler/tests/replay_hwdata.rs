@@ -13,6 +13,69 @@ use common::hwdata::{data_dir, load};
 use rdnaprobe_isa::known::{self, KnownEntry, Scope};
 use rdnaprobe_recompiler::{interp, lower_words};
 use std::collections::{BTreeMap, HashMap};
+
+/// The transcendental mnemonics whose rows are summarised per op (rows, exact, max ULP).
+const TRANSCENDENTAL: &[&str] = &[
+    "v_rcp_f32",
+    "v_rcp_iflag_f32",
+    "v_rsq_f32",
+    "v_sqrt_f32",
+    "v_log_f32",
+    "v_exp_f32",
+    "v_sin_f32",
+    "v_cos_f32",
+    "v_rcp_f16",
+    "v_rsq_f16",
+    "v_sqrt_f16",
+    "v_log_f16",
+    "v_exp_f16",
+    "v_sin_f16",
+    "v_cos_f16",
+    "v_rcp_f64",
+    "v_rsq_f64",
+    "v_sqrt_f64",
+];
+
+/// The mnemonic of the first instruction of a body.
+fn mnemonic(words: &[u32]) -> Option<&'static str> {
+    match rdnaprobe_isa::decode_one(words, 0).ok()? {
+        rdnaprobe_isa::Decoded::Inst(i) => Some(i.info().mnemonic),
+        rdnaprobe_isa::Decoded::Unsupported(_) => None,
+    }
+}
+
+/// ULP distance of two results of `op` on the ordered integer line of the result type (f64:
+/// both dwords; f16: the low half; f32: the dword); NaNs of both sides count 0.
+fn ulp_distance(op: &str, got: &[u32; 16], want: [Option<u32>; 2]) -> u64 {
+    let ordered = |v: i64, sign: i64| if v & sign != 0 { sign - v } else { v };
+    if op.ends_with("_f64") {
+        let (Some(lo), Some(hi)) = (want[0], want[1]) else {
+            return 0;
+        };
+        let w = (u64::from(hi) << 32 | u64::from(lo)) as i64;
+        let g = (u64::from(got[1]) << 32 | u64::from(got[0])) as i64;
+        if f64::from_bits(w as u64).is_nan() && f64::from_bits(g as u64).is_nan() {
+            return 0;
+        }
+        let s = i64::MIN;
+        let (a, b) = (ordered(w, s) as i128, ordered(g, s) as i128);
+        return (a - b).unsigned_abs() as u64;
+    }
+    let Some(w) = want[0] else { return 0 };
+    let (w, g, bits) = if op.ends_with("_f16") {
+        (w & 0xffff, got[0] & 0xffff, 16)
+    } else {
+        (w, got[0], 32)
+    };
+    let exp = if bits == 16 { 0x7c00 } else { 0x7f80_0000 };
+    let man = if bits == 16 { 0x3ff } else { 0x7f_ffff };
+    let nan = |v: u32| v & exp == exp && v & man != 0;
+    if nan(w) && nan(g) {
+        return 0;
+    }
+    let s = 1i64 << (bits - 1);
+    (ordered(i64::from(w), s) - ordered(i64::from(g), s)).unsigned_abs()
+}
 use std::path::{Path, PathBuf};
 
 fn expected_list_path() -> PathBuf {
@@ -102,6 +165,8 @@ fn replay_shipped_hardware_rows() {
     // per file: (rows, exact); legacy gfx1010 rows counted apart
     let mut per_file: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut mism: BTreeMap<String, String> = BTreeMap::new();
+    // per transcendental op: (rows, exact, max ULP)
+    let mut per_op: BTreeMap<&str, (usize, usize, u64)> = BTreeMap::new();
     for r in &rows {
         let key = (r.words.clone(), r.mode, r.wave, r.gfx);
         let k = kernels
@@ -122,6 +187,12 @@ fn replay_shipped_hardware_rows() {
                     .iter()
                     .enumerate()
                     .all(|(i, x)| x.is_none_or(|x| x == out[i]));
+                if let Some(op) = mnemonic(&r.words).filter(|m| TRANSCENDENTAL.contains(m)) {
+                    let t = per_op.entry(op).or_default();
+                    t.0 += 1;
+                    t.1 += usize::from(ok);
+                    t.2 = t.2.max(ulp_distance(op, &out, r.expect));
+                }
                 if ok {
                     e.1 += 1;
                 } else {
@@ -157,6 +228,9 @@ fn replay_shipped_hardware_rows() {
     }
     let share = ok as f64 / n as f64;
     eprintln!("{:40} {ok:5}/{n:5} = {:6.2}%", "total", 100.0 * share);
+    for (op, (rows, exact, ulp)) in &per_op {
+        eprintln!("  {op:38} {exact:5}/{rows:5} exact, max {ulp} ULP");
+    }
 
     let (entries, listed) = load_expected();
     if std::env::var("BLESS").is_ok_and(|v| v == "1") {

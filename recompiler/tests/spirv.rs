@@ -904,3 +904,61 @@ fn integer_ops_validate() {
         }
     }
 }
+
+/// The transcendental instructions (f32, f16, f64) lower to software sequences: no
+/// approximate GLSL.std.450 function, native division or square root is left in their IR, and
+/// the modules validate in the default mode and in one with directed rounding and flushing.
+#[test]
+fn transcendentals_are_software_sequences_that_validate() {
+    use rdnaprobe_isa::{assemble, FloatMode, Target};
+    use rdnaprobe_recompiler::ir::{Expr, FloatBin, FloatUn};
+    let ops = [
+        "v_rcp_f32",
+        "v_rcp_iflag_f32",
+        "v_rsq_f32",
+        "v_sqrt_f32",
+        "v_log_f32",
+        "v_exp_f32",
+        "v_sin_f32",
+        "v_cos_f32",
+        "v_rcp_f16",
+        "v_rsq_f16",
+        "v_sqrt_f16",
+        "v_log_f16",
+        "v_exp_f16",
+        "v_sin_f16",
+        "v_cos_f16",
+    ];
+    let mut bodies: Vec<String> = ops.iter().map(|op| format!("{op} v10, v4")).collect();
+    for op in ["v_rcp_f64", "v_rsq_f64", "v_sqrt_f64"] {
+        bodies.push(format!("{op} v[10:11], v[4:5]"));
+    }
+    let flushing = FloatMode {
+        round32: 3,
+        round16: 2,
+        denorm32: 0,
+        denorm16: 0,
+        ieee: false,
+        ..FloatMode::DEFAULT
+    };
+    for body in &bodies {
+        let words = assemble(body).unwrap();
+        for mode in [FloatMode::DEFAULT, flushing] {
+            let k = rdnaprobe_recompiler::lower_words(&words, mode, Wave::W32, Target::Gfx1036)
+                .unwrap();
+            for e in &k.exprs {
+                let bad = match *e {
+                    Expr::FloatUn { op, .. } => op.is_approximate() || op == FloatUn::Sqrt,
+                    Expr::FloatBin { op, .. } => op == FloatBin::Div,
+                    Expr::Fma { .. } => true,
+                    _ => false,
+                };
+                assert!(!bad, "{body}: {e:?} is not exact on every driver");
+            }
+            let spv = emit(&k, Wave::W32, &SpirvOptions::DESKTOP).unwrap();
+            if !spirv_val(&spv, body).unwrap() {
+                return;
+            }
+        }
+    }
+}

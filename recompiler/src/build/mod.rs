@@ -12,13 +12,15 @@
 //! rules and the soft-float library are further `impl Builder` blocks beside it: `float`
 //! (native float operations with their driver-proof forms, classification, NaN handling, exact
 //! widening), `round` (rounding an exact value to f16/f32 in every mode), `wide` (128-bit
-//! integers as U64 pairs) and `fma64` (the f64 fused multiply-add on integer bits).
+//! integers as U64 pairs), `fma64` (the f64 fused multiply-add on integer bits) and
+//! `transcend` (the software transcendental sequences).
 
 mod float;
 mod fma64;
 mod round;
 #[cfg(test)]
 mod tests;
+mod transcend;
 mod wide;
 
 use crate::ir::{Convert, Expr, Handle, IntBin, IntCmp, IntUn, Kernel, Ty};

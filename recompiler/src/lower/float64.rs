@@ -6,6 +6,7 @@
 //! denormal flushing or ignored rounding mode reaches these results. The NaN rules are applied
 //! on the bits (docs/semantics.md).
 use super::division::div_fixup;
+use super::float64_recip::{recip64, Recip64};
 use super::minmax::minmax;
 use super::operands::Ctx;
 use super::Lowerer;
@@ -88,24 +89,23 @@ pub(super) fn lower_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
                     b.sel(inf, x, r)
                 }
                 Opcode::v_sqrt_f64 => {
-                    let v = b.fu(FloatUn::Sqrt, w);
-                    let r = b.bits_of_f64(v);
+                    // rule: f64-reciprocal-precision
+                    let v = recip64(b, x, Recip64::Sqrt);
+                    let r = b.sel(inf, x, v);
                     let r = b.sel(zero, x, r);
                     b.sel(negnz, dn, r)
                 }
                 Opcode::v_rsq_f64 => {
-                    let sq = b.fu(FloatUn::Sqrt, w);
-                    let one = b.cf64(1.0);
-                    let v = b.fb(FloatBin::Div, one, sq);
-                    let r = b.bits_of_f64(v);
+                    let v = recip64(b, x, Recip64::Rsq);
+                    let pz = b.c64(0);
+                    let r = b.sel(inf, pz, v);
                     let zi = b.orc(sgn, 0x7ff0_0000_0000_0000);
                     let r = b.sel(zero, zi, r);
                     b.sel(negnz, dn, r)
                 }
                 Opcode::v_rcp_f64 => {
-                    let one = b.cf64(1.0);
-                    let v = b.fb(FloatBin::Div, one, w);
-                    let r = b.bits_of_f64(v);
+                    let v = recip64(b, x, Recip64::Rcp);
+                    let r = b.or(v, sgn);
                     let zi = b.orc(sgn, 0x7ff0_0000_0000_0000);
                     let r = b.sel(zero, zi, r);
                     b.sel(inf, sgn, r)

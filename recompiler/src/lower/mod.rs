@@ -35,6 +35,7 @@ mod float16;
 mod float16_of3;
 mod float64;
 mod float64_int;
+mod float64_recip;
 #[cfg(test)]
 mod float64_tests;
 mod int16;
@@ -59,6 +60,8 @@ mod salu_tests;
 mod salu_unary;
 mod saturate;
 mod transcendental;
+#[cfg(test)]
+mod transcendental_tests;
 mod trig_preop;
 mod unary;
 mod wave;

@@ -10,20 +10,17 @@ use crate::build::{Builder, Fmt};
 use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, Ty};
 
 /// sin or cos of `w` revolutions (an F64), the argument reduced exactly to [0, 1) before the
-/// driver's function, the linear term near the zeros ([`small_argument`]), with exact zeros at
-/// the half and whole turns (sine) and the odd quarter turns (cosine). Shared by the f32 and
-/// f16 forms.
+/// software sine or cosine of a turn ([`Builder::sin_cos_turns`]), the linear term near the
+/// zeros ([`small_argument`]), with exact zeros at the half and whole turns (sine) and the odd
+/// quarter turns (cosine). Shared by the f32 and f16 forms.
 // rule: trig-revolutions (docs/semantics.md)
 pub(super) fn revolutions_trig(b: &mut Builder, w: Handle, sine: bool) -> Handle {
     let fl = b.fu(FloatUn::Floor, w);
     let fr = b.fb(FloatBin::Sub, w, fl);
-    let tp = b.cf64(std::f64::consts::TAU);
-    let ang = b.fb(FloatBin::Mul, fr, tp);
-    let op = if sine { FloatUn::Sin } else { FloatUn::Cos };
-    let v = b.fu(op, ang);
     let four = b.cf64(4.0);
     let f4 = b.fb(FloatBin::Mul, fr, four);
     let f4r = b.fu(FloatUn::RoundEven, f4);
+    let v = b.sin_cos_turns(fr, f4r, sine);
     let on_quarter = b.fcmp(FloatCmp::OrdEq, f4, f4r);
     let q4 = b.cvt(Convert::F64ToU32, f4r, Ty::U32);
     let odd = b.bit(q4, 1);
@@ -105,8 +102,8 @@ impl Lowerer {
     }
 }
 
-/// v_OP_f32 for the unary ops with a shared rule; the transcendentals are computed in f64 and
-/// rounded once.
+/// v_OP_f32 for the unary ops with a shared rule; the transcendentals are software sequences
+/// in f64 (`build::transcend`), rounded once.
 // rule: transcendental-approximation
 pub(super) fn unary_f32(l: &mut Lowerer, c: &Ctx, op: UnaryOp) -> Result<(), String> {
     // rule: transcendental-denormal-input: rcp, rsq, sqrt and log read a denormal as zero in
@@ -176,8 +173,8 @@ mod tests {
     fn the_band_is_open_at_two_to_the_minus_twelve() {
         // 2^-12 - 2^-24 past the half turn is inside: -0x40c90fdb times it, rounded once
         assert_eq!(sin(0x3f00_0fff), 0xbac9_034a);
-        // 2^-12 past it is outside: the driver's -sin(2π 2^-12), not the linear term
-        // 0xbac90fdb (the f64 sine rounds to 0xbac90fd5)
+        // 2^-12 past it is outside: the software -sin(2π 2^-12), not the linear term
+        // 0xbac90fdb (the sine rounds to 0xbac90fd5)
         assert_eq!(sin(0x3f00_1000), 0xbac9_0fd5);
         // cosine is not linear at the integers
         assert_eq!(cos(0x3580_0000), 0x3f80_0000);

@@ -89,6 +89,25 @@ impl Unary {
         }
     }
 
+    /// |w| with the zero, infinite and NaN inputs (whose results are selected on the bits)
+    /// replaced by 1.0, so that the software sequences only see positive normal values.
+    fn magnitude(&self, b: &mut Builder) -> Handle {
+        let wb = b.bits_of_f64(self.w);
+        let ab = b.andc(wb, !(1u64 << 63));
+        let a = b.f64_of(ab);
+        let special = b.bor(self.zero, self.inf);
+        let special = b.bor(special, self.nan);
+        let one = b.cf64(1.0);
+        b.sel(special, one, a)
+    }
+
+    /// `w` with the infinite and NaN inputs replaced by 0.
+    fn finite(&self, b: &mut Builder) -> Handle {
+        let special = b.bor(self.inf, self.nan);
+        let z = b.cf64(0.0);
+        b.sel(special, z, self.w)
+    }
+
     /// `v` (f64) rounded to the format in the instruction's rounding and output-denormal mode.
     pub fn round(&self, b: &mut Builder, v: Handle) -> Handle {
         b.round_to(self.fmt, v, None, self.round, self.flush_out, Tiny::Result)
@@ -174,7 +193,8 @@ impl Unary {
                 b.sel(nan, q, r)
             }
             UnaryOp::Sqrt => {
-                let v = b.fu(FloatUn::Sqrt, w);
+                let a = self.magnitude(b);
+                let v = b.sqrt_settled(a);
                 let r = self.round(b, v);
                 let r = b.sel(zero, x, r);
                 let r = b.sel(inf, x, r);
@@ -182,9 +202,8 @@ impl Unary {
                 b.sel(nan, q, r)
             }
             UnaryOp::Rsq => {
-                let sq = b.fu(FloatUn::Sqrt, w);
-                let one = b.cf64(1.0);
-                let v = b.fb(FloatBin::Div, one, sq);
+                let a = self.magnitude(b);
+                let v = b.rsqrt_settled(a);
                 let r = self.round(b, v);
                 let zi = b.orc(sgn, inf_bits);
                 let r = b.sel(zero, zi, r);
@@ -194,8 +213,13 @@ impl Unary {
                 b.sel(nan, q, r)
             }
             UnaryOp::Rcp => {
-                let one = b.cf64(1.0);
-                let v = b.fb(FloatBin::Div, one, w);
+                let a = self.magnitude(b);
+                let v = b.recip_settled(a);
+                let vb = b.bits_of_f64(v);
+                let ws = b.bits_of_f64(w);
+                let ws = b.andc(ws, 1 << 63);
+                let vb = b.or(vb, ws);
+                let v = b.f64_of(vb);
                 let r = self.round(b, v);
                 let zi = b.orc(sgn, inf_bits);
                 let r = b.sel(zero, zi, r);
@@ -203,7 +227,8 @@ impl Unary {
                 b.sel(nan, q, r)
             }
             UnaryOp::Log => {
-                let v = b.fu(FloatUn::Log2, w);
+                let a = self.magnitude(b);
+                let v = b.log2_approx(a);
                 let r = self.round(b, v);
                 let r = b.sel(zero, ninf, r);
                 let r = b.sel(inf, x, r);
@@ -211,7 +236,8 @@ impl Unary {
                 b.sel(nan, q, r)
             }
             UnaryOp::Exp => {
-                let v = b.fu(FloatUn::Exp2, w);
+                let finite = self.finite(b);
+                let v = b.exp2_approx(finite);
                 let r = self.round(b, v);
                 let pz = b.c32(0);
                 let ri = b.sel(self.neg, pz, pinf);

@@ -15,6 +15,11 @@ use super::layout::OutputLayout;
 use super::store::{stored, ModeDigests};
 use super::{spec, Engine, Mismatch, Plan};
 
+/// Test hook: `RDNAPROBE_EXHAUSTIVE_FLIP_EVERY=K` flips bit 0 of out0 of a GPU candidate's
+/// rows whose index is a multiple of K, so that tests of the mismatch paths (resume, caps)
+/// have mismatching rows now that every lowered instruction gives the CPU model's bits.
+pub const FLIP_EVERY_ENV: &str = "RDNAPROBE_EXHAUSTIVE_FLIP_EVERY";
+
 /// The kernels of a plan, one per mode.
 pub(super) fn lower_all(plan: &Plan) -> anyhow::Result<Vec<Kernel>> {
     plan.modes
@@ -158,6 +163,14 @@ impl Checker<'_> {
                 let at = b * DIGEST_ROWS * stride;
                 self.layout
                     .unpack(mode, &c[at..at + len * stride], &mut bufs.candidate);
+                let flip = std::env::var(FLIP_EVERY_ENV).ok();
+                if let Some(k) = flip.and_then(|v| v.parse::<u64>().ok()).filter(|&k| k > 0) {
+                    for (i, out) in bufs.candidate[..len].iter_mut().enumerate() {
+                        if (base + i as u64) % k == 0 {
+                            out[0] ^= 1;
+                        }
+                    }
+                }
             }
             None => self.cpu_run(
                 self.candidate,

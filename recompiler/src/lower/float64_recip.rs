@@ -1,0 +1,256 @@
+//! v_rcp_f64, v_rsq_f64 and v_sqrt_f64: the hardware's reduced-precision results (rule
+//! f64-reciprocal-precision). Their finite results have 27 significant bits (the low 26
+//! fraction bits are zero). 1/x and 1/sqrt(x) are truncated to 27 bits and then raised by one
+//! 27-bit step, and sqrt(x) is x times that reciprocal square root, truncated to 27 bits: the
+//! rows rcp(-2.5) = 0xbfd999999c000000, rsq(1.5) = 0x3fea20bd74000000 and sqrt(1.5) =
+//! 0x3ff3988e14000000, and the reference notes' sqrt(1.0) != 1.0, all follow. The candidate
+//! comes from an f64 Newton approximation ([`Builder::recip_approx`],
+//! [`Builder::rsqrt_approx`]) of the significand, and the truncation from exact integer
+//! products of the 53-bit significand with 27-bit candidates, so no division, square root or
+//! f64 denormal is involved.
+
+use crate::build::Builder;
+use crate::ir::{Convert, FloatBin, Handle, IntBin, IntCmp, IntUn, Ty};
+
+/// Which of the three reduced-precision forms.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Recip64 {
+    Rcp,
+    Rsq,
+    Sqrt,
+}
+
+/// `(M, E)` of a positive finite non-zero f64 `x` (U64 bits, sign ignored): the 53-bit
+/// significand M in [2^52, 2^53) and the exponent E (two's complement U64) with
+/// x = M 2^(E - 52); denormals are normalised.
+fn split(b: &mut Builder, x: Handle) -> (Handle, Handle) {
+    let ef = b.shrc(x, 52);
+    let ef = b.andc(ef, 0x7ff);
+    let frac = b.andc(x, (1 << 52) - 1);
+    let den = b.eqc(ef, 0);
+    let msb = b.iu(IntUn::FindMsbU, frac);
+    let c52 = b.c64(52);
+    let sh = b.sub(c52, msb);
+    let mden = b.ib(IntBin::Shl, frac, sh);
+    let emin = b.c64(-1022i64 as u64);
+    let eden = b.sub(emin, sh);
+    let mnorm = b.orc(frac, 1 << 52);
+    let bias = b.c64(1023);
+    let enorm = b.sub(ef, bias);
+    let m = b.sel(den, mden, mnorm);
+    let e = b.sel(den, eden, enorm);
+    (m, e)
+}
+
+/// `p * q <= 2^k` (`eq`: equal) for U64 `p` and `q` whose product is below 2^128, k >= 64.
+fn product_le(b: &mut Builder, p: Handle, q: Handle, k: u32) -> (Handle, Handle) {
+    let hi = b.ib(IntBin::MulHiU, p, q);
+    let lo = b.ib(IntBin::Mul, p, q);
+    let top = 1u64 << (k - 64);
+    let below = b.icmpc(IntCmp::LtU, hi, top);
+    let at = b.eqc(hi, top);
+    let lo0 = b.eqc(lo, 0);
+    let eq = b.band(at, lo0);
+    (b.bor(below, eq), eq)
+}
+
+/// trunc(y 2^s) as a U64, for 0 < y 2^s < 2^32.
+fn grid(b: &mut Builder, y: Handle, s: i32) -> Handle {
+    let k = b.cf64(2f64.powi(s));
+    let t = b.fb(FloatBin::Mul, y, k);
+    let g = b.cvt(Convert::F64ToU32, t, Ty::U32);
+    b.zext(g)
+}
+
+/// The magnitude's bits of op(x) for a positive finite non-zero `x` (U64 bits; the sign is
+/// the caller's, as are zeros, infinities, NaNs and negative square roots). Results beyond the
+/// f64 range are infinity (rcp of a denormal below 2^-1024); results below 2^-1022 (rcp of
+/// x >= 2^1022) are zero: neither is measured.
+pub(super) fn recip64(b: &mut Builder, x: Handle, op: Recip64) -> Handle {
+    let (m, e) = split(b, x);
+    let frac = b.andc(m, (1 << 52) - 1);
+    if op == Recip64::Rcp {
+        // 1/x = (1/m) 2^-E with m = M 2^-52 in [1, 2), 1/m in (1/2, 1]
+        let ones = b.c64(1023 << 52);
+        let mb = b.or(frac, ones);
+        let mf = b.f64_of(mb);
+        let y = b.recip_approx(mf, 4);
+        let g0 = grid(b, y, 27);
+        // 1/m >= G 2^-27  <=>  M G <= 2^79
+        let le = |b: &mut Builder, g: Handle| product_le(b, m, g, 79);
+        let g = floor_of(b, g0, le);
+        let (fb, carry) = step_up(b, g);
+        // exponent 1022 + carry - E in [1, 2046], else infinity or zero
+        let ee = b.shlc(e, 52);
+        let r = b.sub(fb, ee);
+        let c1022 = b.c64(1022);
+        let er = b.sub(c1022, e);
+        let er = b.add(er, carry);
+        let over = b.icmpc(IntCmp::GtS, er, 2046);
+        let under = b.icmpc(IntCmp::LeS, er, 0);
+        let inf = b.c64(0x7ff0_0000_0000_0000);
+        let zero = b.c64(0);
+        let r = b.sel(over, inf, r);
+        return b.sel(under, zero, r);
+    }
+    // x = m 2^(2h) with m = M 2^(s - 52) in [1, 4), s = E mod 2
+    let s = b.andc(e, 1);
+    let ms = b.ib(IntBin::Shl, m, s);
+    let es = b.sub(e, s);
+    let h = b.sarc(es, 1);
+    let sbit = b.shlc(s, 52);
+    let ones = b.c64(1023 << 52);
+    let mb = b.or(frac, ones);
+    let mb = b.add(mb, sbit);
+    let mf = b.f64_of(mb);
+    let r = b.rsqrt_approx(mf);
+    let hh = b.shlc(h, 52);
+    // 1/sqrt(m) in (1/2, 1]: 1/sqrt(m) >= G 2^-27 <=> (M << s) G^2 <= 2^106
+    let g0 = grid(b, r, 27);
+    let le = |b: &mut Builder, g: Handle| {
+        let gg = b.ib(IntBin::Mul, g, g);
+        product_le(b, ms, gg, 106)
+    };
+    let g = floor_of(b, g0, le);
+    let (fb, _) = step_up(b, g);
+    if op == Recip64::Rsq {
+        return b.sub(fb, hh);
+    }
+    // sqrt(x) = m rsq(m) 2^h: the rsq result in 2^-27 units is G + 1, or G + 2 past 1.0
+    let top = b.c64(1 << 27);
+    let at_top = b.icmp(IntCmp::Eq, g, top);
+    let one = b.c64(1);
+    let two = b.c64(2);
+    let inc = b.sel(at_top, two, one);
+    let gr = b.add(g, inc);
+    // P = (M << s) G' is m rsq(m) 2^79, in [2^79, 2^81): its top 27 bits, truncated
+    let hi = b.ib(IntBin::MulHiU, ms, gr);
+    let lo = b.ib(IntBin::Mul, ms, gr);
+    let big = b.icmpc(IntCmp::GeU, hi, 1 << 16);
+    let t53 = shr128(b, hi, lo, 53);
+    let t54 = shr128(b, hi, lo, 54);
+    let t = b.sel(big, t54, t53);
+    let fb = value_bits(b, t, 1023);
+    let bump = b.c64(1 << 52);
+    let zero = b.c64(0);
+    let bump = b.sel(big, bump, zero);
+    let fb = b.add(fb, bump);
+    b.add(fb, hh)
+}
+
+/// (hi, lo) >> k for 0 < k < 64, when the result fits 64 bits.
+fn shr128(b: &mut Builder, hi: Handle, lo: Handle, k: u32) -> Handle {
+    let h = b.shlc(hi, 64 - k);
+    let l = b.shrc(lo, k);
+    b.or(h, l)
+}
+
+/// The largest grid point G with G <= the exact result, from `g0`, the truncation of an
+/// approximation within one grid step of it, and `le(G)`: (result >= G, result == G).
+fn floor_of(
+    b: &mut Builder,
+    g0: Handle,
+    le: impl Fn(&mut Builder, Handle) -> (Handle, Handle),
+) -> Handle {
+    let one = b.c64(1);
+    let g1 = b.add(g0, one);
+    let gm = b.sub(g0, one);
+    let (c1, _) = le(b, g1);
+    let (c0, _) = le(b, g0);
+    let g = b.sel(c0, g0, gm);
+    b.sel(c1, g1, g)
+}
+
+/// The f64 bits of one 27-bit step above G 2^-27 (G in [2^26, 2^27]: a value in (1/2, 1]),
+/// with the exponent field of (1/2, 1) for the caller to adjust, and the exponent carry (1
+/// when the result reaches 1.0, where the step is 2^-26).
+fn step_up(b: &mut Builder, g: Handle) -> (Handle, Handle) {
+    let one = b.c64(1);
+    let g1 = b.add(g, one);
+    let below = value_bits(b, g1, 1022);
+    let top = b.c64(1 << 27);
+    let at_top = b.icmp(IntCmp::Eq, g, top);
+    let above = b.c64((1023 << 52) | (1 << 26));
+    let fb = b.sel(at_top, above, below);
+    let carry = b.icmp(IntCmp::GeU, g1, top);
+    let carry = b.cvt(Convert::BoolToU32, carry, Ty::U32);
+    (fb, b.zext(carry))
+}
+
+/// The f64 bits of G 2^-26 (G in [2^26, 2^27]) with the exponent field `base` for G = 2^26:
+/// `base + 1` at G = 2^27 by the carry out of the fraction.
+fn value_bits(b: &mut Builder, g: Handle, base: u64) -> Handle {
+    let lead = b.c64(1 << 26);
+    let f = b.sub(g, lead);
+    let f = b.shlc(f, 26);
+    b.addc(f, base << 52)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::tests::run;
+
+    fn op64(op: &str, x: f64) -> u64 {
+        let bits = x.to_bits();
+        let text = format!("{op} v[10:11], v[4:5]");
+        let out = run(&text, [bits as u32, (bits >> 32) as u32, 0, 0, 0, 0], 0);
+        u64::from(out[0]) | u64::from(out[1]) << 32
+    }
+
+    #[test]
+    fn the_hardware_rows_are_reproduced() {
+        assert_eq!(op64("v_rcp_f64", -2.5), 0xbfd9_9999_9c00_0000);
+        assert_eq!(op64("v_rsq_f64", 1.5), 0x3fea_20bd_7400_0000);
+        assert_eq!(op64("v_sqrt_f64", 1.5), 0x3ff3_988e_1400_0000);
+    }
+
+    #[test]
+    fn exact_results_take_one_step_up() {
+        // the reference notes: sqrt(1.0) is not exact on the hardware
+        let up = 1.0 + 2f64.powi(-26);
+        assert_eq!(op64("v_rsq_f64", 1.0), up.to_bits());
+        assert_eq!(op64("v_sqrt_f64", 1.0), up.to_bits());
+        assert_eq!(op64("v_rcp_f64", -1.0), (-up).to_bits());
+        // below 1.0 the step is 2^-27 of the binade (1/2, 1)
+        assert_eq!(op64("v_rcp_f64", 4.0), (0.25 * up).to_bits());
+        assert_eq!(op64("v_rsq_f64", 16.0), (0.25 * up).to_bits());
+        // a denormal input is normalised: rsq(2^-1074) = 2^537 (1 + 2^-26)
+        assert_eq!(
+            op64("v_rsq_f64", f64::from_bits(1)),
+            (2f64.powi(537) * up).to_bits()
+        );
+        // rsq(2.25) = (floor(2^28 / 3) + 1) 2^-27, and 2.25 times it is 1.5 + 2^-27.25,
+        // below the next 27-bit value 1.5 + 2^-26: sqrt(2.25) truncates to 1.5
+        let q = f64::from_bits(op64("v_rsq_f64", 2.25));
+        assert_eq!(q, (f64::from((1u32 << 28) / 3) + 1.0) * 2f64.powi(-27));
+        assert_eq!(op64("v_sqrt_f64", 2.25), 1.5f64.to_bits());
+    }
+
+    #[test]
+    fn results_have_27_significant_bits_on_the_measured_side() {
+        let mut x = 1.0f64;
+        let step = 2f64.powi(-26);
+        for _ in 0..200 {
+            x = x * 1.618_033_988_749_895 + 0.123;
+            let r = f64::from_bits(op64("v_rcp_f64", x));
+            let s = f64::from_bits(op64("v_sqrt_f64", x));
+            let q = f64::from_bits(op64("v_rsq_f64", x));
+            for v in [r, s, q] {
+                assert_eq!(v.to_bits() & 0x3ff_ffff, 0, "{x}");
+            }
+            // rcp and rsq above the exact value by at most one 27-bit step; sqrt within one
+            // step below x times that rsq
+            assert!(r > 1.0 / x && r <= 1.0 / x * (1.0 + step), "rcp {x}");
+            let exact_q = 1.0 / x.sqrt();
+            assert!(
+                q > exact_q * (1.0 - 1e-15) && q <= exact_q * (1.0 + step),
+                "rsq {x}"
+            );
+            let xq = x * q;
+            assert!(
+                s <= xq * (1.0 + 1e-15) && s >= xq * (1.0 - step),
+                "sqrt {x}"
+            );
+        }
+    }
+}
