@@ -147,7 +147,7 @@ struct Verdict {
 fn verdict(d: &RowDiff) -> Verdict {
     let mut h = DefaultHasher::new();
     for w in &d.dwords {
-        (w.index, w.candidate).hash(&mut h);
+        (w.index, w.uniform.map(|(c, i)| (c as u8, i)), w.candidate).hash(&mut h);
     }
     d.status_detail.hash(&mut h);
     Verdict {

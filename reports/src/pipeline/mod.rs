@@ -26,11 +26,12 @@ use std::sync::Arc;
 
 use rdnaprobe_dataset::{Row, Status};
 
-use crate::diff::{classify_into, Options, RowDiff, Summary};
+use crate::diff::{classify_cells_into, Options, RowDiff, Summary};
 use crate::dtype::{output_types, DwordType};
 use crate::error::{Error, Result};
 use crate::input::{Item, Key};
 use crate::join::{join_rows, Joinable, Leftover};
+use crate::uniform::NO_CELLS;
 use block::{Block, FileInfo, Rec, StatusCell};
 use split::Msg;
 
@@ -233,6 +234,7 @@ fn empty_item() -> Item {
         backend: String::new(),
         status: Status::Ok,
         under_test: Arc::from(""),
+        uniform: None,
     }
 }
 
@@ -269,6 +271,7 @@ fn fill_item(item: &mut Item, r: &RecRef) {
     set(&mut item.backend, b.backend(rec));
     item.status = status_of(b, rec.status);
     item.under_test = r.under_test.clone();
+    item.uniform = b.file.uniform;
 }
 
 fn status_of(b: &Block, cell: StatusCell) -> Status {
@@ -317,7 +320,11 @@ fn run_batch<A>(
             ));
         }
         let t = types.as_ref().map(|t| t.2).expect("types");
-        classify_into(&mut d, &t, &cand_status, &crec.outputs, options);
+        let cells = cb
+            .file
+            .uniform
+            .map_or(NO_CELLS, |u| u.cells(|i| cb.extra_cell(crec, i)));
+        classify_cells_into(&mut d, &t, &cand_status, &crec.outputs, &cells, options);
         summary.add(&d);
         per_row(&d, &mut acc);
     }
