@@ -5,7 +5,8 @@
 //! `in0..in5`), then `backend, class, max_ulp, worst_out, worst_type, reference, candidate,
 //! dword_classes, expected, reason`. `max_ulp` is empty when no compared value has a
 //! distance; `reference`/`candidate` are the worst value's bits (16 hex digits for an f64);
-//! `dword_classes` lists every compared value as `outN:class`; `expected` is `yes` for a
+//! `dword_classes` lists every compared value as `outN:class` (then a wave's differing uniform
+//! values, [`crate::uniform`]: `s_out[3]:wrong`); `expected` is `yes` for a
 //! difference a known entry explains, `no` for an unexpected one, empty for `exact` and
 //! `no-outputs`; `reason` is the known entry's reason or the backend's status message.
 
