@@ -117,6 +117,10 @@ fn parse(cell: UniformCell, s: &str, out: &mut Vec<u32>) -> Option<()> {
             for w in s.split_ascii_whitespace() {
                 out.push(rdnaprobe_dataset::parse_hex(w).ok()?);
             }
+            // s_out holds s0..s15 (the dataset reader's rule).
+            if cell == UniformCell::SOut && out.len() != 16 {
+                return None;
+            }
         }
     }
     Some(())
@@ -229,14 +233,23 @@ pub fn name(d: &DwordDiff) -> String {
 mod tests {
     use super::*;
 
+    /// Sixteen `s_out` dwords from the first few given.
+    fn sgprs(first: &[u32]) -> String {
+        (0..16)
+            .map(|i| format!("0x{:08x}", first.get(i).copied().unwrap_or(0)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     fn cells<'a>(s_out: &'a str, vcc: &'a str, lds: &'a str) -> Cells<'a> {
         [s_out, "", vcc, "", lds, ""]
     }
 
     #[test]
     fn only_the_cells_that_differ_are_kept_and_named() {
-        let r = cells("0x1 0x2 0x3", "0x00000000ffffffff", "0x5 0x6");
-        let c = cells("0x1 0x2 0x4", "0x00000000fffffffe", "0x5 0x6");
+        let (rs, cs) = (sgprs(&[1, 2, 3]), sgprs(&[1, 2, 4]));
+        let r = cells(&rs, "0x00000000ffffffff", "0x5 0x6");
+        let c = cells(&cs, "0x00000000fffffffe", "0x5 0x6");
         let mut out = Vec::new();
         assert!(compare_into(&r, &c, &mut out));
         let names: Vec<String> = out.iter().map(name).collect();
@@ -252,25 +265,34 @@ mod tests {
     #[test]
     fn a_cell_missing_on_one_side_is_not_compared() {
         let mut out = Vec::new();
+        let s = sgprs(&[1]);
         assert!(!compare_into(
-            &cells("0x1", "", ""),
+            &cells(&s, "", ""),
             &cells("", "0x1", "0x2"),
             &mut out
         ));
         assert!(out.is_empty());
         // A shorter list: the dwords it lacks are wrong.
         assert!(compare_into(
-            &cells("0x1 0x2", "", ""),
-            &cells("0x1", "", ""),
+            &cells("", "", "0x1 0x2"),
+            &cells("", "", "0x1"),
             &mut out
         ));
-        assert_eq!(out.iter().map(name).collect::<Vec<_>>(), ["s_out[1]"]);
+        assert_eq!(out.iter().map(name).collect::<Vec<_>>(), ["lds_out[1]"]);
     }
 
     #[test]
     fn validation_follows_the_contract() {
-        assert!(cells_valid(&cells("0x1 0x00000002", "0x3", "")));
-        assert!(!cells_valid(&cells("0x1 zz", "", "")));
+        assert!(cells_valid(&cells(
+            &sgprs(&[1, 2]),
+            "0x3",
+            "0x1 0x00000002"
+        )));
+        assert!(
+            !cells_valid(&cells("0x1 0x2", "", "")),
+            "s_out takes 16 dwords"
+        );
+        assert!(!cells_valid(&cells("", "", "0x1 zz")));
         assert!(!cells_valid(&cells("", "0x12345678123456789", "")));
         assert!(!cells_valid(&["", "", "", "2", "", ""]));
     }

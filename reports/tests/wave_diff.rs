@@ -144,6 +144,15 @@ fn check_one_altered(name: &str, reps: usize, cell: &str, dword: usize, want: &s
         assert_eq!(d.reference.index, at as u64 + 1, "the wave's first row");
         let worst = d.worst().expect("a compared value");
         assert_eq!(rdnaprobe_reports::uniform::name(worst), want);
+        let json = rdnaprobe_reports::output::row_json(d);
+        let named: Vec<&serde_json::Value> = json["dwords"]
+            .as_array()
+            .expect("dwords")
+            .iter()
+            .filter(|v| v["out"] == want)
+            .collect();
+        assert_eq!(named.len(), 1, "{json}");
+        assert_eq!(named[0]["class"], "wrong");
         let line = String::from_utf8(text)
             .unwrap()
             .lines()
