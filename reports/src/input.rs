@@ -13,7 +13,7 @@ use std::sync::Arc;
 use rdnaprobe_dataset::{manifest_path, Manifest, ModeCells, Reader, Row};
 
 use crate::error::{Error, Result};
-use crate::uniform::UniformColumns;
+use crate::uniform::{UniformColumns, WaveStarts};
 
 /// The label of a dataset that names no backend: hardware measurements.
 pub const HARDWARE: &str = "hardware";
@@ -33,7 +33,7 @@ pub struct Item {
     /// The instruction under test ([`crate::subject`]), with this file's stem as the family.
     pub under_test: Arc<str>,
     /// Where its file's wave uniform output columns sit in `row.extra` (`None`: a
-    /// lane-contract file).
+    /// lane-contract file, or a row that does not start its wave).
     pub uniform: Option<UniformColumns>,
 }
 
@@ -131,6 +131,7 @@ pub struct Input {
     /// Instruction under test per (body, gfx cell), for rows with words.
     under_test: HashMap<(Vec<u32>, String), Arc<str>>,
     uniform: Option<UniformColumns>,
+    starts: WaveStarts,
 }
 
 impl Input {
@@ -173,6 +174,7 @@ impl Input {
             family: family_of(path),
             under_test: HashMap::new(),
             uniform,
+            starts: WaveStarts::default(),
         })
     }
 
@@ -227,13 +229,19 @@ impl Input {
             })?,
         };
         let under_test = self.under_test_of(&row);
+        // The uniform cells count on the first row of each wave only.
+        let uniform = self.uniform.filter(|u| {
+            let id = u.wave_id(|i| row.extra.get(i).map(String::as_str));
+            self.starts
+                .is_first(id, &row.encoding, &row.mode, row.wave, &row.gfx)
+        });
         Ok(Some(Item {
             row,
             index,
             backend,
             status,
             under_test,
-            uniform: self.uniform,
+            uniform,
         }))
     }
 

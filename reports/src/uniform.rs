@@ -1,8 +1,8 @@
 //! The uniform outputs of wave datasets (docs/dataset-format.md, "Wave contract"): `s_out`,
-//! `exec_out`, `vcc_out`, `scc_out`, `lds_out` and `mem_out`. A replay writes them on the first
-//! row of each wave, so the diff compares them on the rows where both sides carry a cell: with
-//! a replay on either side, only the wave's first row, and the wave's other lanes are never
-//! blamed for them.
+//! `exec_out`, `vcc_out`, `scc_out`, `lds_out` and `mem_out`. They belong to a wave's first row
+//! (a later row may repeat them), so the diff compares them on the first row of each of the
+//! reference's waves ([`WaveStarts`]), where both sides carry the cell: the wave's other lanes
+//! are never blamed for them.
 //!
 //! Each cell compares as integers, dword by dword (`s_out[3]`, `lds_out[17]`), the EXEC and
 //! VCC masks as 64-bit lane masks (type `mask`) and SCC as one integer. Only the values that
@@ -12,6 +12,7 @@
 use crate::classify::{classify_dword, Class, Verdict};
 use crate::diff::DwordDiff;
 use crate::dtype::DwordType;
+use rdnaprobe_dataset::ModeCells;
 
 /// The uniform output columns, in [`UniformCell`] order.
 pub const COLUMNS: [&str; 6] = [
@@ -57,9 +58,12 @@ impl UniformCell {
     }
 }
 
-/// Where a file's uniform output columns sit among its extra columns.
+/// Where a file's uniform output columns (and `wave_id`) sit among its extra columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct UniformColumns([Option<usize>; 6]);
+pub struct UniformColumns {
+    at: [Option<usize>; 6],
+    wave_id: Option<usize>,
+}
 
 impl UniformColumns {
     /// The positions for a file with these extra columns; `None` when it has none of them
@@ -71,18 +75,65 @@ impl UniformColumns {
                 at[k] = Some(i);
             }
         }
-        at.iter().any(Option::is_some).then_some(UniformColumns(at))
+        let wave_id = extra_columns.iter().position(|c| c == "wave_id");
+        at.iter()
+            .any(Option::is_some)
+            .then_some(UniformColumns { at, wave_id })
+    }
+
+    /// The trimmed `wave_id` cell of a row whose extra cells `extra` gives.
+    pub fn wave_id<'a>(&self, extra: impl Fn(usize) -> Option<&'a str>) -> &'a str {
+        self.wave_id.and_then(extra).map_or("", str::trim)
     }
 
     /// The trimmed uniform cells of a row whose extra cells `extra` gives ("" where absent).
     pub fn cells<'a>(&self, extra: impl Fn(usize) -> Option<&'a str>) -> Cells<'a> {
         let mut out = [""; 6];
-        for (slot, at) in out.iter_mut().zip(self.0) {
+        for (slot, at) in out.iter_mut().zip(self.at) {
             if let Some(s) = at.and_then(&extra) {
                 *slot = s.trim();
             }
         }
         out
+    }
+}
+
+/// Finds the first row of each wave in a stream of rows of one file: a row whose wave key
+/// (`wave_id`, body words, mode cells, wave size, `gfx`) differs from the previous row's. The
+/// rows of a wave are consecutive (the dataset reader checks it).
+#[derive(Debug, Default)]
+pub struct WaveStarts {
+    last: Option<WaveKey>,
+}
+
+/// `wave_id`, body words, mode cells, wave size and `gfx` of a row.
+type WaveKey = (String, Vec<u32>, ModeCells, Option<u32>, String);
+
+impl WaveStarts {
+    /// Whether this row starts a wave (and remembers it as the previous row).
+    pub fn is_first(
+        &mut self,
+        wave_id: &str,
+        words: &[u32],
+        mode: &ModeCells,
+        wave: Option<u32>,
+        gfx: &str,
+    ) -> bool {
+        if let Some((i, w, m, s, g)) = &self.last {
+            if i == wave_id && w == words && m == mode && *s == wave && g == gfx.trim() {
+                return false;
+            }
+        }
+        let k = self.last.get_or_insert_with(Default::default);
+        k.0.clear();
+        k.0.push_str(wave_id);
+        k.1.clear();
+        k.1.extend_from_slice(words);
+        k.2 = *mode;
+        k.3 = wave;
+        k.4.clear();
+        k.4.push_str(gfx.trim());
+        true
     }
 }
 
@@ -306,6 +357,28 @@ mod tests {
         let u = UniformColumns::from_columns(&cols).expect("wave columns");
         let extra = |i: usize| cols.get(i).map(String::as_str);
         assert_eq!(u.cells(extra), ["s_out", "", "vcc_out", "", "", ""]);
+        assert_eq!(u.wave_id(extra), "wave_id");
         assert!(UniformColumns::from_columns(&["backend".to_string()]).is_none());
+    }
+
+    #[test]
+    fn a_wave_starts_where_its_key_changes() {
+        let mut s = WaveStarts::default();
+        let m = ModeCells::default();
+        let m1 = ModeCells { ieee: Some(1), ..m };
+        let firsts: Vec<bool> = [
+            ("a", 1u32, m, "gfx1030"),
+            ("a", 1, m, "gfx1030 "),
+            ("b", 1, m, "gfx1030"),
+            ("b", 2, m, "gfx1030"),
+            ("b", 2, m1, "gfx1030"),
+            ("b", 2, m1, "gfx1031"),
+            ("b", 2, m1, "gfx1031"),
+        ]
+        .iter()
+        .map(|(id, w, m, g)| s.is_first(id, &[*w], m, Some(32), g))
+        .collect();
+        assert_eq!(firsts, [true, false, true, true, true, true, false]);
+        assert!(s.is_first("b", &[2], &m1, Some(64), "gfx1031"));
     }
 }

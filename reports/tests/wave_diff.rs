@@ -163,6 +163,50 @@ fn check_one_altered(name: &str, reps: usize, cell: &str, dword: usize, want: &s
     }
 }
 
+/// Repeats every wave's uniform output cells on its other rows (the contract allows it).
+fn repeat_uniform(table: &mut Table) {
+    let cols: Vec<usize> = rdnaprobe_reports::uniform::COLUMNS
+        .iter()
+        .filter_map(|c| table.0.iter().position(|h| h == *c))
+        .collect();
+    let (id, enc) = (column(&table.0, "wave_id"), 1);
+    for i in 1..table.1.len() {
+        let (prev, row) = table.1.split_at_mut(i);
+        let prev = &prev[i - 1];
+        let row = &mut row[0];
+        if prev[id] == row[id] && prev[enc] == row[enc] {
+            for &c in &cols {
+                row[c] = prev[c].clone();
+            }
+        }
+    }
+}
+
+#[test]
+fn repeated_uniform_cells_blame_only_the_waves_first_row() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut reference = copies("crosslane.csv", 4);
+    // A wave's first row, found before the cells are repeated.
+    let at = first_row_with(&reference, "vcc_out", 40);
+    repeat_uniform(&mut reference);
+    let r = dir.path().join("reference.csv");
+    write(&r, &reference, false);
+    let id = column(&reference.0, "wave_id");
+    let mut cand = reference.clone();
+    // Every row of that wave carries the altered mask, as the contract requires.
+    let mut i = at;
+    while i < cand.1.len() && cand.1[i][id] == reference.1[at][id] {
+        alter(&mut cand, i, "vcc_out", 0);
+        i += 1;
+    }
+    assert!(i - at > 1, "a wave of several rows");
+    let c = dir.path().join("candidate.csv");
+    write(&c, &cand, false);
+    let (_, summary, rows) = diff_both(&r, &c);
+    assert_eq!(summary.unexpected, 1);
+    assert_eq!(rows[0].reference.index, at as u64 + 1);
+}
+
 #[test]
 fn an_altered_sgpr_output_is_caught_on_the_waves_first_row() {
     check_one_altered("crosslane.csv", 4, "s_out", 3, "s_out[3]");

@@ -31,7 +31,7 @@ use crate::dtype::{output_types, DwordType};
 use crate::error::{Error, Result};
 use crate::input::{Item, Key};
 use crate::join::{join_rows, Joinable, Leftover};
-use crate::uniform::NO_CELLS;
+use crate::uniform::{WaveStarts, NO_CELLS};
 use block::{Block, FileInfo, Rec, StatusCell};
 use split::Msg;
 
@@ -45,6 +45,8 @@ const BATCH: usize = 8192;
 struct RecRef {
     block: Arc<Block>,
     rec: u32,
+    /// The row starts a wave of a wave dataset (its uniform cells are compared).
+    wave_first: bool,
     index: u64,
     under_test: Arc<str>,
 }
@@ -104,6 +106,7 @@ struct Side<'a, 'b> {
     error: Option<Error>,
     /// A message taken by [`Side::open`].
     peeked: Option<Msg>,
+    starts: WaveStarts,
 }
 
 #[derive(Default)]
@@ -187,9 +190,16 @@ impl Side<'_, '_> {
                         Some(cache) => cache.of(block, rec),
                         None => self.none.clone(),
                     };
+                    let wave_first = block.file.uniform.is_some_and(|u| {
+                        let id = u.wave_id(|i| block.extra_cell(rec, i));
+                        let gfx = block.str(rec.gfx);
+                        self.starts
+                            .is_first(id, block.words(rec), &rec.mode, rec.wave, gfx)
+                    });
                     return Ok(Some(RecRef {
                         block: block.clone(),
                         rec: rec_no as u32,
+                        wave_first,
                         index: self.index,
                         under_test,
                     }));
@@ -217,6 +227,7 @@ impl Side<'_, '_> {
                     {
                         self.file = Some(block.file.clone());
                         self.index = 0;
+                        self.starts = WaveStarts::default();
                     }
                     self.error = block.error.take();
                     self.current = Some(Arc::new(block));
@@ -271,7 +282,7 @@ fn fill_item(item: &mut Item, r: &RecRef) {
     set(&mut item.backend, b.backend(rec));
     item.status = status_of(b, rec.status);
     item.under_test = r.under_test.clone();
-    item.uniform = b.file.uniform;
+    item.uniform = b.file.uniform.filter(|_| r.wave_first);
 }
 
 fn status_of(b: &Block, cell: StatusCell) -> Status {
@@ -399,6 +410,7 @@ fn run<A: Send>(
             file: None,
             error: None,
             peeked: None,
+            starts: WaveStarts::default(),
         };
         let mut cands = Side {
             seen: None,
@@ -411,6 +423,7 @@ fn run<A: Send>(
             file: None,
             error: None,
             peeked: None,
+            starts: WaveStarts::default(),
         };
         if open_first {
             refs.open()?;
