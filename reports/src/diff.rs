@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::input::{Input, Item, RowSource, Status};
 use crate::join::{join, Leftover, Pair};
 use crate::known::{Known, Subject};
+use crate::uniform::{self, Cells, UniformCell, NO_CELLS};
 
 /// Settings of a diff.
 #[derive(Clone, Debug)]
@@ -42,6 +43,16 @@ pub struct DwordDiff {
     pub reference: u64,
     pub candidate: u64,
     pub verdict: Verdict,
+    /// A wave's uniform output value instead of `outN` ([`crate::uniform`]): the cell and
+    /// the dword in it (`index` is then 0).
+    pub uniform: Option<(UniformCell, u32)>,
+}
+
+impl DwordDiff {
+    /// Whether the values print as 16 hex digits (an f64, a wave's EXEC/VCC mask).
+    pub fn is_wide(&self) -> bool {
+        self.ty == DwordType::F64Lo || self.uniform.is_some_and(|(c, _)| c.is_mask())
+    }
 }
 
 /// The outcome for one joined row.
@@ -166,6 +177,7 @@ pub fn compare_outputs_into(
                     reference: u64::from(rh) << 32 | u64::from(rl),
                     candidate: u64::from(ch) << 32 | u64::from(cl),
                     verdict: classify_f64((rl, rh), (cl, ch), k),
+                    uniform: None,
                 });
                 i += 2;
                 continue;
@@ -183,6 +195,7 @@ pub fn compare_outputs_into(
                 reference: u64::from(r),
                 candidate: u64::from(c),
                 verdict: classify_dword(ty, r, c, k),
+                uniform: None,
             });
         }
         i += 1;
@@ -206,11 +219,14 @@ pub fn diff_pair(pair: Pair, options: &Options) -> RowDiff {
         status_detail: None,
         known: None,
     };
-    classify_into(
+    let extra = |i: usize| candidate.row.extra.get(i).map(String::as_str);
+    let cells = candidate.uniform.map_or(NO_CELLS, |u| u.cells(extra));
+    classify_cells_into(
         &mut d,
         &types,
         &candidate.status,
         &candidate.row.outputs,
+        &cells,
         options,
     );
     d
@@ -225,6 +241,26 @@ pub fn classify_into(
     types: &[DwordType; 16],
     candidate_status: &Status,
     candidate_outputs: &[Option<u32>; 16],
+    options: &Options,
+) {
+    classify_cells_into(
+        d,
+        types,
+        candidate_status,
+        candidate_outputs,
+        &NO_CELLS,
+        options,
+    );
+}
+
+/// [`classify_into`] with the candidate's uniform output cells (a wave dataset's; the
+/// reference's come from its [`Item`]), compared as [`crate::uniform`] says.
+pub fn classify_cells_into(
+    d: &mut RowDiff,
+    types: &[DwordType; 16],
+    candidate_status: &Status,
+    candidate_outputs: &[Option<u32>; 16],
+    candidate_cells: &Cells<'_>,
     options: &Options,
 ) {
     let status = match (&d.reference.status, candidate_status) {
@@ -248,10 +284,17 @@ pub fn classify_into(
                 options.ulp_k,
                 &mut d.dwords,
             );
+            let reference = &d.reference;
+            let extra = |i: usize| reference.row.extra.get(i).map(String::as_str);
+            let compared = match reference.uniform {
+                Some(u) => uniform::compare_into(&u.cells(extra), candidate_cells, &mut d.dwords),
+                None => false,
+            };
             let worst = d.dwords.iter().fold(None::<Verdict>, |acc, w| {
                 Some(acc.map_or(w.verdict, |a| a.worst(w.verdict)))
             });
             (d.class, d.max_ulp) = match worst {
+                None if compared => (Class::Exact, Some(0)),
                 None => (Class::NoOutputs, None),
                 Some(v) => (v.class, v.ulp),
             };

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use rdnaprobe_dataset::{manifest_path, Manifest, ModeCells, Reader, Row};
 
 use crate::error::{Error, Result};
+use crate::uniform::{UniformColumns, WaveStarts};
 
 /// The label of a dataset that names no backend: hardware measurements.
 pub const HARDWARE: &str = "hardware";
@@ -31,6 +32,9 @@ pub struct Item {
     pub status: Status,
     /// The instruction under test ([`crate::subject`]), with this file's stem as the family.
     pub under_test: Arc<str>,
+    /// Where its file's wave uniform output columns sit in `row.extra` (`None`: a
+    /// lane-contract file, or a row that does not start its wave).
+    pub uniform: Option<UniformColumns>,
 }
 
 /// The join key: rows of two files describe the same experiment when these agree.
@@ -126,6 +130,8 @@ pub struct Input {
     family: String,
     /// Instruction under test per (body, gfx cell), for rows with words.
     under_test: HashMap<(Vec<u32>, String), Arc<str>>,
+    uniform: Option<UniformColumns>,
+    starts: WaveStarts,
 }
 
 impl Input {
@@ -135,6 +141,7 @@ impl Input {
         let find = |name: &str| reader.extra_columns().iter().position(|c| c == name);
         let backend_column = find("backend");
         let status_column = find("status");
+        let uniform = UniformColumns::from_columns(reader.extra_columns());
         let manifest_file = manifest_path(path);
         let manifest = if manifest_file.exists() {
             Some(Manifest::read(&manifest_file)?)
@@ -166,6 +173,8 @@ impl Input {
             next_index: 1,
             family: family_of(path),
             under_test: HashMap::new(),
+            uniform,
+            starts: WaveStarts::default(),
         })
     }
 
@@ -180,6 +189,11 @@ impl Input {
     }
 
     /// The file's stem: the family of bodies without one op under test.
+    /// Where the file's wave uniform output columns sit among its extra columns.
+    pub(crate) fn uniform_columns(&self) -> Option<UniformColumns> {
+        self.uniform
+    }
+
     pub(crate) fn family(&self) -> &str {
         &self.family
     }
@@ -215,12 +229,19 @@ impl Input {
             })?,
         };
         let under_test = self.under_test_of(&row);
+        // The uniform cells count on the first row of each wave only.
+        let uniform = self.uniform.filter(|u| {
+            let id = u.wave_id(|i| row.extra.get(i).map(String::as_str));
+            self.starts
+                .is_first(id, &row.encoding, &row.mode, row.wave, &row.gfx)
+        });
         Ok(Some(Item {
             row,
             index,
             backend,
             status,
             under_test,
+            uniform,
         }))
     }
 

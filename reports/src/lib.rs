@@ -33,6 +33,7 @@ pub mod regress;
 pub mod report;
 pub mod store;
 pub mod subject;
+pub mod uniform;
 
 pub use classify::{Class, Verdict};
 pub use diff::{diff_files, diff_inputs, Options, RowDiff, Summary};

@@ -5,7 +5,8 @@
 //! `in0..in5`), then `backend, class, max_ulp, worst_out, worst_type, reference, candidate,
 //! dword_classes, expected, reason`. `max_ulp` is empty when no compared value has a
 //! distance; `reference`/`candidate` are the worst value's bits (16 hex digits for an f64);
-//! `dword_classes` lists every compared value as `outN:class`; `expected` is `yes` for a
+//! `dword_classes` lists every compared value as `outN:class` (then a wave's differing uniform
+//! values, [`crate::uniform`]: `s_out[3]:wrong`); `expected` is `yes` for a
 //! difference a known entry explains, `no` for an unexpected one, empty for `exact` and
 //! `no-outputs`; `reason` is the known entry's reason or the backend's status message.
 
@@ -66,7 +67,7 @@ pub fn type_name(ty: DwordType) -> &'static str {
 }
 
 fn value_hex(d: &DwordDiff, v: u64) -> String {
-    if d.ty == DwordType::F64Lo {
+    if d.is_wide() {
         format!("0x{v:016x}")
     } else {
         format!("0x{v:08x}")
@@ -161,7 +162,7 @@ fn push_dec(out: &mut Vec<u8>, v: u64) {
 }
 
 fn push_value(out: &mut Vec<u8>, d: &DwordDiff, v: u64) {
-    push_hex(out, v, if d.ty == DwordType::F64Lo { 16 } else { 8 });
+    push_hex(out, v, if d.is_wide() { 16 } else { 8 });
 }
 
 /// Appends the CSV line of one diff row (see the module docs for the columns), without
@@ -204,8 +205,7 @@ pub fn write_csv_line(out: &mut Vec<u8>, d: &RowDiff) {
     out.push(b',');
     let worst = d.worst();
     if let Some(w) = worst {
-        out.extend_from_slice(b"out");
-        push_dec(out, u64::from(w.index));
+        crate::uniform::push_name(out, w);
         out.push(b',');
         out.extend_from_slice(type_name(w.ty).as_bytes());
         out.push(b',');
@@ -220,8 +220,7 @@ pub fn write_csv_line(out: &mut Vec<u8>, d: &RowDiff) {
         if k > 0 {
             out.push(b' ');
         }
-        out.extend_from_slice(b"out");
-        push_dec(out, u64::from(w.index));
+        crate::uniform::push_name(out, w);
         out.push(b':');
         out.extend_from_slice(w.verdict.class.name().as_bytes());
     }
@@ -268,7 +267,10 @@ pub fn row_json(d: &RowDiff) -> serde_json::Value {
         "reference_row": d.reference.index,
         "candidate_row": d.candidate_index,
         "dwords": d.dwords.iter().map(|w| json!({
-            "out": w.index,
+            "out": match w.uniform {
+                None => json!(w.index),
+                Some(_) => json!(crate::uniform::name(w)),
+            },
             "type": type_name(w.ty),
             "reference": value_hex(w, w.reference),
             "candidate": value_hex(w, w.candidate),
@@ -350,8 +352,8 @@ impl Table {
                 || d.status_detail.clone().unwrap_or_default(),
                 |w| {
                     format!(
-                        "out{} {} ref {} got {}",
-                        w.index,
+                        "{} {} ref {} got {}",
+                        crate::uniform::name(w),
                         type_name(w.ty),
                         value_hex(w, w.reference),
                         value_hex(w, w.candidate)
@@ -449,14 +451,14 @@ mod tests {
         cells.push(d.backend.clone());
         cells.push(d.class.name().to_string());
         cells.push(d.max_ulp.map_or_else(String::new, |u| u.to_string()));
-        cells.push(worst.map_or_else(String::new, |w| format!("out{}", w.index)));
+        cells.push(worst.map_or_else(String::new, crate::uniform::name));
         cells.push(worst.map_or_else(String::new, |w| type_name(w.ty).to_string()));
         cells.push(worst.map_or_else(String::new, |w| value_hex(w, w.reference)));
         cells.push(worst.map_or_else(String::new, |w| value_hex(w, w.candidate)));
         cells.push(
             d.dwords
                 .iter()
-                .map(|w| format!("out{}:{}", w.index, w.verdict.class))
+                .map(|w| format!("{}:{}", crate::uniform::name(w), w.verdict.class))
                 .collect::<Vec<_>>()
                 .join(" "),
         );
@@ -495,6 +497,7 @@ mod tests {
                 backend: "vulkan:lava,pipe".into(),
                 status: rdnaprobe_dataset::Status::Ok,
                 under_test: std::sync::Arc::from("v_add_f32"),
+                uniform: None,
             },
             candidate_index: 7,
             backend: "vulkan:\"x\"".into(),
@@ -507,6 +510,7 @@ mod tests {
                     reference: 0x3ff0_0000_0000_0000,
                     candidate: 0x3fef_ffff_ffff_ffff,
                     verdict: verdict(Class::Ulp1, Some(1)),
+                    uniform: None,
                 },
                 DwordDiff {
                     index: 13,
@@ -514,6 +518,7 @@ mod tests {
                     reference: 0,
                     candidate: 9,
                     verdict: verdict(Class::UlpK, Some(9)),
+                    uniform: None,
                 },
             ],
             status_detail: None,

@@ -147,7 +147,11 @@ struct Verdict {
 fn verdict(d: &RowDiff) -> Verdict {
     let mut h = DefaultHasher::new();
     for w in &d.dwords {
-        (w.index, w.candidate).hash(&mut h);
+        w.index.hash(&mut h);
+        if let Some((cell, dword)) = w.uniform {
+            (cell as u8, dword).hash(&mut h);
+        }
+        w.candidate.hash(&mut h);
     }
     d.status_detail.hash(&mut h);
     Verdict {

@@ -15,6 +15,7 @@ use rdnaprobe_dataset::{ModeCells, ModeField, Reader, Row, V1_COLUMNS};
 
 use crate::error::{Error, Result};
 use crate::input::Input;
+use crate::uniform::{cells_valid, UniformColumns};
 
 /// Where a file's rows come from and how its cells are read.
 #[derive(Debug)]
@@ -31,6 +32,8 @@ pub(crate) struct FileInfo {
     pub header: Vec<u8>,
     /// Lines the header takes.
     pub header_lines: u64,
+    /// Where the wave uniform output columns sit among the extra columns.
+    pub uniform: Option<UniformColumns>,
 }
 
 impl FileInfo {
@@ -72,6 +75,7 @@ impl FileInfo {
                 family: input.family().to_string(),
                 header: head,
                 header_lines,
+                uniform: input.uniform_columns(),
             },
             file,
             rest,
@@ -180,6 +184,11 @@ impl Block {
 
     pub fn extra(&self, rec: &Rec) -> impl Iterator<Item = &str> {
         self.extra[rec.extra.range()].iter().map(|s| self.str(*s))
+    }
+
+    /// Extra cell `i` of the row.
+    pub fn extra_cell(&self, rec: &Rec, i: usize) -> Option<&str> {
+        self.extra[rec.extra.range()].get(i).map(|s| self.str(*s))
     }
 
     /// The row's backend: its cell, or the file's default.
@@ -333,6 +342,13 @@ impl Block {
         }
         let extra_start = self.extra.len();
         self.extra.extend_from_slice(&f[V1_COLUMNS.len()..]);
+        if let Some(u) = self.file.uniform {
+            // Malformed wave cells: the full reader names them.
+            let extra = &f[V1_COLUMNS.len()..];
+            if !cells_valid(&u.cells(|i| extra.get(i).map(|s| &t[s.range()]))) {
+                return None;
+            }
+        }
         let trimmed = |col: Option<usize>| col.map(|c| trim_span(t, f[V1_COLUMNS.len() + c]));
         let backend = trimmed(self.file.backend_column).filter(|s| s.len > 0);
         let status = match trimmed(self.file.status_column) {

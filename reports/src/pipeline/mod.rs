@@ -26,11 +26,12 @@ use std::sync::Arc;
 
 use rdnaprobe_dataset::{Row, Status};
 
-use crate::diff::{classify_into, Options, RowDiff, Summary};
+use crate::diff::{classify_cells_into, Options, RowDiff, Summary};
 use crate::dtype::{output_types, DwordType};
 use crate::error::{Error, Result};
 use crate::input::{Item, Key};
 use crate::join::{join_rows, Joinable, Leftover};
+use crate::uniform::{WaveStarts, NO_CELLS};
 use block::{Block, FileInfo, Rec, StatusCell};
 use split::Msg;
 
@@ -44,6 +45,8 @@ const BATCH: usize = 8192;
 struct RecRef {
     block: Arc<Block>,
     rec: u32,
+    /// The row starts a wave of a wave dataset (its uniform cells are compared).
+    wave_first: bool,
     index: u64,
     under_test: Arc<str>,
 }
@@ -103,6 +106,7 @@ struct Side<'a, 'b> {
     error: Option<Error>,
     /// A message taken by [`Side::open`].
     peeked: Option<Msg>,
+    starts: WaveStarts,
 }
 
 #[derive(Default)]
@@ -186,9 +190,16 @@ impl Side<'_, '_> {
                         Some(cache) => cache.of(block, rec),
                         None => self.none.clone(),
                     };
+                    let wave_first = block.file.uniform.is_some_and(|u| {
+                        let id = u.wave_id(|i| block.extra_cell(rec, i));
+                        let gfx = block.str(rec.gfx);
+                        self.starts
+                            .is_first(id, block.words(rec), &rec.mode, rec.wave, gfx)
+                    });
                     return Ok(Some(RecRef {
                         block: block.clone(),
                         rec: rec_no as u32,
+                        wave_first,
                         index: self.index,
                         under_test,
                     }));
@@ -216,6 +227,7 @@ impl Side<'_, '_> {
                     {
                         self.file = Some(block.file.clone());
                         self.index = 0;
+                        self.starts = WaveStarts::default();
                     }
                     self.error = block.error.take();
                     self.current = Some(Arc::new(block));
@@ -233,6 +245,7 @@ fn empty_item() -> Item {
         backend: String::new(),
         status: Status::Ok,
         under_test: Arc::from(""),
+        uniform: None,
     }
 }
 
@@ -269,6 +282,7 @@ fn fill_item(item: &mut Item, r: &RecRef) {
     set(&mut item.backend, b.backend(rec));
     item.status = status_of(b, rec.status);
     item.under_test = r.under_test.clone();
+    item.uniform = b.file.uniform.filter(|_| r.wave_first);
 }
 
 fn status_of(b: &Block, cell: StatusCell) -> Status {
@@ -317,7 +331,11 @@ fn run_batch<A>(
             ));
         }
         let t = types.as_ref().map(|t| t.2).expect("types");
-        classify_into(&mut d, &t, &cand_status, &crec.outputs, options);
+        let cells = cb
+            .file
+            .uniform
+            .map_or(NO_CELLS, |u| u.cells(|i| cb.extra_cell(crec, i)));
+        classify_cells_into(&mut d, &t, &cand_status, &crec.outputs, &cells, options);
         summary.add(&d);
         per_row(&d, &mut acc);
     }
@@ -392,6 +410,7 @@ fn run<A: Send>(
             file: None,
             error: None,
             peeked: None,
+            starts: WaveStarts::default(),
         };
         let mut cands = Side {
             seen: None,
@@ -404,6 +423,7 @@ fn run<A: Send>(
             file: None,
             error: None,
             peeked: None,
+            starts: WaveStarts::default(),
         };
         if open_first {
             refs.open()?;

@@ -148,8 +148,8 @@ pub(crate) fn worst_row(group: u32, d: &RowDiff) -> WorstRow {
     let row = &d.reference.row;
     let detail = match d.worst() {
         Some(w) => format!(
-            "out{} {} ref {} got {}",
-            w.index,
+            "{} {} ref {} got {}",
+            crate::uniform::name(w),
             type_name(w.ty),
             hex_value(w.ty, w.reference),
             hex_value(w.ty, w.candidate)

@@ -170,8 +170,8 @@ fn detail(d: &RowDiff) -> String {
                 }
             };
             format!(
-                "out{} {} ref {} got {}",
-                w.index,
+                "{} {} ref {} got {}",
+                crate::uniform::name(w),
                 type_name(w.ty),
                 h(w.reference),
                 h(w.candidate)
