@@ -10,7 +10,7 @@ source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 "$bin" devices > "$out/devices.txt" 2>&1
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
-sets=(datasets/rdna2/*.csv datasets/rdna2-interp/*.csv datasets/reference-facts.csv datasets/wave/*.csv)
+sets=(datasets/rdna2/*.csv datasets/reference-facts.csv datasets/wave/*.csv)
 for backend in vulkan:nvidia cpu; do
     dir=$work/replay/${backend#vulkan:}
     mkdir -p "$dir"
