@@ -87,8 +87,23 @@ impl BatchKernel {
         let mut tys: Vec<Ty> = Vec::with_capacity(kernel.exprs.len());
         let mut ops = Vec::with_capacity(kernel.exprs.len());
         let mut consts = Vec::new();
+        // The column each expression's value lives in: its own, except that a bit cast shares
+        // its operand's column (the columns hold bits, so it would be a copy).
+        let mut cols: Vec<usize> = Vec::with_capacity(kernel.exprs.len());
         for (i, e) in kernel.exprs.iter().enumerate() {
-            let ix = |h: crate::ir::Handle| h.index();
+            if let Expr::Convert {
+                op: Convert::Bitcast,
+                a,
+                to,
+            } = *e
+            {
+                cols.push(cols[a.index()]);
+                tys.push(to);
+                ops.push(Op::Const);
+                continue;
+            }
+            cols.push(i);
+            let ix = |h: crate::ir::Handle| cols[h.index()];
             let ty_of = |h: crate::ir::Handle| tys[h.index()];
             let (op, ty) = match *e {
                 Expr::Const { ty, bits } => {
@@ -155,13 +170,13 @@ impl BatchKernel {
         }
         let mut outputs = [0usize; 16];
         for (o, h) in outputs.iter_mut().zip(&kernel.outputs) {
-            *o = h.index();
+            *o = cols[h.index()];
         }
         // Expressions no output depends on are never evaluated (the lowering leaves some,
         // e.g. the untouched registers' zeros and flags nobody reads).
         let mut live = vec![false; ops.len()];
-        for &o in &outputs {
-            live[o] = true;
+        for h in &kernel.outputs {
+            live[h.index()] = true;
         }
         for i in (0..kernel.exprs.len()).rev() {
             if live[i] {
