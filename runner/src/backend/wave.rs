@@ -70,6 +70,15 @@ impl WaveResults {
     }
 }
 
+impl WaveResults {
+    /// Replaces the memory region after the body of wave `w` (stored by [`Self::store`]).
+    pub fn set_mem(&mut self, w: &WaveRows, mem: Vec<u32>) {
+        if let Some(u) = self.uniform[w.start].as_mut() {
+            u.mem = mem;
+        }
+    }
+}
+
 /// One wave ready to run: its rows, kernel key and state before the body.
 pub struct WaveJob {
     pub rows: WaveRows,
