@@ -314,6 +314,21 @@ pub enum Expr {
         data: Handle,
         active: Handle,
     },
+    /// Wave contract: one access of every lane of the wave to the wave's memory region,
+    /// active lanes in ascending lane order: `bytes` (1, 2 or 4) little-endian bytes at the
+    /// 64-bit address `addr` (`U64`) with `data` (`U32`) where `active` (`Bool`) holds. Gives
+    /// the bytes before the operation, zero-extended; 0 for an inactive lane or an access whose
+    /// bytes are not all inside the region ([`crate::wave::MEM_BASE`] and the region's size),
+    /// which writes nothing. A write keeps the low `bytes` bytes of the new value; only 4-byte
+    /// accesses may be atomics. Runs in program order on every lane in uniform control flow.
+    /// Bits: [`crate::wave::lds_apply`] and [`crate::wave`].
+    Mem {
+        op: LdsOp,
+        bytes: u8,
+        addr: Handle,
+        data: Handle,
+        active: Handle,
+    },
     /// Control flow: the value of register variable `id` when the current [`Block`] began
     /// (`U32`; every variable is 0 before the first block, and a kernel without blocks reads 0).
     Var(u16),
@@ -360,7 +375,7 @@ impl Expr {
     pub fn is_cross_lane(&self) -> bool {
         matches!(
             self,
-            Expr::WaveBallot(_) | Expr::WaveRead { .. } | Expr::Lds { .. }
+            Expr::WaveBallot(_) | Expr::WaveRead { .. } | Expr::Lds { .. } | Expr::Mem { .. }
         )
     }
 }
@@ -429,6 +444,7 @@ impl Kernel {
             Expr::Convert { to, .. } => *to,
             Expr::Pack64 { .. } => Ty::U64,
             Expr::SgprIn(_) | Expr::WaveRead { .. } | Expr::Var(_) | Expr::Lds { .. } => Ty::U32,
+            Expr::Mem { .. } => Ty::U32,
             Expr::ExecIn | Expr::WaveBallot(_) => Ty::U64,
         }
     }
@@ -441,6 +457,9 @@ impl Kernel {
             Expr::WaveBallot(a) => vec![a],
             Expr::WaveRead { value, lane } => vec![value, lane],
             Expr::Lds {
+                addr, data, active, ..
+            }
+            | Expr::Mem {
                 addr, data, active, ..
             } => vec![addr, data, active],
             Expr::IntBin { a, b, .. }
@@ -558,6 +577,21 @@ impl Kernel {
                 } => {
                     if t(addr) != U32 || t(data) != U32 || t(active) != Bool {
                         return bad("LDS operands are U32 address, U32 data, Bool active".into());
+                    }
+                }
+                Expr::Mem {
+                    op,
+                    bytes,
+                    addr,
+                    data,
+                    active,
+                } => {
+                    if t(addr) != U64 || t(data) != U32 || t(active) != Bool {
+                        return bad("memory operands are U64 address, U32 data, Bool active".into());
+                    }
+                    let plain = matches!(op, LdsOp::Read | LdsOp::Write);
+                    if !(bytes == 4 || (plain && (bytes == 1 || bytes == 2))) {
+                        return bad(format!("a {bytes}-byte memory {op:?}"));
                     }
                 }
                 Expr::SgprIn(i) => {

@@ -14,6 +14,10 @@
 //! Every lane of the wave runs (lanes with no dataset row have zero inputs): a lane outside
 //! EXEC still computes, as the SPIR-V module's invocations do; EXEC masking is explicit in
 //! the lowering. The uniform outputs are lane 0's values, as the SPIR-V module stores them.
+//!
+//! The wave's memory region ([`run_wave_mem`]) is a byte array at the virtual address
+//! [`MEM_BASE`]: [`Expr::Mem`] accesses whose bytes all lie in `[MEM_BASE, MEM_BASE + size)`
+//! read and write it, little-endian, at any byte address; others read 0 and write nothing.
 
 use crate::interp::{eval_expr, Uniform};
 use crate::ir::{Expr, Kernel, LdsOp, Terminator};
@@ -105,6 +109,10 @@ impl Lds {
     }
 }
 
+/// The virtual address of a wave's memory region on the backends that have no real one
+/// (`cpu`, `vulkan`): s[16:17] and the base of the V# in s[20:23] hold it before the body.
+pub const MEM_BASE: u64 = 0x0000_1000_0000_0000;
+
 /// Blocks a wave may execute before the watchdog ends it (the SPIR-V module counts the same).
 pub const WATCHDOG_BLOCKS: u32 = 1 << 16;
 
@@ -122,6 +130,8 @@ struct State<'k> {
     /// vars[lane][variable]
     vars: Vec<Vec<u64>>,
     lds: Lds,
+    /// The memory region's bytes.
+    mem: Vec<u8>,
 }
 
 impl State<'_> {
@@ -175,6 +185,36 @@ impl State<'_> {
                         self.vals[l][i] = u64::from(r);
                     }
                 }
+                Expr::Mem {
+                    op,
+                    bytes,
+                    addr,
+                    data,
+                    active,
+                } => {
+                    let nb = usize::from(bytes);
+                    for l in 0..n {
+                        let v = &self.vals[l];
+                        let off = v[addr.index()].wrapping_sub(MEM_BASE);
+                        let inside = off
+                            .checked_add(nb as u64)
+                            .is_some_and(|end| end <= self.mem.len() as u64);
+                        let r = if v[active.index()] != 0 && inside {
+                            let o = off as usize;
+                            let mut b = [0u8; 4];
+                            b[..nb].copy_from_slice(&self.mem[o..o + nb]);
+                            let old = u32::from_le_bytes(b);
+                            if op != LdsOp::Read {
+                                let new = lds_apply(op, old, v[data.index()] as u32);
+                                self.mem[o..o + nb].copy_from_slice(&new.to_le_bytes()[..nb]);
+                            }
+                            old
+                        } else {
+                            0
+                        };
+                        self.vals[l][i] = u64::from(r);
+                    }
+                }
                 Expr::Var(id) => {
                     for (v, vars) in self.vals.iter_mut().zip(&self.vars) {
                         v[i] = vars.get(usize::from(id)).copied().unwrap_or(0);
@@ -194,6 +234,12 @@ impl State<'_> {
 /// follows its terminators (a branch condition is lane 0's); after [`WATCHDOG_BLOCKS`] blocks
 /// the wave stops and `error` says so.
 pub fn run_wave(kernel: &Kernel, input: &WaveInput) -> WaveOutput {
+    run_wave_mem(kernel, input, &[]).0
+}
+
+/// [`run_wave`] with the wave's memory region `mem` (its whole size, dwords from byte 0 at
+/// [`MEM_BASE`]); gives the region after the body too.
+pub fn run_wave_mem(kernel: &Kernel, input: &WaveInput, mem: &[u32]) -> (WaveOutput, Vec<u32>) {
     let n = input.lanes.len();
     let nvars = kernel
         .exprs
@@ -219,6 +265,7 @@ pub fn run_wave(kernel: &Kernel, input: &WaveInput) -> WaveOutput {
         vals: vec![vec![0; kernel.exprs.len()]; n],
         vars: vec![vec![0; nvars]; n],
         lds: Lds(input.lds.iter().flat_map(|d| d.to_le_bytes()).collect()),
+        mem: mem.iter().flat_map(|d| d.to_le_bytes()).collect(),
     };
     let all = 0..kernel.exprs.len();
     st.eval(input, all.clone(), true);
@@ -284,12 +331,20 @@ pub fn run_wave(kernel: &Kernel, input: &WaveInput) -> WaveOutput {
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
-    WaveOutput {
-        lanes,
-        uniform,
-        error,
-        lds,
-    }
+    let mem = st
+        .mem
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    (
+        WaveOutput {
+            lanes,
+            uniform,
+            error,
+            lds,
+        },
+        mem,
+    )
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use super::arithmetic::{self, Arith};
 use super::compare::{self, FCond, ICond};
 use super::conversion::{self, ToInt};
 use super::lds::{self, Ds};
+use super::mem::{self, Vm, D16};
 use super::minmax::{self, Of3};
 use super::operands::Ctx;
 use super::packed::{self, Mix, Pk};
@@ -37,7 +38,7 @@ const SUBVECTOR: &str = "subvector loops branch: control flow";
 const SETKILL: &str = "ends the wave as s_endpgm does (measured): control flow";
 const MESSAGE: &str =
     "messages to the shader input unit (GS, interrupts, VGPR release): not modelled";
-const SCALAR_MEMORY: &str = "scalar memory loads: wave contract";
+const SCALAR_MEMORY: &str = "scalar memory: clocks and address-translation probes are not modelled";
 const PK_U8: &str = "no rule yet: the rounding of its f32 -> u8 conversion is not measured";
 const DOT_F16: &str =
     "dot products: no rule yet: the rounding of the three-term f32 sum is not measured";
@@ -45,7 +46,14 @@ const CUBE: &str =
     "cube-map helpers: no rule yet: the face chosen for NaN operands and denormal reads unmeasured";
 const INTERPOLATION: &str = "interpolation: needs a pixel shader's attributes";
 const LDS: &str = "LDS: wave contract";
-const MEMORY: &str = "buffer and global memory: wave contract";
+const FORMAT: &str = "typed (format) buffer access: the format conversions are not modelled yet";
+const CMPSWAP: &str = "compare-and-swap: needs a two-operand memory atomic (not in the IR yet)";
+const CSUB: &str = "atomic csub (subtract clamped at 0): not modelled yet";
+const FLOAT_ATOMIC: &str =
+    "float memory atomics: the float atomics rule is not lowered for memory yet";
+const ATOMIC64: &str = "64-bit memory atomics: not modelled yet";
+const SCRATCH: &str = "scratch (private) memory: not modelled";
+const ADDTID: &str = "addtid forms (address from the lane id): not modelled yet";
 const IMAGE: &str = "image ops: not modelled";
 const EXPORT: &str = "export: not modelled (no pixel or vertex output)";
 
@@ -754,22 +762,869 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::s_code_end => {
             Unlowered("marks the end of the code: executing it is an illegal instruction")
         }
-        Opcode::s_load_dword
-        | Opcode::s_load_dwordx2
-        | Opcode::s_load_dwordx4
-        | Opcode::s_load_dwordx8
-        | Opcode::s_load_dwordx16
-        | Opcode::s_buffer_load_dword
-        | Opcode::s_buffer_load_dwordx2
-        | Opcode::s_buffer_load_dwordx4
-        | Opcode::s_buffer_load_dwordx8
-        | Opcode::s_buffer_load_dwordx16
-        | Opcode::s_gl1_inv
-        | Opcode::s_dcache_inv
-        | Opcode::s_memtime
+        Opcode::s_gl1_inv | Opcode::s_dcache_inv => Lower(integer::nop),
+        Opcode::s_memtime
         | Opcode::s_memrealtime
         | Opcode::s_atc_probe
         | Opcode::s_atc_probe_buffer => Unlowered(SCALAR_MEMORY),
+        Opcode::global_load_ubyte => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 1,
+                    n: 1,
+                    sext: false,
+                    d16: D16::No,
+                },
+                true,
+            )
+        }),
+        Opcode::global_load_sbyte => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 1,
+                    n: 1,
+                    sext: true,
+                    d16: D16::No,
+                },
+                true,
+            )
+        }),
+        Opcode::global_load_ushort => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 2,
+                    n: 1,
+                    sext: false,
+                    d16: D16::No,
+                },
+                true,
+            )
+        }),
+        Opcode::global_load_sshort => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 2,
+                    n: 1,
+                    sext: true,
+                    d16: D16::No,
+                },
+                true,
+            )
+        }),
+        Opcode::global_load_dword => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 4,
+                    n: 1,
+                    sext: false,
+                    d16: D16::No,
+                },
+                true,
+            )
+        }),
+        Opcode::global_load_dwordx2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 4,
+                    n: 2,
+                    sext: false,
+                    d16: D16::No,
+                },
+                true,
+            )
+        }),
+        Opcode::global_load_dwordx3 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 4,
+                    n: 3,
+                    sext: false,
+                    d16: D16::No,
+                },
+                true,
+            )
+        }),
+        Opcode::global_load_dwordx4 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 4,
+                    n: 4,
+                    sext: false,
+                    d16: D16::No,
+                },
+                true,
+            )
+        }),
+        Opcode::global_load_ubyte_d16 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 1,
+                    n: 1,
+                    sext: false,
+                    d16: D16::Lo,
+                },
+                true,
+            )
+        }),
+        Opcode::global_load_ubyte_d16_hi => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 1,
+                    n: 1,
+                    sext: false,
+                    d16: D16::Hi,
+                },
+                true,
+            )
+        }),
+        Opcode::global_load_sbyte_d16 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 1,
+                    n: 1,
+                    sext: true,
+                    d16: D16::Lo,
+                },
+                true,
+            )
+        }),
+        Opcode::global_load_sbyte_d16_hi => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 1,
+                    n: 1,
+                    sext: true,
+                    d16: D16::Hi,
+                },
+                true,
+            )
+        }),
+        Opcode::global_load_short_d16 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 2,
+                    n: 1,
+                    sext: false,
+                    d16: D16::Lo,
+                },
+                true,
+            )
+        }),
+        Opcode::global_load_short_d16_hi => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 2,
+                    n: 1,
+                    sext: false,
+                    d16: D16::Hi,
+                },
+                true,
+            )
+        }),
+        Opcode::global_store_byte => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 1,
+                    n: 1,
+                    hi: false,
+                },
+                true,
+            )
+        }),
+        Opcode::global_store_byte_d16_hi => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 1,
+                    n: 1,
+                    hi: true,
+                },
+                true,
+            )
+        }),
+        Opcode::global_store_short => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 2,
+                    n: 1,
+                    hi: false,
+                },
+                true,
+            )
+        }),
+        Opcode::global_store_short_d16_hi => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 2,
+                    n: 1,
+                    hi: true,
+                },
+                true,
+            )
+        }),
+        Opcode::global_store_dword => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 4,
+                    n: 1,
+                    hi: false,
+                },
+                true,
+            )
+        }),
+        Opcode::global_store_dwordx2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 4,
+                    n: 2,
+                    hi: false,
+                },
+                true,
+            )
+        }),
+        Opcode::global_store_dwordx3 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 4,
+                    n: 3,
+                    hi: false,
+                },
+                true,
+            )
+        }),
+        Opcode::global_store_dwordx4 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 4,
+                    n: 4,
+                    hi: false,
+                },
+                true,
+            )
+        }),
+        Opcode::global_atomic_swap => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Write), true)),
+        Opcode::global_atomic_add => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Add), true)),
+        Opcode::global_atomic_sub => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Sub), true)),
+        Opcode::global_atomic_smin => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::MinI), true)),
+        Opcode::global_atomic_umin => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::MinU), true)),
+        Opcode::global_atomic_smax => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::MaxI), true)),
+        Opcode::global_atomic_umax => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::MaxU), true)),
+        Opcode::global_atomic_and => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::And), true)),
+        Opcode::global_atomic_or => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Or), true)),
+        Opcode::global_atomic_xor => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Xor), true)),
+        Opcode::global_atomic_inc => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Inc), true)),
+        Opcode::global_atomic_dec => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Dec), true)),
+        Opcode::flat_load_ubyte => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 1,
+                    n: 1,
+                    sext: false,
+                    d16: D16::No,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_load_sbyte => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 1,
+                    n: 1,
+                    sext: true,
+                    d16: D16::No,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_load_ushort => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 2,
+                    n: 1,
+                    sext: false,
+                    d16: D16::No,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_load_sshort => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 2,
+                    n: 1,
+                    sext: true,
+                    d16: D16::No,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_load_dword => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 4,
+                    n: 1,
+                    sext: false,
+                    d16: D16::No,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_load_dwordx2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 4,
+                    n: 2,
+                    sext: false,
+                    d16: D16::No,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_load_dwordx3 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 4,
+                    n: 3,
+                    sext: false,
+                    d16: D16::No,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_load_dwordx4 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 4,
+                    n: 4,
+                    sext: false,
+                    d16: D16::No,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_load_ubyte_d16 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 1,
+                    n: 1,
+                    sext: false,
+                    d16: D16::Lo,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_load_ubyte_d16_hi => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 1,
+                    n: 1,
+                    sext: false,
+                    d16: D16::Hi,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_load_sbyte_d16 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 1,
+                    n: 1,
+                    sext: true,
+                    d16: D16::Lo,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_load_sbyte_d16_hi => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 1,
+                    n: 1,
+                    sext: true,
+                    d16: D16::Hi,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_load_short_d16 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 2,
+                    n: 1,
+                    sext: false,
+                    d16: D16::Lo,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_load_short_d16_hi => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 2,
+                    n: 1,
+                    sext: false,
+                    d16: D16::Hi,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_store_byte => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 1,
+                    n: 1,
+                    hi: false,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_store_byte_d16_hi => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 1,
+                    n: 1,
+                    hi: true,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_store_short => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 2,
+                    n: 1,
+                    hi: false,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_store_short_d16_hi => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 2,
+                    n: 1,
+                    hi: true,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_store_dword => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 4,
+                    n: 1,
+                    hi: false,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_store_dwordx2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 4,
+                    n: 2,
+                    hi: false,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_store_dwordx3 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 4,
+                    n: 3,
+                    hi: false,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_store_dwordx4 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 4,
+                    n: 4,
+                    hi: false,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_atomic_swap => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Write), false)),
+        Opcode::flat_atomic_add => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Add), false)),
+        Opcode::flat_atomic_sub => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Sub), false)),
+        Opcode::flat_atomic_smin => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::MinI), false)),
+        Opcode::flat_atomic_umin => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::MinU), false)),
+        Opcode::flat_atomic_smax => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::MaxI), false)),
+        Opcode::flat_atomic_umax => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::MaxU), false)),
+        Opcode::flat_atomic_and => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::And), false)),
+        Opcode::flat_atomic_or => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Or), false)),
+        Opcode::flat_atomic_xor => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Xor), false)),
+        Opcode::flat_atomic_inc => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Inc), false)),
+        Opcode::flat_atomic_dec => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Dec), false)),
+        Opcode::buffer_load_ubyte => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 1,
+                    n: 1,
+                    sext: false,
+                    d16: D16::No,
+                },
+            )
+        }),
+        Opcode::buffer_load_sbyte => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 1,
+                    n: 1,
+                    sext: true,
+                    d16: D16::No,
+                },
+            )
+        }),
+        Opcode::buffer_load_ushort => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 2,
+                    n: 1,
+                    sext: false,
+                    d16: D16::No,
+                },
+            )
+        }),
+        Opcode::buffer_load_sshort => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 2,
+                    n: 1,
+                    sext: true,
+                    d16: D16::No,
+                },
+            )
+        }),
+        Opcode::buffer_load_dword => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 4,
+                    n: 1,
+                    sext: false,
+                    d16: D16::No,
+                },
+            )
+        }),
+        Opcode::buffer_load_dwordx2 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 4,
+                    n: 2,
+                    sext: false,
+                    d16: D16::No,
+                },
+            )
+        }),
+        Opcode::buffer_load_dwordx3 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 4,
+                    n: 3,
+                    sext: false,
+                    d16: D16::No,
+                },
+            )
+        }),
+        Opcode::buffer_load_dwordx4 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 4,
+                    n: 4,
+                    sext: false,
+                    d16: D16::No,
+                },
+            )
+        }),
+        Opcode::buffer_load_ubyte_d16 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 1,
+                    n: 1,
+                    sext: false,
+                    d16: D16::Lo,
+                },
+            )
+        }),
+        Opcode::buffer_load_ubyte_d16_hi => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 1,
+                    n: 1,
+                    sext: false,
+                    d16: D16::Hi,
+                },
+            )
+        }),
+        Opcode::buffer_load_sbyte_d16 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 1,
+                    n: 1,
+                    sext: true,
+                    d16: D16::Lo,
+                },
+            )
+        }),
+        Opcode::buffer_load_sbyte_d16_hi => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 1,
+                    n: 1,
+                    sext: true,
+                    d16: D16::Hi,
+                },
+            )
+        }),
+        Opcode::buffer_load_short_d16 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 2,
+                    n: 1,
+                    sext: false,
+                    d16: D16::Lo,
+                },
+            )
+        }),
+        Opcode::buffer_load_short_d16_hi => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Load {
+                    bytes: 2,
+                    n: 1,
+                    sext: false,
+                    d16: D16::Hi,
+                },
+            )
+        }),
+        Opcode::buffer_store_byte => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 1,
+                    n: 1,
+                    hi: false,
+                },
+            )
+        }),
+        Opcode::buffer_store_byte_d16_hi => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 1,
+                    n: 1,
+                    hi: true,
+                },
+            )
+        }),
+        Opcode::buffer_store_short => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 2,
+                    n: 1,
+                    hi: false,
+                },
+            )
+        }),
+        Opcode::buffer_store_short_d16_hi => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 2,
+                    n: 1,
+                    hi: true,
+                },
+            )
+        }),
+        Opcode::buffer_store_dword => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 4,
+                    n: 1,
+                    hi: false,
+                },
+            )
+        }),
+        Opcode::buffer_store_dwordx2 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 4,
+                    n: 2,
+                    hi: false,
+                },
+            )
+        }),
+        Opcode::buffer_store_dwordx3 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 4,
+                    n: 3,
+                    hi: false,
+                },
+            )
+        }),
+        Opcode::buffer_store_dwordx4 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Store {
+                    bytes: 4,
+                    n: 4,
+                    hi: false,
+                },
+            )
+        }),
+        Opcode::buffer_atomic_swap => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Write))),
+        Opcode::buffer_atomic_add => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Add))),
+        Opcode::buffer_atomic_sub => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Sub))),
+        Opcode::buffer_atomic_smin => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::MinI))),
+        Opcode::buffer_atomic_umin => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::MinU))),
+        Opcode::buffer_atomic_smax => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::MaxI))),
+        Opcode::buffer_atomic_umax => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::MaxU))),
+        Opcode::buffer_atomic_and => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::And))),
+        Opcode::buffer_atomic_or => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Or))),
+        Opcode::buffer_atomic_xor => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Xor))),
+        Opcode::buffer_atomic_inc => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Inc))),
+        Opcode::buffer_atomic_dec => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Dec))),
+        Opcode::s_load_dword => Lower(|l, c| mem::smem(l, c, 1, false)),
+        Opcode::s_buffer_load_dword => Lower(|l, c| mem::smem(l, c, 1, true)),
+        Opcode::s_load_dwordx2 => Lower(|l, c| mem::smem(l, c, 2, false)),
+        Opcode::s_buffer_load_dwordx2 => Lower(|l, c| mem::smem(l, c, 2, true)),
+        Opcode::s_load_dwordx4 => Lower(|l, c| mem::smem(l, c, 4, false)),
+        Opcode::s_buffer_load_dwordx4 => Lower(|l, c| mem::smem(l, c, 4, true)),
+        Opcode::s_load_dwordx8 => Lower(|l, c| mem::smem(l, c, 8, false)),
+        Opcode::s_buffer_load_dwordx8 => Lower(|l, c| mem::smem(l, c, 8, true)),
+        Opcode::s_load_dwordx16 => Lower(|l, c| mem::smem(l, c, 16, false)),
+        Opcode::s_buffer_load_dwordx16 => Lower(|l, c| mem::smem(l, c, 16, true)),
         Opcode::v_readfirstlane_b32 => Lower(crosslane::readfirstlane),
         Opcode::ds_swizzle_b32 => Lower(crosslane::ds_swizzle),
         Opcode::ds_read_b32 => Lower(|l, c| lds::ds(l, c, Ds::Read(1))),
@@ -1147,65 +2002,8 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::buffer_store_format_xy
         | Opcode::buffer_store_format_xyz
         | Opcode::buffer_store_format_xyzw
-        | Opcode::buffer_load_ubyte
-        | Opcode::buffer_load_sbyte
-        | Opcode::buffer_load_ushort
-        | Opcode::buffer_load_sshort
-        | Opcode::buffer_load_dword
-        | Opcode::buffer_load_dwordx2
-        | Opcode::buffer_load_dwordx4
-        | Opcode::buffer_load_dwordx3
-        | Opcode::buffer_store_byte
-        | Opcode::buffer_store_byte_d16_hi
-        | Opcode::buffer_store_short
-        | Opcode::buffer_store_short_d16_hi
-        | Opcode::buffer_store_dword
-        | Opcode::buffer_store_dwordx2
-        | Opcode::buffer_store_dwordx4
-        | Opcode::buffer_store_dwordx3
-        | Opcode::buffer_load_ubyte_d16
-        | Opcode::buffer_load_ubyte_d16_hi
-        | Opcode::buffer_load_sbyte_d16
-        | Opcode::buffer_load_sbyte_d16_hi
-        | Opcode::buffer_load_short_d16
-        | Opcode::buffer_load_short_d16_hi
         | Opcode::buffer_load_format_d16_hi_x
         | Opcode::buffer_store_format_d16_hi_x
-        | Opcode::buffer_atomic_swap
-        | Opcode::buffer_atomic_cmpswap
-        | Opcode::buffer_atomic_add
-        | Opcode::buffer_atomic_sub
-        | Opcode::buffer_atomic_csub
-        | Opcode::buffer_atomic_smin
-        | Opcode::buffer_atomic_umin
-        | Opcode::buffer_atomic_smax
-        | Opcode::buffer_atomic_umax
-        | Opcode::buffer_atomic_and
-        | Opcode::buffer_atomic_or
-        | Opcode::buffer_atomic_xor
-        | Opcode::buffer_atomic_inc
-        | Opcode::buffer_atomic_dec
-        | Opcode::buffer_atomic_fcmpswap
-        | Opcode::buffer_atomic_fmin
-        | Opcode::buffer_atomic_fmax
-        | Opcode::buffer_atomic_swap_x2
-        | Opcode::buffer_atomic_cmpswap_x2
-        | Opcode::buffer_atomic_add_x2
-        | Opcode::buffer_atomic_sub_x2
-        | Opcode::buffer_atomic_smin_x2
-        | Opcode::buffer_atomic_umin_x2
-        | Opcode::buffer_atomic_smax_x2
-        | Opcode::buffer_atomic_umax_x2
-        | Opcode::buffer_atomic_and_x2
-        | Opcode::buffer_atomic_or_x2
-        | Opcode::buffer_atomic_xor_x2
-        | Opcode::buffer_atomic_inc_x2
-        | Opcode::buffer_atomic_dec_x2
-        | Opcode::buffer_atomic_fcmpswap_x2
-        | Opcode::buffer_atomic_fmin_x2
-        | Opcode::buffer_atomic_fmax_x2
-        | Opcode::buffer_gl0_inv
-        | Opcode::buffer_gl1_inv
         | Opcode::tbuffer_load_format_x
         | Opcode::tbuffer_load_format_xy
         | Opcode::tbuffer_load_format_xyz
@@ -1221,45 +2019,36 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::tbuffer_store_format_d16_x
         | Opcode::tbuffer_store_format_d16_xy
         | Opcode::tbuffer_store_format_d16_xyz
-        | Opcode::tbuffer_store_format_d16_xyzw
-        | Opcode::flat_load_ubyte
-        | Opcode::flat_load_sbyte
-        | Opcode::flat_load_ushort
-        | Opcode::flat_load_sshort
-        | Opcode::flat_load_dword
-        | Opcode::flat_load_dwordx2
-        | Opcode::flat_load_dwordx4
-        | Opcode::flat_load_dwordx3
-        | Opcode::flat_store_byte
-        | Opcode::flat_store_byte_d16_hi
-        | Opcode::flat_store_short
-        | Opcode::flat_store_short_d16_hi
-        | Opcode::flat_store_dword
-        | Opcode::flat_store_dwordx2
-        | Opcode::flat_store_dwordx4
-        | Opcode::flat_store_dwordx3
-        | Opcode::flat_load_ubyte_d16
-        | Opcode::flat_load_ubyte_d16_hi
-        | Opcode::flat_load_sbyte_d16
-        | Opcode::flat_load_sbyte_d16_hi
-        | Opcode::flat_load_short_d16
-        | Opcode::flat_load_short_d16_hi
-        | Opcode::flat_atomic_swap
+        | Opcode::tbuffer_store_format_d16_xyzw => Unlowered(FORMAT),
+        Opcode::buffer_atomic_cmpswap
         | Opcode::flat_atomic_cmpswap
-        | Opcode::flat_atomic_add
-        | Opcode::flat_atomic_sub
-        | Opcode::flat_atomic_smin
-        | Opcode::flat_atomic_umin
-        | Opcode::flat_atomic_smax
-        | Opcode::flat_atomic_umax
-        | Opcode::flat_atomic_and
-        | Opcode::flat_atomic_or
-        | Opcode::flat_atomic_xor
-        | Opcode::flat_atomic_inc
-        | Opcode::flat_atomic_dec
+        | Opcode::global_atomic_cmpswap => Unlowered(CMPSWAP),
+        Opcode::buffer_atomic_csub | Opcode::global_atomic_csub => Unlowered(CSUB),
+        Opcode::buffer_atomic_fcmpswap
+        | Opcode::buffer_atomic_fmin
+        | Opcode::buffer_atomic_fmax
         | Opcode::flat_atomic_fcmpswap
         | Opcode::flat_atomic_fmin
         | Opcode::flat_atomic_fmax
+        | Opcode::global_atomic_fcmpswap
+        | Opcode::global_atomic_fmin
+        | Opcode::global_atomic_fmax => Unlowered(FLOAT_ATOMIC),
+        Opcode::buffer_atomic_swap_x2
+        | Opcode::buffer_atomic_cmpswap_x2
+        | Opcode::buffer_atomic_add_x2
+        | Opcode::buffer_atomic_sub_x2
+        | Opcode::buffer_atomic_smin_x2
+        | Opcode::buffer_atomic_umin_x2
+        | Opcode::buffer_atomic_smax_x2
+        | Opcode::buffer_atomic_umax_x2
+        | Opcode::buffer_atomic_and_x2
+        | Opcode::buffer_atomic_or_x2
+        | Opcode::buffer_atomic_xor_x2
+        | Opcode::buffer_atomic_inc_x2
+        | Opcode::buffer_atomic_dec_x2
+        | Opcode::buffer_atomic_fcmpswap_x2
+        | Opcode::buffer_atomic_fmin_x2
+        | Opcode::buffer_atomic_fmax_x2
         | Opcode::flat_atomic_swap_x2
         | Opcode::flat_atomic_cmpswap_x2
         | Opcode::flat_atomic_add_x2
@@ -1276,47 +2065,6 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::flat_atomic_fcmpswap_x2
         | Opcode::flat_atomic_fmin_x2
         | Opcode::flat_atomic_fmax_x2
-        | Opcode::global_load_ubyte
-        | Opcode::global_load_sbyte
-        | Opcode::global_load_ushort
-        | Opcode::global_load_sshort
-        | Opcode::global_load_dword
-        | Opcode::global_load_dwordx2
-        | Opcode::global_load_dwordx4
-        | Opcode::global_load_dwordx3
-        | Opcode::global_load_dword_addtid
-        | Opcode::global_store_dword_addtid
-        | Opcode::global_store_byte
-        | Opcode::global_store_byte_d16_hi
-        | Opcode::global_store_short
-        | Opcode::global_store_short_d16_hi
-        | Opcode::global_store_dword
-        | Opcode::global_store_dwordx2
-        | Opcode::global_store_dwordx4
-        | Opcode::global_store_dwordx3
-        | Opcode::global_load_ubyte_d16
-        | Opcode::global_load_ubyte_d16_hi
-        | Opcode::global_load_sbyte_d16
-        | Opcode::global_load_sbyte_d16_hi
-        | Opcode::global_load_short_d16
-        | Opcode::global_load_short_d16_hi
-        | Opcode::global_atomic_swap
-        | Opcode::global_atomic_cmpswap
-        | Opcode::global_atomic_add
-        | Opcode::global_atomic_sub
-        | Opcode::global_atomic_csub
-        | Opcode::global_atomic_smin
-        | Opcode::global_atomic_umin
-        | Opcode::global_atomic_smax
-        | Opcode::global_atomic_umax
-        | Opcode::global_atomic_and
-        | Opcode::global_atomic_or
-        | Opcode::global_atomic_xor
-        | Opcode::global_atomic_inc
-        | Opcode::global_atomic_dec
-        | Opcode::global_atomic_fcmpswap
-        | Opcode::global_atomic_fmin
-        | Opcode::global_atomic_fmax
         | Opcode::global_atomic_swap_x2
         | Opcode::global_atomic_cmpswap_x2
         | Opcode::global_atomic_add_x2
@@ -1332,8 +2080,10 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::global_atomic_dec_x2
         | Opcode::global_atomic_fcmpswap_x2
         | Opcode::global_atomic_fmin_x2
-        | Opcode::global_atomic_fmax_x2
-        | Opcode::scratch_load_ubyte
+        | Opcode::global_atomic_fmax_x2 => Unlowered(ATOMIC64),
+        Opcode::buffer_gl0_inv | Opcode::buffer_gl1_inv => Lower(integer::nop),
+        Opcode::global_load_dword_addtid | Opcode::global_store_dword_addtid => Unlowered(ADDTID),
+        Opcode::scratch_load_ubyte
         | Opcode::scratch_load_sbyte
         | Opcode::scratch_load_ushort
         | Opcode::scratch_load_sshort
@@ -1354,7 +2104,8 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::scratch_load_sbyte_d16
         | Opcode::scratch_load_sbyte_d16_hi
         | Opcode::scratch_load_short_d16
-        | Opcode::scratch_load_short_d16_hi => Unlowered(MEMORY),
+        | Opcode::scratch_load_short_d16_hi => Unlowered(SCRATCH),
+
         Opcode::image_load
         | Opcode::image_load_mip
         | Opcode::image_load_pck

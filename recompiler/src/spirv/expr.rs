@@ -119,6 +119,17 @@ impl Emitter<'_> {
                 let args = [self.v(addr), self.v(data), self.v(active)];
                 self.lds_op(&w, io.lane, op, args)?
             }
+            Expr::Mem {
+                op,
+                bytes,
+                addr,
+                data,
+                active,
+            } => {
+                let w = self.wave_io(io, "a memory access")?;
+                let args = [self.v(addr), self.v(data), self.v(active)];
+                self.mem_op(&w, io.lane, op, bytes, args)?
+            }
         })
     }
 

@@ -155,7 +155,7 @@ impl Emitter<'_> {
     }
 
     /// The new dword of an `op` on `old` with `data` (see [`crate::wave::lds_apply`]).
-    fn lds_new(&mut self, op: LdsOp, old: Word, d: Word) -> Result<Word, SpirvError> {
+    pub(super) fn lds_new(&mut self, op: LdsOp, old: Word, d: Word) -> Result<Word, SpirvError> {
         let err = build_err(self.at);
         let (t, tb) = (self.t.u32_, self.t.bool_);
         let (c0, c1) = (self.u32c(0), self.u32c(1));
