@@ -264,7 +264,8 @@ pub(super) fn flat(l: &mut Lowerer, c: &Ctx, what: Vm, global: bool) -> Result<(
     Ok(())
 }
 
-/// MUBUF instructions.
+/// MUBUF instructions: the exact bytes at base + index * stride + offset (rule:
+/// buffer-exact-bytes).
 pub(super) fn mubuf(l: &mut Lowerer, c: &Ctx, what: Vm) -> Result<(), String> {
     if !l.wave_contract {
         return Err(NEEDS_WAVE.into());
@@ -334,7 +335,8 @@ pub(super) fn mubuf(l: &mut Lowerer, c: &Ctx, what: Vm) -> Result<(), String> {
     Ok(())
 }
 
-/// SMEM loads of `n` dwords; `buffer`: through the V# at s[sbase:sbase+3].
+/// SMEM loads of `n` dwords; `buffer`: through the V# at s[sbase:sbase+3], from
+/// `(base & ~3) + (offset & ~3)` (rule: buffer-exact-bytes).
 pub(super) fn smem(l: &mut Lowerer, c: &Ctx, n: u16, buffer: bool) -> Result<(), String> {
     if !l.wave_contract {
         return Err(NEEDS_WAVE.into());
