@@ -90,6 +90,10 @@ pub(super) fn init_region(l: &mut Lowerer, mem_bytes: u32) {
     }
 }
 
+/// The address of the access at byte `k` of an instruction's data and its range check
+/// (`None`: EXEC alone).
+type AddressOf<'a> = dyn FnMut(&mut Lowerer, u32) -> (Handle, Option<Handle>) + 'a;
+
 fn word(c: &Ctx, i: usize) -> Result<u32, String> {
     c.inst
         .words()
@@ -142,14 +146,7 @@ impl Lowerer {
 
     /// Loads and stores of one address computation: `addr(i)` is the address of access `i`
     /// and `ok(i)` its range check.
-    fn vmem(
-        &mut self,
-        what: Vm,
-        vdata: u16,
-        vdst: u16,
-        glc: bool,
-        at: &mut dyn FnMut(&mut Lowerer, u32) -> (Handle, Option<Handle>),
-    ) {
+    fn vmem(&mut self, what: Vm, vdata: u16, vdst: u16, glc: bool, at: &mut AddressOf<'_>) {
         let zero = self.b.c32(0);
         match what {
             Vm::Load {
