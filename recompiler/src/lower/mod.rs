@@ -42,6 +42,8 @@ mod lds;
 #[cfg(test)]
 mod lds_tests;
 mod mem;
+#[cfg(test)]
+mod mem_tests;
 mod minmax;
 mod modifiers;
 mod moves;
