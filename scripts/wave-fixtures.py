@@ -264,5 +264,16 @@ mem_rows += mem_case("smem", "s_load_dwordx2 s[0:1], s[16:17], 0x4; s_buffer_loa
                      "0x7e140200", 32, ALL32, [0x200 + i for i in range(16)], 64, [0x200 + i for i in range(16)],
                      lambda l: [0x201], "s_load (address & ~3) and s_buffer_load (a dword at offset >= num_records is 0)",
                      s_out=[0x201, 0x202, 0x20f, 0, 0x20f, 0, 0x201] + [0] * 9)
+mem_rows += mem_case("cmpswap", "v_mov_b32 v7, 0; v_mov_b32 v8, v4; v_mov_b32 v9, 5; "
+                     "global_atomic_cmpswap v10, v7, v[8:9], s[16:17] glc",
+                     "0x7e0e0280 0x7e100304 0x7e120285 0xdcc58000 0x0a100807", 32, 0xf, [5], 4, [100],
+                     lambda l: [[5, 100, 100, 100][l]] if l < 4 else [],
+                     "global_atomic_cmpswap: DATA[0] is written where the old value equals DATA[1]; "
+                     "GLC returns the old value")
+mem_rows += mem_case("buffer_cmpswap", "v_mov_b32 v10, v4; v_mov_b32 v11, v5; "
+                     "buffer_atomic_cmpswap v[10:11], v6, s[20:23], 0 offen glc",
+                     "0x7e140304 0x7e160305 0xe0c45000 0x80050a06", 64, 0xf, [2], 4, [102],
+                     lambda l: [[2, 2, 2, 102][l], l] if l < 4 else [],
+                     "buffer_atomic_cmpswap: VDATA = [src, cmp], the old value returns to VDATA[0]")
 if len(sys.argv) > 4:
     write(sys.argv[4], V1 + "," + MEM_WAVE, mem_rows)

@@ -320,14 +320,17 @@ pub enum Expr {
     /// the bytes before the operation, zero-extended; 0 for an inactive lane or an access whose
     /// bytes are not all inside the region ([`crate::wave::MEM_BASE`] and the region's size),
     /// which writes nothing. A write keeps the low `bytes` bytes of the new value; only 4-byte
-    /// accesses may be atomics. Runs in program order on every lane in uniform control flow.
-    /// Bits: [`crate::wave::lds_apply`] and [`crate::wave`].
+    /// accesses may be atomics. With `cmp` (a `U32`, only for a 4-byte `Write`) the access is
+    /// a compare-and-swap: `data` is written only where the old value equals `cmp`. Runs in
+    /// program order on every lane in uniform control flow. Bits: [`crate::wave::lds_apply`]
+    /// and [`crate::wave`].
     Mem {
         op: LdsOp,
         bytes: u8,
         addr: Handle,
         data: Handle,
         active: Handle,
+        cmp: Option<Handle>,
     },
     /// Control flow: the value of register variable `id` when the current [`Block`] began
     /// (`U32`; every variable is 0 before the first block, and a kernel without blocks reads 0).
@@ -458,10 +461,14 @@ impl Kernel {
             Expr::WaveRead { value, lane } => vec![value, lane],
             Expr::Lds {
                 addr, data, active, ..
-            }
-            | Expr::Mem {
-                addr, data, active, ..
             } => vec![addr, data, active],
+            Expr::Mem {
+                addr,
+                data,
+                active,
+                cmp,
+                ..
+            } => [addr, data, active].into_iter().chain(cmp).collect(),
             Expr::IntBin { a, b, .. }
             | Expr::IntCmp { a, b, .. }
             | Expr::FloatBin { a, b, .. }
@@ -585,9 +592,15 @@ impl Kernel {
                     addr,
                     data,
                     active,
+                    cmp,
                 } => {
                     if t(addr) != U64 || t(data) != U32 || t(active) != Bool {
                         return bad("memory operands are U64 address, U32 data, Bool active".into());
+                    }
+                    if let Some(c) = cmp {
+                        if t(c) != U32 || op != LdsOp::Write || bytes != 4 {
+                            return bad("a compare-and-swap is a 4-byte Write with a U32".into());
+                        }
                     }
                     let plain = matches!(op, LdsOp::Read | LdsOp::Write);
                     if !(bytes == 4 || (plain && (bytes == 1 || bytes == 2))) {

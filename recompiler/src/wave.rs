@@ -191,6 +191,7 @@ impl State<'_> {
                     addr,
                     data,
                     active,
+                    cmp,
                 } => {
                     let nb = usize::from(bytes);
                     for l in 0..n {
@@ -204,7 +205,8 @@ impl State<'_> {
                             let mut b = [0u8; 4];
                             b[..nb].copy_from_slice(&self.mem[o..o + nb]);
                             let old = u32::from_le_bytes(b);
-                            if op != LdsOp::Read {
+                            let swap = cmp.is_none_or(|c| v[c.index()] as u32 == old);
+                            if op != LdsOp::Read && swap {
                                 let new = lds_apply(op, old, v[data.index()] as u32);
                                 self.mem[o..o + nb].copy_from_slice(&new.to_le_bytes()[..nb]);
                             }

@@ -47,7 +47,6 @@ const CUBE: &str =
 const INTERPOLATION: &str = "interpolation: needs a pixel shader's attributes";
 const LDS: &str = "LDS: wave contract";
 const FORMAT: &str = "typed (format) buffer access: the format conversions are not modelled yet";
-const CMPSWAP: &str = "compare-and-swap: needs a two-operand memory atomic (not in the IR yet)";
 const CSUB: &str = "atomic csub (subtract clamped at 0): not modelled yet";
 const FLOAT_ATOMIC: &str =
     "float memory atomics: the float atomics rule is not lowered for memory yet";
@@ -2020,9 +2019,9 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::tbuffer_store_format_d16_xy
         | Opcode::tbuffer_store_format_d16_xyz
         | Opcode::tbuffer_store_format_d16_xyzw => Unlowered(FORMAT),
-        Opcode::buffer_atomic_cmpswap
-        | Opcode::flat_atomic_cmpswap
-        | Opcode::global_atomic_cmpswap => Unlowered(CMPSWAP),
+        Opcode::global_atomic_cmpswap => Lower(|l, c| mem::flat(l, c, Vm::CmpSwap, true)),
+        Opcode::flat_atomic_cmpswap => Lower(|l, c| mem::flat(l, c, Vm::CmpSwap, false)),
+        Opcode::buffer_atomic_cmpswap => Lower(|l, c| mem::mubuf(l, c, Vm::CmpSwap)),
         Opcode::buffer_atomic_csub | Opcode::global_atomic_csub => Unlowered(CSUB),
         Opcode::buffer_atomic_fcmpswap
         | Opcode::buffer_atomic_fmin

@@ -1,6 +1,6 @@
 //! Memory instructions under the wave contract ([`Expr::Mem`]): GLOBAL and FLAT loads,
-//! stores and 32-bit integer atomics on the wave's memory region, MUBUF loads, stores and
-//! atomics through a buffer resource (V#) with its range check, and SMEM loads
+//! stores, 32-bit integer atomics and compare-and-swap on the wave's memory region, MUBUF
+//! loads, stores and atomics through a buffer resource (V#) with its range check, and SMEM loads
 //! (`s_load_dword*`, `s_buffer_load_dword*`).
 //!
 //! Before the body s[16:17] holds the region's address and s[20:23] a raw V# for it (see
@@ -69,6 +69,9 @@ pub(super) enum Vm {
     Store { bytes: u8, n: u16, hi: bool },
     /// A 32-bit atomic; GLC returns the old value.
     Atomic(LdsOp),
+    /// The 32-bit compare-and-swap: DATA[0] is written where the old value equals DATA[1];
+    /// GLC returns the old value.
+    CmpSwap,
 }
 
 /// Sets s[16:17] (the region's address) and s[20:23] (its raw V#, `mem_bytes` records).
@@ -111,6 +114,7 @@ impl Lowerer {
         addr: Handle,
         data: Handle,
         active: Option<Handle>,
+        cmp: Option<Handle>,
     ) -> Handle {
         let active = match (self.exec_bit(), active) {
             (Some(e), Some(a)) => self.b.band(e, a),
@@ -124,6 +128,7 @@ impl Lowerer {
             addr,
             data,
             active,
+            cmp,
         })
     }
 
@@ -158,7 +163,7 @@ impl Lowerer {
                 let vals: Vec<Handle> = (0..n)
                     .map(|i| {
                         let (a, ok) = at(self, u32::from(bytes) * u32::from(i));
-                        self.mem(LdsOp::Read, bytes, a, zero, ok)
+                        self.mem(LdsOp::Read, bytes, a, zero, ok, None)
                     })
                     .collect();
                 for (i, v) in vals.into_iter().enumerate() {
@@ -173,13 +178,22 @@ impl Lowerer {
                         d = self.b.shrc(d, 16);
                     }
                     let (a, ok) = at(self, u32::from(bytes) * u32::from(i));
-                    self.mem(LdsOp::Write, bytes, a, d, ok);
+                    self.mem(LdsOp::Write, bytes, a, d, ok, None);
                 }
             }
             Vm::Atomic(op) => {
                 let d = self.vgpr_get(vdata);
                 let (a, ok) = at(self, 0);
-                let old = self.mem(op, 4, a, d, ok);
+                let old = self.mem(op, 4, a, d, ok, None);
+                if glc {
+                    self.vgpr_set(vdst, old);
+                }
+            }
+            Vm::CmpSwap => {
+                let d = self.vgpr_get(vdata);
+                let c = self.vgpr_get(vdata + 1);
+                let (a, ok) = at(self, 0);
+                let old = self.mem(LdsOp::Write, 4, a, d, ok, Some(c));
                 if glc {
                     self.vgpr_set(vdst, old);
                 }
@@ -378,6 +392,7 @@ pub(super) fn smem(l: &mut Lowerer, c: &Ctx, n: u16, buffer: bool) -> Result<(),
                     addr: a,
                     data: zero,
                     active: ok,
+                    cmp: None,
                 })
             })
             .collect()
@@ -397,6 +412,7 @@ pub(super) fn smem(l: &mut Lowerer, c: &Ctx, n: u16, buffer: bool) -> Result<(),
                     addr,
                     data: zero,
                     active: all,
+                    cmp: None,
                 })
             })
             .collect()

@@ -125,10 +125,12 @@ impl Emitter<'_> {
                 addr,
                 data,
                 active,
+                cmp,
             } => {
                 let w = self.wave_io(io, "a memory access")?;
                 let args = [self.v(addr), self.v(data), self.v(active)];
-                self.mem_op(&w, io.lane, op, bytes, args)?
+                let cmp = cmp.map(|c| self.v(c));
+                self.mem_op(&w, io.lane, op, bytes, args, cmp)?
             }
         })
     }

@@ -25,18 +25,19 @@ pub(super) struct MemVars {
     pub(super) out_var: Word,
     pub(super) base: Word,
     pub(super) dwords: u32,
-    /// Per lane: offset, data, active, old value.
+    /// Per lane: offset, data, active, old value, compare value.
     xa: Word,
     xd: Word,
     xe: Word,
     xr: Word,
+    xc: Word,
     /// A Private u32 loop counter for the copy.
     index: Word,
 }
 
 impl Emitter<'_> {
     /// Declares the exchange arrays (before the function begins); `None` without a region.
-    pub(super) fn declare_mem(&mut self, dwords: u32) -> Option<[Word; 5]> {
+    pub(super) fn declare_mem(&mut self, dwords: u32) -> Option<[Word; 6]> {
         if dwords == 0 {
             return None;
         }
@@ -44,17 +45,17 @@ impl Emitter<'_> {
         let c_lanes = self.u32c(self.wave.lanes());
         let ty = self.b.type_array(t, c_lanes);
         let ptr = self.b.type_pointer(None, StorageClass::Workgroup, ty);
-        let [xa, xd, xe, xr] =
-            [(); 4].map(|_| self.b.variable(ptr, None, StorageClass::Workgroup, None));
+        let [xa, xd, xe, xr, xc] =
+            [(); 5].map(|_| self.b.variable(ptr, None, StorageClass::Workgroup, None));
         let pp = self.b.type_pointer(None, StorageClass::Private, t);
         let zero = self.u32c(0);
         let index = self.b.variable(pp, None, StorageClass::Private, Some(zero));
-        Some([xa, xd, xe, xr, index])
+        Some([xa, xd, xe, xr, xc, index])
     }
 
     /// The [`MemVars`] of a region at word `base` of `out_var`.
-    pub(super) fn mem_vars(arrays: [Word; 5], out_var: Word, base: Word, dwords: u32) -> MemVars {
-        let [xa, xd, xe, xr, index] = arrays;
+    pub(super) fn mem_vars(arrays: [Word; 6], out_var: Word, base: Word, dwords: u32) -> MemVars {
+        let [xa, xd, xe, xr, xc, index] = arrays;
         MemVars {
             out_var,
             base,
@@ -63,6 +64,7 @@ impl Emitter<'_> {
             xd,
             xe,
             xr,
+            xc,
             index,
         }
     }
@@ -202,7 +204,7 @@ impl Emitter<'_> {
             .map_err(&err)
     }
 
-    /// [`Expr::Mem`](crate::ir::Expr::Mem).
+    /// [`Expr::Mem`](crate::ir::Expr::Mem); `cmp` for a compare-and-swap.
     pub(super) fn mem_op(
         &mut self,
         w: &WaveIo,
@@ -210,6 +212,7 @@ impl Emitter<'_> {
         op: LdsOp,
         bytes: u8,
         [addr, d, active]: [Word; 3],
+        cmp: Option<Word>,
     ) -> Result<Word, SpirvError> {
         let err = build_err(self.at);
         let (t, tb, t64) = (self.t.u32_, self.t.bool_, self.ty(Ty::U64));
@@ -228,7 +231,8 @@ impl Emitter<'_> {
         let (ok, off) = self.mem_offset(&v, addr, bytes, active)?;
         let c1 = self.u32c(1);
         let on = self.b.select(t, None, ok, c1, c0).map_err(&err)?;
-        for (array, value) in [(v.xa, off), (v.xd, d), (v.xe, on)] {
+        let c = cmp.unwrap_or(c0);
+        for (array, value) in [(v.xa, off), (v.xd, d), (v.xe, on), (v.xc, c)] {
             let p = self.wg_at(w, array, lane)?;
             self.b.store(p, value, None, []).map_err(&err)?;
         }
@@ -255,8 +259,14 @@ impl Emitter<'_> {
             let ok = self.b.i_not_equal(tb, None, e, c0).map_err(&err)?;
             let [i0, i1, both, sh] = self.mem_window(&v, off, bytes)?;
             let old = self.mem_extract(both, sh, bytes)?;
+            let mut write = ok;
+            if cmp.is_some() {
+                let c = load(self, v.xc)?;
+                let equal = self.b.i_equal(tb, None, old, c).map_err(&err)?;
+                write = self.b.logical_and(tb, None, ok, equal).map_err(&err)?;
+            }
             let new = self.lds_new(op, old, d)?;
-            let new = self.b.select(t, None, ok, new, old).map_err(&err)?;
+            let new = self.b.select(t, None, write, new, old).map_err(&err)?;
             // Put the low `bytes` of `new` back at the shift; the other bits of the window
             // stay.
             let b = &mut self.b;
