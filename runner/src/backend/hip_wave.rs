@@ -220,4 +220,37 @@ mod tests {
         assert_eq!(results.rows[2].status, Status::Error(NOT_DONE.into()));
         assert_eq!(results.rows[2].outputs, [None; 16]);
     }
+
+    /// The memory waves of datasets/wave/memory.csv become wave kernels that comgr assembles
+    /// for gfx1030 and gfx1036 (up to the GPU boundary: no device needed).
+    #[test]
+    fn memory_waves_assemble_with_comgr() {
+        let comgr = match rdnaprobe_oracle::Comgr::load() {
+            Ok(c) => c,
+            Err(e) if std::env::var("CI").is_err() => {
+                eprintln!("skipped: {e}");
+                return;
+            }
+            Err(e) => panic!("comgr is required on CI: {e}"),
+        };
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../datasets/wave/memory.csv");
+        let ds = rdnaprobe_dataset::read_dataset(std::path::Path::new(path)).unwrap();
+        let layout = WaveLayout::from_columns(&ds.extra_columns).unwrap();
+        let mut results = WaveResults::all(ds.rows.len(), Status::Error("not scheduled".into()));
+        let waves = prepare(&ds.rows, &layout, &mut results);
+        assert!(waves.len() >= 10);
+        assert!(waves.iter().all(|w| w.input.mem_bytes > 0));
+        let mut kernels: Vec<&WaveKernel> = waves.iter().map(|w| &w.kernel).collect();
+        kernels.dedup();
+        for (words, mode, shape) in kernels {
+            for target in [
+                rdnaprobe_oracle::Target::Gfx1030,
+                rdnaprobe_oracle::Target::Gfx1036,
+            ] {
+                let k = rdnaprobe_oracle::assemble_wave_probe(&comgr, target, mode, shape, words)
+                    .unwrap_or_else(|e| panic!("{words:x?} on {target}: {e}"));
+                assert!(!k.code_object.is_empty());
+            }
+        }
+    }
 }
