@@ -275,5 +275,13 @@ mem_rows += mem_case("buffer_cmpswap", "v_mov_b32 v10, v4; v_mov_b32 v11, v5; "
                      "0x7e140304 0x7e160305 0xe0c45000 0x80050a06", 64, 0xf, [2], 4, [102],
                      lambda l: [[2, 2, 2, 102][l], l] if l < 4 else [],
                      "buffer_atomic_cmpswap: VDATA = [src, cmp], the old value returns to VDATA[0]")
+mem_rows += mem_case("tbuffer", "v_lshlrev_b32 v6, 3, v5; tbuffer_load_format_xy v[10:11], v6, s[20:23], 0 "
+                     "format:[BUF_FMT_32_32_UINT] offen; tbuffer_store_format_x v4, v6, s[20:23], 0 "
+                     "format:[BUF_FMT_32_FLOAT] offen offset:4",
+                     "0x340c0a83 0xe9f11000 0x80050a06 0xe8b41004 0x80050406", 32, ALL32,
+                     [0x300 + i for i in range(32)], 128,
+                     [0x300 + i if i % 2 == 0 else 100 + i // 2 for i in range(32)],
+                     lambda l: [0x300 + 2 * l, 0x301 + 2 * l] if l < 16 else [],
+                     "MTBUF with 32-bit formats: plain dwords; raw V# range check per dword")
 if len(sys.argv) > 4:
     write(sys.argv[4], V1 + "," + MEM_WAVE, mem_rows)

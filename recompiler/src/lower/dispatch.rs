@@ -1624,6 +1624,14 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::s_buffer_load_dwordx8 => Lower(|l, c| mem::smem(l, c, 8, true)),
         Opcode::s_load_dwordx16 => Lower(|l, c| mem::smem(l, c, 16, false)),
         Opcode::s_buffer_load_dwordx16 => Lower(|l, c| mem::smem(l, c, 16, true)),
+        Opcode::tbuffer_load_format_x => Lower(|l, c| mem::mtbuf(l, c, 1, false)),
+        Opcode::tbuffer_store_format_x => Lower(|l, c| mem::mtbuf(l, c, 1, true)),
+        Opcode::tbuffer_load_format_xy => Lower(|l, c| mem::mtbuf(l, c, 2, false)),
+        Opcode::tbuffer_store_format_xy => Lower(|l, c| mem::mtbuf(l, c, 2, true)),
+        Opcode::tbuffer_load_format_xyz => Lower(|l, c| mem::mtbuf(l, c, 3, false)),
+        Opcode::tbuffer_store_format_xyz => Lower(|l, c| mem::mtbuf(l, c, 3, true)),
+        Opcode::tbuffer_load_format_xyzw => Lower(|l, c| mem::mtbuf(l, c, 4, false)),
+        Opcode::tbuffer_store_format_xyzw => Lower(|l, c| mem::mtbuf(l, c, 4, true)),
         Opcode::v_readfirstlane_b32 => Lower(crosslane::readfirstlane),
         Opcode::ds_swizzle_b32 => Lower(crosslane::ds_swizzle),
         Opcode::ds_read_b32 => Lower(|l, c| lds::ds(l, c, Ds::Read(1))),
@@ -2003,14 +2011,6 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::buffer_store_format_xyzw
         | Opcode::buffer_load_format_d16_hi_x
         | Opcode::buffer_store_format_d16_hi_x
-        | Opcode::tbuffer_load_format_x
-        | Opcode::tbuffer_load_format_xy
-        | Opcode::tbuffer_load_format_xyz
-        | Opcode::tbuffer_load_format_xyzw
-        | Opcode::tbuffer_store_format_x
-        | Opcode::tbuffer_store_format_xy
-        | Opcode::tbuffer_store_format_xyz
-        | Opcode::tbuffer_store_format_xyzw
         | Opcode::tbuffer_load_format_d16_x
         | Opcode::tbuffer_load_format_d16_xy
         | Opcode::tbuffer_load_format_d16_xyz

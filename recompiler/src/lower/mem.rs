@@ -22,7 +22,8 @@
 //!   OOB_SELECT (bits 29:28), per dword of the access at its own offset: 0 out of range when
 //!   index >= num_records or offset >= stride; 1 when index >= num_records; 2 when
 //!   num_records is 0; 3 when index * stride + offset >= num_records. Swizzled V#s and
-//!   ADD_TID are not modelled (computed as if clear).
+//!   ADD_TID are not modelled (computed as if clear). MTBUF with a 32-bit-per-component
+//!   format needs no conversion and is addressed the same way.
 //! - SMEM: `s_load`: `(s[sbase:sbase+1] + sext(offset21) + s[soffset]) & ~3`;
 //!   `s_buffer_load`: `(base & ~3) + (offset & ~3)` (measured on gfx1035, same note), each
 //!   dword out of range (0) when its offset >= num_records (x stride when stride is not 0).
@@ -281,10 +282,59 @@ pub(super) fn mubuf(l: &mut Lowerer, c: &Ctx, what: Vm) -> Result<(), String> {
     if !l.wave_contract {
         return Err(NEEDS_WAVE.into());
     }
-    let (w0, w1) = (word(c, 0)?, word(c, 1)?);
-    if w0 & (1 << 16) != 0 {
+    if word(c, 0)? & (1 << 16) != 0 {
         return Err("memory: the LDS (lds) form of a buffer load is not modelled".into());
     }
+    buffer(l, c, what)
+}
+
+/// MTBUF (`tbuffer_*_format_*`, not d16) with a 32-bit-per-component format in the
+/// instruction (FORMAT, word0 bits 25:19, gfx10 unified numbering: 20..22 32, 62..64 32_32,
+/// 72..74 32_32_32, 75..77 32_32_32_32, UINT/SINT/FLOAT): no conversion, so `n` dword
+/// accesses as MUBUF's. Other formats, and more components than the format has, are
+/// unsupported.
+pub(super) fn mtbuf(l: &mut Lowerer, c: &Ctx, n: u16, store: bool) -> Result<(), String> {
+    if !l.wave_contract {
+        return Err(NEEDS_WAVE.into());
+    }
+    let format = (word(c, 0)? >> 19) & 0x7f;
+    let comps = match format {
+        20..=22 => 1,
+        62..=64 => 2,
+        72..=74 => 3,
+        75..=77 => 4,
+        _ => {
+            return Err(format!(
+                "memory: tbuffer format {format} needs a conversion: not modelled yet"
+            ))
+        }
+    };
+    if n > comps {
+        return Err(format!(
+            "memory: {n} components of a {comps}-component format (the fill of the missing \
+             ones is not modelled)"
+        ));
+    }
+    let what = if store {
+        Vm::Store {
+            bytes: 4,
+            n,
+            hi: false,
+        }
+    } else {
+        Vm::Load {
+            bytes: 4,
+            n,
+            sext: false,
+            d16: D16::No,
+        }
+    };
+    buffer(l, c, what)
+}
+
+/// The addressing and range check shared by MUBUF and MTBUF.
+fn buffer(l: &mut Lowerer, c: &Ctx, what: Vm) -> Result<(), String> {
+    let (w0, w1) = (word(c, 0)?, word(c, 1)?);
     if w1 & (1 << 23) != 0 {
         return Err("memory: TFE (partially resident textures) is not modelled".into());
     }
