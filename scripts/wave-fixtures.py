@@ -185,13 +185,14 @@ if len(sys.argv) > 3:
 # take addresses from s[16:17] and the V# from s[20:23], so they hold for any region address.
 MEM_WAVE = "wave_id,lane,exec_in,s_in,mem_in,mem_bytes,s_out,mem_out"
 
-def mem_case(wid, text, enc, w, exec_in, mem_in, mem_bytes, mem_out, outs, note, s_in=None, s_out=None):
+def mem_case(wid, text, enc, w, exec_in, mem_in, mem_bytes, mem_out, outs, note, s_in=None, s_out=None,
+             in0=lambda l: 100 + l, denorm32=""):
     s_in, s_out = s_in or [0] * 16, s_out or s_in or [0] * 16
     rows = []
     for l in range(w):
-        ins = [f"0x{100 + l:08x}", f"0x{l:08x}"] + ["0x00000000"] * 4
+        ins = [f"0x{in0(l):08x}", f"0x{l:08x}"] + ["0x00000000"] * 4
         o = outs(l) + [0] * (16 - len(outs(l)))
-        cells = [f'"{text}"', enc, str(w)] + [""] * 7 + ins + [f"0x{x:08x}" for x in o]
+        cells = [f'"{text}"', enc, str(w), "", "", str(denorm32)] + [""] * 4 + ins + [f"0x{x:08x}" for x in o]
         cells += ["gfx1030", "hand-computed from the RDNA2 ISA", f'"{note}"']
         first = l == 0
         cells += [wid, str(l), f"0x{exec_in:016x}" if first else "", dw(s_in) if first else "",
@@ -283,5 +284,40 @@ mem_rows += mem_case("tbuffer", "v_lshlrev_b32 v6, 3, v5; tbuffer_load_format_xy
                      [0x300 + i if i % 2 == 0 else 100 + i // 2 for i in range(32)],
                      lambda l: [0x300 + 2 * l, 0x301 + 2 * l] if l < 16 else [],
                      "MTBUF with 32-bit formats: plain dwords; raw V# range check per dword")
+# The float atomics rule (reference notes, "LDS float atomics", shared by the buffer float
+# atomics): flush by the f32 denormal field's bit 0, then sNaN data, sNaN old, qNaN old, qNaN
+# data, then the ordered compare with -0 below +0; the flushed value is written.
+def float_atomic(old, data, flush, mx):
+    fl = lambda x: x & 0x80000000 if flush and x & 0x7f800000 == 0 else x
+    o, d = fl(old), fl(data)
+    nan = lambda x: x & 0x7fffffff > 0x7f800000
+    snan = lambda x: nan(x) and not x & 0x00400000
+    if snan(d): return d | 0x00400000
+    if snan(o): return o | 0x00400000
+    if nan(o): return d
+    if nan(d): return o
+    key = lambda x: (~x & 0xffffffff) if x & 0x80000000 else x | 0x80000000
+    return d if (key(d) > key(o) if mx else key(d) < key(o)) else o
+
+FPAIRS = [(0x3f800000, 0x40000000), (0x40000000, 0x3f800000), (0x80000000, 0x00000000),
+          (0x00000000, 0x80000000), (0x7fc00000, 0x3f800000), (0x3f800000, 0x7fc00000),
+          (0x7f800001, 0x3f800000), (0x3f800000, 0xff800001), (0x7f800001, 0xff800002),
+          (0x00000001, 0x3f800000), (0x3f800000, 0x80000001), (0xff800000, 0x7f800000),
+          (0xc0000000, 0xbf800000), (0x7fc00000, 0x7fc00001), (0x80000001, 0x00000001),
+          (0x12345678, 0x12345679)]
+for mx, denorm32, wid, text, enc in [
+        (False, 0, "fmin_flush", "v_lshlrev_b32 v6, 2, v5; global_atomic_fmin v10, v6, v4, s[16:17] glc",
+         "0x340c0a82 0xdcfd8000 0x0a100406"),
+        (False, 3, "fmin_keep", "v_lshlrev_b32 v6, 2, v5; global_atomic_fmin v10, v6, v4, s[16:17] glc",
+         "0x340c0a82 0xdcfd8000 0x0a100406"),
+        (True, 0, "fmax_flush", "v_lshlrev_b32 v6, 2, v5; buffer_atomic_fmax v4, v6, s[20:23], 0 offen glc; "
+         "v_mov_b32 v10, v4", "0x340c0a82 0xe1005000 0x80050406 0x7e140304")]:
+    olds = [o for o, _ in FPAIRS]
+    mem_rows += mem_case(wid, text, enc, 32, 0xffff, olds, 64,
+                         [float_atomic(o, d, denorm32 & 1 == 0, mx) for o, d in FPAIRS],
+                         lambda l: [FPAIRS[l][0]] if l < 16 else [],
+                         "the float atomics rule: flush by denorm32 bit 0, NaN order, -0 below +0; "
+                         "the old value returns", in0=lambda l: FPAIRS[l][1] if l < 16 else 100 + l,
+                         denorm32=denorm32)
 if len(sys.argv) > 4:
     write(sys.argv[4], V1 + "," + MEM_WAVE, mem_rows)

@@ -361,6 +361,14 @@ pub enum LdsOp {
     And,
     Or,
     Xor,
+    /// The float atomics rule on f32 bits, the smaller (`FMin`) or larger (`FMax`) of `old` and
+    /// `data`, denormals flushed first when `flush`: [`crate::wave::float_atomic`].
+    FMin {
+        flush: bool,
+    },
+    FMax {
+        flush: bool,
+    },
 }
 
 impl Expr {

@@ -85,6 +85,59 @@ pub fn lds_apply(op: LdsOp, old: u32, data: u32) -> u32 {
         LdsOp::And => old & data,
         LdsOp::Or => old | data,
         LdsOp::Xor => old ^ data,
+        LdsOp::FMin { flush } => float_atomic(old, data, flush, false),
+        LdsOp::FMax { flush } => float_atomic(old, data, flush, true),
+    }
+}
+
+/// The float atomics rule on f32 bits (the reference notes' "LDS float atomics" entry, whose
+/// bit rule the buffer float atomics share; measured on gfx1036): both operands are flushed
+/// to the zero of their sign when `flush` (bit 0 of the f32 denormal field clear); then a
+/// signalling-NaN data is stored quieted, else a signalling-NaN old value is stored quieted,
+/// else a quiet-NaN old value is replaced by the data, else a quiet-NaN data loses, else the
+/// ordered compare with -0 below +0 decides (`max`: the larger wins). The flushed value is
+/// what is written, also when the old value wins. IEEE_MODE has no effect (rule:
+/// float-atomics).
+pub fn float_atomic(old: u32, data: u32, flush: bool, max: bool) -> u32 {
+    let fl = |x: u32| {
+        if flush && x & 0x7f80_0000 == 0 {
+            x & 0x8000_0000
+        } else {
+            x
+        }
+    };
+    let (o, d) = (fl(old), fl(data));
+    let nan = |x: u32| x & 0x7fff_ffff > 0x7f80_0000;
+    let snan = |x: u32| nan(x) && x & 0x0040_0000 == 0;
+    if snan(d) {
+        return d | 0x0040_0000;
+    }
+    if snan(o) {
+        return o | 0x0040_0000;
+    }
+    if nan(o) {
+        return d;
+    }
+    if nan(d) {
+        return o;
+    }
+    // Ordered keys: negative values reversed below the positive ones, -0 just below +0.
+    let key = |x: u32| {
+        if x & 0x8000_0000 != 0 {
+            !x
+        } else {
+            x | 0x8000_0000
+        }
+    };
+    let d_wins = if max {
+        key(d) > key(o)
+    } else {
+        key(d) < key(o)
+    };
+    if d_wins {
+        d
+    } else {
+        o
     }
 }
 
@@ -429,6 +482,49 @@ mod tests {
         assert_eq!(u.exec, 0xf);
         assert_eq!(u.vcc, 0xffff_ffc0);
         assert!(u.scc);
+    }
+
+    #[test]
+    fn float_atomics_follow_the_notes_order() {
+        let (one, two, qnan) = (0x3f80_0000, 0x4000_0000, 0x7fc0_0000);
+        assert_eq!(float_atomic(two, one, true, false), one);
+        assert_eq!(float_atomic(two, one, true, true), two);
+        assert_eq!(
+            float_atomic(0, 0x8000_0000, true, false),
+            0x8000_0000,
+            "-0 below +0"
+        );
+        assert_eq!(float_atomic(0x8000_0000, 0, true, true), 0, "+0 above -0");
+        assert_eq!(
+            float_atomic(one, 0xff80_0001, true, false),
+            0xffc0_0001,
+            "sNaN data"
+        );
+        assert_eq!(
+            float_atomic(0x7f80_0001, 0xff80_0002, true, true),
+            0xffc0_0002
+        );
+        assert_eq!(
+            float_atomic(0x7f80_0001, one, true, false),
+            0x7fc0_0001,
+            "sNaN old"
+        );
+        assert_eq!(
+            float_atomic(qnan, one, true, true),
+            one,
+            "a qNaN old value is replaced"
+        );
+        assert_eq!(
+            float_atomic(one, qnan, true, false),
+            one,
+            "a qNaN data loses"
+        );
+        assert_eq!(
+            float_atomic(1, one, true, false),
+            0,
+            "the flushed old value is written"
+        );
+        assert_eq!(float_atomic(1, one, false, false), 1, "kept with bit 0 set");
     }
 
     #[test]

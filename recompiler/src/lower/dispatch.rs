@@ -49,7 +49,7 @@ const LDS: &str = "LDS: wave contract";
 const FORMAT: &str = "typed (format) buffer access: the format conversions are not modelled yet";
 const CSUB: &str = "atomic csub (subtract clamped at 0): not modelled yet";
 const FLOAT_ATOMIC: &str =
-    "float memory atomics: the float atomics rule is not lowered for memory yet";
+    "float compare-and-swap: the rule for a denormal or signalling-NaN data is not measured";
 const ATOMIC64: &str = "64-bit memory atomics: not modelled yet";
 const SCRATCH: &str = "scratch (private) memory: not modelled";
 const ADDTID: &str = "addtid forms (address from the lane id): not modelled yet";
@@ -2024,14 +2024,24 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::buffer_atomic_cmpswap => Lower(|l, c| mem::mubuf(l, c, Vm::CmpSwap)),
         Opcode::buffer_atomic_csub | Opcode::global_atomic_csub => Unlowered(CSUB),
         Opcode::buffer_atomic_fcmpswap
-        | Opcode::buffer_atomic_fmin
-        | Opcode::buffer_atomic_fmax
         | Opcode::flat_atomic_fcmpswap
-        | Opcode::flat_atomic_fmin
-        | Opcode::flat_atomic_fmax
-        | Opcode::global_atomic_fcmpswap
-        | Opcode::global_atomic_fmin
-        | Opcode::global_atomic_fmax => Unlowered(FLOAT_ATOMIC),
+        | Opcode::global_atomic_fcmpswap => Unlowered(FLOAT_ATOMIC),
+        Opcode::buffer_atomic_fmin => {
+            Lower(|l, c| mem::mubuf(l, c, Vm::FloatAtomic { max: false }))
+        }
+        Opcode::buffer_atomic_fmax => Lower(|l, c| mem::mubuf(l, c, Vm::FloatAtomic { max: true })),
+        Opcode::flat_atomic_fmin => {
+            Lower(|l, c| mem::flat(l, c, Vm::FloatAtomic { max: false }, false))
+        }
+        Opcode::flat_atomic_fmax => {
+            Lower(|l, c| mem::flat(l, c, Vm::FloatAtomic { max: true }, false))
+        }
+        Opcode::global_atomic_fmin => {
+            Lower(|l, c| mem::flat(l, c, Vm::FloatAtomic { max: false }, true))
+        }
+        Opcode::global_atomic_fmax => {
+            Lower(|l, c| mem::flat(l, c, Vm::FloatAtomic { max: true }, true))
+        }
         Opcode::buffer_atomic_swap_x2
         | Opcode::buffer_atomic_cmpswap_x2
         | Opcode::buffer_atomic_add_x2

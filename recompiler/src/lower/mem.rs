@@ -70,6 +70,9 @@ pub(super) enum Vm {
     Store { bytes: u8, n: u16, hi: bool },
     /// A 32-bit atomic; GLC returns the old value.
     Atomic(LdsOp),
+    /// fmin (`max` false) or fmax on f32 bits by the float atomics rule, with the f32 denormal
+    /// field's flush (rule: float-atomics); GLC returns the old value.
+    FloatAtomic { max: bool },
     /// The 32-bit compare-and-swap: DATA[0] is written where the old value equals DATA[1];
     /// GLC returns the old value.
     CmpSwap,
@@ -183,6 +186,20 @@ impl Lowerer {
                 }
             }
             Vm::Atomic(op) => {
+                let d = self.vgpr_get(vdata);
+                let (a, ok) = at(self, 0);
+                let old = self.mem(op, 4, a, d, ok, None);
+                if glc {
+                    self.vgpr_set(vdst, old);
+                }
+            }
+            Vm::FloatAtomic { max } => {
+                let flush = self.mode.denorm32 & 1 == 0;
+                let op = if max {
+                    LdsOp::FMax { flush }
+                } else {
+                    LdsOp::FMin { flush }
+                };
                 let d = self.vgpr_get(vdata);
                 let (a, ok) = at(self, 0);
                 let old = self.mem(op, 4, a, d, ok, None);
