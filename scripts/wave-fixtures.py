@@ -284,6 +284,17 @@ mem_rows += mem_case("tbuffer", "v_lshlrev_b32 v6, 3, v5; tbuffer_load_format_xy
                      [0x300 + i if i % 2 == 0 else 100 + i // 2 for i in range(32)],
                      lambda l: [0x300 + 2 * l, 0x301 + 2 * l] if l < 16 else [],
                      "MTBUF with 32-bit formats: plain dwords; raw V# range check per dword")
+mem_rows += mem_case("csub", "v_mov_b32 v7, 0; global_atomic_csub v10, v7, v5, s[16:17] glc",
+                     "0x7e0e0280 0xdcd18000 0x0a100507", 32, 0xf, [5], 4, [0],
+                     lambda l: [[5, 5, 4, 2][l]] if l < 4 else [],
+                     "global_atomic_csub: old >= data ? old - data : 0, lanes in order")
+mem_rows += mem_case("loop_atomic", "s_mov_b32 s0, 3; v_mov_b32 v7, 0; v_mov_b32 v8, 1; "
+                     "global_atomic_add v7, v8, s[16:17]; s_sub_u32 s0, s0, 1; s_cmp_lg_u32 s0, 0; "
+                     "s_cbranch_scc1 -5; global_load_dword v10, v7, s[16:17]",
+                     "0xbe800383 0x7e0e0280 0x7e100281 0xdcc88000 0x00100807 0x80808100 0xbf078000 "
+                     "0xbf85fffb 0xdc308000 0x0a100007", 64, E, [0], 4, [96],
+                     lambda l: [96] if active(E, l) else [],
+                     "memory atomics inside a loop: 3 passes of 32 active lanes", s_in=[0] * 16)
 # The float atomics rule (reference notes, "LDS float atomics", shared by the buffer float
 # atomics): flush by the f32 denormal field's bit 0, then sNaN data, sNaN old, qNaN old, qNaN
 # data, then the ordered compare with -0 below +0; the flushed value is written.

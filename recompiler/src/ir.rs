@@ -361,6 +361,8 @@ pub enum LdsOp {
     And,
     Or,
     Xor,
+    /// `old >= data ? old - data : 0` (the clamped subtract of `*_atomic_csub`).
+    Csub,
     /// The float atomics rule on f32 bits, the smaller (`FMin`) or larger (`FMax`) of `old` and
     /// `data`, denormals flushed first when `flush`: [`crate::wave::float_atomic`].
     FMin {

@@ -85,6 +85,7 @@ pub fn lds_apply(op: LdsOp, old: u32, data: u32) -> u32 {
         LdsOp::And => old & data,
         LdsOp::Or => old | data,
         LdsOp::Xor => old ^ data,
+        LdsOp::Csub => old.saturating_sub(data),
         LdsOp::FMin { flush } => float_atomic(old, data, flush, false),
         LdsOp::FMax { flush } => float_atomic(old, data, flush, true),
     }

@@ -47,7 +47,6 @@ const CUBE: &str =
 const INTERPOLATION: &str = "interpolation: needs a pixel shader's attributes";
 const LDS: &str = "LDS: wave contract";
 const FORMAT: &str = "typed (format) buffer access: the format conversions are not modelled yet";
-const CSUB: &str = "atomic csub (subtract clamped at 0): not modelled yet";
 const FLOAT_ATOMIC: &str =
     "float compare-and-swap: the rule for a denormal or signalling-NaN data is not measured";
 const ATOMIC64: &str = "64-bit memory atomics: not modelled yet";
@@ -2022,7 +2021,8 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::global_atomic_cmpswap => Lower(|l, c| mem::flat(l, c, Vm::CmpSwap, true)),
         Opcode::flat_atomic_cmpswap => Lower(|l, c| mem::flat(l, c, Vm::CmpSwap, false)),
         Opcode::buffer_atomic_cmpswap => Lower(|l, c| mem::mubuf(l, c, Vm::CmpSwap)),
-        Opcode::buffer_atomic_csub | Opcode::global_atomic_csub => Unlowered(CSUB),
+        Opcode::buffer_atomic_csub => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Csub))),
+        Opcode::global_atomic_csub => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Csub), true)),
         Opcode::buffer_atomic_fcmpswap
         | Opcode::flat_atomic_fcmpswap
         | Opcode::global_atomic_fcmpswap => Unlowered(FLOAT_ATOMIC),

@@ -194,6 +194,11 @@ impl Emitter<'_> {
             LdsOp::And => b.bitwise_and(t, None, old, d).map_err(&err)?,
             LdsOp::Or => b.bitwise_or(t, None, old, d).map_err(&err)?,
             LdsOp::Xor => b.bitwise_xor(t, None, old, d).map_err(&err)?,
+            LdsOp::Csub => {
+                let ge = b.u_greater_than_equal(tb, None, old, d).map_err(&err)?;
+                let diff = b.i_sub(t, None, old, d).map_err(&err)?;
+                b.select(t, None, ge, diff, c0).map_err(&err)?
+            }
             LdsOp::FMin { flush } => self.float_atomic(old, d, flush, false)?,
             LdsOp::FMax { flush } => self.float_atomic(old, d, flush, true)?,
         })
