@@ -295,6 +295,19 @@ mem_rows += mem_case("loop_atomic", "s_mov_b32 s0, 3; v_mov_b32 v7, 0; v_mov_b32
                      "0xbf85fffb 0xdc308000 0x0a100007", 64, E, [0], 4, [96],
                      lambda l: [96] if active(E, l) else [],
                      "memory atomics inside a loop: 3 passes of 32 active lanes", s_in=[0] * 16)
+X2_OLD = [(0xffffffff, 1), (0xffffffff, 1), (0, 2)]
+X2_CMP = [(5, 0), (100, 0), (100, 0)]
+mem_rows += mem_case("atomic_x2", "v_mov_b32 v7, 0; v_mov_b32 v8, v5; v_mov_b32 v9, 0; "
+                     "global_atomic_add_x2 v[10:11], v7, v[8:9], s[16:17] glc; v_mov_b32 v14, v4; "
+                     "v_mov_b32 v15, 0; v_mov_b32 v16, 5; v_mov_b32 v17, 0; "
+                     "global_atomic_cmpswap_x2 v[12:13], v7, v[14:17], s[16:17] offset:8 glc; "
+                     "global_atomic_smax_x2 v[18:19], v7, v[8:9], s[16:17] offset:4 glc",
+                     "0x7e0e0280 0x7e100305 0x7e120280 0xdd498000 0x0a100807 0x7e1c0304 0x7e1e0280 "
+                     "0x7e200285 0x7e220280 0xdd458008 0x0c100e07 0xdd5d8004 0x12100807", 32, 0x7,
+                     [0xffffffff, 1, 5, 0], 16, [2, 2, 100, 0],
+                     lambda l: [*X2_OLD[l], *X2_CMP[l], 100 + l, 0, 5, 0, 0, 0] if l < 3 else [],
+                     "64-bit atomics in lane order (add_x2 carries into the high dword, cmpswap_x2 "
+                     "compares 64 bits); an address that is not a multiple of 8 is out of range")
 # The float atomics rule (reference notes, "LDS float atomics", shared by the buffer float
 # atomics): flush by the f32 denormal field's bit 0, then sNaN data, sNaN old, qNaN old, qNaN
 # data, then the ordered compare with -0 below +0; the flushed value is written.

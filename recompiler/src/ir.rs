@@ -320,8 +320,10 @@ pub enum Expr {
     /// the bytes before the operation, zero-extended; 0 for an inactive lane or an access whose
     /// bytes are not all inside the region ([`crate::wave::MEM_BASE`] and the region's size),
     /// which writes nothing. A write keeps the low `bytes` bytes of the new value; only 4-byte
-    /// accesses may be atomics. With `cmp` (a `U32`, only for a 4-byte `Write`) the access is
-    /// a compare-and-swap: `data` is written only where the old value equals `cmp`. Runs in
+    /// accesses may be atomics. An 8-byte access is a 64-bit integer atomic: `data`, `cmp` and
+    /// the result are `U64`, and an address that is not a multiple of 8 is out of range (the
+    /// hardware faults the wave). With `cmp` (only for a `Write`) the access is a
+    /// compare-and-swap: `data` is written only where the old value equals `cmp`. Runs in
     /// program order on every lane in uniform control flow. Bits: [`crate::wave::lds_apply`]
     /// and [`crate::wave`].
     Mem {
@@ -457,6 +459,7 @@ impl Kernel {
             Expr::Convert { to, .. } => *to,
             Expr::Pack64 { .. } => Ty::U64,
             Expr::SgprIn(_) | Expr::WaveRead { .. } | Expr::Var(_) | Expr::Lds { .. } => Ty::U32,
+            Expr::Mem { bytes: 8, .. } => Ty::U64,
             Expr::Mem { .. } => Ty::U32,
             Expr::ExecIn | Expr::WaveBallot(_) => Ty::U64,
         }
@@ -604,16 +607,27 @@ impl Kernel {
                     active,
                     cmp,
                 } => {
-                    if t(addr) != U64 || t(data) != U32 || t(active) != Bool {
-                        return bad("memory operands are U64 address, U32 data, Bool active".into());
+                    let dt = if bytes == 8 { U64 } else { U32 };
+                    if t(addr) != U64 || t(data) != dt || t(active) != Bool {
+                        return bad(
+                            "memory operands are U64 address, data of the width, Bool active"
+                                .into(),
+                        );
                     }
                     if let Some(c) = cmp {
-                        if t(c) != U32 || op != LdsOp::Write || bytes != 4 {
-                            return bad("a compare-and-swap is a 4-byte Write with a U32".into());
+                        if t(c) != dt || op != LdsOp::Write || bytes < 4 {
+                            return bad("a compare-and-swap is a 4- or 8-byte Write".into());
                         }
                     }
                     let plain = matches!(op, LdsOp::Read | LdsOp::Write);
-                    if !(bytes == 4 || (plain && (bytes == 1 || bytes == 2))) {
+                    let float = matches!(op, LdsOp::FMin { .. } | LdsOp::FMax { .. });
+                    let ok = match bytes {
+                        1 | 2 => plain,
+                        4 => true,
+                        8 => op != LdsOp::Read && !float,
+                        _ => false,
+                    };
+                    if !ok {
                         return bad(format!("a {bytes}-byte memory {op:?}"));
                     }
                 }

@@ -91,6 +91,40 @@ pub fn lds_apply(op: LdsOp, old: u32, data: u32) -> u32 {
     }
 }
 
+/// [`lds_apply`] for the 64-bit integer atomics of [`Expr::Mem`] (the float forms have no
+/// 64-bit memory op: they leave `old`).
+pub fn lds_apply64(op: LdsOp, old: u64, data: u64) -> u64 {
+    match op {
+        LdsOp::Read | LdsOp::FMin { .. } | LdsOp::FMax { .. } => old,
+        LdsOp::Write => data,
+        LdsOp::Add => old.wrapping_add(data),
+        LdsOp::Sub => old.wrapping_sub(data),
+        LdsOp::Rsub => data.wrapping_sub(old),
+        LdsOp::Inc => {
+            if old >= data {
+                0
+            } else {
+                old + 1
+            }
+        }
+        LdsOp::Dec => {
+            if old == 0 || old > data {
+                data
+            } else {
+                old - 1
+            }
+        }
+        LdsOp::MinI => (old as i64).min(data as i64) as u64,
+        LdsOp::MaxI => (old as i64).max(data as i64) as u64,
+        LdsOp::MinU => old.min(data),
+        LdsOp::MaxU => old.max(data),
+        LdsOp::And => old & data,
+        LdsOp::Or => old | data,
+        LdsOp::Xor => old ^ data,
+        LdsOp::Csub => old.saturating_sub(data),
+    }
+}
+
 /// The float atomics rule on f32 bits (the reference notes' "LDS float atomics" entry, whose
 /// bit rule the buffer float atomics share; measured on gfx1036): both operands are flushed
 /// to the zero of their sign when `flush` (bit 0 of the f32 denormal field clear); then a
@@ -253,22 +287,28 @@ impl State<'_> {
                         let off = v[addr.index()].wrapping_sub(MEM_BASE);
                         let inside = off
                             .checked_add(nb as u64)
-                            .is_some_and(|end| end <= self.mem.len() as u64);
+                            .is_some_and(|end| end <= self.mem.len() as u64)
+                            && (nb != 8 || off % 8 == 0);
                         let r = if v[active.index()] != 0 && inside {
                             let o = off as usize;
-                            let mut b = [0u8; 4];
+                            let mut b = [0u8; 8];
                             b[..nb].copy_from_slice(&self.mem[o..o + nb]);
-                            let old = u32::from_le_bytes(b);
-                            let swap = cmp.is_none_or(|c| v[c.index()] as u32 == old);
+                            let old = u64::from_le_bytes(b);
+                            let swap = cmp.is_none_or(|c| v[c.index()] == old);
                             if op != LdsOp::Read && swap {
-                                let new = lds_apply(op, old, v[data.index()] as u32);
+                                let d = v[data.index()];
+                                let new = if nb == 8 {
+                                    lds_apply64(op, old, d)
+                                } else {
+                                    u64::from(lds_apply(op, old as u32, d as u32))
+                                };
                                 self.mem[o..o + nb].copy_from_slice(&new.to_le_bytes()[..nb]);
                             }
                             old
                         } else {
                             0
                         };
-                        self.vals[l][i] = u64::from(r);
+                        self.vals[l][i] = r;
                     }
                 }
                 Expr::Var(id) => {

@@ -49,7 +49,7 @@ const LDS: &str = "LDS: wave contract";
 const FORMAT: &str = "typed (format) buffer access: the format conversions are not modelled yet";
 const FLOAT_ATOMIC: &str =
     "float compare-and-swap: the rule for a denormal or signalling-NaN data is not measured";
-const ATOMIC64: &str = "64-bit memory atomics: not modelled yet";
+const ATOMIC64: &str = "f64 memory atomics: the float atomics rule for f64 is not lowered yet";
 const SCRATCH: &str = "scratch (private) memory: not modelled";
 const ADDTID: &str = "addtid forms (address from the lane id): not modelled yet";
 const IMAGE: &str = "image ops: not modelled";
@@ -1631,6 +1631,422 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::tbuffer_store_format_xyz => Lower(|l, c| mem::mtbuf(l, c, 3, true)),
         Opcode::tbuffer_load_format_xyzw => Lower(|l, c| mem::mtbuf(l, c, 4, false)),
         Opcode::tbuffer_store_format_xyzw => Lower(|l, c| mem::mtbuf(l, c, 4, true)),
+        Opcode::global_atomic_swap_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Write,
+                    cmp: false,
+                },
+                true,
+            )
+        }),
+        Opcode::global_atomic_add_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Add,
+                    cmp: false,
+                },
+                true,
+            )
+        }),
+        Opcode::global_atomic_sub_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Sub,
+                    cmp: false,
+                },
+                true,
+            )
+        }),
+        Opcode::global_atomic_smin_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::MinI,
+                    cmp: false,
+                },
+                true,
+            )
+        }),
+        Opcode::global_atomic_umin_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::MinU,
+                    cmp: false,
+                },
+                true,
+            )
+        }),
+        Opcode::global_atomic_smax_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::MaxI,
+                    cmp: false,
+                },
+                true,
+            )
+        }),
+        Opcode::global_atomic_umax_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::MaxU,
+                    cmp: false,
+                },
+                true,
+            )
+        }),
+        Opcode::global_atomic_and_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::And,
+                    cmp: false,
+                },
+                true,
+            )
+        }),
+        Opcode::global_atomic_or_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Or,
+                    cmp: false,
+                },
+                true,
+            )
+        }),
+        Opcode::global_atomic_xor_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Xor,
+                    cmp: false,
+                },
+                true,
+            )
+        }),
+        Opcode::global_atomic_inc_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Inc,
+                    cmp: false,
+                },
+                true,
+            )
+        }),
+        Opcode::global_atomic_dec_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Dec,
+                    cmp: false,
+                },
+                true,
+            )
+        }),
+        Opcode::global_atomic_cmpswap_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Write,
+                    cmp: true,
+                },
+                true,
+            )
+        }),
+        Opcode::flat_atomic_swap_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Write,
+                    cmp: false,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_atomic_add_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Add,
+                    cmp: false,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_atomic_sub_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Sub,
+                    cmp: false,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_atomic_smin_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::MinI,
+                    cmp: false,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_atomic_umin_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::MinU,
+                    cmp: false,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_atomic_smax_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::MaxI,
+                    cmp: false,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_atomic_umax_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::MaxU,
+                    cmp: false,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_atomic_and_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::And,
+                    cmp: false,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_atomic_or_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Or,
+                    cmp: false,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_atomic_xor_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Xor,
+                    cmp: false,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_atomic_inc_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Inc,
+                    cmp: false,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_atomic_dec_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Dec,
+                    cmp: false,
+                },
+                false,
+            )
+        }),
+        Opcode::flat_atomic_cmpswap_x2 => Lower(|l, c| {
+            mem::flat(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Write,
+                    cmp: true,
+                },
+                false,
+            )
+        }),
+        Opcode::buffer_atomic_swap_x2 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Write,
+                    cmp: false,
+                },
+            )
+        }),
+        Opcode::buffer_atomic_add_x2 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Add,
+                    cmp: false,
+                },
+            )
+        }),
+        Opcode::buffer_atomic_sub_x2 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Sub,
+                    cmp: false,
+                },
+            )
+        }),
+        Opcode::buffer_atomic_smin_x2 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::MinI,
+                    cmp: false,
+                },
+            )
+        }),
+        Opcode::buffer_atomic_umin_x2 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::MinU,
+                    cmp: false,
+                },
+            )
+        }),
+        Opcode::buffer_atomic_smax_x2 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::MaxI,
+                    cmp: false,
+                },
+            )
+        }),
+        Opcode::buffer_atomic_umax_x2 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::MaxU,
+                    cmp: false,
+                },
+            )
+        }),
+        Opcode::buffer_atomic_and_x2 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::And,
+                    cmp: false,
+                },
+            )
+        }),
+        Opcode::buffer_atomic_or_x2 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Or,
+                    cmp: false,
+                },
+            )
+        }),
+        Opcode::buffer_atomic_xor_x2 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Xor,
+                    cmp: false,
+                },
+            )
+        }),
+        Opcode::buffer_atomic_inc_x2 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Inc,
+                    cmp: false,
+                },
+            )
+        }),
+        Opcode::buffer_atomic_dec_x2 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Dec,
+                    cmp: false,
+                },
+            )
+        }),
+        Opcode::buffer_atomic_cmpswap_x2 => Lower(|l, c| {
+            mem::mubuf(
+                l,
+                c,
+                Vm::Atomic64 {
+                    op: LdsOp::Write,
+                    cmp: true,
+                },
+            )
+        }),
         Opcode::v_readfirstlane_b32 => Lower(crosslane::readfirstlane),
         Opcode::ds_swizzle_b32 => Lower(crosslane::ds_swizzle),
         Opcode::ds_read_b32 => Lower(|l, c| lds::ds(l, c, Ds::Read(1))),
@@ -2042,51 +2458,12 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::global_atomic_fmax => {
             Lower(|l, c| mem::flat(l, c, Vm::FloatAtomic { max: true }, true))
         }
-        Opcode::buffer_atomic_swap_x2
-        | Opcode::buffer_atomic_cmpswap_x2
-        | Opcode::buffer_atomic_add_x2
-        | Opcode::buffer_atomic_sub_x2
-        | Opcode::buffer_atomic_smin_x2
-        | Opcode::buffer_atomic_umin_x2
-        | Opcode::buffer_atomic_smax_x2
-        | Opcode::buffer_atomic_umax_x2
-        | Opcode::buffer_atomic_and_x2
-        | Opcode::buffer_atomic_or_x2
-        | Opcode::buffer_atomic_xor_x2
-        | Opcode::buffer_atomic_inc_x2
-        | Opcode::buffer_atomic_dec_x2
-        | Opcode::buffer_atomic_fcmpswap_x2
+        Opcode::buffer_atomic_fcmpswap_x2
         | Opcode::buffer_atomic_fmin_x2
         | Opcode::buffer_atomic_fmax_x2
-        | Opcode::flat_atomic_swap_x2
-        | Opcode::flat_atomic_cmpswap_x2
-        | Opcode::flat_atomic_add_x2
-        | Opcode::flat_atomic_sub_x2
-        | Opcode::flat_atomic_smin_x2
-        | Opcode::flat_atomic_umin_x2
-        | Opcode::flat_atomic_smax_x2
-        | Opcode::flat_atomic_umax_x2
-        | Opcode::flat_atomic_and_x2
-        | Opcode::flat_atomic_or_x2
-        | Opcode::flat_atomic_xor_x2
-        | Opcode::flat_atomic_inc_x2
-        | Opcode::flat_atomic_dec_x2
         | Opcode::flat_atomic_fcmpswap_x2
         | Opcode::flat_atomic_fmin_x2
         | Opcode::flat_atomic_fmax_x2
-        | Opcode::global_atomic_swap_x2
-        | Opcode::global_atomic_cmpswap_x2
-        | Opcode::global_atomic_add_x2
-        | Opcode::global_atomic_sub_x2
-        | Opcode::global_atomic_smin_x2
-        | Opcode::global_atomic_umin_x2
-        | Opcode::global_atomic_smax_x2
-        | Opcode::global_atomic_umax_x2
-        | Opcode::global_atomic_and_x2
-        | Opcode::global_atomic_or_x2
-        | Opcode::global_atomic_xor_x2
-        | Opcode::global_atomic_inc_x2
-        | Opcode::global_atomic_dec_x2
         | Opcode::global_atomic_fcmpswap_x2
         | Opcode::global_atomic_fmin_x2
         | Opcode::global_atomic_fmax_x2 => Unlowered(ATOMIC64),

@@ -1,7 +1,8 @@
 //! Memory instructions under the wave contract ([`Expr::Mem`]): GLOBAL and FLAT loads,
-//! stores, 32-bit integer atomics and compare-and-swap on the wave's memory region, MUBUF
-//! loads, stores and atomics through a buffer resource (V#) with its range check, and SMEM loads
-//! (`s_load_dword*`, `s_buffer_load_dword*`).
+//! stores, 32- and 64-bit integer atomics, compare-and-swap and the f32 float atomics on the
+//! wave's memory region; MUBUF (and MTBUF with 32-bit formats) loads, stores and atomics
+//! through a buffer resource (V#) with its range check; SMEM loads (`s_load_dword*`,
+//! `s_buffer_load_dword*`).
 //!
 //! Before the body s[16:17] holds the region's address and s[20:23] a raw V# for it (see
 //! [`init_region`]). Accesses run in program order; within one instruction the active lanes
@@ -73,6 +74,10 @@ pub(super) enum Vm {
     /// fmin (`max` false) or fmax on f32 bits by the float atomics rule, with the f32 denormal
     /// field's flush (rule: float-atomics); GLC returns the old value.
     FloatAtomic { max: bool },
+    /// A 64-bit integer atomic on DATA[0:1] (`cmp`: the compare-and-swap, DATA[2:3] the
+    /// compare value); GLC returns the old value to VDST[0:1]. An address that is not a
+    /// multiple of 8 is out of range (the hardware faults the wave).
+    Atomic64 { op: LdsOp, cmp: bool },
     /// The 32-bit compare-and-swap: DATA[0] is written where the old value equals DATA[1];
     /// GLC returns the old value.
     CmpSwap,
@@ -205,6 +210,18 @@ impl Lowerer {
                 let old = self.mem(op, 4, a, d, ok, None);
                 if glc {
                     self.vgpr_set(vdst, old);
+                }
+            }
+            Vm::Atomic64 { op, cmp } => {
+                let d = self.v64(vdata);
+                let c = cmp.then(|| self.v64(vdata + 2));
+                let (a, ok) = at(self, 0);
+                let old = self.mem(op, 8, a, d, ok, c);
+                if glc {
+                    let lo = self.b.trunc64(old);
+                    let hi = self.b.hi32(old);
+                    self.vgpr_set(vdst, lo);
+                    self.vgpr_set(vdst + 1, hi);
                 }
             }
             Vm::CmpSwap => {

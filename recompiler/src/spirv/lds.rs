@@ -156,9 +156,21 @@ impl Emitter<'_> {
 
     /// The new dword of an `op` on `old` with `data` (see [`crate::wave::lds_apply`]).
     pub(super) fn lds_new(&mut self, op: LdsOp, old: Word, d: Word) -> Result<Word, SpirvError> {
+        self.lds_new_ty(op, old, d, crate::ir::Ty::U32)
+    }
+
+    /// [`Self::lds_new`] on `ty` (`U32`, or `U64` for the 64-bit memory atomics of
+    /// [`crate::wave::lds_apply64`]; the float forms are f32 only).
+    pub(super) fn lds_new_ty(
+        &mut self,
+        op: LdsOp,
+        old: Word,
+        d: Word,
+        ty: crate::ir::Ty,
+    ) -> Result<Word, SpirvError> {
         let err = build_err(self.at);
-        let (t, tb) = (self.t.u32_, self.t.bool_);
-        let (c0, c1) = (self.u32c(0), self.u32c(1));
+        let (t, tb) = (self.ty(ty), self.t.bool_);
+        let (c0, c1) = (self.constant(ty, 0), self.constant(ty, 1));
         let b = &mut self.b;
         Ok(match op {
             LdsOp::Read => old,

@@ -25,19 +25,23 @@ pub(super) struct MemVars {
     pub(super) out_var: Word,
     pub(super) base: Word,
     pub(super) dwords: u32,
-    /// Per lane: offset, data, active, old value, compare value.
+    /// Per lane: offset, data, active, old value, compare value, and the high halves of
+    /// data, compare value and old value of a 64-bit atomic.
     xa: Word,
     xd: Word,
     xe: Word,
     xr: Word,
     xc: Word,
+    xdh: Word,
+    xch: Word,
+    xrh: Word,
     /// A Private u32 loop counter for the copy.
     index: Word,
 }
 
 impl Emitter<'_> {
     /// Declares the exchange arrays (before the function begins); `None` without a region.
-    pub(super) fn declare_mem(&mut self, dwords: u32) -> Option<[Word; 6]> {
+    pub(super) fn declare_mem(&mut self, dwords: u32) -> Option<[Word; 9]> {
         if dwords == 0 {
             return None;
         }
@@ -45,17 +49,17 @@ impl Emitter<'_> {
         let c_lanes = self.u32c(self.wave.lanes());
         let ty = self.b.type_array(t, c_lanes);
         let ptr = self.b.type_pointer(None, StorageClass::Workgroup, ty);
-        let [xa, xd, xe, xr, xc] =
-            [(); 5].map(|_| self.b.variable(ptr, None, StorageClass::Workgroup, None));
+        let [xa, xd, xe, xr, xc, xdh, xch, xrh] =
+            [(); 8].map(|_| self.b.variable(ptr, None, StorageClass::Workgroup, None));
         let pp = self.b.type_pointer(None, StorageClass::Private, t);
         let zero = self.u32c(0);
         let index = self.b.variable(pp, None, StorageClass::Private, Some(zero));
-        Some([xa, xd, xe, xr, xc, index])
+        Some([xa, xd, xe, xr, xc, xdh, xch, xrh, index])
     }
 
     /// The [`MemVars`] of a region at word `base` of `out_var`.
-    pub(super) fn mem_vars(arrays: [Word; 6], out_var: Word, base: Word, dwords: u32) -> MemVars {
-        let [xa, xd, xe, xr, xc, index] = arrays;
+    pub(super) fn mem_vars(arrays: [Word; 9], out_var: Word, base: Word, dwords: u32) -> MemVars {
+        let [xa, xd, xe, xr, xc, xdh, xch, xrh, index] = arrays;
         MemVars {
             out_var,
             base,
@@ -65,6 +69,9 @@ impl Emitter<'_> {
             xe,
             xr,
             xc,
+            xdh,
+            xch,
+            xrh,
             index,
         }
     }
@@ -217,6 +224,9 @@ impl Emitter<'_> {
         let err = build_err(self.at);
         let (t, tb, t64) = (self.t.u32_, self.t.bool_, self.ty(Ty::U64));
         let c0 = self.u32c(0);
+        if bytes == 8 {
+            return self.mem_op64(w, lane, op, [addr, d, active], cmp);
+        }
         self.mem_barrier()?;
         let Some(v) = w.mem else {
             // No region: every access is out of range.
@@ -290,6 +300,105 @@ impl Emitter<'_> {
         self.mem_barrier()?;
         let p = self.wg_at(w, v.xr, lane)?;
         self.b.load(t, None, p, None, []).map_err(&err)
+    }
+}
+
+impl Emitter<'_> {
+    /// A 64-bit atomic of [`Expr::Mem`](crate::ir::Expr::Mem) (`bytes` 8): serialised like
+    /// the others on the two dwords at an 8-byte aligned offset (an unaligned one is out of
+    /// range).
+    fn mem_op64(
+        &mut self,
+        w: &WaveIo,
+        lane: Word,
+        op: LdsOp,
+        [addr, d, active]: [Word; 3],
+        cmp: Option<Word>,
+    ) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb) = (self.t.u32_, self.t.bool_);
+        let (c0, c1, c2, c7) = (self.u32c(0), self.u32c(1), self.u32c(2), self.u32c(7));
+        self.mem_barrier()?;
+        let v = match w.mem {
+            Some(v) if v.dwords >= 2 => v,
+            // No room for a 64-bit access: every one is out of range.
+            _ => return Ok(self.constant(Ty::U64, 0)),
+        };
+        let (ok, off) = self.mem_offset(&v, addr, 8, active)?;
+        let low = self.b.bitwise_and(t, None, off, c7).map_err(&err)?;
+        let aligned = self.b.i_equal(tb, None, low, c0).map_err(&err)?;
+        let ok = self.b.logical_and(tb, None, ok, aligned).map_err(&err)?;
+        let off = self.b.select(t, None, ok, off, c0).map_err(&err)?;
+        let on = self.b.select(t, None, ok, c1, c0).map_err(&err)?;
+        let (dl, dh) = self.split64(d)?;
+        let zero64 = self.constant(Ty::U64, 0);
+        let (cl, ch) = self.split64(cmp.unwrap_or(zero64))?;
+        for (array, value) in [
+            (v.xa, off),
+            (v.xd, dl),
+            (v.xdh, dh),
+            (v.xe, on),
+            (v.xc, cl),
+            (v.xch, ch),
+        ] {
+            let p = self.wg_at(w, array, lane)?;
+            self.b.store(p, value, None, []).map_err(&err)?;
+        }
+        self.mem_barrier()?;
+        let first = self.b.i_equal(tb, None, lane, c0).map_err(&err)?;
+        let (work, merge) = (self.b.id(), self.b.id());
+        self.b
+            .selection_merge(merge, SelectionControl::NONE)
+            .map_err(&err)?;
+        self.b
+            .branch_conditional(first, work, merge, [])
+            .map_err(&err)?;
+        self.b.begin_block(Some(work)).map_err(&err)?;
+        let t64 = self.ty(Ty::U64);
+        for i in 0..self.wave.lanes() {
+            let ci = self.u32c(i);
+            let load = |e: &mut Self, array: Word| -> Result<Word, SpirvError> {
+                let p = e.wg_at(w, array, ci)?;
+                e.b.load(t, None, p, None, []).map_err(build_err(e.at))
+            };
+            let off = load(self, v.xa)?;
+            let (dl, dh) = (load(self, v.xd)?, load(self, v.xdh)?);
+            let e = load(self, v.xe)?;
+            let ok = self.b.i_not_equal(tb, None, e, c0).map_err(&err)?;
+            let i0 = self.b.shift_right_logical(t, None, off, c2).map_err(&err)?;
+            let i0 = self.b.i_add(t, None, v.base, i0).map_err(&err)?;
+            let i1 = self.b.i_add(t, None, i0, c1).map_err(&err)?;
+            let lo = self.sb_load(v.out_var, i0)?;
+            let hi = self.sb_load(v.out_var, i1)?;
+            let old = self.pack64(lo, hi)?;
+            let d = self.pack64(dl, dh)?;
+            let mut write = ok;
+            if cmp.is_some() {
+                let (cl, ch) = (load(self, v.xc)?, load(self, v.xch)?);
+                let c = self.pack64(cl, ch)?;
+                let equal = self.b.i_equal(tb, None, old, c).map_err(&err)?;
+                write = self.b.logical_and(tb, None, ok, equal).map_err(&err)?;
+            }
+            let new = self.lds_new_ty(op, old, d, Ty::U64)?;
+            let new = self.b.select(t64, None, write, new, old).map_err(&err)?;
+            let (nl, nh) = self.split64(new)?;
+            self.sb_store(v.out_var, i0, nl)?;
+            self.sb_store(v.out_var, i1, nh)?;
+            let r = self.b.select(t64, None, ok, old, zero64).map_err(&err)?;
+            let (rl, rh) = self.split64(r)?;
+            for (array, value) in [(v.xr, rl), (v.xrh, rh)] {
+                let p = self.wg_at(w, array, ci)?;
+                self.b.store(p, value, None, []).map_err(&err)?;
+            }
+        }
+        self.b.branch(merge).map_err(&err)?;
+        self.b.begin_block(Some(merge)).map_err(&err)?;
+        self.mem_barrier()?;
+        let p = self.wg_at(w, v.xr, lane)?;
+        let rl = self.b.load(t, None, p, None, []).map_err(&err)?;
+        let p = self.wg_at(w, v.xrh, lane)?;
+        let rh = self.b.load(t, None, p, None, []).map_err(&err)?;
+        self.pack64(rl, rh)
     }
 }
 
