@@ -765,842 +765,168 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_memrealtime
         | Opcode::s_atc_probe
         | Opcode::s_atc_probe_buffer => Unlowered(SCALAR_MEMORY),
-        Opcode::global_load_ubyte => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 1,
-                    n: 1,
-                    sext: false,
-                    d16: D16::No,
-                },
-                true,
-            )
-        }),
-        Opcode::global_load_sbyte => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 1,
-                    n: 1,
-                    sext: true,
-                    d16: D16::No,
-                },
-                true,
-            )
-        }),
-        Opcode::global_load_ushort => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 2,
-                    n: 1,
-                    sext: false,
-                    d16: D16::No,
-                },
-                true,
-            )
-        }),
-        Opcode::global_load_sshort => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 2,
-                    n: 1,
-                    sext: true,
-                    d16: D16::No,
-                },
-                true,
-            )
-        }),
-        Opcode::global_load_dword => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 4,
-                    n: 1,
-                    sext: false,
-                    d16: D16::No,
-                },
-                true,
-            )
-        }),
-        Opcode::global_load_dwordx2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 4,
-                    n: 2,
-                    sext: false,
-                    d16: D16::No,
-                },
-                true,
-            )
-        }),
-        Opcode::global_load_dwordx3 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 4,
-                    n: 3,
-                    sext: false,
-                    d16: D16::No,
-                },
-                true,
-            )
-        }),
-        Opcode::global_load_dwordx4 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 4,
-                    n: 4,
-                    sext: false,
-                    d16: D16::No,
-                },
-                true,
-            )
-        }),
-        Opcode::global_load_ubyte_d16 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 1,
-                    n: 1,
-                    sext: false,
-                    d16: D16::Lo,
-                },
-                true,
-            )
-        }),
-        Opcode::global_load_ubyte_d16_hi => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 1,
-                    n: 1,
-                    sext: false,
-                    d16: D16::Hi,
-                },
-                true,
-            )
-        }),
-        Opcode::global_load_sbyte_d16 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 1,
-                    n: 1,
-                    sext: true,
-                    d16: D16::Lo,
-                },
-                true,
-            )
-        }),
-        Opcode::global_load_sbyte_d16_hi => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 1,
-                    n: 1,
-                    sext: true,
-                    d16: D16::Hi,
-                },
-                true,
-            )
-        }),
-        Opcode::global_load_short_d16 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 2,
-                    n: 1,
-                    sext: false,
-                    d16: D16::Lo,
-                },
-                true,
-            )
-        }),
-        Opcode::global_load_short_d16_hi => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 2,
-                    n: 1,
-                    sext: false,
-                    d16: D16::Hi,
-                },
-                true,
-            )
-        }),
-        Opcode::global_store_byte => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 1,
-                    n: 1,
-                    hi: false,
-                },
-                true,
-            )
-        }),
-        Opcode::global_store_byte_d16_hi => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 1,
-                    n: 1,
-                    hi: true,
-                },
-                true,
-            )
-        }),
-        Opcode::global_store_short => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 2,
-                    n: 1,
-                    hi: false,
-                },
-                true,
-            )
-        }),
-        Opcode::global_store_short_d16_hi => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 2,
-                    n: 1,
-                    hi: true,
-                },
-                true,
-            )
-        }),
-        Opcode::global_store_dword => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 4,
-                    n: 1,
-                    hi: false,
-                },
-                true,
-            )
-        }),
-        Opcode::global_store_dwordx2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 4,
-                    n: 2,
-                    hi: false,
-                },
-                true,
-            )
-        }),
-        Opcode::global_store_dwordx3 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 4,
-                    n: 3,
-                    hi: false,
-                },
-                true,
-            )
-        }),
-        Opcode::global_store_dwordx4 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 4,
-                    n: 4,
-                    hi: false,
-                },
-                true,
-            )
-        }),
-        Opcode::global_atomic_swap => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Write), true)),
-        Opcode::global_atomic_add => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Add), true)),
-        Opcode::global_atomic_sub => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Sub), true)),
-        Opcode::global_atomic_smin => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::MinI), true)),
-        Opcode::global_atomic_umin => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::MinU), true)),
-        Opcode::global_atomic_smax => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::MaxI), true)),
-        Opcode::global_atomic_umax => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::MaxU), true)),
-        Opcode::global_atomic_and => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::And), true)),
-        Opcode::global_atomic_or => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Or), true)),
-        Opcode::global_atomic_xor => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Xor), true)),
-        Opcode::global_atomic_inc => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Inc), true)),
-        Opcode::global_atomic_dec => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Dec), true)),
-        Opcode::flat_load_ubyte => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 1,
-                    n: 1,
-                    sext: false,
-                    d16: D16::No,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_load_sbyte => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 1,
-                    n: 1,
-                    sext: true,
-                    d16: D16::No,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_load_ushort => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 2,
-                    n: 1,
-                    sext: false,
-                    d16: D16::No,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_load_sshort => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 2,
-                    n: 1,
-                    sext: true,
-                    d16: D16::No,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_load_dword => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 4,
-                    n: 1,
-                    sext: false,
-                    d16: D16::No,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_load_dwordx2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 4,
-                    n: 2,
-                    sext: false,
-                    d16: D16::No,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_load_dwordx3 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 4,
-                    n: 3,
-                    sext: false,
-                    d16: D16::No,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_load_dwordx4 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 4,
-                    n: 4,
-                    sext: false,
-                    d16: D16::No,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_load_ubyte_d16 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 1,
-                    n: 1,
-                    sext: false,
-                    d16: D16::Lo,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_load_ubyte_d16_hi => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 1,
-                    n: 1,
-                    sext: false,
-                    d16: D16::Hi,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_load_sbyte_d16 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 1,
-                    n: 1,
-                    sext: true,
-                    d16: D16::Lo,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_load_sbyte_d16_hi => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 1,
-                    n: 1,
-                    sext: true,
-                    d16: D16::Hi,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_load_short_d16 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 2,
-                    n: 1,
-                    sext: false,
-                    d16: D16::Lo,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_load_short_d16_hi => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 2,
-                    n: 1,
-                    sext: false,
-                    d16: D16::Hi,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_store_byte => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 1,
-                    n: 1,
-                    hi: false,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_store_byte_d16_hi => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 1,
-                    n: 1,
-                    hi: true,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_store_short => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 2,
-                    n: 1,
-                    hi: false,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_store_short_d16_hi => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 2,
-                    n: 1,
-                    hi: true,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_store_dword => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 4,
-                    n: 1,
-                    hi: false,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_store_dwordx2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 4,
-                    n: 2,
-                    hi: false,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_store_dwordx3 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 4,
-                    n: 3,
-                    hi: false,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_store_dwordx4 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 4,
-                    n: 4,
-                    hi: false,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_atomic_swap => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Write), false)),
-        Opcode::flat_atomic_add => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Add), false)),
-        Opcode::flat_atomic_sub => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Sub), false)),
-        Opcode::flat_atomic_smin => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::MinI), false)),
-        Opcode::flat_atomic_umin => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::MinU), false)),
-        Opcode::flat_atomic_smax => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::MaxI), false)),
-        Opcode::flat_atomic_umax => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::MaxU), false)),
-        Opcode::flat_atomic_and => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::And), false)),
-        Opcode::flat_atomic_or => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Or), false)),
-        Opcode::flat_atomic_xor => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Xor), false)),
-        Opcode::flat_atomic_inc => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Inc), false)),
-        Opcode::flat_atomic_dec => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Dec), false)),
-        Opcode::buffer_load_ubyte => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 1,
-                    n: 1,
-                    sext: false,
-                    d16: D16::No,
-                },
-            )
-        }),
-        Opcode::buffer_load_sbyte => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 1,
-                    n: 1,
-                    sext: true,
-                    d16: D16::No,
-                },
-            )
-        }),
-        Opcode::buffer_load_ushort => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 2,
-                    n: 1,
-                    sext: false,
-                    d16: D16::No,
-                },
-            )
-        }),
-        Opcode::buffer_load_sshort => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 2,
-                    n: 1,
-                    sext: true,
-                    d16: D16::No,
-                },
-            )
-        }),
-        Opcode::buffer_load_dword => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 4,
-                    n: 1,
-                    sext: false,
-                    d16: D16::No,
-                },
-            )
-        }),
-        Opcode::buffer_load_dwordx2 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 4,
-                    n: 2,
-                    sext: false,
-                    d16: D16::No,
-                },
-            )
-        }),
-        Opcode::buffer_load_dwordx3 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 4,
-                    n: 3,
-                    sext: false,
-                    d16: D16::No,
-                },
-            )
-        }),
-        Opcode::buffer_load_dwordx4 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 4,
-                    n: 4,
-                    sext: false,
-                    d16: D16::No,
-                },
-            )
-        }),
-        Opcode::buffer_load_ubyte_d16 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 1,
-                    n: 1,
-                    sext: false,
-                    d16: D16::Lo,
-                },
-            )
-        }),
-        Opcode::buffer_load_ubyte_d16_hi => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 1,
-                    n: 1,
-                    sext: false,
-                    d16: D16::Hi,
-                },
-            )
-        }),
-        Opcode::buffer_load_sbyte_d16 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 1,
-                    n: 1,
-                    sext: true,
-                    d16: D16::Lo,
-                },
-            )
-        }),
-        Opcode::buffer_load_sbyte_d16_hi => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 1,
-                    n: 1,
-                    sext: true,
-                    d16: D16::Hi,
-                },
-            )
-        }),
-        Opcode::buffer_load_short_d16 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 2,
-                    n: 1,
-                    sext: false,
-                    d16: D16::Lo,
-                },
-            )
-        }),
-        Opcode::buffer_load_short_d16_hi => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Load {
-                    bytes: 2,
-                    n: 1,
-                    sext: false,
-                    d16: D16::Hi,
-                },
-            )
-        }),
-        Opcode::buffer_store_byte => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 1,
-                    n: 1,
-                    hi: false,
-                },
-            )
-        }),
-        Opcode::buffer_store_byte_d16_hi => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 1,
-                    n: 1,
-                    hi: true,
-                },
-            )
-        }),
-        Opcode::buffer_store_short => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 2,
-                    n: 1,
-                    hi: false,
-                },
-            )
-        }),
-        Opcode::buffer_store_short_d16_hi => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 2,
-                    n: 1,
-                    hi: true,
-                },
-            )
-        }),
-        Opcode::buffer_store_dword => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 4,
-                    n: 1,
-                    hi: false,
-                },
-            )
-        }),
-        Opcode::buffer_store_dwordx2 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 4,
-                    n: 2,
-                    hi: false,
-                },
-            )
-        }),
-        Opcode::buffer_store_dwordx3 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 4,
-                    n: 3,
-                    hi: false,
-                },
-            )
-        }),
-        Opcode::buffer_store_dwordx4 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Store {
-                    bytes: 4,
-                    n: 4,
-                    hi: false,
-                },
-            )
-        }),
+        // Memory under the wave contract: lower::mem.
+        Opcode::global_load_ubyte => Lower(|l, c| mem::global(l, c, Vm::load(1, false))),
+        Opcode::global_load_sbyte => Lower(|l, c| mem::global(l, c, Vm::load(1, true))),
+        Opcode::global_load_ushort => Lower(|l, c| mem::global(l, c, Vm::load(2, false))),
+        Opcode::global_load_sshort => Lower(|l, c| mem::global(l, c, Vm::load(2, true))),
+        Opcode::global_load_dword => Lower(|l, c| mem::global(l, c, Vm::dwords(1))),
+        Opcode::global_load_dwordx2 => Lower(|l, c| mem::global(l, c, Vm::dwords(2))),
+        Opcode::global_load_dwordx3 => Lower(|l, c| mem::global(l, c, Vm::dwords(3))),
+        Opcode::global_load_dwordx4 => Lower(|l, c| mem::global(l, c, Vm::dwords(4))),
+        Opcode::global_load_ubyte_d16 => {
+            Lower(|l, c| mem::global(l, c, Vm::d16(1, false, D16::Lo)))
+        }
+        Opcode::global_load_ubyte_d16_hi => {
+            Lower(|l, c| mem::global(l, c, Vm::d16(1, false, D16::Hi)))
+        }
+        Opcode::global_load_sbyte_d16 => Lower(|l, c| mem::global(l, c, Vm::d16(1, true, D16::Lo))),
+        Opcode::global_load_sbyte_d16_hi => {
+            Lower(|l, c| mem::global(l, c, Vm::d16(1, true, D16::Hi)))
+        }
+        Opcode::global_load_short_d16 => {
+            Lower(|l, c| mem::global(l, c, Vm::d16(2, false, D16::Lo)))
+        }
+        Opcode::global_load_short_d16_hi => {
+            Lower(|l, c| mem::global(l, c, Vm::d16(2, false, D16::Hi)))
+        }
+        Opcode::global_store_byte => Lower(|l, c| mem::global(l, c, Vm::store(1, 1))),
+        Opcode::global_store_byte_d16_hi => Lower(|l, c| mem::global(l, c, Vm::store_hi(1))),
+        Opcode::global_store_short => Lower(|l, c| mem::global(l, c, Vm::store(2, 1))),
+        Opcode::global_store_short_d16_hi => Lower(|l, c| mem::global(l, c, Vm::store_hi(2))),
+        Opcode::global_store_dword => Lower(|l, c| mem::global(l, c, Vm::store(4, 1))),
+        Opcode::global_store_dwordx2 => Lower(|l, c| mem::global(l, c, Vm::store(4, 2))),
+        Opcode::global_store_dwordx3 => Lower(|l, c| mem::global(l, c, Vm::store(4, 3))),
+        Opcode::global_store_dwordx4 => Lower(|l, c| mem::global(l, c, Vm::store(4, 4))),
+        Opcode::global_atomic_swap => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::Write))),
+        Opcode::global_atomic_add => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::Add))),
+        Opcode::global_atomic_sub => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::Sub))),
+        Opcode::global_atomic_smin => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::MinI))),
+        Opcode::global_atomic_umin => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::MinU))),
+        Opcode::global_atomic_smax => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::MaxI))),
+        Opcode::global_atomic_umax => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::MaxU))),
+        Opcode::global_atomic_and => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::And))),
+        Opcode::global_atomic_or => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::Or))),
+        Opcode::global_atomic_xor => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::Xor))),
+        Opcode::global_atomic_inc => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::Inc))),
+        Opcode::global_atomic_dec => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::Dec))),
+        Opcode::global_atomic_cmpswap => Lower(|l, c| mem::global(l, c, Vm::CmpSwap)),
+        Opcode::global_atomic_csub => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::Csub))),
+        Opcode::global_atomic_fmin => {
+            Lower(|l, c| mem::global(l, c, Vm::FloatAtomic { max: false }))
+        }
+        Opcode::global_atomic_fmax => {
+            Lower(|l, c| mem::global(l, c, Vm::FloatAtomic { max: true }))
+        }
+        Opcode::global_atomic_swap_x2 => {
+            Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::Write)))
+        }
+        Opcode::global_atomic_add_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::Add))),
+        Opcode::global_atomic_sub_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::Sub))),
+        Opcode::global_atomic_smin_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::MinI))),
+        Opcode::global_atomic_umin_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::MinU))),
+        Opcode::global_atomic_smax_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::MaxI))),
+        Opcode::global_atomic_umax_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::MaxU))),
+        Opcode::global_atomic_and_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::And))),
+        Opcode::global_atomic_or_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::Or))),
+        Opcode::global_atomic_xor_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::Xor))),
+        Opcode::global_atomic_inc_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::Inc))),
+        Opcode::global_atomic_dec_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::Dec))),
+        Opcode::global_atomic_cmpswap_x2 => Lower(|l, c| mem::global(l, c, Vm::cmpswap64())),
+        Opcode::flat_load_ubyte => Lower(|l, c| mem::flat_seg(l, c, Vm::load(1, false))),
+        Opcode::flat_load_sbyte => Lower(|l, c| mem::flat_seg(l, c, Vm::load(1, true))),
+        Opcode::flat_load_ushort => Lower(|l, c| mem::flat_seg(l, c, Vm::load(2, false))),
+        Opcode::flat_load_sshort => Lower(|l, c| mem::flat_seg(l, c, Vm::load(2, true))),
+        Opcode::flat_load_dword => Lower(|l, c| mem::flat_seg(l, c, Vm::dwords(1))),
+        Opcode::flat_load_dwordx2 => Lower(|l, c| mem::flat_seg(l, c, Vm::dwords(2))),
+        Opcode::flat_load_dwordx3 => Lower(|l, c| mem::flat_seg(l, c, Vm::dwords(3))),
+        Opcode::flat_load_dwordx4 => Lower(|l, c| mem::flat_seg(l, c, Vm::dwords(4))),
+        Opcode::flat_load_ubyte_d16 => {
+            Lower(|l, c| mem::flat_seg(l, c, Vm::d16(1, false, D16::Lo)))
+        }
+        Opcode::flat_load_ubyte_d16_hi => {
+            Lower(|l, c| mem::flat_seg(l, c, Vm::d16(1, false, D16::Hi)))
+        }
+        Opcode::flat_load_sbyte_d16 => Lower(|l, c| mem::flat_seg(l, c, Vm::d16(1, true, D16::Lo))),
+        Opcode::flat_load_sbyte_d16_hi => {
+            Lower(|l, c| mem::flat_seg(l, c, Vm::d16(1, true, D16::Hi)))
+        }
+        Opcode::flat_load_short_d16 => {
+            Lower(|l, c| mem::flat_seg(l, c, Vm::d16(2, false, D16::Lo)))
+        }
+        Opcode::flat_load_short_d16_hi => {
+            Lower(|l, c| mem::flat_seg(l, c, Vm::d16(2, false, D16::Hi)))
+        }
+        Opcode::flat_store_byte => Lower(|l, c| mem::flat_seg(l, c, Vm::store(1, 1))),
+        Opcode::flat_store_byte_d16_hi => Lower(|l, c| mem::flat_seg(l, c, Vm::store_hi(1))),
+        Opcode::flat_store_short => Lower(|l, c| mem::flat_seg(l, c, Vm::store(2, 1))),
+        Opcode::flat_store_short_d16_hi => Lower(|l, c| mem::flat_seg(l, c, Vm::store_hi(2))),
+        Opcode::flat_store_dword => Lower(|l, c| mem::flat_seg(l, c, Vm::store(4, 1))),
+        Opcode::flat_store_dwordx2 => Lower(|l, c| mem::flat_seg(l, c, Vm::store(4, 2))),
+        Opcode::flat_store_dwordx3 => Lower(|l, c| mem::flat_seg(l, c, Vm::store(4, 3))),
+        Opcode::flat_store_dwordx4 => Lower(|l, c| mem::flat_seg(l, c, Vm::store(4, 4))),
+        Opcode::flat_atomic_swap => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::Write))),
+        Opcode::flat_atomic_add => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::Add))),
+        Opcode::flat_atomic_sub => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::Sub))),
+        Opcode::flat_atomic_smin => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::MinI))),
+        Opcode::flat_atomic_umin => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::MinU))),
+        Opcode::flat_atomic_smax => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::MaxI))),
+        Opcode::flat_atomic_umax => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::MaxU))),
+        Opcode::flat_atomic_and => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::And))),
+        Opcode::flat_atomic_or => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::Or))),
+        Opcode::flat_atomic_xor => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::Xor))),
+        Opcode::flat_atomic_inc => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::Inc))),
+        Opcode::flat_atomic_dec => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::Dec))),
+        Opcode::flat_atomic_cmpswap => Lower(|l, c| mem::flat_seg(l, c, Vm::CmpSwap)),
+        Opcode::flat_atomic_fmin => {
+            Lower(|l, c| mem::flat_seg(l, c, Vm::FloatAtomic { max: false }))
+        }
+        Opcode::flat_atomic_fmax => {
+            Lower(|l, c| mem::flat_seg(l, c, Vm::FloatAtomic { max: true }))
+        }
+        Opcode::flat_atomic_swap_x2 => {
+            Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::Write)))
+        }
+        Opcode::flat_atomic_add_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::Add))),
+        Opcode::flat_atomic_sub_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::Sub))),
+        Opcode::flat_atomic_smin_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::MinI))),
+        Opcode::flat_atomic_umin_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::MinU))),
+        Opcode::flat_atomic_smax_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::MaxI))),
+        Opcode::flat_atomic_umax_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::MaxU))),
+        Opcode::flat_atomic_and_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::And))),
+        Opcode::flat_atomic_or_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::Or))),
+        Opcode::flat_atomic_xor_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::Xor))),
+        Opcode::flat_atomic_inc_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::Inc))),
+        Opcode::flat_atomic_dec_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::Dec))),
+        Opcode::flat_atomic_cmpswap_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::cmpswap64())),
+        Opcode::buffer_load_ubyte => Lower(|l, c| mem::mubuf(l, c, Vm::load(1, false))),
+        Opcode::buffer_load_sbyte => Lower(|l, c| mem::mubuf(l, c, Vm::load(1, true))),
+        Opcode::buffer_load_ushort => Lower(|l, c| mem::mubuf(l, c, Vm::load(2, false))),
+        Opcode::buffer_load_sshort => Lower(|l, c| mem::mubuf(l, c, Vm::load(2, true))),
+        Opcode::buffer_load_dword => Lower(|l, c| mem::mubuf(l, c, Vm::dwords(1))),
+        Opcode::buffer_load_dwordx2 => Lower(|l, c| mem::mubuf(l, c, Vm::dwords(2))),
+        Opcode::buffer_load_dwordx3 => Lower(|l, c| mem::mubuf(l, c, Vm::dwords(3))),
+        Opcode::buffer_load_dwordx4 => Lower(|l, c| mem::mubuf(l, c, Vm::dwords(4))),
+        Opcode::buffer_load_ubyte_d16 => Lower(|l, c| mem::mubuf(l, c, Vm::d16(1, false, D16::Lo))),
+        Opcode::buffer_load_ubyte_d16_hi => {
+            Lower(|l, c| mem::mubuf(l, c, Vm::d16(1, false, D16::Hi)))
+        }
+        Opcode::buffer_load_sbyte_d16 => Lower(|l, c| mem::mubuf(l, c, Vm::d16(1, true, D16::Lo))),
+        Opcode::buffer_load_sbyte_d16_hi => {
+            Lower(|l, c| mem::mubuf(l, c, Vm::d16(1, true, D16::Hi)))
+        }
+        Opcode::buffer_load_short_d16 => Lower(|l, c| mem::mubuf(l, c, Vm::d16(2, false, D16::Lo))),
+        Opcode::buffer_load_short_d16_hi => {
+            Lower(|l, c| mem::mubuf(l, c, Vm::d16(2, false, D16::Hi)))
+        }
+        Opcode::buffer_store_byte => Lower(|l, c| mem::mubuf(l, c, Vm::store(1, 1))),
+        Opcode::buffer_store_byte_d16_hi => Lower(|l, c| mem::mubuf(l, c, Vm::store_hi(1))),
+        Opcode::buffer_store_short => Lower(|l, c| mem::mubuf(l, c, Vm::store(2, 1))),
+        Opcode::buffer_store_short_d16_hi => Lower(|l, c| mem::mubuf(l, c, Vm::store_hi(2))),
+        Opcode::buffer_store_dword => Lower(|l, c| mem::mubuf(l, c, Vm::store(4, 1))),
+        Opcode::buffer_store_dwordx2 => Lower(|l, c| mem::mubuf(l, c, Vm::store(4, 2))),
+        Opcode::buffer_store_dwordx3 => Lower(|l, c| mem::mubuf(l, c, Vm::store(4, 3))),
+        Opcode::buffer_store_dwordx4 => Lower(|l, c| mem::mubuf(l, c, Vm::store(4, 4))),
         Opcode::buffer_atomic_swap => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Write))),
         Opcode::buffer_atomic_add => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Add))),
         Opcode::buffer_atomic_sub => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Sub))),
@@ -1613,6 +939,33 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::buffer_atomic_xor => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Xor))),
         Opcode::buffer_atomic_inc => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Inc))),
         Opcode::buffer_atomic_dec => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Dec))),
+        Opcode::buffer_atomic_cmpswap => Lower(|l, c| mem::mubuf(l, c, Vm::CmpSwap)),
+        Opcode::buffer_atomic_csub => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Csub))),
+        Opcode::buffer_atomic_fmin => {
+            Lower(|l, c| mem::mubuf(l, c, Vm::FloatAtomic { max: false }))
+        }
+        Opcode::buffer_atomic_fmax => Lower(|l, c| mem::mubuf(l, c, Vm::FloatAtomic { max: true })),
+        Opcode::buffer_atomic_swap_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::Write))),
+        Opcode::buffer_atomic_add_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::Add))),
+        Opcode::buffer_atomic_sub_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::Sub))),
+        Opcode::buffer_atomic_smin_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::MinI))),
+        Opcode::buffer_atomic_umin_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::MinU))),
+        Opcode::buffer_atomic_smax_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::MaxI))),
+        Opcode::buffer_atomic_umax_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::MaxU))),
+        Opcode::buffer_atomic_and_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::And))),
+        Opcode::buffer_atomic_or_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::Or))),
+        Opcode::buffer_atomic_xor_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::Xor))),
+        Opcode::buffer_atomic_inc_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::Inc))),
+        Opcode::buffer_atomic_dec_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::Dec))),
+        Opcode::buffer_atomic_cmpswap_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::cmpswap64())),
+        Opcode::tbuffer_load_format_x => Lower(|l, c| mem::mtbuf(l, c, 1, false)),
+        Opcode::tbuffer_store_format_x => Lower(|l, c| mem::mtbuf(l, c, 1, true)),
+        Opcode::tbuffer_load_format_xy => Lower(|l, c| mem::mtbuf(l, c, 2, false)),
+        Opcode::tbuffer_store_format_xy => Lower(|l, c| mem::mtbuf(l, c, 2, true)),
+        Opcode::tbuffer_load_format_xyz => Lower(|l, c| mem::mtbuf(l, c, 3, false)),
+        Opcode::tbuffer_store_format_xyz => Lower(|l, c| mem::mtbuf(l, c, 3, true)),
+        Opcode::tbuffer_load_format_xyzw => Lower(|l, c| mem::mtbuf(l, c, 4, false)),
+        Opcode::tbuffer_store_format_xyzw => Lower(|l, c| mem::mtbuf(l, c, 4, true)),
         Opcode::s_load_dword => Lower(|l, c| mem::smem(l, c, 1, false)),
         Opcode::s_buffer_load_dword => Lower(|l, c| mem::smem(l, c, 1, true)),
         Opcode::s_load_dwordx2 => Lower(|l, c| mem::smem(l, c, 2, false)),
@@ -1623,430 +976,6 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::s_buffer_load_dwordx8 => Lower(|l, c| mem::smem(l, c, 8, true)),
         Opcode::s_load_dwordx16 => Lower(|l, c| mem::smem(l, c, 16, false)),
         Opcode::s_buffer_load_dwordx16 => Lower(|l, c| mem::smem(l, c, 16, true)),
-        Opcode::tbuffer_load_format_x => Lower(|l, c| mem::mtbuf(l, c, 1, false)),
-        Opcode::tbuffer_store_format_x => Lower(|l, c| mem::mtbuf(l, c, 1, true)),
-        Opcode::tbuffer_load_format_xy => Lower(|l, c| mem::mtbuf(l, c, 2, false)),
-        Opcode::tbuffer_store_format_xy => Lower(|l, c| mem::mtbuf(l, c, 2, true)),
-        Opcode::tbuffer_load_format_xyz => Lower(|l, c| mem::mtbuf(l, c, 3, false)),
-        Opcode::tbuffer_store_format_xyz => Lower(|l, c| mem::mtbuf(l, c, 3, true)),
-        Opcode::tbuffer_load_format_xyzw => Lower(|l, c| mem::mtbuf(l, c, 4, false)),
-        Opcode::tbuffer_store_format_xyzw => Lower(|l, c| mem::mtbuf(l, c, 4, true)),
-        Opcode::global_atomic_swap_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Write,
-                    cmp: false,
-                },
-                true,
-            )
-        }),
-        Opcode::global_atomic_add_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Add,
-                    cmp: false,
-                },
-                true,
-            )
-        }),
-        Opcode::global_atomic_sub_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Sub,
-                    cmp: false,
-                },
-                true,
-            )
-        }),
-        Opcode::global_atomic_smin_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::MinI,
-                    cmp: false,
-                },
-                true,
-            )
-        }),
-        Opcode::global_atomic_umin_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::MinU,
-                    cmp: false,
-                },
-                true,
-            )
-        }),
-        Opcode::global_atomic_smax_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::MaxI,
-                    cmp: false,
-                },
-                true,
-            )
-        }),
-        Opcode::global_atomic_umax_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::MaxU,
-                    cmp: false,
-                },
-                true,
-            )
-        }),
-        Opcode::global_atomic_and_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::And,
-                    cmp: false,
-                },
-                true,
-            )
-        }),
-        Opcode::global_atomic_or_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Or,
-                    cmp: false,
-                },
-                true,
-            )
-        }),
-        Opcode::global_atomic_xor_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Xor,
-                    cmp: false,
-                },
-                true,
-            )
-        }),
-        Opcode::global_atomic_inc_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Inc,
-                    cmp: false,
-                },
-                true,
-            )
-        }),
-        Opcode::global_atomic_dec_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Dec,
-                    cmp: false,
-                },
-                true,
-            )
-        }),
-        Opcode::global_atomic_cmpswap_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Write,
-                    cmp: true,
-                },
-                true,
-            )
-        }),
-        Opcode::flat_atomic_swap_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Write,
-                    cmp: false,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_atomic_add_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Add,
-                    cmp: false,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_atomic_sub_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Sub,
-                    cmp: false,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_atomic_smin_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::MinI,
-                    cmp: false,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_atomic_umin_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::MinU,
-                    cmp: false,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_atomic_smax_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::MaxI,
-                    cmp: false,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_atomic_umax_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::MaxU,
-                    cmp: false,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_atomic_and_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::And,
-                    cmp: false,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_atomic_or_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Or,
-                    cmp: false,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_atomic_xor_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Xor,
-                    cmp: false,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_atomic_inc_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Inc,
-                    cmp: false,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_atomic_dec_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Dec,
-                    cmp: false,
-                },
-                false,
-            )
-        }),
-        Opcode::flat_atomic_cmpswap_x2 => Lower(|l, c| {
-            mem::flat(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Write,
-                    cmp: true,
-                },
-                false,
-            )
-        }),
-        Opcode::buffer_atomic_swap_x2 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Write,
-                    cmp: false,
-                },
-            )
-        }),
-        Opcode::buffer_atomic_add_x2 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Add,
-                    cmp: false,
-                },
-            )
-        }),
-        Opcode::buffer_atomic_sub_x2 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Sub,
-                    cmp: false,
-                },
-            )
-        }),
-        Opcode::buffer_atomic_smin_x2 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::MinI,
-                    cmp: false,
-                },
-            )
-        }),
-        Opcode::buffer_atomic_umin_x2 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::MinU,
-                    cmp: false,
-                },
-            )
-        }),
-        Opcode::buffer_atomic_smax_x2 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::MaxI,
-                    cmp: false,
-                },
-            )
-        }),
-        Opcode::buffer_atomic_umax_x2 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::MaxU,
-                    cmp: false,
-                },
-            )
-        }),
-        Opcode::buffer_atomic_and_x2 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::And,
-                    cmp: false,
-                },
-            )
-        }),
-        Opcode::buffer_atomic_or_x2 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Or,
-                    cmp: false,
-                },
-            )
-        }),
-        Opcode::buffer_atomic_xor_x2 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Xor,
-                    cmp: false,
-                },
-            )
-        }),
-        Opcode::buffer_atomic_inc_x2 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Inc,
-                    cmp: false,
-                },
-            )
-        }),
-        Opcode::buffer_atomic_dec_x2 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Dec,
-                    cmp: false,
-                },
-            )
-        }),
-        Opcode::buffer_atomic_cmpswap_x2 => Lower(|l, c| {
-            mem::mubuf(
-                l,
-                c,
-                Vm::Atomic64 {
-                    op: LdsOp::Write,
-                    cmp: true,
-                },
-            )
-        }),
         Opcode::v_readfirstlane_b32 => Lower(crosslane::readfirstlane),
         Opcode::ds_swizzle_b32 => Lower(crosslane::ds_swizzle),
         Opcode::ds_read_b32 => Lower(|l, c| lds::ds(l, c, Ds::Read(1))),
@@ -2434,30 +1363,9 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::tbuffer_store_format_d16_xy
         | Opcode::tbuffer_store_format_d16_xyz
         | Opcode::tbuffer_store_format_d16_xyzw => Unlowered(FORMAT),
-        Opcode::global_atomic_cmpswap => Lower(|l, c| mem::flat(l, c, Vm::CmpSwap, true)),
-        Opcode::flat_atomic_cmpswap => Lower(|l, c| mem::flat(l, c, Vm::CmpSwap, false)),
-        Opcode::buffer_atomic_cmpswap => Lower(|l, c| mem::mubuf(l, c, Vm::CmpSwap)),
-        Opcode::buffer_atomic_csub => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Csub))),
-        Opcode::global_atomic_csub => Lower(|l, c| mem::flat(l, c, Vm::Atomic(LdsOp::Csub), true)),
         Opcode::buffer_atomic_fcmpswap
         | Opcode::flat_atomic_fcmpswap
         | Opcode::global_atomic_fcmpswap => Unlowered(FLOAT_ATOMIC),
-        Opcode::buffer_atomic_fmin => {
-            Lower(|l, c| mem::mubuf(l, c, Vm::FloatAtomic { max: false }))
-        }
-        Opcode::buffer_atomic_fmax => Lower(|l, c| mem::mubuf(l, c, Vm::FloatAtomic { max: true })),
-        Opcode::flat_atomic_fmin => {
-            Lower(|l, c| mem::flat(l, c, Vm::FloatAtomic { max: false }, false))
-        }
-        Opcode::flat_atomic_fmax => {
-            Lower(|l, c| mem::flat(l, c, Vm::FloatAtomic { max: true }, false))
-        }
-        Opcode::global_atomic_fmin => {
-            Lower(|l, c| mem::flat(l, c, Vm::FloatAtomic { max: false }, true))
-        }
-        Opcode::global_atomic_fmax => {
-            Lower(|l, c| mem::flat(l, c, Vm::FloatAtomic { max: true }, true))
-        }
         Opcode::buffer_atomic_fcmpswap_x2
         | Opcode::buffer_atomic_fmin_x2
         | Opcode::buffer_atomic_fmax_x2

@@ -83,6 +83,71 @@ pub(super) enum Vm {
     CmpSwap,
 }
 
+impl Vm {
+    /// One load of `bytes` (1 or 2 zero- or sign-extended, 4).
+    pub(super) const fn load(bytes: u8, sext: bool) -> Vm {
+        Vm::Load {
+            bytes,
+            n: 1,
+            sext,
+            d16: D16::No,
+        }
+    }
+    /// `n` dword loads.
+    pub(super) const fn dwords(n: u16) -> Vm {
+        Vm::Load {
+            bytes: 4,
+            n,
+            sext: false,
+            d16: D16::No,
+        }
+    }
+    /// A d16 load of `bytes` into one half of the VGPR.
+    pub(super) const fn d16(bytes: u8, sext: bool, d16: D16) -> Vm {
+        Vm::Load {
+            bytes,
+            n: 1,
+            sext,
+            d16,
+        }
+    }
+    /// `n` stores of `bytes` (the data's low bytes).
+    pub(super) const fn store(bytes: u8, n: u16) -> Vm {
+        Vm::Store {
+            bytes,
+            n,
+            hi: false,
+        }
+    }
+    /// A `_d16_hi` store: `bytes` of the data's bits 31:16.
+    pub(super) const fn store_hi(bytes: u8) -> Vm {
+        Vm::Store {
+            bytes,
+            n: 1,
+            hi: true,
+        }
+    }
+    pub(super) const fn atomic64(op: LdsOp) -> Vm {
+        Vm::Atomic64 { op, cmp: false }
+    }
+    pub(super) const fn cmpswap64() -> Vm {
+        Vm::Atomic64 {
+            op: LdsOp::Write,
+            cmp: true,
+        }
+    }
+}
+
+/// GLOBAL instructions ([`flat`] with the GLOBAL segment's addressing).
+pub(super) fn global(l: &mut Lowerer, c: &Ctx, what: Vm) -> Result<(), String> {
+    flat(l, c, what, true)
+}
+
+/// FLAT instructions ([`flat`] with the FLAT segment's addressing).
+pub(super) fn flat_seg(l: &mut Lowerer, c: &Ctx, what: Vm) -> Result<(), String> {
+    flat(l, c, what, false)
+}
+
 /// Sets s[16:17] (the region's address) and s[20:23] (its raw V#, `mem_bytes` records).
 pub(super) fn init_region(l: &mut Lowerer, mem_bytes: u32) {
     let lo = l.b.c32(MEM_BASE as u32);
