@@ -3,7 +3,8 @@
 out here from the RDNA2 ISA's descriptions of VOPC, v_cmpx, v_readlane/readfirstlane/writelane
 and v_permlane16/x16), one wave per case. Encodings come from `rdnaprobe encode`.
 Usage: scripts/wave-fixtures.py PATH/TO/rdnaprobe datasets/wave/crosslane.csv (writes its manifest too)
-With a third argument (datasets/wave/lds.csv) it also writes the LDS waves there."""
+With a third argument (datasets/wave/lds.csv) it also writes the LDS waves there, and with a
+fourth (datasets/wave/memory.csv) the memory-region waves."""
 import subprocess, sys
 
 V1 = ("instruction,encoding,wave,ieee,dx10_clamp,denorm32,denorm16,round32,round16,fp16_overflow,"
@@ -179,3 +180,168 @@ lds_rows += lds_case("b64_read2", "v_mov_b32 v7, 0; ds_write_b64 v7, v[4:5]; ds_
                      [163, 63] + [0] * 126, lambda l: [63, 0], "the highest lane writes last")
 if len(sys.argv) > 3:
     write(sys.argv[3], V1 + "," + LDS_WAVE, lds_rows)
+
+# Memory-region waves (words from llvm-mc -mcpu=gfx1030): in0 = 100 + lane, in1 = lane. Bodies
+# take addresses from s[16:17] and the V# from s[20:23], so they hold for any region address.
+MEM_WAVE = "wave_id,lane,exec_in,s_in,mem_in,mem_bytes,s_out,mem_out"
+
+def mem_case(wid, text, enc, w, exec_in, mem_in, mem_bytes, mem_out, outs, note, s_in=None, s_out=None,
+             in0=lambda l: 100 + l, denorm32=""):
+    s_in, s_out = s_in or [0] * 16, s_out or s_in or [0] * 16
+    rows = []
+    for l in range(w):
+        ins = [f"0x{in0(l):08x}", f"0x{l:08x}"] + ["0x00000000"] * 4
+        o = outs(l) + [0] * (16 - len(outs(l)))
+        cells = [f'"{text}"', enc, str(w), "", "", str(denorm32)] + [""] * 4 + ins + [f"0x{x:08x}" for x in o]
+        cells += ["gfx1030", "hand-computed from the RDNA2 ISA", f'"{note}"']
+        first = l == 0
+        cells += [wid, str(l), f"0x{exec_in:016x}" if first else "", dw(s_in) if first else "",
+                  dw(mem_in) if first else "", str(mem_bytes) if first else "",
+                  dw(s_out) if first else "", dw(mem_out) if first else ""]
+        rows.append(",".join(cells))
+    return rows
+
+ALL32, ALL64 = (1 << 32) - 1, (1 << 64) - 1
+mem_rows = []
+for w, all_ in ((32, ALL32), (64, ALL64)):
+    mem_rows += mem_case(f"global_rw{w}", "v_lshlrev_b32 v6, 2, v5; global_store_dword v6, v4, s[16:17]; "
+                         "v_xor_b32 v7, 4, v6; global_load_dword v10, v7, s[16:17]",
+                         "0x340c0a82 0xdc708000 0x00100406 0x3a0e0c84 0xdc308000 0x0a100007", w, all_, [],
+                         4 * w, [100 + l for l in range(w)], lambda l: [100 + (l ^ 1)],
+                         "global_store_dword then global_load_dword of the neighbour's dword (SADDR + VGPR offset)")
+BYTES = [0x80ff7f01, 0x11223344]
+mem_rows += mem_case("global_widths", "v_mov_b32 v6, 0; global_load_sbyte v10, v6, s[16:17] offset:1; "
+                     "global_load_sbyte v11, v6, s[16:17] offset:2; global_load_ushort v12, v6, s[16:17] offset:3; "
+                     "global_load_sshort v13, v6, s[16:17] offset:2; global_load_dword v14, v6, s[16:17] offset:6; "
+                     "global_load_dword v15, v6, s[16:17] offset:1; v_mov_b32 v16, 0x12345678; "
+                     "global_load_ubyte_d16_hi v16, v6, s[16:17] offset:2; global_load_short_d16 v17, v6, s[16:17]; "
+                     "global_load_sbyte_d16 v18, v6, s[16:17] offset:3",
+                     "0x7e0c0280 0xdc248001 0x0a100006 0xdc248002 0x0b100006 0xdc288003 0x0c100006 0xdc2c8002 "
+                     "0x0d100006 0xdc308006 0x0e100006 0xdc308001 0x0f100006 0x7e2002ff 0x12345678 0xdc848002 "
+                     "0x10100006 0xdc908000 0x11100006 0xdc888003 0x12100006", 32, ALL32, BYTES, 8, BYTES,
+                     lambda l: [0x7f, 0xffffffff, 0x4480, 0xffff80ff, 0, 0x4480ff7f, 0x00ff5678, 0x7f01, 0xff80],
+                     "sign and zero extension, unaligned exact bytes, d16 halves; a dword past the region reads 0")
+EVEN = 0x55555555
+mem_rows += mem_case("store_byte", "global_store_byte v5, v5, s[16:17]", "0xdc608000 0x00100505", 32, EVEN,
+                     [0xaaaaaaaa] * 8, 32,
+                     [4 * k | 0xaa << 8 | (4 * k + 2) << 16 | 0xaa << 24 for k in range(8)], lambda l: [],
+                     "global_store_byte: active lanes write one byte each, the others' bytes stay")
+E = 0xf0f0f0f0f0f0f0f0
+mem_rows += mem_case("atomic_rank", "v_mov_b32 v8, 1; v_mov_b32 v7, 0; global_atomic_add v10, v7, v8, s[16:17] glc; "
+                     "global_atomic_add v7, v8, s[16:17] offset:4",
+                     "0x7e100281 0x7e0e0280 0xdcc98000 0x0a100807 0xdcc88004 0x00100807", 64, E, [], 8, [32, 32],
+                     lambda l: [bin(E & ((1 << l) - 1)).count("1") if active(E, l) else 0],
+                     "global_atomic_add: active lanes in ascending order; GLC returns the old value")
+mem_rows += mem_case("atomic_ops", "v_mov_b32 v7, 0; global_atomic_swap v10, v7, v4, s[16:17] glc; "
+                     "global_atomic_inc v11, v7, v5, s[16:17] offset:8 glc; global_atomic_and v12, v7, v4, s[16:17] offset:4 glc",
+                     "0x7e0e0280 0xdcc18000 0x0a100407 0xdcf18008 0x0b100507 0xdce58004 0x0c100407", 32, 0x7,
+                     [10, 0xf0, 5, 7], 16, [102, 0x60, 2, 7],
+                     lambda l: [[10, 100, 101][l], [5, 0, 1][l], [0xf0, 0x60, 0x60][l]] if l < 3 else [],
+                     "global_atomic_swap/inc/and on one dword each, lanes 0..2 in order")
+mem_rows += mem_case("flat", "v_lshlrev_b32 v6, 2, v5; v_add_co_u32 v8, vcc_lo, s16, v6; v_mov_b32 v9, s17; "
+                     "flat_load_dword v10, v[8:9] offset:4; flat_store_short_d16_hi v[8:9], v4",
+                     "0x340c0a82 0xd70f6a08 0x00020c10 0x7e120211 0xdc300004 0x0a7d0008 0xdc6c0000 0x007d0408",
+                     32, ALL32, [0x10001 * (i + 1) for i in range(32)], 128,
+                     [(0x10001 * (i + 1)) & 0xffff0000 for i in range(32)],
+                     lambda l: [0x10001 * (l + 2) if l < 31 else 0],
+                     "flat_load_dword from a 64-bit VGPR address (the last lane's is past the region: 0); "
+                     "flat_store_short_d16_hi writes bits 31:16")
+mem_rows += mem_case("buffer_raw", "v_lshlrev_b32 v6, 2, v5; buffer_load_dword v10, v6, s[20:23], 0 offen; "
+                     "buffer_load_dword v11, v6, s[20:23], s3 offen; buffer_store_dword v4, v6, s[20:23], 0 offen offset:64",
+                     "0x340c0a82 0xe0301000 0x80050a06 0xe0301000 0x03050b06 0xe0701040 0x80050406", 32, ALL32,
+                     [3 * i for i in range(16)], 64, [3 * i for i in range(16)],
+                     lambda l: [3 * l if l < 16 else 0, 3 * (l + 2) if l < 14 else 0],
+                     "raw V# (OOB_SELECT 3): offset >= num_records loads 0 and stores nothing",
+                     s_in=[0, 0, 0, 8] + [0] * 12)
+mem_rows += mem_case("buffer_structured", "s_mov_b32 s24, s16; s_and_b32 s25, s17, 0xffff; s_or_b32 s25, s25, 0x80000; "
+                     "s_mov_b32 s26, 4; s_mov_b32 s27, 0x01016fac; buffer_load_dword v10, v5, s[24:27], 0 idxen offset:4",
+                     "0xbe980310 0x8719ff11 0x0000ffff 0x8819ff19 0x00080000 0xbe9a0384 0xbe9b03ff 0x01016fac "
+                     "0xe0302004 0x80060a05", 32, ALL32, [0x100 + i for i in range(16)], 64,
+                     [0x100 + i for i in range(16)], lambda l: [0x100 + 2 * l + 1 if l < 4 else 0],
+                     "a V# built by the body: stride 8, 4 records, OOB_SELECT 0; index = v5")
+mem_rows += mem_case("smem", "s_load_dwordx2 s[0:1], s[16:17], 0x4; s_buffer_load_dword s2, s[20:23], 0x3c; "
+                     "s_buffer_load_dwordx2 s[4:5], s[20:23], 0x3c; s_load_dword s6, s[16:17], 0x6; v_mov_b32 v10, s0",
+                     "0xf4040008 0xfa000004 0xf420008a 0xfa00003c 0xf424010a 0xfa00003c 0xf4000188 0xfa000006 "
+                     "0x7e140200", 32, ALL32, [0x200 + i for i in range(16)], 64, [0x200 + i for i in range(16)],
+                     lambda l: [0x201], "s_load (address & ~3) and s_buffer_load (a dword at offset >= num_records is 0)",
+                     s_out=[0x201, 0x202, 0x20f, 0, 0x20f, 0, 0x201] + [0] * 9)
+mem_rows += mem_case("cmpswap", "v_mov_b32 v7, 0; v_mov_b32 v8, v4; v_mov_b32 v9, 5; "
+                     "global_atomic_cmpswap v10, v7, v[8:9], s[16:17] glc",
+                     "0x7e0e0280 0x7e100304 0x7e120285 0xdcc58000 0x0a100807", 32, 0xf, [5], 4, [100],
+                     lambda l: [[5, 100, 100, 100][l]] if l < 4 else [],
+                     "global_atomic_cmpswap: DATA[0] is written where the old value equals DATA[1]; "
+                     "GLC returns the old value")
+mem_rows += mem_case("buffer_cmpswap", "v_mov_b32 v10, v4; v_mov_b32 v11, v5; "
+                     "buffer_atomic_cmpswap v[10:11], v6, s[20:23], 0 offen glc",
+                     "0x7e140304 0x7e160305 0xe0c45000 0x80050a06", 64, 0xf, [2], 4, [102],
+                     lambda l: [[2, 2, 2, 102][l], l] if l < 4 else [],
+                     "buffer_atomic_cmpswap: VDATA = [src, cmp], the old value returns to VDATA[0]")
+mem_rows += mem_case("tbuffer", "v_lshlrev_b32 v6, 3, v5; tbuffer_load_format_xy v[10:11], v6, s[20:23], 0 "
+                     "format:[BUF_FMT_32_32_UINT] offen; tbuffer_store_format_x v4, v6, s[20:23], 0 "
+                     "format:[BUF_FMT_32_FLOAT] offen offset:4",
+                     "0x340c0a83 0xe9f11000 0x80050a06 0xe8b41004 0x80050406", 32, ALL32,
+                     [0x300 + i for i in range(32)], 128,
+                     [0x300 + i if i % 2 == 0 else 100 + i // 2 for i in range(32)],
+                     lambda l: [0x300 + 2 * l, 0x301 + 2 * l] if l < 16 else [],
+                     "MTBUF with 32-bit formats: plain dwords; raw V# range check per dword")
+mem_rows += mem_case("csub", "v_mov_b32 v7, 0; global_atomic_csub v10, v7, v5, s[16:17] glc",
+                     "0x7e0e0280 0xdcd18000 0x0a100507", 32, 0xf, [5], 4, [0],
+                     lambda l: [[5, 5, 4, 2][l]] if l < 4 else [],
+                     "global_atomic_csub: old >= data ? old - data : 0, lanes in order")
+mem_rows += mem_case("loop_atomic", "s_mov_b32 s0, 3; v_mov_b32 v7, 0; v_mov_b32 v8, 1; "
+                     "global_atomic_add v7, v8, s[16:17]; s_sub_u32 s0, s0, 1; s_cmp_lg_u32 s0, 0; "
+                     "s_cbranch_scc1 -5; global_load_dword v10, v7, s[16:17]",
+                     "0xbe800383 0x7e0e0280 0x7e100281 0xdcc88000 0x00100807 0x80808100 0xbf078000 "
+                     "0xbf85fffb 0xdc308000 0x0a100007", 64, E, [0], 4, [96],
+                     lambda l: [96] if active(E, l) else [],
+                     "memory atomics inside a loop: 3 passes of 32 active lanes", s_in=[0] * 16)
+X2_OLD = [(0xffffffff, 1), (0xffffffff, 1), (0, 2)]
+X2_CMP = [(5, 0), (100, 0), (100, 0)]
+mem_rows += mem_case("atomic_x2", "v_mov_b32 v7, 0; v_mov_b32 v8, v5; v_mov_b32 v9, 0; "
+                     "global_atomic_add_x2 v[10:11], v7, v[8:9], s[16:17] glc; v_mov_b32 v14, v4; "
+                     "v_mov_b32 v15, 0; v_mov_b32 v16, 5; v_mov_b32 v17, 0; "
+                     "global_atomic_cmpswap_x2 v[12:13], v7, v[14:17], s[16:17] offset:8 glc; "
+                     "global_atomic_smax_x2 v[18:19], v7, v[8:9], s[16:17] offset:4 glc",
+                     "0x7e0e0280 0x7e100305 0x7e120280 0xdd498000 0x0a100807 0x7e1c0304 0x7e1e0280 "
+                     "0x7e200285 0x7e220280 0xdd458008 0x0c100e07 0xdd5d8004 0x12100807", 32, 0x7,
+                     [0xffffffff, 1, 5, 0], 16, [2, 2, 100, 0],
+                     lambda l: [*X2_OLD[l], *X2_CMP[l], 100 + l, 0, 5, 0, 0, 0] if l < 3 else [],
+                     "64-bit atomics in lane order (add_x2 carries into the high dword, cmpswap_x2 "
+                     "compares 64 bits); an address that is not a multiple of 8 is out of range")
+# The float atomics rule (reference notes, "LDS float atomics", shared by the buffer float
+# atomics): flush by the f32 denormal field's bit 0, then sNaN data, sNaN old, qNaN old, qNaN
+# data, then the ordered compare with -0 below +0; the flushed value is written.
+def float_atomic(old, data, flush, mx):
+    fl = lambda x: x & 0x80000000 if flush and x & 0x7f800000 == 0 else x
+    o, d = fl(old), fl(data)
+    nan = lambda x: x & 0x7fffffff > 0x7f800000
+    snan = lambda x: nan(x) and not x & 0x00400000
+    if snan(d): return d | 0x00400000
+    if snan(o): return o | 0x00400000
+    if nan(o): return d
+    if nan(d): return o
+    key = lambda x: (~x & 0xffffffff) if x & 0x80000000 else x | 0x80000000
+    return d if (key(d) > key(o) if mx else key(d) < key(o)) else o
+
+FPAIRS = [(0x3f800000, 0x40000000), (0x40000000, 0x3f800000), (0x80000000, 0x00000000),
+          (0x00000000, 0x80000000), (0x7fc00000, 0x3f800000), (0x3f800000, 0x7fc00000),
+          (0x7f800001, 0x3f800000), (0x3f800000, 0xff800001), (0x7f800001, 0xff800002),
+          (0x00000001, 0x3f800000), (0x3f800000, 0x80000001), (0xff800000, 0x7f800000),
+          (0xc0000000, 0xbf800000), (0x7fc00000, 0x7fc00001), (0x80000001, 0x00000001),
+          (0x12345678, 0x12345679)]
+for mx, denorm32, wid, text, enc in [
+        (False, 0, "fmin_flush", "v_lshlrev_b32 v6, 2, v5; global_atomic_fmin v10, v6, v4, s[16:17] glc",
+         "0x340c0a82 0xdcfd8000 0x0a100406"),
+        (False, 3, "fmin_keep", "v_lshlrev_b32 v6, 2, v5; global_atomic_fmin v10, v6, v4, s[16:17] glc",
+         "0x340c0a82 0xdcfd8000 0x0a100406"),
+        (True, 0, "fmax_flush", "v_lshlrev_b32 v6, 2, v5; buffer_atomic_fmax v4, v6, s[20:23], 0 offen glc; "
+         "v_mov_b32 v10, v4", "0x340c0a82 0xe1005000 0x80050406 0x7e140304")]:
+    olds = [o for o, _ in FPAIRS]
+    mem_rows += mem_case(wid, text, enc, 32, 0xffff, olds, 64,
+                         [float_atomic(o, d, denorm32 & 1 == 0, mx) for o, d in FPAIRS],
+                         lambda l: [FPAIRS[l][0]] if l < 16 else [],
+                         "the float atomics rule: flush by denorm32 bit 0, NaN order, -0 below +0; "
+                         "the old value returns", in0=lambda l: FPAIRS[l][1] if l < 16 else 100 + l,
+                         denorm32=denorm32)
+if len(sys.argv) > 4:
+    write(sys.argv[4], V1 + "," + MEM_WAVE, mem_rows)

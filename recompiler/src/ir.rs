@@ -316,6 +316,26 @@ pub enum Expr {
         data: Handle,
         active: Handle,
     },
+    /// Wave contract: one access of every lane of the wave to the wave's memory region,
+    /// active lanes in ascending lane order: `bytes` (1, 2 or 4) little-endian bytes at the
+    /// 64-bit address `addr` (`U64`) with `data` (`U32`) where `active` (`Bool`) holds. Gives
+    /// the bytes before the operation, zero-extended; 0 for an inactive lane or an access whose
+    /// bytes are not all inside the region ([`crate::wave::MEM_BASE`] and the region's size),
+    /// which writes nothing. A write keeps the low `bytes` bytes of the new value; only 4-byte
+    /// accesses may be atomics. An 8-byte access is a 64-bit integer atomic: `data`, `cmp` and
+    /// the result are `U64`, and an address that is not a multiple of 8 is out of range (the
+    /// hardware faults the wave). With `cmp` (only for a `Write`) the access is a
+    /// compare-and-swap: `data` is written only where the old value equals `cmp`. Runs in
+    /// program order on every lane in uniform control flow. Bits: [`crate::wave::lds_apply`]
+    /// and [`crate::wave`].
+    Mem {
+        op: LdsOp,
+        bytes: u8,
+        addr: Handle,
+        data: Handle,
+        active: Handle,
+        cmp: Option<Handle>,
+    },
     /// Control flow: the value of register variable `id` when the current [`Block`] began
     /// (`U32`; every variable is 0 before the first block, and a kernel without blocks reads 0).
     Var(u16),
@@ -345,6 +365,16 @@ pub enum LdsOp {
     And,
     Or,
     Xor,
+    /// `old >= data ? old - data : 0` (the clamped subtract of `*_atomic_csub`).
+    Csub,
+    /// The float atomics rule on f32 bits, the smaller (`FMin`) or larger (`FMax`) of `old` and
+    /// `data`, denormals flushed first when `flush`: [`crate::wave::float_atomic`].
+    FMin {
+        flush: bool,
+    },
+    FMax {
+        flush: bool,
+    },
 }
 
 impl Expr {
@@ -362,7 +392,7 @@ impl Expr {
     pub fn is_cross_lane(&self) -> bool {
         matches!(
             self,
-            Expr::WaveBallot(_) | Expr::WaveRead { .. } | Expr::Lds { .. }
+            Expr::WaveBallot(_) | Expr::WaveRead { .. } | Expr::Lds { .. } | Expr::Mem { .. }
         )
     }
 }
@@ -431,6 +461,8 @@ impl Kernel {
             Expr::Convert { to, .. } => *to,
             Expr::Pack64 { .. } => Ty::U64,
             Expr::SgprIn(_) | Expr::WaveRead { .. } | Expr::Var(_) | Expr::Lds { .. } => Ty::U32,
+            Expr::Mem { bytes: 8, .. } => Ty::U64,
+            Expr::Mem { .. } => Ty::U32,
             Expr::ExecIn | Expr::WaveBallot(_) => Ty::U64,
         }
     }
@@ -445,6 +477,13 @@ impl Kernel {
             Expr::Lds {
                 addr, data, active, ..
             } => vec![addr, data, active],
+            Expr::Mem {
+                addr,
+                data,
+                active,
+                cmp,
+                ..
+            } => [addr, data, active].into_iter().chain(cmp).collect(),
             Expr::IntBin { a, b, .. }
             | Expr::IntCmp { a, b, .. }
             | Expr::FloatBin { a, b, .. }
@@ -560,6 +599,38 @@ impl Kernel {
                 } => {
                     if t(addr) != U32 || t(data) != U32 || t(active) != Bool {
                         return bad("LDS operands are U32 address, U32 data, Bool active".into());
+                    }
+                }
+                Expr::Mem {
+                    op,
+                    bytes,
+                    addr,
+                    data,
+                    active,
+                    cmp,
+                } => {
+                    let dt = if bytes == 8 { U64 } else { U32 };
+                    if t(addr) != U64 || t(data) != dt || t(active) != Bool {
+                        return bad(
+                            "memory operands are U64 address, data of the width, Bool active"
+                                .into(),
+                        );
+                    }
+                    if let Some(c) = cmp {
+                        if t(c) != dt || op != LdsOp::Write || bytes < 4 {
+                            return bad("a compare-and-swap is a 4- or 8-byte Write".into());
+                        }
+                    }
+                    let plain = matches!(op, LdsOp::Read | LdsOp::Write);
+                    let float = matches!(op, LdsOp::FMin { .. } | LdsOp::FMax { .. });
+                    let ok = match bytes {
+                        1 | 2 => plain,
+                        4 => true,
+                        8 => op != LdsOp::Read && !float,
+                        _ => false,
+                    };
+                    if !ok {
+                        return bad(format!("a {bytes}-byte memory {op:?}"));
                     }
                 }
                 Expr::SgprIn(i) => {

@@ -13,5 +13,6 @@ pub mod spirv;
 pub mod wave;
 
 pub use lower::{
-    is_lowered, lower, lower_wave, lower_wave_words, lower_words, unlowered_reason, LowerError,
+    is_lowered, lower, lower_wave, lower_wave_mem, lower_wave_words, lower_wave_words_mem,
+    lower_words, unlowered_reason, LowerError,
 };

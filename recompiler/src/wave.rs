@@ -14,6 +14,10 @@
 //! Every lane of the wave runs (lanes with no dataset row have zero inputs): a lane outside
 //! EXEC still computes, as the SPIR-V module's invocations do; EXEC masking is explicit in
 //! the lowering. The uniform outputs are lane 0's values, as the SPIR-V module stores them.
+//!
+//! The wave's memory region ([`run_wave_mem`]) is a byte array at the virtual address
+//! [`MEM_BASE`]: [`Expr::Mem`] accesses whose bytes all lie in `[MEM_BASE, MEM_BASE + size)`
+//! read and write it, little-endian, at any byte address; others read 0 and write nothing.
 
 use crate::interp::{eval_expr, Uniform};
 use crate::ir::{Expr, Kernel, LdsOp, Terminator};
@@ -81,6 +85,94 @@ pub fn lds_apply(op: LdsOp, old: u32, data: u32) -> u32 {
         LdsOp::And => old & data,
         LdsOp::Or => old | data,
         LdsOp::Xor => old ^ data,
+        LdsOp::Csub => old.saturating_sub(data),
+        LdsOp::FMin { flush } => float_atomic(old, data, flush, false),
+        LdsOp::FMax { flush } => float_atomic(old, data, flush, true),
+    }
+}
+
+/// [`lds_apply`] for the 64-bit integer atomics of [`Expr::Mem`] (the float forms have no
+/// 64-bit memory op: they leave `old`).
+pub fn lds_apply64(op: LdsOp, old: u64, data: u64) -> u64 {
+    match op {
+        LdsOp::Read | LdsOp::FMin { .. } | LdsOp::FMax { .. } => old,
+        LdsOp::Write => data,
+        LdsOp::Add => old.wrapping_add(data),
+        LdsOp::Sub => old.wrapping_sub(data),
+        LdsOp::Rsub => data.wrapping_sub(old),
+        LdsOp::Inc => {
+            if old >= data {
+                0
+            } else {
+                old + 1
+            }
+        }
+        LdsOp::Dec => {
+            if old == 0 || old > data {
+                data
+            } else {
+                old - 1
+            }
+        }
+        LdsOp::MinI => (old as i64).min(data as i64) as u64,
+        LdsOp::MaxI => (old as i64).max(data as i64) as u64,
+        LdsOp::MinU => old.min(data),
+        LdsOp::MaxU => old.max(data),
+        LdsOp::And => old & data,
+        LdsOp::Or => old | data,
+        LdsOp::Xor => old ^ data,
+        LdsOp::Csub => old.saturating_sub(data),
+    }
+}
+
+/// The float atomics rule on f32 bits (the reference notes' "LDS float atomics" entry, whose
+/// bit rule the buffer float atomics share; measured on gfx1036): both operands are flushed
+/// to the zero of their sign when `flush` (bit 0 of the f32 denormal field clear); then a
+/// signalling-NaN data is stored quieted, else a signalling-NaN old value is stored quieted,
+/// else a quiet-NaN old value is replaced by the data, else a quiet-NaN data loses, else the
+/// ordered compare with -0 below +0 decides (`max`: the larger wins). The flushed value is
+/// what is written, also when the old value wins. IEEE_MODE has no effect (rule:
+/// float-atomics).
+pub fn float_atomic(old: u32, data: u32, flush: bool, max: bool) -> u32 {
+    let fl = |x: u32| {
+        if flush && x & 0x7f80_0000 == 0 {
+            x & 0x8000_0000
+        } else {
+            x
+        }
+    };
+    let (o, d) = (fl(old), fl(data));
+    let nan = |x: u32| x & 0x7fff_ffff > 0x7f80_0000;
+    let snan = |x: u32| nan(x) && x & 0x0040_0000 == 0;
+    if snan(d) {
+        return d | 0x0040_0000;
+    }
+    if snan(o) {
+        return o | 0x0040_0000;
+    }
+    if nan(o) {
+        return d;
+    }
+    if nan(d) {
+        return o;
+    }
+    // Ordered keys: negative values reversed below the positive ones, -0 just below +0.
+    let key = |x: u32| {
+        if x & 0x8000_0000 != 0 {
+            !x
+        } else {
+            x | 0x8000_0000
+        }
+    };
+    let d_wins = if max {
+        key(d) > key(o)
+    } else {
+        key(d) < key(o)
+    };
+    if d_wins {
+        d
+    } else {
+        o
     }
 }
 
@@ -105,6 +197,10 @@ impl Lds {
     }
 }
 
+/// The virtual address of a wave's memory region on the backends that have no real one
+/// (`cpu`, `vulkan`): s[16:17] and the base of the V# in s[20:23] hold it before the body.
+pub const MEM_BASE: u64 = 0x0000_1000_0000_0000;
+
 /// Blocks a wave may execute before the watchdog ends it (the SPIR-V module counts the same).
 pub const WATCHDOG_BLOCKS: u32 = 1 << 16;
 
@@ -122,6 +218,8 @@ struct State<'k> {
     /// vars[lane][variable]
     vars: Vec<Vec<u64>>,
     lds: Lds,
+    /// The memory region's bytes.
+    mem: Vec<u8>,
 }
 
 impl State<'_> {
@@ -175,6 +273,44 @@ impl State<'_> {
                         self.vals[l][i] = u64::from(r);
                     }
                 }
+                Expr::Mem {
+                    op,
+                    bytes,
+                    addr,
+                    data,
+                    active,
+                    cmp,
+                } => {
+                    let nb = usize::from(bytes);
+                    for l in 0..n {
+                        let v = &self.vals[l];
+                        let off = v[addr.index()].wrapping_sub(MEM_BASE);
+                        let inside = off
+                            .checked_add(nb as u64)
+                            .is_some_and(|end| end <= self.mem.len() as u64)
+                            && (nb != 8 || off % 8 == 0);
+                        let r = if v[active.index()] != 0 && inside {
+                            let o = off as usize;
+                            let mut b = [0u8; 8];
+                            b[..nb].copy_from_slice(&self.mem[o..o + nb]);
+                            let old = u64::from_le_bytes(b);
+                            let swap = cmp.is_none_or(|c| v[c.index()] == old);
+                            if op != LdsOp::Read && swap {
+                                let d = v[data.index()];
+                                let new = if nb == 8 {
+                                    lds_apply64(op, old, d)
+                                } else {
+                                    u64::from(lds_apply(op, old as u32, d as u32))
+                                };
+                                self.mem[o..o + nb].copy_from_slice(&new.to_le_bytes()[..nb]);
+                            }
+                            old
+                        } else {
+                            0
+                        };
+                        self.vals[l][i] = r;
+                    }
+                }
                 Expr::Var(id) => {
                     for (v, vars) in self.vals.iter_mut().zip(&self.vars) {
                         v[i] = vars.get(usize::from(id)).copied().unwrap_or(0);
@@ -194,6 +330,12 @@ impl State<'_> {
 /// follows its terminators (a branch condition is lane 0's); after [`WATCHDOG_BLOCKS`] blocks
 /// the wave stops and `error` says so.
 pub fn run_wave(kernel: &Kernel, input: &WaveInput) -> WaveOutput {
+    run_wave_mem(kernel, input, &[]).0
+}
+
+/// [`run_wave`] with the wave's memory region `mem` (its whole size, dwords from byte 0 at
+/// [`MEM_BASE`]); gives the region after the body too.
+pub fn run_wave_mem(kernel: &Kernel, input: &WaveInput, mem: &[u32]) -> (WaveOutput, Vec<u32>) {
     let n = input.lanes.len();
     let nvars = kernel
         .exprs
@@ -219,6 +361,7 @@ pub fn run_wave(kernel: &Kernel, input: &WaveInput) -> WaveOutput {
         vals: vec![vec![0; kernel.exprs.len()]; n],
         vars: vec![vec![0; nvars]; n],
         lds: Lds(input.lds.iter().flat_map(|d| d.to_le_bytes()).collect()),
+        mem: mem.iter().flat_map(|d| d.to_le_bytes()).collect(),
     };
     let all = 0..kernel.exprs.len();
     st.eval(input, all.clone(), true);
@@ -284,12 +427,20 @@ pub fn run_wave(kernel: &Kernel, input: &WaveInput) -> WaveOutput {
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
-    WaveOutput {
-        lanes,
-        uniform,
-        error,
-        lds,
-    }
+    let mem = st
+        .mem
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    (
+        WaveOutput {
+            lanes,
+            uniform,
+            error,
+            lds,
+        },
+        mem,
+    )
 }
 
 #[cfg(test)]
@@ -372,6 +523,49 @@ mod tests {
         assert_eq!(u.exec, 0xf);
         assert_eq!(u.vcc, 0xffff_ffc0);
         assert!(u.scc);
+    }
+
+    #[test]
+    fn float_atomics_follow_the_notes_order() {
+        let (one, two, qnan) = (0x3f80_0000, 0x4000_0000, 0x7fc0_0000);
+        assert_eq!(float_atomic(two, one, true, false), one);
+        assert_eq!(float_atomic(two, one, true, true), two);
+        assert_eq!(
+            float_atomic(0, 0x8000_0000, true, false),
+            0x8000_0000,
+            "-0 below +0"
+        );
+        assert_eq!(float_atomic(0x8000_0000, 0, true, true), 0, "+0 above -0");
+        assert_eq!(
+            float_atomic(one, 0xff80_0001, true, false),
+            0xffc0_0001,
+            "sNaN data"
+        );
+        assert_eq!(
+            float_atomic(0x7f80_0001, 0xff80_0002, true, true),
+            0xffc0_0002
+        );
+        assert_eq!(
+            float_atomic(0x7f80_0001, one, true, false),
+            0x7fc0_0001,
+            "sNaN old"
+        );
+        assert_eq!(
+            float_atomic(qnan, one, true, true),
+            one,
+            "a qNaN old value is replaced"
+        );
+        assert_eq!(
+            float_atomic(one, qnan, true, false),
+            one,
+            "a qNaN data loses"
+        );
+        assert_eq!(
+            float_atomic(1, one, true, false),
+            0,
+            "the flushed old value is written"
+        );
+        assert_eq!(float_atomic(1, one, false, false), 1, "kept with bit 0 set");
     }
 
     #[test]

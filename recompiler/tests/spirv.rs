@@ -483,6 +483,7 @@ fn shape(k: &Kernel, h: Handle) -> String {
         | Expr::WaveBallot(_)
         | Expr::WaveRead { .. }
         | Expr::Lds { .. }
+        | Expr::Mem { .. }
         | Expr::Var(_) => "wave".into(),
     }
 }

@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use rdnaprobe_isa::{assemble, FloatMode, Target, Wave};
 use rdnaprobe_recompiler::lower_wave_words;
 use rdnaprobe_recompiler::spirv::arbitrary::{random_kernel, with_cross_lane, GenOptions};
-use rdnaprobe_recompiler::spirv::{emit, emit_wave, SpirvError, SpirvOptions};
+use rdnaprobe_recompiler::spirv::{emit, emit_wave, emit_wave_mem, SpirvError, SpirvOptions};
 
 /// spirv-val's verdict on `words`; `None` when the tool is absent outside CI.
 fn spirv_val(words: &[u32]) -> Option<Result<(), String>> {
@@ -137,4 +137,51 @@ fn lds_bodies_emit_valid_modules() {
             }
         }
     }
+}
+
+#[test]
+fn memory_bodies_emit_valid_modules() {
+    // the bodies of datasets/wave/memory.csv (words from llvm-mc -mcpu=gfx1030)
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../datasets/wave/memory.csv");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut bodies: Vec<Vec<u32>> = vec![];
+    for line in text.lines().skip(1) {
+        // "instruction",encoding,...: the instruction cell is quoted
+        let rest = line.split('"').nth(2).expect("quoted instruction");
+        let enc = rest.split(',').nth(1).expect("encoding cell");
+        let words: Vec<u32> = enc
+            .split_whitespace()
+            .map(|w| u32::from_str_radix(w.trim_start_matches("0x"), 16).unwrap())
+            .collect();
+        if !bodies.contains(&words) {
+            bodies.push(words);
+        }
+    }
+    assert!(bodies.len() >= 9, "{} bodies", bodies.len());
+    for words in &bodies {
+        for wave in [Wave::W32, Wave::W64] {
+            let k = lower_wave_mem_words(words, wave, 64);
+            for (lds, mem) in [(0, 16), (128, 16), (0, 0)] {
+                let spv = emit_wave_mem(&k, wave, lds, mem, &SpirvOptions::DESKTOP).expect("emits");
+                if let Some(r) = spirv_val(&spv) {
+                    r.unwrap_or_else(|e| panic!("spirv-val rejected {words:x?} ({wave:?}):\n{e}"));
+                }
+            }
+        }
+    }
+}
+
+fn lower_wave_mem_words(
+    words: &[u32],
+    wave: Wave,
+    mem_bytes: u32,
+) -> rdnaprobe_recompiler::ir::Kernel {
+    rdnaprobe_recompiler::lower_wave_words_mem(
+        words,
+        FloatMode::DEFAULT,
+        wave,
+        Target::Gfx1030,
+        mem_bytes,
+    )
+    .unwrap_or_else(|e| panic!("{words:x?} ({wave:?}): {e}"))
 }

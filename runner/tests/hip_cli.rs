@@ -60,3 +60,27 @@ fn devices_reports_hip_devices_or_the_reason_there_are_none() {
         assert_eq!(devices, 0, "{v}");
     }
 }
+
+#[test]
+fn hip_backend_on_a_wave_dataset_without_a_gpu_exits_2_with_one_line() {
+    if !no_amd_gpu() {
+        eprintln!("skipped: this machine has /dev/kfd");
+        return;
+    }
+    let dataset = Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets/wave/lds.csv");
+    let o = rdnaprobe()
+        .arg("replay")
+        .arg(&dataset)
+        .args(["--backend", "hip"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("hip backend unavailable: ")
+            && (stderr.contains("hipErrorNoDevice (100)") || stderr.contains("libamdhip64")),
+        "{stderr}"
+    );
+    assert!(o.stdout.is_empty(), "no rows without a device");
+}

@@ -148,6 +148,33 @@ impl WaveLayout {
             .then_some(WaveLayout { extra })
     }
 
+    /// The extra columns of a replay output of a wave dataset whose extra columns are
+    /// `extra_columns`: those, then every uniform output column the input lacks, in
+    /// [`WAVE_COLUMNS`] order: `s_out`, `exec_out`, `vcc_out` and `scc_out` always, `lds_out`
+    /// when the dataset has `lds_in` or `lds_bytes`, `mem_out` when it has `mem_in` or
+    /// `mem_bytes`. A lane-contract dataset's columns come back unchanged.
+    pub fn output_columns(extra_columns: &[String]) -> Vec<String> {
+        let mut cols = extra_columns.to_vec();
+        let Some(layout) = WaveLayout::from_columns(extra_columns) else {
+            return cols;
+        };
+        let lds = layout.has(WaveCol::LdsIn) || layout.has(WaveCol::LdsBytes);
+        let mem = layout.has(WaveCol::MemIn) || layout.has(WaveCol::MemBytes);
+        for (c, wanted) in [
+            (WaveCol::SOut, true),
+            (WaveCol::ExecOut, true),
+            (WaveCol::VccOut, true),
+            (WaveCol::SccOut, true),
+            (WaveCol::LdsOut, lds),
+            (WaveCol::MemOut, mem),
+        ] {
+            if wanted && !layout.has(c) {
+                cols.push(c.name().to_string());
+            }
+        }
+        cols
+    }
+
     /// Whether the dataset has column `c`.
     pub fn has(&self, c: WaveCol) -> bool {
         self.extra[c as usize].is_some()

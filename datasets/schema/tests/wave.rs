@@ -138,3 +138,38 @@ fn outputs_are_written_on_the_first_row_only() {
     layout.set_outputs(&mut first, None);
     assert_eq!(layout.cell(&first, WaveCol::ExecOut), "");
 }
+
+#[test]
+fn replay_output_columns_add_the_missing_uniform_outputs() {
+    let cols = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let v1 = cols(&["annotation"]);
+    assert_eq!(
+        WaveLayout::output_columns(&v1),
+        v1,
+        "a lane dataset is unchanged"
+    );
+    assert_eq!(
+        WaveLayout::output_columns(&cols(&["wave_id", "vcc_out", "mem_bytes"])),
+        cols(&[
+            "wave_id",
+            "vcc_out",
+            "mem_bytes",
+            "s_out",
+            "exec_out",
+            "scc_out",
+            "mem_out"
+        ])
+    );
+    assert_eq!(
+        WaveLayout::output_columns(&cols(&["lane", "lds_bytes", "lds_out"])),
+        cols(&[
+            "lane",
+            "lds_bytes",
+            "lds_out",
+            "s_out",
+            "exec_out",
+            "vcc_out",
+            "scc_out"
+        ])
+    );
+}

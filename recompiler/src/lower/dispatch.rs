@@ -7,6 +7,7 @@ use super::arithmetic::{self, Arith};
 use super::compare::{self, FCond, ICond};
 use super::conversion::{self, ToInt};
 use super::lds::{self, Ds};
+use super::mem::{self, Vm, D16};
 use super::minmax::{self, Of3};
 use super::operands::Ctx;
 use super::packed::{self, Mix, Pk};
@@ -38,10 +39,15 @@ const SUBVECTOR: &str = "subvector loops branch: control flow";
 const SETKILL: &str = "ends the wave as s_endpgm does (measured): control flow";
 const MESSAGE: &str =
     "messages to the shader input unit (GS, interrupts, VGPR release): not modelled";
-const SCALAR_MEMORY: &str = "scalar memory loads: wave contract";
+const SCALAR_MEMORY: &str = "scalar memory: clocks and address-translation probes are not modelled";
 const INTERPOLATION: &str = "interpolation: needs a pixel shader's attributes";
 const LDS: &str = "LDS: wave contract";
-const MEMORY: &str = "buffer and global memory: wave contract";
+const FORMAT: &str = "typed (format) buffer access: the format conversions are not modelled yet";
+const FLOAT_ATOMIC: &str =
+    "float compare-and-swap: the rule for a denormal or signalling-NaN data is not measured";
+const ATOMIC64: &str = "f64 memory atomics: the float atomics rule for f64 is not lowered yet";
+const SCRATCH: &str = "scratch (private) memory: not modelled";
+const ADDTID: &str = "addtid forms (address from the lane id): not modelled yet";
 const IMAGE: &str = "image ops: not modelled";
 const EXPORT: &str = "export: not modelled (no pixel or vertex output)";
 
@@ -750,22 +756,222 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::s_code_end => {
             Unlowered("marks the end of the code: executing it is an illegal instruction")
         }
-        Opcode::s_load_dword
-        | Opcode::s_load_dwordx2
-        | Opcode::s_load_dwordx4
-        | Opcode::s_load_dwordx8
-        | Opcode::s_load_dwordx16
-        | Opcode::s_buffer_load_dword
-        | Opcode::s_buffer_load_dwordx2
-        | Opcode::s_buffer_load_dwordx4
-        | Opcode::s_buffer_load_dwordx8
-        | Opcode::s_buffer_load_dwordx16
-        | Opcode::s_gl1_inv
-        | Opcode::s_dcache_inv
-        | Opcode::s_memtime
+        Opcode::s_gl1_inv | Opcode::s_dcache_inv => Lower(integer::nop),
+        Opcode::s_memtime
         | Opcode::s_memrealtime
         | Opcode::s_atc_probe
         | Opcode::s_atc_probe_buffer => Unlowered(SCALAR_MEMORY),
+        // Memory under the wave contract: lower::mem.
+        Opcode::global_load_ubyte => Lower(|l, c| mem::global(l, c, Vm::load(1, false))),
+        Opcode::global_load_sbyte => Lower(|l, c| mem::global(l, c, Vm::load(1, true))),
+        Opcode::global_load_ushort => Lower(|l, c| mem::global(l, c, Vm::load(2, false))),
+        Opcode::global_load_sshort => Lower(|l, c| mem::global(l, c, Vm::load(2, true))),
+        Opcode::global_load_dword => Lower(|l, c| mem::global(l, c, Vm::dwords(1))),
+        Opcode::global_load_dwordx2 => Lower(|l, c| mem::global(l, c, Vm::dwords(2))),
+        Opcode::global_load_dwordx3 => Lower(|l, c| mem::global(l, c, Vm::dwords(3))),
+        Opcode::global_load_dwordx4 => Lower(|l, c| mem::global(l, c, Vm::dwords(4))),
+        Opcode::global_load_ubyte_d16 => {
+            Lower(|l, c| mem::global(l, c, Vm::d16(1, false, D16::Lo)))
+        }
+        Opcode::global_load_ubyte_d16_hi => {
+            Lower(|l, c| mem::global(l, c, Vm::d16(1, false, D16::Hi)))
+        }
+        Opcode::global_load_sbyte_d16 => Lower(|l, c| mem::global(l, c, Vm::d16(1, true, D16::Lo))),
+        Opcode::global_load_sbyte_d16_hi => {
+            Lower(|l, c| mem::global(l, c, Vm::d16(1, true, D16::Hi)))
+        }
+        Opcode::global_load_short_d16 => {
+            Lower(|l, c| mem::global(l, c, Vm::d16(2, false, D16::Lo)))
+        }
+        Opcode::global_load_short_d16_hi => {
+            Lower(|l, c| mem::global(l, c, Vm::d16(2, false, D16::Hi)))
+        }
+        Opcode::global_store_byte => Lower(|l, c| mem::global(l, c, Vm::store(1, 1))),
+        Opcode::global_store_byte_d16_hi => Lower(|l, c| mem::global(l, c, Vm::store_hi(1))),
+        Opcode::global_store_short => Lower(|l, c| mem::global(l, c, Vm::store(2, 1))),
+        Opcode::global_store_short_d16_hi => Lower(|l, c| mem::global(l, c, Vm::store_hi(2))),
+        Opcode::global_store_dword => Lower(|l, c| mem::global(l, c, Vm::store(4, 1))),
+        Opcode::global_store_dwordx2 => Lower(|l, c| mem::global(l, c, Vm::store(4, 2))),
+        Opcode::global_store_dwordx3 => Lower(|l, c| mem::global(l, c, Vm::store(4, 3))),
+        Opcode::global_store_dwordx4 => Lower(|l, c| mem::global(l, c, Vm::store(4, 4))),
+        Opcode::global_atomic_swap => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::Write))),
+        Opcode::global_atomic_add => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::Add))),
+        Opcode::global_atomic_sub => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::Sub))),
+        Opcode::global_atomic_smin => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::MinI))),
+        Opcode::global_atomic_umin => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::MinU))),
+        Opcode::global_atomic_smax => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::MaxI))),
+        Opcode::global_atomic_umax => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::MaxU))),
+        Opcode::global_atomic_and => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::And))),
+        Opcode::global_atomic_or => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::Or))),
+        Opcode::global_atomic_xor => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::Xor))),
+        Opcode::global_atomic_inc => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::Inc))),
+        Opcode::global_atomic_dec => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::Dec))),
+        Opcode::global_atomic_cmpswap => Lower(|l, c| mem::global(l, c, Vm::CmpSwap)),
+        Opcode::global_atomic_csub => Lower(|l, c| mem::global(l, c, Vm::Atomic(LdsOp::Csub))),
+        Opcode::global_atomic_fmin => {
+            Lower(|l, c| mem::global(l, c, Vm::FloatAtomic { max: false }))
+        }
+        Opcode::global_atomic_fmax => {
+            Lower(|l, c| mem::global(l, c, Vm::FloatAtomic { max: true }))
+        }
+        Opcode::global_atomic_swap_x2 => {
+            Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::Write)))
+        }
+        Opcode::global_atomic_add_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::Add))),
+        Opcode::global_atomic_sub_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::Sub))),
+        Opcode::global_atomic_smin_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::MinI))),
+        Opcode::global_atomic_umin_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::MinU))),
+        Opcode::global_atomic_smax_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::MaxI))),
+        Opcode::global_atomic_umax_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::MaxU))),
+        Opcode::global_atomic_and_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::And))),
+        Opcode::global_atomic_or_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::Or))),
+        Opcode::global_atomic_xor_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::Xor))),
+        Opcode::global_atomic_inc_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::Inc))),
+        Opcode::global_atomic_dec_x2 => Lower(|l, c| mem::global(l, c, Vm::atomic64(LdsOp::Dec))),
+        Opcode::global_atomic_cmpswap_x2 => Lower(|l, c| mem::global(l, c, Vm::cmpswap64())),
+        Opcode::flat_load_ubyte => Lower(|l, c| mem::flat_seg(l, c, Vm::load(1, false))),
+        Opcode::flat_load_sbyte => Lower(|l, c| mem::flat_seg(l, c, Vm::load(1, true))),
+        Opcode::flat_load_ushort => Lower(|l, c| mem::flat_seg(l, c, Vm::load(2, false))),
+        Opcode::flat_load_sshort => Lower(|l, c| mem::flat_seg(l, c, Vm::load(2, true))),
+        Opcode::flat_load_dword => Lower(|l, c| mem::flat_seg(l, c, Vm::dwords(1))),
+        Opcode::flat_load_dwordx2 => Lower(|l, c| mem::flat_seg(l, c, Vm::dwords(2))),
+        Opcode::flat_load_dwordx3 => Lower(|l, c| mem::flat_seg(l, c, Vm::dwords(3))),
+        Opcode::flat_load_dwordx4 => Lower(|l, c| mem::flat_seg(l, c, Vm::dwords(4))),
+        Opcode::flat_load_ubyte_d16 => {
+            Lower(|l, c| mem::flat_seg(l, c, Vm::d16(1, false, D16::Lo)))
+        }
+        Opcode::flat_load_ubyte_d16_hi => {
+            Lower(|l, c| mem::flat_seg(l, c, Vm::d16(1, false, D16::Hi)))
+        }
+        Opcode::flat_load_sbyte_d16 => Lower(|l, c| mem::flat_seg(l, c, Vm::d16(1, true, D16::Lo))),
+        Opcode::flat_load_sbyte_d16_hi => {
+            Lower(|l, c| mem::flat_seg(l, c, Vm::d16(1, true, D16::Hi)))
+        }
+        Opcode::flat_load_short_d16 => {
+            Lower(|l, c| mem::flat_seg(l, c, Vm::d16(2, false, D16::Lo)))
+        }
+        Opcode::flat_load_short_d16_hi => {
+            Lower(|l, c| mem::flat_seg(l, c, Vm::d16(2, false, D16::Hi)))
+        }
+        Opcode::flat_store_byte => Lower(|l, c| mem::flat_seg(l, c, Vm::store(1, 1))),
+        Opcode::flat_store_byte_d16_hi => Lower(|l, c| mem::flat_seg(l, c, Vm::store_hi(1))),
+        Opcode::flat_store_short => Lower(|l, c| mem::flat_seg(l, c, Vm::store(2, 1))),
+        Opcode::flat_store_short_d16_hi => Lower(|l, c| mem::flat_seg(l, c, Vm::store_hi(2))),
+        Opcode::flat_store_dword => Lower(|l, c| mem::flat_seg(l, c, Vm::store(4, 1))),
+        Opcode::flat_store_dwordx2 => Lower(|l, c| mem::flat_seg(l, c, Vm::store(4, 2))),
+        Opcode::flat_store_dwordx3 => Lower(|l, c| mem::flat_seg(l, c, Vm::store(4, 3))),
+        Opcode::flat_store_dwordx4 => Lower(|l, c| mem::flat_seg(l, c, Vm::store(4, 4))),
+        Opcode::flat_atomic_swap => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::Write))),
+        Opcode::flat_atomic_add => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::Add))),
+        Opcode::flat_atomic_sub => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::Sub))),
+        Opcode::flat_atomic_smin => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::MinI))),
+        Opcode::flat_atomic_umin => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::MinU))),
+        Opcode::flat_atomic_smax => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::MaxI))),
+        Opcode::flat_atomic_umax => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::MaxU))),
+        Opcode::flat_atomic_and => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::And))),
+        Opcode::flat_atomic_or => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::Or))),
+        Opcode::flat_atomic_xor => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::Xor))),
+        Opcode::flat_atomic_inc => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::Inc))),
+        Opcode::flat_atomic_dec => Lower(|l, c| mem::flat_seg(l, c, Vm::Atomic(LdsOp::Dec))),
+        Opcode::flat_atomic_cmpswap => Lower(|l, c| mem::flat_seg(l, c, Vm::CmpSwap)),
+        Opcode::flat_atomic_fmin => {
+            Lower(|l, c| mem::flat_seg(l, c, Vm::FloatAtomic { max: false }))
+        }
+        Opcode::flat_atomic_fmax => {
+            Lower(|l, c| mem::flat_seg(l, c, Vm::FloatAtomic { max: true }))
+        }
+        Opcode::flat_atomic_swap_x2 => {
+            Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::Write)))
+        }
+        Opcode::flat_atomic_add_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::Add))),
+        Opcode::flat_atomic_sub_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::Sub))),
+        Opcode::flat_atomic_smin_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::MinI))),
+        Opcode::flat_atomic_umin_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::MinU))),
+        Opcode::flat_atomic_smax_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::MaxI))),
+        Opcode::flat_atomic_umax_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::MaxU))),
+        Opcode::flat_atomic_and_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::And))),
+        Opcode::flat_atomic_or_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::Or))),
+        Opcode::flat_atomic_xor_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::Xor))),
+        Opcode::flat_atomic_inc_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::Inc))),
+        Opcode::flat_atomic_dec_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::atomic64(LdsOp::Dec))),
+        Opcode::flat_atomic_cmpswap_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::cmpswap64())),
+        Opcode::buffer_load_ubyte => Lower(|l, c| mem::mubuf(l, c, Vm::load(1, false))),
+        Opcode::buffer_load_sbyte => Lower(|l, c| mem::mubuf(l, c, Vm::load(1, true))),
+        Opcode::buffer_load_ushort => Lower(|l, c| mem::mubuf(l, c, Vm::load(2, false))),
+        Opcode::buffer_load_sshort => Lower(|l, c| mem::mubuf(l, c, Vm::load(2, true))),
+        Opcode::buffer_load_dword => Lower(|l, c| mem::mubuf(l, c, Vm::dwords(1))),
+        Opcode::buffer_load_dwordx2 => Lower(|l, c| mem::mubuf(l, c, Vm::dwords(2))),
+        Opcode::buffer_load_dwordx3 => Lower(|l, c| mem::mubuf(l, c, Vm::dwords(3))),
+        Opcode::buffer_load_dwordx4 => Lower(|l, c| mem::mubuf(l, c, Vm::dwords(4))),
+        Opcode::buffer_load_ubyte_d16 => Lower(|l, c| mem::mubuf(l, c, Vm::d16(1, false, D16::Lo))),
+        Opcode::buffer_load_ubyte_d16_hi => {
+            Lower(|l, c| mem::mubuf(l, c, Vm::d16(1, false, D16::Hi)))
+        }
+        Opcode::buffer_load_sbyte_d16 => Lower(|l, c| mem::mubuf(l, c, Vm::d16(1, true, D16::Lo))),
+        Opcode::buffer_load_sbyte_d16_hi => {
+            Lower(|l, c| mem::mubuf(l, c, Vm::d16(1, true, D16::Hi)))
+        }
+        Opcode::buffer_load_short_d16 => Lower(|l, c| mem::mubuf(l, c, Vm::d16(2, false, D16::Lo))),
+        Opcode::buffer_load_short_d16_hi => {
+            Lower(|l, c| mem::mubuf(l, c, Vm::d16(2, false, D16::Hi)))
+        }
+        Opcode::buffer_store_byte => Lower(|l, c| mem::mubuf(l, c, Vm::store(1, 1))),
+        Opcode::buffer_store_byte_d16_hi => Lower(|l, c| mem::mubuf(l, c, Vm::store_hi(1))),
+        Opcode::buffer_store_short => Lower(|l, c| mem::mubuf(l, c, Vm::store(2, 1))),
+        Opcode::buffer_store_short_d16_hi => Lower(|l, c| mem::mubuf(l, c, Vm::store_hi(2))),
+        Opcode::buffer_store_dword => Lower(|l, c| mem::mubuf(l, c, Vm::store(4, 1))),
+        Opcode::buffer_store_dwordx2 => Lower(|l, c| mem::mubuf(l, c, Vm::store(4, 2))),
+        Opcode::buffer_store_dwordx3 => Lower(|l, c| mem::mubuf(l, c, Vm::store(4, 3))),
+        Opcode::buffer_store_dwordx4 => Lower(|l, c| mem::mubuf(l, c, Vm::store(4, 4))),
+        Opcode::buffer_atomic_swap => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Write))),
+        Opcode::buffer_atomic_add => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Add))),
+        Opcode::buffer_atomic_sub => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Sub))),
+        Opcode::buffer_atomic_smin => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::MinI))),
+        Opcode::buffer_atomic_umin => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::MinU))),
+        Opcode::buffer_atomic_smax => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::MaxI))),
+        Opcode::buffer_atomic_umax => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::MaxU))),
+        Opcode::buffer_atomic_and => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::And))),
+        Opcode::buffer_atomic_or => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Or))),
+        Opcode::buffer_atomic_xor => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Xor))),
+        Opcode::buffer_atomic_inc => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Inc))),
+        Opcode::buffer_atomic_dec => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Dec))),
+        Opcode::buffer_atomic_cmpswap => Lower(|l, c| mem::mubuf(l, c, Vm::CmpSwap)),
+        Opcode::buffer_atomic_csub => Lower(|l, c| mem::mubuf(l, c, Vm::Atomic(LdsOp::Csub))),
+        Opcode::buffer_atomic_fmin => {
+            Lower(|l, c| mem::mubuf(l, c, Vm::FloatAtomic { max: false }))
+        }
+        Opcode::buffer_atomic_fmax => Lower(|l, c| mem::mubuf(l, c, Vm::FloatAtomic { max: true })),
+        Opcode::buffer_atomic_swap_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::Write))),
+        Opcode::buffer_atomic_add_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::Add))),
+        Opcode::buffer_atomic_sub_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::Sub))),
+        Opcode::buffer_atomic_smin_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::MinI))),
+        Opcode::buffer_atomic_umin_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::MinU))),
+        Opcode::buffer_atomic_smax_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::MaxI))),
+        Opcode::buffer_atomic_umax_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::MaxU))),
+        Opcode::buffer_atomic_and_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::And))),
+        Opcode::buffer_atomic_or_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::Or))),
+        Opcode::buffer_atomic_xor_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::Xor))),
+        Opcode::buffer_atomic_inc_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::Inc))),
+        Opcode::buffer_atomic_dec_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::atomic64(LdsOp::Dec))),
+        Opcode::buffer_atomic_cmpswap_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::cmpswap64())),
+        Opcode::tbuffer_load_format_x => Lower(|l, c| mem::mtbuf(l, c, 1, false)),
+        Opcode::tbuffer_store_format_x => Lower(|l, c| mem::mtbuf(l, c, 1, true)),
+        Opcode::tbuffer_load_format_xy => Lower(|l, c| mem::mtbuf(l, c, 2, false)),
+        Opcode::tbuffer_store_format_xy => Lower(|l, c| mem::mtbuf(l, c, 2, true)),
+        Opcode::tbuffer_load_format_xyz => Lower(|l, c| mem::mtbuf(l, c, 3, false)),
+        Opcode::tbuffer_store_format_xyz => Lower(|l, c| mem::mtbuf(l, c, 3, true)),
+        Opcode::tbuffer_load_format_xyzw => Lower(|l, c| mem::mtbuf(l, c, 4, false)),
+        Opcode::tbuffer_store_format_xyzw => Lower(|l, c| mem::mtbuf(l, c, 4, true)),
+        Opcode::s_load_dword => Lower(|l, c| mem::smem(l, c, 1, false)),
+        Opcode::s_buffer_load_dword => Lower(|l, c| mem::smem(l, c, 1, true)),
+        Opcode::s_load_dwordx2 => Lower(|l, c| mem::smem(l, c, 2, false)),
+        Opcode::s_buffer_load_dwordx2 => Lower(|l, c| mem::smem(l, c, 2, true)),
+        Opcode::s_load_dwordx4 => Lower(|l, c| mem::smem(l, c, 4, false)),
+        Opcode::s_buffer_load_dwordx4 => Lower(|l, c| mem::smem(l, c, 4, true)),
+        Opcode::s_load_dwordx8 => Lower(|l, c| mem::smem(l, c, 8, false)),
+        Opcode::s_buffer_load_dwordx8 => Lower(|l, c| mem::smem(l, c, 8, true)),
+        Opcode::s_load_dwordx16 => Lower(|l, c| mem::smem(l, c, 16, false)),
+        Opcode::s_buffer_load_dwordx16 => Lower(|l, c| mem::smem(l, c, 16, true)),
         Opcode::v_readfirstlane_b32 => Lower(crosslane::readfirstlane),
         Opcode::ds_swizzle_b32 => Lower(crosslane::ds_swizzle),
         Opcode::ds_read_b32 => Lower(|l, c| lds::ds(l, c, Ds::Read(1))),
@@ -1143,73 +1349,8 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::buffer_store_format_xy
         | Opcode::buffer_store_format_xyz
         | Opcode::buffer_store_format_xyzw
-        | Opcode::buffer_load_ubyte
-        | Opcode::buffer_load_sbyte
-        | Opcode::buffer_load_ushort
-        | Opcode::buffer_load_sshort
-        | Opcode::buffer_load_dword
-        | Opcode::buffer_load_dwordx2
-        | Opcode::buffer_load_dwordx4
-        | Opcode::buffer_load_dwordx3
-        | Opcode::buffer_store_byte
-        | Opcode::buffer_store_byte_d16_hi
-        | Opcode::buffer_store_short
-        | Opcode::buffer_store_short_d16_hi
-        | Opcode::buffer_store_dword
-        | Opcode::buffer_store_dwordx2
-        | Opcode::buffer_store_dwordx4
-        | Opcode::buffer_store_dwordx3
-        | Opcode::buffer_load_ubyte_d16
-        | Opcode::buffer_load_ubyte_d16_hi
-        | Opcode::buffer_load_sbyte_d16
-        | Opcode::buffer_load_sbyte_d16_hi
-        | Opcode::buffer_load_short_d16
-        | Opcode::buffer_load_short_d16_hi
         | Opcode::buffer_load_format_d16_hi_x
         | Opcode::buffer_store_format_d16_hi_x
-        | Opcode::buffer_atomic_swap
-        | Opcode::buffer_atomic_cmpswap
-        | Opcode::buffer_atomic_add
-        | Opcode::buffer_atomic_sub
-        | Opcode::buffer_atomic_csub
-        | Opcode::buffer_atomic_smin
-        | Opcode::buffer_atomic_umin
-        | Opcode::buffer_atomic_smax
-        | Opcode::buffer_atomic_umax
-        | Opcode::buffer_atomic_and
-        | Opcode::buffer_atomic_or
-        | Opcode::buffer_atomic_xor
-        | Opcode::buffer_atomic_inc
-        | Opcode::buffer_atomic_dec
-        | Opcode::buffer_atomic_fcmpswap
-        | Opcode::buffer_atomic_fmin
-        | Opcode::buffer_atomic_fmax
-        | Opcode::buffer_atomic_swap_x2
-        | Opcode::buffer_atomic_cmpswap_x2
-        | Opcode::buffer_atomic_add_x2
-        | Opcode::buffer_atomic_sub_x2
-        | Opcode::buffer_atomic_smin_x2
-        | Opcode::buffer_atomic_umin_x2
-        | Opcode::buffer_atomic_smax_x2
-        | Opcode::buffer_atomic_umax_x2
-        | Opcode::buffer_atomic_and_x2
-        | Opcode::buffer_atomic_or_x2
-        | Opcode::buffer_atomic_xor_x2
-        | Opcode::buffer_atomic_inc_x2
-        | Opcode::buffer_atomic_dec_x2
-        | Opcode::buffer_atomic_fcmpswap_x2
-        | Opcode::buffer_atomic_fmin_x2
-        | Opcode::buffer_atomic_fmax_x2
-        | Opcode::buffer_gl0_inv
-        | Opcode::buffer_gl1_inv
-        | Opcode::tbuffer_load_format_x
-        | Opcode::tbuffer_load_format_xy
-        | Opcode::tbuffer_load_format_xyz
-        | Opcode::tbuffer_load_format_xyzw
-        | Opcode::tbuffer_store_format_x
-        | Opcode::tbuffer_store_format_xy
-        | Opcode::tbuffer_store_format_xyz
-        | Opcode::tbuffer_store_format_xyzw
         | Opcode::tbuffer_load_format_d16_x
         | Opcode::tbuffer_load_format_d16_xy
         | Opcode::tbuffer_load_format_d16_xyz
@@ -1217,119 +1358,22 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::tbuffer_store_format_d16_x
         | Opcode::tbuffer_store_format_d16_xy
         | Opcode::tbuffer_store_format_d16_xyz
-        | Opcode::tbuffer_store_format_d16_xyzw
-        | Opcode::flat_load_ubyte
-        | Opcode::flat_load_sbyte
-        | Opcode::flat_load_ushort
-        | Opcode::flat_load_sshort
-        | Opcode::flat_load_dword
-        | Opcode::flat_load_dwordx2
-        | Opcode::flat_load_dwordx4
-        | Opcode::flat_load_dwordx3
-        | Opcode::flat_store_byte
-        | Opcode::flat_store_byte_d16_hi
-        | Opcode::flat_store_short
-        | Opcode::flat_store_short_d16_hi
-        | Opcode::flat_store_dword
-        | Opcode::flat_store_dwordx2
-        | Opcode::flat_store_dwordx4
-        | Opcode::flat_store_dwordx3
-        | Opcode::flat_load_ubyte_d16
-        | Opcode::flat_load_ubyte_d16_hi
-        | Opcode::flat_load_sbyte_d16
-        | Opcode::flat_load_sbyte_d16_hi
-        | Opcode::flat_load_short_d16
-        | Opcode::flat_load_short_d16_hi
-        | Opcode::flat_atomic_swap
-        | Opcode::flat_atomic_cmpswap
-        | Opcode::flat_atomic_add
-        | Opcode::flat_atomic_sub
-        | Opcode::flat_atomic_smin
-        | Opcode::flat_atomic_umin
-        | Opcode::flat_atomic_smax
-        | Opcode::flat_atomic_umax
-        | Opcode::flat_atomic_and
-        | Opcode::flat_atomic_or
-        | Opcode::flat_atomic_xor
-        | Opcode::flat_atomic_inc
-        | Opcode::flat_atomic_dec
+        | Opcode::tbuffer_store_format_d16_xyzw => Unlowered(FORMAT),
+        Opcode::buffer_atomic_fcmpswap
         | Opcode::flat_atomic_fcmpswap
-        | Opcode::flat_atomic_fmin
-        | Opcode::flat_atomic_fmax
-        | Opcode::flat_atomic_swap_x2
-        | Opcode::flat_atomic_cmpswap_x2
-        | Opcode::flat_atomic_add_x2
-        | Opcode::flat_atomic_sub_x2
-        | Opcode::flat_atomic_smin_x2
-        | Opcode::flat_atomic_umin_x2
-        | Opcode::flat_atomic_smax_x2
-        | Opcode::flat_atomic_umax_x2
-        | Opcode::flat_atomic_and_x2
-        | Opcode::flat_atomic_or_x2
-        | Opcode::flat_atomic_xor_x2
-        | Opcode::flat_atomic_inc_x2
-        | Opcode::flat_atomic_dec_x2
+        | Opcode::global_atomic_fcmpswap => Unlowered(FLOAT_ATOMIC),
+        Opcode::buffer_atomic_fcmpswap_x2
+        | Opcode::buffer_atomic_fmin_x2
+        | Opcode::buffer_atomic_fmax_x2
         | Opcode::flat_atomic_fcmpswap_x2
         | Opcode::flat_atomic_fmin_x2
         | Opcode::flat_atomic_fmax_x2
-        | Opcode::global_load_ubyte
-        | Opcode::global_load_sbyte
-        | Opcode::global_load_ushort
-        | Opcode::global_load_sshort
-        | Opcode::global_load_dword
-        | Opcode::global_load_dwordx2
-        | Opcode::global_load_dwordx4
-        | Opcode::global_load_dwordx3
-        | Opcode::global_load_dword_addtid
-        | Opcode::global_store_dword_addtid
-        | Opcode::global_store_byte
-        | Opcode::global_store_byte_d16_hi
-        | Opcode::global_store_short
-        | Opcode::global_store_short_d16_hi
-        | Opcode::global_store_dword
-        | Opcode::global_store_dwordx2
-        | Opcode::global_store_dwordx4
-        | Opcode::global_store_dwordx3
-        | Opcode::global_load_ubyte_d16
-        | Opcode::global_load_ubyte_d16_hi
-        | Opcode::global_load_sbyte_d16
-        | Opcode::global_load_sbyte_d16_hi
-        | Opcode::global_load_short_d16
-        | Opcode::global_load_short_d16_hi
-        | Opcode::global_atomic_swap
-        | Opcode::global_atomic_cmpswap
-        | Opcode::global_atomic_add
-        | Opcode::global_atomic_sub
-        | Opcode::global_atomic_csub
-        | Opcode::global_atomic_smin
-        | Opcode::global_atomic_umin
-        | Opcode::global_atomic_smax
-        | Opcode::global_atomic_umax
-        | Opcode::global_atomic_and
-        | Opcode::global_atomic_or
-        | Opcode::global_atomic_xor
-        | Opcode::global_atomic_inc
-        | Opcode::global_atomic_dec
-        | Opcode::global_atomic_fcmpswap
-        | Opcode::global_atomic_fmin
-        | Opcode::global_atomic_fmax
-        | Opcode::global_atomic_swap_x2
-        | Opcode::global_atomic_cmpswap_x2
-        | Opcode::global_atomic_add_x2
-        | Opcode::global_atomic_sub_x2
-        | Opcode::global_atomic_smin_x2
-        | Opcode::global_atomic_umin_x2
-        | Opcode::global_atomic_smax_x2
-        | Opcode::global_atomic_umax_x2
-        | Opcode::global_atomic_and_x2
-        | Opcode::global_atomic_or_x2
-        | Opcode::global_atomic_xor_x2
-        | Opcode::global_atomic_inc_x2
-        | Opcode::global_atomic_dec_x2
         | Opcode::global_atomic_fcmpswap_x2
         | Opcode::global_atomic_fmin_x2
-        | Opcode::global_atomic_fmax_x2
-        | Opcode::scratch_load_ubyte
+        | Opcode::global_atomic_fmax_x2 => Unlowered(ATOMIC64),
+        Opcode::buffer_gl0_inv | Opcode::buffer_gl1_inv => Lower(integer::nop),
+        Opcode::global_load_dword_addtid | Opcode::global_store_dword_addtid => Unlowered(ADDTID),
+        Opcode::scratch_load_ubyte
         | Opcode::scratch_load_sbyte
         | Opcode::scratch_load_ushort
         | Opcode::scratch_load_sshort
@@ -1350,7 +1394,8 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::scratch_load_sbyte_d16
         | Opcode::scratch_load_sbyte_d16_hi
         | Opcode::scratch_load_short_d16
-        | Opcode::scratch_load_short_d16_hi => Unlowered(MEMORY),
+        | Opcode::scratch_load_short_d16_hi => Unlowered(SCRATCH),
+
         Opcode::image_load
         | Opcode::image_load_mip
         | Opcode::image_load_pck

@@ -44,6 +44,9 @@ pub mod interp16;
 mod lds;
 #[cfg(test)]
 mod lds_tests;
+mod mem;
+#[cfg(test)]
+mod mem_tests;
 mod minmax;
 mod modifiers;
 mod moves;
@@ -122,8 +125,20 @@ pub fn lower_wave_words(
     wave: Wave,
     gfx: Target,
 ) -> Result<Kernel, LowerError> {
+    lower_wave_words_mem(words, mode, wave, gfx, 0)
+}
+
+/// [`lower_wave_words`] for a wave whose memory region has `mem_bytes` bytes (the V# in
+/// s[20:23] holds it as num_records).
+pub fn lower_wave_words_mem(
+    words: &[u32],
+    mode: FloatMode,
+    wave: Wave,
+    gfx: Target,
+    mem_bytes: u32,
+) -> Result<Kernel, LowerError> {
     let body = decode_stream(words).map_err(|e| LowerError::Decode(e.to_string()))?;
-    lower_wave(&body, mode, wave, gfx)
+    lower_wave_mem(&body, mode, wave, gfx, mem_bytes)
 }
 
 /// Lowers a decoded body under the wave contract: SGPR and EXEC inputs, whole-wave lane
@@ -135,7 +150,20 @@ pub fn lower_wave(
     wave: Wave,
     gfx: Target,
 ) -> Result<Kernel, LowerError> {
-    let l = Lowerer::new_wave(mode, wave, gfx);
+    lower_wave_mem(body, mode, wave, gfx, 0)
+}
+
+/// [`lower_wave`] for a wave whose memory region has `mem_bytes` bytes: s[16:17] and
+/// s[20:23] hold the region's address and V# before the body (see `mem`).
+pub fn lower_wave_mem(
+    body: &[Decoded],
+    mode: FloatMode,
+    wave: Wave,
+    gfx: Target,
+    mem_bytes: u32,
+) -> Result<Kernel, LowerError> {
+    let mut l = Lowerer::new_wave(mode, wave, gfx);
+    mem::init_region(&mut l, mem_bytes);
     if control::has_control_flow(body) {
         return control::lower_cfg(l, body);
     }

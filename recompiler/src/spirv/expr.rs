@@ -126,6 +126,19 @@ impl Emitter<'_> {
                 let args = [self.v(addr), self.v(data), self.v(active)];
                 self.lds_op(&w, io.lane, op, args)?
             }
+            Expr::Mem {
+                op,
+                bytes,
+                addr,
+                data,
+                active,
+                cmp,
+            } => {
+                let w = self.wave_io(io, "a memory access")?;
+                let args = [self.v(addr), self.v(data), self.v(active)];
+                let cmp = cmp.map(|c| self.v(c));
+                self.mem_op(&w, io.lane, op, bytes, args, cmp)?
+            }
         })
     }
 

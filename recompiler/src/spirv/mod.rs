@@ -46,11 +46,13 @@ mod expr;
 mod float;
 mod interface;
 mod lds;
+mod mem;
 mod wave;
 mod wide;
 
 pub use wave::{
-    emit_wave, wave_in_stride, wave_out_stride, WAVE_IN_DWORDS, WAVE_OUT_DWORDS, WAVE_STATUS_WORD,
+    emit_wave, emit_wave_mem, wave_in_stride, wave_out_stride, WAVE_IN_DWORDS, WAVE_OUT_DWORDS,
+    WAVE_STATUS_WORD,
 };
 
 use std::collections::HashMap;

@@ -11,7 +11,10 @@
 //!   [`WAVE_OUT_DWORDS`] uniform words stored by lane 0: s0..s15, EXEC low/high, VCC low/high,
 //!   SCC (0/1) and a status word (0: ran to the end, 1: stopped by the watchdog);
 //! - with LDS (`lds_dwords` > 0), its dwords follow the uniform input words (before the body)
-//!   and the uniform output words (after it); see `lds`.
+//!   and the uniform output words (after it); see `lds`;
+//! - with a memory region ([`emit_wave_mem`], `mem_dwords` > 0), its dwords follow the LDS
+//!   words in both buffers: the strides are [`wave_in_stride`] and [`wave_out_stride`] of
+//!   `lds_dwords + mem_dwords`, and the output buffer is then readable; see `mem`.
 //!
 //! Cross-lane expressions run in uniform control flow on every invocation:
 //! `WaveBallot(b)`: barrier, `shared[lane] = b`, barrier, every invocation ORs the `wave`
@@ -28,6 +31,7 @@ use rspirv::spirv::{
 
 use super::interface::{Inputs, Io};
 use super::lds::LdsVars;
+use super::mem::MemVars;
 use super::{build_err, Emitter, SpirvError, Uses};
 use super::{SpirvOptions, INPUT_DWORDS, OUTPUT_DWORDS};
 use crate::ir::{Handle, Kernel, Ty};
@@ -60,6 +64,7 @@ pub(super) struct WaveIo {
     shared: Word,
     pub(super) ptr_wg_u32: Word,
     pub(super) lds: Option<LdsVars>,
+    pub(super) mem: Option<MemVars>,
 }
 
 /// Emits the wave module for `kernel` with `lds_dwords` of LDS (see the module docs).
@@ -67,6 +72,17 @@ pub fn emit_wave(
     kernel: &Kernel,
     wave: Wave,
     lds_dwords: u32,
+    opts: &SpirvOptions,
+) -> Result<Vec<u32>, SpirvError> {
+    emit_wave_mem(kernel, wave, lds_dwords, 0, opts)
+}
+
+/// [`emit_wave`] for a wave with a memory region of `mem_dwords` (see the module docs).
+pub fn emit_wave_mem(
+    kernel: &Kernel,
+    wave: Wave,
+    lds_dwords: u32,
+    mem_dwords: u32,
     opts: &SpirvOptions,
 ) -> Result<Vec<u32>, SpirvError> {
     if lds_dwords > 65536 / 4 {
@@ -89,12 +105,12 @@ pub fn emit_wave(
         });
     }
     let mut e = Emitter::new(kernel, wave, uses, opts);
-    e.wave_module(lds_dwords)?;
+    e.wave_module(lds_dwords, mem_dwords)?;
     Ok(e.b.module().assemble())
 }
 
 impl Emitter<'_> {
-    fn wave_module(&mut self, lds_dwords: u32) -> Result<(), SpirvError> {
+    fn wave_module(&mut self, lds_dwords: u32, mem_dwords: u32) -> Result<(), SpirvError> {
         let t_u32 = self.t.u32_;
         let err = build_err(None);
         let lanes = self.wave.lanes();
@@ -121,7 +137,9 @@ impl Emitter<'_> {
             self.b.name(var, name);
         }
         self.b.decorate(in_var, Decoration::NonWritable, []);
-        self.b.decorate(out_var, Decoration::NonReadable, []);
+        if mem_dwords == 0 {
+            self.b.decorate(out_var, Decoration::NonReadable, []);
+        }
 
         let c_lanes = self.u32c(lanes);
         let shared_ty = self.b.type_array(t_u32, c_lanes);
@@ -150,6 +168,7 @@ impl Emitter<'_> {
 
         self.declare_vars();
         let lds = self.declare_lds(lds_dwords);
+        let mem_arrays = self.declare_mem(mem_dwords);
         let fn_ty = self.b.type_function(self.t.void, []);
         let main = self
             .b
@@ -178,8 +197,8 @@ impl Emitter<'_> {
             .b
             .composite_extract(t_u32, None, lid, [0])
             .map_err(&err)?;
-        let c_in_stride = self.u32c(wave_in_stride(self.wave, lds_dwords));
-        let c_out_stride = self.u32c(wave_out_stride(self.wave, lds_dwords));
+        let c_in_stride = self.u32c(wave_in_stride(self.wave, lds_dwords + mem_dwords));
+        let c_out_stride = self.u32c(wave_out_stride(self.wave, lds_dwords + mem_dwords));
         let c6 = self.u32c(INPUT_DWORDS);
         let c16 = self.u32c(OUTPUT_DWORDS);
         let c_in_lanes = self.u32c(lanes * INPUT_DWORDS);
@@ -194,6 +213,14 @@ impl Emitter<'_> {
         let out_base = b.i_add(t_u32, None, out_wave, out_lane).map_err(&err)?;
         let uni_out = b.i_add(t_u32, None, out_wave, c_out_lanes).map_err(&err)?;
 
+        let mem = match mem_arrays {
+            Some(arrays) => {
+                let c = self.u32c(WAVE_OUT_DWORDS + lds_dwords);
+                let base = self.b.i_add(t_u32, None, uni_out, c).map_err(&err)?;
+                Some(Self::mem_vars(arrays, out_var, base, mem_dwords))
+            }
+            None => None,
+        };
         let io = Io {
             inputs: Inputs::Buffer { in_var, in_base },
             lane,
@@ -203,6 +230,7 @@ impl Emitter<'_> {
                 shared,
                 ptr_wg_u32,
                 lds,
+                mem,
             }),
         };
         let w = io.wave.expect("set above");
@@ -217,6 +245,11 @@ impl Emitter<'_> {
                         .map_err(build_err(None))?;
                 e.b.store(p, x, None, []).map_err(build_err(None))
             })?;
+        }
+        if let Some(v) = mem {
+            let c = self.u32c(WAVE_IN_DWORDS + lds_dwords);
+            let in_region = self.b.i_add(t_u32, None, uni_base, c).map_err(&err)?;
+            self.mem_copy_in(&v, in_var, in_region, lane)?;
         }
         let status = if self.kernel.blocks.is_empty() {
             for i in 0..self.kernel.exprs.len() {

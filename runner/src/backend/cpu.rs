@@ -9,7 +9,7 @@
 use super::{kernel_key, wave, Backend, KernelKey, Producer, RowResult, Status, WaveResults};
 use rayon::prelude::*;
 use rdnaprobe_dataset::{Row, WaveLayout};
-use rdnaprobe_recompiler::{interp, ir::Kernel, lower_wave_words, lower_words, LowerError};
+use rdnaprobe_recompiler::{interp, ir::Kernel, lower_wave_words_mem, lower_words, LowerError};
 use std::collections::HashMap;
 
 pub struct CpuBackend {}
@@ -73,25 +73,32 @@ impl Backend for CpuBackend {
     fn run_waves(&mut self, rows: &[Row], layout: &WaveLayout) -> WaveResults {
         let mut results = WaveResults::all(rows.len(), Status::Error("not scheduled".into()));
         let jobs = wave::prepare(rows, layout, &mut results);
-        let mut kernels: HashMap<&KernelKey, Result<Kernel, LowerError>> = HashMap::new();
+        // The region's size is part of the kernel: the V# in s[20:23] holds it.
+        let mut kernels: HashMap<(&KernelKey, u32), Result<Kernel, LowerError>> = HashMap::new();
         for j in &jobs {
             let k = &j.key;
+            let bytes = j.mem_bytes();
             kernels
-                .entry(k)
-                .or_insert_with(|| lower_wave_words(&k.words, k.mode, k.wave, k.target));
+                .entry((k, bytes))
+                .or_insert_with(|| lower_wave_words_mem(&k.words, k.mode, k.wave, k.target, bytes));
         }
         let outs: Vec<_> = jobs
             .par_iter()
-            .map(|j| match &kernels[&j.key] {
-                Ok(k) => Ok(rdnaprobe_recompiler::wave::run_wave(k, &j.input)),
+            .map(|j| match &kernels[&(&j.key, j.mem_bytes())] {
+                Ok(k) => Ok(rdnaprobe_recompiler::wave::run_wave_mem(
+                    k, &j.input, &j.mem,
+                )),
                 Err(e) => Err(e.to_string()),
             })
             .collect();
         for (j, out) in jobs.iter().zip(outs) {
             match out {
-                Ok(o) => match o.error {
+                Ok((o, mem)) => match o.error {
                     Some(e) => results.fail(&j.rows, &Status::Error(e)),
-                    None => results.store(&j.rows, &o.lanes, o.uniform, o.lds),
+                    None => {
+                        results.store(&j.rows, &o.lanes, o.uniform, o.lds);
+                        results.set_mem(&j.rows, mem);
+                    }
                 },
                 Err(e) => results.fail(&j.rows, &Status::Unsupported(e)),
             }

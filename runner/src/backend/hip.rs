@@ -16,12 +16,16 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use rdnaprobe_dataset::Row;
+use rdnaprobe_dataset::{Row, WaveLayout};
 use rdnaprobe_oracle::hip::DeviceInfo;
+use rdnaprobe_oracle::wave::WaveShape;
 use rdnaprobe_oracle::worker::{Supervisor, Watchdog};
-use rdnaprobe_oracle::{assemble_probe, Comgr, Hip, Mode, OracleError, Target};
+use rdnaprobe_oracle::{
+    assemble_probe, assemble_wave_probe, Comgr, Hip, Mode, OracleError, Target,
+};
 
-use super::{Backend, Producer, RowResult, Status};
+use super::hip_wave::{self, WaveKernel};
+use super::{Backend, Producer, RowResult, Status, WaveResults};
 
 /// Environment variable overriding the per-batch watchdog deadline, in seconds.
 pub const TIMEOUT_ENV: &str = "RDNAPROBE_HIP_TIMEOUT_S";
@@ -34,6 +38,8 @@ pub struct HipBackend {
     runtime: String,
     /// Per kernel: its code object, or the status its rows get.
     kernels: HashMap<(Vec<u32>, Mode), Result<Vec<u8>, Status>>,
+    /// Per wave kernel: its code object, or the status its rows get.
+    wave_kernels: HashMap<WaveKernel, Result<Vec<u8>, Status>>,
 }
 
 /// Picks the device: the first whose arch is `wanted` (a gfx103x chip, or `gfx103x` for any of
@@ -112,6 +118,7 @@ impl HipBackend {
             supervisor,
             runtime,
             kernels: HashMap::new(),
+            wave_kernels: HashMap::new(),
         })
     }
 
@@ -124,6 +131,18 @@ impl HipBackend {
             .map(|k| k.code_object)
             .map_err(|e| Status::Error(format!("assembling the probe kernel: {e}")));
         self.kernels.insert(key, built.clone());
+        built
+    }
+
+    fn wave_code_object(&mut self, key: &WaveKernel) -> Result<Vec<u8>, Status> {
+        if let Some(k) = self.wave_kernels.get(key) {
+            return k.clone();
+        }
+        let (words, mode, shape): (&[u32], &Mode, &WaveShape) = (&key.0, &key.1, &key.2);
+        let built = assemble_wave_probe(&self.comgr, self.target, mode, shape, words)
+            .map(|k| k.code_object)
+            .map_err(|e| Status::Error(format!("assembling the wave probe kernel: {e}")));
+        self.wave_kernels.insert(key.clone(), built.clone());
         built
     }
 }
@@ -201,9 +220,7 @@ impl Backend for HipBackend {
                                 status: Status::Ok,
                             }
                         } else {
-                            failed(Status::Error(
-                                "the body did not reach the template's stores (it ended the program or branched away)".into(),
-                            ))
+                            failed(Status::Error(super::hip_wave::NOT_DONE.into()))
                         });
                     }
                 }
@@ -219,6 +236,45 @@ impl Backend for HipBackend {
             .into_iter()
             .map(|r| r.unwrap_or_else(|| failed(Status::Error("row was not scheduled".into()))))
             .collect()
+    }
+
+    /// Waves with one kernel (body, mode, shape) run as one batch, in first-seen order.
+    fn run_waves(&mut self, rows: &[Row], layout: &WaveLayout) -> WaveResults {
+        let mut results = WaveResults::all(rows.len(), Status::Error("not scheduled".into()));
+        let waves = hip_wave::prepare(rows, layout, &mut results);
+        let mut order: Vec<&WaveKernel> = Vec::new();
+        let mut groups: HashMap<&WaveKernel, Vec<usize>> = HashMap::new();
+        for (i, w) in waves.iter().enumerate() {
+            groups
+                .entry(&w.kernel)
+                .or_insert_with(|| {
+                    order.push(&w.kernel);
+                    Vec::new()
+                })
+                .push(i);
+        }
+        for key in order {
+            let idx = &groups[key];
+            let outcome = self.wave_code_object(key).and_then(|code| {
+                let inputs: Vec<_> = idx.iter().map(|&i| waves[i].input.clone()).collect();
+                self.supervisor
+                    .run_waves(self.device.index, &code, key.2, &inputs)
+                    .map_err(|e| Status::Error(e.to_string()))
+            });
+            match outcome {
+                Ok(done) => {
+                    for (&i, r) in idx.iter().zip(done) {
+                        hip_wave::store(&mut results, &waves[i].rows, r);
+                    }
+                }
+                Err(s) => {
+                    for &i in idx {
+                        results.fail(&waves[i].rows, &s);
+                    }
+                }
+            }
+        }
+        results
     }
 }
 

@@ -51,6 +51,7 @@ pub trait Backend {
 
 pub mod cpu;
 pub mod hip;
+pub mod hip_wave;
 mod key;
 pub mod vulkan;
 pub mod wave;

@@ -22,7 +22,7 @@ pub struct VulkanBackend {
     /// Per kernel: its pipeline, or the status its rows get.
     kernels: HashMap<KernelKey, Result<PipelineId, Status>>,
     /// The same for kernels lowered under the wave contract (wave modules), per LDS size.
-    wave_kernels: HashMap<(KernelKey, u32), Result<PipelineId, Status>>,
+    wave_kernels: HashMap<(KernelKey, u32, u32), Result<PipelineId, Status>>,
 }
 
 impl VulkanBackend {
@@ -63,26 +63,39 @@ impl VulkanBackend {
 
 impl VulkanBackend {
     /// The wave module of `key` (lowered, emitted and compiled once).
-    fn prepare_wave(&mut self, key: &KernelKey, lds_dwords: u32) -> Result<PipelineId, Status> {
-        if let Some(r) = self.wave_kernels.get(&(key.clone(), lds_dwords)) {
+    fn prepare_wave(
+        &mut self,
+        key: &KernelKey,
+        lds_dwords: u32,
+        mem_dwords: u32,
+    ) -> Result<PipelineId, Status> {
+        let cache_key = (key.clone(), lds_dwords, mem_dwords);
+        if let Some(r) = self.wave_kernels.get(&cache_key) {
             return r.clone();
         }
-        let r = rdnaprobe_recompiler::lower_wave_words(&key.words, key.mode, key.wave, key.target)
-            .map_err(|e| Status::Unsupported(e.to_string()))
-            .and_then(|kernel| {
-                let opts = self.exec.spirv_options();
-                spirv::emit_wave(&kernel, key.wave, lds_dwords, &opts).map_err(|e| match e {
+        let r = rdnaprobe_recompiler::lower_wave_words_mem(
+            &key.words,
+            key.mode,
+            key.wave,
+            key.target,
+            4 * mem_dwords,
+        )
+        .map_err(|e| Status::Unsupported(e.to_string()))
+        .and_then(|kernel| {
+            let opts = self.exec.spirv_options();
+            spirv::emit_wave_mem(&kernel, key.wave, lds_dwords, mem_dwords, &opts).map_err(|e| {
+                match e {
                     spirv::SpirvError::Unsupported { .. } => Status::Unsupported(e.to_string()),
                     other => Status::Error(format!("SPIR-V backend: {other}")),
-                })
+                }
             })
-            .and_then(|words| {
-                self.exec
-                    .wave_pipeline(&words)
-                    .map_err(|e| Status::Error(format!("{e:#}")))
-            });
-        self.wave_kernels
-            .insert((key.clone(), lds_dwords), r.clone());
+        })
+        .and_then(|words| {
+            self.exec
+                .wave_pipeline(&words)
+                .map_err(|e| Status::Error(format!("{e:#}")))
+        });
+        self.wave_kernels.insert(cache_key, r.clone());
         r
     }
 }
@@ -93,15 +106,18 @@ impl Backend for VulkanBackend {
     fn run_waves(&mut self, rows: &[Row], layout: &WaveLayout) -> WaveResults {
         let mut results = WaveResults::all(rows.len(), Status::Error("not scheduled".into()));
         let jobs = super::wave::prepare(rows, layout, &mut results);
+        // The executor's extra words per wave are the LDS's and the region's (`lds_dwords` of
+        // a `WaveJob`); outputs split them again.
         let mut order: Vec<(PipelineId, rdnaprobe_isa::Wave, u32)> = vec![];
         let mut groups: HashMap<PipelineId, Vec<usize>> = HashMap::new();
         for (i, j) in jobs.iter().enumerate() {
             let lds_dwords = j.input.lds.len() as u32;
-            match self.prepare_wave(&j.key, lds_dwords) {
+            let mem_dwords = j.mem.len() as u32;
+            match self.prepare_wave(&j.key, lds_dwords, mem_dwords) {
                 Ok(p) => groups
                     .entry(p)
                     .or_insert_with(|| {
-                        order.push((p, j.key.wave, lds_dwords));
+                        order.push((p, j.key.wave, lds_dwords + mem_dwords));
                         vec![]
                     })
                     .push(i),
@@ -113,7 +129,7 @@ impl Backend for VulkanBackend {
             .map(|(p, _, _)| {
                 groups[p]
                     .iter()
-                    .map(|&i| super::wave::module_inputs(&jobs[i].input))
+                    .map(|&i| super::wave::module_inputs_mem(&jobs[i].input, &jobs[i].mem))
                     .collect()
             })
             .collect();
@@ -135,7 +151,11 @@ impl Backend for VulkanBackend {
                     for (&i, words) in groups[p].iter().zip(out) {
                         let j = &jobs[i];
                         match super::wave::module_outputs(&words, wave.lanes() as usize) {
-                            Ok((lanes, uni, lds)) => results.store(&j.rows, &lanes, Some(uni), lds),
+                            Ok((lanes, uni, mut lds)) => {
+                                let mem = lds.split_off(lds.len() - j.mem.len());
+                                results.store(&j.rows, &lanes, Some(uni), lds);
+                                results.set_mem(&j.rows, mem);
+                            }
                             Err(e) => results.fail(&j.rows, &Status::Error(e)),
                         }
                     }

@@ -3,8 +3,8 @@
 //! kernel lowered under the wave contract, and each row gets its lane's outputs; the wave's
 //! first row also gets the uniform outputs.
 //!
-//! No memory instruction is lowered yet, so the memory region after the body is the region
-//! before it.
+//! The memory region's size is part of the kernel (the V# in s[20:23] holds it), so backends
+//! key their kernels by it too ([`WaveJob::mem_bytes`]).
 
 use rdnaprobe_dataset::{group_waves, Row, WaveLayout, WaveOutputs, WaveRows};
 use rdnaprobe_recompiler::spirv::{WAVE_OUT_DWORDS, WAVE_STATUS_WORD};
@@ -70,11 +70,29 @@ impl WaveResults {
     }
 }
 
+impl WaveResults {
+    /// Replaces the memory region after the body of wave `w` (stored by [`Self::store`]).
+    pub fn set_mem(&mut self, w: &WaveRows, mem: Vec<u32>) {
+        if let Some(u) = self.uniform[w.start].as_mut() {
+            u.mem = mem;
+        }
+    }
+}
+
 /// One wave ready to run: its rows, kernel key and state before the body.
 pub struct WaveJob {
     pub rows: WaveRows,
     pub key: KernelKey,
     pub input: WaveInput,
+    /// The memory region before the body (its whole size; empty: no region).
+    pub mem: Vec<u32>,
+}
+
+impl WaveJob {
+    /// The memory region's size in bytes.
+    pub fn mem_bytes(&self) -> u32 {
+        4 * self.mem.len() as u32
+    }
 }
 
 /// Cuts `rows` into waves. Waves whose rows cannot run (no words, a bad cell) get their
@@ -107,10 +125,12 @@ pub fn prepare(rows: &[Row], layout: &WaveLayout, results: &mut WaveResults) -> 
             exec: w.inputs.exec_mask(n),
             lds: w.inputs.lds.clone(),
         };
+        let mem = w.inputs.mem.clone();
         jobs.push(WaveJob {
             rows: w,
             key,
             input,
+            mem,
         });
     }
     jobs
@@ -123,6 +143,13 @@ pub fn module_inputs(input: &WaveInput) -> Vec<u32> {
     words.extend([input.exec as u32, (input.exec >> 32) as u32]);
     words.extend(input.sgprs);
     words.extend(&input.lds);
+    words
+}
+
+/// [`module_inputs`] followed by the memory region (`spirv::emit_wave_mem`).
+pub fn module_inputs_mem(input: &WaveInput, mem: &[u32]) -> Vec<u32> {
+    let mut words = module_inputs(input);
+    words.extend(mem);
     words
 }
 

@@ -16,7 +16,7 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use rdnaprobe_dataset::{
     clashing_column, manifest_path, sha256_file, AtomicFile, Manifest, Reader, ReplayWriter, Row,
-    Tally,
+    Tally, WaveLayout,
 };
 
 use crate::backend::Backend;
@@ -45,7 +45,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let batch = args.batch.max(1);
     match &args.output {
         None => {
-            let columns = common_columns(&args.inputs)?;
+            let columns = WaveLayout::output_columns(&common_columns(&args.inputs)?);
             let stdout = std::io::stdout().lock();
             let mut w = ReplayWriter::new(stdout, "<stdout>", &columns)?;
             let tally = replay_into(&args.inputs, backend.as_mut(), &args.backend, batch, &mut w)?;
@@ -134,6 +134,9 @@ fn replay_into<W: Write>(
     for input in inputs {
         let reader = Reader::open(input)?;
         let layout = reader.wave_layout().cloned();
+        // The output's wave columns: the input's plus the uniform outputs it lacks.
+        let out_columns = WaveLayout::output_columns(reader.extra_columns());
+        let out_layout = WaveLayout::from_columns(&out_columns);
         let bar = progress(count_lines(input).saturating_sub(1));
         let mut rows: Vec<Row> = Vec::with_capacity(batch);
         let mut flush = |rows: &mut Vec<Row>,
@@ -143,9 +146,11 @@ fn replay_into<W: Write>(
             if let Some(layout) = &layout {
                 // A wave dataset: `rows` holds whole waves (see the loop below).
                 let results = backend.run_waves(&rows[..], layout);
+                let out_layout = out_layout.as_ref().unwrap_or(layout);
                 for ((row, res), uni) in rows.iter().zip(&results.rows).zip(&results.uniform) {
                     let mut out = row.clone();
-                    layout.set_outputs(&mut out, uni.as_ref());
+                    out.extra.resize(out_columns.len(), String::new());
+                    out_layout.set_outputs(&mut out, uni.as_ref());
                     w.write(&out, res.outputs, backend_name, &res.status)?;
                     tally.add(row, &res.status);
                 }
@@ -217,7 +222,7 @@ fn replay_to_file(
     backend_name: &str,
     batch: usize,
 ) -> anyhow::Result<Tally> {
-    let columns = common_columns(inputs)?;
+    let columns = WaveLayout::output_columns(&common_columns(inputs)?);
     let file = AtomicFile::create(out)?;
     let mut w = ReplayWriter::new(file, out.display().to_string(), &columns)?;
     let tally = replay_into(inputs, backend, backend_name, batch, &mut w)?;
