@@ -387,6 +387,39 @@ impl Expr {
         )
     }
 
+    /// Whether the value depends only on the expression's operands: a function of their bits
+    /// (a constant's is its own). False for the lane's inputs and index and for the wave's
+    /// state (its inputs, other lanes, LDS, memory, block variables): the lowering may fold a
+    /// pure expression of constants, never one of these. Exhaustive, so that a new kind of
+    /// expression has to say which it is.
+    pub fn is_pure(&self) -> bool {
+        match self {
+            Expr::Const { .. }
+            | Expr::IntBin { .. }
+            | Expr::IntUn { .. }
+            | Expr::IntCmp { .. }
+            | Expr::FloatBin { .. }
+            | Expr::Fma { .. }
+            | Expr::FloatUn { .. }
+            | Expr::FloatCmp { .. }
+            | Expr::BoolAnd(..)
+            | Expr::BoolOr(..)
+            | Expr::BoolNot(_)
+            | Expr::Select { .. }
+            | Expr::Convert { .. }
+            | Expr::Pack64 { .. } => true,
+            Expr::Input(_)
+            | Expr::LaneId
+            | Expr::SgprIn(_)
+            | Expr::ExecIn
+            | Expr::WaveBallot(_)
+            | Expr::WaveRead { .. }
+            | Expr::Lds { .. }
+            | Expr::Mem { .. }
+            | Expr::Var(_) => false,
+        }
+    }
+
     /// Whether the expression reads other lanes' values: a kernel with one runs as a whole
     /// wave ([`crate::wave`]), never one lane at a time.
     pub fn is_cross_lane(&self) -> bool {

@@ -131,14 +131,7 @@ impl Builder {
     /// lane, LDS or a block variable).
     fn fold(&mut self, e: &Expr) -> Option<u64> {
         match e {
-            Expr::Input(_)
-            | Expr::LaneId
-            | Expr::SgprIn(_)
-            | Expr::ExecIn
-            | Expr::WaveBallot(_)
-            | Expr::WaveRead { .. }
-            | Expr::Lds { .. }
-            | Expr::Var(_) => return None,
+            _ if !e.is_pure() => return None,
             Expr::FloatUn { op, .. } if op.is_approximate() => return None,
             _ => {}
         }

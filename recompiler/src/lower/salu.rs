@@ -35,8 +35,9 @@ const LANE_VIEW: &str = "reads a lane mask written by a VALU op, which the lane 
 
 impl Lowerer {
     /// Whether `h` depends on a lane's inputs or index, i.e. is not one value for the whole wave.
-    /// A ballot, a read from a uniform lane, the wave's SGPR/EXEC inputs and scalar block
-    /// variables are the same on every lane.
+    /// A ballot, a read from a uniform lane, the wave's SGPR/EXEC inputs, scalar block
+    /// variables and a memory load from a uniform address (an SMEM load) are the same on every
+    /// lane.
     pub(super) fn is_varying(&mut self, h: Handle) -> bool {
         let k = &self.b.k;
         let v = &mut self.scalar.varying;
@@ -61,12 +62,8 @@ impl Lowerer {
         while v.len() < k.exprs.len() {
             let e = &k.exprs[v.len()];
             let x = match e {
-                Expr::SgprIn(_)
-                | Expr::ExecIn
-                | Expr::WaveBallot(_)
-                | Expr::WaveRead { .. }
-                | Expr::Lds { .. }
-                | Expr::Var(_) => true,
+                Expr::Const { .. } => false,
+                _ if !e.is_pure() => true,
                 _ => Kernel::operands(e).iter().any(|o| v[o.index()]),
             };
             v.push(x);
