@@ -27,6 +27,8 @@
 
 mod check;
 pub mod dhash;
+#[cfg(test)]
+mod dhash_tests;
 pub mod digest;
 mod engine;
 pub mod gpu;
