@@ -1,8 +1,8 @@
 //! Running a generated-input kernel with its device block hash in the same submission: the
-//! kernel's dispatches, a compute-to-compute barrier, then the hash module
-//! ([`hash_module`](super::hash_module)) over the same rows. Only the per-block hash words
-//! cross the bus, plus the output rows of the blocks whose hash differs from the expected one
-//! (they are copied out of the output buffer for a row-by-row diff).
+//! kernel's dispatches (outputs into a device-local buffer), a compute-to-compute barrier,
+//! then the hash module ([`hash_module`](super::hash_module)) over the same rows. Only the
+//! per-block hash words cross the bus; a block whose hash differs from the expected one is run
+//! again through the read-back path ([`Executor::run_generated`]) for a row-by-row diff.
 
 use anyhow::{bail, Context};
 
@@ -96,6 +96,13 @@ impl Executor {
             let mut dispatches = self.layout_dispatches(parts, 0, row_bytes)?;
             self.ensure_buffers(slot_bytes, 0)?;
             dispatches.in_range = slot_bytes;
+            let out_end = dispatches
+                .list
+                .iter()
+                .map(|d| d.out_offset + dispatches.out_range)
+                .max()
+                .unwrap_or(0);
+            dispatches.out_buffer = Some(self.ensure_local_output(out_end)?);
             let Some(slots) = &self.input else {
                 bail!("internal: slot buffer missing");
             };
@@ -120,9 +127,10 @@ impl Executor {
                 },
                 Some(n),
             )?;
-            let (Some(slots), Some(output)) = (&self.input, &self.output) else {
-                bail!("internal: buffers missing");
+            let Some(slots) = &self.input else {
+                bail!("internal: slot buffer missing");
             };
+            let mut again = vec![];
             for d in &dispatches.list {
                 let first_block = d.first_row / block_rows;
                 for b in first_block..(d.first_row + d.rows).div_ceil(block_rows) {
@@ -140,20 +148,15 @@ impl Executor {
                         continue;
                     }
                     run.differ[b] = true;
-                    let at = b * block_rows;
-                    let len = block_rows.min(rows - at);
-                    let words = len * stride;
-                    let from = d.out_offset as usize + (at - d.first_row) * stride * 4;
-                    // SAFETY: the block's rows lie inside dispatch `d`'s output range.
-                    unsafe {
-                        std::ptr::copy_nonoverlapping(
-                            output.ptr.add(from) as *const u32,
-                            run.outputs[at * stride..].as_mut_ptr(),
-                            words,
-                        );
-                    }
-                    run.bytes_read += words as u64 * 4;
+                    again.push(b);
                 }
+            }
+            for b in again {
+                let at = b * block_rows;
+                let len = block_rows.min(rows - at);
+                let rerun = self.run_generated(pipeline, base + at as u64, len, stride)?;
+                run.outputs[at * stride..(at + len) * stride].copy_from_slice(&rerun);
+                run.bytes_read += rerun.len() as u64 * 4;
             }
         }
         Ok(run)

@@ -16,6 +16,9 @@ pub(super) struct Dispatches {
     pub(super) list: Vec<Dispatch>,
     pub(super) in_range: u64,
     pub(super) out_range: u64,
+    /// The buffer bound as outputs instead of the mapped output buffer (device-local outputs
+    /// of hashed runs), if any.
+    pub(super) out_buffer: Option<vk::Buffer>,
 }
 
 /// One dispatch of a batch: a slice of a job's rows.
@@ -63,6 +66,7 @@ impl Executor {
             list,
             in_range,
             out_range,
+            out_buffer: None,
         })
     }
 
@@ -103,7 +107,7 @@ impl Executor {
                 range: dispatches.in_range,
             }];
             let out_info = [vk::DescriptorBufferInfo {
-                buffer: output.buffer,
+                buffer: dispatches.out_buffer.unwrap_or(output.buffer),
                 offset: 0,
                 range: dispatches.out_range,
             }];
