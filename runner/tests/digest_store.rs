@@ -1,11 +1,16 @@
-//! Reference digests: an exhaustive run on the CPU model saves its per-block digests into a
-//! store (`--save-digests`); a re-check of lavapipe with `--against-digests` computes no
-//! reference for the blocks whose digest matches and diffs the others row by row. Where
-//! lavapipe agrees with the CPU model (v_sqrt_f32) no block is recomputed; a block whose
-//! stored digest was altered is recomputed (and found exact); where lavapipe differs
-//! (v_log_f32 near 1.0) exactly the differing blocks are recomputed and the class counts and
-//! mismatch rows are those of the full run against the CPU model. Without lavapipe the test is
-//! skipped with a message, unless `CI=true`.
+//! Reference digests: an exhaustive run on the CPU model saves its per-block digests and
+//! device hashes into a store (`--save-digests`); a re-check of lavapipe with
+//! `--against-digests` hashes its blocks on the device, computes no reference for the blocks
+//! whose hash matches and reads back and diffs the others row by row. Where lavapipe agrees
+//! with the CPU model (v_sqrt_f32) no block is recomputed and only the hash words are read
+//! back; a block whose stored device hash was altered is recomputed (and found exact), as is,
+//! on the host path of a store without device hashes, a block whose stored SHA-256 was altered;
+//! where the candidate differs
+//! (lavapipe on v_log_f32 near 1.0 with out0 of every 10,007th row flipped by the test hook
+//! `RDNAPROBE_EXHAUSTIVE_FLIP_EVERY`: lavapipe itself gives the CPU model's bits) exactly the
+//! differing blocks are recomputed and the class counts and mismatch rows are those of the full
+//! run against the CPU model. Without lavapipe the test is skipped with a message, unless
+//! `CI=true`.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -19,8 +24,13 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
+/// Rows whose out0 the test hook flips in the candidate: rows 0, 10007, 20014 and 30021 of each
+/// mode's 32,768, in blocks 0, 2, 4 and 7.
+const FLIP_EVERY: &str = "10007";
+
 fn exhaustive(asm: &str, range: &str, extra: &[&str], out: &Path) -> Output {
     std::process::Command::new(BIN)
+        .env("RDNAPROBE_EXHAUSTIVE_FLIP_EVERY", FLIP_EVERY)
         .args(["exhaustive", "--asm", asm, "--input", range])
         .args([
             "--modes",
@@ -78,6 +88,9 @@ fn lavapipe_rechecks_against_cpu_digests() {
         .filter(|p| p.extension().is_some_and(|e| e == "digests"))
         .collect();
     assert_eq!(keys.len(), 2, "one digest file per mode");
+    for k in &keys {
+        assert!(k.with_extension("dhash").exists(), "{}", k.display());
+    }
 
     // The re-check agrees, computing no reference block.
     let check = dir("sqrt-lavapipe");
@@ -104,11 +117,40 @@ fn lavapipe_rechecks_against_cpu_digests() {
     assert!(o.status.success(), "{}", text(&o));
     let m = manifest(&check);
     assert_eq!(m["against_digests"]["blocks_recomputed"], 0, "{m}");
+    assert_eq!(m["against_digests"]["device_hash"], true, "{m}");
     assert_eq!(m["against_digests"]["blocks"], 128);
+    // 8 bytes of hash per block, no output row.
+    assert_eq!(m["bytes_read_back"], 128 * 8, "{m}");
     assert_eq!(m["digest"]["sha256"], manifest(&saved)["digest"]["sha256"]);
     assert_eq!(m["mismatches"]["total"], 0);
 
-    // One altered stored digest: that block alone is recomputed and diffed (it is exact).
+    // One altered stored device hash: that block alone is read back, recomputed and diffed
+    // (it is exact).
+    let dfile = keys[0].with_extension("dhash");
+    let original = std::fs::read_to_string(&dfile).expect("dhash");
+    let mut lines: Vec<String> = original.lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 64);
+    lines[5] = if lines[5] == "0".repeat(16) {
+        "1".repeat(16)
+    } else {
+        "0".repeat(16)
+    };
+    std::fs::write(&dfile, lines.join("\n") + "\n").expect("write");
+    let tampered = dir("sqrt-dhash-tampered");
+    let o = run_against(&tampered);
+    assert!(o.status.success(), "{}", text(&o));
+    let m = manifest(&tampered);
+    assert_eq!(m["against_digests"]["blocks_recomputed"], 1, "{m}");
+    assert_eq!(m["bytes_read_back"], 128 * 8 + 4096 * 4, "{m}");
+    assert_eq!(m["mismatches"]["total"], 0);
+    assert_eq!(m["digest"]["sha256"], manifest(&saved)["digest"]["sha256"]);
+
+    // A store without device hashes (as written before they existed) serves through the host
+    // path: every output is read back and hashed with SHA-256. One altered stored digest: that
+    // block alone is recomputed and diffed (it is exact).
+    for k in &keys {
+        std::fs::remove_file(k.with_extension("dhash")).expect("remove");
+    }
     let file = &keys[0];
     let mut lines: Vec<String> = std::fs::read_to_string(file)
         .expect("digests")
@@ -122,10 +164,12 @@ fn lavapipe_rechecks_against_cpu_digests() {
     assert!(o.status.success(), "{}", text(&o));
     let m = manifest(&tampered);
     assert_eq!(m["against_digests"]["blocks_recomputed"], 1, "{m}");
+    assert_eq!(m["against_digests"]["device_hash"], false, "{m}");
+    assert_eq!(m["bytes_read_back"], 2 * 0x40000 * 4, "{m}");
     assert_eq!(m["mismatches"]["total"], 0);
 
-    // Where lavapipe differs from the CPU model: the blocks that differ are diffed row by row,
-    // with the counts and rows of the full comparison.
+    // Where the candidate differs from the CPU model (the hook's flipped rows): the blocks that
+    // differ are diffed row by row, with the counts and rows of the full comparison.
     let log = ("v_log_f32 v10, v4", "in0=range:0x3f7fc000:0x3f803fff");
     let log_store = dir("log-store");
     let o = std::process::Command::new(BIN)
@@ -163,12 +207,13 @@ fn lavapipe_rechecks_against_cpu_digests() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let (a, b) = (manifest(&full), manifest(&by_digest));
     assert_eq!(a["classes"], b["classes"]);
+    assert_eq!(a["mismatches"]["total"], 8, "{a}");
     assert_eq!(a["mismatches"]["total"], b["mismatches"]["total"]);
     assert_eq!(a["digest"], b["digest"]);
-    let recomputed = b["against_digests"]["blocks_recomputed"]
-        .as_u64()
-        .expect("count");
-    assert!(recomputed > 0 && recomputed <= 16, "{b}");
+    // 4 flipped blocks in each of the 2 modes, and no other, read back.
+    assert_eq!(b["against_digests"]["blocks_recomputed"], 8, "{b}");
+    assert_eq!(b["against_digests"]["device_hash"], true, "{b}");
+    assert_eq!(b["bytes_read_back"], 16 * 8 + 8 * 4096 * 4, "{b}");
     assert_eq!(
         std::fs::read(full.join("mismatches.csv")).expect("csv"),
         std::fs::read(by_digest.join("mismatches.csv")).expect("csv")

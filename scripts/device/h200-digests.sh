@@ -12,9 +12,11 @@
 #            a smaller INPUT and vulkan:lavapipe try the script on any machine
 # Steps:
 #   unary    for v_sqrt_f32 and v_rcp_f32 over 2^32 inputs, default mode: save the CPU model's
-#            digests (`--backend cpu --reference none --save-digests`, every core), then
-#            re-check vulkan:nvidia against them (`--against-digests`, blocks that differ are
-#            recomputed by the CPU model and diffed row by row)
+#            digests and device hashes (`--backend cpu --reference none --save-digests`, every
+#            core; a store saved before device hashes existed lacks `*.dhash` and is re-checked
+#            on the host path, so `save` again), then
+#            re-check vulkan:nvidia against them (`--against-digests`: blocks hashed on the
+#            device, those that differ read back, recomputed by the CPU model and diffed)
 #   save16   the CPU model's digests of v_sqrt_f32 in all 16 denorm x round modes (2^36 rows:
 #            about 6 minutes on 16 cores)
 #   check16  the re-check of vulkan:nvidia in those 16 modes against them
@@ -22,7 +24,8 @@
 # busy time, dispatch + fence + read-back), rows/s, mismatches and blocks recomputed, one line
 # each, into $OUT/digests.txt; the manifests come back in $OUT/digests.tar.gz.
 # The bound to set them against: the H200's 4.8 TB/s of HBM moves the 2^32 x 4 B outputs of one
-# mode (17.2 GB written, and as much read by a device-side hash: 34 GB) in about 7 ms.
+# mode (17.2 GB written, and as much read by the device-side hash: 34 GB) in about 7 ms; a
+# re-check moves 8 bytes a block (8 MB a mode) to the host (`bytes_read_back`).
 set -uo pipefail
 source "$(dirname "$0")/common.sh"
 digests=${DIGESTS:-target/h200-digests}
@@ -51,10 +54,12 @@ m = json.load(open(sys.argv[1]))
 t = m.get("timings", {})
 a = m.get("against_digests") or {}
 print("rows %s, wall_s %.2f, candidate_s (device thread) %.2f, check_s %.2f, wait_s %.2f, "
-      "rows/s %.3g, mismatches %s, blocks_recomputed %s, digest %s" % (
+      "rows/s %.3g, mismatches %s, blocks_recomputed %s, device_hash %s, bytes_read_back %s, "
+      "digest %s" % (
     m.get("rows"), t.get("wall_s", 0), t.get("candidate_s", 0), t.get("check_s", 0),
     t.get("wait_s", 0), m.get("rows_per_s", 0), (m.get("mismatches") or {}).get("total"),
-    a.get("blocks_recomputed"), str((m.get("digest") or {}).get("sha256", ""))[:16]))
+    a.get("blocks_recomputed"), a.get("device_hash"), m.get("bytes_read_back"),
+    str((m.get("digest") or {}).get("sha256", ""))[:16]))
 EOF
     )
     echo "$name: exit $rc, process wall $(( (end - start) / 1000000 )) ms; ${summary:-no manifest: $(tail -n 2 "$work/$name.log")}" |

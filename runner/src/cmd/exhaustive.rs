@@ -194,9 +194,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "store": store.dir.display().to_string(),
             "blocks": outcome.digest_blocks,
             "blocks_recomputed": outcome.blocks_recomputed,
+            "device_hash": outcome.device_hash,
             "semantics_version": stream::store::SEMANTICS_VERSION,
         });
     }
+    manifest["bytes_read_back"] = outcome.bytes_read_back.into();
     if let Some(store) = &save {
         manifest["saved_digests"] = serde_json::json!({
             "store": store.dir.display().to_string(),

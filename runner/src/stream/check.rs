@@ -10,6 +10,7 @@ use rdnaprobe_recompiler::ir::Kernel;
 use rdnaprobe_reports::classify::{classify_dword, classify_f64, Class, Verdict};
 use rdnaprobe_reports::DwordType;
 
+use super::dhash::block_dhash;
 use super::digest::{block_digest, DIGEST_ROWS};
 use super::layout::OutputLayout;
 use super::store::{stored, ModeDigests};
@@ -44,6 +45,17 @@ pub(super) struct Checker<'a> {
     /// Stored reference digests per mode ([`super::store`]): a block whose digest matches is
     /// exact without the reference being computed.
     pub(super) against: Option<&'a [ModeDigests]>,
+    /// Whether every block's device hash ([`super::dhash`]) is taken too (to be saved).
+    pub(super) dhash: bool,
+}
+
+/// A chunk's device block hashes (`--against-digests` on a Vulkan candidate): blocks whose
+/// hash matched the stored one are exact without their outputs being read back; the others'
+/// outputs were read back and are diffed row by row against the reference.
+#[derive(Clone, Copy)]
+pub(super) struct DeviceBlocks<'a> {
+    pub(super) hashes: &'a [u64],
+    pub(super) differ: &'a [bool],
 }
 
 /// One thread's working rows for a block: inputs, candidate and reference outputs.
@@ -75,6 +87,8 @@ pub(super) struct BlockResult {
     /// Whether the block's digest differed from the stored reference digest (and the
     /// reference was computed for it).
     pub(super) recomputed: bool,
+    /// The block's device hash, when taken.
+    pub(super) dhash: Option<u64>,
 }
 
 impl Checker<'_> {
@@ -115,12 +129,25 @@ impl Checker<'_> {
         candidate: Option<&[u32]>,
         room: usize,
     ) -> Vec<BlockResult> {
+        self.chunk_hashed(mode, first_row, rows, candidate, None, room)
+    }
+
+    /// [`Self::chunk`] where the device has hashed the blocks (`device`).
+    pub(super) fn chunk_hashed(
+        &self,
+        mode: usize,
+        first_row: u64,
+        rows: usize,
+        candidate: Option<&[u32]>,
+        device: Option<DeviceBlocks<'_>>,
+        room: usize,
+    ) -> Vec<BlockResult> {
         let blocks = rows.div_ceil(DIGEST_ROWS);
         let mut results: Vec<BlockResult> = (0..blocks)
             .into_par_iter()
             .map_init(
                 || BlockBuffers::new(&self.batch[mode]),
-                |bufs, b| self.block(mode, first_row, rows, b, candidate, bufs, 0),
+                |bufs, b| self.block(mode, first_row, rows, b, candidate, device, bufs, 0),
             )
             .collect();
         let mut left = room;
@@ -132,7 +159,8 @@ impl Checker<'_> {
             let mismatching =
                 r.classes.iter().sum::<u64>() - r.classes[Class::Exact.code() as usize];
             if mismatching > 0 {
-                let again = self.block(mode, first_row, rows, b, candidate, &mut bufs, left);
+                let again =
+                    self.block(mode, first_row, rows, b, candidate, device, &mut bufs, left);
                 left -= again.mismatches.len();
                 r.mismatches = again.mismatches;
             }
@@ -149,12 +177,27 @@ impl Checker<'_> {
         rows: usize,
         b: usize,
         candidate: Option<&[u32]>,
+        device: Option<DeviceBlocks<'_>>,
         bufs: &mut BlockBuffers,
         keep: usize,
     ) -> BlockResult {
         let stride = self.layout.live.len();
         let base = first_row + (b * DIGEST_ROWS) as u64;
         let len = DIGEST_ROWS.min(rows - b * DIGEST_ROWS);
+        let id = first_row as usize / DIGEST_ROWS + b;
+        let device_differs = device.map(|d| d.differ[b]);
+        if let (Some(false), Some(d), Some(against)) = (device_differs, device, self.against) {
+            // The device hash matched the stored one: the block is the trusted run's, whose
+            // SHA-256 stands for it in the run's digest.
+            let digest = stored(&against[mode], id).unwrap_or_default();
+            let mut r = BlockResult {
+                digest: String::from_utf8_lossy(digest).into_owned(),
+                dhash: Some(d.hashes[b]),
+                ..Default::default()
+            };
+            r.classes[Class::Exact.code() as usize] = len as u64;
+            return r;
+        }
         let block = &mut bufs.inputs[..len];
         self.plan.inputs.fill(base, block);
         let block = &*block;
@@ -184,11 +227,17 @@ impl Checker<'_> {
         let cand: &[[u32; 16]] = &bufs.candidate;
         let mut r = BlockResult {
             digest: block_digest(cand, &self.layout.live),
+            dhash: match device {
+                Some(d) => Some(d.hashes[b]),
+                None => self
+                    .dhash
+                    .then(|| block_dhash(cand, &self.layout.live, base)),
+            },
             ..Default::default()
         };
         if let Some(against) = self.against {
-            let id = first_row as usize / DIGEST_ROWS + b;
-            if stored(&against[mode], id) == Some(r.digest.as_bytes()) {
+            // A block whose device hash differed is diffed whatever its SHA-256 says.
+            if device_differs.is_none() && stored(&against[mode], id) == Some(r.digest.as_bytes()) {
                 r.classes[Class::Exact.code() as usize] = block.len() as u64;
                 return r;
             }

@@ -5,6 +5,11 @@
 //! the way out. The submission queue holds [`GPU_QUEUE`](super::GPU_QUEUE) chunks, so the device
 //! has its next chunk ready while the CPU checks the previous one.
 //!
+//! With device hashing ([`Hashing`], `--against-digests` where the store has device hashes)
+//! every chunk's kernel is followed in the same submission by the block hash
+//! ([`crate::vulkan::hash_module`]); only the hash words and the blocks whose hash differs from
+//! the stored one are read back.
+//!
 //! The executor owns mapped device memory and is not `Send`; it is created, used and dropped
 //! on this thread only.
 
@@ -18,7 +23,17 @@ use rdnaprobe_recompiler::ir::Kernel;
 use rdnaprobe_recompiler::spirv::{self, Interface};
 
 use crate::backend::Producer;
-use crate::vulkan::{DeviceSelector, Executor, PipelineId};
+use crate::vulkan::{DeviceSelector, Executor, HashPipeline, PipelineId};
+
+/// Device hashing of a run's blocks: the stored hashes to compare with.
+pub struct Hashing {
+    /// Live output dwords (the packed layout's order).
+    pub live: Vec<usize>,
+    /// Per mode, the stored device hash of every block.
+    pub expected: Vec<Vec<u64>>,
+    /// Rows of the largest chunk.
+    pub chunk_rows: usize,
+}
 
 /// One chunk for the device: rows `first_row .. first_row + rows` of one mode.
 pub struct Work {
@@ -35,6 +50,11 @@ pub struct Done {
     pub outputs: Vec<u32>,
     /// Time inside the executor: dispatch, fence, read back.
     pub busy: Duration,
+    /// With device hashing: every block's hash and whether it differed from the stored one
+    /// (only differing blocks' rows are in `outputs`).
+    pub hashed: Option<(Vec<u64>, Vec<bool>)>,
+    /// Bytes read back from device-written memory.
+    pub bytes_read: u64,
 }
 
 /// Compile times of the prepared kernels.
@@ -66,6 +86,7 @@ impl GpuWorker {
         kernels: &[Kernel],
         wave: Wave,
         iface: &Interface,
+        hashing: Option<Hashing>,
     ) -> anyhow::Result<GpuWorker> {
         let kernels = kernels.to_vec();
         let iface = *iface;
@@ -75,9 +96,9 @@ impl GpuWorker {
         let handle = std::thread::Builder::new()
             .name("rdnaprobe-gpu".into())
             .spawn(move || {
-                let prepared = prepare(which.as_deref(), &kernels, wave, &iface);
-                let (mut exec, pipelines) = match prepared {
-                    Ok((exec, pipelines, times)) => {
+                let prepared = prepare(which.as_deref(), &kernels, wave, &iface, &hashing);
+                let (mut exec, pipelines, hash) = match prepared {
+                    Ok((exec, pipelines, hash, times)) => {
                         let info = exec.info();
                         let producer = Producer {
                             backend: format!("vulkan:{}", info.driver),
@@ -94,7 +115,7 @@ impl GpuWorker {
                         if ready_tx.send(Ok((producer, times))).is_err() {
                             return;
                         }
-                        (exec, pipelines)
+                        (exec, pipelines, hash)
                     }
                     Err(e) => {
                         let _ = ready_tx.send(Err(e));
@@ -103,23 +124,38 @@ impl GpuWorker {
                 };
                 for w in work_rx {
                     let t0 = Instant::now();
-                    let r = exec
-                        .run_generated(
-                            pipelines[w.mode],
-                            w.first_row,
-                            w.rows,
-                            iface.output_stride(),
-                        )
-                        .with_context(|| {
-                            format!("running mode {} rows from {}", w.mode, w.first_row)
-                        });
+                    let stride = iface.output_stride();
+                    let r = match (hash, &hashing) {
+                        (Some(hash), Some(h)) => {
+                            let first = w.first_row as usize / super::digest::DIGEST_ROWS;
+                            let expected = h.expected[w.mode].get(first..).unwrap_or_default();
+                            exec.run_generated_hashed(
+                                pipelines[w.mode],
+                                hash,
+                                w.first_row,
+                                w.rows,
+                                stride,
+                                expected,
+                            )
+                            .map(|r| (r.outputs, Some((r.hashes, r.differ)), r.bytes_read))
+                        }
+                        _ => exec
+                            .run_generated(pipelines[w.mode], w.first_row, w.rows, stride)
+                            .map(|o| {
+                                let bytes = o.len() as u64 * 4;
+                                (o, None, bytes)
+                            }),
+                    }
+                    .with_context(|| format!("running mode {} rows from {}", w.mode, w.first_row));
                     let busy = t0.elapsed();
                     let failed = r.is_err();
-                    let msg = r.map(|outputs| Done {
+                    let msg = r.map(|(outputs, hashed, bytes_read)| Done {
                         mode: w.mode,
                         first_row: w.first_row,
                         outputs,
                         busy,
+                        hashed,
+                        bytes_read,
                     });
                     if done_tx.send(msg).is_err() || failed {
                         return;
@@ -185,7 +221,13 @@ fn prepare(
     kernels: &[Kernel],
     wave: Wave,
     iface: &Interface,
-) -> anyhow::Result<(Executor, Vec<PipelineId>, PrepareTimes)> {
+    hashing: &Option<Hashing>,
+) -> anyhow::Result<(
+    Executor,
+    Vec<PipelineId>,
+    Option<HashPipeline>,
+    PrepareTimes,
+)> {
     let t0 = Instant::now();
     let selector = DeviceSelector::parse(which)?;
     let mut exec = Executor::open(&selector)?;
@@ -207,5 +249,18 @@ fn prepare(
         );
         times.pipeline_s.push(t2.elapsed().as_secs_f64());
     }
-    Ok((exec, pipelines, times))
+    let hash = match hashing {
+        Some(h) => {
+            let flip = std::env::var(super::check::FLIP_EVERY_ENV)
+                .ok()
+                .and_then(|v| v.parse::<u64>().ok())
+                .filter(|&k| k > 0);
+            Some(
+                exec.hash_pipeline(&h.live, h.chunk_rows, flip)
+                    .context("creating the block hash pipeline")?,
+            )
+        }
+        None => None,
+    };
+    Ok((exec, pipelines, hash, times))
 }

@@ -40,6 +40,10 @@ pub struct ChunkRecord {
     /// Blocks whose digest differed from the stored reference digests (`--against-digests`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub recomputed: u64,
+    /// Device block hashes ([`super::dhash`]), in row order, when the run takes them (to save
+    /// them); absent in journals of runs that do not.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dhashes: Vec<u64>,
 }
 
 fn is_zero(n: &u64) -> bool {

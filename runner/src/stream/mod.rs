@@ -23,9 +23,12 @@
 //! Modules: `engine` (who computes: [`Engine`]), `outcome` (the [`Plan`] and the
 //! [`Outcome`]), [`layout`] (which dwords are read back), `check` (one chunk: generate, run,
 //! compare, hash), `run` (the chunk loop and resume), [`gpu`] (the device thread), [`journal`],
-//! [`digest`], [`store`] (reference digests) and `memory` ([`memory_bound`]).
+//! [`digest`], [`dhash`] (the device block hash), [`store`] (reference digests) and `memory` ([`memory_bound`]).
 
 mod check;
+pub mod dhash;
+#[cfg(test)]
+mod dhash_tests;
 pub mod digest;
 mod engine;
 pub mod gpu;

@@ -117,6 +117,11 @@ pub struct Outcome {
     /// With stored reference digests: the blocks whose digest differed (computed by the
     /// reference and diffed row by row).
     pub blocks_recomputed: Option<u64>,
+    /// Bytes a device candidate's results took back from device-written memory: every output
+    /// dword, or with device hashing only the block hashes and the differing blocks.
+    pub bytes_read_back: u64,
+    /// Whether the candidate's blocks were hashed on the device (`--against-digests`).
+    pub device_hash: bool,
 }
 
 impl Outcome {

@@ -9,7 +9,7 @@ use rdnaprobe_recompiler::batch::BatchKernel;
 use rdnaprobe_recompiler::spirv::{InputSource, Interface};
 use rdnaprobe_reports::classify::Class;
 
-use super::check::{lower_all, BlockResult, Checker};
+use super::check::{lower_all, BlockResult, Checker, DeviceBlocks};
 use super::digest::{Combiner, DIGEST_ROWS};
 use super::journal::ChunkRecord;
 use super::layout::OutputLayout;
@@ -50,6 +50,8 @@ struct Tally {
     max_mismatches: usize,
     /// Block digests per mode, kept when they are to be saved.
     saved: Option<Vec<ModeDigests>>,
+    /// Device block hashes per mode, kept with `saved` while every chunk has them.
+    saved_dhash: Option<Vec<Vec<u64>>>,
     recomputed: u64,
 }
 
@@ -77,6 +79,12 @@ impl Tally {
                 saved[r.mode].extend_from_slice(b.as_bytes());
             }
         }
+        if r.dhashes.len() != r.blocks.len() {
+            self.saved_dhash = None;
+        }
+        if let Some(saved) = &mut self.saved_dhash {
+            saved[r.mode].extend_from_slice(&r.dhashes);
+        }
         self.recomputed += r.recomputed;
         let room = self.room();
         self.mismatches
@@ -96,8 +104,13 @@ fn chunk_record(index: usize, c: &ChunkSpec, results: Vec<BlockResult>) -> Chunk
         blocks: Vec::with_capacity(results.len()),
         mismatches: Vec::new(),
         recomputed: 0,
+        dhashes: Vec::with_capacity(results.len()),
     };
+    let all_hashed = results.iter().all(|b| b.dhash.is_some());
     for b in results {
+        if let (true, Some(h)) = (all_hashed, b.dhash) {
+            r.dhashes.push(h);
+        }
         for (a, n) in r.classes.iter_mut().zip(b.classes) {
             *a += n;
         }
@@ -182,6 +195,11 @@ pub fn run_with_digests(
         }
         None => None,
     };
+    // Device hashing: a Vulkan candidate against a store that has device hashes.
+    let device_expected = match (digests.against, candidate) {
+        (Some(store), Engine::Vulkan(_)) => store.load_dhash(plan, &layout.live)?,
+        _ => None,
+    };
     let checker = Checker {
         plan,
         layout: &layout,
@@ -191,6 +209,7 @@ pub fn run_with_digests(
         candidate,
         reference,
         against: against.as_deref(),
+        dhash: digests.save.is_some(),
     };
     let mut gpu = match candidate {
         Engine::Vulkan(which) => Some(gpu::GpuWorker::spawn(
@@ -201,6 +220,11 @@ pub fn run_with_digests(
                 inputs: InputSource::Generated(plan.inputs.ranges()),
                 outputs: layout.mask(),
             },
+            device_expected.clone().map(|expected| gpu::Hashing {
+                live: layout.live.clone(),
+                expected,
+                chunk_rows: plan.chunk_rows,
+            }),
         )?),
         _ => None,
     };
@@ -219,8 +243,10 @@ pub fn run_with_digests(
         mismatches: Vec::new(),
         max_mismatches: plan.max_mismatches,
         saved: digests.save.map(|_| vec![Vec::new(); plan.modes.len()]),
+        saved_dhash: digests.save.map(|_| vec![Vec::new(); plan.modes.len()]),
         recomputed: 0,
     };
+    let mut bytes_read_back = 0u64;
     let mut done = 0u64;
     anyhow::ensure!(
         done_chunks.len() <= chunks.len(),
@@ -297,10 +323,21 @@ pub fn run_with_digests(
                     d.first_row
                 );
                 t.candidate_s += d.busy.as_secs_f64();
+                bytes_read_back += d.bytes_read;
                 submit(worker)?;
                 let t1 = Instant::now();
-                let results =
-                    checker.chunk(c.mode, c.first_row, c.rows, Some(&d.outputs), tally.room());
+                let device = d
+                    .hashed
+                    .as_ref()
+                    .map(|(hashes, differ)| DeviceBlocks { hashes, differ });
+                let results = checker.chunk_hashed(
+                    c.mode,
+                    c.first_row,
+                    c.rows,
+                    Some(&d.outputs),
+                    device,
+                    tally.room(),
+                );
                 t.check_s += t1.elapsed().as_secs_f64();
                 finish_chunk(i, c, results, &mut tally, &mut done)?;
             }
@@ -319,11 +356,12 @@ pub fn run_with_digests(
         modes,
         mismatches,
         saved,
+        saved_dhash,
         recomputed,
         ..
     } = tally;
     if let (Some(store), Some(saved)) = (digests.save, &saved) {
-        store.save(plan, &layout.live, saved)?;
+        store.save(plan, &layout.live, saved, saved_dhash.as_deref())?;
     }
     let digest_blocks = combiner.blocks();
     Ok(Outcome {
@@ -343,5 +381,7 @@ pub fn run_with_digests(
         resumed_chunks: resumed.0,
         resumed_rows: resumed.1,
         blocks_recomputed: against.as_ref().map(|_| recomputed),
+        bytes_read_back,
+        device_hash: device_expected.is_some(),
     })
 }

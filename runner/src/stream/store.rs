@@ -8,9 +8,13 @@
 //! block digest per line, blocks in row order). Anything that changes the rows or their
 //! outputs changes the key, so a stale store is never consulted: it is simply not found.
 //!
-//! `exhaustive --against-digests DIR` hashes the candidate's blocks (as every run does) and
-//! compares: a block whose digest matches is all exact without the reference being computed; a
-//! block that differs is computed by the reference and diffed row by row.
+//! A third file, `KEY.dhash`, holds the blocks' device hashes ([`super::dhash`], 16 hex digits
+//! a line). Stores written before it existed lack it and still serve, through the host path.
+//!
+//! `exhaustive --against-digests DIR` hashes the candidate's blocks and compares: a block whose
+//! digest matches is all exact without the reference being computed; a block that differs is
+//! computed by the reference and diffed row by row. A Vulkan candidate, where the store has
+//! device hashes, hashes its blocks on the device and reads back only the differing blocks.
 
 use std::path::{Path, PathBuf};
 
@@ -36,6 +40,9 @@ pub struct DigestStore {
 
 /// The block digests of one mode, concatenated hex (64 characters a block).
 pub type ModeDigests = Vec<u8>;
+
+/// Hex digits of one device block hash.
+const DHASH_LEN: usize = 16;
 
 impl DigestStore {
     pub fn new(dir: &Path) -> DigestStore {
@@ -98,8 +105,50 @@ impl DigestStore {
             .collect()
     }
 
-    /// Writes every mode's digests (atomically per file).
-    pub fn save(&self, plan: &Plan, live: &[usize], digests: &[ModeDigests]) -> anyhow::Result<()> {
+    /// Every mode's device block hashes, or `None` when the store has none for some mode (a
+    /// store written before they existed); a malformed file is an error.
+    pub fn load_dhash(&self, plan: &Plan, live: &[usize]) -> anyhow::Result<Option<Vec<Vec<u64>>>> {
+        let blocks = plan.inputs.rows().div_ceil(DIGEST_ROWS as u64) as usize;
+        let mut all = Vec::with_capacity(plan.modes.len());
+        for mode in 0..plan.modes.len() {
+            let (_, name) = Self::key(plan, mode, live);
+            let path = self.dir.join(format!("{name}.dhash"));
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                return Ok(None);
+            };
+            let mut out = Vec::with_capacity(blocks);
+            for (n, line) in text.lines().enumerate() {
+                let h = (line.len() == DHASH_LEN)
+                    .then(|| u64::from_str_radix(line, 16).ok())
+                    .flatten();
+                let Some(h) = h else {
+                    anyhow::bail!(
+                        "{}:{}:1: not a 16-digit hex device hash",
+                        path.display(),
+                        n + 1
+                    );
+                };
+                out.push(h);
+            }
+            anyhow::ensure!(
+                out.len() == blocks,
+                "{}: {} device hashes, the run has {blocks} blocks",
+                path.display(),
+                out.len()
+            );
+            all.push(out);
+        }
+        Ok(Some(all))
+    }
+
+    /// Writes every mode's digests (atomically per file), and their device hashes when given.
+    pub fn save(
+        &self,
+        plan: &Plan,
+        live: &[usize],
+        digests: &[ModeDigests],
+        dhash: Option<&[Vec<u64>]>,
+    ) -> anyhow::Result<()> {
         std::fs::create_dir_all(&self.dir)
             .with_context(|| format!("creating {}", self.dir.display()))?;
         for (mode, d) in digests.iter().enumerate() {
@@ -109,13 +158,18 @@ impl DigestStore {
                 text.push_str(std::str::from_utf8(block).context("digest text")?);
                 text.push('\n');
             }
-            for (file, body) in [
+            let mut files = vec![
                 (
                     format!("{name}.json"),
                     serde_json::to_string_pretty(&json)? + "\n",
                 ),
                 (format!("{name}.digests"), text),
-            ] {
+            ];
+            if let Some(h) = dhash.and_then(|h| h.get(mode)) {
+                let text: String = h.iter().map(|h| format!("{h:016x}\n")).collect();
+                files.push((format!("{name}.dhash"), text));
+            }
+            for (file, body) in files {
                 let path = self.dir.join(&file);
                 let mut f = rdnaprobe_dataset::AtomicFile::create(&path)?;
                 std::io::Write::write_all(&mut f, body.as_bytes())

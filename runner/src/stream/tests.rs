@@ -166,6 +166,7 @@ impl Fixture {
             candidate: &Engine::Cpu,
             reference: Some(&Engine::Cpu),
             against: None,
+            dhash: false,
         }
     }
 

@@ -16,9 +16,13 @@ pub(super) struct Dispatches {
     pub(super) list: Vec<Dispatch>,
     pub(super) in_range: u64,
     pub(super) out_range: u64,
+    /// The buffer bound as outputs instead of the mapped output buffer (device-local outputs
+    /// of hashed runs), if any.
+    pub(super) out_buffer: Option<vk::Buffer>,
 }
 
 /// One dispatch of a batch: a slice of a job's rows.
+#[derive(Clone, Copy)]
 pub(super) struct Dispatch {
     pub(super) job: usize,
     pub(super) first_row: usize,
@@ -62,6 +66,7 @@ impl Executor {
             list,
             in_range,
             out_range,
+            out_buffer: None,
         })
     }
 
@@ -73,7 +78,21 @@ impl Executor {
         pipelines: &[PipelineId],
         push: impl Fn(&Dispatch) -> [u32; 3],
     ) -> anyhow::Result<()> {
-        if dispatches.list.is_empty() {
+        self.execute_staged(&dispatches.list, dispatches, pipelines, push, None)
+    }
+
+    /// [`Self::execute`] of the dispatches `list` (laid out by `dispatches`), with a
+    /// compute-to-compute barrier before dispatch `barrier_at` (a second stage that reads what
+    /// the first wrote).
+    pub(super) fn execute_staged(
+        &mut self,
+        list: &[Dispatch],
+        dispatches: &Dispatches,
+        pipelines: &[PipelineId],
+        push: impl Fn(&Dispatch) -> [u32; 3],
+        barrier_at: Option<usize>,
+    ) -> anyhow::Result<()> {
+        if list.is_empty() {
             return Ok(());
         }
         let (Some(input), Some(output)) = (&self.input, &self.output) else {
@@ -88,7 +107,7 @@ impl Executor {
                 range: dispatches.in_range,
             }];
             let out_info = [vk::DescriptorBufferInfo {
-                buffer: output.buffer,
+                buffer: dispatches.out_buffer.unwrap_or(output.buffer),
                 offset: 0,
                 range: dispatches.out_range,
             }];
@@ -128,7 +147,21 @@ impl Executor {
                 &[],
             );
             let mut bound = None;
-            for (d, id) in dispatches.list.iter().zip(pipelines) {
+            for (i, (d, id)) in list.iter().zip(pipelines).enumerate() {
+                if barrier_at == Some(i) {
+                    let stage = [vk::MemoryBarrier::default()
+                        .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+                        .dst_access_mask(vk::AccessFlags::SHADER_READ)];
+                    dev.cmd_pipeline_barrier(
+                        self.cmd,
+                        vk::PipelineStageFlags::COMPUTE_SHADER,
+                        vk::PipelineStageFlags::COMPUTE_SHADER,
+                        vk::DependencyFlags::empty(),
+                        &stage,
+                        &[],
+                        &[],
+                    );
+                }
                 let pipe = &self.pipelines[id.0];
                 if bound != Some(pipe.pipeline) {
                     dev.cmd_bind_pipeline(self.cmd, vk::PipelineBindPoint::COMPUTE, pipe.pipeline);
@@ -183,7 +216,7 @@ impl Executor {
                 return Err(e).with_context(|| {
                     format!(
                         "waiting for {} dispatches (timeout {FENCE_TIMEOUT:?})",
-                        dispatches.list.len()
+                        list.len()
                     )
                 });
             }

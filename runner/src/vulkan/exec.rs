@@ -19,7 +19,7 @@ use rdnaprobe_recompiler::spirv::{FloatControls, SpirvOptions, INPUT_DWORDS, OUT
 
 use super::device::{probe, DeviceInfo, DeviceSelector, Probe};
 use super::dispatch::{plan_batches, plan_dispatches};
-use super::memory::{destroy_buffer, HostBuffer};
+use super::memory::{destroy_buffer, destroy_local, HostBuffer, LocalBuffer};
 
 /// How long one batch may run before the device is considered hung.
 pub(super) const FENCE_TIMEOUT: Duration = Duration::from_secs(300);
@@ -73,6 +73,8 @@ pub struct Executor {
     pub(super) by_words: HashMap<(Vec<u32>, u32), PipelineId>,
     pub(super) input: Option<HostBuffer>,
     pub(super) output: Option<HostBuffer>,
+    /// Device-local outputs of hashed runs (`block_hash`).
+    pub(super) local_output: Option<LocalBuffer>,
 }
 
 impl Executor {
@@ -272,6 +274,7 @@ impl Executor {
                 by_words: HashMap::new(),
                 input: None,
                 output: None,
+                local_output: None,
             })
         }
     }
@@ -447,6 +450,9 @@ impl Drop for Executor {
         // SAFETY: waiting for idle first makes every object unused; each is destroyed once.
         unsafe {
             let _ = self.device.device_wait_idle();
+            if let Some(b) = self.local_output.take() {
+                destroy_local(&self.device, b);
+            }
             for b in [self.input.take(), self.output.take()]
                 .into_iter()
                 .flatten()

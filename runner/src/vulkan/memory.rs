@@ -1,5 +1,5 @@
 //! Memory: the persistent host-visible buffers an executor maps once and reuses, growing by
-//! doubling.
+//! doubling, and the device-local output buffer of hashed runs (never mapped).
 
 use anyhow::{bail, Context};
 use ash::vk;
@@ -111,6 +111,97 @@ impl Executor {
                 }
             }
         }
+    }
+}
+
+/// A device-local storage buffer the host never maps (outputs that stay on the device).
+pub(super) struct LocalBuffer {
+    pub(super) buffer: vk::Buffer,
+    pub(super) memory: vk::DeviceMemory,
+    pub(super) size: u64,
+}
+
+impl Executor {
+    /// Makes the device-local output buffer at least `need` bytes (growing by doubling).
+    pub(super) fn ensure_local_output(&mut self, need: u64) -> anyhow::Result<vk::Buffer> {
+        if let Some(b) = self.local_output.as_ref().filter(|b| b.size >= need) {
+            return Ok(b.buffer);
+        }
+        let old = self.local_output.take();
+        let size = need
+            .max(old.as_ref().map_or(0, |b| b.size * 2))
+            .max(64 << 10);
+        if let Some(old) = old {
+            // SAFETY: no GPU work is pending (the last fence was waited for).
+            unsafe { destroy_local(&self.device, old) };
+        }
+        // SAFETY: plain object creation on our device; freed on every error path.
+        let new = unsafe {
+            let buffer = self
+                .device
+                .create_buffer(
+                    &vk::BufferCreateInfo::default()
+                        .size(size)
+                        .usage(vk::BufferUsageFlags::STORAGE_BUFFER)
+                        .sharing_mode(vk::SharingMode::EXCLUSIVE),
+                    None,
+                )
+                .with_context(|| format!("vkCreateBuffer ({size} bytes)"))?;
+            let req = self.device.get_buffer_memory_requirements(buffer);
+            let fits = |i: u32, flags: vk::MemoryPropertyFlags| {
+                req.memory_type_bits & (1 << i) != 0
+                    && self.memory.memory_types[i as usize]
+                        .property_flags
+                        .contains(flags)
+            };
+            let count = self.memory.memory_type_count;
+            let Some(type_index) = (0..count)
+                .find(|&i| fits(i, vk::MemoryPropertyFlags::DEVICE_LOCAL))
+                .or_else(|| (0..count).find(|&i| fits(i, vk::MemoryPropertyFlags::empty())))
+            else {
+                self.device.destroy_buffer(buffer, None);
+                bail!("{} has no memory type for storage buffers", self.info.name);
+            };
+            let memory = self
+                .device
+                .allocate_memory(
+                    &vk::MemoryAllocateInfo::default()
+                        .allocation_size(req.size)
+                        .memory_type_index(type_index),
+                    None,
+                )
+                .with_context(|| format!("vkAllocateMemory ({} bytes)", req.size));
+            let memory = match memory {
+                Ok(m) => m,
+                Err(e) => {
+                    self.device.destroy_buffer(buffer, None);
+                    return Err(e);
+                }
+            };
+            if let Err(e) = self.device.bind_buffer_memory(buffer, memory, 0) {
+                self.device.destroy_buffer(buffer, None);
+                self.device.free_memory(memory, None);
+                return Err(e).context("vkBindBufferMemory");
+            }
+            LocalBuffer {
+                buffer,
+                memory,
+                size,
+            }
+        };
+        let buffer = new.buffer;
+        self.local_output = Some(new);
+        Ok(buffer)
+    }
+}
+
+/// # Safety
+/// No pending GPU work may use `b`.
+pub(super) unsafe fn destroy_local(device: &ash::Device, b: LocalBuffer) {
+    // SAFETY: the caller guarantees the buffer is idle.
+    unsafe {
+        device.destroy_buffer(b.buffer, None);
+        device.free_memory(b.memory, None);
     }
 }
 

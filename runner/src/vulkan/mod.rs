@@ -8,13 +8,16 @@
 //!
 //! Modules: [`instance`] (loader and instance), [`device`] (what each device is and which one
 //! a selector means), `exec` (the executor: the logical device, pipelines, running jobs),
-//! `memory` (mapped buffers) and `dispatch` (how rows become dispatches and submits).
+//! `memory` (mapped buffers), `dispatch` (how rows become dispatches and submits), and
+//! `block_hash` with [`hash_module`] (the device block hash run after a kernel).
 
+mod block_hash;
 pub mod device;
 mod dispatch;
 #[cfg(test)]
 mod eval_tests;
 mod exec;
+pub mod hash_module;
 pub mod instance;
 mod memory;
 #[cfg(test)]
@@ -23,6 +26,7 @@ mod wave;
 #[cfg(test)]
 mod wave_tests;
 
+pub use block_hash::HashPipeline;
 pub use device::{list_devices, DeviceInfo, DeviceSelector};
 pub use exec::{Executor, Job, PipelineId};
 pub use wave::WaveJob;
