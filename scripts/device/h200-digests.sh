@@ -10,6 +10,8 @@
 #   CHUNK    rows per chunk (default 4194304)
 #   BACKEND  the candidate (default vulkan:nvidia); INPUT the generator (default in0=f32:all):
 #            a smaller INPUT and vulkan:lavapipe try the script on any machine
+#   SAVE_BACKEND  the trusted backend whose digests `save16` stores (default cpu, the CPU
+#            model; another backend is only as trustworthy as its own check against it)
 # Steps:
 #   unary    for v_sqrt_f32 and v_rcp_f32 over 2^32 inputs, default mode: save the CPU model's
 #            digests and device hashes (`--backend cpu --reference none --save-digests`, every
@@ -78,7 +80,7 @@ for step in ${STEPS:-unary save16 check16}; do
         ;;
     save16)
         run save16-v_sqrt_f32 580 --asm "v_sqrt_f32 v10, v4" --input "$input" --modes all16 \
-            --backend cpu --reference none --save-digests "$digests"
+            --backend "${SAVE_BACKEND:-cpu}" --reference none --save-digests "$digests"
         ;;
     check16)
         run recheck16-v_sqrt_f32 580 --asm "v_sqrt_f32 v10, v4" --input "$input" \
