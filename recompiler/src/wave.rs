@@ -56,38 +56,16 @@ pub struct WaveOutput {
 }
 
 /// The dword an [`LdsOp`] leaves at its address, given the `old` dword there and its `data`
-/// (the value `Read` leaves is `old`).
+/// (the value `Read` leaves is `old`). The integer ops are [`lds_apply64`]'s on the operands
+/// widened (sign-extended for the signed min/max, zero-extended otherwise), cut back to 32
+/// bits.
 pub fn lds_apply(op: LdsOp, old: u32, data: u32) -> u32 {
+    let signed = |x: u32| x as i32 as i64 as u64;
     match op {
-        LdsOp::Read => old,
-        LdsOp::Write => data,
-        LdsOp::Add => old.wrapping_add(data),
-        LdsOp::Sub => old.wrapping_sub(data),
-        LdsOp::Rsub => data.wrapping_sub(old),
-        LdsOp::Inc => {
-            if old >= data {
-                0
-            } else {
-                old + 1
-            }
-        }
-        LdsOp::Dec => {
-            if old == 0 || old > data {
-                data
-            } else {
-                old - 1
-            }
-        }
-        LdsOp::MinI => (old as i32).min(data as i32) as u32,
-        LdsOp::MaxI => (old as i32).max(data as i32) as u32,
-        LdsOp::MinU => old.min(data),
-        LdsOp::MaxU => old.max(data),
-        LdsOp::And => old & data,
-        LdsOp::Or => old | data,
-        LdsOp::Xor => old ^ data,
-        LdsOp::Csub => old.saturating_sub(data),
         LdsOp::FMin { flush } => float_atomic(old, data, flush, false),
         LdsOp::FMax { flush } => float_atomic(old, data, flush, true),
+        LdsOp::MinI | LdsOp::MaxI => lds_apply64(op, signed(old), signed(data)) as u32,
+        _ => lds_apply64(op, u64::from(old), u64::from(data)) as u32,
     }
 }
 
