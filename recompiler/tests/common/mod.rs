@@ -1,1 +1,2 @@
 pub mod hwdata;
+pub mod spirv_val;

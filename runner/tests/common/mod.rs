@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests (each test file uses some of them).
 #![allow(dead_code)]
 
+#[path = "../../../recompiler/tests/common/spirv_val.rs"]
+pub mod spirv_val;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
