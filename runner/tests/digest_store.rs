@@ -19,23 +19,37 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
+/// `rdnaprobe exhaustive` of `asm` over `range` under denorm32 0/3 in chunks of 8192, with
+/// `extra`, into `out`.
 fn exhaustive(asm: &str, range: &str, extra: &[&str], out: &Path) -> Output {
     std::process::Command::new(BIN)
         .args(["exhaustive", "--asm", asm, "--input", range])
-        .args([
-            "--modes",
-            "denorm32=0/3",
-            "--chunk",
-            "8192",
-            "--threads",
-            "2",
-        ])
-        .args(["--max-mismatches", "100000"])
+        .args(["--modes", "denorm32=0/3", "--chunk", "8192"])
         .args(extra)
         .arg("-o")
         .arg(out)
         .output()
         .expect("runs")
+}
+
+/// The CPU model's run of `asm` over `range`, its digests saved into `store`.
+fn save_cpu_digests((asm, range): (&str, &str), store: &Path, out: &Path) -> Output {
+    let store = store.to_str().expect("utf-8 path");
+    let extra = [
+        "--backend",
+        "cpu",
+        "--reference",
+        "none",
+        "--save-digests",
+        store,
+    ];
+    exhaustive(asm, range, &extra, out)
+}
+
+/// The lavapipe run of `asm` over `range` on two threads, with `extra`.
+fn lavapipe((asm, range): (&str, &str), extra: &[&str], out: &Path) -> Output {
+    let extra = [&["--threads", "2", "--backend", "vulkan:lavapipe"], extra].concat();
+    exhaustive(asm, range, &extra, out)
 }
 
 fn manifest(out: &Path) -> serde_json::Value {
@@ -55,22 +69,7 @@ fn lavapipe_rechecks_against_cpu_digests() {
     let store = dir("store");
     let sqrt = ("v_sqrt_f32 v10, v4", "in0=range:0x3f000000:0x3f03ffff");
     let saved = dir("sqrt-cpu");
-    let o = std::process::Command::new(BIN)
-        .args(["exhaustive", "--asm", sqrt.0, "--input", sqrt.1])
-        .args([
-            "--modes",
-            "denorm32=0/3",
-            "--chunk",
-            "8192",
-            "--backend",
-            "cpu",
-        ])
-        .args(["--reference", "none", "--save-digests"])
-        .arg(&store)
-        .arg("-o")
-        .arg(&saved)
-        .output()
-        .expect("runs");
+    let o = save_cpu_digests(sqrt, &store, &saved);
     assert!(o.status.success(), "{}", text(&o));
     let keys: Vec<PathBuf> = std::fs::read_dir(&store)
         .expect("store")
@@ -81,25 +80,8 @@ fn lavapipe_rechecks_against_cpu_digests() {
 
     // The re-check agrees, computing no reference block.
     let check = dir("sqrt-lavapipe");
-    let against = ["--backend", "vulkan:lavapipe", "--against-digests"];
-    let run_against = |out: &Path| {
-        std::process::Command::new(BIN)
-            .args(["exhaustive", "--asm", sqrt.0, "--input", sqrt.1])
-            .args([
-                "--modes",
-                "denorm32=0/3",
-                "--chunk",
-                "8192",
-                "--threads",
-                "2",
-            ])
-            .args(against)
-            .arg(&store)
-            .arg("-o")
-            .arg(out)
-            .output()
-            .expect("runs")
-    };
+    let store_arg = store.to_str().expect("utf-8 path");
+    let run_against = |out: &Path| lavapipe(sqrt, &["--against-digests", store_arg], out);
     let o = run_against(&check);
     assert!(o.status.success(), "{}", text(&o));
     let m = manifest(&check);
@@ -128,36 +110,17 @@ fn lavapipe_rechecks_against_cpu_digests() {
     // with the counts and rows of the full comparison.
     let log = ("v_log_f32 v10, v4", "in0=range:0x3f7fc000:0x3f803fff");
     let log_store = dir("log-store");
-    let o = std::process::Command::new(BIN)
-        .args(["exhaustive", "--asm", log.0, "--input", log.1])
-        .args([
-            "--modes",
-            "denorm32=0/3",
-            "--chunk",
-            "8192",
-            "--backend",
-            "cpu",
-        ])
-        .args(["--reference", "none", "--save-digests"])
-        .arg(&log_store)
-        .arg("-o")
-        .arg(dir("log-cpu"))
-        .output()
-        .expect("runs");
+    let o = save_cpu_digests(log, &log_store, &dir("log-cpu"));
     assert!(o.status.success(), "{}", text(&o));
     let full = dir("log-full");
-    let o = exhaustive(log.0, log.1, &["--backend", "vulkan:lavapipe"], &full);
+    let all = ["--max-mismatches", "100000"];
+    let o = lavapipe(log, &all, &full);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let by_digest = dir("log-against");
-    let o = exhaustive(
-        log.0,
-        log.1,
-        &[
-            "--backend",
-            "vulkan:lavapipe",
-            "--against-digests",
-            log_store.to_str().expect("utf-8 path"),
-        ],
+    let log_store = log_store.to_str().expect("utf-8 path");
+    let o = lavapipe(
+        log,
+        &[&all[..], &["--against-digests", log_store]].concat(),
         &by_digest,
     );
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
