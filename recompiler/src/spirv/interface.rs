@@ -4,8 +4,8 @@
 
 use rspirv::dr::Operand;
 use rspirv::spirv::{
-    BuiltIn, Capability, Decoration, ExecutionMode, ExecutionModel, FunctionControl,
-    SelectionControl, StorageClass, Word,
+    BuiltIn, Capability, Decoration, ExecutionMode, ExecutionModel, FunctionControl, StorageClass,
+    Word,
 };
 
 use super::{build_err, Emitter, InputRange, InputSource, Interface, SpirvError};
@@ -139,16 +139,7 @@ impl Emitter<'_> {
             .b
             .u_less_than(self.t.bool_, None, row, push[0])
             .map_err(&err)?;
-        let body = self.b.id();
-        let merge = self.b.id();
-        self.b
-            .selection_merge(merge, SelectionControl::NONE)
-            .map_err(&err)?;
-        self.b
-            .branch_conditional(in_range, body, merge, [])
-            .map_err(&err)?;
-
-        self.b.begin_block(Some(body)).map_err(&err)?;
+        let merge = self.if_then(in_range)?;
         let inputs = match (in_var, generated) {
             (Some(in_var), _) => {
                 let c_in = self.u32c(INPUT_DWORDS);
@@ -185,9 +176,7 @@ impl Emitter<'_> {
                 .store(ptr, self.values[out.index()], None, [])
                 .map_err(&err)?;
         }
-        self.b.branch(merge).map_err(&err)?;
-
-        self.b.begin_block(Some(merge)).map_err(&err)?;
+        self.end_if(merge)?;
         self.b.ret().map_err(&err)?;
         self.b.end_function().map_err(&err)?;
         Ok(())

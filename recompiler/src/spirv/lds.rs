@@ -9,7 +9,7 @@
 //! unaligned byte address spans two array elements; an access that does not lie inside the
 //! LDS reads 0 and writes nothing.
 
-use rspirv::spirv::{SelectionControl, StorageClass, Word};
+use rspirv::spirv::{StorageClass, Word};
 
 use super::wave::WaveIo;
 use super::{build_err, Emitter, SpirvError};
@@ -321,15 +321,7 @@ impl Emitter<'_> {
             self.wg_store(w, array, lane, value)?;
         }
         self.barrier()?;
-        let first = self.b.i_equal(tb, None, lane, c0).map_err(&err)?;
-        let (work, merge) = (self.b.id(), self.b.id());
-        self.b
-            .selection_merge(merge, SelectionControl::NONE)
-            .map_err(&err)?;
-        self.b
-            .branch_conditional(first, work, merge, [])
-            .map_err(&err)?;
-        self.b.begin_block(Some(work)).map_err(&err)?;
+        let merge = self.if_lane0(lane)?;
         for i in 0..self.wave.lanes() {
             let ci = self.u32c(i);
             let a = self.wg_load(w, v.xa, ci)?;
@@ -366,8 +358,7 @@ impl Emitter<'_> {
             let r = self.b.select(t, None, ok, old, c0).map_err(&err)?;
             self.wg_store(w, v.xr, ci, r)?;
         }
-        self.b.branch(merge).map_err(&err)?;
-        self.b.begin_block(Some(merge)).map_err(&err)?;
+        self.end_if(merge)?;
         self.barrier()?;
         self.wg_load(w, v.xr, lane)
     }

@@ -11,7 +11,7 @@
 //! so any byte address and width 1, 2 or 4 works the same way. Barriers here order storage
 //! memory too (UniformMemory semantics).
 
-use rspirv::spirv::{SelectionControl, StorageClass, Word};
+use rspirv::spirv::{StorageClass, Word};
 
 use super::wave::WaveIo;
 use super::{build_err, Emitter, SpirvError};
@@ -90,26 +90,13 @@ impl Emitter<'_> {
     /// where lane 0 alone serves every lane in order: a barrier, `if (lane == 0) {`. Returns
     /// the merge block for [`Self::lane0_end`].
     fn lane0_begin(&mut self, lane: Word) -> Result<Word, SpirvError> {
-        let err = build_err(self.at);
-        let c0 = self.u32c(0);
         self.mem_barrier()?;
-        let first = self.b.i_equal(self.t.bool_, None, lane, c0).map_err(&err)?;
-        let (work, merge) = (self.b.id(), self.b.id());
-        self.b
-            .selection_merge(merge, SelectionControl::NONE)
-            .map_err(&err)?;
-        self.b
-            .branch_conditional(first, work, merge, [])
-            .map_err(&err)?;
-        self.b.begin_block(Some(work)).map_err(&err)?;
-        Ok(merge)
+        self.if_lane0(lane)
     }
 
     /// Closes [`Self::lane0_begin`]'s block: `}`, then a barrier before the lanes read back.
     fn lane0_end(&mut self, merge: Word) -> Result<(), SpirvError> {
-        let err = build_err(self.at);
-        self.b.branch(merge).map_err(&err)?;
-        self.b.begin_block(Some(merge)).map_err(&err)?;
+        self.end_if(merge)?;
         self.mem_barrier()
     }
 

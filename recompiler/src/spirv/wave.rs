@@ -23,7 +23,7 @@
 //! has not read yet. Barriers are `OpControlBarrier` with Workgroup execution and memory scope
 //! and AcquireRelease | WorkgroupMemory semantics.
 
-use rspirv::spirv::{BuiltIn, Decoration, SelectionControl, StorageClass, Word};
+use rspirv::spirv::{BuiltIn, Decoration, StorageClass, Word};
 
 use super::interface::{Inputs, Io};
 use super::lds::LdsVars;
@@ -234,16 +234,7 @@ impl Emitter<'_> {
 
         // Uniform outputs: lane 0 stores them.
         let c0 = self.u32c(0);
-        let first = self.b.i_equal(self.t.bool_, None, lane, c0).map_err(&err)?;
-        let store = self.b.id();
-        let merge = self.b.id();
-        self.b
-            .selection_merge(merge, SelectionControl::NONE)
-            .map_err(&err)?;
-        self.b
-            .branch_conditional(first, store, merge, [])
-            .map_err(&err)?;
-        self.b.begin_block(Some(store)).map_err(&err)?;
+        let merge = self.if_lane0(lane)?;
         let mut words: Vec<Word> = Vec::with_capacity(WAVE_OUT_DWORDS as usize);
         match self.kernel.uniform.clone() {
             Some(u) => {
@@ -264,8 +255,7 @@ impl Emitter<'_> {
         for (k, v) in words.into_iter().enumerate() {
             self.store_word(out_var, uni_out, k as u32, v)?;
         }
-        self.b.branch(merge).map_err(&err)?;
-        self.b.begin_block(Some(merge)).map_err(&err)?;
+        self.end_if(merge)?;
         self.b.ret().map_err(&err)?;
         self.b.end_function().map_err(&err)?;
         Ok(())
