@@ -50,13 +50,18 @@ pub enum WaveCol {
 }
 
 impl WaveCol {
-    const UNIFORM: [WaveCol; 12] = [
+    /// The wave-uniform input columns (the same on every lane row of a wave).
+    pub const UNIFORM_IN: [WaveCol; 6] = [
         WaveCol::ExecIn,
         WaveCol::SIn,
         WaveCol::LdsIn,
         WaveCol::LdsBytes,
         WaveCol::MemIn,
         WaveCol::MemBytes,
+    ];
+
+    /// The wave-uniform output columns.
+    pub const UNIFORM_OUT: [WaveCol; 6] = [
         WaveCol::SOut,
         WaveCol::ExecOut,
         WaveCol::VccOut,
@@ -304,14 +309,7 @@ impl WaveLayout {
                 set(WaveCol::MemOut, dwords_cell(&o.mem));
             }
             None => {
-                for c in [
-                    WaveCol::SOut,
-                    WaveCol::ExecOut,
-                    WaveCol::VccOut,
-                    WaveCol::SccOut,
-                    WaveCol::LdsOut,
-                    WaveCol::MemOut,
-                ] {
+                for c in WaveCol::UNIFORM_OUT {
                     set(c, String::new());
                 }
             }
@@ -484,7 +482,7 @@ impl WaveChecker {
         }
         self.last_lane = lane;
         if let Some((first, first_line)) = &self.first {
-            for c in WaveCol::UNIFORM {
+            for c in WaveCol::UNIFORM_IN.into_iter().chain(WaveCol::UNIFORM_OUT) {
                 let here = self.layout.cell(row, c);
                 let there = self.layout.cell(first, c);
                 if !here.is_empty() && here != there {
