@@ -875,27 +875,16 @@ fn integer_ops_validate() {
 fn transcendentals_are_software_sequences_that_validate() {
     use rdnaprobe_isa::{assemble, FloatMode, Target};
     use rdnaprobe_recompiler::ir::{Expr, FloatBin, FloatUn};
-    let ops = [
-        "v_rcp_f32",
-        "v_rcp_iflag_f32",
-        "v_rsq_f32",
-        "v_sqrt_f32",
-        "v_log_f32",
-        "v_exp_f32",
-        "v_sin_f32",
-        "v_cos_f32",
-        "v_rcp_f16",
-        "v_rsq_f16",
-        "v_sqrt_f16",
-        "v_log_f16",
-        "v_exp_f16",
-        "v_sin_f16",
-        "v_cos_f16",
-    ];
-    let mut bodies: Vec<String> = ops.iter().map(|op| format!("{op} v10, v4")).collect();
-    for op in ["v_rcp_f64", "v_rsq_f64", "v_sqrt_f64"] {
-        bodies.push(format!("{op} v[10:11], v[4:5]"));
-    }
+    let bodies: Vec<String> = common::TRANSCENDENTAL
+        .iter()
+        .map(|op| {
+            if op.ends_with("_f64") {
+                format!("{op} v[10:11], v[4:5]")
+            } else {
+                format!("{op} v10, v4")
+            }
+        })
+        .collect();
     let flushing = FloatMode {
         round32: 3,
         round16: 2,
