@@ -35,6 +35,18 @@ pub struct WaveInput {
     pub lds: Vec<u32>,
 }
 
+impl WaveInput {
+    /// A wave of `lanes` (in0..in5 each) under `exec`, with `lds` and s0..s15 zero.
+    pub fn new(lanes: Vec<[u32; 6]>, exec: u64, lds: Vec<u32>) -> WaveInput {
+        WaveInput {
+            lanes,
+            sgprs: [0; 16],
+            exec,
+            lds,
+        }
+    }
+}
+
 /// The uniform state after the body.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct UniformValues {
@@ -550,15 +562,7 @@ mod tests {
     fn wave64_ballot_and_read_index_modulo_wave() {
         let k = kernel();
         let lanes: Vec<[u32; 6]> = (0..64u32).map(|l| [l, l + 64 + 1, 0, 0, 0, 0]).collect();
-        let out = run_wave(
-            &k,
-            &WaveInput {
-                lanes,
-                sgprs: [0; 16],
-                exec: u64::MAX,
-                lds: vec![],
-            },
-        );
+        let out = run_wave(&k, &WaveInput::new(lanes, u64::MAX, vec![]));
         assert_eq!(out.lanes[63][0], 0, "lane 63 reads lane (63 + 65) % 64 = 0");
         assert_eq!(out.lanes[10][0], 11);
         assert_eq!(out.uniform.unwrap().vcc, !0x3f);
