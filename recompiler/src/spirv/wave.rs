@@ -261,28 +261,28 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// Stores `v` at word `base + k` of the storage buffer `var`.
-    fn store_word(&mut self, var: Word, base: Word, k: u32, v: Word) -> Result<(), SpirvError> {
+    /// A pointer to word `base + k` of the storage buffer `var`.
+    fn word_ptr(&mut self, var: Word, base: Word, k: u32) -> Result<Word, SpirvError> {
         let err = build_err(self.at);
         let (c0, ck) = (self.u32c(0), self.u32c(k));
         let idx = self.b.i_add(self.t.u32_, None, base, ck).map_err(&err)?;
-        let ptr = self
-            .b
+        self.b
             .access_chain(self.t.ptr_sb_u32, None, var, [c0, idx])
-            .map_err(&err)?;
-        self.b.store(ptr, v, None, []).map_err(&err)
+            .map_err(&err)
+    }
+
+    /// Stores `v` at word `base + k` of the storage buffer `var`.
+    fn store_word(&mut self, var: Word, base: Word, k: u32, v: Word) -> Result<(), SpirvError> {
+        let ptr = self.word_ptr(var, base, k)?;
+        self.b.store(ptr, v, None, []).map_err(build_err(self.at))
     }
 
     /// Loads word `base + k` of the storage buffer `var`.
     fn load_word(&mut self, var: Word, base: Word, k: u32) -> Result<Word, SpirvError> {
-        let err = build_err(self.at);
-        let (c0, ck) = (self.u32c(0), self.u32c(k));
-        let idx = self.b.i_add(self.t.u32_, None, base, ck).map_err(&err)?;
-        let ptr = self
-            .b
-            .access_chain(self.t.ptr_sb_u32, None, var, [c0, idx])
-            .map_err(&err)?;
-        self.b.load(self.t.u32_, None, ptr, None, []).map_err(&err)
+        let ptr = self.word_ptr(var, base, k)?;
+        self.b
+            .load(self.t.u32_, None, ptr, None, [])
+            .map_err(build_err(self.at))
     }
 
     pub(super) fn wave_io(&self, io: &Io, what: &str) -> Result<WaveIo, SpirvError> {
