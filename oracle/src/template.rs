@@ -47,6 +47,15 @@ pub const KERNEL_NAME: &str = "probe";
 pub const BODY_BEGIN: &str = "; ---- body begin ----";
 pub const BODY_END: &str = "; ---- body end ----";
 
+/// The body's words as `.long` directives between [`BODY_BEGIN`] and [`BODY_END`].
+pub(crate) fn write_body(s: &mut String, body: &[u32]) {
+    let _ = writeln!(s, "  {BODY_BEGIN}");
+    for w in body {
+        let _ = writeln!(s, "  .long 0x{w:08x}");
+    }
+    let _ = writeln!(s, "  {BODY_END}");
+}
+
 /// The assembler options the template needs for `mode` (comgr's assemble action, clang driver
 /// spelling). comgr 2.4 rejects `-mattr=`, but takes `-mwavefrontsize64`, which switches the
 /// assembler's operand checks to wave64 (`vcc` instead of `vcc_lo`).
@@ -105,11 +114,7 @@ pub fn kernel_source(target: Target, mode: &Mode, body: &[u32]) -> Result<String
     let _ = writeln!(s, "  s_mov_{b} {exec}, -1");
     let _ = writeln!(s, "  s_mov_{b} {vcc}, 0");
     s.push_str("  v_mov_b32 v1, 0\n");
-    let _ = writeln!(s, "  {BODY_BEGIN}");
-    for w in body {
-        let _ = writeln!(s, "  .long 0x{w:08x}");
-    }
-    let _ = writeln!(s, "  {BODY_END}");
+    write_body(&mut s, body);
     // Epilogue: everything is recomputed from s[100:101] and v255.
     s.push_str("  s_load_dwordx4 s[0:3], s[100:101], 0x8\n");
     s.push_str("  s_load_dword s4, s[100:101], 0x18\n");

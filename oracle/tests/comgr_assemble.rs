@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::process::Command;
+use common::objdump::{disassemble, objdump_or_skip};
 
 use rdnaprobe_oracle::elf::CodeObject;
 use rdnaprobe_oracle::template::{KERNARG_SIZE, KERNEL_NAME};
@@ -113,58 +113,15 @@ fn assembler_errors_carry_the_log() {
     );
 }
 
-/// The encoded words of the `.text` disassembly, with each instruction's mnemonic.
-fn disassemble(objdump: &str, mcpu: &str, code_object: &[u8]) -> Option<Vec<(String, Vec<u32>)>> {
-    let dir = std::env::temp_dir().join(format!("rdnaprobe-oracle-objdump-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{mcpu}.co"));
-    std::fs::write(&path, code_object).unwrap();
-    let out = Command::new(objdump)
-        .arg("-d")
-        .arg(format!("--mcpu={mcpu}"))
-        .arg(&path)
-        .output()
-        .ok()?;
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    let mut insts = Vec::new();
-    for line in text.lines() {
-        // `\tv_mov_b32_e32 v10, v4      // 000000001300: 7E140304`
-        let Some((asm, comment)) = line.split_once("//") else {
-            continue;
-        };
-        let Some((_, words)) = comment.split_once(':') else {
-            continue;
-        };
-        let words: Vec<u32> = words
-            .split_whitespace()
-            .filter_map(|w| u32::from_str_radix(w, 16).ok())
-            .collect();
-        let mnemonic = asm.split_whitespace().next().unwrap_or("").to_string();
-        if !words.is_empty() && !mnemonic.is_empty() {
-            insts.push((mnemonic, words));
-        }
-    }
-    Some(insts)
-}
-
 #[test]
 fn objdump_shows_the_body_between_loads_and_stores() {
     let Some(comgr) = common::comgr_or_skip("objdump_shows_the_body_between_loads_and_stores")
     else {
         return;
     };
-    let objdump = "llvm-objdump-19";
-    if Command::new(objdump).arg("--version").output().is_err() {
-        assert!(!common::on_ci(), "{objdump} is required on CI");
-        eprintln!("skipping objdump_shows_the_body_between_loads_and_stores: {objdump} not found");
+    let Some(objdump) = objdump_or_skip("objdump_shows_the_body_between_loads_and_stores") else {
         return;
-    }
+    };
     for mode in [
         Mode::default(),
         Mode {
@@ -173,7 +130,11 @@ fn objdump_shows_the_body_between_loads_and_stores() {
         },
     ] {
         let k = assemble_probe(&comgr, Target::Gfx1030, &mode, &BODY).unwrap();
-        let insts = disassemble(objdump, "gfx1030", &k.code_object).expect("objdump runs");
+        let insts: Vec<(String, Vec<u32>)> =
+            disassemble(objdump, "gfx1030", &k.code_object, "gfx1030")
+                .into_iter()
+                .map(|(m, _, w)| (m, w))
+                .collect();
         let words: Vec<u32> = insts.iter().flat_map(|(_, w)| w.clone()).collect();
         let start = words
             .windows(BODY.len())

@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::process::Command;
+use common::objdump::{disassemble, objdump_or_skip, Inst};
 
 use rdnaprobe_oracle::elf::CodeObject;
 use rdnaprobe_oracle::template::KERNEL_NAME;
@@ -80,47 +80,6 @@ fn wave_descriptor_fields_on_all_targets() {
     assert_eq!(checked, 7 * 2 * 3);
 }
 
-/// (mnemonic, operand text, encoded words) of every instruction of `.text`.
-type Inst = (String, String, Vec<u32>);
-
-fn disassemble(objdump: &str, code_object: &[u8], tag: &str) -> Vec<Inst> {
-    let dir = std::env::temp_dir().join(format!("rdnaprobe-wave-objdump-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{tag}.co"));
-    std::fs::write(&path, code_object).unwrap();
-    let out = Command::new(objdump)
-        .args(["-d", "--mcpu=gfx1030"])
-        .arg(&path)
-        .output()
-        .expect("objdump runs");
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    let mut insts = Vec::new();
-    for line in text.lines() {
-        let Some((asm, comment)) = line.split_once("//") else {
-            continue;
-        };
-        let Some((_, words)) = comment.split_once(':') else {
-            continue;
-        };
-        let words: Vec<u32> = words
-            .split_whitespace()
-            .filter_map(|w| u32::from_str_radix(w, 16).ok())
-            .collect();
-        let asm = asm.trim();
-        let (mnemonic, operands) = asm.split_once(' ').unwrap_or((asm, ""));
-        if !words.is_empty() && !mnemonic.is_empty() {
-            insts.push((mnemonic.to_string(), operands.trim().to_string(), words));
-        }
-    }
-    insts
-}
-
 fn position(insts: &[Inst], mnemonic: &str, operands: &str) -> usize {
     insts
         .iter()
@@ -134,12 +93,9 @@ fn disassembly_shows_the_wave_prologue_and_epilogue() {
     else {
         return;
     };
-    let objdump = "llvm-objdump-19";
-    if Command::new(objdump).arg("--version").output().is_err() {
-        assert!(!common::on_ci(), "{objdump} is required on CI");
-        eprintln!("skipping: {objdump} not found");
+    let Some(objdump) = objdump_or_skip("disassembly_shows_the_wave_prologue_and_epilogue") else {
         return;
-    }
+    };
     for wave in [Wave::W32, Wave::W64] {
         let shape = WaveShape {
             wave,
@@ -147,7 +103,12 @@ fn disassembly_shows_the_wave_prologue_and_epilogue() {
         };
         let k = assemble_wave_probe(&comgr, Target::Gfx1030, &mode(wave, false), &shape, &BODY)
             .unwrap();
-        let insts = disassemble(objdump, &k.code_object, &format!("w{}", wave.lanes()));
+        let insts = disassemble(
+            objdump,
+            "gfx1030",
+            &k.code_object,
+            &format!("w{}", wave.lanes()),
+        );
         // The body, verbatim, as whole instructions.
         let mut at = vec![0usize];
         for (_, _, w) in &insts {

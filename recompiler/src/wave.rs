@@ -35,6 +35,18 @@ pub struct WaveInput {
     pub lds: Vec<u32>,
 }
 
+impl WaveInput {
+    /// A wave of `lanes` (in0..in5 each) under `exec`, with `lds` and s0..s15 zero.
+    pub fn new(lanes: Vec<[u32; 6]>, exec: u64, lds: Vec<u32>) -> WaveInput {
+        WaveInput {
+            lanes,
+            sgprs: [0; 16],
+            exec,
+            lds,
+        }
+    }
+}
+
 /// The uniform state after the body.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct UniformValues {
@@ -56,38 +68,16 @@ pub struct WaveOutput {
 }
 
 /// The dword an [`LdsOp`] leaves at its address, given the `old` dword there and its `data`
-/// (the value `Read` leaves is `old`).
+/// (the value `Read` leaves is `old`). The integer ops are [`lds_apply64`]'s on the operands
+/// widened (sign-extended for the signed min/max, zero-extended otherwise), cut back to 32
+/// bits.
 pub fn lds_apply(op: LdsOp, old: u32, data: u32) -> u32 {
+    let signed = |x: u32| x as i32 as i64 as u64;
     match op {
-        LdsOp::Read => old,
-        LdsOp::Write => data,
-        LdsOp::Add => old.wrapping_add(data),
-        LdsOp::Sub => old.wrapping_sub(data),
-        LdsOp::Rsub => data.wrapping_sub(old),
-        LdsOp::Inc => {
-            if old >= data {
-                0
-            } else {
-                old + 1
-            }
-        }
-        LdsOp::Dec => {
-            if old == 0 || old > data {
-                data
-            } else {
-                old - 1
-            }
-        }
-        LdsOp::MinI => (old as i32).min(data as i32) as u32,
-        LdsOp::MaxI => (old as i32).max(data as i32) as u32,
-        LdsOp::MinU => old.min(data),
-        LdsOp::MaxU => old.max(data),
-        LdsOp::And => old & data,
-        LdsOp::Or => old | data,
-        LdsOp::Xor => old ^ data,
-        LdsOp::Csub => old.saturating_sub(data),
         LdsOp::FMin { flush } => float_atomic(old, data, flush, false),
         LdsOp::FMax { flush } => float_atomic(old, data, flush, true),
+        LdsOp::MinI | LdsOp::MaxI => lds_apply64(op, signed(old), signed(data)) as u32,
+        _ => lds_apply64(op, u64::from(old), u64::from(data)) as u32,
     }
 }
 
@@ -572,15 +562,7 @@ mod tests {
     fn wave64_ballot_and_read_index_modulo_wave() {
         let k = kernel();
         let lanes: Vec<[u32; 6]> = (0..64u32).map(|l| [l, l + 64 + 1, 0, 0, 0, 0]).collect();
-        let out = run_wave(
-            &k,
-            &WaveInput {
-                lanes,
-                sgprs: [0; 16],
-                exec: u64::MAX,
-                lds: vec![],
-            },
-        );
+        let out = run_wave(&k, &WaveInput::new(lanes, u64::MAX, vec![]));
         assert_eq!(out.lanes[63][0], 0, "lane 63 reads lane (63 + 65) % 64 = 0");
         assert_eq!(out.lanes[10][0], 11);
         assert_eq!(out.uniform.unwrap().vcc, !0x3f);

@@ -10,31 +10,10 @@
 mod common;
 
 use common::hwdata::{data_dir, load};
+use common::TRANSCENDENTAL;
 use rdnaprobe_isa::known::{self, KnownEntry, Scope};
 use rdnaprobe_recompiler::{interp, lower_words};
 use std::collections::{BTreeMap, HashMap};
-
-/// The transcendental mnemonics whose rows are summarised per op (rows, exact, max ULP).
-const TRANSCENDENTAL: &[&str] = &[
-    "v_rcp_f32",
-    "v_rcp_iflag_f32",
-    "v_rsq_f32",
-    "v_sqrt_f32",
-    "v_log_f32",
-    "v_exp_f32",
-    "v_sin_f32",
-    "v_cos_f32",
-    "v_rcp_f16",
-    "v_rsq_f16",
-    "v_sqrt_f16",
-    "v_log_f16",
-    "v_exp_f16",
-    "v_sin_f16",
-    "v_cos_f16",
-    "v_rcp_f64",
-    "v_rsq_f64",
-    "v_sqrt_f64",
-];
 
 /// The mnemonic of the first instruction of a body.
 fn mnemonic(words: &[u32]) -> Option<&'static str> {

@@ -5,10 +5,10 @@
 //! spirv-val comes from spirv-tools. Under `CI=true` a missing spirv-val fails the tests;
 //! elsewhere the validation is skipped with a message.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use rdnaprobe_isa::Wave;
 use rdnaprobe_recompiler::ir::{
@@ -21,45 +21,7 @@ use rdnaprobe_recompiler::spirv::{
 use rspirv::binary::Disassemble;
 use rspirv::spirv::{Decoration, Op};
 
-/// Runs spirv-val on `words`; `Ok(false)` when the tool is absent outside CI.
-fn spirv_val(words: &[u32], what: &str) -> Result<bool, String> {
-    let child = Command::new("spirv-val")
-        .args(["--target-env", "vulkan1.1", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
-    let mut child = match child {
-        Ok(c) => c,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                return Err("spirv-val not found: install spirv-tools (CI=true)".into());
-            }
-            eprintln!("spirv-val not found (install spirv-tools); skipping validation");
-            return Ok(false);
-        }
-        Err(e) => return Err(format!("spawning spirv-val: {e}")),
-    };
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    child
-        .stdin
-        .take()
-        .ok_or("no stdin")?
-        .write_all(&bytes)
-        .map_err(|e| format!("writing to spirv-val: {e}"))?;
-    let out = child
-        .wait_with_output()
-        .map_err(|e| format!("spirv-val: {e}"))?;
-    if out.status.success() {
-        Ok(true)
-    } else {
-        Err(format!(
-            "spirv-val rejected {what}:\n{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    }
-}
+use common::spirv_val::spirv_val;
 
 fn disassemble(words: &[u32]) -> String {
     let module = rspirv::dr::load_words(words).expect("emitted module loads back");
@@ -913,27 +875,16 @@ fn integer_ops_validate() {
 fn transcendentals_are_software_sequences_that_validate() {
     use rdnaprobe_isa::{assemble, FloatMode, Target};
     use rdnaprobe_recompiler::ir::{Expr, FloatBin, FloatUn};
-    let ops = [
-        "v_rcp_f32",
-        "v_rcp_iflag_f32",
-        "v_rsq_f32",
-        "v_sqrt_f32",
-        "v_log_f32",
-        "v_exp_f32",
-        "v_sin_f32",
-        "v_cos_f32",
-        "v_rcp_f16",
-        "v_rsq_f16",
-        "v_sqrt_f16",
-        "v_log_f16",
-        "v_exp_f16",
-        "v_sin_f16",
-        "v_cos_f16",
-    ];
-    let mut bodies: Vec<String> = ops.iter().map(|op| format!("{op} v10, v4")).collect();
-    for op in ["v_rcp_f64", "v_rsq_f64", "v_sqrt_f64"] {
-        bodies.push(format!("{op} v[10:11], v[4:5]"));
-    }
+    let bodies: Vec<String> = common::TRANSCENDENTAL
+        .iter()
+        .map(|op| {
+            if op.ends_with("_f64") {
+                format!("{op} v[10:11], v[4:5]")
+            } else {
+                format!("{op} v10, v4")
+            }
+        })
+        .collect();
     let flushing = FloatMode {
         round32: 3,
         round16: 2,

@@ -3,42 +3,14 @@
 //! random kernels extended with ballots and cross-lane reads of their results.
 //! spirv-val comes from spirv-tools; under `CI=true` a missing spirv-val fails the test.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 use rdnaprobe_isa::{assemble, FloatMode, Target, Wave};
 use rdnaprobe_recompiler::lower_wave_words;
 use rdnaprobe_recompiler::spirv::arbitrary::{random_kernel, with_cross_lane, GenOptions};
 use rdnaprobe_recompiler::spirv::{emit, emit_wave, emit_wave_mem, SpirvError, SpirvOptions};
 
-/// spirv-val's verdict on `words`; `None` when the tool is absent outside CI.
-fn spirv_val(words: &[u32]) -> Option<Result<(), String>> {
-    let child = Command::new("spirv-val")
-        .args(["--target-env", "vulkan1.1", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
-    let mut child = match child {
-        Ok(c) => c,
-        Err(_) if std::env::var("CI").is_ok_and(|v| v == "true") => {
-            panic!("spirv-val not found: install spirv-tools (CI=true)")
-        }
-        Err(_) => return None,
-    };
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    child.stdin.take()?.write_all(&bytes).ok()?;
-    let out = child.wait_with_output().ok()?;
-    Some(if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    })
-}
+use common::spirv_val::spirv_val;
 
 const BODIES: [&str; 11] = [
     "v_mov_b32 v10, v4\nv_add_nc_u32 v10, 1, v10\nv_cmp_gt_u32 vcc_lo, 5, v10\ns_cbranch_vccnz -3",
@@ -71,9 +43,7 @@ fn wave_bodies_emit_valid_modules() {
             assert!(k.uniform.is_some(), "a wave kernel has uniform outputs");
             for lds in [0, 128] {
                 let spv = emit_wave(&k, wave, lds, &SpirvOptions::DESKTOP).expect("emits");
-                if let Some(r) = spirv_val(&spv) {
-                    r.unwrap_or_else(|e| panic!("spirv-val rejected `{text}` ({wave:?}):\n{e}"));
-                }
+                spirv_val(&spv, &format!("`{text}` ({wave:?})")).unwrap();
             }
         }
     }
@@ -87,8 +57,7 @@ fn random_kernels_with_cross_lane_ops_emit_valid_modules() {
         let k = with_cross_lane(random_kernel(seed, &opts), seed);
         let wave = if seed % 2 == 0 { Wave::W32 } else { Wave::W64 };
         let spv = emit_wave(&k, wave, 0, &SpirvOptions::DESKTOP).expect("emits");
-        if let Some(r) = spirv_val(&spv) {
-            r.unwrap_or_else(|e| panic!("seed {seed}: spirv-val rejected the module:\n{e}"));
+        if spirv_val(&spv, &format!("seed {seed}")).unwrap() {
             checked += 1;
         }
     }
@@ -131,9 +100,7 @@ fn lds_bodies_emit_valid_modules() {
             let k = lower_wave_words(words, FloatMode::DEFAULT, wave, Target::Gfx1030).unwrap();
             for lds in [0, 128] {
                 let spv = emit_wave(&k, wave, lds, &SpirvOptions::DESKTOP).expect("emits");
-                if let Some(r) = spirv_val(&spv) {
-                    r.unwrap_or_else(|e| panic!("spirv-val rejected {words:x?} ({wave:?}):\n{e}"));
-                }
+                spirv_val(&spv, &format!("{words:x?} ({wave:?})")).unwrap();
             }
         }
     }
@@ -163,9 +130,7 @@ fn memory_bodies_emit_valid_modules() {
             let k = lower_wave_mem_words(words, wave, 64);
             for (lds, mem) in [(0, 16), (128, 16), (0, 0)] {
                 let spv = emit_wave_mem(&k, wave, lds, mem, &SpirvOptions::DESKTOP).expect("emits");
-                if let Some(r) = spirv_val(&spv) {
-                    r.unwrap_or_else(|e| panic!("spirv-val rejected {words:x?} ({wave:?}):\n{e}"));
-                }
+                spirv_val(&spv, &format!("{words:x?} ({wave:?})")).unwrap();
             }
         }
     }

@@ -4,6 +4,8 @@
 //! and repeated rows, CRLF line ends, quoted cells with escapes, blank lines, bad cells, bad
 //! status cells, and several files per side.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use rdnaprobe_reports::diff::{diff_files, diff_inputs, Options};
@@ -11,6 +13,8 @@ use rdnaprobe_reports::input::Chain;
 use rdnaprobe_reports::output::{row_json, write_csv_line, CsvSink, JsonSink};
 use rdnaprobe_reports::pipeline::{diff_parallel, diff_paths};
 use rdnaprobe_reports::{Known, RowDiff, Summary};
+
+use common::write_csv;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -33,22 +37,6 @@ fn records(name: &str, reps: usize) -> (csv::StringRecord, Vec<csv::StringRecord
         }
     }
     (header, out)
-}
-
-fn write(path: &Path, header: &csv::StringRecord, rows: &[csv::StringRecord], crlf: bool) {
-    let mut w = csv::WriterBuilder::new()
-        .terminator(if crlf {
-            csv::Terminator::CRLF
-        } else {
-            csv::Terminator::Any(b'\n')
-        })
-        .from_path(path)
-        .expect("create");
-    w.write_record(header).expect("header");
-    for r in rows {
-        w.write_record(r).expect("row");
-    }
-    w.flush().expect("flush");
 }
 
 /// What a diff produced: CSV and JSON bytes of the rows, then the summary and leftover counts,
@@ -139,8 +127,8 @@ fn in_step_files_of_many_blocks() {
     let (rh, rr) = records("reference.csv", REPS);
     let (ch, cr) = records("candidate.csv", REPS);
     let (r, c) = (dir.path().join("r.csv"), dir.path().join("c.csv"));
-    write(&r, &rh, &rr, false);
-    write(&c, &ch, &cr, false);
+    write_csv(&r, &rh, &rr, false);
+    write_csv(&c, &ch, &cr, false);
     assert!(std::fs::metadata(&r).expect("size").len() > 2 << 20);
     let out = same(
         std::slice::from_ref(&r),
@@ -170,8 +158,8 @@ fn reordered_missing_and_repeated_rows() {
     cr.remove(777);
     rr.insert(15_000, rr[3].clone());
     let (r, c) = (dir.path().join("r.csv"), dir.path().join("c.csv"));
-    write(&r, &rh, &rr, false);
-    write(&c, &ch, &cr, true);
+    write_csv(&r, &rh, &rr, false);
+    write_csv(&c, &ch, &cr, true);
     let out = same(
         std::slice::from_ref(&r),
         std::slice::from_ref(&c),
@@ -202,10 +190,10 @@ fn quotes_blank_lines_and_several_files() {
     let paths: Vec<PathBuf> = (0..4)
         .map(|k| dir.path().join(format!("{k}.csv")))
         .collect();
-    write(&paths[0], &rh, &rr[..half], false);
-    write(&paths[1], &rh, &rr[half..], false);
-    write(&paths[2], &ch, &cr[..half + 10], false);
-    write(&paths[3], &ch, &cr[half + 10..], false);
+    write_csv(&paths[0], &rh, &rr[..half], false);
+    write_csv(&paths[1], &rh, &rr[half..], false);
+    write_csv(&paths[2], &ch, &cr[..half + 10], false);
+    write_csv(&paths[3], &ch, &cr[half + 10..], false);
     // A blank line inside the second reference file.
     let text = std::fs::read_to_string(&paths[1]).expect("read");
     let mut lines: Vec<&str> = text.lines().collect();
@@ -224,8 +212,8 @@ fn errors_come_after_the_same_rows() {
     let mut cells: Vec<String> = rr[15_000].iter().map(str::to_string).collect();
     cells[12] = "0xnothex".into();
     rr[15_000] = csv::StringRecord::from(cells);
-    write(&r, &rh, &rr, false);
-    write(&c, &ch, &cr, false);
+    write_csv(&r, &rh, &rr, false);
+    write_csv(&c, &ch, &cr, false);
     let out = same(
         std::slice::from_ref(&r),
         std::slice::from_ref(&c),
@@ -239,12 +227,12 @@ fn errors_come_after_the_same_rows() {
     assert!(!out.csv.is_empty());
     // A bad status cell in the candidate: the error names the data row.
     let (_, fresh) = records("reference.csv", REPS);
-    write(&r, &rh, &fresh, false);
+    write_csv(&r, &rh, &fresh, false);
     let last = cr[12_345].len() - 1;
     let mut cells: Vec<String> = cr[12_345].iter().map(str::to_string).collect();
     cells[last] = "maybe".into();
     cr[12_345] = csv::StringRecord::from(cells);
-    write(&c, &ch, &cr, false);
+    write_csv(&c, &ch, &cr, false);
     let err = same(&[r], &[c], &Options::default())
         .end
         .expect_err("bad status");

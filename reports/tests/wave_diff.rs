@@ -5,6 +5,8 @@
 //! reader and its full-reader fallback) gives what the streaming diff gives, on files of
 //! several blocks built from the hand-computed rows of datasets/wave/*.csv.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use rdnaprobe_reports::diff::{diff_files, Options};
@@ -42,19 +44,7 @@ fn column(header: &csv::StringRecord, name: &str) -> usize {
 }
 
 fn write(path: &Path, (header, rows): &Table, crlf: bool) {
-    let mut w = csv::WriterBuilder::new()
-        .terminator(if crlf {
-            csv::Terminator::CRLF
-        } else {
-            csv::Terminator::Any(b'\n')
-        })
-        .from_path(path)
-        .expect("create");
-    w.write_record(header).expect("header");
-    for r in rows {
-        w.write_record(r).expect("row");
-    }
-    w.flush().expect("flush");
+    common::write_csv(path, header, rows, crlf);
 }
 
 /// CSV bytes and summary of the streaming diff and of the parallel one, which must agree.

@@ -1,23 +1,13 @@
 //! `rdnaprobe plan`: shard ranges that tile the sweep, and `--estimate` from a measured local
 //! sample (bytes per row taken from the sample's real output) or a given rate.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_rdnaprobe");
+use common::{add_f32_spec, BIN};
 
-const SPEC: &str = r#"
-name = "plan_test"
-gfx = "gfx1036"
-[body]
-words = ["0x06140b04"]
-instruction = "v_add_f32 v10, v4, v5"
-[inputs]
-in0 = { special = "f32", level = 1 }
-in1 = { values = ["0x3f800000", "0x00000001", "0x7f800001"], type = "f32" }
-[modes]
-ieee = [0, 1]
-"#;
 // 36 x 3 input rows x 2 modes = 216 rows.
 
 fn plan(dir: &Path, extra: &[&str]) -> String {
@@ -35,7 +25,7 @@ fn plan(dir: &Path, extra: &[&str]) -> String {
 fn shards_and_estimates() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("plan-cli");
     std::fs::create_dir_all(&dir).expect("dir");
-    std::fs::write(dir.join("spec.toml"), SPEC).expect("spec");
+    std::fs::write(dir.join("spec.toml"), add_f32_spec("plan_test", false)).expect("spec");
     let out = plan(&dir, &["--shards", "4"]);
     assert!(out.contains("216 rows in 4 shard(s)"), "{out}");
     for range in [

@@ -9,14 +9,15 @@
 mod common;
 
 use std::fmt::Write as _;
-use std::io::Write as _;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use rdnaprobe_dataset::read_dataset;
 use rdnaprobe_isa::difftest::Rng;
 use rdnaprobe_isa::{assemble, table, Family, FloatMode, OpInfo, Target, Wave};
 use rdnaprobe_recompiler::spirv::{emit, SpirvOptions};
 use rdnaprobe_recompiler::{is_lowered, lower_words};
+
+use common::spirv_val::spirv_val;
 
 const SEED: u64 = 0x5a10_0012;
 const CASES_PER_OP: usize = 6;
@@ -109,39 +110,6 @@ fn case(row: &OpInfo, rng: &mut Rng, out: u32) -> Option<(String, u32)> {
     Some((t, n + 1))
 }
 
-/// Runs spirv-val on `words`; `Ok(false)` when the tool is absent outside CI.
-fn spirv_val(words: &[u32]) -> Result<bool, String> {
-    let child = Command::new("spirv-val")
-        .args(["--target-env", "vulkan1.1", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
-    let mut child = match child {
-        Ok(c) => c,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                return Err("spirv-val not found (CI=true)".into());
-            }
-            return Ok(false);
-        }
-        Err(e) => return Err(e.to_string()),
-    };
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    child
-        .stdin
-        .take()
-        .ok_or("no stdin")?
-        .write_all(&bytes)
-        .map_err(|e| e.to_string())?;
-    let o = child.wait_with_output().map_err(|e| e.to_string())?;
-    if o.status.success() {
-        Ok(true)
-    } else {
-        Err(String::from_utf8_lossy(&o.stderr).into_owned())
-    }
-}
-
 /// The bodies: every lowered SALU opcode, `CASES_PER_OP` cases each, in table order, packed
 /// `CASES_PER_BODY` to a body.
 fn bodies(rng: &mut Rng) -> (Vec<String>, usize) {
@@ -195,7 +163,7 @@ fn salu_ops_agree_on_lavapipe_and_pass_spirv_val() {
             let k = lower_words(&words, FloatMode::DEFAULT, wave, Target::Gfx1030)
                 .unwrap_or_else(|e| panic!("{body}: {e}"));
             let spv = emit(&k, wave, &SpirvOptions::DESKTOP).expect("emits");
-            if spirv_val(&spv).unwrap_or_else(|e| panic!("spirv-val: {body}: {e}")) {
+            if spirv_val(&spv, body).unwrap_or_else(|e| panic!("{e}")) {
                 validated += 1;
             }
             for lane in 0..2 {

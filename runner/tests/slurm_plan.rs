@@ -8,26 +8,14 @@
 //! Where the daemons cannot start (not installed, not root) the test says so and passes;
 //! with CI=true it fails instead.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_rdnaprobe");
+use common::{add_f32_spec, BIN};
 
-const SPEC: &str = r#"
-name = "slurm_test"
-gfx = "gfx1036"
-[body]
-words = ["0x06140b04"]
-instruction = "v_add_f32 v10, v4, v5"
-[inputs]
-in0 = { special = "f32", level = 1 }
-in1 = { values = ["0x3f800000", "0x00000001", "0x7f800001"], type = "f32" }
-in2 = { random = 2, seed = 99 }
-[modes]
-ieee = [0, 1]
-denorm32 = [0, 3]
-"#;
 /// 864 rows in 4 shards of 216, each 3 chunks of 72.
 const SHARDS: u64 = 4;
 const SHARD_ROWS: u64 = 216;
@@ -138,7 +126,7 @@ fn a_sharded_sweep_runs_as_an_array_and_a_cancelled_shard_resumes() {
     };
     let work = d.join("work");
     std::fs::create_dir_all(&work).expect("work dir");
-    std::fs::write(work.join("spec.toml"), SPEC).expect("spec");
+    std::fs::write(work.join("spec.toml"), add_f32_spec("slurm_test", true)).expect("spec");
     let plan = work.join("plan");
     let out = ok(&Command::new(BIN)
         .arg("plan")

@@ -4,25 +4,13 @@
 //! an uninterrupted run (rows are deterministic whether the cpu model computes them or
 //! reports them unsupported).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_rdnaprobe");
+use common::{add_f32_spec, BIN};
 
-const SPEC: &str = r#"
-name = "resume_test"
-gfx = "gfx1036"
-[body]
-words = ["0x06140b04"]
-instruction = "v_add_f32 v10, v4, v5"
-[inputs]
-in0 = { special = "f32", level = 1 }
-in1 = { values = ["0x3f800000", "0x00000001", "0x7f800001"], type = "f32" }
-in2 = { random = 2, seed = 99 }
-[modes]
-ieee = [0, 1]
-denorm32 = [0, 3]
-"#;
 // 36 * 3 * 2 = 216 input rows x 4 modes = 864 rows.
 const ROWS: usize = 864;
 
@@ -30,7 +18,7 @@ fn dir(name: &str) -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("sweep-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    std::fs::write(d.join("spec.toml"), SPEC).unwrap();
+    std::fs::write(d.join("spec.toml"), add_f32_spec("resume_test", true)).unwrap();
     d
 }
 
@@ -120,7 +108,11 @@ fn killed_sweeps_resume_to_the_uninterrupted_dataset() {
         &[("RDNAPROBE_SWEEP_ABORT_AFTER_CHUNKS", "1")],
     );
     assert!(!o.status.success());
-    std::fs::write(d.join("spec.toml"), SPEC.replace("seed = 99", "seed = 98")).unwrap();
+    std::fs::write(
+        d.join("spec.toml"),
+        add_f32_spec("resume_test", true).replace("seed = 99", "seed = 98"),
+    )
+    .unwrap();
     let o = sweep(&d, "c.csv", &["--resume"], &[]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("different sweep"));

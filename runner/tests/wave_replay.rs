@@ -10,14 +10,7 @@ use std::process::Command;
 
 use rdnaprobe_dataset::{read_dataset, Dataset, WaveCol, WaveLayout};
 
-const UNIFORM_OUT: [WaveCol; 6] = [
-    WaveCol::SOut,
-    WaveCol::ExecOut,
-    WaveCol::VccOut,
-    WaveCol::SccOut,
-    WaveCol::LdsOut,
-    WaveCol::MemOut,
-];
+const UNIFORM_OUT: [WaveCol; 6] = WaveCol::UNIFORM_OUT;
 
 fn replay(input: &Path, backend: &str, out: &Path) {
     let o = Command::new(common::bin())

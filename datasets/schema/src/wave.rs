@@ -50,13 +50,18 @@ pub enum WaveCol {
 }
 
 impl WaveCol {
-    const UNIFORM: [WaveCol; 12] = [
+    /// The wave-uniform input columns (the same on every lane row of a wave).
+    pub const UNIFORM_IN: [WaveCol; 6] = [
         WaveCol::ExecIn,
         WaveCol::SIn,
         WaveCol::LdsIn,
         WaveCol::LdsBytes,
         WaveCol::MemIn,
         WaveCol::MemBytes,
+    ];
+
+    /// The wave-uniform output columns.
+    pub const UNIFORM_OUT: [WaveCol; 6] = [
         WaveCol::SOut,
         WaveCol::ExecOut,
         WaveCol::VccOut,
@@ -227,38 +232,18 @@ impl WaveLayout {
             return Err(err(WaveCol::SIn, "at most 16 dwords (s0..s15)".into()));
         }
         sgprs[..s_in.len()].copy_from_slice(&s_in);
-        let lds = region(
-            cell(WaveCol::LdsIn),
-            cell(WaveCol::LdsBytes),
+        // A region's two cells: `(in_cell, reason)` names the failing one.
+        let region_of = |data: WaveCol, bytes: WaveCol, max: u32, granule: u32| {
+            region(cell(data), cell(bytes), max, granule)
+                .map_err(|(in_cell, r)| err(if in_cell { data } else { bytes }, r))
+        };
+        let lds = region_of(
+            WaveCol::LdsIn,
+            WaveCol::LdsBytes,
             MAX_LDS_BYTES,
             LDS_GRANULE,
-        )
-        .map_err(|(in_cell, r)| {
-            err(
-                if in_cell {
-                    WaveCol::LdsIn
-                } else {
-                    WaveCol::LdsBytes
-                },
-                r,
-            )
-        })?;
-        let mem = region(
-            cell(WaveCol::MemIn),
-            cell(WaveCol::MemBytes),
-            MAX_MEM_BYTES,
-            4,
-        )
-        .map_err(|(in_cell, r)| {
-            err(
-                if in_cell {
-                    WaveCol::MemIn
-                } else {
-                    WaveCol::MemBytes
-                },
-                r,
-            )
-        })?;
+        )?;
+        let mem = region_of(WaveCol::MemIn, WaveCol::MemBytes, MAX_MEM_BYTES, 4)?;
         // Output cells: formats only.
         let s_out = parse_dwords(cell(WaveCol::SOut)).map_err(|r| err(WaveCol::SOut, r))?;
         if !(s_out.is_empty() || s_out.len() == 16) {
@@ -324,14 +309,7 @@ impl WaveLayout {
                 set(WaveCol::MemOut, dwords_cell(&o.mem));
             }
             None => {
-                for c in [
-                    WaveCol::SOut,
-                    WaveCol::ExecOut,
-                    WaveCol::VccOut,
-                    WaveCol::SccOut,
-                    WaveCol::LdsOut,
-                    WaveCol::MemOut,
-                ] {
+                for c in WaveCol::UNIFORM_OUT {
                     set(c, String::new());
                 }
             }
@@ -504,7 +482,7 @@ impl WaveChecker {
         }
         self.last_lane = lane;
         if let Some((first, first_line)) = &self.first {
-            for c in WaveCol::UNIFORM {
+            for c in WaveCol::UNIFORM_IN.into_iter().chain(WaveCol::UNIFORM_OUT) {
                 let here = self.layout.cell(row, c);
                 let there = self.layout.cell(first, c);
                 if !here.is_empty() && here != there {

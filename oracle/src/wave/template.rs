@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 
 use crate::error::{OracleError, Result};
 use crate::mode::{Mode, Target, Wave};
-use crate::template::{BODY_BEGIN, BODY_END, DONE_MARK, INPUT_DWORDS, KERNEL_NAME, OUTPUT_DWORDS};
+use crate::template::{write_body, DONE_MARK, INPUT_DWORDS, KERNEL_NAME, OUTPUT_DWORDS};
 
 /// Size of the kernel-argument block: `table` (u64) and `waves` (u32), padded.
 pub const WAVE_KERNARG_SIZE: usize = 16;
@@ -238,11 +238,7 @@ pub fn wave_kernel_source(
     s.push_str("  s_mov_b64 s[102:103], 0\n  s_mov_b64 s[104:105], 0\n");
     // SCC = 0 last: nothing after it writes SCC.
     s.push_str("  s_cmp_eq_u32 0, 1\n");
-    let _ = writeln!(s, "  {BODY_BEGIN}");
-    for w in body {
-        let _ = writeln!(s, "  .long 0x{w:08x}");
-    }
-    let _ = writeln!(s, "  {BODY_END}");
+    write_body(&mut s, body);
 
     // Epilogue. First wait for the body's memory operations (its loads into v10..v25, its
     // stores to LDS and the region; this also clears the VMEM-reads-SGPR hazard before the
@@ -362,6 +358,7 @@ fn metadata(s: &mut String, mode: &Mode, lanes: usize, alloc: u32) {
 mod tests {
     use super::*;
     use crate::mode::FloatMode;
+    use crate::template::{BODY_BEGIN, BODY_END};
 
     fn shape(wave: Wave, lds_bytes: u32) -> WaveShape {
         WaveShape { wave, lds_bytes }

@@ -18,3 +18,6 @@ pub fn comgr_or_skip(test: &str) -> Option<Comgr> {
         Err(e) => panic!("{test}: comgr is required here: {e}"),
     }
 }
+
+#[allow(dead_code)] // used by the tests that disassemble, not by every test that has `common`
+pub mod objdump;

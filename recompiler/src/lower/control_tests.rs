@@ -12,15 +12,7 @@ fn wave_run(text: &str, wave: Wave, exec: u64) -> WaveOutput {
     k.validate().expect("valid kernel");
     assert!(!k.blocks.is_empty(), "`{text}` has blocks");
     let lanes = (0..wave.lanes()).map(|l| [l, 0, 0, 0, 0, 0]).collect();
-    run_wave(
-        &k,
-        &WaveInput {
-            lanes,
-            sgprs: [0; 16],
-            exec,
-            lds: vec![],
-        },
-    )
+    run_wave(&k, &WaveInput::new(lanes, exec, vec![]))
 }
 
 const COUNTED: &str = "v_mov_b32 v10, v4

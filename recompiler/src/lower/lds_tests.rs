@@ -11,15 +11,7 @@ fn lds_run(words: &[u32], exec: u64, lds: Vec<u32>) -> WaveOutput {
         lower_wave_words(words, FloatMode::DEFAULT, Wave::W32, Target::Gfx1030).expect("lowers");
     k.validate().expect("valid");
     let lanes = (0..32).map(|l| [100 + l, l, 0, 0, 0, 0]).collect();
-    run_wave(
-        &k,
-        &WaveInput {
-            lanes,
-            sgprs: [0; 16],
-            exec,
-            lds,
-        },
-    )
+    run_wave(&k, &WaveInput::new(lanes, exec, lds))
 }
 
 #[test]

@@ -13,12 +13,7 @@ fn mem_run(words: &[u32], exec: u64, mem: &[u32]) -> (WaveOutput, Vec<u32>) {
         .expect("lowers");
     k.validate().expect("valid");
     let lanes = (0..32).map(|l| [100 + l, l, 0, 0, 0, 0]).collect();
-    let input = WaveInput {
-        lanes,
-        sgprs: [0; 16],
-        exec,
-        lds: vec![],
-    };
+    let input = WaveInput::new(lanes, exec, vec![]);
     run_wave_mem(&k, &input, mem)
 }
 

@@ -319,15 +319,7 @@ fn v10s_words(words: &[u32], wave: Wave, exec: u64) -> Vec<u32> {
     let lanes = (0..wave.lanes())
         .map(|l| [100 + l, l, 0, 0, 0, 0])
         .collect();
-    let out = run_wave(
-        &k,
-        &WaveInput {
-            lanes,
-            sgprs: [0; 16],
-            exec,
-            lds: vec![],
-        },
-    );
+    let out = run_wave(&k, &WaveInput::new(lanes, exec, vec![]));
     out.lanes.iter().map(|o| o[0]).collect()
 }
 

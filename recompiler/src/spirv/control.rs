@@ -20,6 +20,39 @@ const BLOCK_VAR: u16 = u16::MAX;
 const COUNT_VAR: u16 = u16::MAX - 1;
 
 impl Emitter<'_> {
+    /// Opens `if (cond) {`: a selection whose then-block is begun here; returns the merge
+    /// block for [`Self::end_if`].
+    pub(super) fn if_then(&mut self, cond: Word) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (then, merge) = (self.b.id(), self.b.id());
+        self.b
+            .selection_merge(merge, SelectionControl::NONE)
+            .map_err(&err)?;
+        self.b
+            .branch_conditional(cond, then, merge, [])
+            .map_err(&err)?;
+        self.b.begin_block(Some(then)).map_err(&err)?;
+        Ok(merge)
+    }
+
+    /// Opens `if (lane == 0) {` ([`Self::if_then`]).
+    pub(super) fn if_lane0(&mut self, lane: Word) -> Result<Word, SpirvError> {
+        let c0 = self.u32c(0);
+        let first = self
+            .b
+            .i_equal(self.t.bool_, None, lane, c0)
+            .map_err(build_err(self.at))?;
+        self.if_then(first)
+    }
+
+    /// Closes [`Self::if_then`]'s selection: `}`.
+    pub(super) fn end_if(&mut self, merge: Word) -> Result<(), SpirvError> {
+        let err = build_err(self.at);
+        self.b.branch(merge).map_err(&err)?;
+        self.b.begin_block(Some(merge)).map_err(&err)?;
+        Ok(())
+    }
+
     /// Declares a Private `u32` variable, initialised to 0, for every register variable the
     /// kernel uses and for the dispatcher (call before the function begins).
     pub(super) fn declare_vars(&mut self) {

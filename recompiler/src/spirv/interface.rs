@@ -4,8 +4,8 @@
 
 use rspirv::dr::Operand;
 use rspirv::spirv::{
-    BuiltIn, Capability, Decoration, ExecutionMode, ExecutionModel, FunctionControl,
-    SelectionControl, StorageClass, Word,
+    BuiltIn, Capability, Decoration, ExecutionMode, ExecutionModel, FunctionControl, StorageClass,
+    Word,
 };
 
 use super::{build_err, Emitter, InputRange, InputSource, Interface, SpirvError};
@@ -13,6 +13,67 @@ use super::{INPUT_DWORDS, OUTPUT_DWORDS};
 use crate::ir::{Handle, Ty};
 
 impl Emitter<'_> {
+    /// The pointer type of a storage buffer: `struct { u32 data[]; }` with Block.
+    pub(super) fn buffer_ptr_type(&mut self) -> Word {
+        let arr = self.b.type_runtime_array(self.t.u32_);
+        self.b
+            .decorate(arr, Decoration::ArrayStride, [Operand::LiteralBit32(4)]);
+        let buf = self.b.type_struct([arr]);
+        self.b.decorate(buf, Decoration::Block, []);
+        self.b
+            .member_decorate(buf, 0, Decoration::Offset, [Operand::LiteralBit32(0)]);
+        self.b.type_pointer(None, StorageClass::StorageBuffer, buf)
+    }
+
+    /// Set 0, `binding`, and a debug name for a storage buffer variable.
+    pub(super) fn bind_buffer(&mut self, var: Word, binding: u32, name: &str) {
+        self.b
+            .decorate(var, Decoration::DescriptorSet, [Operand::LiteralBit32(0)]);
+        self.b
+            .decorate(var, Decoration::Binding, [Operand::LiteralBit32(binding)]);
+        self.b.name(var, name);
+    }
+
+    /// An Input `uvec3` variable decorated as `builtin`.
+    pub(super) fn builtin_input(&mut self, builtin: BuiltIn) -> Word {
+        let var = self
+            .b
+            .variable(self.t.ptr_in_uvec3, None, StorageClass::Input, None);
+        self.b
+            .decorate(var, Decoration::BuiltIn, [Operand::BuiltIn(builtin)]);
+        var
+    }
+
+    /// Opens `main`: a GLCompute entry point over `inputs` with `LocalSize = (wave, 1, 1)`,
+    /// the float-controls modes, and its first block.
+    pub(super) fn begin_main(&mut self, inputs: [Word; 2]) -> Result<(), SpirvError> {
+        let err = build_err(None);
+        let fn_ty = self.b.type_function(self.t.void, []);
+        let main = self
+            .b
+            .begin_function(self.t.void, None, FunctionControl::NONE, fn_ty)
+            .map_err(&err)?;
+        self.b
+            .entry_point(ExecutionModel::GLCompute, main, "main", inputs);
+        self.b
+            .execution_mode(main, ExecutionMode::LocalSize, [self.wave.lanes(), 1, 1]);
+        self.float_controls(main);
+        self.b.begin_block(None).map_err(&err)?;
+        Ok(())
+    }
+
+    /// The `x` component of a built-in `uvec3` input.
+    pub(super) fn load_x(&mut self, var: Word) -> Result<Word, SpirvError> {
+        let err = build_err(None);
+        let v = self
+            .b
+            .load(self.t.uvec3, None, var, None, [])
+            .map_err(&err)?;
+        self.b
+            .composite_extract(self.t.u32_, None, v, [0])
+            .map_err(&err)
+    }
+
     pub(super) fn module(&mut self, iface: &Interface) -> Result<(), SpirvError> {
         let t_u32 = self.t.u32_;
         let err = build_err(None);
@@ -22,14 +83,7 @@ impl Emitter<'_> {
         };
 
         // Buffers: struct { u32 data[]; } with Block, shared by input and output.
-        let arr = self.b.type_runtime_array(t_u32);
-        self.b
-            .decorate(arr, Decoration::ArrayStride, [Operand::LiteralBit32(4)]);
-        let buf = self.b.type_struct([arr]);
-        self.b.decorate(buf, Decoration::Block, []);
-        self.b
-            .member_decorate(buf, 0, Decoration::Offset, [Operand::LiteralBit32(0)]);
-        let ptr_buf = self.b.type_pointer(None, StorageClass::StorageBuffer, buf);
+        let ptr_buf = self.buffer_ptr_type();
         let mut buffers = vec![];
         let in_var = generated.is_none().then(|| {
             let v = self
@@ -43,11 +97,7 @@ impl Emitter<'_> {
             .variable(ptr_buf, None, StorageClass::StorageBuffer, None);
         buffers.push((out_var, 1, "outputs"));
         for (var, binding, name) in buffers {
-            self.b
-                .decorate(var, Decoration::DescriptorSet, [Operand::LiteralBit32(0)]);
-            self.b
-                .decorate(var, Decoration::Binding, [Operand::LiteralBit32(binding)]);
-            self.b.name(var, name);
+            self.bind_buffer(var, binding, name);
         }
         if let Some(v) = in_var {
             self.b.decorate(v, Decoration::NonWritable, []);
@@ -69,51 +119,12 @@ impl Emitter<'_> {
             .variable(ptr_pc, None, StorageClass::PushConstant, None);
         self.b.name(pc_var, "push");
 
-        let gid_var = self
-            .b
-            .variable(self.t.ptr_in_uvec3, None, StorageClass::Input, None);
-        let lid_var = self
-            .b
-            .variable(self.t.ptr_in_uvec3, None, StorageClass::Input, None);
-        self.b.decorate(
-            gid_var,
-            Decoration::BuiltIn,
-            [Operand::BuiltIn(BuiltIn::GlobalInvocationId)],
-        );
-        self.b.decorate(
-            lid_var,
-            Decoration::BuiltIn,
-            [Operand::BuiltIn(BuiltIn::LocalInvocationId)],
-        );
+        let gid_var = self.builtin_input(BuiltIn::GlobalInvocationId);
+        let lid_var = self.builtin_input(BuiltIn::LocalInvocationId);
 
-        let fn_ty = self.b.type_function(self.t.void, []);
-        let main = self
-            .b
-            .begin_function(self.t.void, None, FunctionControl::NONE, fn_ty)
-            .map_err(&err)?;
-        self.b
-            .entry_point(ExecutionModel::GLCompute, main, "main", [gid_var, lid_var]);
-        self.b
-            .execution_mode(main, ExecutionMode::LocalSize, [self.wave.lanes(), 1, 1]);
-        self.float_controls(main);
-
-        self.b.begin_block(None).map_err(&err)?;
-        let gid = self
-            .b
-            .load(self.t.uvec3, None, gid_var, None, [])
-            .map_err(&err)?;
-        let row = self
-            .b
-            .composite_extract(t_u32, None, gid, [0])
-            .map_err(&err)?;
-        let lid = self
-            .b
-            .load(self.t.uvec3, None, lid_var, None, [])
-            .map_err(&err)?;
-        let lane = self
-            .b
-            .composite_extract(t_u32, None, lid, [0])
-            .map_err(&err)?;
+        self.begin_main([gid_var, lid_var])?;
+        let row = self.load_x(gid_var)?;
+        let lane = self.load_x(lid_var)?;
         let c0 = self.u32c(0);
         let mut push = Vec::with_capacity(members);
         for m in 0..members as u32 {
@@ -128,16 +139,7 @@ impl Emitter<'_> {
             .b
             .u_less_than(self.t.bool_, None, row, push[0])
             .map_err(&err)?;
-        let body = self.b.id();
-        let merge = self.b.id();
-        self.b
-            .selection_merge(merge, SelectionControl::NONE)
-            .map_err(&err)?;
-        self.b
-            .branch_conditional(in_range, body, merge, [])
-            .map_err(&err)?;
-
-        self.b.begin_block(Some(body)).map_err(&err)?;
+        let merge = self.if_then(in_range)?;
         let inputs = match (in_var, generated) {
             (Some(in_var), _) => {
                 let c_in = self.u32c(INPUT_DWORDS);
@@ -174,9 +176,7 @@ impl Emitter<'_> {
                 .store(ptr, self.values[out.index()], None, [])
                 .map_err(&err)?;
         }
-        self.b.branch(merge).map_err(&err)?;
-
-        self.b.begin_block(Some(merge)).map_err(&err)?;
+        self.end_if(merge)?;
         self.b.ret().map_err(&err)?;
         self.b.end_function().map_err(&err)?;
         Ok(())

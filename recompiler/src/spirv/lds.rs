@@ -9,7 +9,7 @@
 //! unaligned byte address spans two array elements; an access that does not lie inside the
 //! LDS reads 0 and writes nothing.
 
-use rspirv::spirv::{SelectionControl, StorageClass, Word};
+use rspirv::spirv::{StorageClass, Word};
 
 use super::wave::WaveIo;
 use super::{build_err, Emitter, SpirvError};
@@ -62,20 +62,26 @@ impl Emitter<'_> {
         })
     }
 
-    fn wg_ptr(&mut self, w: &WaveIo, array: Word, i: Word) -> Result<Word, SpirvError> {
+    pub(super) fn wg_ptr(&mut self, w: &WaveIo, array: Word, i: Word) -> Result<Word, SpirvError> {
         self.b
             .access_chain(w.ptr_wg_u32, None, array, [i])
             .map_err(build_err(self.at))
     }
 
-    fn wg_load(&mut self, w: &WaveIo, array: Word, i: Word) -> Result<Word, SpirvError> {
+    pub(super) fn wg_load(&mut self, w: &WaveIo, array: Word, i: Word) -> Result<Word, SpirvError> {
         let p = self.wg_ptr(w, array, i)?;
         self.b
             .load(self.t.u32_, None, p, None, [])
             .map_err(build_err(self.at))
     }
 
-    fn wg_store(&mut self, w: &WaveIo, array: Word, i: Word, v: Word) -> Result<(), SpirvError> {
+    pub(super) fn wg_store(
+        &mut self,
+        w: &WaveIo,
+        array: Word,
+        i: Word,
+        v: Word,
+    ) -> Result<(), SpirvError> {
         let p = self.wg_ptr(w, array, i)?;
         self.b.store(p, v, None, []).map_err(build_err(self.at))
     }
@@ -85,15 +91,26 @@ impl Emitter<'_> {
         &mut self,
         w: &WaveIo,
         lane: Word,
-        mut body: impl FnMut(&mut Self, Word) -> Result<(), SpirvError>,
+        body: impl FnMut(&mut Self, Word) -> Result<(), SpirvError>,
     ) -> Result<(), SpirvError> {
         let Some(v) = w.lds else { return Ok(()) };
+        self.strided_loop(v.index, v.dwords, lane, body)
+    }
+
+    /// `for (k = lane; k < dwords; k += wave) body(k)` on every invocation, with `k` kept
+    /// in the Function variable `index`.
+    pub(super) fn strided_loop(
+        &mut self,
+        index: Word,
+        dwords: u32,
+        lane: Word,
+        mut body: impl FnMut(&mut Self, Word) -> Result<(), SpirvError>,
+    ) -> Result<(), SpirvError> {
         let err = build_err(None);
-        let t = self.t.u32_;
-        let tb = self.t.bool_;
-        let c_end = self.u32c(v.dwords);
+        let (t, tb) = (self.t.u32_, self.t.bool_);
+        let c_end = self.u32c(dwords);
         let c_step = self.u32c(self.wave.lanes());
-        self.b.store(v.index, lane, None, []).map_err(&err)?;
+        self.b.store(index, lane, None, []).map_err(&err)?;
         let [header, check, work, cont, merge] = [(); 5].map(|_| self.b.id());
         self.b.branch(header).map_err(&err)?;
         self.b.begin_block(Some(header)).map_err(&err)?;
@@ -102,7 +119,7 @@ impl Emitter<'_> {
             .map_err(&err)?;
         self.b.branch(check).map_err(&err)?;
         self.b.begin_block(Some(check)).map_err(&err)?;
-        let k = self.b.load(t, None, v.index, None, []).map_err(&err)?;
+        let k = self.b.load(t, None, index, None, []).map_err(&err)?;
         let more = self.b.u_less_than(tb, None, k, c_end).map_err(&err)?;
         self.b
             .branch_conditional(more, work, merge, [])
@@ -112,7 +129,7 @@ impl Emitter<'_> {
         self.b.branch(cont).map_err(&err)?;
         self.b.begin_block(Some(cont)).map_err(&err)?;
         let next = self.b.i_add(t, None, k, c_step).map_err(&err)?;
-        self.b.store(v.index, next, None, []).map_err(&err)?;
+        self.b.store(index, next, None, []).map_err(&err)?;
         self.b.branch(header).map_err(&err)?;
         self.b.begin_block(Some(merge)).map_err(&err)?;
         Ok(())
@@ -304,15 +321,7 @@ impl Emitter<'_> {
             self.wg_store(w, array, lane, value)?;
         }
         self.barrier()?;
-        let first = self.b.i_equal(tb, None, lane, c0).map_err(&err)?;
-        let (work, merge) = (self.b.id(), self.b.id());
-        self.b
-            .selection_merge(merge, SelectionControl::NONE)
-            .map_err(&err)?;
-        self.b
-            .branch_conditional(first, work, merge, [])
-            .map_err(&err)?;
-        self.b.begin_block(Some(work)).map_err(&err)?;
+        let merge = self.if_lane0(lane)?;
         for i in 0..self.wave.lanes() {
             let ci = self.u32c(i);
             let a = self.wg_load(w, v.xa, ci)?;
@@ -349,8 +358,7 @@ impl Emitter<'_> {
             let r = self.b.select(t, None, ok, old, c0).map_err(&err)?;
             self.wg_store(w, v.xr, ci, r)?;
         }
-        self.b.branch(merge).map_err(&err)?;
-        self.b.begin_block(Some(merge)).map_err(&err)?;
+        self.end_if(merge)?;
         self.barrier()?;
         self.wg_load(w, v.xr, lane)
     }

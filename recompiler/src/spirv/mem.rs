@@ -11,7 +11,7 @@
 //! so any byte address and width 1, 2 or 4 works the same way. Barriers here order storage
 //! memory too (UniformMemory semantics).
 
-use rspirv::spirv::{SelectionControl, StorageClass, Word};
+use rspirv::spirv::{StorageClass, Word};
 
 use super::wave::WaveIo;
 use super::{build_err, Emitter, SpirvError};
@@ -86,6 +86,20 @@ impl Emitter<'_> {
             .map_err(build_err(self.at))
     }
 
+    /// Publishes this lane's request (`wg_store`s done by the caller), then opens the block
+    /// where lane 0 alone serves every lane in order: a barrier, `if (lane == 0) {`. Returns
+    /// the merge block for [`Self::lane0_end`].
+    fn lane0_begin(&mut self, lane: Word) -> Result<Word, SpirvError> {
+        self.mem_barrier()?;
+        self.if_lane0(lane)
+    }
+
+    /// Closes [`Self::lane0_begin`]'s block: `}`, then a barrier before the lanes read back.
+    fn lane0_end(&mut self, merge: Word) -> Result<(), SpirvError> {
+        self.end_if(merge)?;
+        self.mem_barrier()
+    }
+
     /// Copies the region from the input buffer (`in_var` from word `in_base`) into its slice
     /// of the output buffer: `for (k = lane; k < dwords; k += wave)`, then a barrier.
     pub(super) fn mem_copy_in(
@@ -95,35 +109,14 @@ impl Emitter<'_> {
         in_base: Word,
         lane: Word,
     ) -> Result<(), SpirvError> {
-        let err = build_err(None);
-        let (t, tb) = (self.t.u32_, self.t.bool_);
-        let c_end = self.u32c(v.dwords);
-        let c_step = self.u32c(self.wave.lanes());
-        self.b.store(v.index, lane, None, []).map_err(&err)?;
-        let [header, check, work, cont, merge] = [(); 5].map(|_| self.b.id());
-        self.b.branch(header).map_err(&err)?;
-        self.b.begin_block(Some(header)).map_err(&err)?;
-        self.b
-            .loop_merge(merge, cont, rspirv::spirv::LoopControl::NONE, [])
-            .map_err(&err)?;
-        self.b.branch(check).map_err(&err)?;
-        self.b.begin_block(Some(check)).map_err(&err)?;
-        let k = self.b.load(t, None, v.index, None, []).map_err(&err)?;
-        let more = self.b.u_less_than(tb, None, k, c_end).map_err(&err)?;
-        self.b
-            .branch_conditional(more, work, merge, [])
-            .map_err(&err)?;
-        self.b.begin_block(Some(work)).map_err(&err)?;
-        let src = self.b.i_add(t, None, in_base, k).map_err(&err)?;
-        let x = self.sb_load(in_var, src)?;
-        let dst = self.b.i_add(t, None, v.base, k).map_err(&err)?;
-        self.sb_store(v.out_var, dst, x)?;
-        self.b.branch(cont).map_err(&err)?;
-        self.b.begin_block(Some(cont)).map_err(&err)?;
-        let next = self.b.i_add(t, None, k, c_step).map_err(&err)?;
-        self.b.store(v.index, next, None, []).map_err(&err)?;
-        self.b.branch(header).map_err(&err)?;
-        self.b.begin_block(Some(merge)).map_err(&err)?;
+        let (out_var, base) = (v.out_var, v.base);
+        self.strided_loop(v.index, v.dwords, lane, |e, k| {
+            let err = build_err(None);
+            let src = e.b.i_add(e.t.u32_, None, in_base, k).map_err(&err)?;
+            let x = e.sb_load(in_var, src)?;
+            let dst = e.b.i_add(e.t.u32_, None, base, k).map_err(&err)?;
+            e.sb_store(out_var, dst, x)
+        })?;
         self.mem_barrier()
     }
 
@@ -144,12 +137,6 @@ impl Emitter<'_> {
     fn sb_store(&mut self, var: Word, i: Word, x: Word) -> Result<(), SpirvError> {
         let p = self.sb_ptr(var, i)?;
         self.b.store(p, x, None, []).map_err(build_err(self.at))
-    }
-
-    fn wg_at(&mut self, w: &WaveIo, array: Word, i: Word) -> Result<Word, SpirvError> {
-        self.b
-            .access_chain(w.ptr_wg_u32, None, array, [i])
-            .map_err(build_err(self.at))
     }
 
     /// (in range, offset) of an access of `bytes` at `addr` (U64) by a lane where `active`.
@@ -243,26 +230,13 @@ impl Emitter<'_> {
         let on = self.b.select(t, None, ok, c1, c0).map_err(&err)?;
         let c = cmp.unwrap_or(c0);
         for (array, value) in [(v.xa, off), (v.xd, d), (v.xe, on), (v.xc, c)] {
-            let p = self.wg_at(w, array, lane)?;
-            self.b.store(p, value, None, []).map_err(&err)?;
+            self.wg_store(w, array, lane, value)?;
         }
-        self.mem_barrier()?;
-        let first = self.b.i_equal(tb, None, lane, c0).map_err(&err)?;
-        let (work, merge) = (self.b.id(), self.b.id());
-        self.b
-            .selection_merge(merge, SelectionControl::NONE)
-            .map_err(&err)?;
-        self.b
-            .branch_conditional(first, work, merge, [])
-            .map_err(&err)?;
-        self.b.begin_block(Some(work)).map_err(&err)?;
+        let merge = self.lane0_begin(lane)?;
         let mask64 = self.constant(Ty::U64, u64::from(width_mask(bytes)));
         for i in 0..self.wave.lanes() {
             let ci = self.u32c(i);
-            let load = |e: &mut Self, array: Word| -> Result<Word, SpirvError> {
-                let p = e.wg_at(w, array, ci)?;
-                e.b.load(t, None, p, None, []).map_err(build_err(e.at))
-            };
+            let load = |e: &mut Self, array: Word| e.wg_load(w, array, ci);
             let off = load(self, v.xa)?;
             let d = load(self, v.xd)?;
             let e = load(self, v.xe)?;
@@ -292,14 +266,10 @@ impl Emitter<'_> {
             self.sb_store(v.out_var, i1, hi)?;
             self.sb_store(v.out_var, i0, lo)?;
             let r = self.b.select(t, None, ok, old, c0).map_err(&err)?;
-            let p = self.wg_at(w, v.xr, ci)?;
-            self.b.store(p, r, None, []).map_err(&err)?;
+            self.wg_store(w, v.xr, ci, r)?;
         }
-        self.b.branch(merge).map_err(&err)?;
-        self.b.begin_block(Some(merge)).map_err(&err)?;
-        self.mem_barrier()?;
-        let p = self.wg_at(w, v.xr, lane)?;
-        self.b.load(t, None, p, None, []).map_err(&err)
+        self.lane0_end(merge)?;
+        self.wg_load(w, v.xr, lane)
     }
 }
 
@@ -341,26 +311,13 @@ impl Emitter<'_> {
             (v.xc, cl),
             (v.xch, ch),
         ] {
-            let p = self.wg_at(w, array, lane)?;
-            self.b.store(p, value, None, []).map_err(&err)?;
+            self.wg_store(w, array, lane, value)?;
         }
-        self.mem_barrier()?;
-        let first = self.b.i_equal(tb, None, lane, c0).map_err(&err)?;
-        let (work, merge) = (self.b.id(), self.b.id());
-        self.b
-            .selection_merge(merge, SelectionControl::NONE)
-            .map_err(&err)?;
-        self.b
-            .branch_conditional(first, work, merge, [])
-            .map_err(&err)?;
-        self.b.begin_block(Some(work)).map_err(&err)?;
+        let merge = self.lane0_begin(lane)?;
         let t64 = self.ty(Ty::U64);
         for i in 0..self.wave.lanes() {
             let ci = self.u32c(i);
-            let load = |e: &mut Self, array: Word| -> Result<Word, SpirvError> {
-                let p = e.wg_at(w, array, ci)?;
-                e.b.load(t, None, p, None, []).map_err(build_err(e.at))
-            };
+            let load = |e: &mut Self, array: Word| e.wg_load(w, array, ci);
             let off = load(self, v.xa)?;
             let (dl, dh) = (load(self, v.xd)?, load(self, v.xdh)?);
             let e = load(self, v.xe)?;
@@ -387,17 +344,12 @@ impl Emitter<'_> {
             let r = self.b.select(t64, None, ok, old, zero64).map_err(&err)?;
             let (rl, rh) = self.split64(r)?;
             for (array, value) in [(v.xr, rl), (v.xrh, rh)] {
-                let p = self.wg_at(w, array, ci)?;
-                self.b.store(p, value, None, []).map_err(&err)?;
+                self.wg_store(w, array, ci, value)?;
             }
         }
-        self.b.branch(merge).map_err(&err)?;
-        self.b.begin_block(Some(merge)).map_err(&err)?;
-        self.mem_barrier()?;
-        let p = self.wg_at(w, v.xr, lane)?;
-        let rl = self.b.load(t, None, p, None, []).map_err(&err)?;
-        let p = self.wg_at(w, v.xrh, lane)?;
-        let rh = self.b.load(t, None, p, None, []).map_err(&err)?;
+        self.lane0_end(merge)?;
+        let rl = self.wg_load(w, v.xr, lane)?;
+        let rh = self.wg_load(w, v.xrh, lane)?;
         self.pack64(rl, rh)
     }
 }

@@ -23,11 +23,7 @@
 //! has not read yet. Barriers are `OpControlBarrier` with Workgroup execution and memory scope
 //! and AcquireRelease | WorkgroupMemory semantics.
 
-use rspirv::dr::Operand;
-use rspirv::spirv::{
-    BuiltIn, Decoration, ExecutionMode, ExecutionModel, FunctionControl, SelectionControl,
-    StorageClass, Word,
-};
+use rspirv::spirv::{BuiltIn, Decoration, StorageClass, Word};
 
 use super::interface::{Inputs, Io};
 use super::lds::LdsVars;
@@ -115,14 +111,7 @@ impl Emitter<'_> {
         let err = build_err(None);
         let lanes = self.wave.lanes();
 
-        let arr = self.b.type_runtime_array(t_u32);
-        self.b
-            .decorate(arr, Decoration::ArrayStride, [Operand::LiteralBit32(4)]);
-        let buf = self.b.type_struct([arr]);
-        self.b.decorate(buf, Decoration::Block, []);
-        self.b
-            .member_decorate(buf, 0, Decoration::Offset, [Operand::LiteralBit32(0)]);
-        let ptr_buf = self.b.type_pointer(None, StorageClass::StorageBuffer, buf);
+        let ptr_buf = self.buffer_ptr_type();
         let in_var = self
             .b
             .variable(ptr_buf, None, StorageClass::StorageBuffer, None);
@@ -130,11 +119,7 @@ impl Emitter<'_> {
             .b
             .variable(ptr_buf, None, StorageClass::StorageBuffer, None);
         for (var, binding, name) in [(in_var, 0, "inputs"), (out_var, 1, "outputs")] {
-            self.b
-                .decorate(var, Decoration::DescriptorSet, [Operand::LiteralBit32(0)]);
-            self.b
-                .decorate(var, Decoration::Binding, [Operand::LiteralBit32(binding)]);
-            self.b.name(var, name);
+            self.bind_buffer(var, binding, name);
         }
         self.b.decorate(in_var, Decoration::NonWritable, []);
         if mem_dwords == 0 {
@@ -152,51 +137,15 @@ impl Emitter<'_> {
             .variable(ptr_shared, None, StorageClass::Workgroup, None);
         self.b.name(shared, "cross_lane");
 
-        let wg_var = self
-            .b
-            .variable(self.t.ptr_in_uvec3, None, StorageClass::Input, None);
-        let lid_var = self
-            .b
-            .variable(self.t.ptr_in_uvec3, None, StorageClass::Input, None);
-        for (var, builtin) in [
-            (wg_var, BuiltIn::WorkgroupId),
-            (lid_var, BuiltIn::LocalInvocationId),
-        ] {
-            self.b
-                .decorate(var, Decoration::BuiltIn, [Operand::BuiltIn(builtin)]);
-        }
+        let wg_var = self.builtin_input(BuiltIn::WorkgroupId);
+        let lid_var = self.builtin_input(BuiltIn::LocalInvocationId);
 
         self.declare_vars();
         let lds = self.declare_lds(lds_dwords);
         let mem_arrays = self.declare_mem(mem_dwords);
-        let fn_ty = self.b.type_function(self.t.void, []);
-        let main = self
-            .b
-            .begin_function(self.t.void, None, FunctionControl::NONE, fn_ty)
-            .map_err(&err)?;
-        self.b
-            .entry_point(ExecutionModel::GLCompute, main, "main", [wg_var, lid_var]);
-        self.b
-            .execution_mode(main, ExecutionMode::LocalSize, [lanes, 1, 1]);
-        self.float_controls(main);
-        self.b.begin_block(None).map_err(&err)?;
-
-        let wg = self
-            .b
-            .load(self.t.uvec3, None, wg_var, None, [])
-            .map_err(&err)?;
-        let w = self
-            .b
-            .composite_extract(t_u32, None, wg, [0])
-            .map_err(&err)?;
-        let lid = self
-            .b
-            .load(self.t.uvec3, None, lid_var, None, [])
-            .map_err(&err)?;
-        let lane = self
-            .b
-            .composite_extract(t_u32, None, lid, [0])
-            .map_err(&err)?;
+        self.begin_main([wg_var, lid_var])?;
+        let w = self.load_x(wg_var)?;
+        let lane = self.load_x(lid_var)?;
         let c_in_stride = self.u32c(wave_in_stride(self.wave, lds_dwords + mem_dwords));
         let c_out_stride = self.u32c(wave_out_stride(self.wave, lds_dwords + mem_dwords));
         let c6 = self.u32c(INPUT_DWORDS);
@@ -285,16 +234,7 @@ impl Emitter<'_> {
 
         // Uniform outputs: lane 0 stores them.
         let c0 = self.u32c(0);
-        let first = self.b.i_equal(self.t.bool_, None, lane, c0).map_err(&err)?;
-        let store = self.b.id();
-        let merge = self.b.id();
-        self.b
-            .selection_merge(merge, SelectionControl::NONE)
-            .map_err(&err)?;
-        self.b
-            .branch_conditional(first, store, merge, [])
-            .map_err(&err)?;
-        self.b.begin_block(Some(store)).map_err(&err)?;
+        let merge = self.if_lane0(lane)?;
         let mut words: Vec<Word> = Vec::with_capacity(WAVE_OUT_DWORDS as usize);
         match self.kernel.uniform.clone() {
             Some(u) => {
@@ -315,35 +255,34 @@ impl Emitter<'_> {
         for (k, v) in words.into_iter().enumerate() {
             self.store_word(out_var, uni_out, k as u32, v)?;
         }
-        self.b.branch(merge).map_err(&err)?;
-        self.b.begin_block(Some(merge)).map_err(&err)?;
+        self.end_if(merge)?;
         self.b.ret().map_err(&err)?;
         self.b.end_function().map_err(&err)?;
         Ok(())
     }
 
-    /// Stores `v` at word `base + k` of the storage buffer `var`.
-    fn store_word(&mut self, var: Word, base: Word, k: u32, v: Word) -> Result<(), SpirvError> {
+    /// A pointer to word `base + k` of the storage buffer `var`.
+    fn word_ptr(&mut self, var: Word, base: Word, k: u32) -> Result<Word, SpirvError> {
         let err = build_err(self.at);
         let (c0, ck) = (self.u32c(0), self.u32c(k));
         let idx = self.b.i_add(self.t.u32_, None, base, ck).map_err(&err)?;
-        let ptr = self
-            .b
+        self.b
             .access_chain(self.t.ptr_sb_u32, None, var, [c0, idx])
-            .map_err(&err)?;
-        self.b.store(ptr, v, None, []).map_err(&err)
+            .map_err(&err)
+    }
+
+    /// Stores `v` at word `base + k` of the storage buffer `var`.
+    fn store_word(&mut self, var: Word, base: Word, k: u32, v: Word) -> Result<(), SpirvError> {
+        let ptr = self.word_ptr(var, base, k)?;
+        self.b.store(ptr, v, None, []).map_err(build_err(self.at))
     }
 
     /// Loads word `base + k` of the storage buffer `var`.
     fn load_word(&mut self, var: Word, base: Word, k: u32) -> Result<Word, SpirvError> {
-        let err = build_err(self.at);
-        let (c0, ck) = (self.u32c(0), self.u32c(k));
-        let idx = self.b.i_add(self.t.u32_, None, base, ck).map_err(&err)?;
-        let ptr = self
-            .b
-            .access_chain(self.t.ptr_sb_u32, None, var, [c0, idx])
-            .map_err(&err)?;
-        self.b.load(self.t.u32_, None, ptr, None, []).map_err(&err)
+        let ptr = self.word_ptr(var, base, k)?;
+        self.b
+            .load(self.t.u32_, None, ptr, None, [])
+            .map_err(build_err(self.at))
     }
 
     pub(super) fn wave_io(&self, io: &Io, what: &str) -> Result<WaveIo, SpirvError> {

@@ -113,17 +113,7 @@ mod tests {
             let mut extra = vec![String::new(); WAVE_COLUMNS.len()];
             extra[WaveCol::WaveId as usize] = id.into();
             extra[WaveCol::Lane as usize] = lane.to_string();
-            for (c, v) in [
-                WaveCol::ExecIn,
-                WaveCol::SIn,
-                WaveCol::LdsIn,
-                WaveCol::LdsBytes,
-                WaveCol::MemIn,
-                WaveCol::MemBytes,
-            ]
-            .into_iter()
-            .zip(uniform)
-            {
+            for (c, v) in WaveCol::UNIFORM_IN.into_iter().zip(uniform) {
                 extra[c as usize] = v.into();
             }
             Row {

@@ -1,10 +1,38 @@
 //! Helpers shared by the integration tests (each test file uses some of them).
 #![allow(dead_code)]
 
+#[path = "../../../recompiler/tests/common/spirv_val.rs"]
+pub mod spirv_val;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_rdnaprobe");
+
+/// The sweep spec `name` of the plan, sweep and Slurm tests: `v_add_f32` over the f32
+/// specials (level 1, 36 values) x 3 values under `ieee` 0/1; `full` adds 2 random `in2` and
+/// `denorm32` 0/3 (36 x 3 x 2 input rows x 4 modes = 864 rows).
+pub fn add_f32_spec(name: &str, full: bool) -> String {
+    let (in2, denorm32) = if full {
+        ("in2 = { random = 2, seed = 99 }\n", "denorm32 = [0, 3]\n")
+    } else {
+        ("", "")
+    };
+    format!(
+        r#"
+name = "{name}"
+gfx = "gfx1036"
+[body]
+words = ["0x06140b04"]
+instruction = "v_add_f32 v10, v4, v5"
+[inputs]
+in0 = {{ special = "f32", level = 1 }}
+in1 = {{ values = ["0x3f800000", "0x00000001", "0x7f800001"], type = "f32" }}
+{in2}[modes]
+ieee = [0, 1]
+{denorm32}"#
+    )
+}
 
 /// The rdnaprobe binary: `RDNAPROBE_BIN` when set (a test binary run on another machine than
 /// the one that built it), else the one cargo built.
