@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod backend;
 mod cmd;
 mod plan;
+mod progfuzz;
 mod stream;
 mod sweep;
 mod vulkan;
@@ -53,6 +54,8 @@ enum Command {
     Publish(cmd::publish::Args),
     /// How much of the instruction table the recompiler lowers, per family.
     Coverage(cmd::coverage::Args),
+    /// Random wave programs on `cpu` and a backend, differences shrunk to one-line repros.
+    Progfuzz(progfuzz::Args),
     /// The hip backend's GPU worker process (internal: JSON lines on stdin/stdout).
     #[command(name = "oracle-worker", hide = true)]
     OracleWorker(worker::Args),
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
         Command::Store(a) => cmd::store::run(a),
         Command::Regress(a) => cmd::regress::run(a),
         Command::Publish(a) => cmd::publish::run(a),
+        Command::Progfuzz(a) => progfuzz::run(a),
         Command::OracleWorker(a) => worker::run(a),
     };
     match result {
