@@ -12,8 +12,8 @@
 //! shifts, counts, compares) or reads SCC computed from such a mask needs the whole-wave mask
 //! and reports the source as unsupported instead of computing a per-lane answer.
 
-use super::operands::Ctx;
 use super::control::SCALAR_VARS;
+use super::operands::Ctx;
 use super::regs::SCC;
 use super::Lowerer;
 use crate::ir::{Expr, Handle, IntBin, IntCmp, IntUn, Kernel, Ty};

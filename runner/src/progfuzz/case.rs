@@ -133,6 +133,8 @@ pub struct Compared {
     pub lanes: u64,
     /// Waves that did not run on the reference (same status on both sides).
     pub not_run: u64,
+    /// The statuses of the first waves that did not run.
+    pub not_run_why: Vec<String>,
     /// The first difference of each differing wave, by the wave's first row index.
     pub differences: Vec<(usize, String)>,
 }
@@ -157,6 +159,10 @@ pub fn compare(rows: &[Row], a: &WaveResults, b: &WaveResults) -> Compared {
         } else if ra.status != Status::Ok {
             if row.extra[1] == "0" {
                 c.not_run += 1;
+                if c.not_run_why.len() < 8 {
+                    c.not_run_why
+                        .push(format!("{}: {}", row.instruction, ra.status));
+                }
             }
             continue;
         } else {

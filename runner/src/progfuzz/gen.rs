@@ -45,6 +45,8 @@ pub struct Template {
     pub text: &'static str,
     pub dsts: usize,
     pub family: Family,
+    /// Float operands: source modifiers and output modifiers are legal.
+    pub float: bool,
 }
 
 /// The instruction pools the generator draws from.
@@ -74,7 +76,8 @@ const SALU_SKIP: [&str; 17] = [
     "s_cmpk",
     "s_bitreplicate",
 ];
-const VALU_SKIP: [&str; 10] = [
+const VALU_SKIP: [&str; 11] = [
+    "trig_preop",
     "readlane",
     "readfirstlane",
     "writelane",
@@ -115,6 +118,7 @@ impl Pools {
                 text: row.probe_text,
                 dsts: row.dsts.len(),
                 family: row.family,
+                float: row.result.is_float() || row.srcs.iter().any(|s| s.ty.is_float()),
             };
             let m = row.mnemonic;
             match row.family {
@@ -301,7 +305,7 @@ impl Gen<'_> {
         let t = &self.pools.valu[rng.below(self.pools.valu.len())];
         let base = self.rewrite(rng, t);
         let mut tries: Vec<String> = Vec::new();
-        if rng.below(3) == 0 {
+        if t.float && rng.below(3) == 0 {
             let mut m = base.clone();
             if let Some(p) = m.find(", v").map(|p| p + 2) {
                 if rng.below(2) == 0 {
@@ -409,6 +413,11 @@ impl Gen<'_> {
     fn cmp(&self, rng: &mut Rng, x: bool) -> String {
         let op = rng.pick(&["lt", "le", "gt", "ne", "eq", "ge"]);
         let ty = rng.pick(&["u32", "i32", "f32", "f16", "u16"]);
+        let op = if op == "ne" && ty.starts_with('f') {
+            "neq"
+        } else {
+            op
+        };
         let (a, b) = (4 + rng.below(22), 4 + rng.below(22));
         if x {
             format!("v_cmpx_{op}_{ty}_e32 v{a}, v{b}")

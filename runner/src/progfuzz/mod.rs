@@ -55,6 +55,7 @@ pub struct Summary {
     pub lanes: u64,
     pub dwords: u64,
     pub not_run: u64,
+    pub not_run_why: Vec<String>,
     pub differences: Vec<String>,
     pub repros: Vec<String>,
 }
@@ -101,6 +102,7 @@ pub fn fuzz(
         s.lanes += c.lanes;
         s.dwords += c.dwords;
         s.not_run += c.not_run;
+        s.not_run_why.extend(c.not_run_why);
         for (start, what) in c.differences {
             let k = starts.iter().position(|x| x.0 == start).unwrap_or(0);
             let (seed, case) = (&batch[k].0, &batch[k].1);
@@ -182,6 +184,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         s.programs as f64 / secs,
         s.dwords as f64 / secs
     );
+    for w in s.not_run_why.iter().take(8) {
+        println!("not run: {w}");
+    }
     for d in &s.differences {
         println!("difference: {d}");
     }
