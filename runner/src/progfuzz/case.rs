@@ -2,7 +2,6 @@
 //! run on two backends and compared output by output.
 
 use rdnaprobe_dataset::{ModeCells, Row, WaveLayout};
-use rdnaprobe_isa::assemble;
 use rdnaprobe_recompiler::spirv::arbitrary::Rng;
 
 use super::gen::{value, Program};
@@ -79,10 +78,10 @@ impl Case {
         }
     }
 
-    /// The wave's rows (one per lane); `Err` when the text does not assemble.
+    /// The wave's rows (one per lane); `Err` when the text does not encode.
     pub fn rows(&self, id: &str) -> Result<Vec<Row>, String> {
         let text = self.program.text();
-        let words = assemble(&text).map_err(|e| e.to_string())?;
+        let words = self.program.words()?;
         let hexes = |v: &[u32]| {
             v.iter()
                 .map(|x| format!("0x{x:08x}"))

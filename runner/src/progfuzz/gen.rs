@@ -47,6 +47,9 @@ pub struct Template {
     pub family: Family,
     /// Float operands: source modifiers and output modifiers are legal.
     pub float: bool,
+    /// The table's probe words (DS instructions are encoded from them: the project's
+    /// assembler reads VALU and SALU forms only).
+    pub words: &'static [u32],
 }
 
 /// The instruction pools the generator draws from.
@@ -119,6 +122,7 @@ impl Pools {
                 dsts: row.dsts.len(),
                 family: row.family,
                 float: row.result.is_float() || row.srcs.iter().any(|s| s.ty.is_float()),
+                words: &row.probe_words,
             };
             let m = row.mnemonic;
             match row.family {
@@ -271,7 +275,11 @@ impl Gen<'_> {
             let text = if is_v {
                 if dst {
                     vreg(10 + rng.below((17 - width) as usize) as u32, width)
-                } else if width == 1 && rng.below(5) == 0 && operand == t.dsts {
+                } else if width == 1
+                    && rng.below(5) == 0
+                    && operand == t.dsts
+                    && !t.text.contains("swap")
+                {
                     match rng.below(3) {
                         0 => sreg(rng.below(16) as u32, 1),
                         1 => rng.pick(&INLINE).to_string(),
@@ -366,25 +374,55 @@ impl Gen<'_> {
         self.rewrite(rng, t)
     }
 
-    /// An LDS instruction: its address VGPR (v3) masked into the LDS first.
+    /// An LDS instruction on the address v3, which is first masked into the LDS: encoded
+    /// from the table's probe words with random registers and offsets (see [`encode_line`]).
     fn ds(&self, rng: &mut Rng) -> Vec<String> {
         let t = &self.pools.ds[rng.below(self.pools.ds.len())];
-        let text = self.rewrite(rng, t);
-        // The first source operand is the address: make it v3.
-        let toks = reg_tokens(&text);
-        let Some(&(i, j, ..)) = toks.iter().find(|tok| tok.4 == t.dsts) else {
-            return vec![];
-        };
-        let body = format!("{}v3{}", &text[..i], &text[j..]);
-        let offs = if body.contains("2st64") || body.contains("2_") || body.contains("2 ") {
-            format!(" offset0:{} offset1:{}", rng.below(8), rng.below(8))
+        let toks = reg_tokens(t.text);
+        let mnemonic = t.text.split(' ').next().unwrap_or("");
+        let (mut vdst, mut fields, mut shown) = (0u32, Vec::new(), Vec::new());
+        for &(_, _, _, width, operand) in &toks {
+            if operand < t.dsts {
+                vdst = 10 + rng.below((17 - width) as usize) as u32;
+                shown.push(vreg(vdst, width));
+            } else if operand == t.dsts {
+                shown.push("v3".to_string());
+            } else {
+                let r = 4 + rng.below((23 - width) as usize) as u32;
+                fields.push(r);
+                shown.push(vreg(r, width));
+            }
+        }
+        let two = ["read2", "write2", "xchg2"]
+            .iter()
+            .any(|k| mnemonic.contains(k));
+        let (off0, off1) = if two {
+            (rng.below(8) as u32, rng.below(8) as u32)
         } else {
-            format!(" offset:{}", 8 * rng.below(32))
+            let o = 8 * rng.below(32) as u32;
+            (o & 0xff, o >> 8)
         };
-        let with = format!("{body}{offs}");
+        let mut w = t.words.to_vec();
+        if w.len() != 2 {
+            return vec![];
+        }
+        w[0] = (w[0] & 0xffff_0000) | off1 << 8 | off0;
+        let d0 = fields.first().copied().unwrap_or(0);
+        let d1 = fields.get(1).copied().unwrap_or(0);
+        w[1] = vdst << 24 | d1 << 16 | d0 << 8 | 3;
+        let offs = if two {
+            format!(" offset0:{off0} offset1:{off1}")
+        } else {
+            format!(" offset:{}", off1 << 8 | off0)
+        };
         vec![
             format!("v_and_b32 v3, 0xf8, v{}", 4 + rng.below(22)),
-            if assemble(&with).is_ok() { with } else { body },
+            format!(
+                "{mnemonic} {}{offs} ; words: 0x{:08x} 0x{:08x}",
+                shown.join(", "),
+                w[0],
+                w[1]
+            ),
         ]
     }
 
@@ -492,7 +530,7 @@ impl Gen<'_> {
                 ))),
             }
         }
-        items.retain(|i| !matches!(i, Item::Inst(t) if assemble(t).is_err()));
+        items.retain(|i| !matches!(i, Item::Inst(t) if encode_line(t).is_err()));
         items
     }
 
@@ -504,9 +542,21 @@ impl Gen<'_> {
     }
 }
 
-/// Encoded size in dwords of one line (0 when it does not assemble).
+/// The words of one line: the words after `; words:` where the line gives them, else what
+/// the project's assembler makes of it.
+pub fn encode_line(line: &str) -> Result<Vec<u32>, String> {
+    match line.split_once("; words:") {
+        Some((_, words)) => words
+            .split_whitespace()
+            .map(|w| u32::from_str_radix(w.trim_start_matches("0x"), 16).map_err(|e| e.to_string()))
+            .collect(),
+        None => assemble(line).map_err(|e| e.to_string()),
+    }
+}
+
+/// Encoded size in dwords of one line (0 when it does not encode).
 fn size(line: &str) -> usize {
-    assemble(line).map(|w| w.len()).unwrap_or(0)
+    encode_line(line).map(|w| w.len()).unwrap_or(0)
 }
 
 fn render_items(wave: u32, items: &[Item], out: &mut Vec<String>) -> usize {
@@ -565,6 +615,15 @@ fn render_item(wave: u32, item: &Item, out: &mut Vec<String>) -> usize {
 }
 
 impl Program {
+    /// The body's words.
+    pub fn words(&self) -> Result<Vec<u32>, String> {
+        let mut out = Vec::new();
+        for line in self.text().lines() {
+            out.extend(encode_line(line)?);
+        }
+        Ok(out)
+    }
+
     /// The assembly text, one instruction a line.
     pub fn text(&self) -> String {
         let mut out = Vec::new();

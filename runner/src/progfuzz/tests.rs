@@ -1,12 +1,12 @@
 //! Seeded random wave programs: `cpu` == `vulkan:lavapipe` on every output, and the SPIR-V of
-//! each program passes spirv-val. `RDNAPROBE_PROGFUZZ=N` runs N programs (default 40).
+//! each program passes spirv-val. `RDNAPROBE_PROGFUZZ=N` runs N programs (default 16).
 //! Without lavapipe it skips (fails under `CI=true`).
 
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use rdnaprobe_dataset::{FloatMode, Wave};
-use rdnaprobe_isa::{assemble, Target};
+use rdnaprobe_dataset::Wave;
+use rdnaprobe_isa::Target;
 use rdnaprobe_recompiler::lower_wave_words;
 use rdnaprobe_recompiler::spirv::{emit_wave, SpirvOptions};
 
@@ -40,18 +40,20 @@ fn spirv_val(words: &[u32]) -> bool {
 }
 
 fn validate(case: &Case) {
-    let words = assemble(&case.program.text()).unwrap();
+    let words = case.program.words().unwrap();
     let wave = if case.program.wave == 64 {
         Wave::W64
     } else {
         Wave::W32
     };
     let mode = case.mode.resolve();
-    let kernel = lower_wave_words(&words, mode, wave, Target::Gfx1030)
-        .unwrap_or_else(|e| panic!("{}: {e}", case.program.text()));
-    let module = emit_wave(&kernel, wave, LDS_DWORDS as u32, &SpirvOptions::default()).unwrap();
+    let kernel = match lower_wave_words(&words, mode, wave, Target::Gfx1030) {
+        Ok(k) => k,
+        Err(e) if e.to_string().contains("not measured") => return,
+        Err(e) => panic!("{}: {e}", case.program.text()),
+    };
+    let module = emit_wave(&kernel, wave, LDS_DWORDS as u32, &SpirvOptions::DESKTOP).unwrap();
     spirv_val(&module);
-    let _ = FloatMode::DEFAULT;
 }
 
 fn count(items: &[Item], f: &dyn Fn(&Item) -> bool) -> usize {
@@ -88,7 +90,7 @@ fn programs_cover_every_kind_of_item() {
                 wave,
             }
             .program(&mut rng, 8);
-            assemble(&p.text()).unwrap_or_else(|e| panic!("{}: {e}", p.text()));
+            p.words().unwrap_or_else(|e| panic!("{}: {e}", p.text()));
             items.extend(p.items);
         }
     }
@@ -126,7 +128,7 @@ fn random_programs_agree_on_cpu_and_lavapipe() {
     let programs = std::env::var("RDNAPROBE_PROGFUZZ")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(40);
+        .unwrap_or(16);
     let dir = std::env::temp_dir().join(format!("progfuzz-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let args = Args {
@@ -147,7 +149,12 @@ fn random_programs_agree_on_cpu_and_lavapipe() {
         s.differences,
         s.repros
     );
-    // Most programs run (a wave that does not run on the CPU model is a generator bug).
-    assert_eq!(s.not_run, 0, "waves not run");
+    // Every wave runs, but for modes whose rules were not measured (a wave that does not
+    // run for another reason is a generator bug).
+    assert!(
+        s.not_run_why.iter().all(|w| w.contains("not measured")),
+        "{:#?}",
+        s.not_run_why
+    );
     assert!(s.dwords > programs * 32 * 16);
 }
