@@ -54,8 +54,6 @@ pub mod hip;
 mod key;
 pub mod vulkan;
 pub mod wave;
-#[cfg(test)]
-mod wave_programs;
 
 pub use key::{kernel_key, KernelKey};
 pub use wave::WaveResults;

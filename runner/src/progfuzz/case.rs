@@ -107,7 +107,7 @@ impl Case {
                     instruction: text.replace('\n', "; "),
                     encoding: words.clone(),
                     wave: Some(self.program.wave),
-                    mode: self.mode.clone(),
+                    mode: self.mode,
                     inputs: *inputs,
                     gfx: "gfx1030".into(),
                     extra,

@@ -11,6 +11,7 @@ pub mod shrink;
 #[cfg(test)]
 mod tests;
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -74,6 +75,7 @@ pub fn fuzz(
     args: &Args,
     other: &mut dyn Backend,
     mut on_case: impl FnMut(&Case),
+    progress: bool,
 ) -> anyhow::Result<Summary> {
     let pools = Pools::from_table();
     let mut cpu = CpuBackend::new();
@@ -119,6 +121,14 @@ pub fn fuzz(
                 differs(&small, &mut cpu, other).unwrap_or_else(|| "(flaky)".into())
             ));
         }
+        if progress {
+            eprintln!(
+                "progfuzz: {} programs, {} output dwords, {} differences",
+                s.programs,
+                s.dwords,
+                s.differences.len()
+            );
+        }
     }
     Ok(s)
 }
@@ -137,6 +147,7 @@ pub fn write_case(case: &Case, path: &std::path::Path) -> anyhow::Result<()> {
 }
 
 fn replay(path: &std::path::Path, other: &mut dyn Backend) -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
     let ds = read_dataset(path)?;
     let layout = WaveLayout::from_columns(&ds.extra_columns)
         .with_context(|| format!("{}: not a wave dataset", path.display()))?;
@@ -144,17 +155,18 @@ fn replay(path: &std::path::Path, other: &mut dyn Backend) -> anyhow::Result<Exi
     let b = other.run_waves(&ds.rows, &layout);
     let c = compare(&ds.rows, &a, &b);
     if let Some(r) = ds.rows.first() {
-        println!("{}", r.instruction.replace("; ", "\n"));
+        writeln!(out, "{}", r.instruction.replace("; ", "\n"))?;
     }
     for (start, what) in &c.differences {
-        println!("difference (wave at row {}): {what}", start + 2);
+        writeln!(out, "difference (wave at row {}): {what}", start + 2)?;
     }
-    println!(
+    writeln!(
+        out,
         "{} lanes, {} output dwords compared, {} differences",
         c.lanes,
         c.dwords,
         c.differences.len()
-    );
+    )?;
     Ok(ExitCode::from(u8::from(!c.differences.is_empty())))
 }
 
@@ -166,9 +178,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     std::fs::create_dir_all(&args.out).with_context(|| args.out.display().to_string())?;
     let t = Instant::now();
-    let s = fuzz(&args, other.as_mut(), |_| {})?;
+    let s = fuzz(&args, other.as_mut(), |_| {}, true)?;
     let secs = t.elapsed().as_secs_f64();
-    println!(
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
         "progfuzz: seed {} backend {}: {} programs, {} lanes, {} output dwords compared, \
          {} waves not run, {} differences",
         args.seed,
@@ -178,20 +192,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         s.dwords,
         s.not_run,
         s.differences.len()
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "{secs:.1} s: {:.1} programs/s, {:.0} output dwords/s",
         s.programs as f64 / secs,
         s.dwords as f64 / secs
-    );
+    )?;
     for w in s.not_run_why.iter().take(8) {
-        println!("not run: {w}");
+        writeln!(out, "not run: {w}")?;
     }
     for d in &s.differences {
-        println!("difference: {d}");
+        writeln!(out, "difference: {d}")?;
     }
     for r in &s.repros {
-        println!("repro: {r}");
+        writeln!(out, "repro: {r}")?;
     }
     Ok(ExitCode::from(u8::from(!s.differences.is_empty())))
 }

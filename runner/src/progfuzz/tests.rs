@@ -140,7 +140,7 @@ fn random_programs_agree_on_cpu_and_lavapipe() {
         shrink_budget: 200,
         replay: None,
     };
-    let s = fuzz(&args, &mut gpu, validate).unwrap();
+    let s = fuzz(&args, &mut gpu, validate, false).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(s.programs, programs);
     assert!(
