@@ -7,6 +7,7 @@
 
 pub mod case;
 pub mod gen;
+mod render;
 pub mod shrink;
 #[cfg(test)]
 mod tests;
