@@ -6,7 +6,8 @@
 //! loop counters live in s30..s31 and saved EXEC masks in s24..s29, which no other
 //! instruction touches, so every loop ends and every narrowed EXEC comes back.
 
-use rdnaprobe_isa::{assemble, table, Family, Target};
+use rdnaprobe_isa::{table, Family, FloatMode, Target, Wave};
+use rdnaprobe_recompiler::lower_wave_words;
 
 pub use super::render::encode_line;
 use rdnaprobe_recompiler::spirv::arbitrary::Rng;
@@ -260,6 +261,18 @@ const INLINE: [&str; 12] = [
 ];
 
 impl Gen<'_> {
+    /// Whether one line encodes and lowers on its own under the wave contract (default float
+    /// mode): forms the lowering does not model are not drawn.
+    fn lowers(&self, line: &str) -> bool {
+        let wave = if self.wave == 64 {
+            Wave::W64
+        } else {
+            Wave::W32
+        };
+        encode_line(line)
+            .is_ok_and(|w| lower_wave_words(&w, FloatMode::DEFAULT, wave, Target::Gfx1030).is_ok())
+    }
+
     fn mask(&self) -> u32 {
         self.wave / 32
     }
@@ -373,10 +386,7 @@ impl Gen<'_> {
                 ),
             });
         }
-        tries
-            .into_iter()
-            .find(|t| assemble(t).is_ok())
-            .unwrap_or(base)
+        tries.into_iter().find(|t| self.lowers(t)).unwrap_or(base)
     }
 
     fn salu(&self, rng: &mut Rng) -> String {
@@ -389,13 +399,15 @@ impl Gen<'_> {
     fn ds(&self, rng: &mut Rng) -> Vec<String> {
         let t = &self.pools.ds[rng.below(self.pools.ds.len())];
         let toks = reg_tokens(t.text);
+        // The table lists no destination for DS rows: the probe's VDST field says.
+        let dsts = usize::from(t.words.get(1).is_some_and(|w| w >> 24 != 0));
         let mnemonic = t.text.split(' ').next().unwrap_or("");
         let (mut vdst, mut fields, mut shown) = (0u32, Vec::new(), Vec::new());
         for &(_, _, _, width, operand) in &toks {
-            if operand < t.dsts {
+            if operand < dsts {
                 vdst = 10 + rng.below((17 - width) as usize) as u32;
                 shown.push(vreg(vdst, width));
-            } else if operand == t.dsts {
+            } else if operand == dsts {
                 shown.push("v3".to_string());
             } else {
                 let r = 4 + rng.below((23 - width) as usize) as u32;
@@ -540,7 +552,7 @@ impl Gen<'_> {
                 ))),
             }
         }
-        items.retain(|i| !matches!(i, Item::Inst(t) if encode_line(t).is_err()));
+        items.retain(|i| !matches!(i, Item::Inst(t) if !self.lowers(t)));
         items
     }
 
