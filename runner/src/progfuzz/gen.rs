@@ -432,10 +432,18 @@ impl Gen<'_> {
         let d0 = fields.first().copied().unwrap_or(0);
         let d1 = fields.get(1).copied().unwrap_or(0);
         w[1] = vdst << 24 | d1 << 16 | d0 << 8 | 3;
+        // Printed as the disassembler prints them: zero offsets left out.
+        let field = |name: &str, v: u32| {
+            if v == 0 {
+                String::new()
+            } else {
+                format!(" {name}:{v}")
+            }
+        };
         let offs = if two {
-            format!(" offset0:{off0} offset1:{off1}")
+            field("offset0", off0) + &field("offset1", off1)
         } else {
-            format!(" offset:{}", off1 << 8 | off0)
+            field("offset", off1 << 8 | off0)
         };
         vec![
             format!("v_and_b32 v3, 0xf8, v{}", 4 + rng.below(22)),

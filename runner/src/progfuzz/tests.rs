@@ -205,3 +205,32 @@ fn zero_products_keep_their_sign_on_lavapipe() {
         assert_eq!(o[5], Some(0x0000_8000));
     }
 }
+
+/// The DS lines, encoded by hand from the table's probe words, say what their words decode to.
+#[test]
+fn ds_lines_decode_to_their_text() {
+    use rdnaprobe_isa::{decode_stream, Decoded};
+    let pools = Pools::from_table();
+    let mut rng = rdnaprobe_recompiler::spirv::arbitrary::Rng::new(11);
+    let mut seen = 0;
+    for _ in 0..60 {
+        let p = Gen {
+            pools: &pools,
+            wave: 32,
+        }
+        .program(&mut rng, 8);
+        for line in p.text().lines() {
+            let Some((text, _)) = line.split_once(" ; words:") else {
+                continue;
+            };
+            let words = super::gen::encode_line(line).unwrap();
+            let d = decode_stream(&words).unwrap();
+            let Some(Decoded::Inst(i)) = d.first() else {
+                panic!("{line}: {d:?}");
+            };
+            assert_eq!(i.to_llvm_text_for(Target::Gfx1030, Wave::W32), text);
+            seen += 1;
+        }
+    }
+    assert!(seen > 5, "{seen} DS lines");
+}
