@@ -9,6 +9,7 @@ mod backend;
 mod cmd;
 mod fuzz;
 mod plan;
+mod progfuzz;
 mod progress;
 mod stream;
 mod sweep;
@@ -59,6 +60,8 @@ enum Command {
     Coverage(cmd::coverage::Args),
     /// Differential VALU fuzzing: random bodies, inputs and modes, CPU model vs a backend.
     Fuzz(cmd::fuzz::Args),
+    /// Random wave programs on `cpu` and a backend, differences shrunk to one-line repros.
+    Progfuzz(progfuzz::Args),
     /// The hip backend's GPU worker process (internal: JSON lines on stdin/stdout).
     #[command(name = "oracle-worker", hide = true)]
     OracleWorker(worker::Args),
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         Command::Regress(a) => cmd::regress::run(a),
         Command::Publish(a) => cmd::publish::run(a),
         Command::Fuzz(a) => cmd::fuzz::run(a),
+        Command::Progfuzz(a) => progfuzz::run(a),
         Command::OracleWorker(a) => worker::run(a),
     };
     match result {

@@ -32,7 +32,43 @@ impl Emitter<'_> {
         }
         .map_err(&err)?;
         let r = self.no_contraction(r);
+        let r = if matches!(ty, Ty::F32 | Ty::F64) && matches!(op, FloatBin::Mul | FloatBin::Div) {
+            self.zero_sign(ty, x, y, r)?
+        } else {
+            r
+        };
         self.nan_rule(ty, &[x, y], r)
+    }
+
+    /// A zero product or quotient with the sign of `x` XOR `y`, on the bits. Without
+    /// `SignedZeroInfNanPreserve` a driver may give `a * 0.0` as `+0.0` when the zero is a
+    /// constant (lavapipe folds it, `NoContraction` or not).
+    fn zero_sign(&mut self, ty: Ty, x: Word, y: Word, r: Word) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (t, t32, tb) = (self.ty(ty), self.t.u32_, self.t.bool_);
+        let zero = self.constant(ty, 0);
+        let sign = self.u32c(0x8000_0000);
+        let is_zero = self.b.f_ord_equal(tb, None, r, zero).map_err(&err)?;
+        let (xu, yu) = if ty == Ty::F64 {
+            let (xw, yw) = (self.f64_words(x)?, self.f64_words(y)?);
+            let b = &mut self.b;
+            let xh = b.composite_extract(t32, None, xw, [1]).map_err(&err)?;
+            let yh = b.composite_extract(t32, None, yw, [1]).map_err(&err)?;
+            (xh, yh)
+        } else {
+            let xu = self.b.bitcast(t32, None, x).map_err(&err)?;
+            let yu = self.b.bitcast(t32, None, y).map_err(&err)?;
+            (xu, yu)
+        };
+        let s = self.b.bitwise_xor(t32, None, xu, yu).map_err(&err)?;
+        let s = self.b.bitwise_and(t32, None, s, sign).map_err(&err)?;
+        let z = if ty == Ty::F64 {
+            let lo = self.u32c(0);
+            self.f64_of_words(lo, s)?
+        } else {
+            self.b.bitcast(t, None, s).map_err(&err)?
+        };
+        self.b.select(t, None, is_zero, z, r).map_err(&err)
     }
 
     /// `Fma` (see [`crate::eval::fma32`]).

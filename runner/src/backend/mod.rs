@@ -55,8 +55,6 @@ pub mod hip_wave;
 mod key;
 pub mod vulkan;
 pub mod wave;
-#[cfg(test)]
-mod wave_programs;
 
 pub use key::{kernel_key, KernelKey};
 pub use wave::WaveResults;
