@@ -124,6 +124,12 @@ impl Emitter<'_> {
         self.b.decorate(in_var, Decoration::NonWritable, []);
         if mem_dwords == 0 {
             self.b.decorate(out_var, Decoration::NonReadable, []);
+        } else {
+            // The region lives in this buffer and its words pass between the wave's
+            // invocations (copied in by every lane, then read and written by others): without
+            // Coherent a driver may serve an invocation's loads from a cache that another
+            // invocation's stores, made visible by the barriers, never reach.
+            self.b.decorate(out_var, Decoration::Coherent, []);
         }
 
         let c_lanes = self.u32c(lanes);
