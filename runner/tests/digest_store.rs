@@ -48,6 +48,26 @@ fn exhaustive(asm: &str, range: &str, extra: &[&str], out: &Path) -> Output {
         .expect("runs")
 }
 
+/// The CPU model's digests of `asm` over `range` in both modes, saved into `store`.
+fn save_cpu_digests(asm: &str, range: &str, store: &Path, out: &Path) -> Output {
+    std::process::Command::new(BIN)
+        .args(["exhaustive", "--asm", asm, "--input", range])
+        .args([
+            "--modes",
+            "denorm32=0/3",
+            "--chunk",
+            "8192",
+            "--backend",
+            "cpu",
+        ])
+        .args(["--reference", "none", "--save-digests"])
+        .arg(store)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .expect("runs")
+}
+
 fn manifest(out: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(out.join("manifest.json")).expect("manifest"))
         .expect("json")
@@ -65,22 +85,7 @@ fn lavapipe_rechecks_against_cpu_digests() {
     let store = dir("store");
     let sqrt = ("v_sqrt_f32 v10, v4", "in0=range:0x3f000000:0x3f03ffff");
     let saved = dir("sqrt-cpu");
-    let o = std::process::Command::new(BIN)
-        .args(["exhaustive", "--asm", sqrt.0, "--input", sqrt.1])
-        .args([
-            "--modes",
-            "denorm32=0/3",
-            "--chunk",
-            "8192",
-            "--backend",
-            "cpu",
-        ])
-        .args(["--reference", "none", "--save-digests"])
-        .arg(&store)
-        .arg("-o")
-        .arg(&saved)
-        .output()
-        .expect("runs");
+    let o = save_cpu_digests(sqrt.0, sqrt.1, &store, &saved);
     assert!(o.status.success(), "{}", text(&o));
     let keys: Vec<PathBuf> = std::fs::read_dir(&store)
         .expect("store")
@@ -172,22 +177,7 @@ fn lavapipe_rechecks_against_cpu_digests() {
     // differ are diffed row by row, with the counts and rows of the full comparison.
     let log = ("v_log_f32 v10, v4", "in0=range:0x3f7fc000:0x3f803fff");
     let log_store = dir("log-store");
-    let o = std::process::Command::new(BIN)
-        .args(["exhaustive", "--asm", log.0, "--input", log.1])
-        .args([
-            "--modes",
-            "denorm32=0/3",
-            "--chunk",
-            "8192",
-            "--backend",
-            "cpu",
-        ])
-        .args(["--reference", "none", "--save-digests"])
-        .arg(&log_store)
-        .arg("-o")
-        .arg(dir("log-cpu"))
-        .output()
-        .expect("runs");
+    let o = save_cpu_digests(log.0, log.1, &log_store, &dir("log-cpu"));
     assert!(o.status.success(), "{}", text(&o));
     let full = dir("log-full");
     let o = exhaustive(log.0, log.1, &["--backend", "vulkan:lavapipe"], &full);
