@@ -51,6 +51,23 @@ const ADDTID: &str = "addtid forms (address from the lane id): not modelled yet"
 const IMAGE: &str = "image ops: not modelled";
 const EXPORT: &str = "export: not modelled (no pixel or vertex output)";
 
+/// The lowering of an LDS atomic: `lds_atomic!(Add, true)` is `ds_add_rtn_u32`'s
+/// (`LdsOp::Add`, returning the old value).
+macro_rules! lds_atomic {
+    ($op:ident, $rtn:literal) => {
+        Lower(|l, c| {
+            lds::ds(
+                l,
+                c,
+                Ds::Atomic {
+                    op: LdsOp::$op,
+                    rtn: $rtn,
+                },
+            )
+        })
+    };
+}
+
 /// The rule for `op` on `gfx`.
 pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
     match op {
@@ -982,256 +999,31 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::ds_read2st64_b32 => Lower(|l, c| lds::ds(l, c, Ds::Read2 { scale: 64 })),
         Opcode::ds_write2_b32 => Lower(|l, c| lds::ds(l, c, Ds::Write2 { scale: 1 })),
         Opcode::ds_write2st64_b32 => Lower(|l, c| lds::ds(l, c, Ds::Write2 { scale: 64 })),
-        Opcode::ds_add_u32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::Add,
-                    rtn: false,
-                },
-            )
-        }),
-        Opcode::ds_add_rtn_u32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::Add,
-                    rtn: true,
-                },
-            )
-        }),
-        Opcode::ds_sub_u32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::Sub,
-                    rtn: false,
-                },
-            )
-        }),
-        Opcode::ds_sub_rtn_u32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::Sub,
-                    rtn: true,
-                },
-            )
-        }),
-        Opcode::ds_rsub_u32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::Rsub,
-                    rtn: false,
-                },
-            )
-        }),
-        Opcode::ds_rsub_rtn_u32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::Rsub,
-                    rtn: true,
-                },
-            )
-        }),
-        Opcode::ds_inc_u32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::Inc,
-                    rtn: false,
-                },
-            )
-        }),
-        Opcode::ds_inc_rtn_u32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::Inc,
-                    rtn: true,
-                },
-            )
-        }),
-        Opcode::ds_dec_u32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::Dec,
-                    rtn: false,
-                },
-            )
-        }),
-        Opcode::ds_dec_rtn_u32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::Dec,
-                    rtn: true,
-                },
-            )
-        }),
-        Opcode::ds_min_i32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::MinI,
-                    rtn: false,
-                },
-            )
-        }),
-        Opcode::ds_min_rtn_i32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::MinI,
-                    rtn: true,
-                },
-            )
-        }),
-        Opcode::ds_max_i32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::MaxI,
-                    rtn: false,
-                },
-            )
-        }),
-        Opcode::ds_max_rtn_i32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::MaxI,
-                    rtn: true,
-                },
-            )
-        }),
-        Opcode::ds_min_u32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::MinU,
-                    rtn: false,
-                },
-            )
-        }),
-        Opcode::ds_min_rtn_u32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::MinU,
-                    rtn: true,
-                },
-            )
-        }),
-        Opcode::ds_max_u32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::MaxU,
-                    rtn: false,
-                },
-            )
-        }),
-        Opcode::ds_max_rtn_u32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::MaxU,
-                    rtn: true,
-                },
-            )
-        }),
-        Opcode::ds_and_b32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::And,
-                    rtn: false,
-                },
-            )
-        }),
-        Opcode::ds_and_rtn_b32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::And,
-                    rtn: true,
-                },
-            )
-        }),
-        Opcode::ds_or_b32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::Or,
-                    rtn: false,
-                },
-            )
-        }),
-        Opcode::ds_or_rtn_b32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::Or,
-                    rtn: true,
-                },
-            )
-        }),
-        Opcode::ds_xor_b32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::Xor,
-                    rtn: false,
-                },
-            )
-        }),
-        Opcode::ds_xor_rtn_b32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::Xor,
-                    rtn: true,
-                },
-            )
-        }),
-        Opcode::ds_wrxchg_rtn_b32 => Lower(|l, c| {
-            lds::ds(
-                l,
-                c,
-                Ds::Atomic {
-                    op: LdsOp::Write,
-                    rtn: true,
-                },
-            )
-        }),
+        Opcode::ds_add_u32 => lds_atomic!(Add, false),
+        Opcode::ds_add_rtn_u32 => lds_atomic!(Add, true),
+        Opcode::ds_sub_u32 => lds_atomic!(Sub, false),
+        Opcode::ds_sub_rtn_u32 => lds_atomic!(Sub, true),
+        Opcode::ds_rsub_u32 => lds_atomic!(Rsub, false),
+        Opcode::ds_rsub_rtn_u32 => lds_atomic!(Rsub, true),
+        Opcode::ds_inc_u32 => lds_atomic!(Inc, false),
+        Opcode::ds_inc_rtn_u32 => lds_atomic!(Inc, true),
+        Opcode::ds_dec_u32 => lds_atomic!(Dec, false),
+        Opcode::ds_dec_rtn_u32 => lds_atomic!(Dec, true),
+        Opcode::ds_min_i32 => lds_atomic!(MinI, false),
+        Opcode::ds_min_rtn_i32 => lds_atomic!(MinI, true),
+        Opcode::ds_max_i32 => lds_atomic!(MaxI, false),
+        Opcode::ds_max_rtn_i32 => lds_atomic!(MaxI, true),
+        Opcode::ds_min_u32 => lds_atomic!(MinU, false),
+        Opcode::ds_min_rtn_u32 => lds_atomic!(MinU, true),
+        Opcode::ds_max_u32 => lds_atomic!(MaxU, false),
+        Opcode::ds_max_rtn_u32 => lds_atomic!(MaxU, true),
+        Opcode::ds_and_b32 => lds_atomic!(And, false),
+        Opcode::ds_and_rtn_b32 => lds_atomic!(And, true),
+        Opcode::ds_or_b32 => lds_atomic!(Or, false),
+        Opcode::ds_or_rtn_b32 => lds_atomic!(Or, true),
+        Opcode::ds_xor_b32 => lds_atomic!(Xor, false),
+        Opcode::ds_xor_rtn_b32 => lds_atomic!(Xor, true),
+        Opcode::ds_wrxchg_rtn_b32 => lds_atomic!(Write, true),
         Opcode::ds_bpermute_b32 => Lower(crosslane::ds_bpermute),
         Opcode::v_readlane_b32 => Lower(crosslane::readlane),
         Opcode::v_writelane_b32 => Lower(crosslane::writelane),
