@@ -21,7 +21,7 @@ pub const BLOCK: usize = 512;
 
 /// One prepared expression: the [`Expr`] with its operand types resolved and its operands as
 /// column indices.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Op {
     /// Constants are written into their column when the scratch is made; expressions that no
     /// output depends on are also `Const` (skipped).
@@ -50,6 +50,36 @@ enum Op {
     Select(usize, usize, usize),
     Convert(Convert, usize),
     Pack64(usize, usize),
+}
+
+impl Op {
+    /// The columns the operation reads.
+    fn operands(self) -> impl Iterator<Item = usize> {
+        let (a, b, c) = match self {
+            Op::Const | Op::Input(_) | Op::Zero | Op::LaneId => (None, None, None),
+            Op::IntUn32(_, a)
+            | Op::IntUn64(_, a)
+            | Op::FloatUn32(_, a)
+            | Op::FloatUn64(_, a)
+            | Op::BoolNot(a)
+            | Op::Convert(_, a) => (Some(a), None, None),
+            Op::IntBin32(_, a, b)
+            | Op::IntBin64(_, a, b)
+            | Op::IntCmp32(_, a, b)
+            | Op::IntCmp64(_, a, b)
+            | Op::FloatBin32(_, a, b)
+            | Op::FloatBin64(_, a, b)
+            | Op::FloatCmp32(_, a, b)
+            | Op::FloatCmp64(_, a, b)
+            | Op::BoolAnd(a, b)
+            | Op::BoolOr(a, b)
+            | Op::Pack64(a, b) => (Some(a), Some(b), None),
+            Op::Fma32(a, b, c) | Op::Fma64(a, b, c) | Op::Select(a, b, c) => {
+                (Some(a), Some(b), Some(c))
+            }
+        };
+        [a, b, c].into_iter().flatten()
+    }
 }
 
 /// A kernel prepared for column-wise evaluation.
@@ -90,6 +120,7 @@ impl BatchKernel {
         // The column each expression's value lives in: its own, except that a bit cast shares
         // its operand's column (the columns hold bits, so it would be a copy).
         let mut cols: Vec<usize> = Vec::with_capacity(kernel.exprs.len());
+        let mut computed: std::collections::HashMap<Op, usize> = std::collections::HashMap::new();
         for (i, e) in kernel.exprs.iter().enumerate() {
             if let Expr::Convert {
                 op: Convert::Bitcast,
@@ -169,6 +200,16 @@ impl BatchKernel {
                 Expr::Pack64 { lo, hi } => (Op::Pack64(ix(lo), ix(hi)), Ty::U64),
             };
             tys.push(ty);
+            // The same operation on the same columns is computed once: the lowering repeats
+            // some (a value's bits tested by two rules, a conversion both sides select on).
+            if op != Op::Const {
+                if let Some(&j) = computed.get(&op) {
+                    cols[i] = j;
+                    ops.push(Op::Const);
+                    continue;
+                }
+                computed.insert(op, i);
+            }
             ops.push(op);
         }
         let mut outputs = [0usize; 16];
@@ -176,15 +217,16 @@ impl BatchKernel {
             *o = cols[h.index()];
         }
         // Expressions no output depends on are never evaluated (the lowering leaves some,
-        // e.g. the untouched registers' zeros and flags nobody reads).
+        // e.g. the untouched registers' zeros and flags nobody reads). Liveness follows the
+        // columns: a shared column is live when any of its expressions is used.
         let mut live = vec![false; ops.len()];
-        for h in &kernel.outputs {
-            live[h.index()] = true;
+        for &col in &outputs[..kernel.outputs.len().min(16)] {
+            live[col] = true;
         }
-        for i in (0..kernel.exprs.len()).rev() {
+        for i in (0..ops.len()).rev() {
             if live[i] {
-                for h in Kernel::operands(&kernel.exprs[i]) {
-                    live[h.index()] = true;
+                for col in ops[i].operands() {
+                    live[col] = true;
                 }
             }
         }
@@ -219,6 +261,13 @@ impl BatchKernel {
 
     pub fn is_empty(&self) -> bool {
         self.ops.is_empty()
+    }
+
+    /// Operations evaluated per lane: the expressions that are not constants, bit casts,
+    /// repeats of an earlier operation or unused by the outputs (the cost measure of
+    /// docs/performance.md).
+    pub fn evaluated(&self) -> usize {
+        self.ops.iter().filter(|op| **op != Op::Const).count()
     }
 
     /// Fresh value columns for this kernel, constants filled in.
@@ -505,6 +554,48 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// An operation repeated on the same columns is computed once, also when only the repeat
+    /// is used (the column stays live through it), and the outputs are the interpreter's.
+    #[test]
+    fn repeated_operations_share_one_column() {
+        let mut k = Kernel::default();
+        let x = k.push(Expr::Input(0));
+        let y = k.push(Expr::Input(1));
+        let first = k.push(Expr::IntBin {
+            op: IntBin::Add,
+            a: x,
+            b: y,
+        });
+        let again = k.push(Expr::IntBin {
+            op: IntBin::Add,
+            a: x,
+            b: y,
+        });
+        let other = k.push(Expr::IntBin {
+            op: IntBin::Add,
+            a: y,
+            b: x,
+        });
+        let twice = k.push(Expr::IntBin {
+            op: IntBin::Xor,
+            a: again,
+            b: other,
+        });
+        let zero = k.push(Expr::Const {
+            ty: Ty::U32,
+            bits: 0,
+        });
+        k.outputs = vec![zero; 16];
+        k.outputs[0] = again;
+        k.outputs[1] = twice;
+        let _ = first;
+        let bk = BatchKernel::new(&k).unwrap();
+        // the two inputs, one add for `first`/`again`, the operand-swapped add, the xor
+        assert_eq!(bk.evaluated(), 5);
+        let inputs = random_inputs(&mut Rng::new(9), 2 * BLOCK + 5);
+        assert_eq!(first_difference(&k, &inputs, 0, 32), None);
     }
 
     #[test]

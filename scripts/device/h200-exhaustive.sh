@@ -6,7 +6,8 @@ set -uo pipefail
 source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 nproc
-for op in v_sqrt_f16 v_rcp_f16 v_add_f16; do
+# Every f16 input x the 16 denorm x round modes (F16_OPS overrides the list).
+for op in ${F16_OPS:-v_sqrt_f16 v_rcp_f16 v_add_f16}; do
     args=(--input in0=f16:all)
     [[ $op == v_add_f16 ]] && args=(--input in0=f16:all --input in1=const:0x3c01)
     asm="$op v10, v4"

@@ -7,7 +7,7 @@ use super::operands::Ctx;
 use super::unary::{Unary, UnaryOp};
 use super::Lowerer;
 use crate::build::{Builder, Fmt};
-use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, Ty};
+use crate::ir::{Convert, FloatBin, FloatCmp, Handle, Ty};
 
 /// sin or cos of `w` revolutions (an F64), the argument reduced exactly to [0, 1) before the
 /// software sine or cosine of a turn ([`Builder::sin_cos_turns`]), the linear term near the
@@ -15,11 +15,18 @@ use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, Ty};
 /// quarter turns (cosine). Shared by the f32 and f16 forms.
 // rule: trig-revolutions (docs/semantics.md)
 pub(super) fn revolutions_trig(b: &mut Builder, w: Handle, sine: bool) -> Handle {
-    let fl = b.fu(FloatUn::Floor, w);
-    let fr = b.fb(FloatBin::Sub, w, fl);
+    // d = w - round_even(w) in [-1/2, 1/2] and fr = w - floor(w) in [0, 1), both exact: fr is
+    // d, or d + 1 rounded once as w - floor(w) is when d < 0
+    let n = round_even_f64(b, w);
+    let d = b.fb(FloatBin::Sub, w, n);
+    let zero = b.cf64(0.0);
+    let below = b.fcmp(FloatCmp::OrdLt, d, zero);
+    let one = b.cf64(1.0);
+    let up = b.fb(FloatBin::Add, d, one);
+    let fr = b.sel(below, up, d);
     let four = b.cf64(4.0);
     let f4 = b.fb(FloatBin::Mul, fr, four);
-    let f4r = b.fu(FloatUn::RoundEven, f4);
+    let f4r = round_even_f64(b, f4);
     let v = b.sin_cos_turns(fr, f4r, sine);
     let on_quarter = b.fcmp(FloatCmp::OrdEq, f4, f4r);
     let q4 = b.cvt(Convert::F64ToU32, f4r, Ty::U32);
@@ -28,7 +35,30 @@ pub(super) fn revolutions_trig(b: &mut Builder, w: Handle, sine: bool) -> Handle
     let z_here = b.band(on_quarter, is_zero_pt);
     let zf = b.cf64(0.0);
     let v = b.sel(z_here, zf, v);
-    small_argument(b, w, v, sine)
+    small_argument(b, d, v, sine)
+}
+
+/// Beyond this magnitude every f64 is an integer (and within it, `x + ROUNDER` stays in
+/// [2^52, 2^53), where the f64 spacing is 1).
+const INTEGRAL: f64 = 2_251_799_813_685_248.0; // 2^51
+/// 1.5 * 2^52.
+const ROUNDER: f64 = 6_755_399_441_055_744.0;
+
+/// round_even(x) of an f64 `x` as two f64 additions, which every driver rounds to nearest
+/// even and must not combine (`NoContraction`): (x + 1.5 * 2^52) - 1.5 * 2^52 for |x| < 2^51,
+/// `x` itself beyond (integral already, or an infinity). A zero result is +0 (also for x in
+/// (-1/2, -0]), which no caller can tell apart: they use the difference x - round_even(x).
+/// About a fifth of the cost of [`Builder::fu`]'s rounding on the bits.
+fn round_even_f64(b: &mut Builder, x: Handle) -> Handle {
+    let c = b.cf64(ROUNDER);
+    let s = b.fb(FloatBin::Add, x, c);
+    let r = b.fb(FloatBin::Sub, s, c);
+    let hi = b.cf64(INTEGRAL);
+    let lo = b.cf64(-INTEGRAL);
+    let above = b.fcmp(FloatCmp::OrdGe, x, hi);
+    let beneath = b.fcmp(FloatCmp::OrdLe, x, lo);
+    let big = b.bor(above, beneath);
+    b.sel(big, x, r)
 }
 
 /// The hardware's linear term of sin(2π·x) at the integers (0x40c90fd5, 6.2831826).
@@ -41,13 +71,11 @@ const BAND: f64 = 1.0 / 4096.0;
 /// the linear term of the exact distance to that zero: 6.2831826 (0x40c90fd5) times it at
 /// the integers, the f32 2π (0x40c90fdb) at the other zeros, with the sign of the slope there
 /// (+0 at the zero itself); `v` elsewhere. Only exact operations: the distance d = w -
-/// round_even(w) (built on the bits) and the shifts by 0.5 or 0.25 are exact in f64 for an
+/// round_even(w), given as `d`, and the shifts by 0.5 or 0.25 are exact in f64 for an
 /// f32 or f16 `w`, and so is the product of a 24-bit constant with them, so the f64 value
 /// rounded by the caller is the same on every backend. A tiny negative argument keeps its
 /// sign here, where `w - floor(w)` would round to 1.0.
-fn small_argument(b: &mut Builder, w: Handle, v: Handle, sine: bool) -> Handle {
-    let n = b.fu(FloatUn::RoundEven, w);
-    let d = b.fb(FloatBin::Sub, w, n);
+fn small_argument(b: &mut Builder, d: Handle, v: Handle, sine: bool) -> Handle {
     let zero = b.cf64(0.0);
     let upper = b.fcmp(FloatCmp::OrdGe, d, zero);
     let in_band = |b: &mut Builder, e: Handle| {
@@ -127,6 +155,59 @@ pub(super) fn frexp_exp_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use crate::lower::tests::run;
+
+    /// round_even_f64 against the host's round-ties-even on both sides of each boundary: the
+    /// ties, the 2^51 switch, huge values, zeros and infinities.
+    #[test]
+    fn two_additions_round_to_even_integers() {
+        use crate::build::Builder;
+        use crate::ir::Expr;
+        let mut b = Builder::new();
+        let lo = b.push(Expr::Input(0));
+        let hi = b.push(Expr::Input(1));
+        let bits = b.pack64(lo, hi);
+        let x = b.f64_of(bits);
+        let r = super::round_even_f64(&mut b, x);
+        let rb = b.bits_of_f64(r);
+        let (rlo, rhi) = (b.trunc64(rb), b.hi32(rb));
+        let mut k = b.k;
+        k.outputs = vec![rlo; 16];
+        k.outputs[1] = rhi;
+        let p51 = 2f64.powi(51);
+        let values = [
+            0.5,
+            1.5,
+            2.5,
+            -0.5,
+            -1.5,
+            -2.5,
+            0.49999999999999994,
+            -0.7,
+            3.75,
+            -3.25,
+            p51 - 0.5,
+            p51 - 1.5,
+            -p51 + 0.5,
+            -p51 - 1.0,
+            p51,
+            2f64.powi(52) + 1.0,
+            1e300,
+            -1e300,
+            1e-300,
+            -1e-300,
+            0.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        for v in values {
+            let vb = v.to_bits();
+            let out = crate::interp::run(&k, [vb as u32, (vb >> 32) as u32, 0, 0, 0, 0], 0);
+            let got = f64::from_bits(u64::from(out[0]) | u64::from(out[1]) << 32);
+            let want = v.round_ties_even();
+            // zeros compare equal whatever their sign: the callers only take x - round(x)
+            assert_eq!(got, want, "round_even({v:e})");
+        }
+    }
 
     fn sin(x: u32) -> u32 {
         run("v_sin_f32 v10, v4", [x, 0, 0, 0, 0, 0], 0)[0]

@@ -78,6 +78,15 @@ impl Case {
         }
     }
 
+    /// Fresh inputs (EXEC, SGPRs, LDS, lanes) for the same program in the same float mode: one
+    /// more wave through the same compiled kernel.
+    pub fn with_new_inputs(&self, rng: &mut Rng) -> Case {
+        Case {
+            mode: self.mode,
+            ..Case::random(rng, self.program.clone())
+        }
+    }
+
     /// The wave's rows (one per lane); `Err` when the text does not encode.
     pub fn rows(&self, id: &str) -> Result<Vec<Row>, String> {
         let text = self.program.text();

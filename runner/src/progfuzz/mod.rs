@@ -36,6 +36,10 @@ pub struct Args {
     /// Items per program body (blocks count as one item).
     #[arg(long, default_value_t = 8)]
     pub size: usize,
+    /// Waves per program: the first as today, the others with fresh inputs in the same float
+    /// mode, so they run through the same compiled kernel (a driver's compile time is paid once).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub waves: u64,
     /// Backend compared with `cpu`.
     #[arg(long, default_value = "vulkan:lavapipe")]
     pub backend: String,
@@ -54,6 +58,7 @@ pub struct Args {
 #[derive(Clone, Debug, Default)]
 pub struct Summary {
     pub programs: u64,
+    pub waves: u64,
     pub lanes: u64,
     pub dwords: u64,
     pub not_run: u64,
@@ -61,6 +66,9 @@ pub struct Summary {
     pub differences: Vec<String>,
     pub repros: Vec<String>,
 }
+
+/// Mixed into a program's seed for the inputs of its extra waves (`--waves`).
+const EXTRA_WAVES: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// The case of program `i` of a run seeded `seed`.
 pub fn case_for(pools: &Pools, seed: u64, size: usize) -> Case {
@@ -84,21 +92,33 @@ pub fn fuzz(
     let mut s = Summary::default();
     let mut i = 0;
     while i < args.programs {
-        let batch: Vec<(u64, Case)> = (i..(i + 32).min(args.programs))
-            .map(|k| (args.seed + k, case_for(&pools, args.seed + k, args.size)))
-            .collect();
-        i += batch.len() as u64;
+        let end = (i + 32).min(args.programs);
+        let mut batch: Vec<(String, Case)> = Vec::new();
+        for k in i..end {
+            let seed = args.seed + k;
+            let first = case_for(&pools, seed, args.size);
+            let mut rng = Rng::new(seed ^ EXTRA_WAVES);
+            let more: Vec<Case> = (1..args.waves)
+                .map(|_| first.with_new_inputs(&mut rng))
+                .collect();
+            batch.push((format!("program seed {seed}"), first));
+            for (w, case) in more.into_iter().enumerate() {
+                batch.push((format!("program seed {seed} wave {}", w + 1), case));
+            }
+        }
+        s.programs += end - i;
+        i = end;
         let mut rows = Vec::new();
         let mut starts = Vec::new();
-        for (seed, case) in &batch {
+        for (k, (name, case)) in batch.iter().enumerate() {
             on_case(case);
-            starts.push((rows.len(), *seed));
+            starts.push(rows.len());
             rows.extend(
-                case.rows(&format!("p{seed}"))
-                    .map_err(|e| anyhow::anyhow!("program {seed}: {e}"))?,
+                case.rows(&format!("w{k}"))
+                    .map_err(|e| anyhow::anyhow!("{name}: {e}"))?,
             );
         }
-        s.programs += batch.len() as u64;
+        s.waves += batch.len() as u64;
         let a = cpu.run_waves(&rows, &layout);
         let b = other.run_waves(&rows, &layout);
         let c: Compared = compare(&rows, &a, &b);
@@ -107,13 +127,16 @@ pub fn fuzz(
         s.not_run += c.not_run;
         s.not_run_why.extend(c.not_run_why);
         for (start, what) in c.differences {
-            let k = starts.iter().position(|x| x.0 == start).unwrap_or(0);
-            let (seed, case) = (&batch[k].0, &batch[k].1);
-            s.differences.push(format!("program seed {seed}: {what}"));
+            let k = starts.iter().position(|&x| x == start).unwrap_or(0);
+            let (name, case) = (&batch[k].0, &batch[k].1);
+            s.differences.push(format!("{name}: {what}"));
             let small = shrink::shrink(case, args.shrink_budget, &mut |c| {
                 differs(c, &mut cpu, other).is_some()
             });
-            let path = args.out.join(format!("progfuzz-{seed}.csv"));
+            let file = name
+                .trim_start_matches("program seed ")
+                .replace(" wave ", "-w");
+            let path = args.out.join(format!("progfuzz-{file}.csv"));
             write_case(&small, &path)?;
             s.repros.push(format!(
                 "rdnaprobe progfuzz --replay {} --backend {}   # {}",
@@ -124,8 +147,9 @@ pub fn fuzz(
         }
         if progress {
             eprintln!(
-                "progfuzz: {} programs, {} output dwords, {} differences",
+                "progfuzz: {} programs, {} waves, {} output dwords, {} differences",
                 s.programs,
+                s.waves,
                 s.dwords,
                 s.differences.len()
             );
@@ -184,11 +208,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "progfuzz: seed {} backend {}: {} programs, {} lanes, {} output dwords compared, \
-         {} waves not run, {} differences",
+        "progfuzz: seed {} backend {}: {} programs, {} waves, {} lanes, {} output dwords \
+         compared, {} waves not run, {} differences",
         args.seed,
         args.backend,
         s.programs,
+        s.waves,
         s.lanes,
         s.dwords,
         s.not_run,

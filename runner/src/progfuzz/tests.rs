@@ -136,6 +136,7 @@ fn random_programs_agree_on_cpu_and_lavapipe() {
         seed: 1000,
         programs,
         size: 8,
+        waves: 2,
         backend: "vulkan:lavapipe".into(),
         out: dir.clone(),
         shrink_budget: 200,
@@ -144,6 +145,7 @@ fn random_programs_agree_on_cpu_and_lavapipe() {
     let s = fuzz(&args, &mut gpu, validate, false).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(s.programs, programs);
+    assert_eq!(s.waves, 2 * programs);
     assert!(
         s.differences.is_empty(),
         "{:#?}\n{:#?}",
@@ -157,7 +159,7 @@ fn random_programs_agree_on_cpu_and_lavapipe() {
         "{:#?}",
         s.not_run_why
     );
-    assert!(s.dwords > programs * 32 * 16);
+    assert!(s.dwords > 2 * programs * 32 * 16);
 }
 
 /// The first difference progfuzz found: lavapipe folded `a * 0.0` to `+0.0` when the zero is a
