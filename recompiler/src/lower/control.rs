@@ -1,5 +1,5 @@
 //! Control flow under the wave contract: s_branch, s_cbranch_scc0/scc1/vccz/vccnz/execz/
-//! execnz and s_endpgm before the body's end. RDNA2 branches are wave-uniform (SCC, VCC and
+//! execnz, and s_endpgm or s_setkill before the body's end. RDNA2 branches are wave-uniform (SCC, VCC and
 //! EXEC are the same on every lane), so the body becomes basic blocks
 //! ([`Block`](crate::ir::Block)) that every lane runs together: a block starts at the body's
 //! first word, at a branch target and after a branch or s_endpgm. A branch offset counts
@@ -39,20 +39,36 @@ fn is_branch(op: Opcode) -> bool {
     )
 }
 
-fn ends_block(inst: &Instruction) -> bool {
-    let op = inst.info().op();
-    is_branch(op) || op == Opcode::s_endpgm
+/// Whether `op` ends the wave: s_endpgm, and s_setkill with any immediate
+/// (rule: s-setkill-ends).
+fn ends_wave(op: Opcode) -> bool {
+    matches!(op, Opcode::s_endpgm | Opcode::s_setkill)
 }
 
-/// Whether `body` needs blocks: a branch, or an s_endpgm before its last instruction.
+fn ends_block(inst: &Instruction) -> bool {
+    let op = inst.info().op();
+    is_branch(op) || ends_wave(op)
+}
+
+/// Whether `body` needs blocks: a branch, or an s_endpgm / s_setkill before its last
+/// instruction.
 pub(super) fn has_control_flow(body: &[Decoded]) -> bool {
     body.iter().enumerate().any(|(i, d)| match d {
         Decoded::Inst(inst) => {
-            is_branch(inst.info().op())
-                || (inst.info().op() == Opcode::s_endpgm && i + 1 < body.len())
+            is_branch(inst.info().op()) || (ends_wave(inst.info().op()) && i + 1 < body.len())
         }
         Decoded::Unsupported(_) => false,
     })
+}
+
+/// The part of a lane-contract body that runs: up to and including the first instruction
+/// that ends the wave, as nothing after it executes (a branch before it is refused anyway).
+pub(super) fn reachable(body: &[Decoded]) -> &[Decoded] {
+    let end = body.iter().position(|d| match d {
+        Decoded::Inst(inst) => ends_wave(inst.info().op()),
+        Decoded::Unsupported(_) => false,
+    });
+    end.map_or(body, |i| &body[..=i])
 }
 
 /// The dispatch's rule for a branch outside this lowering: the lane contract has no control
@@ -201,7 +217,7 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
                 return Err(unsupported(i, String::new()));
             };
             let op = inst.info().op();
-            if op == Opcode::s_endpgm {
+            if ends_wave(op) {
                 term = Terminator::Jump(exit);
             } else if let Some(to) = target_of[i] {
                 let to = block_at(to);

@@ -1,6 +1,6 @@
 //! Control-flow lowering tests under the wave contract, run on the CPU model of a wave:
-//! a counted loop on VCC, s_endpgm in the middle, EXEC-driven skips, the watchdog on a body
-//! that never ends, and branch targets outside the body.
+//! a counted loop on VCC, s_endpgm and s_setkill in the middle, EXEC-driven skips, the
+//! watchdog on a body that never ends, and branch targets outside the body.
 
 use super::*;
 use crate::wave::{run_wave, watchdog_message, WaveInput, WaveOutput};
@@ -43,6 +43,27 @@ fn s_endpgm_in_the_middle_ends_the_wave() {
         u64::MAX,
     );
     assert!(out.lanes.iter().all(|o| o[0] == 1));
+}
+
+#[test]
+fn s_setkill_ends_the_wave_for_any_immediate() {
+    for imm in [0, 1, 0xffff] {
+        let text = format!("v_mov_b32 v10, 1\ns_setkill {imm}\nv_mov_b32 v10, 2\nv_mov_b32 v11, 3");
+        let out = wave_run(&text, Wave::W32, u64::MAX);
+        assert!(
+            out.lanes.iter().all(|o| o[..2] == [1, 0]),
+            "s_setkill {imm}"
+        );
+    }
+}
+
+#[test]
+fn the_lane_contract_stops_at_the_end_of_the_wave() {
+    for end in ["s_endpgm", "s_setkill 1"] {
+        let words = assemble(&format!("v_mov_b32 v10, 1\n{end}\nv_mov_b32 v10, 2")).unwrap();
+        let k = lower_words(&words, FloatMode::DEFAULT, Wave::W32, Target::Gfx1030).unwrap();
+        assert_eq!(crate::interp::run(&k, [0; 6], 0)[0], 1, "{end}");
+    }
 }
 
 #[test]

@@ -36,7 +36,6 @@ use Rule::{Lower, Unlowered};
 const PROGRAM_CONTROL: &str = "scalar program control: not modelled";
 const PROGRAM_COUNTER: &str = "program counter: the lane contract gives the body no code address";
 const SUBVECTOR: &str = "subvector loops branch: control flow";
-const SETKILL: &str = "ends the wave as s_endpgm does (measured): control flow";
 const MESSAGE: &str =
     "messages to the shader input unit (GS, interrupts, VGPR release): not modelled";
 const SCALAR_MEMORY: &str = "scalar memory: clocks and address-translation probes are not modelled";
@@ -725,6 +724,7 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_movrelsd_2_b32 => Lower(salu_unary::movrel),
         Opcode::s_getreg_b32 => Lower(salu_mode::getreg),
         Opcode::s_setreg_b32 | Opcode::s_setreg_imm32_b32 => Lower(salu_mode::setreg),
+        // s_version only marks the code's ISA version (rule: s-version-nop)
         Opcode::s_version
         | Opcode::s_waitcnt_vscnt
         | Opcode::s_waitcnt_vmcnt
@@ -749,7 +749,8 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_barrier => Lower(integer::nop),
         Opcode::s_round_mode | Opcode::s_denorm_mode => Lower(salu_mode::denorm_round),
         Opcode::s_sethalt => Lower(salu_mode::sethalt),
-        Opcode::s_setkill => Unlowered(SETKILL),
+        // ends the wave like s_endpgm (lower::control)
+        Opcode::s_setkill => Lower(integer::nop),
         Opcode::s_branch
         | Opcode::s_cbranch_scc0
         | Opcode::s_cbranch_scc1

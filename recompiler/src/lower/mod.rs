@@ -115,7 +115,7 @@ pub fn lower(
     wave: Wave,
     gfx: Target,
 ) -> Result<Kernel, LowerError> {
-    lower_body(Lowerer::new(mode, wave, gfx), body)
+    lower_body(Lowerer::new(mode, wave, gfx), control::reachable(body))
 }
 
 /// Decodes `words` and lowers them under the wave contract ([`lower_wave`]).
