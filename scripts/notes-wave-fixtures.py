@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes datasets/notes/wave_notes.csv (and its manifest): wave-contract rows written from the
 statements of the reference notes (../reference/shader-technical-debt.md) about scalar control
-flow, cross-lane ops, wave64 lanes, VOPC masks and SMEM. The expected values are what each cited
+flow and calls, cross-lane ops, wave64 lanes, VOPC masks and SMEM. The expected values are what each cited
 statement gives for the inputs, worked out here; they are not hardware captures. Encodings come
 from llvm-mc-19 -mcpu=gfx1030 (the decoder's oracle).
 Usage: scripts/notes-wave-fixtures.py datasets/notes/wave_notes.csv"""
@@ -159,6 +159,34 @@ rows += case("smem_unaligned", "s_mov_b64 s[24:25], s[20:21]; s_mov_b64 s[26:27]
              lambda l: [], lambda l: [], exec_in=(1 << 32) - 1, mem_in=MEM, mem_bytes=16,
              s_out=s16(s0=MEM[1], s1=MEM[0], s2=MEM[1]), mem_out=MEM)
 
+# [N-CALL] s_call_b64 writes PC + 4 to its pair and branches to PC + 4 + sext(SIMM16) * 4;
+# s_setpc_b64 of the link returns after the call (measured on gfx1036, wave32 and wave64, with
+# SIMM16 = 3). s_swappc_b64 links PC + 4 like s_getpc_b64 and branches to its source pair; with
+# SDST 125 (null) it is s_setpc_b64 and writes no pair. Code addresses only enter the outputs as
+# differences, so the rows hold whatever the body's address is.
+CALL3 = ("s_getpc_b64 s[8:9]; s_call_b64 s[4:5], 3; v_mov_b32 v11, 9; v_mov_b32 v12, s6; s_endpgm; "
+         "v_mov_b32 v10, v4; s_sub_u32 s6, s4, s8; s_setpc_b64 s[4:5]")
+for w in (32, 64):
+    rows += case(f"call{w}", CALL3, w, "gfx1036",
+                 "[N-CALL] s_call_b64 with SIMM16 = 3: the callee runs, its link minus the call's own "
+                 "address is 4, and s_setpc_b64 of the link returns after the call",
+                 lambda l: [100 + l], lambda l: [100 + l, 9, 4], exec_in=(1 << w) - 1, exec_out=(1 << w) - 1)
+rows += case("call_twice", "s_call_b64 s[4:5], 4; v_add_nc_u32 v11, 1, v11; s_call_b64 s[4:5], 2; "
+             "v_mov_b32 v12, 7; s_endpgm; v_add_nc_u32 v10, v4, v10; s_setpc_b64 s[4:5]", 32, "gfx1036",
+             "[N-CALL] one callee called from two sites returns to each", lambda l: [100 + l],
+             lambda l: [200 + 2 * l, 1, 7], exec_in=(1 << 32) - 1)
+rows += case("swappc", "s_getpc_b64 s[0:1]; s_add_u32 s0, s0, 20; s_addc_u32 s1, s1, 0; "
+             "s_swappc_b64 s[2:3], s[0:1]; v_mov_b32 v11, 5; s_endpgm; v_mov_b32 v10, v4; "
+             "s_sub_u32 s6, s2, s0; v_mov_b32 v12, s6; s_setpc_b64 s[2:3]", 64, "gfx1036",
+             "[N-CALL] s_swappc_b64 branches to its source pair and links PC + 4 (8 bytes before the "
+             "callee here)", lambda l: [100 + l], lambda l: [100 + l, 5, 0xfffffff8], exec_in=ALL64)
+rows += case("swappc_null", "s_getpc_b64 s[0:1]; s_add_u32 s0, s0, 16; s_addc_u32 s1, s1, 0; "
+             "s_swappc_b64 null, s[0:1]; v_mov_b32 v11, 5; v_mov_b32 v10, v4; v_mov_b32 v12, s6; "
+             "v_mov_b32 v13, s7", 32, "gfx1036",
+             "[N-CALL] s_swappc_b64 with SDST 125 is s_setpc_b64: it branches and leaves the marker "
+             "pair s[6:7] as it was", lambda l: [100 + l], lambda l: [100 + l, 0, 0x1234, 0x5678],
+             exec_in=(1 << 32) - 1, s_in=s16(s6=0x1234, s7=0x5678))
+
 out = sys.argv[1]
 text = V1 + "," + WAVE + "\n" + "".join(r + "\n" for r in rows)
 open(out, "w").write(text)
@@ -171,6 +199,8 @@ claims = {
                     "or 0 with bound_ctrl (notes)",
     "[N-CMPNAN]": "ordered not-equal/less/greater compares are false with a NaN operand, in a ballot too (notes)",
     "[N-SMEM]": "s_buffer_load reads (base & ~3) + (offset & ~3) (notes, measured on gfx1035)",
+    "[N-CALL]": "s_call_b64 / s_swappc_b64 link PC + 4 and branch; s_setpc_b64 of the link returns after the "
+                "call; s_swappc_b64 with SDST 125 is s_setpc_b64 (notes, measured on gfx1036)",
 }
 manifest = {
     "schema_version": 1,

@@ -34,7 +34,6 @@ pub(super) enum Rule {
 use Rule::{Lower, Unlowered};
 
 const PROGRAM_CONTROL: &str = "scalar program control: not modelled";
-const PROGRAM_COUNTER: &str = "program counter: the lane contract gives the body no code address";
 const SUBVECTOR: &str = "subvector loops branch: control flow";
 const MESSAGE: &str =
     "messages to the shader input unit (GS, interrupts, VGPR release): not modelled";
@@ -730,11 +729,11 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_waitcnt_vmcnt
         | Opcode::s_waitcnt_expcnt
         | Opcode::s_waitcnt_lgkmcnt => Lower(integer::nop),
-        Opcode::s_call_b64
-        | Opcode::s_getpc_b64
-        | Opcode::s_setpc_b64
-        | Opcode::s_swappc_b64
-        | Opcode::s_rfe_b64 => Unlowered(PROGRAM_COUNTER),
+        // the program counter under the wave contract (lower::calls)
+        Opcode::s_call_b64 | Opcode::s_getpc_b64 | Opcode::s_setpc_b64 | Opcode::s_swappc_b64 => {
+            Lower(control::straight_line)
+        }
+        Opcode::s_rfe_b64 => Unlowered("returns from the trap handler: not modelled"),
         Opcode::s_subvector_loop_begin | Opcode::s_subvector_loop_end => Unlowered(SUBVECTOR),
         Opcode::s_waitcnt
         | Opcode::s_waitcnt_depctr
