@@ -277,7 +277,7 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
     if indirect {
         let word_of: Vec<usize> = offsets.iter().copied().chain([words]).collect();
         blocks.extend(calls::dispatch_chain(
-            &mut l, &word_of, chain, exit, &block_at,
+            &mut l, &word_of, chain, exit, block_at,
         ));
     }
     l.vgpr.clear();
