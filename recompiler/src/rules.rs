@@ -26,7 +26,9 @@ pub struct Rule {
     pub instructions: Vec<String>,
     /// The rule in full (Markdown).
     pub statement: String,
-    /// Rows (`FILE:ROW_ID` of datasets/rdna2) that show the rule and replay bit for bit.
+    /// Rows (`FILE:ROW_ID` of datasets/rdna2 or datasets/notes) or waves (`FILE:WAVE_ID` of
+    /// the wave CSVs in datasets/notes and datasets/wave) that show the rule and replay bit for
+    /// bit.
     pub evidence: Vec<String>,
     /// Rows that show the rule where the CPU model still differs from the hardware.
     #[serde(default)]
@@ -136,8 +138,10 @@ pub fn render_markdown(rules: &[Rule], citations: &Citations) -> String {
          --test rules`; edit the registry, not this file. -->\n\n\
          Each heading is one rule the lowering implements where RDNA2 differs from IEEE 754 or from \
          the ISA manual's short description. Code cites a rule in one line (`// rule: ID`). Rows \
-         are `FILE:ROW_ID` of `datasets/rdna2/*.csv` (the same rows as the shared `hwdata/lane`); \
-         every evidence row replays bit for bit on the CPU model (`cargo test -p \
+         are `FILE:ROW_ID` of `datasets/rdna2/*.csv` (the same rows as the shared `hwdata/lane`) \
+         or of the rows written from the reference notes (`datasets/notes`), and whole waves are \
+         `FILE:WAVE_ID` of the wave CSVs in `datasets/notes` and `datasets/wave`; every evidence \
+         row and wave replays bit for bit on the CPU model (`cargo test -p \
          rdnaprobe-recompiler --test rules`). Mode fields use the kernel-descriptor convention \
          (`ieee`, `dx10_clamp`, `denorm32`, `denorm16`, `round32`, `round16`, `fp16_overflow`). \
          Rows the CPU model does not reproduce are listed with their class in \

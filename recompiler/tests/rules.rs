@@ -1,13 +1,15 @@
 //! The rule registry (recompiler/rules.toml) against the code and the hardware rows:
 //! - every rule cited in the code (`rule: ID`) has an entry, and every entry is cited;
 //! - `modes` names float-mode fields; every rule has evidence or says why it has none;
-//! - every evidence row exists and replays bit for bit on the CPU model; every gap row is
-//!   listed in tests/expected-mismatches.toml;
+//! - every evidence row exists and replays bit for bit on the CPU model (a lane row
+//!   `FILE:ROW_ID`, or a whole wave `FILE:WAVE_ID` of the wave CSVs in datasets/notes and
+//!   datasets/wave); every gap row is listed in tests/expected-mismatches.toml;
 //! - docs/semantics.md is the registry rendered (`BLESS=1` rewrites it).
 
 mod common;
 
 use common::hwdata::{data_dir, load, Row};
+use common::wavedata;
 use rdnaprobe_dataset::ModeField;
 use rdnaprobe_isa::known::{self, Scope};
 use rdnaprobe_recompiler::rules::{self, Citations};
@@ -135,11 +137,23 @@ fn evidence_rows_replay_exactly() {
     let mut rows = load(&data_dir());
     rows.extend(load(&data_dir().join("../notes")));
     let by_id: HashMap<&str, &Row> = rows.iter().map(|r| (r.id.as_str(), r)).collect();
+    let mut waves = wavedata::load(&data_dir().join("../notes"));
+    waves.extend(wavedata::load(&data_dir().join("../wave")));
+    let waves: HashMap<&str, &wavedata::Wave> = waves.iter().map(|w| (w.id.as_str(), w)).collect();
     let gaps_listed = expected_mismatches();
     let mut failures = Vec::new();
     let mut checked = 0;
     for r in rules::registry() {
         for id in &r.evidence {
+            if let Some(w) = waves.get(id.as_str()) {
+                checked += 1;
+                match w.replay() {
+                    Ok(d) if d.is_empty() => {}
+                    Ok(d) => failures.push(format!("{}: wave {id}: {}", r.id, d.join("; "))),
+                    Err(e) => failures.push(format!("{}: wave {id}: {e}", r.id)),
+                }
+                continue;
+            }
             let Some(row) = by_id.get(id.as_str()) else {
                 failures.push(format!(
                     "{}: evidence row {id} is not in datasets/rdna2 or datasets/notes",

@@ -1,5 +1,6 @@
 //! The wave contract's SPIR-V modules (`spirv::emit_wave`) pass
-//! `spirv-val --target-env vulkan1.1`: cross-lane bodies lowered for wave32 and wave64, and
+//! `spirv-val --target-env vulkan1.1`: cross-lane and control-flow bodies (calls included)
+//! lowered for wave32 and wave64, and
 //! random kernels extended with ballots and cross-lane reads of their results.
 //! spirv-val comes from spirv-tools; under `CI=true` a missing spirv-val fails the test.
 
@@ -12,7 +13,7 @@ use rdnaprobe_recompiler::spirv::{emit, emit_wave, emit_wave_mem, SpirvError, Sp
 
 use common::spirv_val::spirv_val;
 
-const BODIES: [&str; 11] = [
+const BODIES: [&str; 13] = [
     "v_mov_b32 v10, v4\nv_add_nc_u32 v10, 1, v10\nv_cmp_gt_u32 vcc_lo, 5, v10\ns_cbranch_vccnz -3",
     "v_cmpx_lt_u32 100, v4\ns_cbranch_execz 1\nv_mov_b32 v11, 7\nv_readfirstlane_b32 s0, v4",
     "v_mov_b32 v10, 1\ns_endpgm\nv_mov_b32_dpp v10, v4 row_shr:1",
@@ -24,6 +25,8 @@ const BODIES: [&str; 11] = [
     "v_permlanex16_b32 v10, v4, s0, s1",
     "v_add_f32 v10, v4, v5\nv_cmp_class_f32 s6, v10, 3",
     "v_add_co_u32 v10, s8, v4, v5",
+    "s_call_b64 s[4:5], 2\nv_mov_b32 v11, 9\ns_endpgm\nv_mov_b32 v10, v4\ns_setpc_b64 s[4:5]",
+    "v_mov_b32 v10, 1\ns_setkill 0\nv_mov_b32 v10, 2",
 ];
 
 #[test]

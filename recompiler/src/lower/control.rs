@@ -1,5 +1,6 @@
 //! Control flow under the wave contract: s_branch, s_cbranch_scc0/scc1/vccz/vccnz/execz/
-//! execnz and s_endpgm before the body's end. RDNA2 branches are wave-uniform (SCC, VCC and
+//! execnz, s_endpgm or s_setkill before the body's end, and the program-counter ops
+//! (s_getpc_b64, s_call_b64, s_setpc_b64, s_swappc_b64: `calls`). RDNA2 branches are wave-uniform (SCC, VCC and
 //! EXEC are the same on every lane), so the body becomes basic blocks
 //! ([`Block`](crate::ir::Block)) that every lane runs together: a block starts at the body's
 //! first word, at a branch target and after a branch or s_endpgm. A branch offset counts
@@ -11,6 +12,7 @@
 //! [`SCALAR_VARS`]` + c`, SCC is code 253) and stores every register it wrote at its end. The
 //! exit code reads the variables and forms the outputs.
 
+use super::calls::{self, Pc};
 use super::operands::Ctx;
 use super::regs::Lowerer;
 use super::wave::SCC;
@@ -39,20 +41,37 @@ fn is_branch(op: Opcode) -> bool {
     )
 }
 
-fn ends_block(inst: &Instruction) -> bool {
-    let op = inst.info().op();
-    is_branch(op) || op == Opcode::s_endpgm
+/// Whether `op` ends the wave: s_endpgm, and s_setkill with any immediate
+/// (rule: s-setkill-ends).
+fn ends_wave(op: Opcode) -> bool {
+    matches!(op, Opcode::s_endpgm | Opcode::s_setkill)
 }
 
-/// Whether `body` needs blocks: a branch, or an s_endpgm before its last instruction.
+fn ends_block(inst: &Instruction) -> bool {
+    let op = inst.info().op();
+    is_branch(op) || ends_wave(op) || matches!(calls::pc_use(op), Some(Pc::Call | Pc::Jump))
+}
+
+/// Whether `body` needs blocks: a branch, a program-counter op, or an s_endpgm / s_setkill
+/// before its last instruction.
 pub(super) fn has_control_flow(body: &[Decoded]) -> bool {
     body.iter().enumerate().any(|(i, d)| match d {
         Decoded::Inst(inst) => {
-            is_branch(inst.info().op())
-                || (inst.info().op() == Opcode::s_endpgm && i + 1 < body.len())
+            let op = inst.info().op();
+            is_branch(op) || calls::pc_use(op).is_some() || (ends_wave(op) && i + 1 < body.len())
         }
         Decoded::Unsupported(_) => false,
     })
+}
+
+/// The part of a lane-contract body that runs: up to and including the first instruction
+/// that ends the wave, as nothing after it executes (a branch before it is refused anyway).
+pub(super) fn reachable(body: &[Decoded]) -> &[Decoded] {
+    let end = body.iter().position(|d| match d {
+        Decoded::Inst(inst) => ends_wave(inst.info().op()),
+        Decoded::Unsupported(_) => false,
+    });
+    end.map_or(body, |i| &body[..=i])
 }
 
 /// The dispatch's rule for a branch outside this lowering: the lane contract has no control
@@ -144,9 +163,14 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
             reason: u.to_string(),
         },
     };
-    // Branch targets as instruction indices (`body.len()`: the exit).
+    // Branch targets as instruction indices (`body.len()`: the exit). A body with a jump to
+    // an SGPR pair may go to any instruction: each one starts a block.
     let mut target_of = vec![None; body.len()];
-    let mut leader = vec![false; body.len() + 1];
+    let indirect = body.iter().any(|d| match d {
+        Decoded::Inst(inst) => calls::pc_use(inst.info().op()) == Some(Pc::Jump),
+        Decoded::Unsupported(_) => false,
+    });
+    let mut leader = vec![indirect; body.len() + 1];
     leader[0] = true;
     for (i, d) in body.iter().enumerate() {
         let Decoded::Inst(inst) = d else {
@@ -156,7 +180,8 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
             continue;
         }
         leader[i + 1] = true;
-        if is_branch(inst.info().op()) {
+        let op = inst.info().op();
+        if is_branch(op) || calls::pc_use(op) == Some(Pc::Call) {
             let simm = i64::from(inst.words()[0] as u16 as i16);
             let to = offsets[i] as i64 + 1 + simm;
             let idx = if to == words as i64 {
@@ -178,7 +203,13 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
     }
     // block index of each leader instruction
     let starts: Vec<usize> = (0..body.len()).filter(|&i| leader[i]).collect();
-    let exit = starts.len() as u32;
+    // the dispatch chain: a block per instruction and the end, and one that never ends
+    let chain = starts.len() as u32;
+    let exit = if indirect {
+        chain + body.len() as u32 + 2
+    } else {
+        chain
+    };
     let block_at = |i: usize| {
         starts
             .iter()
@@ -196,12 +227,30 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
         // Block 0 also holds the contract's setup (inputs, s_in, EXEC).
         let first = if bi == 0 { 0 } else { l.b.k.exprs.len() as u32 };
         let mut term = Terminator::Jump(block_at(end));
+        let mut target = Vec::new();
         for i in start..end {
             let Decoded::Inst(inst) = &body[i] else {
                 return Err(unsupported(i, String::new()));
             };
             let op = inst.info().op();
-            if op == Opcode::s_endpgm {
+            let next = offsets[i] + body[i].len();
+            match calls::pc_use(op) {
+                Some(Pc::Get) => {
+                    l.write_link(inst, next).map_err(|e| unsupported(i, e))?;
+                    continue;
+                }
+                Some(Pc::Call) => l.write_link(inst, next).map_err(|e| unsupported(i, e))?,
+                Some(Pc::Jump) => {
+                    target = l.jump_target(inst).map_err(|e| unsupported(i, e))?;
+                    if op == Opcode::s_swappc_b64 {
+                        l.write_link(inst, next).map_err(|e| unsupported(i, e))?;
+                    }
+                    term = Terminator::Jump(chain);
+                    continue;
+                }
+                None => {}
+            }
+            if ends_wave(op) {
                 term = Terminator::Jump(exit);
             } else if let Some(to) = target_of[i] {
                 let to = block_at(to);
@@ -217,12 +266,19 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
                 l.inst(inst, offsets[i])?;
             }
         }
-        let stores = l.stores();
+        let mut stores = l.stores();
+        stores.extend(target);
         blocks.push(Block {
             exprs: first..l.b.k.exprs.len() as u32,
             stores,
             term,
         });
+    }
+    if indirect {
+        let word_of: Vec<usize> = offsets.iter().copied().chain([words]).collect();
+        blocks.extend(calls::dispatch_chain(
+            &mut l, &word_of, chain, exit, block_at,
+        ));
     }
     l.vgpr.clear();
     l.sgpr.clear();

@@ -45,6 +45,7 @@ fn src(c: &Ctx, i: usize) -> Result<Operand, String> {
 
 /// v_readlane_b32 sdst, vsrc0, ssrc1: lane `ssrc1 % wave`'s vsrc0, whatever EXEC holds (the
 /// hardware reads the lane's VGPR even when the lane is inactive).
+/// (rule: readlane-any-lane)
 pub(super) fn readlane(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     l.need_wave()?;
     let v = l.read32(&src(c, 0)?)?;
@@ -56,6 +57,7 @@ pub(super) fn readlane(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 
 /// v_readfirstlane_b32 sdst, vsrc0: vsrc0 of the lowest lane in EXEC, or of lane 0 when EXEC
 /// is empty (AMD Vega ISA 12.8, V_READFIRSTLANE_B32; the same in RDNA2).
+/// (rule: readfirstlane-empty-exec)
 pub(super) fn readfirstlane(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     l.need_wave()?;
     let v = l.read32(&src(c, 0)?)?;
@@ -95,6 +97,7 @@ pub(super) fn writelane(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 /// of its own row (permlane16) or of the other row of its 32-lane half (permlanex16).
 /// op_sel bit 0 is FI (fetch inactive), bit 1 bound_ctrl: an inactive source lane without FI
 /// leaves vdst unchanged, or writes 0 with bound_ctrl. Lanes outside EXEC keep vdst.
+/// (rule: permlane-inactive)
 pub(super) fn permlane(l: &mut Lowerer, c: &Ctx, cross: bool) -> Result<(), String> {
     l.need_wave()?;
     let v = l.read32(&src(c, 0)?)?;

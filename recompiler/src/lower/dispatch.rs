@@ -34,9 +34,7 @@ pub(super) enum Rule {
 use Rule::{Lower, Unlowered};
 
 const PROGRAM_CONTROL: &str = "scalar program control: not modelled";
-const PROGRAM_COUNTER: &str = "program counter: the lane contract gives the body no code address";
 const SUBVECTOR: &str = "subvector loops branch: control flow";
-const SETKILL: &str = "ends the wave as s_endpgm does (measured): control flow";
 const MESSAGE: &str =
     "messages to the shader input unit (GS, interrupts, VGPR release): not modelled";
 const SCALAR_MEMORY: &str = "scalar memory: clocks and address-translation probes are not modelled";
@@ -725,16 +723,17 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_movrelsd_2_b32 => Lower(salu_unary::movrel),
         Opcode::s_getreg_b32 => Lower(salu_mode::getreg),
         Opcode::s_setreg_b32 | Opcode::s_setreg_imm32_b32 => Lower(salu_mode::setreg),
+        // s_version only marks the code's ISA version (rule: s-version-nop)
         Opcode::s_version
         | Opcode::s_waitcnt_vscnt
         | Opcode::s_waitcnt_vmcnt
         | Opcode::s_waitcnt_expcnt
         | Opcode::s_waitcnt_lgkmcnt => Lower(integer::nop),
-        Opcode::s_call_b64
-        | Opcode::s_getpc_b64
-        | Opcode::s_setpc_b64
-        | Opcode::s_swappc_b64
-        | Opcode::s_rfe_b64 => Unlowered(PROGRAM_COUNTER),
+        // the program counter under the wave contract (lower::calls)
+        Opcode::s_call_b64 | Opcode::s_getpc_b64 | Opcode::s_setpc_b64 | Opcode::s_swappc_b64 => {
+            Lower(control::straight_line)
+        }
+        Opcode::s_rfe_b64 => Unlowered("returns from the trap handler: not modelled"),
         Opcode::s_subvector_loop_begin | Opcode::s_subvector_loop_end => Unlowered(SUBVECTOR),
         Opcode::s_waitcnt
         | Opcode::s_waitcnt_depctr
@@ -749,7 +748,8 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_barrier => Lower(integer::nop),
         Opcode::s_round_mode | Opcode::s_denorm_mode => Lower(salu_mode::denorm_round),
         Opcode::s_sethalt => Lower(salu_mode::sethalt),
-        Opcode::s_setkill => Unlowered(SETKILL),
+        // ends the wave like s_endpgm (lower::control)
+        Opcode::s_setkill => Lower(integer::nop),
         Opcode::s_branch
         | Opcode::s_cbranch_scc0
         | Opcode::s_cbranch_scc1

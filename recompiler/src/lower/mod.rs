@@ -19,6 +19,7 @@
 //! each named in docs/semantics.md, with the format-independent primitives in `build`.
 
 mod arithmetic;
+mod calls;
 mod compare;
 mod control;
 #[cfg(test)]
@@ -115,7 +116,7 @@ pub fn lower(
     wave: Wave,
     gfx: Target,
 ) -> Result<Kernel, LowerError> {
-    lower_body(Lowerer::new(mode, wave, gfx), body)
+    lower_body(Lowerer::new(mode, wave, gfx), control::reachable(body))
 }
 
 /// Decodes `words` and lowers them under the wave contract ([`lower_wave`]).

@@ -265,7 +265,7 @@ impl Lowerer {
 
     /// Writes this lane's bit `bit` (Bool) of a lane-mask destination, ANDed with EXEC. Under
     /// the lane contract the other lanes' bits are 0 in this lane's view; under the wave
-    /// contract the mask is the wave's ballot.
+    /// contract the mask is the wave's ballot (rule: compare-mask).
     pub(crate) fn write_mask(&mut self, op: &Operand, bit: Handle) -> Result<(), String> {
         let bit = match self.exec_bit() {
             Some(e) => self.b.band(e, bit),

@@ -4,6 +4,8 @@
 //! (VOPC into VCC, an SGPR pair or EXEC, carries, `v_div_scale`) are the wave's ballot of the
 //! lanes' bits ANDed with EXEC. After the body the kernel's uniform outputs are s0..s15,
 //! EXEC, VCC (a wave32's high halves are 0) and SCC.
+//! A wave64 is 64 lanes whatever the host's subgroup size: EXEC as a value, a lane's own
+//! EXEC bit, ballots and cross-lane reads cover lanes 32-63 (rule: wave64-upper-lanes).
 
 use super::regs::Lowerer;
 use crate::ir::{Expr, Handle, IntBin, Ty, UniformOutputs};

@@ -4,7 +4,7 @@
 
 #![allow(dead_code)] // each test binary uses a part of it
 
-use rdnaprobe_dataset::read_dataset;
+use rdnaprobe_dataset::{read_dataset, WaveLayout};
 use rdnaprobe_isa::{FloatMode, Target, Wave};
 use rdnaprobe_recompiler::{interp, lower_words};
 use std::path::{Path, PathBuf};
@@ -29,7 +29,8 @@ pub fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets/rdna2")
 }
 
-/// Every row with instruction words of every CSV in `dir`, through the dataset crate's reader;
+/// Every row with instruction words of every lane-contract CSV in `dir`, through the dataset
+/// crate's reader;
 /// a row is named by its `row_id` cell, or `FILE:INDEX` without one.
 pub fn load(dir: &Path) -> Vec<Row> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -42,6 +43,9 @@ pub fn load(dir: &Path) -> Vec<Row> {
     for path in files {
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
         let ds = read_dataset(&path).unwrap_or_else(|e| panic!("{e}"));
+        if WaveLayout::from_columns(&ds.extra_columns).is_some() {
+            continue; // a wave-contract CSV: common::wavedata reads it
+        }
         let id_col = ds.extra_columns.iter().position(|c| c == "row_id");
         for (i, r) in ds.rows.into_iter().enumerate() {
             if r.encoding.is_empty() {

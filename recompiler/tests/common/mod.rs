@@ -2,6 +2,7 @@
 
 pub mod hwdata;
 pub mod spirv_val;
+pub mod wavedata;
 
 /// The transcendental mnemonics (f32, f16, f64): the ops `replay_hwdata` summarises (rows,
 /// exact, max ULP) and the ones `spirv` checks are software sequences.

@@ -1,0 +1,111 @@
+//! The program counter under the wave contract: s_getpc_b64, s_call_b64, s_setpc_b64 and
+//! s_swappc_b64 (rule: scalar-calls).
+//!
+//! The body's first word sits at the virtual code address [`CODE_BASE`] (the `hip` backend has
+//! the real one, so a body that keeps a code address in an output depends on it, like one that
+//! keeps a memory address). An instruction's "PC + 4" is the address of the word after it. A
+//! jump to an address held in SGPRs (s_setpc_b64, s_swappc_b64) goes through one dispatch
+//! chain appended after the body's blocks: the jump stores its target in two variables
+//! ([`TARGET_LO`], [`TARGET_HI`]) and chain block `j` branches to instruction `j` when the
+//! target is its address (the end of the body is the exit). A target that is no instruction
+//! of the body never ends: the chain's last block jumps to itself, so the watchdog stops the
+//! wave with its error.
+
+use super::regs::Lowerer;
+use crate::ir::{Block, Expr, Handle, IntCmp, Terminator};
+use rdnaprobe_isa::{Instruction, Opcode};
+
+/// The code address of the body's first word.
+pub const CODE_BASE: u64 = 0x0000_2000_0000_0000;
+
+/// The variables that carry a jump's target address into the dispatch chain.
+const TARGET_LO: u16 = 1024;
+const TARGET_HI: u16 = 1025;
+
+/// How an instruction uses the program counter.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Pc {
+    /// s_getpc_b64: writes its own "PC + 4".
+    Get,
+    /// s_call_b64: writes "PC + 4" and branches to a constant offset.
+    Call,
+    /// s_setpc_b64 and s_swappc_b64 (which also writes "PC + 4"): a jump to an SGPR pair.
+    Jump,
+}
+
+/// The program-counter use of `op`, if any.
+pub(super) fn pc_use(op: Opcode) -> Option<Pc> {
+    match op {
+        Opcode::s_getpc_b64 => Some(Pc::Get),
+        Opcode::s_call_b64 => Some(Pc::Call),
+        Opcode::s_setpc_b64 | Opcode::s_swappc_b64 => Some(Pc::Jump),
+        _ => None,
+    }
+}
+
+impl Lowerer {
+    /// Writes the code address `CODE_BASE + 4 * word` to the instruction's destination pair
+    /// (nothing for a null destination: s_swappc_b64 with SDST 125 is s_setpc_b64).
+    pub(super) fn write_link(&mut self, inst: &Instruction, word: usize) -> Result<(), String> {
+        let Some(d) = inst.dsts(self.wave).into_iter().next() else {
+            return Ok(());
+        };
+        let at = CODE_BASE + 4 * word as u64;
+        let lo = self.b.c32(at as u32);
+        let hi = self.b.c32((at >> 32) as u32);
+        self.write_sreg(&d, &[lo, hi])
+    }
+
+    /// The stores that hand the source pair of a jump to the dispatch chain (read before the
+    /// instruction writes its link, so s_swappc_b64 may name one pair twice).
+    pub(super) fn jump_target(&mut self, inst: &Instruction) -> Result<Vec<(u16, Handle)>, String> {
+        let src = inst
+            .srcs(self.wave)
+            .into_iter()
+            .next()
+            .ok_or("missing source pair")?;
+        let v = self.read(&src, 2, false)?;
+        Ok(vec![(TARGET_LO, v[0]), (TARGET_HI, v[1])])
+    }
+}
+
+/// The dispatch chain: one block per instruction start in `word_of` (their word offsets, the
+/// body's end last, which goes to `exit`), then the block that never ends. `first` is the
+/// chain's first block index; `block_at(i)` the block of instruction `i`.
+pub(super) fn dispatch_chain(
+    l: &mut Lowerer,
+    word_of: &[usize],
+    first: u32,
+    exit: u32,
+    block_at: impl Fn(usize) -> u32,
+) -> Vec<Block> {
+    let mut blocks = Vec::with_capacity(word_of.len() + 1);
+    let last = word_of.len() - 1;
+    for (j, &w) in word_of.iter().enumerate() {
+        let start = l.b.k.exprs.len() as u32;
+        let at = CODE_BASE + 4 * w as u64;
+        let lo = l.b.push(Expr::Var(TARGET_LO));
+        let hi = l.b.push(Expr::Var(TARGET_HI));
+        let lo_ok = l.b.icmpc(IntCmp::Eq, lo, at & 0xffff_ffff);
+        let hi_ok = l.b.icmpc(IntCmp::Eq, hi, at >> 32);
+        let cond = l.b.band(lo_ok, hi_ok);
+        let then = if j == last { exit } else { block_at(j) };
+        blocks.push(Block {
+            exprs: start..l.b.k.exprs.len() as u32,
+            stores: vec![],
+            term: Terminator::Branch {
+                cond,
+                then,
+                other: first + j as u32 + 1,
+            },
+        });
+    }
+    let trap = first + word_of.len() as u32;
+    let at = l.b.k.exprs.len() as u32;
+    blocks.push(Block {
+        exprs: at..at,
+        stores: vec![],
+        term: Terminator::Jump(trap),
+    });
+    blocks
+}
