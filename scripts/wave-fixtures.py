@@ -186,13 +186,14 @@ if len(sys.argv) > 3:
 MEM_WAVE = "wave_id,lane,exec_in,s_in,mem_in,mem_bytes,s_out,mem_out"
 
 def mem_case(wid, text, enc, w, exec_in, mem_in, mem_bytes, mem_out, outs, note, s_in=None, s_out=None,
-             in0=lambda l: 100 + l, denorm32=""):
+             in0=lambda l: 100 + l, denorm32="", more=lambda l: [0] * 4, denorm16=""):
     s_in, s_out = s_in or [0] * 16, s_out or s_in or [0] * 16
     rows = []
     for l in range(w):
-        ins = [f"0x{in0(l):08x}", f"0x{l:08x}"] + ["0x00000000"] * 4
+        ins = [f"0x{x:08x}" for x in [in0(l), l] + more(l)]
         o = outs(l) + [0] * (16 - len(outs(l)))
-        cells = [f'"{text}"', enc, str(w), "", "", str(denorm32)] + [""] * 4 + ins + [f"0x{x:08x}" for x in o]
+        cells = [f'"{text}"', enc, str(w), "", "", str(denorm32), str(denorm16)] + [""] * 3 + ins
+        cells += [f"0x{x:08x}" for x in o]
         cells += ["gfx1030", "hand-computed from the RDNA2 ISA", f'"{note}"']
         first = l == 0
         cells += [wid, str(l), f"0x{exec_in:016x}" if first else "", dw(s_in) if first else "",
@@ -343,5 +344,100 @@ for mx, denorm32, wid, text, enc in [
                          "the float atomics rule: flush by denorm32 bit 0, NaN order, -0 below +0; "
                          "the old value returns", in0=lambda l: FPAIRS[l][1] if l < 16 else 100 + l,
                          denorm32=denorm32)
+# The same rule on f64 bits (the f16/f64 denormal field), and the float compare-and-swap: the
+# flushed old and compare values equal as floats (the zeros equal, NaN equal to nothing); the
+# data is stored as given. Written for any width from the bit layout.
+def float_rule(bits):
+    sign, quiet = 1 << (bits - 1), 1 << (22 if bits == 32 else 51)
+    exp = 0x7f800000 if bits == 32 else 0x7ff0000000000000
+    fl = lambda x, flush: x & sign if flush and x & exp == 0 else x
+    nan = lambda x: x & (sign - 1) > exp
+    def minmax(old, data, flush, mx):
+        o, d = fl(old, flush), fl(data, flush)
+        if nan(d) and not d & quiet: return d | quiet
+        if nan(o) and not o & quiet: return o | quiet
+        if nan(o): return d
+        if nan(d): return o
+        key = lambda x: (~x & (2 * sign - 1)) if x & sign else x | sign
+        return d if (key(d) > key(o) if mx else key(d) < key(o)) else o
+    def equal(old, cmp, flush):
+        o, c = fl(old, flush), fl(cmp, flush)
+        return not nan(o) and not nan(c) and (o == c or (o | c) & (sign - 1) == 0)
+    return minmax, equal
+
+_, feq32 = float_rule(32)
+ONE, TWO = 0x3f800000, 0x40000000
+# (old, compare value, data)
+FCAS = [(ONE, ONE, TWO), (ONE, TWO, 0x40400000), (0, 0x80000000, 0x40a00000), (0x80000000, 0, ONE),
+        (1, 0, TWO), (0, 0x80000001, TWO), (0x7fc00000, 0x7fc00000, ONE), (ONE, 0x7fc00000, TWO),
+        (0x7f800001, 0x7f800001, ONE), (0x12345678, 0x12345678, 3), (ONE, ONE, 0x7f800001),
+        (0x7f800000, 0x7f800000, ONE), (5, 5, TWO), (5, 6, TWO), (0xff800000, 0x7f800000, ONE),
+        (0x80000002, 0x00000001, 0x40400000)]
+for denorm32 in (0, 3):
+    flush = denorm32 & 1 == 0
+    mem_rows += mem_case(f"fcmpswap_d{denorm32}", "v_lshlrev_b32 v7, 2, v5; v_mov_b32 v8, v4; v_mov_b32 v9, v6; "
+                         "global_atomic_fcmpswap v10, v7, v[8:9], s[16:17] glc",
+                         "0x340e0a82 0x7e100304 0x7e120306 0xdcf98000 0x0a100807", 32, 0xffff,
+                         [o for o, _, _ in FCAS], 64,
+                         [d if feq32(o, c, flush) else o for o, c, d in FCAS],
+                         lambda l: [FCAS[l][0]] if l < 16 else [],
+                         "float compare-and-swap: flushed old and compare equal as floats (zeros equal, "
+                         "NaN never); the data is stored as given; the old value returns",
+                         in0=lambda l: FCAS[l][2] if l < 16 else 0,
+                         more=lambda l: [FCAS[l][1] if l < 16 else 0, 0, 0, 0], denorm32=denorm32)
+
+def lohi(x):
+    return [x & 0xffffffff, x >> 32]
+
+minmax64, feq64 = float_rule(64)
+ONE64, TWO64, QNAN64 = 0x3ff0000000000000, 0x4000000000000000, 0x7ff8000000000000
+# (old, data)
+F64 = [(ONE64, TWO64), (TWO64, ONE64), (0, 1 << 63), (1 << 63, 0), (QNAN64, ONE64), (ONE64, QNAN64),
+       (0x7ff0000000000001, ONE64), (ONE64, 0xfff0000000000002), (1, ONE64), (ONE64, (1 << 63) | 3),
+       (0xfff0000000000000, 0x7ff0000000000000), (0xc000000000000000, 0xbff0000000000000),
+       ((1 << 63) | 1, 1), (0x123456789abcdef0, 0x123456789abcdef1), (0x000fffffffffffff, 0x0010000000000000),
+       (QNAN64 | 5, QNAN64 | 7)]
+for mx, denorm16, wid, text, enc in [
+        (False, 0, "fmin_x2_flush", "v_lshlrev_b32 v7, 3, v5; v_mov_b32 v8, v4; v_mov_b32 v9, v6; "
+         "global_atomic_fmin_x2 v[10:11], v7, v[8:9], s[16:17] glc",
+         "0x340e0a83 0x7e100304 0x7e120306 0xdd7d8000 0x0a100807"),
+        (False, 3, "fmin_x2_keep", "v_lshlrev_b32 v7, 3, v5; v_mov_b32 v8, v4; v_mov_b32 v9, v6; "
+         "global_atomic_fmin_x2 v[10:11], v7, v[8:9], s[16:17] glc",
+         "0x340e0a83 0x7e100304 0x7e120306 0xdd7d8000 0x0a100807"),
+        (True, 0, "fmax_x2_flush", "v_lshlrev_b32 v7, 3, v5; v_mov_b32 v8, v4; v_mov_b32 v9, v6; "
+         "buffer_atomic_fmax_x2 v[8:9], v7, s[20:23], 0 offen glc; v_mov_b32 v10, v8; v_mov_b32 v11, v9",
+         "0x340e0a83 0x7e100304 0x7e120306 0xe1805000 0x80050807 0x7e140308 0x7e160309")]:
+    flush = denorm16 & 1 == 0
+    mem_rows += mem_case(wid, text, enc, 32, 0xffff, [x for o, _ in F64 for x in lohi(o)], 128,
+                         [x for o, d in F64 for x in lohi(minmax64(o, d, flush, mx))],
+                         lambda l: lohi(F64[l][0]) if l < 16 else [],
+                         "the float atomics rule on f64: flush by denorm16 bit 0, NaN order, -0 below +0; "
+                         "the old value returns", in0=lambda l: lohi(F64[l][1])[0] if l < 16 else 0,
+                         more=lambda l: [lohi(F64[l][1])[1] if l < 16 else 0, 0, 0, 0], denorm16=denorm16)
+# (old, compare value, data) on f64
+FCAS64 = [(ONE64, ONE64, TWO64), (ONE64, TWO64, 3), (0, 1 << 63, ONE64), (1, 0, TWO64), (QNAN64, QNAN64, ONE64),
+          (0x7ff0000000000001, 0x7ff0000000000001, ONE64), (5, 6, TWO64), (ONE64, ONE64 | 1, TWO64)]
+for denorm16 in (0, 3):
+    flush = denorm16 & 1 == 0
+    mem_rows += mem_case(f"fcmpswap_x2_d{denorm16}", "v_lshlrev_b32 v16, 3, v5; v_mov_b32 v12, v4; "
+                         "v_mov_b32 v13, v6; v_mov_b32 v14, v7; v_mov_b32 v15, v8; "
+                         "global_atomic_fcmpswap_x2 v[10:11], v16, v[12:15], s[16:17] glc",
+                         "0x34200a83 0x7e180304 0x7e1a0306 0x7e1c0307 0x7e1e0308 0xdd798000 0x0a100c10", 32,
+                         0xff, [x for o, _, _ in FCAS64 for x in lohi(o)], 64,
+                         [x for o, c, d in FCAS64 for x in lohi(d if feq64(o, c, flush) else o)],
+                         lambda l: [*lohi(FCAS64[l][0]), *lohi(FCAS64[l][2]), *lohi(FCAS64[l][1]), 8 * l]
+                         if l < 8 else [],
+                         "f64 float compare-and-swap (DATA[0:1] the data, DATA[2:3] the compare value), "
+                         "flushed by denorm16 bit 0", in0=lambda l: lohi(FCAS64[l][2])[0] if l < 8 else 0,
+                         more=lambda l: [lohi(FCAS64[l][2])[1], *lohi(FCAS64[l][1]), 0] if l < 8 else [0] * 4,
+                         denorm16=denorm16)
+# global_*_dword_addtid: the address is SADDR + offset + lane id * 4 (VADDR unused)
+mem_rows += mem_case("addtid", "global_store_dword_addtid v4, s[16:17]; "
+                     "global_load_dword_addtid v10, s[16:17] offset:4; global_load_dword_addtid v11, s[16:17] offset:-4",
+                     "0xdc5c8000 0x00100400 0xdc588004 0x0a100000 0xdc588ffc 0x0b100000", 32, ALL32,
+                     [0x400 + i for i in range(64)], 256,
+                     [100 + i if i < 32 else 0x400 + i for i in range(64)],
+                     lambda l: [100 + l + 1 if l < 31 else 0x420, 100 + l - 1 if l > 0 else 0],
+                     "addtid: lane l's dword at SADDR + offset + 4 * l; the lane before the region reads 0")
 if len(sys.argv) > 4:
     write(sys.argv[4], V1 + "," + MEM_WAVE, mem_rows)

@@ -43,11 +43,7 @@ const SCALAR_MEMORY: &str = "scalar memory: clocks and address-translation probe
 const INTERPOLATION: &str = "interpolation: needs a pixel shader's attributes";
 const LDS: &str = "LDS: wave contract";
 const FORMAT: &str = "typed (format) buffer access: the format conversions are not modelled yet";
-const FLOAT_ATOMIC: &str =
-    "float compare-and-swap: the rule for a denormal or signalling-NaN data is not measured";
-const ATOMIC64: &str = "f64 memory atomics: the float atomics rule for f64 is not lowered yet";
 const SCRATCH: &str = "scratch (private) memory: not modelled";
-const ADDTID: &str = "addtid forms (address from the lane id): not modelled yet";
 const IMAGE: &str = "image ops: not modelled";
 const EXPORT: &str = "export: not modelled (no pixel or vertex output)";
 
@@ -1151,20 +1147,21 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::tbuffer_store_format_d16_xy
         | Opcode::tbuffer_store_format_d16_xyz
         | Opcode::tbuffer_store_format_d16_xyzw => Unlowered(FORMAT),
-        Opcode::buffer_atomic_fcmpswap
-        | Opcode::flat_atomic_fcmpswap
-        | Opcode::global_atomic_fcmpswap => Unlowered(FLOAT_ATOMIC),
-        Opcode::buffer_atomic_fcmpswap_x2
-        | Opcode::buffer_atomic_fmin_x2
-        | Opcode::buffer_atomic_fmax_x2
-        | Opcode::flat_atomic_fcmpswap_x2
-        | Opcode::flat_atomic_fmin_x2
-        | Opcode::flat_atomic_fmax_x2
-        | Opcode::global_atomic_fcmpswap_x2
-        | Opcode::global_atomic_fmin_x2
-        | Opcode::global_atomic_fmax_x2 => Unlowered(ATOMIC64),
+        Opcode::buffer_atomic_fcmpswap => Lower(|l, c| mem::mubuf(l, c, Vm::fcmpswap(false))),
+        Opcode::flat_atomic_fcmpswap => Lower(|l, c| mem::flat_seg(l, c, Vm::fcmpswap(false))),
+        Opcode::global_atomic_fcmpswap => Lower(|l, c| mem::global(l, c, Vm::fcmpswap(false))),
+        Opcode::buffer_atomic_fcmpswap_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::fcmpswap(true))),
+        Opcode::flat_atomic_fcmpswap_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::fcmpswap(true))),
+        Opcode::global_atomic_fcmpswap_x2 => Lower(|l, c| mem::global(l, c, Vm::fcmpswap(true))),
+        Opcode::buffer_atomic_fmin_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::fminmax64(false))),
+        Opcode::buffer_atomic_fmax_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::fminmax64(true))),
+        Opcode::flat_atomic_fmin_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::fminmax64(false))),
+        Opcode::flat_atomic_fmax_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::fminmax64(true))),
+        Opcode::global_atomic_fmin_x2 => Lower(|l, c| mem::global(l, c, Vm::fminmax64(false))),
+        Opcode::global_atomic_fmax_x2 => Lower(|l, c| mem::global(l, c, Vm::fminmax64(true))),
         Opcode::buffer_gl0_inv | Opcode::buffer_gl1_inv => Lower(integer::nop),
-        Opcode::global_load_dword_addtid | Opcode::global_store_dword_addtid => Unlowered(ADDTID),
+        Opcode::global_load_dword_addtid => Lower(|l, c| mem::addtid(l, c, false)),
+        Opcode::global_store_dword_addtid => Lower(|l, c| mem::addtid(l, c, true)),
         Opcode::scratch_load_ubyte
         | Opcode::scratch_load_sbyte
         | Opcode::scratch_load_ushort

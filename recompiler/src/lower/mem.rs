@@ -81,6 +81,14 @@ pub(super) enum Vm {
     /// The 32-bit compare-and-swap: DATA[0] is written where the old value equals DATA[1];
     /// GLC returns the old value.
     CmpSwap,
+    /// fmin / fmax on f64 bits (DATA[0:1]) by the float atomics rule with the f16/f64
+    /// denormal field's flush (rule: float-atomics); GLC returns the old value to VDST[0:1].
+    FloatAtomic64 { max: bool },
+    /// The float compare-and-swap, f32 (`wide` false: DATA[0] the data, DATA[1] the compare
+    /// value) or f64 (DATA[0:1], DATA[2:3]): the data is written as given where the flushed
+    /// old and compare values are equal floats (rule: float-cmpswap); GLC returns the old
+    /// value.
+    FCmpSwap { wide: bool },
 }
 
 impl Vm {
@@ -129,6 +137,12 @@ impl Vm {
     }
     pub(super) const fn atomic64(op: LdsOp) -> Vm {
         Vm::Atomic64 { op, cmp: false }
+    }
+    pub(super) const fn fcmpswap(wide: bool) -> Vm {
+        Vm::FCmpSwap { wide }
+    }
+    pub(super) const fn fminmax64(max: bool) -> Vm {
+        Vm::FloatAtomic64 { max }
     }
     pub(super) const fn cmpswap64() -> Vm {
         Vm::Atomic64 {
@@ -289,6 +303,38 @@ impl Lowerer {
                     self.vgpr_set(vdst + 1, hi);
                 }
             }
+            Vm::FloatAtomic64 { max } => {
+                let flush = self.mode.denorm16 & 1 == 0;
+                let op = if max {
+                    LdsOp::FMax { flush }
+                } else {
+                    LdsOp::FMin { flush }
+                };
+                self.vmem(Vm::Atomic64 { op, cmp: false }, vdata, vdst, glc, at);
+            }
+            Vm::FCmpSwap { wide: true } => {
+                let flush = self.mode.denorm16 & 1 == 0;
+                let d = self.v64(vdata);
+                let c = self.v64(vdata + 2);
+                let (a, ok) = at(self, 0);
+                let old = self.mem(LdsOp::FCmpSwap { flush }, 8, a, d, ok, Some(c));
+                if glc {
+                    let lo = self.b.trunc64(old);
+                    let hi = self.b.hi32(old);
+                    self.vgpr_set(vdst, lo);
+                    self.vgpr_set(vdst + 1, hi);
+                }
+            }
+            Vm::FCmpSwap { wide: false } => {
+                let flush = self.mode.denorm32 & 1 == 0;
+                let d = self.vgpr_get(vdata);
+                let c = self.vgpr_get(vdata + 1);
+                let (a, ok) = at(self, 0);
+                let old = self.mem(LdsOp::FCmpSwap { flush }, 4, a, d, ok, Some(c));
+                if glc {
+                    self.vgpr_set(vdst, old);
+                }
+            }
             Vm::CmpSwap => {
                 let d = self.vgpr_get(vdata);
                 let c = self.vgpr_get(vdata + 1);
@@ -372,6 +418,46 @@ pub(super) fn flat(l: &mut Lowerer, c: &Ctx, what: Vm, global: bool) -> Result<(
     l.vmem(what, data, vdst, glc, &mut |l, k| {
         (l.b.addc(base, u64::from(k)), None)
     });
+    Ok(())
+}
+
+/// `global_load_dword_addtid` / `global_store_dword_addtid`: one dword at
+/// `s[saddr:saddr+1] + sext(offset12) + lane * 4` (the lane id in the wave; VADDR unused). The
+/// form without SADDR is not documented for gfx10 and is refused.
+pub(super) fn addtid(l: &mut Lowerer, c: &Ctx, store: bool) -> Result<(), String> {
+    if !l.wave_contract {
+        return Err(NEEDS_WAVE.into());
+    }
+    let (w0, w1) = (word(c, 0)?, word(c, 1)?);
+    let glc = w0 & (1 << 16) != 0;
+    let (data, saddr, vdst) = (
+        ((w1 >> 8) & 0xff) as u16,
+        ((w1 >> 16) & 0x7f) as u16,
+        ((w1 >> 24) & 0xff) as u16,
+    );
+    if saddr == NULL {
+        return Err(
+            "memory: addtid without SADDR (off): the address base is not documented".into(),
+        );
+    }
+    if saddr > 104 {
+        return Err(format!("memory: addtid SADDR s{saddr} is not an SGPR pair"));
+    }
+    let lo = l.sgpr_get(saddr);
+    let hi = l.sgpr_get(saddr + 1);
+    let lane = l.lane;
+    let b = &mut l.b;
+    let s = b.pack64(lo, hi);
+    let t = b.shlc(lane, 2);
+    let t = b.zext(t);
+    let a = b.add(s, t);
+    let a = b.addc(a, sext(w0 & 0xfff, 12));
+    let what = if store {
+        Vm::store(4, 1)
+    } else {
+        Vm::dwords(1)
+    };
+    l.vmem(what, data, vdst, glc, &mut |_, _| (a, None));
     Ok(())
 }
 
