@@ -439,5 +439,227 @@ mem_rows += mem_case("addtid", "global_store_dword_addtid v4, s[16:17]; "
                      [100 + i if i < 32 else 0x400 + i for i in range(64)],
                      lambda l: [100 + l + 1 if l < 31 else 0x420, 100 + l - 1 if l > 0 else 0],
                      "addtid: lane l's dword at SADDR + offset + 4 * l; the lane before the region reads 0")
+# Typed (format) buffer accesses: the conversions worked out here on exact fractions.
+from fractions import Fraction
+
+def round_frac(q, mbits, ebits):
+    """The float (mbits stored fraction bits, ebits exponent bits) nearest to q, ties to even."""
+    sign = 1 if q < 0 else 0
+    q = abs(q)
+    if q == 0:
+        return sign << (mbits + ebits)
+    bias = (1 << (ebits - 1)) - 1
+    e = q.numerator.bit_length() - q.denominator.bit_length()
+    if Fraction(2) ** e > q:
+        e -= 1
+    if Fraction(2) ** (e + 1) <= q:
+        e += 1
+    e = max(e, 1 - bias)
+    scaled = q / Fraction(2) ** (e - mbits)
+    m = scaled.numerator // scaled.denominator
+    rem = scaled - m
+    if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and m & 1):
+        m += 1
+    if m >= 1 << (mbits + 1):
+        m >>= 1
+        e += 1
+    biased = e + bias if m >= 1 << mbits else 0
+    return sign << (mbits + ebits) | biased << mbits | (m & ((1 << mbits) - 1))
+
+f32 = lambda q: round_frac(q, 23, 8)
+f16 = lambda q: round_frac(q, 10, 5)
+
+def sx(v, n):
+    return v - (1 << n) if v >> (n - 1) & 1 else v
+
+def unorm(i, n, out=f32):
+    return out(Fraction(i, (1 << n) - 1))
+
+def snorm(i, n, out=f32):
+    return out(max(Fraction(sx(i, n), (1 << (n - 1)) - 1), Fraction(-1)))
+
+def small_float(v, mbits):
+    """An unsigned e5 float with mbits fraction bits (or an f16 with its sign) as f32 bits,
+    exactly; NaN keeps its payload moved up, not quieted."""
+    sign = v >> 15 & 1 if mbits == 10 else 0
+    e, m = v >> mbits & 0x1f, v & ((1 << mbits) - 1)
+    if e == 0x1f:
+        return sign << 31 | 0x7f800000 | m << (23 - mbits)
+    q = Fraction(m, 1 << mbits) * Fraction(2) ** -14 if e == 0 else \
+        (1 + Fraction(m, 1 << mbits)) * Fraction(2) ** (e - 15)
+    return sign << 31 | f32(q)
+
+def unpack(word, comps):
+    return [word >> o & ((1 << w) - 1) for o, w in comps]
+
+def typed_load(wid, text, enc, w, words_per_lane, mem_in, conv, note, exec_in=None):
+    exec_in = exec_in if exec_in is not None else (1 << w) - 1
+    mem_rows.extend(mem_case(wid, text, enc, w, exec_in, mem_in, 4 * len(mem_in), mem_in,
+                             lambda l: conv(mem_in[words_per_lane * l: words_per_lane * (l + 1)]), note))
+
+RGBA8 = [(0, 8), (8, 8), (16, 8), (24, 8)]
+BYTES256 = [sum((4 * k + j) << (8 * j) for j in range(4)) for k in range(64)]
+typed_load("tbuf_unorm8", "v_lshlrev_b32 v6, 2, v5; tbuffer_load_format_xyzw v[10:13], v6, s[20:23], 0 "
+           "format:[BUF_FMT_8_8_8_8_UNORM] offen", "0x340c0a82 0xe9c31000 0x80050a06", 64, 1, BYTES256,
+           lambda ws: [unorm(c, 8) for c in unpack(ws[0], RGBA8)],
+           "8_8_8_8_UNORM: every byte i gives i / 255 rounded to nearest even")
+typed_load("tbuf_snorm8", "v_lshlrev_b32 v6, 2, v5; tbuffer_load_format_xyzw v[10:13], v6, s[20:23], 0 "
+           "format:[BUF_FMT_8_8_8_8_SNORM] offen", "0x340c0a82 0xe9cb1000 0x80050a06", 64, 1, BYTES256,
+           lambda ws: [snorm(c, 8) for c in unpack(ws[0], RGBA8)],
+           "8_8_8_8_SNORM: every byte, max(i / 127, -1) rounded to nearest even")
+import random
+rng = random.Random(20261201)
+H16 = [0, 1, 2, 0x7fff, 0x8000, 0x8001, 0xffff, 0xfffe, 0x5555, 0xaaaa, 3, 0x100]
+H16 += [rng.randrange(1 << 16) for _ in range(128 - len(H16))]
+W16 = [H16[2 * i] | H16[2 * i + 1] << 16 for i in range(64)]
+RGBA16 = [(0, 16), (16, 16)]
+typed_load("tbuf_unorm16", "v_lshlrev_b32 v6, 3, v5; tbuffer_load_format_xyzw v[10:13], v6, s[20:23], 0 "
+           "format:[BUF_FMT_16_16_16_16_UNORM] offen", "0x340c0a83 0xea0b1000 0x80050a06", 32, 2, W16,
+           lambda ws: [unorm(c, 16) for wd in ws for c in unpack(wd, RGBA16)],
+           "16_16_16_16_UNORM: i / 65535 rounded to nearest even")
+typed_load("tbuf_snorm16", "v_lshlrev_b32 v6, 3, v5; tbuffer_load_format_xyzw v[10:13], v6, s[20:23], 0 "
+           "format:[BUF_FMT_16_16_16_16_SNORM] offen", "0x340c0a83 0xea131000 0x80050a06", 32, 2, W16,
+           lambda ws: [snorm(c, 16) for wd in ws for c in unpack(wd, RGBA16)],
+           "16_16_16_16_SNORM: max(i / 32767, -1) rounded to nearest even")
+P1010102 = [(0, 10), (10, 10), (20, 10), (30, 2)]
+WP = [0, 0xffffffff, 0x3ff, 0x200 | 0x1ff << 10 | 0x201 << 20 | 2 << 30, 0x40000000, 0x80000000]
+WP += [rng.randrange(1 << 32) for _ in range(32 - len(WP))]
+typed_load("tbuf_2_10_10_10_unorm", "v_lshlrev_b32 v6, 2, v5; tbuffer_load_format_xyzw v[10:13], v6, s[20:23], 0 "
+           "format:[BUF_FMT_2_10_10_10_UNORM] offen", "0x340c0a82 0xe9931000 0x80050a06", 32, 1, WP,
+           lambda ws: [unorm(c, wd) for c, (_, wd) in zip(unpack(ws[0], P1010102), P1010102)],
+           "2_10_10_10_UNORM: x in bits 9:0 ... w in 31:30, i / (2^n - 1)")
+typed_load("tbuf_2_10_10_10_snorm", "v_lshlrev_b32 v6, 2, v5; tbuffer_load_format_xyzw v[10:13], v6, s[20:23], 0 "
+           "format:[BUF_FMT_2_10_10_10_SNORM] offen", "0x340c0a82 0xe99b1000 0x80050a06", 32, 1, WP,
+           lambda ws: [snorm(c, wd) for c, (_, wd) in zip(unpack(ws[0], P1010102), P1010102)],
+           "2_10_10_10_SNORM: max(i / (2^(n-1) - 1), -1); the 2-bit w is -1, -1, 0 or 1")
+typed_load("tbuf_2_10_10_10_sint", "v_lshlrev_b32 v6, 2, v5; tbuffer_load_format_xyzw v[10:13], v6, s[20:23], 0 "
+           "format:[BUF_FMT_2_10_10_10_SINT] offen", "0x340c0a82 0xe9bb1000 0x80050a06", 32, 1, WP,
+           lambda ws: [sx(c, wd) & 0xffffffff for c, (_, wd) in zip(unpack(ws[0], P1010102), P1010102)],
+           "2_10_10_10_SINT: sign-extended components")
+F111110 = [(0, 11), (11, 11), (22, 10)]
+WF = [0, 0x7c0 | 0x7c0 << 11 | 0x3e0 << 22, 0x7c1 | 0x7ff << 11 | 0x3e1 << 22, 1 | 1 << 11 | 1 << 22,
+      0x3c0 | 0x3c0 << 11 | 0x1e0 << 22, 0x3f | 0x7bf << 11 | 0x3df << 22]
+WF += [rng.randrange(1 << 32) for _ in range(32 - len(WF))]
+typed_load("tbuf_10_11_11_float", "v_lshlrev_b32 v6, 2, v5; tbuffer_load_format_xyz v[10:12], v6, s[20:23], 0 "
+           "format:[BUF_FMT_10_11_11_FLOAT] offen", "0x340c0a82 0xe9221000 0x80050a06", 32, 1, WF,
+           lambda ws: [small_float(c, wd - 5) for c, (_, wd) in zip(unpack(ws[0], F111110), F111110)],
+           "10_11_11_FLOAT: unsigned 11-bit (x, y) and 10-bit (z) floats widened exactly; "
+           "infinities and NaN payloads kept")
+W2 = [0, 0x3c00 | 0xbc00 << 16, 0x7c00 | 0xfc01 << 16, 0x0001 | 0x83ff << 16, 0x7e00 | 0xffff << 16,
+      0x8000 | 0x7bff << 16]
+W2 += [rng.randrange(1 << 32) for _ in range(32 - len(W2))]
+P16 = [(0, 16), (16, 16)]
+P8 = [(0, 8), (8, 8)]
+typed_load("tbuf_16_16", "v_lshlrev_b32 v6, 2, v5; tbuffer_load_format_xy v[10:11], v6, s[20:23], 0 "
+           "format:[BUF_FMT_16_16_FLOAT] offen; tbuffer_load_format_xy v[12:13], v6, s[20:23], 0 "
+           "format:[BUF_FMT_16_16_USCALED] offen; tbuffer_load_format_xy v[14:15], v6, s[20:23], 0 "
+           "format:[BUF_FMT_16_16_SSCALED] offen; tbuffer_load_format_xy v[16:17], v6, s[20:23], 0 "
+           "format:[BUF_FMT_8_8_UINT] offen; tbuffer_load_format_xy v[18:19], v6, s[20:23], 0 "
+           "format:[BUF_FMT_8_8_SINT] offen offset:2",
+           "0x340c0a82 0xe8e91000 0x80050a06 0xe8c91000 0x80050c06 0xe8d11000 0x80050e06 0xe8911000 "
+           "0x80051006 0xe8991002 0x80051206", 32, 1, W2,
+           lambda ws: [small_float(c, 10) for c in unpack(ws[0], P16)]
+           + [f32(Fraction(c)) for c in unpack(ws[0], P16)]
+           + [f32(Fraction(sx(c, 16))) for c in unpack(ws[0], P16)]
+           + unpack(ws[0], P8) + [sx(c, 8) & 0xffffffff for c in unpack(ws[0] >> 16, P8)],
+           "16_16 FLOAT (exact), USCALED, SSCALED; 8_8 UINT and SINT (the upper two bytes at offset 2)")
+
+def pack16(vals):
+    return [vals[i] | (vals[i + 1] << 16 if i + 1 < len(vals) else 0) for i in range(0, len(vals), 2)]
+
+typed_load("tbuf_d16", "v_lshlrev_b32 v6, 3, v5; tbuffer_load_format_d16_xyzw v[10:11], v6, s[20:23], 0 "
+           "format:[BUF_FMT_8_8_8_8_UNORM] offen; tbuffer_load_format_d16_xyz v[12:13], v6, s[20:23], 0 "
+           "format:[BUF_FMT_16_16_16_16_UNORM] offen; tbuffer_load_format_d16_xy v14, v6, s[20:23], 0 "
+           "format:[BUF_FMT_16_16_SNORM] offen",
+           "0x340c0a83 0xe9c31000 0x80250a06 0xea0a1000 0x80250c06 0xe8c11000 0x80250e06", 32, 2, W16,
+           lambda ws: pack16([unorm(c, 8, f16) for c in unpack(ws[0], RGBA8)])
+           + pack16([unorm(c, 16, f16) for wd in ws for c in unpack(wd, RGBA16)][:3])
+           + pack16([snorm(c, 16, f16) for c in unpack(ws[0], RGBA16)]),
+           "d16: components rounded to f16 (16-bit UNORM below 2^-14 gives f16 denormals), two per "
+           "VGPR; the high half of the last odd one keeps the VGPR's bits (0)")
+
+def f32v(bits):
+    sign = -1 if bits >> 31 else 1
+    e, m = bits >> 23 & 0xff, bits & 0x7fffff
+    return sign * (Fraction(m, 1 << 23) * Fraction(2) ** -126 if e == 0 else
+                   (1 + Fraction(m, 1 << 23)) * Fraction(2) ** (e - 127))
+
+def unorm_store(x, n):
+    if x & 0x7fffffff > 0x7f800000 or x >> 31:
+        return 0
+    if x & 0x7fffffff >= 0x3f800000:
+        return (1 << n) - 1
+    q = f32v(x) * ((1 << n) - 1) + Fraction(1, 2)
+    return q.numerator // q.denominator
+
+def snorm_store(x, n):
+    if x & 0x7fffffff > 0x7f800000:
+        return 0
+    m = (1 << (n - 1)) - 1
+    if x & 0x7fffffff >= 0x3f800000:
+        r = m
+    else:
+        q = abs(f32v(x)) * m + Fraction(1, 2)
+        r = q.numerator // q.denominator
+    return (-r if x >> 31 else r) & ((1 << n) - 1)
+
+FS = [0, 0x80000000, 0x3f800000, 0xbf800000, 0x3f000000, 0x40000000, 0x7f800000, 0xff800000, 0x7fc00000,
+      0xffc00000, 0x00000001, 0x807fffff, f32(Fraction(1, 510)), f32(Fraction(3, 510)), f32(Fraction(1, 254)),
+      f32(Fraction(-1, 254)), 0x3b808081, 0x3f7fffff, 0xbf7fffff, 0x3c010204]
+FS += [rng.randrange(0x3f800000) for _ in range(128 - len(FS))]
+STORE = "v_lshlrev_b32 v6, 2, v5; v_mov_b32 v10, v4; v_mov_b32 v11, v7; v_mov_b32 v12, v8; v_mov_b32 v13, v9; "
+STORE_ENC = "0x340c0a82 0x7e140304 0x7e160307 0x7e180308 0x7e1a0309 "
+def typed_store(wid, fmt, enc, vals, words, note, w=32):
+    quads = [vals[4 * l: 4 * l + 4] for l in range(w)]
+    mem_out = [x for q in quads for x in words(q)]
+    mem_rows.extend(mem_case(wid, STORE + f"tbuffer_store_format_xyzw v[10:13], v6, s[20:23], 0 format:[{fmt}] offen",
+                             STORE_ENC + enc, w, (1 << w) - 1, [0xdeadbeef] * len(mem_out), 4 * len(mem_out),
+                             mem_out, lambda l: quads[l], note, in0=lambda l: quads[l][0],
+                             more=lambda l: [0, *quads[l][1:]]))
+typed_store("tbuf_store_unorm8", "BUF_FMT_8_8_8_8_UNORM", "0xe9c71000 0x80050a06", FS,
+            lambda q: [sum(unorm_store(x, 8) << (8 * j) for j, x in enumerate(q))],
+            "8_8_8_8_UNORM store: NaN and negatives 0, >= 1 255, else floor(x * 255 + 1/2) exactly")
+typed_store("tbuf_store_snorm8", "BUF_FMT_8_8_8_8_SNORM", "0xe9cf1000 0x80050a06", FS,
+            lambda q: [sum(snorm_store(x, 8) << (8 * j) for j, x in enumerate(q))],
+            "8_8_8_8_SNORM store: NaN 0, |x| >= 1 127, else floor(|x| * 127 + 1/2) with the sign back")
+IS = [0, 1, 0x3ff, 0x400, 0xffffffff, 3, 4, 0x80000000] + [rng.randrange(1 << 32) for _ in range(120)]
+typed_store("tbuf_store_uint", "BUF_FMT_2_10_10_10_UINT", "0xe9b71000 0x80050a06", IS,
+            lambda q: [sum(min(x, (1 << wd) - 1) << o for x, (o, wd) in zip(q, P1010102))],
+            "2_10_10_10_UINT store: each component saturated to its width")
+# 16_16_SINT saturates each component; a d16 store widens its f16 halves exactly first
+I2 = [(rng.randrange(1 << 32), rng.randrange(1 << 32)) for _ in range(32)]
+I2[:4] = [(0x7fff, 0x8000), (0xffff8000, 0xffff7fff), (0x80000000, 0x7fffffff), (0, 0xffffffff)]
+H2 = [0x3c00 | 0xbc00 << 16, 0x7c00 | 0x7e00 << 16, 0x3800 | 0x1c02 << 16, 0x0001 | 0x3bff << 16]
+H2 += [rng.randrange(1 << 32) for _ in range(28)]
+sat16 = lambda v: min(max(sx(v, 32), -0x8000), 0x7fff) & 0xffff
+mem_rows += mem_case("tbuf_store_16_16", "v_lshlrev_b32 v6, 3, v5; v_mov_b32 v10, v4; v_mov_b32 v11, v7; "
+                     "tbuffer_store_format_xy v[10:11], v6, s[20:23], 0 format:[BUF_FMT_16_16_SINT] offen; "
+                     "tbuffer_store_format_d16_xy v8, v6, s[20:23], 0 format:[BUF_FMT_16_16_UNORM] offen offset:4",
+                     "0x340c0a83 0x7e140304 0x7e160307 0xe8e51000 0x80050a06 0xe8bd1004 0x80250806", 32, ALL32,
+                     [0] * 64, 256,
+                     [x for l in range(32) for x in (sat16(I2[l][0]) | sat16(I2[l][1]) << 16,
+                      unorm_store(small_float(H2[l] & 0xffff, 10), 16)
+                      | unorm_store(small_float(H2[l] >> 16, 10), 16) << 16)],
+                     lambda l: [I2[l][0], I2[l][1]],
+                     "16_16_SINT store saturates; tbuffer_store_format_d16_xy of 16_16_UNORM: f16 halves "
+                     "widened exactly, then the UNORM store rule", in0=lambda l: I2[l][0],
+                     more=lambda l: [0, I2[l][1], H2[l], 0])
+# MUBUF typed accesses: FORMAT and DST_SEL come from the V# (here built by the body)
+M0 = [rng.randrange(1 << 32) for _ in range(64)]
+X0 = [0x3f800000 | 0x3c00 << 16, 0x00000000 | 0x7c00 << 16, 0x3f000000 | 0x3800 << 16, 0xbf800000 | 0xfc00 << 16]
+X0 += [rng.randrange(1 << 32) for _ in range(28)]
+mem_rows += mem_case("buffer_format", "s_mov_b32 s24, s16; s_mov_b32 s25, s17; s_mov_b32 s26, 0x100; "
+                     "s_mov_b32 s27, 0x3100efac; v_lshlrev_b32 v6, 2, v5; buffer_load_format_xy v[10:11], v6, s[24:27], 0 offen; "
+                     "v_mov_b32 v12, v4; buffer_load_format_d16_hi_x v12, v6, s[24:27], 0 offen; s_mov_b32 s27, 0x31007fac; "
+                     "buffer_store_format_x v4, v6, s[24:27], 0 offen; buffer_store_format_d16_hi_x v4, v6, s[24:27], 0 offen offset:2",
+                     "0xbe980310 0xbe990311 0xbe9a03ff 0x00000100 0xbe9b03ff 0x3100efac 0x340c0a82 0xe0041000 "
+                     "0x80060a06 0x7e180304 0xe0981000 0x80060c06 0xbe9b03ff 0x31007fac 0xe0101000 0x80060406 "
+                     "0xe09c1002 0x80060406", 32, ALL32, M0, 256,
+                     [unorm_store(X0[i], 16) | unorm_store(small_float(X0[i] >> 16, 10), 16) << 16 if i < 32
+                      else M0[i] for i in range(64)],
+                     lambda l: [unorm(M0[l] & 0xff, 8), unorm(M0[l] >> 8 & 0xff, 8),
+                                unorm(M0[l] & 0xff, 8, f16) << 16 | X0[l] & 0xffff],
+                     "buffer_load/store_format with the V#'s FORMAT (8_8_UNORM, then 16_UNORM) and DST_SEL "
+                     "XYZW; _d16_hi_x loads into and stores from bits 31:16", in0=lambda l: X0[l])
 if len(sys.argv) > 4:
     write(sys.argv[4], V1 + "," + MEM_WAVE, mem_rows)

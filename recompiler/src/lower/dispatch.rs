@@ -8,6 +8,7 @@ use super::compare::{self, FCond, ICond};
 use super::conversion::{self, ToInt};
 use super::lds::{self, Ds};
 use super::mem::{self, Vm, D16};
+use super::mem_format::{self, D16Form, Typed};
 use super::minmax::{self, Of3};
 use super::operands::Ctx;
 use super::packed::{self, Mix, Pk};
@@ -42,10 +43,27 @@ const MESSAGE: &str =
 const SCALAR_MEMORY: &str = "scalar memory: clocks and address-translation probes are not modelled";
 const INTERPOLATION: &str = "interpolation: needs a pixel shader's attributes";
 const LDS: &str = "LDS: wave contract";
-const FORMAT: &str = "typed (format) buffer access: the format conversions are not modelled yet";
 const SCRATCH: &str = "scratch (private) memory: not modelled";
 const IMAGE: &str = "image ops: not modelled";
 const EXPORT: &str = "export: not modelled (no pixel or vertex output)";
+
+/// The lowering of a MUBUF typed access: `typed!(2, false, No)` is `buffer_load_format_xy`'s
+/// (two components, a load, one per VGPR).
+macro_rules! typed {
+    ($n:literal, $store:literal, $d16:ident) => {
+        Lower(|l, c| {
+            mem_format::mubuf_format(
+                l,
+                c,
+                Typed {
+                    n: $n,
+                    store: $store,
+                    d16: D16Form::$d16,
+                },
+            )
+        })
+    };
+}
 
 /// The lowering of an LDS atomic: `lds_atomic!(Add, true)` is `ds_add_rtn_u32`'s
 /// (`LdsOp::Add`, returning the old value).
@@ -1129,24 +1147,40 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::ds_read_b96
         | Opcode::ds_read_b128 => Unlowered(LDS),
         Opcode::exp => Unlowered(EXPORT),
-        Opcode::buffer_load_format_x
-        | Opcode::buffer_load_format_xy
-        | Opcode::buffer_load_format_xyz
-        | Opcode::buffer_load_format_xyzw
-        | Opcode::buffer_store_format_x
-        | Opcode::buffer_store_format_xy
-        | Opcode::buffer_store_format_xyz
-        | Opcode::buffer_store_format_xyzw
-        | Opcode::buffer_load_format_d16_hi_x
-        | Opcode::buffer_store_format_d16_hi_x
-        | Opcode::tbuffer_load_format_d16_x
-        | Opcode::tbuffer_load_format_d16_xy
-        | Opcode::tbuffer_load_format_d16_xyz
-        | Opcode::tbuffer_load_format_d16_xyzw
-        | Opcode::tbuffer_store_format_d16_x
-        | Opcode::tbuffer_store_format_d16_xy
-        | Opcode::tbuffer_store_format_d16_xyz
-        | Opcode::tbuffer_store_format_d16_xyzw => Unlowered(FORMAT),
+        Opcode::buffer_load_format_x => typed!(1, false, No),
+        Opcode::buffer_load_format_xy => typed!(2, false, No),
+        Opcode::buffer_load_format_xyz => typed!(3, false, No),
+        Opcode::buffer_load_format_xyzw => typed!(4, false, No),
+        Opcode::buffer_store_format_x => typed!(1, true, No),
+        Opcode::buffer_store_format_xy => typed!(2, true, No),
+        Opcode::buffer_store_format_xyz => typed!(3, true, No),
+        Opcode::buffer_store_format_xyzw => typed!(4, true, No),
+        Opcode::buffer_load_format_d16_hi_x => typed!(1, false, Hi),
+        Opcode::buffer_store_format_d16_hi_x => typed!(1, true, Hi),
+        Opcode::tbuffer_load_format_d16_x => {
+            Lower(|l, c| mem_format::mtbuf_typed(l, c, 1, false, true))
+        }
+        Opcode::tbuffer_load_format_d16_xy => {
+            Lower(|l, c| mem_format::mtbuf_typed(l, c, 2, false, true))
+        }
+        Opcode::tbuffer_load_format_d16_xyz => {
+            Lower(|l, c| mem_format::mtbuf_typed(l, c, 3, false, true))
+        }
+        Opcode::tbuffer_load_format_d16_xyzw => {
+            Lower(|l, c| mem_format::mtbuf_typed(l, c, 4, false, true))
+        }
+        Opcode::tbuffer_store_format_d16_x => {
+            Lower(|l, c| mem_format::mtbuf_typed(l, c, 1, true, true))
+        }
+        Opcode::tbuffer_store_format_d16_xy => {
+            Lower(|l, c| mem_format::mtbuf_typed(l, c, 2, true, true))
+        }
+        Opcode::tbuffer_store_format_d16_xyz => {
+            Lower(|l, c| mem_format::mtbuf_typed(l, c, 3, true, true))
+        }
+        Opcode::tbuffer_store_format_d16_xyzw => {
+            Lower(|l, c| mem_format::mtbuf_typed(l, c, 4, true, true))
+        }
         Opcode::buffer_atomic_fcmpswap => Lower(|l, c| mem::mubuf(l, c, Vm::fcmpswap(false))),
         Opcode::flat_atomic_fcmpswap => Lower(|l, c| mem::flat_seg(l, c, Vm::fcmpswap(false))),
         Opcode::global_atomic_fcmpswap => Lower(|l, c| mem::global(l, c, Vm::fcmpswap(false))),

@@ -45,6 +45,7 @@ mod lds;
 #[cfg(test)]
 mod lds_tests;
 mod mem;
+mod mem_format;
 #[cfg(test)]
 mod mem_tests;
 mod minmax;
@@ -62,6 +63,7 @@ mod salu_mode;
 mod salu_tests;
 mod salu_unary;
 mod saturate;
+mod smem;
 mod transcendental;
 #[cfg(test)]
 mod transcendental_tests;
