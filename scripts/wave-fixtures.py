@@ -661,5 +661,35 @@ mem_rows += mem_case("buffer_format", "s_mov_b32 s24, s16; s_mov_b32 s25, s17; s
                                 unorm(M0[l] & 0xff, 8, f16) << 16 | X0[l] & 0xffff],
                      "buffer_load/store_format with the V#'s FORMAT (8_8_UNORM, then 16_UNORM) and DST_SEL "
                      "XYZW; _d16_hi_x loads into and stores from bits 31:16", in0=lambda l: X0[l])
+# Scratch: every lane's own private memory (256 bytes, zero before the body, not an output):
+# address v[vaddr] or s[saddr], plus the signed offset; past the end reads 0, writes nothing.
+SIN = lambda l: (0x80000000 + l * 0x01010301) & 0xffffffff
+def priv_dword5(l):
+    return {2: l, 3: SIN(l), 5: SIN(l)}.get(l, 0)
+mem_rows += mem_case("scratch", "v_lshlrev_b32 v6, 2, v5; scratch_store_dword v6, v4, off; "
+                     "scratch_load_dword v10, v6, off; scratch_load_dword v11, v6, off offset:4; "
+                     "scratch_store_dwordx2 v6, v[4:5], off offset:8; scratch_load_ubyte v12, v6, off offset:9; "
+                     "scratch_load_sshort v13, v6, off offset:11; scratch_load_dword v14, off, s2 offset:-4; "
+                     "v_mov_b32 v15, v4; scratch_load_short_d16_hi v15, v6, off offset:12; "
+                     "scratch_store_dword off, v4, s3; scratch_load_ushort v16, off, s3; "
+                     "scratch_store_short off, v4, s3; scratch_load_ushort v17, off, s3",
+                     "0x340c0a82 0xdc704000 0x007d0406 0xdc304000 0x0a7d0006 0xdc304004 0x0b7d0006 0xdc744008 "
+                     "0x007d0406 0xdc204009 0x0c7d0006 0xdc2c400b 0x0d7d0006 0xdc304ffc 0x0e020000 0x7e1e0304 "
+                     "0xdc94400c 0x0f7d0006 0xdc704000 0x00030400 0xdc284000 0x10030000 0xdc684000 0x00030400 "
+                     "0xdc284000 0x11030000", 32, ALL32, [0], 4, [0],
+                     lambda l: [SIN(l), 0, SIN(l) >> 8 & 0xff,
+                                sx(SIN(l) >> 24 | (l & 0xff) << 8, 16) & 0xffffffff,
+                                priv_dword5(l), l << 16 | SIN(l) & 0xffff, 0, SIN(l) & 0xffff],
+                     "scratch: per-lane private bytes (a dword store, an x2 store, byte/short loads across "
+                     "dwords, an SGPR address seeing each lane's own dword 5); a dword at 254 of 256 is "
+                     "dropped, a short there is kept", s_in=s16(s2=24, s3=254), in0=SIN)
+E = 0xf0f0f0f0f0f0f0f0
+mem_rows += mem_case("scratch_loop", "s_mov_b32 s0, 3; v_mov_b32 v7, 0; scratch_load_dword v8, v7, off; "
+                     "v_add_nc_u32 v8, v8, v5; scratch_store_dword v7, v8, off; s_sub_u32 s0, s0, 1; "
+                     "s_cmp_lg_u32 s0, 0; s_cbranch_scc1 -8; scratch_load_dword v10, v7, off",
+                     "0xbe800383 0x7e0e0280 0xdc304000 0x087d0007 0x4a100b08 0xdc704000 0x007d0807 0x80808100 "
+                     "0xbf078000 0xbf85fff8 0xdc304000 0x0a7d0007", 64, E, [0], 4, [0],
+                     lambda l: [3 * l] if active(E, l) else [],
+                     "scratch inside a loop: private dword 0 += lane, 3 passes; inactive lanes store nothing")
 if len(sys.argv) > 4:
     write(sys.argv[4], V1 + "," + MEM_WAVE, mem_rows)

@@ -12,6 +12,7 @@ use super::mem_format::{self, D16Form, Typed};
 use super::minmax::{self, Of3};
 use super::operands::Ctx;
 use super::packed::{self, Mix, Pk};
+use super::scratch::scratch;
 use super::unary::UnaryOp;
 use super::{
     control, crosslane, cube, division, dot, dot_f16, float16, float16_of3, float64, float64_int,
@@ -43,7 +44,6 @@ const MESSAGE: &str =
 const SCALAR_MEMORY: &str = "scalar memory: clocks and address-translation probes are not modelled";
 const INTERPOLATION: &str = "interpolation: needs a pixel shader's attributes";
 const LDS: &str = "LDS: wave contract";
-const SCRATCH: &str = "scratch (private) memory: not modelled";
 const IMAGE: &str = "image ops: not modelled";
 const EXPORT: &str = "export: not modelled (no pixel or vertex output)";
 
@@ -1196,28 +1196,32 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::buffer_gl0_inv | Opcode::buffer_gl1_inv => Lower(integer::nop),
         Opcode::global_load_dword_addtid => Lower(|l, c| mem::addtid(l, c, false)),
         Opcode::global_store_dword_addtid => Lower(|l, c| mem::addtid(l, c, true)),
-        Opcode::scratch_load_ubyte
-        | Opcode::scratch_load_sbyte
-        | Opcode::scratch_load_ushort
-        | Opcode::scratch_load_sshort
-        | Opcode::scratch_load_dword
-        | Opcode::scratch_load_dwordx2
-        | Opcode::scratch_load_dwordx4
-        | Opcode::scratch_load_dwordx3
-        | Opcode::scratch_store_byte
-        | Opcode::scratch_store_byte_d16_hi
-        | Opcode::scratch_store_short
-        | Opcode::scratch_store_short_d16_hi
-        | Opcode::scratch_store_dword
-        | Opcode::scratch_store_dwordx2
-        | Opcode::scratch_store_dwordx4
-        | Opcode::scratch_store_dwordx3
-        | Opcode::scratch_load_ubyte_d16
-        | Opcode::scratch_load_ubyte_d16_hi
-        | Opcode::scratch_load_sbyte_d16
-        | Opcode::scratch_load_sbyte_d16_hi
-        | Opcode::scratch_load_short_d16
-        | Opcode::scratch_load_short_d16_hi => Unlowered(SCRATCH),
+        Opcode::scratch_load_ubyte => Lower(|l, c| scratch(l, c, Vm::load(1, false))),
+        Opcode::scratch_load_sbyte => Lower(|l, c| scratch(l, c, Vm::load(1, true))),
+        Opcode::scratch_load_ushort => Lower(|l, c| scratch(l, c, Vm::load(2, false))),
+        Opcode::scratch_load_sshort => Lower(|l, c| scratch(l, c, Vm::load(2, true))),
+        Opcode::scratch_load_dword => Lower(|l, c| scratch(l, c, Vm::dwords(1))),
+        Opcode::scratch_load_dwordx2 => Lower(|l, c| scratch(l, c, Vm::dwords(2))),
+        Opcode::scratch_load_dwordx3 => Lower(|l, c| scratch(l, c, Vm::dwords(3))),
+        Opcode::scratch_load_dwordx4 => Lower(|l, c| scratch(l, c, Vm::dwords(4))),
+        Opcode::scratch_store_byte => Lower(|l, c| scratch(l, c, Vm::store(1, 1))),
+        Opcode::scratch_store_byte_d16_hi => Lower(|l, c| scratch(l, c, Vm::store_hi(1))),
+        Opcode::scratch_store_short => Lower(|l, c| scratch(l, c, Vm::store(2, 1))),
+        Opcode::scratch_store_short_d16_hi => Lower(|l, c| scratch(l, c, Vm::store_hi(2))),
+        Opcode::scratch_store_dword => Lower(|l, c| scratch(l, c, Vm::store(4, 1))),
+        Opcode::scratch_store_dwordx2 => Lower(|l, c| scratch(l, c, Vm::store(4, 2))),
+        Opcode::scratch_store_dwordx3 => Lower(|l, c| scratch(l, c, Vm::store(4, 3))),
+        Opcode::scratch_store_dwordx4 => Lower(|l, c| scratch(l, c, Vm::store(4, 4))),
+        Opcode::scratch_load_ubyte_d16 => Lower(|l, c| scratch(l, c, Vm::d16(1, false, D16::Lo))),
+        Opcode::scratch_load_ubyte_d16_hi => {
+            Lower(|l, c| scratch(l, c, Vm::d16(1, false, D16::Hi)))
+        }
+        Opcode::scratch_load_sbyte_d16 => Lower(|l, c| scratch(l, c, Vm::d16(1, true, D16::Lo))),
+        Opcode::scratch_load_sbyte_d16_hi => Lower(|l, c| scratch(l, c, Vm::d16(1, true, D16::Hi))),
+        Opcode::scratch_load_short_d16 => Lower(|l, c| scratch(l, c, Vm::d16(2, false, D16::Lo))),
+        Opcode::scratch_load_short_d16_hi => {
+            Lower(|l, c| scratch(l, c, Vm::d16(2, false, D16::Hi)))
+        }
 
         Opcode::image_load
         | Opcode::image_load_mip

@@ -348,7 +348,7 @@ impl Lowerer {
     }
 
     /// A loaded value of `bytes` as the VGPR `r` gets it.
-    fn extend(&mut self, v: Handle, bytes: u8, sext: bool, d16: D16, r: u16) -> Handle {
+    pub(super) fn extend(&mut self, v: Handle, bytes: u8, sext: bool, d16: D16, r: u16) -> Handle {
         let b = &mut self.b;
         let bits = 8 * u32::from(bytes);
         let width = if d16 == D16::No { 32 } else { 16 };

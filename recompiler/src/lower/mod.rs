@@ -63,6 +63,7 @@ mod salu_mode;
 mod salu_tests;
 mod salu_unary;
 mod saturate;
+mod scratch;
 mod smem;
 mod transcendental;
 #[cfg(test)]
