@@ -47,6 +47,8 @@ mod lds_tests;
 mod mem;
 mod mem_format;
 #[cfg(test)]
+mod mem_format_tests;
+#[cfg(test)]
 mod mem_tests;
 mod minmax;
 mod modifiers;
