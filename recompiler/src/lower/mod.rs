@@ -19,6 +19,7 @@
 //! each named in docs/semantics.md, with the format-independent primitives in `build`.
 
 mod arithmetic;
+mod buffer_addr;
 mod compare;
 mod control;
 #[cfg(test)]
