@@ -186,13 +186,14 @@ if len(sys.argv) > 3:
 MEM_WAVE = "wave_id,lane,exec_in,s_in,mem_in,mem_bytes,s_out,mem_out"
 
 def mem_case(wid, text, enc, w, exec_in, mem_in, mem_bytes, mem_out, outs, note, s_in=None, s_out=None,
-             in0=lambda l: 100 + l, denorm32=""):
+             in0=lambda l: 100 + l, denorm32="", more=lambda l: [0] * 4, denorm16=""):
     s_in, s_out = s_in or [0] * 16, s_out or s_in or [0] * 16
     rows = []
     for l in range(w):
-        ins = [f"0x{in0(l):08x}", f"0x{l:08x}"] + ["0x00000000"] * 4
+        ins = [f"0x{x:08x}" for x in [in0(l), l] + more(l)]
         o = outs(l) + [0] * (16 - len(outs(l)))
-        cells = [f'"{text}"', enc, str(w), "", "", str(denorm32)] + [""] * 4 + ins + [f"0x{x:08x}" for x in o]
+        cells = [f'"{text}"', enc, str(w), "", "", str(denorm32), str(denorm16)] + [""] * 3 + ins
+        cells += [f"0x{x:08x}" for x in o]
         cells += ["gfx1030", "hand-computed from the RDNA2 ISA", f'"{note}"']
         first = l == 0
         cells += [wid, str(l), f"0x{exec_in:016x}" if first else "", dw(s_in) if first else "",
@@ -343,5 +344,352 @@ for mx, denorm32, wid, text, enc in [
                          "the float atomics rule: flush by denorm32 bit 0, NaN order, -0 below +0; "
                          "the old value returns", in0=lambda l: FPAIRS[l][1] if l < 16 else 100 + l,
                          denorm32=denorm32)
+# The same rule on f64 bits (the f16/f64 denormal field), and the float compare-and-swap: the
+# flushed old and compare values equal as floats (the zeros equal, NaN equal to nothing); the
+# data is stored as given. Written for any width from the bit layout.
+def float_rule(bits):
+    sign, quiet = 1 << (bits - 1), 1 << (22 if bits == 32 else 51)
+    exp = 0x7f800000 if bits == 32 else 0x7ff0000000000000
+    fl = lambda x, flush: x & sign if flush and x & exp == 0 else x
+    nan = lambda x: x & (sign - 1) > exp
+    def minmax(old, data, flush, mx):
+        o, d = fl(old, flush), fl(data, flush)
+        if nan(d) and not d & quiet: return d | quiet
+        if nan(o) and not o & quiet: return o | quiet
+        if nan(o): return d
+        if nan(d): return o
+        key = lambda x: (~x & (2 * sign - 1)) if x & sign else x | sign
+        return d if (key(d) > key(o) if mx else key(d) < key(o)) else o
+    def equal(old, cmp, flush):
+        o, c = fl(old, flush), fl(cmp, flush)
+        return not nan(o) and not nan(c) and (o == c or (o | c) & (sign - 1) == 0)
+    return minmax, equal
+
+_, feq32 = float_rule(32)
+ONE, TWO = 0x3f800000, 0x40000000
+# (old, compare value, data)
+FCAS = [(ONE, ONE, TWO), (ONE, TWO, 0x40400000), (0, 0x80000000, 0x40a00000), (0x80000000, 0, ONE),
+        (1, 0, TWO), (0, 0x80000001, TWO), (0x7fc00000, 0x7fc00000, ONE), (ONE, 0x7fc00000, TWO),
+        (0x7f800001, 0x7f800001, ONE), (0x12345678, 0x12345678, 3), (ONE, ONE, 0x7f800001),
+        (0x7f800000, 0x7f800000, ONE), (5, 5, TWO), (5, 6, TWO), (0xff800000, 0x7f800000, ONE),
+        (0x80000002, 0x00000001, 0x40400000)]
+for denorm32 in (0, 3):
+    flush = denorm32 & 1 == 0
+    mem_rows += mem_case(f"fcmpswap_d{denorm32}", "v_lshlrev_b32 v7, 2, v5; v_mov_b32 v8, v4; v_mov_b32 v9, v6; "
+                         "global_atomic_fcmpswap v10, v7, v[8:9], s[16:17] glc",
+                         "0x340e0a82 0x7e100304 0x7e120306 0xdcf98000 0x0a100807", 32, 0xffff,
+                         [o for o, _, _ in FCAS], 64,
+                         [d if feq32(o, c, flush) else o for o, c, d in FCAS],
+                         lambda l: [FCAS[l][0]] if l < 16 else [],
+                         "float compare-and-swap: flushed old and compare equal as floats (zeros equal, "
+                         "NaN never); the data is stored as given; the old value returns",
+                         in0=lambda l: FCAS[l][2] if l < 16 else 0,
+                         more=lambda l: [FCAS[l][1] if l < 16 else 0, 0, 0, 0], denorm32=denorm32)
+
+def lohi(x):
+    return [x & 0xffffffff, x >> 32]
+
+minmax64, feq64 = float_rule(64)
+ONE64, TWO64, QNAN64 = 0x3ff0000000000000, 0x4000000000000000, 0x7ff8000000000000
+# (old, data)
+F64 = [(ONE64, TWO64), (TWO64, ONE64), (0, 1 << 63), (1 << 63, 0), (QNAN64, ONE64), (ONE64, QNAN64),
+       (0x7ff0000000000001, ONE64), (ONE64, 0xfff0000000000002), (1, ONE64), (ONE64, (1 << 63) | 3),
+       (0xfff0000000000000, 0x7ff0000000000000), (0xc000000000000000, 0xbff0000000000000),
+       ((1 << 63) | 1, 1), (0x123456789abcdef0, 0x123456789abcdef1), (0x000fffffffffffff, 0x0010000000000000),
+       (QNAN64 | 5, QNAN64 | 7)]
+for mx, denorm16, wid, text, enc in [
+        (False, 0, "fmin_x2_flush", "v_lshlrev_b32 v7, 3, v5; v_mov_b32 v8, v4; v_mov_b32 v9, v6; "
+         "global_atomic_fmin_x2 v[10:11], v7, v[8:9], s[16:17] glc",
+         "0x340e0a83 0x7e100304 0x7e120306 0xdd7d8000 0x0a100807"),
+        (False, 3, "fmin_x2_keep", "v_lshlrev_b32 v7, 3, v5; v_mov_b32 v8, v4; v_mov_b32 v9, v6; "
+         "global_atomic_fmin_x2 v[10:11], v7, v[8:9], s[16:17] glc",
+         "0x340e0a83 0x7e100304 0x7e120306 0xdd7d8000 0x0a100807"),
+        (True, 0, "fmax_x2_flush", "v_lshlrev_b32 v7, 3, v5; v_mov_b32 v8, v4; v_mov_b32 v9, v6; "
+         "buffer_atomic_fmax_x2 v[8:9], v7, s[20:23], 0 offen glc; v_mov_b32 v10, v8; v_mov_b32 v11, v9",
+         "0x340e0a83 0x7e100304 0x7e120306 0xe1805000 0x80050807 0x7e140308 0x7e160309")]:
+    flush = denorm16 & 1 == 0
+    mem_rows += mem_case(wid, text, enc, 32, 0xffff, [x for o, _ in F64 for x in lohi(o)], 128,
+                         [x for o, d in F64 for x in lohi(minmax64(o, d, flush, mx))],
+                         lambda l: lohi(F64[l][0]) if l < 16 else [],
+                         "the float atomics rule on f64: flush by denorm16 bit 0, NaN order, -0 below +0; "
+                         "the old value returns", in0=lambda l: lohi(F64[l][1])[0] if l < 16 else 0,
+                         more=lambda l: [lohi(F64[l][1])[1] if l < 16 else 0, 0, 0, 0], denorm16=denorm16)
+# (old, compare value, data) on f64
+FCAS64 = [(ONE64, ONE64, TWO64), (ONE64, TWO64, 3), (0, 1 << 63, ONE64), (1, 0, TWO64), (QNAN64, QNAN64, ONE64),
+          (0x7ff0000000000001, 0x7ff0000000000001, ONE64), (5, 6, TWO64), (ONE64, ONE64 | 1, TWO64)]
+for denorm16 in (0, 3):
+    flush = denorm16 & 1 == 0
+    mem_rows += mem_case(f"fcmpswap_x2_d{denorm16}", "v_lshlrev_b32 v16, 3, v5; v_mov_b32 v12, v4; "
+                         "v_mov_b32 v13, v6; v_mov_b32 v14, v7; v_mov_b32 v15, v8; "
+                         "global_atomic_fcmpswap_x2 v[10:11], v16, v[12:15], s[16:17] glc",
+                         "0x34200a83 0x7e180304 0x7e1a0306 0x7e1c0307 0x7e1e0308 0xdd798000 0x0a100c10", 32,
+                         0xff, [x for o, _, _ in FCAS64 for x in lohi(o)], 64,
+                         [x for o, c, d in FCAS64 for x in lohi(d if feq64(o, c, flush) else o)],
+                         lambda l: [*lohi(FCAS64[l][0]), *lohi(FCAS64[l][2]), *lohi(FCAS64[l][1]), 8 * l]
+                         if l < 8 else [],
+                         "f64 float compare-and-swap (DATA[0:1] the data, DATA[2:3] the compare value), "
+                         "flushed by denorm16 bit 0", in0=lambda l: lohi(FCAS64[l][2])[0] if l < 8 else 0,
+                         more=lambda l: [lohi(FCAS64[l][2])[1], *lohi(FCAS64[l][1]), 0] if l < 8 else [0] * 4,
+                         denorm16=denorm16)
+# global_*_dword_addtid: the address is SADDR + offset + lane id * 4 (VADDR unused)
+mem_rows += mem_case("addtid", "global_store_dword_addtid v4, s[16:17]; "
+                     "global_load_dword_addtid v10, s[16:17] offset:4; global_load_dword_addtid v11, s[16:17] offset:-4",
+                     "0xdc5c8000 0x00100400 0xdc588004 0x0a100000 0xdc588ffc 0x0b100000", 32, ALL32,
+                     [0x400 + i for i in range(64)], 256,
+                     [100 + i if i < 32 else 0x400 + i for i in range(64)],
+                     lambda l: [100 + l + 1 if l < 31 else 0x420, 100 + l - 1 if l > 0 else 0],
+                     "addtid: lane l's dword at SADDR + offset + 4 * l; the lane before the region reads 0")
+# Typed (format) buffer accesses: the conversions worked out here on exact fractions.
+from fractions import Fraction
+
+def round_frac(q, mbits, ebits):
+    """The float (mbits stored fraction bits, ebits exponent bits) nearest to q, ties to even."""
+    sign = 1 if q < 0 else 0
+    q = abs(q)
+    if q == 0:
+        return sign << (mbits + ebits)
+    bias = (1 << (ebits - 1)) - 1
+    e = q.numerator.bit_length() - q.denominator.bit_length()
+    if Fraction(2) ** e > q:
+        e -= 1
+    if Fraction(2) ** (e + 1) <= q:
+        e += 1
+    e = max(e, 1 - bias)
+    scaled = q / Fraction(2) ** (e - mbits)
+    m = scaled.numerator // scaled.denominator
+    rem = scaled - m
+    if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and m & 1):
+        m += 1
+    if m >= 1 << (mbits + 1):
+        m >>= 1
+        e += 1
+    biased = e + bias if m >= 1 << mbits else 0
+    return sign << (mbits + ebits) | biased << mbits | (m & ((1 << mbits) - 1))
+
+f32 = lambda q: round_frac(q, 23, 8)
+f16 = lambda q: round_frac(q, 10, 5)
+
+def sx(v, n):
+    return v - (1 << n) if v >> (n - 1) & 1 else v
+
+def unorm(i, n, out=f32):
+    return out(Fraction(i, (1 << n) - 1))
+
+def snorm(i, n, out=f32):
+    return out(max(Fraction(sx(i, n), (1 << (n - 1)) - 1), Fraction(-1)))
+
+def small_float(v, mbits):
+    """An unsigned e5 float with mbits fraction bits (or an f16 with its sign) as f32 bits,
+    exactly; NaN keeps its payload moved up, not quieted."""
+    sign = v >> 15 & 1 if mbits == 10 else 0
+    e, m = v >> mbits & 0x1f, v & ((1 << mbits) - 1)
+    if e == 0x1f:
+        return sign << 31 | 0x7f800000 | m << (23 - mbits)
+    q = Fraction(m, 1 << mbits) * Fraction(2) ** -14 if e == 0 else \
+        (1 + Fraction(m, 1 << mbits)) * Fraction(2) ** (e - 15)
+    return sign << 31 | f32(q)
+
+def unpack(word, comps):
+    return [word >> o & ((1 << w) - 1) for o, w in comps]
+
+def typed_load(wid, text, enc, w, words_per_lane, mem_in, conv, note, exec_in=None):
+    exec_in = exec_in if exec_in is not None else (1 << w) - 1
+    mem_rows.extend(mem_case(wid, text, enc, w, exec_in, mem_in, 4 * len(mem_in), mem_in,
+                             lambda l: conv(mem_in[words_per_lane * l: words_per_lane * (l + 1)]), note))
+
+RGBA8 = [(0, 8), (8, 8), (16, 8), (24, 8)]
+BYTES256 = [sum((4 * k + j) << (8 * j) for j in range(4)) for k in range(64)]
+typed_load("tbuf_unorm8", "v_lshlrev_b32 v6, 2, v5; tbuffer_load_format_xyzw v[10:13], v6, s[20:23], 0 "
+           "format:[BUF_FMT_8_8_8_8_UNORM] offen", "0x340c0a82 0xe9c31000 0x80050a06", 64, 1, BYTES256,
+           lambda ws: [unorm(c, 8) for c in unpack(ws[0], RGBA8)],
+           "8_8_8_8_UNORM: every byte i gives i / 255 rounded to nearest even")
+typed_load("tbuf_snorm8", "v_lshlrev_b32 v6, 2, v5; tbuffer_load_format_xyzw v[10:13], v6, s[20:23], 0 "
+           "format:[BUF_FMT_8_8_8_8_SNORM] offen", "0x340c0a82 0xe9cb1000 0x80050a06", 64, 1, BYTES256,
+           lambda ws: [snorm(c, 8) for c in unpack(ws[0], RGBA8)],
+           "8_8_8_8_SNORM: every byte, max(i / 127, -1) rounded to nearest even")
+import random
+rng = random.Random(20261201)
+H16 = [0, 1, 2, 0x7fff, 0x8000, 0x8001, 0xffff, 0xfffe, 0x5555, 0xaaaa, 3, 0x100]
+H16 += [rng.randrange(1 << 16) for _ in range(128 - len(H16))]
+W16 = [H16[2 * i] | H16[2 * i + 1] << 16 for i in range(64)]
+RGBA16 = [(0, 16), (16, 16)]
+typed_load("tbuf_unorm16", "v_lshlrev_b32 v6, 3, v5; tbuffer_load_format_xyzw v[10:13], v6, s[20:23], 0 "
+           "format:[BUF_FMT_16_16_16_16_UNORM] offen", "0x340c0a83 0xea0b1000 0x80050a06", 32, 2, W16,
+           lambda ws: [unorm(c, 16) for wd in ws for c in unpack(wd, RGBA16)],
+           "16_16_16_16_UNORM: i / 65535 rounded to nearest even")
+typed_load("tbuf_snorm16", "v_lshlrev_b32 v6, 3, v5; tbuffer_load_format_xyzw v[10:13], v6, s[20:23], 0 "
+           "format:[BUF_FMT_16_16_16_16_SNORM] offen", "0x340c0a83 0xea131000 0x80050a06", 32, 2, W16,
+           lambda ws: [snorm(c, 16) for wd in ws for c in unpack(wd, RGBA16)],
+           "16_16_16_16_SNORM: max(i / 32767, -1) rounded to nearest even")
+P1010102 = [(0, 10), (10, 10), (20, 10), (30, 2)]
+WP = [0, 0xffffffff, 0x3ff, 0x200 | 0x1ff << 10 | 0x201 << 20 | 2 << 30, 0x40000000, 0x80000000]
+WP += [rng.randrange(1 << 32) for _ in range(32 - len(WP))]
+typed_load("tbuf_2_10_10_10_unorm", "v_lshlrev_b32 v6, 2, v5; tbuffer_load_format_xyzw v[10:13], v6, s[20:23], 0 "
+           "format:[BUF_FMT_2_10_10_10_UNORM] offen", "0x340c0a82 0xe9931000 0x80050a06", 32, 1, WP,
+           lambda ws: [unorm(c, wd) for c, (_, wd) in zip(unpack(ws[0], P1010102), P1010102)],
+           "2_10_10_10_UNORM: x in bits 9:0 ... w in 31:30, i / (2^n - 1)")
+typed_load("tbuf_2_10_10_10_snorm", "v_lshlrev_b32 v6, 2, v5; tbuffer_load_format_xyzw v[10:13], v6, s[20:23], 0 "
+           "format:[BUF_FMT_2_10_10_10_SNORM] offen", "0x340c0a82 0xe99b1000 0x80050a06", 32, 1, WP,
+           lambda ws: [snorm(c, wd) for c, (_, wd) in zip(unpack(ws[0], P1010102), P1010102)],
+           "2_10_10_10_SNORM: max(i / (2^(n-1) - 1), -1); the 2-bit w is -1, -1, 0 or 1")
+typed_load("tbuf_2_10_10_10_sint", "v_lshlrev_b32 v6, 2, v5; tbuffer_load_format_xyzw v[10:13], v6, s[20:23], 0 "
+           "format:[BUF_FMT_2_10_10_10_SINT] offen", "0x340c0a82 0xe9bb1000 0x80050a06", 32, 1, WP,
+           lambda ws: [sx(c, wd) & 0xffffffff for c, (_, wd) in zip(unpack(ws[0], P1010102), P1010102)],
+           "2_10_10_10_SINT: sign-extended components")
+F111110 = [(0, 11), (11, 11), (22, 10)]
+WF = [0, 0x7c0 | 0x7c0 << 11 | 0x3e0 << 22, 0x7c1 | 0x7ff << 11 | 0x3e1 << 22, 1 | 1 << 11 | 1 << 22,
+      0x3c0 | 0x3c0 << 11 | 0x1e0 << 22, 0x3f | 0x7bf << 11 | 0x3df << 22]
+WF += [rng.randrange(1 << 32) for _ in range(32 - len(WF))]
+typed_load("tbuf_10_11_11_float", "v_lshlrev_b32 v6, 2, v5; tbuffer_load_format_xyz v[10:12], v6, s[20:23], 0 "
+           "format:[BUF_FMT_10_11_11_FLOAT] offen", "0x340c0a82 0xe9221000 0x80050a06", 32, 1, WF,
+           lambda ws: [small_float(c, wd - 5) for c, (_, wd) in zip(unpack(ws[0], F111110), F111110)],
+           "10_11_11_FLOAT: unsigned 11-bit (x, y) and 10-bit (z) floats widened exactly; "
+           "infinities and NaN payloads kept")
+W2 = [0, 0x3c00 | 0xbc00 << 16, 0x7c00 | 0xfc01 << 16, 0x0001 | 0x83ff << 16, 0x7e00 | 0xffff << 16,
+      0x8000 | 0x7bff << 16]
+W2 += [rng.randrange(1 << 32) for _ in range(32 - len(W2))]
+P16 = [(0, 16), (16, 16)]
+P8 = [(0, 8), (8, 8)]
+typed_load("tbuf_16_16", "v_lshlrev_b32 v6, 2, v5; tbuffer_load_format_xy v[10:11], v6, s[20:23], 0 "
+           "format:[BUF_FMT_16_16_FLOAT] offen; tbuffer_load_format_xy v[12:13], v6, s[20:23], 0 "
+           "format:[BUF_FMT_16_16_USCALED] offen; tbuffer_load_format_xy v[14:15], v6, s[20:23], 0 "
+           "format:[BUF_FMT_16_16_SSCALED] offen; tbuffer_load_format_xy v[16:17], v6, s[20:23], 0 "
+           "format:[BUF_FMT_8_8_UINT] offen; tbuffer_load_format_xy v[18:19], v6, s[20:23], 0 "
+           "format:[BUF_FMT_8_8_SINT] offen offset:2",
+           "0x340c0a82 0xe8e91000 0x80050a06 0xe8c91000 0x80050c06 0xe8d11000 0x80050e06 0xe8911000 "
+           "0x80051006 0xe8991002 0x80051206", 32, 1, W2,
+           lambda ws: [small_float(c, 10) for c in unpack(ws[0], P16)]
+           + [f32(Fraction(c)) for c in unpack(ws[0], P16)]
+           + [f32(Fraction(sx(c, 16))) for c in unpack(ws[0], P16)]
+           + unpack(ws[0], P8) + [sx(c, 8) & 0xffffffff for c in unpack(ws[0] >> 16, P8)],
+           "16_16 FLOAT (exact), USCALED, SSCALED; 8_8 UINT and SINT (the upper two bytes at offset 2)")
+
+def pack16(vals):
+    return [vals[i] | (vals[i + 1] << 16 if i + 1 < len(vals) else 0) for i in range(0, len(vals), 2)]
+
+typed_load("tbuf_d16", "v_lshlrev_b32 v6, 3, v5; tbuffer_load_format_d16_xyzw v[10:11], v6, s[20:23], 0 "
+           "format:[BUF_FMT_8_8_8_8_UNORM] offen; tbuffer_load_format_d16_xyz v[12:13], v6, s[20:23], 0 "
+           "format:[BUF_FMT_16_16_16_16_UNORM] offen; tbuffer_load_format_d16_xy v14, v6, s[20:23], 0 "
+           "format:[BUF_FMT_16_16_SNORM] offen",
+           "0x340c0a83 0xe9c31000 0x80250a06 0xea0a1000 0x80250c06 0xe8c11000 0x80250e06", 32, 2, W16,
+           lambda ws: pack16([unorm(c, 8, f16) for c in unpack(ws[0], RGBA8)])
+           + pack16([unorm(c, 16, f16) for wd in ws for c in unpack(wd, RGBA16)][:3])
+           + pack16([snorm(c, 16, f16) for c in unpack(ws[0], RGBA16)]),
+           "d16: components rounded to f16 (16-bit UNORM below 2^-14 gives f16 denormals), two per "
+           "VGPR; the high half of the last odd one keeps the VGPR's bits (0)")
+
+def f32v(bits):
+    sign = -1 if bits >> 31 else 1
+    e, m = bits >> 23 & 0xff, bits & 0x7fffff
+    return sign * (Fraction(m, 1 << 23) * Fraction(2) ** -126 if e == 0 else
+                   (1 + Fraction(m, 1 << 23)) * Fraction(2) ** (e - 127))
+
+def unorm_store(x, n):
+    if x & 0x7fffffff > 0x7f800000 or x >> 31:
+        return 0
+    if x & 0x7fffffff >= 0x3f800000:
+        return (1 << n) - 1
+    q = f32v(x) * ((1 << n) - 1) + Fraction(1, 2)
+    return q.numerator // q.denominator
+
+def snorm_store(x, n):
+    if x & 0x7fffffff > 0x7f800000:
+        return 0
+    m = (1 << (n - 1)) - 1
+    if x & 0x7fffffff >= 0x3f800000:
+        r = m
+    else:
+        q = abs(f32v(x)) * m + Fraction(1, 2)
+        r = q.numerator // q.denominator
+    return (-r if x >> 31 else r) & ((1 << n) - 1)
+
+FS = [0, 0x80000000, 0x3f800000, 0xbf800000, 0x3f000000, 0x40000000, 0x7f800000, 0xff800000, 0x7fc00000,
+      0xffc00000, 0x00000001, 0x807fffff, f32(Fraction(1, 510)), f32(Fraction(3, 510)), f32(Fraction(1, 254)),
+      f32(Fraction(-1, 254)), 0x3b808081, 0x3f7fffff, 0xbf7fffff, 0x3c010204]
+FS += [rng.randrange(0x3f800000) for _ in range(128 - len(FS))]
+STORE = "v_lshlrev_b32 v6, 2, v5; v_mov_b32 v10, v4; v_mov_b32 v11, v7; v_mov_b32 v12, v8; v_mov_b32 v13, v9; "
+STORE_ENC = "0x340c0a82 0x7e140304 0x7e160307 0x7e180308 0x7e1a0309 "
+def typed_store(wid, fmt, enc, vals, words, note, w=32):
+    quads = [vals[4 * l: 4 * l + 4] for l in range(w)]
+    mem_out = [x for q in quads for x in words(q)]
+    mem_rows.extend(mem_case(wid, STORE + f"tbuffer_store_format_xyzw v[10:13], v6, s[20:23], 0 format:[{fmt}] offen",
+                             STORE_ENC + enc, w, (1 << w) - 1, [0xdeadbeef] * len(mem_out), 4 * len(mem_out),
+                             mem_out, lambda l: quads[l], note, in0=lambda l: quads[l][0],
+                             more=lambda l: [0, *quads[l][1:]]))
+typed_store("tbuf_store_unorm8", "BUF_FMT_8_8_8_8_UNORM", "0xe9c71000 0x80050a06", FS,
+            lambda q: [sum(unorm_store(x, 8) << (8 * j) for j, x in enumerate(q))],
+            "8_8_8_8_UNORM store: NaN and negatives 0, >= 1 255, else floor(x * 255 + 1/2) exactly")
+typed_store("tbuf_store_snorm8", "BUF_FMT_8_8_8_8_SNORM", "0xe9cf1000 0x80050a06", FS,
+            lambda q: [sum(snorm_store(x, 8) << (8 * j) for j, x in enumerate(q))],
+            "8_8_8_8_SNORM store: NaN 0, |x| >= 1 127, else floor(|x| * 127 + 1/2) with the sign back")
+IS = [0, 1, 0x3ff, 0x400, 0xffffffff, 3, 4, 0x80000000] + [rng.randrange(1 << 32) for _ in range(120)]
+typed_store("tbuf_store_uint", "BUF_FMT_2_10_10_10_UINT", "0xe9b71000 0x80050a06", IS,
+            lambda q: [sum(min(x, (1 << wd) - 1) << o for x, (o, wd) in zip(q, P1010102))],
+            "2_10_10_10_UINT store: each component saturated to its width")
+# 16_16_SINT saturates each component; a d16 store widens its f16 halves exactly first
+I2 = [(rng.randrange(1 << 32), rng.randrange(1 << 32)) for _ in range(32)]
+I2[:4] = [(0x7fff, 0x8000), (0xffff8000, 0xffff7fff), (0x80000000, 0x7fffffff), (0, 0xffffffff)]
+H2 = [0x3c00 | 0xbc00 << 16, 0x7c00 | 0x7e00 << 16, 0x3800 | 0x1c02 << 16, 0x0001 | 0x3bff << 16]
+H2 += [rng.randrange(1 << 32) for _ in range(28)]
+sat16 = lambda v: min(max(sx(v, 32), -0x8000), 0x7fff) & 0xffff
+mem_rows += mem_case("tbuf_store_16_16", "v_lshlrev_b32 v6, 3, v5; v_mov_b32 v10, v4; v_mov_b32 v11, v7; "
+                     "tbuffer_store_format_xy v[10:11], v6, s[20:23], 0 format:[BUF_FMT_16_16_SINT] offen; "
+                     "tbuffer_store_format_d16_xy v8, v6, s[20:23], 0 format:[BUF_FMT_16_16_UNORM] offen offset:4",
+                     "0x340c0a83 0x7e140304 0x7e160307 0xe8e51000 0x80050a06 0xe8bd1004 0x80250806", 32, ALL32,
+                     [0] * 64, 256,
+                     [x for l in range(32) for x in (sat16(I2[l][0]) | sat16(I2[l][1]) << 16,
+                      unorm_store(small_float(H2[l] & 0xffff, 10), 16)
+                      | unorm_store(small_float(H2[l] >> 16, 10), 16) << 16)],
+                     lambda l: [I2[l][0], I2[l][1]],
+                     "16_16_SINT store saturates; tbuffer_store_format_d16_xy of 16_16_UNORM: f16 halves "
+                     "widened exactly, then the UNORM store rule", in0=lambda l: I2[l][0],
+                     more=lambda l: [0, I2[l][1], H2[l], 0])
+# MUBUF typed accesses: FORMAT and DST_SEL come from the V# (here built by the body)
+M0 = [rng.randrange(1 << 32) for _ in range(64)]
+X0 = [0x3f800000 | 0x3c00 << 16, 0x00000000 | 0x7c00 << 16, 0x3f000000 | 0x3800 << 16, 0xbf800000 | 0xfc00 << 16]
+X0 += [rng.randrange(1 << 32) for _ in range(28)]
+mem_rows += mem_case("buffer_format", "s_mov_b32 s24, s16; s_mov_b32 s25, s17; s_mov_b32 s26, 0x100; "
+                     "s_mov_b32 s27, 0x3100efac; v_lshlrev_b32 v6, 2, v5; buffer_load_format_xy v[10:11], v6, s[24:27], 0 offen; "
+                     "v_mov_b32 v12, v4; buffer_load_format_d16_hi_x v12, v6, s[24:27], 0 offen; s_mov_b32 s27, 0x31007fac; "
+                     "buffer_store_format_x v4, v6, s[24:27], 0 offen; buffer_store_format_d16_hi_x v4, v6, s[24:27], 0 offen offset:2",
+                     "0xbe980310 0xbe990311 0xbe9a03ff 0x00000100 0xbe9b03ff 0x3100efac 0x340c0a82 0xe0041000 "
+                     "0x80060a06 0x7e180304 0xe0981000 0x80060c06 0xbe9b03ff 0x31007fac 0xe0101000 0x80060406 "
+                     "0xe09c1002 0x80060406", 32, ALL32, M0, 256,
+                     [unorm_store(X0[i], 16) | unorm_store(small_float(X0[i] >> 16, 10), 16) << 16 if i < 32
+                      else M0[i] for i in range(64)],
+                     lambda l: [unorm(M0[l] & 0xff, 8), unorm(M0[l] >> 8 & 0xff, 8),
+                                unorm(M0[l] & 0xff, 8, f16) << 16 | X0[l] & 0xffff],
+                     "buffer_load/store_format with the V#'s FORMAT (8_8_UNORM, then 16_UNORM) and DST_SEL "
+                     "XYZW; _d16_hi_x loads into and stores from bits 31:16", in0=lambda l: X0[l])
+# Scratch: every lane's own private memory (256 bytes, zero before the body, not an output):
+# address v[vaddr] or s[saddr], plus the signed offset; past the end reads 0, writes nothing.
+SIN = lambda l: (0x80000000 + l * 0x01010301) & 0xffffffff
+def priv_dword5(l):
+    return {2: l, 3: SIN(l), 5: SIN(l)}.get(l, 0)
+mem_rows += mem_case("scratch", "v_lshlrev_b32 v6, 2, v5; scratch_store_dword v6, v4, off; "
+                     "scratch_load_dword v10, v6, off; scratch_load_dword v11, v6, off offset:4; "
+                     "scratch_store_dwordx2 v6, v[4:5], off offset:8; scratch_load_ubyte v12, v6, off offset:9; "
+                     "scratch_load_sshort v13, v6, off offset:11; scratch_load_dword v14, off, s2 offset:-4; "
+                     "v_mov_b32 v15, v4; scratch_load_short_d16_hi v15, v6, off offset:12; "
+                     "scratch_store_dword off, v4, s3; scratch_load_ushort v16, off, s3; "
+                     "scratch_store_short off, v4, s3; scratch_load_ushort v17, off, s3",
+                     "0x340c0a82 0xdc704000 0x007d0406 0xdc304000 0x0a7d0006 0xdc304004 0x0b7d0006 0xdc744008 "
+                     "0x007d0406 0xdc204009 0x0c7d0006 0xdc2c400b 0x0d7d0006 0xdc304ffc 0x0e020000 0x7e1e0304 "
+                     "0xdc94400c 0x0f7d0006 0xdc704000 0x00030400 0xdc284000 0x10030000 0xdc684000 0x00030400 "
+                     "0xdc284000 0x11030000", 32, ALL32, [0], 4, [0],
+                     lambda l: [SIN(l), 0, SIN(l) >> 8 & 0xff,
+                                sx(SIN(l) >> 24 | (l & 0xff) << 8, 16) & 0xffffffff,
+                                priv_dword5(l), l << 16 | SIN(l) & 0xffff, 0, SIN(l) & 0xffff],
+                     "scratch: per-lane private bytes (a dword store, an x2 store, byte/short loads across "
+                     "dwords, an SGPR address seeing each lane's own dword 5); a dword at 254 of 256 is "
+                     "dropped, a short there is kept", s_in=s16(s2=24, s3=254), in0=SIN)
+E = 0xf0f0f0f0f0f0f0f0
+mem_rows += mem_case("scratch_loop", "s_mov_b32 s0, 3; v_mov_b32 v7, 0; scratch_load_dword v8, v7, off; "
+                     "v_add_nc_u32 v8, v8, v5; scratch_store_dword v7, v8, off; s_sub_u32 s0, s0, 1; "
+                     "s_cmp_lg_u32 s0, 0; s_cbranch_scc1 -8; scratch_load_dword v10, v7, off",
+                     "0xbe800383 0x7e0e0280 0xdc304000 0x087d0007 0x4a100b08 0xdc704000 0x007d0807 0x80808100 "
+                     "0xbf078000 0xbf85fff8 0xdc304000 0x0a7d0007", 64, E, [0], 4, [0],
+                     lambda l: [3 * l] if active(E, l) else [],
+                     "scratch inside a loop: private dword 0 += lane, 3 passes; inactive lanes store nothing")
 if len(sys.argv) > 4:
     write(sys.argv[4], V1 + "," + MEM_WAVE, mem_rows)

@@ -9,7 +9,7 @@ use common::objdump::{disassemble, objdump_or_skip, Inst};
 use rdnaprobe_oracle::elf::CodeObject;
 use rdnaprobe_oracle::template::KERNEL_NAME;
 use rdnaprobe_oracle::wave::template::{
-    lds_alloc_bytes, RAW_BUFFER_WORD3, UNIFORM_DONE, WAVE_KERNARG_SIZE,
+    lds_alloc_bytes, RAW_BUFFER_WORD3, SCRATCH_BYTES, UNIFORM_DONE, WAVE_KERNARG_SIZE,
 };
 use rdnaprobe_oracle::wave::WaveShape;
 use rdnaprobe_oracle::{assemble_wave_probe, FloatMode, Mode, Target, Wave};
@@ -192,5 +192,34 @@ fn disassembly_shows_the_wave_prologue_and_epilogue() {
             format!("v252, v253, s[2:3] offset:{}", UNIFORM_DONE * 4)
         );
         assert_eq!(insts.last().unwrap().0, "s_endpgm");
+    }
+}
+
+#[test]
+fn a_scratch_body_gets_a_private_segment_on_all_targets() {
+    let Some(comgr) = common::comgr_or_skip("a_scratch_body_gets_a_private_segment_on_all_targets")
+    else {
+        return;
+    };
+    // scratch_store_dword v6, v4, off ; scratch_load_dword v10, v6, off
+    let body = [0xdc70_4000, 0x007d_0406, 0xdc30_4000, 0x0a7d_0006];
+    for target in Target::GFX103X {
+        for wave in [Wave::W32, Wave::W64] {
+            let what = format!("{target} wave{}", wave.lanes());
+            let shape = WaveShape { wave, lds_bytes: 0 };
+            let k = assemble_wave_probe(&comgr, target, &mode(wave, false), &shape, &body)
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            let elf = CodeObject::parse(&k.code_object).unwrap();
+            let kd = elf.kernel_descriptor(KERNEL_NAME).unwrap();
+            assert_eq!(kd.private_segment_fixed_size, SCRATCH_BYTES, "{what}");
+            assert!(
+                kd.private_segment(),
+                "{what}: the wave's scratch offset is enabled"
+            );
+            // kernarg pointer s[0:1] and flat scratch init s[2:3]
+            assert_eq!(kd.user_sgpr_enables(), 1 << 3 | 1 << 5, "{what}");
+            assert_eq!(kd.user_sgpr_count(), 4, "{what}");
+            assert_eq!(kd.workgroup_id_enabled(), [true, false, false], "{what}");
+        }
     }
 }

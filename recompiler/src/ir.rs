@@ -375,6 +375,12 @@ pub enum LdsOp {
     FMax {
         flush: bool,
     },
+    /// A float compare-and-swap (only in an [`Expr::Mem`] with `cmp`): `data`, written where
+    /// the old value and `cmp` are equal floats, both flushed first when `flush`:
+    /// [`crate::wave::mem_swaps`].
+    FCmpSwap {
+        flush: bool,
+    },
 }
 
 impl Expr {
@@ -628,10 +634,16 @@ impl Kernel {
                     }
                 }
                 Expr::Lds {
-                    addr, data, active, ..
+                    op,
+                    addr,
+                    data,
+                    active,
                 } => {
                     if t(addr) != U32 || t(data) != U32 || t(active) != Bool {
                         return bad("LDS operands are U32 address, U32 data, Bool active".into());
+                    }
+                    if matches!(op, LdsOp::FCmpSwap { .. }) {
+                        return bad("an LDS FCmpSwap (it needs a compare value)".into());
                     }
                 }
                 Expr::Mem {
@@ -650,19 +662,19 @@ impl Kernel {
                         );
                     }
                     if let Some(c) = cmp {
-                        if t(c) != dt || op != LdsOp::Write || bytes < 4 {
+                        let swap = matches!(op, LdsOp::Write | LdsOp::FCmpSwap { .. });
+                        if t(c) != dt || !swap || bytes < 4 {
                             return bad("a compare-and-swap is a 4- or 8-byte Write".into());
                         }
                     }
                     let plain = matches!(op, LdsOp::Read | LdsOp::Write);
-                    let float = matches!(op, LdsOp::FMin { .. } | LdsOp::FMax { .. });
+                    let fcmp = matches!(op, LdsOp::FCmpSwap { .. });
                     let ok = match bytes {
                         1 | 2 => plain,
-                        4 => true,
-                        8 => op != LdsOp::Read && !float,
+                        4 | 8 => op != LdsOp::Read || bytes == 4,
                         _ => false,
                     };
-                    if !ok {
+                    if !ok || (fcmp && cmp.is_none()) {
                         return bad(format!("a {bytes}-byte memory {op:?}"));
                     }
                 }

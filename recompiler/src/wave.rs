@@ -76,17 +76,20 @@ pub fn lds_apply(op: LdsOp, old: u32, data: u32) -> u32 {
     match op {
         LdsOp::FMin { flush } => float_atomic(old, data, flush, false),
         LdsOp::FMax { flush } => float_atomic(old, data, flush, true),
+        LdsOp::FCmpSwap { .. } => data,
         LdsOp::MinI | LdsOp::MaxI => lds_apply64(op, signed(old), signed(data)) as u32,
         _ => lds_apply64(op, u64::from(old), u64::from(data)) as u32,
     }
 }
 
-/// [`lds_apply`] for the 64-bit integer atomics of [`Expr::Mem`] (the float forms have no
-/// 64-bit memory op: they leave `old`).
+/// [`lds_apply`] for the 64-bit atomics of [`Expr::Mem`] (the float forms on f64 bits:
+/// [`crate::wave_float::float_minmax`]).
 pub fn lds_apply64(op: LdsOp, old: u64, data: u64) -> u64 {
     match op {
-        LdsOp::Read | LdsOp::FMin { .. } | LdsOp::FMax { .. } => old,
-        LdsOp::Write => data,
+        LdsOp::Read => old,
+        LdsOp::FMin { flush } => crate::wave_float::float_minmax(old, data, flush, false, true),
+        LdsOp::FMax { flush } => crate::wave_float::float_minmax(old, data, flush, true, true),
+        LdsOp::Write | LdsOp::FCmpSwap { .. } => data,
         LdsOp::Add => old.wrapping_add(data),
         LdsOp::Sub => old.wrapping_sub(data),
         LdsOp::Rsub => data.wrapping_sub(old),
@@ -124,45 +127,16 @@ pub fn lds_apply64(op: LdsOp, old: u64, data: u64) -> u64 {
 /// what is written, also when the old value wins. IEEE_MODE has no effect (rule:
 /// float-atomics).
 pub fn float_atomic(old: u32, data: u32, flush: bool, max: bool) -> u32 {
-    let fl = |x: u32| {
-        if flush && x & 0x7f80_0000 == 0 {
-            x & 0x8000_0000
-        } else {
-            x
-        }
-    };
-    let (o, d) = (fl(old), fl(data));
-    let nan = |x: u32| x & 0x7fff_ffff > 0x7f80_0000;
-    let snan = |x: u32| nan(x) && x & 0x0040_0000 == 0;
-    if snan(d) {
-        return d | 0x0040_0000;
-    }
-    if snan(o) {
-        return o | 0x0040_0000;
-    }
-    if nan(o) {
-        return d;
-    }
-    if nan(d) {
-        return o;
-    }
-    // Ordered keys: negative values reversed below the positive ones, -0 just below +0.
-    let key = |x: u32| {
-        if x & 0x8000_0000 != 0 {
-            !x
-        } else {
-            x | 0x8000_0000
-        }
-    };
-    let d_wins = if max {
-        key(d) > key(o)
-    } else {
-        key(d) < key(o)
-    };
-    if d_wins {
-        d
-    } else {
-        o
+    crate::wave_float::float_minmax(u64::from(old), u64::from(data), flush, max, false) as u32
+}
+
+/// Whether a compare-and-swap of `bytes` writes, given the `old` value and the compare value
+/// `c`: equal bits, or for [`LdsOp::FCmpSwap`] equal floats
+/// ([`crate::wave_float::float_cmp_equal`]).
+pub fn mem_swaps(op: LdsOp, bytes: usize, old: u64, c: u64) -> bool {
+    match op {
+        LdsOp::FCmpSwap { flush } => crate::wave_float::float_cmp_equal(old, c, flush, bytes == 8),
+        _ => old == c,
     }
 }
 
@@ -284,7 +258,7 @@ impl State<'_> {
                             let mut b = [0u8; 8];
                             b[..nb].copy_from_slice(&self.mem[o..o + nb]);
                             let old = u64::from_le_bytes(b);
-                            let swap = cmp.is_none_or(|c| v[c.index()] == old);
+                            let swap = cmp.is_none_or(|c| mem_swaps(op, nb, old, v[c.index()]));
                             if op != LdsOp::Read && swap {
                                 let d = v[data.index()];
                                 let new = if nb == 8 {

@@ -8,7 +8,10 @@
 //! Before the body, on every lane: v4..v9 = the lane's in0..in5, every other VGPR below v255 = 0;
 //! s0..s15 = `s_in`, `s[16:17]` = the memory region's address, `s[20:23]` = a raw buffer resource for
 //! the region (word3 [`RAW_BUFFER_WORD3`]), the other SGPRs below s100 = 0; M0 = 0, VCC = 0,
-//! SCC = 0; LDS = `lds_in` then zeros up to the allocation; EXEC = `exec_in`.
+//! SCC = 0; LDS = `lds_in` then zeros up to the allocation; EXEC = `exec_in`. A body with a
+//! scratch instruction ([`uses_scratch`]) gets [`SCRATCH_BYTES`] of private memory per lane,
+//! zeroed: the descriptor asks for flat scratch init (s[2:3]) and the wave's scratch offset
+//! (after the workgroup id, s5), and the prologue sets FLAT_SCRATCH from them.
 //!
 //! After the body the epilogue captures SCC, EXEC, VCC and s0..s15 (in that order, before it
 //! changes any of them), stores v10..v25 of every lane of the wave, the uniform outputs, the LDS
@@ -153,6 +156,16 @@ fn lds_loop(s: &mut String, label: &str, to_lds: bool, ptr: u32, counter: u32, a
     let _ = writeln!(s, "  s_cbranch_scc1 {label}");
 }
 
+/// Private (scratch) bytes of every lane when the body uses scratch: zero before the body
+/// (the recompiler's model has the same size, `lower::scratch`).
+pub const SCRATCH_BYTES: u32 = 256;
+
+/// Whether `body` may hold a scratch instruction: a FLAT-format word (bits 31:26 0x37) with
+/// SEG (bits 15:14) 1. A literal that looks like one only costs the private segment.
+pub fn uses_scratch(body: &[u32]) -> bool {
+    body.iter().any(|&w| w >> 26 == 0x37 && (w >> 14) & 3 == 1)
+}
+
 /// Generates the wave kernel for `target`, `mode`, `shape` and `body` (words verbatim).
 pub fn wave_kernel_source(
     target: Target,
@@ -187,6 +200,14 @@ pub fn wave_kernel_source(
     m.exec(&mut s, "-1", "-1");
     s.push_str("  s_load_dwordx2 s[100:101], s[0:1], 0x0\n");
     s.push_str("  v_mov_b32 v255, v0\n");
+    let scratch = uses_scratch(body);
+    if scratch {
+        // s[2:3] = the flat scratch base, s4 = workgroup id, s5 = the wave's scratch offset.
+        s.push_str("  s_add_u32 s2, s2, s5\n  s_addc_u32 s3, s3, 0\n");
+        s.push_str("  s_setreg_b32 hwreg(HW_REG_FLAT_SCR_LO), s2\n");
+        s.push_str("  s_setreg_b32 hwreg(HW_REG_FLAT_SCR_HI), s3\n");
+        s.push_str("  s_mov_b32 s2, s4\n");
+    }
     let _ = writeln!(s, "  s_mul_i32 s2, s2, 0x{ENTRY_BYTES:x}");
     s.push_str("  s_waitcnt lgkmcnt(0)\n");
     s.push_str("  s_add_u32 s100, s100, s2\n  s_addc_u32 s101, s101, 0\n");
@@ -208,6 +229,17 @@ pub fn wave_kernel_source(
     s.push_str("  s_waitcnt vmcnt(0) lgkmcnt(0)\n");
     for v in (0..255).filter(|v| !(4..=9).contains(v)) {
         let _ = writeln!(s, "  v_mov_b32 v{v}, 0");
+    }
+    if scratch {
+        // Every lane's private bytes start at zero (v0 and v[10:13] are zero here).
+        for k in 0..SCRATCH_BYTES / 16 {
+            let _ = writeln!(
+                s,
+                "  scratch_store_dwordx4 v0, v[10:13], off offset:{}",
+                16 * k
+            );
+        }
+        s.push_str("  s_waitcnt_vscnt null, 0x0\n");
     }
     let _ = writeln!(s, "  s_load_dwordx16 s[0:15], s[100:101], 0x{ENTRY_S_IN:x}");
     let _ = writeln!(
@@ -312,14 +344,19 @@ pub fn wave_kernel_source(
         UNIFORM_DONE * 4
     );
     s.push_str("  s_endpgm\n.Lprobe_end:\n.size probe, .Lprobe_end-probe\n\n");
-    descriptor(&mut s, mode, lanes, alloc);
-    metadata(&mut s, mode, lanes, alloc);
+    descriptor(&mut s, mode, lanes, alloc, scratch);
+    metadata(&mut s, mode, lanes, alloc, scratch);
     Ok(s)
 }
 
-fn descriptor(s: &mut String, mode: &Mode, lanes: usize, alloc: u32) {
+fn descriptor(s: &mut String, mode: &Mode, lanes: usize, alloc: u32, scratch: bool) {
     s.push_str(".rodata\n.p2align 6\n.amdhsa_kernel probe\n");
     s.push_str("  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n");
+    if scratch {
+        s.push_str("  .amdhsa_user_sgpr_flat_scratch_init 1\n");
+        s.push_str("  .amdhsa_system_sgpr_private_segment_wavefront_offset 1\n");
+        let _ = writeln!(s, "  .amdhsa_private_segment_fixed_size {SCRATCH_BYTES}");
+    }
     let _ = writeln!(s, "  .amdhsa_kernarg_size {WAVE_KERNARG_SIZE}");
     let _ = writeln!(s, "  .amdhsa_group_segment_fixed_size {alloc}");
     s.push_str("  .amdhsa_system_sgpr_workgroup_id_x 1\n");
@@ -338,13 +375,14 @@ fn descriptor(s: &mut String, mode: &Mode, lanes: usize, alloc: u32) {
     s.push_str(".end_amdhsa_kernel\n\n");
 }
 
-fn metadata(s: &mut String, mode: &Mode, lanes: usize, alloc: u32) {
+fn metadata(s: &mut String, mode: &Mode, lanes: usize, alloc: u32, scratch: bool) {
     s.push_str(".amdgpu_metadata\n---\namdhsa.version: [ 1, 1 ]\namdhsa.kernels:\n");
     let _ = writeln!(s, "  - .name: {KERNEL_NAME}\n    .symbol: {KERNEL_NAME}.kd");
     let _ = writeln!(s, "    .kernarg_segment_size: {WAVE_KERNARG_SIZE}");
     s.push_str("    .kernarg_segment_align: 8\n");
     let _ = writeln!(s, "    .group_segment_fixed_size: {alloc}");
-    s.push_str("    .private_segment_fixed_size: 0\n");
+    let private = if scratch { SCRATCH_BYTES } else { 0 };
+    let _ = writeln!(s, "    .private_segment_fixed_size: {private}");
     let _ = writeln!(s, "    .wavefront_size: {}", mode.wave.lanes());
     s.push_str("    .sgpr_count: 108\n    .vgpr_count: 256\n");
     let _ = writeln!(s, "    .max_flat_workgroup_size: {lanes}");
@@ -413,6 +451,29 @@ mod tests {
         assert_eq!(after[3].trim(), "s_mov_b64 s[104:105], exec");
         assert!(src.contains(".amdhsa_wavefront_size32 0"));
         assert!(src.contains(".max_flat_workgroup_size: 64"));
+    }
+
+    #[test]
+    fn scratch_setup_only_with_a_scratch_body() {
+        let m = Mode::default();
+        // scratch_store_dword v6, v4, off ; scratch_load_dword v10, v6, off
+        let body = [0xdc70_4000, 0x007d_0406, 0xdc30_4000, 0x0a7d_0006];
+        assert!(uses_scratch(&body));
+        // global_load_dword v10, v7, s[16:17] is SEG 2, flat_load_dword SEG 0
+        assert!(!uses_scratch(&[
+            0xdc30_8000,
+            0x0a10_0007,
+            0xdc30_0004,
+            0x0a7d_0008
+        ]));
+        let src = wave_kernel_source(Target::Gfx1030, &m, &shape(Wave::W32, 0), &body).unwrap();
+        assert!(src.contains("s_setreg_b32 hwreg(HW_REG_FLAT_SCR_LO), s2"));
+        assert!(src.contains(".amdhsa_private_segment_fixed_size 256"));
+        assert!(src.contains(".private_segment_fixed_size: 256"));
+        assert_eq!(src.matches("scratch_store_dwordx4").count(), 16);
+        let plain = wave_kernel_source(Target::Gfx1030, &m, &shape(Wave::W32, 0), &[0]).unwrap();
+        assert!(!plain.contains("scratch") && !plain.contains("FLAT_SCR"));
+        assert!(plain.contains(".private_segment_fixed_size: 0"));
     }
 
     #[test]

@@ -88,7 +88,8 @@ impl Lowerer {
             return self.b.c32(0);
         }
         let h = self.b.push(Expr::Var(var));
-        if var < SCALAR_VARS {
+        if !(SCALAR_VARS..super::scratch::SCRATCH_REG).contains(&var) {
+            // a VGPR, or a private dword (super::scratch)
             self.vgpr.insert(var, h);
         } else {
             self.sgpr.insert(var - SCALAR_VARS, h);

@@ -8,9 +8,11 @@ use super::compare::{self, FCond, ICond};
 use super::conversion::{self, ToInt};
 use super::lds::{self, Ds};
 use super::mem::{self, Vm, D16};
+use super::mem_format::{self, D16Form, Typed};
 use super::minmax::{self, Of3};
 use super::operands::Ctx;
 use super::packed::{self, Mix, Pk};
+use super::scratch::scratch;
 use super::unary::UnaryOp;
 use super::{
     control, crosslane, cube, division, dot, dot_f16, float16, float16_of3, float64, float64_int,
@@ -40,14 +42,26 @@ const MESSAGE: &str =
 const SCALAR_MEMORY: &str = "scalar memory: clocks and address-translation probes are not modelled";
 const INTERPOLATION: &str = "interpolation: needs a pixel shader's attributes";
 const LDS: &str = "LDS: wave contract";
-const FORMAT: &str = "typed (format) buffer access: the format conversions are not modelled yet";
-const FLOAT_ATOMIC: &str =
-    "float compare-and-swap: the rule for a denormal or signalling-NaN data is not measured";
-const ATOMIC64: &str = "f64 memory atomics: the float atomics rule for f64 is not lowered yet";
-const SCRATCH: &str = "scratch (private) memory: not modelled";
-const ADDTID: &str = "addtid forms (address from the lane id): not modelled yet";
 const IMAGE: &str = "image ops: not modelled";
 const EXPORT: &str = "export: not modelled (no pixel or vertex output)";
+
+/// The lowering of a MUBUF typed access: `typed!(2, false, No)` is `buffer_load_format_xy`'s
+/// (two components, a load, one per VGPR).
+macro_rules! typed {
+    ($n:literal, $store:literal, $d16:ident) => {
+        Lower(|l, c| {
+            mem_format::mubuf_format(
+                l,
+                c,
+                Typed {
+                    n: $n,
+                    store: $store,
+                    d16: D16Form::$d16,
+                },
+            )
+        })
+    };
+}
 
 /// The lowering of an LDS atomic: `lds_atomic!(Add, true)` is `ds_add_rtn_u32`'s
 /// (`LdsOp::Add`, returning the old value).
@@ -1133,60 +1147,81 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::ds_read_b96
         | Opcode::ds_read_b128 => Unlowered(LDS),
         Opcode::exp => Unlowered(EXPORT),
-        Opcode::buffer_load_format_x
-        | Opcode::buffer_load_format_xy
-        | Opcode::buffer_load_format_xyz
-        | Opcode::buffer_load_format_xyzw
-        | Opcode::buffer_store_format_x
-        | Opcode::buffer_store_format_xy
-        | Opcode::buffer_store_format_xyz
-        | Opcode::buffer_store_format_xyzw
-        | Opcode::buffer_load_format_d16_hi_x
-        | Opcode::buffer_store_format_d16_hi_x
-        | Opcode::tbuffer_load_format_d16_x
-        | Opcode::tbuffer_load_format_d16_xy
-        | Opcode::tbuffer_load_format_d16_xyz
-        | Opcode::tbuffer_load_format_d16_xyzw
-        | Opcode::tbuffer_store_format_d16_x
-        | Opcode::tbuffer_store_format_d16_xy
-        | Opcode::tbuffer_store_format_d16_xyz
-        | Opcode::tbuffer_store_format_d16_xyzw => Unlowered(FORMAT),
-        Opcode::buffer_atomic_fcmpswap
-        | Opcode::flat_atomic_fcmpswap
-        | Opcode::global_atomic_fcmpswap => Unlowered(FLOAT_ATOMIC),
-        Opcode::buffer_atomic_fcmpswap_x2
-        | Opcode::buffer_atomic_fmin_x2
-        | Opcode::buffer_atomic_fmax_x2
-        | Opcode::flat_atomic_fcmpswap_x2
-        | Opcode::flat_atomic_fmin_x2
-        | Opcode::flat_atomic_fmax_x2
-        | Opcode::global_atomic_fcmpswap_x2
-        | Opcode::global_atomic_fmin_x2
-        | Opcode::global_atomic_fmax_x2 => Unlowered(ATOMIC64),
+        Opcode::buffer_load_format_x => typed!(1, false, No),
+        Opcode::buffer_load_format_xy => typed!(2, false, No),
+        Opcode::buffer_load_format_xyz => typed!(3, false, No),
+        Opcode::buffer_load_format_xyzw => typed!(4, false, No),
+        Opcode::buffer_store_format_x => typed!(1, true, No),
+        Opcode::buffer_store_format_xy => typed!(2, true, No),
+        Opcode::buffer_store_format_xyz => typed!(3, true, No),
+        Opcode::buffer_store_format_xyzw => typed!(4, true, No),
+        Opcode::buffer_load_format_d16_hi_x => typed!(1, false, Hi),
+        Opcode::buffer_store_format_d16_hi_x => typed!(1, true, Hi),
+        Opcode::tbuffer_load_format_d16_x => {
+            Lower(|l, c| mem_format::mtbuf_typed(l, c, 1, false, true))
+        }
+        Opcode::tbuffer_load_format_d16_xy => {
+            Lower(|l, c| mem_format::mtbuf_typed(l, c, 2, false, true))
+        }
+        Opcode::tbuffer_load_format_d16_xyz => {
+            Lower(|l, c| mem_format::mtbuf_typed(l, c, 3, false, true))
+        }
+        Opcode::tbuffer_load_format_d16_xyzw => {
+            Lower(|l, c| mem_format::mtbuf_typed(l, c, 4, false, true))
+        }
+        Opcode::tbuffer_store_format_d16_x => {
+            Lower(|l, c| mem_format::mtbuf_typed(l, c, 1, true, true))
+        }
+        Opcode::tbuffer_store_format_d16_xy => {
+            Lower(|l, c| mem_format::mtbuf_typed(l, c, 2, true, true))
+        }
+        Opcode::tbuffer_store_format_d16_xyz => {
+            Lower(|l, c| mem_format::mtbuf_typed(l, c, 3, true, true))
+        }
+        Opcode::tbuffer_store_format_d16_xyzw => {
+            Lower(|l, c| mem_format::mtbuf_typed(l, c, 4, true, true))
+        }
+        Opcode::buffer_atomic_fcmpswap => Lower(|l, c| mem::mubuf(l, c, Vm::fcmpswap(false))),
+        Opcode::flat_atomic_fcmpswap => Lower(|l, c| mem::flat_seg(l, c, Vm::fcmpswap(false))),
+        Opcode::global_atomic_fcmpswap => Lower(|l, c| mem::global(l, c, Vm::fcmpswap(false))),
+        Opcode::buffer_atomic_fcmpswap_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::fcmpswap(true))),
+        Opcode::flat_atomic_fcmpswap_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::fcmpswap(true))),
+        Opcode::global_atomic_fcmpswap_x2 => Lower(|l, c| mem::global(l, c, Vm::fcmpswap(true))),
+        Opcode::buffer_atomic_fmin_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::fminmax64(false))),
+        Opcode::buffer_atomic_fmax_x2 => Lower(|l, c| mem::mubuf(l, c, Vm::fminmax64(true))),
+        Opcode::flat_atomic_fmin_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::fminmax64(false))),
+        Opcode::flat_atomic_fmax_x2 => Lower(|l, c| mem::flat_seg(l, c, Vm::fminmax64(true))),
+        Opcode::global_atomic_fmin_x2 => Lower(|l, c| mem::global(l, c, Vm::fminmax64(false))),
+        Opcode::global_atomic_fmax_x2 => Lower(|l, c| mem::global(l, c, Vm::fminmax64(true))),
         Opcode::buffer_gl0_inv | Opcode::buffer_gl1_inv => Lower(integer::nop),
-        Opcode::global_load_dword_addtid | Opcode::global_store_dword_addtid => Unlowered(ADDTID),
-        Opcode::scratch_load_ubyte
-        | Opcode::scratch_load_sbyte
-        | Opcode::scratch_load_ushort
-        | Opcode::scratch_load_sshort
-        | Opcode::scratch_load_dword
-        | Opcode::scratch_load_dwordx2
-        | Opcode::scratch_load_dwordx4
-        | Opcode::scratch_load_dwordx3
-        | Opcode::scratch_store_byte
-        | Opcode::scratch_store_byte_d16_hi
-        | Opcode::scratch_store_short
-        | Opcode::scratch_store_short_d16_hi
-        | Opcode::scratch_store_dword
-        | Opcode::scratch_store_dwordx2
-        | Opcode::scratch_store_dwordx4
-        | Opcode::scratch_store_dwordx3
-        | Opcode::scratch_load_ubyte_d16
-        | Opcode::scratch_load_ubyte_d16_hi
-        | Opcode::scratch_load_sbyte_d16
-        | Opcode::scratch_load_sbyte_d16_hi
-        | Opcode::scratch_load_short_d16
-        | Opcode::scratch_load_short_d16_hi => Unlowered(SCRATCH),
+        Opcode::global_load_dword_addtid => Lower(|l, c| mem::addtid(l, c, false)),
+        Opcode::global_store_dword_addtid => Lower(|l, c| mem::addtid(l, c, true)),
+        Opcode::scratch_load_ubyte => Lower(|l, c| scratch(l, c, Vm::load(1, false))),
+        Opcode::scratch_load_sbyte => Lower(|l, c| scratch(l, c, Vm::load(1, true))),
+        Opcode::scratch_load_ushort => Lower(|l, c| scratch(l, c, Vm::load(2, false))),
+        Opcode::scratch_load_sshort => Lower(|l, c| scratch(l, c, Vm::load(2, true))),
+        Opcode::scratch_load_dword => Lower(|l, c| scratch(l, c, Vm::dwords(1))),
+        Opcode::scratch_load_dwordx2 => Lower(|l, c| scratch(l, c, Vm::dwords(2))),
+        Opcode::scratch_load_dwordx3 => Lower(|l, c| scratch(l, c, Vm::dwords(3))),
+        Opcode::scratch_load_dwordx4 => Lower(|l, c| scratch(l, c, Vm::dwords(4))),
+        Opcode::scratch_store_byte => Lower(|l, c| scratch(l, c, Vm::store(1, 1))),
+        Opcode::scratch_store_byte_d16_hi => Lower(|l, c| scratch(l, c, Vm::store_hi(1))),
+        Opcode::scratch_store_short => Lower(|l, c| scratch(l, c, Vm::store(2, 1))),
+        Opcode::scratch_store_short_d16_hi => Lower(|l, c| scratch(l, c, Vm::store_hi(2))),
+        Opcode::scratch_store_dword => Lower(|l, c| scratch(l, c, Vm::store(4, 1))),
+        Opcode::scratch_store_dwordx2 => Lower(|l, c| scratch(l, c, Vm::store(4, 2))),
+        Opcode::scratch_store_dwordx3 => Lower(|l, c| scratch(l, c, Vm::store(4, 3))),
+        Opcode::scratch_store_dwordx4 => Lower(|l, c| scratch(l, c, Vm::store(4, 4))),
+        Opcode::scratch_load_ubyte_d16 => Lower(|l, c| scratch(l, c, Vm::d16(1, false, D16::Lo))),
+        Opcode::scratch_load_ubyte_d16_hi => {
+            Lower(|l, c| scratch(l, c, Vm::d16(1, false, D16::Hi)))
+        }
+        Opcode::scratch_load_sbyte_d16 => Lower(|l, c| scratch(l, c, Vm::d16(1, true, D16::Lo))),
+        Opcode::scratch_load_sbyte_d16_hi => Lower(|l, c| scratch(l, c, Vm::d16(1, true, D16::Hi))),
+        Opcode::scratch_load_short_d16 => Lower(|l, c| scratch(l, c, Vm::d16(2, false, D16::Lo))),
+        Opcode::scratch_load_short_d16_hi => {
+            Lower(|l, c| scratch(l, c, Vm::d16(2, false, D16::Hi)))
+        }
 
         Opcode::image_load
         | Opcode::image_load_mip

@@ -1,8 +1,8 @@
 //! Memory instructions under the wave contract ([`Expr::Mem`]): GLOBAL and FLAT loads,
-//! stores, 32- and 64-bit integer atomics, compare-and-swap and the f32 float atomics on the
-//! wave's memory region; MUBUF (and MTBUF with 32-bit formats) loads, stores and atomics
-//! through a buffer resource (V#) with its range check; SMEM loads (`s_load_dword*`,
-//! `s_buffer_load_dword*`).
+//! stores, 32- and 64-bit integer atomics, compare-and-swap and the f32/f64 float atomics on
+//! the wave's memory region; MUBUF (and MTBUF with 32-bit formats) loads, stores and atomics
+//! through a buffer resource (V#) with its range check. Typed accesses with a conversion are
+//! [`super::mem_format`]'s, SMEM loads [`super::smem`]'s.
 //!
 //! Before the body s[16:17] holds the region's address and s[20:23] a raw V# for it (see
 //! [`init_region`]). Accesses run in program order; within one instruction the active lanes
@@ -25,17 +25,18 @@
 //!   num_records is 0; 3 when index * stride + offset >= num_records. Swizzled V#s and
 //!   ADD_TID are not modelled (computed as if clear). MTBUF with a 32-bit-per-component
 //!   format needs no conversion and is addressed the same way.
-//! - SMEM: `s_load`: `(s[sbase:sbase+1] + sext(offset21) + s[soffset]) & ~3`;
-//!   `s_buffer_load`: `(base & ~3) + (offset & ~3)` (measured on gfx1035, same note), each
-//!   dword out of range (0) when its offset >= num_records (x stride when stride is not 0).
+//! - SMEM: see [`super::smem`].
 
 use super::operands::Ctx;
 use super::regs::Lowerer;
-use crate::ir::{Expr, Handle, IntBin, IntCmp, LdsOp};
+use crate::ir::{Expr, Handle, LdsOp};
 use crate::wave::MEM_BASE;
 
+pub(super) use super::buffer_addr::BufferAddr;
+pub(super) use super::smem::smem;
+
 /// The error of a memory instruction under the lane contract.
-const NEEDS_WAVE: &str =
+pub(super) const NEEDS_WAVE: &str =
     "memory: needs the wave contract (give the rows a wave_id and mem_in or mem_bytes column)";
 
 /// Word3 of the region's V# in s23 (the HIP template's `RAW_BUFFER_WORD3`): DST_SEL_XYZW,
@@ -81,6 +82,14 @@ pub(super) enum Vm {
     /// The 32-bit compare-and-swap: DATA[0] is written where the old value equals DATA[1];
     /// GLC returns the old value.
     CmpSwap,
+    /// fmin / fmax on f64 bits (DATA[0:1]) by the float atomics rule with the f16/f64
+    /// denormal field's flush (rule: float-atomics); GLC returns the old value to VDST[0:1].
+    FloatAtomic64 { max: bool },
+    /// The float compare-and-swap, f32 (`wide` false: DATA[0] the data, DATA[1] the compare
+    /// value) or f64 (DATA[0:1], DATA[2:3]): the data is written as given where the flushed
+    /// old and compare values are equal floats (rule: float-cmpswap); GLC returns the old
+    /// value.
+    FCmpSwap { wide: bool },
 }
 
 impl Vm {
@@ -130,6 +139,12 @@ impl Vm {
     pub(super) const fn atomic64(op: LdsOp) -> Vm {
         Vm::Atomic64 { op, cmp: false }
     }
+    pub(super) const fn fcmpswap(wide: bool) -> Vm {
+        Vm::FCmpSwap { wide }
+    }
+    pub(super) const fn fminmax64(max: bool) -> Vm {
+        Vm::FloatAtomic64 { max }
+    }
     pub(super) const fn cmpswap64() -> Vm {
         Vm::Atomic64 {
             op: LdsOp::Write,
@@ -171,7 +186,7 @@ pub(super) fn init_region(l: &mut Lowerer, mem_bytes: u32) {
 /// (`None`: EXEC alone).
 type AddressOf<'a> = dyn FnMut(&mut Lowerer, u32) -> (Handle, Option<Handle>) + 'a;
 
-fn word(c: &Ctx, i: usize) -> Result<u32, String> {
+pub(super) fn word(c: &Ctx, i: usize) -> Result<u32, String> {
     c.inst
         .words()
         .get(i)
@@ -181,7 +196,7 @@ fn word(c: &Ctx, i: usize) -> Result<u32, String> {
 
 impl Lowerer {
     /// One access of every active lane (`active` a Bool, or `None` for EXEC alone).
-    fn mem(
+    pub(super) fn mem(
         &mut self,
         op: LdsOp,
         bytes: u8,
@@ -207,7 +222,7 @@ impl Lowerer {
     }
 
     /// A scalar register's value by code (SGPR, VCC, M0, EXEC, an inline integer or null).
-    fn scalar_src(&mut self, code: u16) -> Result<Handle, String> {
+    pub(super) fn scalar_src(&mut self, code: u16) -> Result<Handle, String> {
         match code {
             0..=107 | 124 | 126 | 127 => Ok(self.sgpr_get(code)),
             NULL | 128 => Ok(self.b.c32(0)),
@@ -289,6 +304,38 @@ impl Lowerer {
                     self.vgpr_set(vdst + 1, hi);
                 }
             }
+            Vm::FloatAtomic64 { max } => {
+                let flush = self.mode.denorm16 & 1 == 0;
+                let op = if max {
+                    LdsOp::FMax { flush }
+                } else {
+                    LdsOp::FMin { flush }
+                };
+                self.vmem(Vm::Atomic64 { op, cmp: false }, vdata, vdst, glc, at);
+            }
+            Vm::FCmpSwap { wide: true } => {
+                let flush = self.mode.denorm16 & 1 == 0;
+                let d = self.v64(vdata);
+                let c = self.v64(vdata + 2);
+                let (a, ok) = at(self, 0);
+                let old = self.mem(LdsOp::FCmpSwap { flush }, 8, a, d, ok, Some(c));
+                if glc {
+                    let lo = self.b.trunc64(old);
+                    let hi = self.b.hi32(old);
+                    self.vgpr_set(vdst, lo);
+                    self.vgpr_set(vdst + 1, hi);
+                }
+            }
+            Vm::FCmpSwap { wide: false } => {
+                let flush = self.mode.denorm32 & 1 == 0;
+                let d = self.vgpr_get(vdata);
+                let c = self.vgpr_get(vdata + 1);
+                let (a, ok) = at(self, 0);
+                let old = self.mem(LdsOp::FCmpSwap { flush }, 4, a, d, ok, Some(c));
+                if glc {
+                    self.vgpr_set(vdst, old);
+                }
+            }
             Vm::CmpSwap => {
                 let d = self.vgpr_get(vdata);
                 let c = self.vgpr_get(vdata + 1);
@@ -302,7 +349,7 @@ impl Lowerer {
     }
 
     /// A loaded value of `bytes` as the VGPR `r` gets it.
-    fn extend(&mut self, v: Handle, bytes: u8, sext: bool, d16: D16, r: u16) -> Handle {
+    pub(super) fn extend(&mut self, v: Handle, bytes: u8, sext: bool, d16: D16, r: u16) -> Handle {
         let b = &mut self.b;
         let bits = 8 * u32::from(bytes);
         let width = if d16 == D16::No { 32 } else { 16 };
@@ -330,7 +377,7 @@ impl Lowerer {
     }
 }
 
-fn sext(v: u32, bits: u32) -> u64 {
+pub(super) fn sext(v: u32, bits: u32) -> u64 {
     (((v << (32 - bits)) as i32) >> (32 - bits)) as i64 as u64
 }
 
@@ -375,6 +422,46 @@ pub(super) fn flat(l: &mut Lowerer, c: &Ctx, what: Vm, global: bool) -> Result<(
     Ok(())
 }
 
+/// `global_load_dword_addtid` / `global_store_dword_addtid`: one dword at
+/// `s[saddr:saddr+1] + sext(offset12) + lane * 4` (the lane id in the wave; VADDR unused). The
+/// form without SADDR is not documented for gfx10 and is refused.
+pub(super) fn addtid(l: &mut Lowerer, c: &Ctx, store: bool) -> Result<(), String> {
+    if !l.wave_contract {
+        return Err(NEEDS_WAVE.into());
+    }
+    let (w0, w1) = (word(c, 0)?, word(c, 1)?);
+    let glc = w0 & (1 << 16) != 0;
+    let (data, saddr, vdst) = (
+        ((w1 >> 8) & 0xff) as u16,
+        ((w1 >> 16) & 0x7f) as u16,
+        ((w1 >> 24) & 0xff) as u16,
+    );
+    if saddr == NULL {
+        return Err(
+            "memory: addtid without SADDR (off): the address base is not documented".into(),
+        );
+    }
+    if saddr > 104 {
+        return Err(format!("memory: addtid SADDR s{saddr} is not an SGPR pair"));
+    }
+    let lo = l.sgpr_get(saddr);
+    let hi = l.sgpr_get(saddr + 1);
+    let lane = l.lane;
+    let b = &mut l.b;
+    let s = b.pack64(lo, hi);
+    let t = b.shlc(lane, 2);
+    let t = b.zext(t);
+    let a = b.add(s, t);
+    let a = b.addc(a, sext(w0 & 0xfff, 12));
+    let what = if store {
+        Vm::store(4, 1)
+    } else {
+        Vm::dwords(1)
+    };
+    l.vmem(what, data, vdst, glc, &mut |_, _| (a, None));
+    Ok(())
+}
+
 /// MUBUF instructions: the exact bytes at base + index * stride + offset (rule:
 /// buffer-exact-bytes).
 pub(super) fn mubuf(l: &mut Lowerer, c: &Ctx, what: Vm) -> Result<(), String> {
@@ -390,8 +477,8 @@ pub(super) fn mubuf(l: &mut Lowerer, c: &Ctx, what: Vm) -> Result<(), String> {
 /// MTBUF (`tbuffer_*_format_*`, not d16) with a 32-bit-per-component format in the
 /// instruction (FORMAT, word0 bits 25:19, gfx10 unified numbering: 20..22 32, 62..64 32_32,
 /// 72..74 32_32_32, 75..77 32_32_32_32, UINT/SINT/FLOAT): no conversion, so `n` dword
-/// accesses as MUBUF's. Other formats, and more components than the format has, are
-/// unsupported.
+/// accesses as MUBUF's. Other formats convert ([`super::mem_format`]); more components than
+/// the format has are unsupported.
 pub(super) fn mtbuf(l: &mut Lowerer, c: &Ctx, n: u16, store: bool) -> Result<(), String> {
     if !l.wave_contract {
         return Err(NEEDS_WAVE.into());
@@ -402,11 +489,7 @@ pub(super) fn mtbuf(l: &mut Lowerer, c: &Ctx, n: u16, store: bool) -> Result<(),
         62..=64 => 2,
         72..=74 => 3,
         75..=77 => 4,
-        _ => {
-            return Err(format!(
-                "memory: tbuffer format {format} needs a conversion: not modelled yet"
-            ))
-        }
+        _ => return super::mem_format::mtbuf_typed(l, c, n, store, false),
     };
     if n > comps {
         return Err(format!(
@@ -433,141 +516,7 @@ pub(super) fn mtbuf(l: &mut Lowerer, c: &Ctx, n: u16, store: bool) -> Result<(),
 
 /// The addressing and range check shared by MUBUF and MTBUF.
 fn buffer(l: &mut Lowerer, c: &Ctx, what: Vm) -> Result<(), String> {
-    let (w0, w1) = (word(c, 0)?, word(c, 1)?);
-    if w1 & (1 << 23) != 0 {
-        return Err("memory: TFE (partially resident textures) is not modelled".into());
-    }
-    let (offen, idxen, glc) = (
-        w0 & (1 << 12) != 0,
-        w0 & (1 << 13) != 0,
-        w0 & (1 << 14) != 0,
-    );
-    let (vaddr, vdata, srsrc, soffset) = (
-        (w1 & 0xff) as u16,
-        ((w1 >> 8) & 0xff) as u16,
-        (((w1 >> 16) & 0x1f) * 4) as u16,
-        ((w1 >> 24) & 0xff) as u16,
-    );
-    if srsrc > 100 {
-        return Err(format!("memory: SRSRC s{srsrc} is not an SGPR quad"));
-    }
-    let v: Vec<Handle> = (0..4).map(|i| l.sgpr_get(srsrc + i)).collect();
-    let b = &mut l.b;
-    let hi16 = b.andc(v[1], 0xffff);
-    let base = b.pack64(v[0], hi16);
-    let stride = b.shrc(v[1], 16);
-    let stride = b.andc(stride, 0x3fff);
-    let records = v[2];
-    let oob = b.shrc(v[3], 28);
-    let oob = b.andc(oob, 3);
-    let index = if idxen { l.vgpr_get(vaddr) } else { l.b.c32(0) };
-    let voffset = if offen {
-        l.vgpr_get(vaddr + u16::from(idxen))
-    } else {
-        l.b.c32(0)
-    };
-    let s = l.scalar_src(soffset)?;
-    let b = &mut l.b;
-    let offset = b.addc(voffset, u64::from(w0 & 0xfff));
-    let offset = b.add(offset, s);
-    let (i64_, s64) = (b.zext(index), b.zext(stride));
-    let scaled = b.ib(IntBin::Mul, i64_, s64);
-    let at = b.add(base, scaled);
-    let index_out = b.icmp(IntCmp::GeU, index, records);
-    let no_records = b.eqc(records, 0);
-    let (oob0, oob1, oob2) = (b.eqc(oob, 0), b.eqc(oob, 1), b.eqc(oob, 2));
-    l.vmem(what, vdata, vdata, glc, &mut |l, k| {
-        let b = &mut l.b;
-        let off = b.addc(offset, u64::from(k));
-        let off64 = b.zext(off);
-        let end = b.add(scaled, off64);
-        let rec64 = b.zext(records);
-        let raw_out = b.icmp(IntCmp::GeU, end, rec64);
-        let past_stride = b.icmp(IntCmp::GeU, off, stride);
-        let structured_out = b.bor(index_out, past_stride);
-        let o = b.sel(oob2, no_records, raw_out);
-        let o = b.sel(oob1, index_out, o);
-        let o = b.sel(oob0, structured_out, o);
-        let ok = b.bnot(o);
-        let a = b.add(at, off64);
-        (a, Some(ok))
-    });
-    Ok(())
-}
-
-/// SMEM loads of `n` dwords; `buffer`: through the V# at s[sbase:sbase+3], from
-/// `(base & ~3) + (offset & ~3)` (rule: buffer-exact-bytes).
-pub(super) fn smem(l: &mut Lowerer, c: &Ctx, n: u16, buffer: bool) -> Result<(), String> {
-    if !l.wave_contract {
-        return Err(NEEDS_WAVE.into());
-    }
-    let (w0, w1) = (word(c, 0)?, word(c, 1)?);
-    let sbase = ((w0 & 0x3f) * 2) as u16;
-    let sdata = ((w0 >> 6) & 0x7f) as u16;
-    let soffset = ((w1 >> 25) & 0x7f) as u16;
-    if sdata + n > 106 || sbase + if buffer { 4 } else { 2 } > 106 {
-        return Err("memory: SMEM registers past s105".into());
-    }
-    let s = l.scalar_src(soffset)?;
-    let imm = sext(w1 & 0x1f_ffff, 21);
-    let lo = l.sgpr_get(sbase);
-    let hi = l.sgpr_get(sbase + 1);
-    let zero = l.b.c32(0);
-    let all = l.b.cb(true);
-    let vals: Vec<Handle> = if buffer {
-        let b = &mut l.b;
-        let hi16 = b.andc(hi, 0xffff);
-        let base = b.pack64(lo, hi16);
-        let base = b.andc(base, !3);
-        let stride = b.shrc(hi, 16);
-        let stride = b.andc(stride, 0x3fff);
-        let records = l.sgpr_get(sbase + 2);
-        let b = &mut l.b;
-        let scaled = b.ib(IntBin::Mul, records, stride);
-        let raw = b.eqc(stride, 0);
-        let limit = b.sel(raw, records, scaled);
-        let off = b.addc(s, imm & 0xffff_ffff);
-        let off = b.andc(off, !3);
-        (0..n)
-            .map(|i| {
-                let b = &mut l.b;
-                let o = b.addc(off, 4 * u64::from(i));
-                let ok = b.icmp(IntCmp::LtU, o, limit);
-                let o64 = b.zext(o);
-                let a = b.add(base, o64);
-                l.b.push(Expr::Mem {
-                    op: LdsOp::Read,
-                    bytes: 4,
-                    addr: a,
-                    data: zero,
-                    active: ok,
-                    cmp: None,
-                })
-            })
-            .collect()
-    } else {
-        let b = &mut l.b;
-        let base = b.pack64(lo, hi);
-        let s64 = b.zext(s);
-        let a = b.add(base, s64);
-        let a = b.addc(a, imm);
-        let a = b.andc(a, !3);
-        (0..n)
-            .map(|i| {
-                let addr = l.b.addc(a, 4 * u64::from(i));
-                l.b.push(Expr::Mem {
-                    op: LdsOp::Read,
-                    bytes: 4,
-                    addr,
-                    data: zero,
-                    active: all,
-                    cmp: None,
-                })
-            })
-            .collect()
-    };
-    for (i, v) in vals.into_iter().enumerate() {
-        l.sgpr_init(sdata + i as u16, v);
-    }
+    let a = BufferAddr::new(l, c)?;
+    l.vmem(what, a.vdata, a.vdata, a.glc, &mut |l, k| a.at(l, k));
     Ok(())
 }

@@ -19,6 +19,7 @@
 //! each named in docs/semantics.md, with the format-independent primitives in `build`.
 
 mod arithmetic;
+mod buffer_addr;
 mod calls;
 mod compare;
 mod control;
@@ -46,6 +47,9 @@ mod lds;
 #[cfg(test)]
 mod lds_tests;
 mod mem;
+mod mem_format;
+#[cfg(test)]
+mod mem_format_tests;
 #[cfg(test)]
 mod mem_tests;
 mod minmax;
@@ -63,6 +67,8 @@ mod salu_mode;
 mod salu_tests;
 mod salu_unary;
 mod saturate;
+mod scratch;
+mod smem;
 mod transcendental;
 #[cfg(test)]
 mod transcendental_tests;

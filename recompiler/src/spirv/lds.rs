@@ -177,7 +177,7 @@ impl Emitter<'_> {
     }
 
     /// [`Self::lds_new`] on `ty` (`U32`, or `U64` for the 64-bit memory atomics of
-    /// [`crate::wave::lds_apply64`]; the float forms are f32 only).
+    /// [`crate::wave::lds_apply64`]; the float forms on f32 or f64 bits by `ty`).
     pub(super) fn lds_new_ty(
         &mut self,
         op: LdsOp,
@@ -228,68 +228,10 @@ impl Emitter<'_> {
                 let diff = b.i_sub(t, None, old, d).map_err(&err)?;
                 b.select(t, None, ge, diff, c0).map_err(&err)?
             }
-            LdsOp::FMin { flush } => self.float_atomic(old, d, flush, false)?,
-            LdsOp::FMax { flush } => self.float_atomic(old, d, flush, true)?,
+            LdsOp::FMin { flush } => self.float_minmax(old, d, flush, false, ty)?,
+            LdsOp::FMax { flush } => self.float_minmax(old, d, flush, true, ty)?,
+            LdsOp::FCmpSwap { .. } => d,
         })
-    }
-
-    /// [`crate::wave::float_atomic`] on the bits.
-    fn float_atomic(
-        &mut self,
-        old: Word,
-        d: Word,
-        flush: bool,
-        max: bool,
-    ) -> Result<Word, SpirvError> {
-        let err = build_err(self.at);
-        let (t, tb) = (self.t.u32_, self.t.bool_);
-        let [c0, exp, sign, abs, quiet] =
-            [0, 0x7f80_0000, 0x8000_0000, 0x7fff_ffff, 0x0040_0000].map(|v| self.u32c(v));
-        let b = &mut self.b;
-        let mut fl = |x: Word| -> Result<Word, SpirvError> {
-            if !flush {
-                return Ok(x);
-            }
-            let e = b.bitwise_and(t, None, x, exp).map_err(&err)?;
-            let zero_exp = b.i_equal(tb, None, e, c0).map_err(&err)?;
-            let s = b.bitwise_and(t, None, x, sign).map_err(&err)?;
-            b.select(t, None, zero_exp, s, x).map_err(&err)
-        };
-        let o = fl(old)?;
-        let d = fl(d)?;
-        let nan = |b: &mut rspirv::dr::Builder, x: Word| -> Result<Word, SpirvError> {
-            let a = b.bitwise_and(t, None, x, abs).map_err(&err)?;
-            b.u_greater_than(tb, None, a, exp).map_err(&err)
-        };
-        let snan = |b: &mut rspirv::dr::Builder, x: Word, n: Word| -> Result<Word, SpirvError> {
-            let q = b.bitwise_and(t, None, x, quiet).map_err(&err)?;
-            let sig = b.i_equal(tb, None, q, c0).map_err(&err)?;
-            b.logical_and(tb, None, n, sig).map_err(&err)
-        };
-        let key = |b: &mut rspirv::dr::Builder, x: Word| -> Result<Word, SpirvError> {
-            let s = b.bitwise_and(t, None, x, sign).map_err(&err)?;
-            let neg = b.i_not_equal(tb, None, s, c0).map_err(&err)?;
-            let inv = b.not(t, None, x).map_err(&err)?;
-            let pos = b.bitwise_or(t, None, x, sign).map_err(&err)?;
-            b.select(t, None, neg, inv, pos).map_err(&err)
-        };
-        let b = &mut self.b;
-        let (no, nd) = (nan(b, o)?, nan(b, d)?);
-        let (so, sd) = (snan(b, o, no)?, snan(b, d, nd)?);
-        let (ko, kd) = (key(b, o)?, key(b, d)?);
-        let d_wins = if max {
-            b.u_greater_than(tb, None, kd, ko)
-        } else {
-            b.u_less_than(tb, None, kd, ko)
-        }
-        .map_err(&err)?;
-        let r = b.select(t, None, d_wins, d, o).map_err(&err)?;
-        let r = b.select(t, None, nd, o, r).map_err(&err)?;
-        let r = b.select(t, None, no, d, r).map_err(&err)?;
-        let oq = b.bitwise_or(t, None, o, quiet).map_err(&err)?;
-        let r = b.select(t, None, so, oq, r).map_err(&err)?;
-        let dq = b.bitwise_or(t, None, d, quiet).map_err(&err)?;
-        b.select(t, None, sd, dq, r).map_err(&err)
     }
 
     /// [`Expr::Lds`](crate::ir::Expr::Lds).

@@ -246,7 +246,7 @@ impl Emitter<'_> {
             let mut write = ok;
             if cmp.is_some() {
                 let c = load(self, v.xc)?;
-                let equal = self.b.i_equal(tb, None, old, c).map_err(&err)?;
+                let equal = self.mem_swaps(op, old, c, Ty::U32)?;
                 write = self.b.logical_and(tb, None, ok, equal).map_err(&err)?;
             }
             let new = self.lds_new(op, old, d)?;
@@ -333,7 +333,7 @@ impl Emitter<'_> {
             if cmp.is_some() {
                 let (cl, ch) = (load(self, v.xc)?, load(self, v.xch)?);
                 let c = self.pack64(cl, ch)?;
-                let equal = self.b.i_equal(tb, None, old, c).map_err(&err)?;
+                let equal = self.mem_swaps(op, old, c, Ty::U64)?;
                 write = self.b.logical_and(tb, None, ok, equal).map_err(&err)?;
             }
             let new = self.lds_new_ty(op, old, d, Ty::U64)?;

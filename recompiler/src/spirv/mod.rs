@@ -44,6 +44,7 @@ pub mod arbitrary;
 mod control;
 mod expr;
 mod float;
+mod float_atomic;
 mod interface;
 mod lds;
 mod mem;
