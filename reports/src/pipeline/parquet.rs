@@ -352,6 +352,9 @@ fn num(df: &DataFrame, name: &str) -> std::result::Result<Num, String> {
         DataType::String => Ok(Num::Text(
             col.rechunk().str().map_err(|e| e.to_string())?.clone(),
         )),
+        DataType::UInt32 => Ok(Num::Int(
+            col.rechunk().u32().map_err(|e| e.to_string())?.clone(),
+        )),
         t if t.is_integer() => {
             let cast = col.strict_cast(&DataType::UInt32).map_err(|_| {
                 format!("column `{name}`: a value out of the range of a dword (0..=0xffffffff)")
