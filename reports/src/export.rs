@@ -350,7 +350,7 @@ pub fn export_dataset_file(input: &Path, output: &Path, group_rows: usize) -> Re
             let file = out.take().expect("one writer");
             *writer = Some(
                 ParquetWriter::new(file)
-                    .batched(&df.schema())
+                    .batched(df.schema())
                     .map_err(pe(&context))?,
             );
         }

@@ -4,6 +4,7 @@
 //! the same. A truncated file, a missing column or a bad value is an error naming the file and
 //! where; a build without polars says it cannot read Parquet.
 
+#[cfg(feature = "polars")]
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -34,7 +34,7 @@ use crate::input::HARDWARE;
 use crate::uniform::{cells_valid, UniformColumns};
 
 /// Rows per block handed to the thread pool.
-const BLOCK_ROWS: usize = 16_384;
+const BLOCK_ROWS: usize = 4_096;
 
 fn fail(path: &Path, message: impl Into<String>) -> Error {
     Error::Parquet {
@@ -154,8 +154,7 @@ impl Source {
             })?;
         let mut columns = vec![instruction.to_string(), "encoding".into(), "wave".into()];
         columns.extend(ModeField::ALL.iter().map(|f| f.name().to_string()));
-        columns.extend((0..6).map(|i| format!("in{i}")));
-        columns.extend((0..16).map(|i| format!("out{i}")));
+        columns.extend(V1_COLUMNS[IN0..OUT0 + 16].iter().map(|c| c.to_string()));
         if let Some(missing) = columns.iter().find(|c| !has_col(c)) {
             return Err(fail(
                 path,
@@ -385,11 +384,13 @@ impl Columns {
                 .iter()
                 .map(|f| num(df, f.name()))
                 .collect::<std::result::Result<_, _>>()?,
-            inputs: (0..6)
-                .map(|i| num(df, &format!("in{i}")))
+            inputs: V1_COLUMNS[IN0..OUT0]
+                .iter()
+                .map(|c| num(df, c))
                 .collect::<std::result::Result<_, _>>()?,
-            outputs: (0..16)
-                .map(|i| num(df, &format!("out{i}")))
+            outputs: V1_COLUMNS[OUT0..OUT0 + 16]
+                .iter()
+                .map(|c| num(df, c))
                 .collect::<std::result::Result<_, _>>()?,
             gfx: opt(has.gfx, "gfx")?,
             source: opt(has.source, "source")?,
@@ -418,6 +419,10 @@ struct Memo<'a> {
     strings: [Option<(&'a str, Span)>; 6],
     encoding: Option<(&'a str, Span)>,
 }
+
+/// Positions of `in0` and `out0` in the schema v1 columns.
+const IN0: usize = 10;
+const OUT0: usize = 16;
 
 const INSTRUCTION: usize = 0;
 const GFX: usize = 1;
@@ -557,21 +562,17 @@ fn record<'a>(
     }
     let mut inputs = [0u32; 6];
     for (k, (slot, col)) in inputs.iter_mut().zip(&cols.inputs).enumerate() {
-        let name = format!("in{k}");
-        *slot = hex_cell(col, i, &name)?.ok_or_else(|| {
+        let name = V1_COLUMNS[IN0 + k];
+        *slot = hex_cell(col, i, name)?.ok_or_else(|| {
             bad(
-                &name,
+                name,
                 "input cells must be filled (`0x00000000` for an unused input)",
             )
         })?;
     }
     let mut outputs = [None; 16];
     for (k, (slot, col)) in outputs.iter_mut().zip(&cols.outputs).enumerate() {
-        // The name is only built for an error.
-        *slot = match col {
-            Num::Int(c) => c.get(i),
-            _ => hex_cell(col, i, &format!("out{k}"))?,
-        };
+        *slot = hex_cell(col, i, V1_COLUMNS[OUT0 + k])?;
     }
     let string = |c: &'a Option<StringChunked>| c.as_ref().and_then(|c| c.get(i)).unwrap_or("");
     let gfx = intern(block, memo, GFX, string(&cols.gfx));
@@ -630,6 +631,13 @@ fn record<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn input_and_output_columns_are_where_the_schema_has_them() {
+        assert_eq!(V1_COLUMNS[IN0], "in0");
+        assert_eq!(V1_COLUMNS[OUT0 - 1], "in5");
+        assert_eq!(V1_COLUMNS[OUT0 + 15], "out15");
+    }
 
     #[test]
     fn hive_values_are_percent_decoded() {
