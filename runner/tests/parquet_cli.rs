@@ -1,7 +1,7 @@
 //! `rdnaprobe diff` and `rdnaprobe report` on the Parquet files `rdnaprobe export --parquet`
 //! writes: the same diff CSV, table, exit code and report summary as on the CSV files, with
-//! either side Parquet; a truncated Parquet file is exit 2 naming the file.
-#![cfg(feature = "report")]
+//! either side Parquet; a truncated Parquet file is exit 2 naming the file; a binary built
+//! without the `report` feature (no polars) says it cannot read Parquet, exit 2.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -22,6 +22,22 @@ fn rdnaprobe(args: &[&Path]) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[cfg(not(feature = "report"))]
+#[test]
+fn a_binary_without_polars_says_it_cannot_read_parquet() {
+    let dir = scratch("parquet_cli_no_polars");
+    let (r, _) = pair(&dir, 10);
+    let pq = dir.join("cand.data");
+    std::fs::write(&pq, b"PAR1\x15\x04 not more\x00PAR1").expect("write");
+    let out = rdnaprobe(&[Path::new("diff"), &r, &pq]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("cand.data") && err.contains("without Parquet support"),
+        "{err}"
+    );
 }
 
 /// A `v_add_f32` dataset of `rows` rows and a cpu replay of it that differs on some rows.
@@ -53,6 +69,7 @@ fn pair(dir: &Path, rows: u32) -> (PathBuf, PathBuf) {
     (rp, cp)
 }
 
+#[cfg(feature = "report")]
 #[test]
 fn exported_parquet_diffs_and_reports_as_its_csv() {
     let dir = scratch("parquet_cli");
