@@ -286,7 +286,22 @@ mod with_polars {
                 .expect("wave");
             df
         });
-        let e = diff(&csv, &bad, &Options::default()).unwrap_err();
+        // The rows before the bad one are delivered before the error, as for CSV.
+        let mut delivered = 0usize;
+        let e = diff_paths(
+            &csv,
+            &bad,
+            &Options::default(),
+            &|| 0usize,
+            &|_, n: &mut usize| *n += 1,
+            &mut |n| {
+                delivered += n;
+                Ok(())
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(delivered, 7, "{e}");
         assert!(
             e.contains("bad_wave.parquet")
                 && e.contains("row group 1, data row 8, column `wave`")
