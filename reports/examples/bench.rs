@@ -139,7 +139,20 @@ fn reset_peak() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
+/// Set to `INPUT\nOUTPUT` in a child process: export one file to Parquet and exit.
+#[cfg(feature = "polars")]
+const EXPORT_ENV: &str = "BENCH_EXPORT_FILE";
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    #[cfg(feature = "polars")]
+    if let Ok(job) = std::env::var(EXPORT_ENV) {
+        use rdnaprobe_reports::export::{export_dataset_file, ROW_GROUP_ROWS};
+        let (from, to) = job
+            .split_once('\n')
+            .ok_or("BENCH_EXPORT_FILE: INPUT\\nOUTPUT")?;
+        export_dataset_file(Path::new(from), Path::new(to), ROW_GROUP_ROWS)?;
+        return Ok(());
+    }
     let mut args = std::env::args().skip(1);
     let rows: u64 = match args.next() {
         Some(n) => n.replace('_', "").parse()?,
@@ -257,8 +270,8 @@ fn timed_diff(
     Ok(())
 }
 
-/// `BENCH_PARQUET=1`: exports both files to one Parquet file each (as
-/// `export_dataset_file`, row groups of 131,072 rows), times the diff of the Parquet pair and
+/// `BENCH_PARQUET=1`: exports both files to one Parquet file each (`export_dataset_file`, row
+/// groups of 131,072 rows, in two child processes), times the diff of the Parquet pair and
 /// checks that its diff.csv is the CSV run's.
 #[cfg(feature = "polars")]
 fn parquet(
@@ -267,12 +280,20 @@ fn parquet(
     candidate: &Path,
     err: &mut impl Write,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    use rdnaprobe_reports::export::{export_dataset_file, ROW_GROUP_ROWS};
-
     let (rp, cp) = (dir.join("reference.parquet"), dir.join("candidate.parquet"));
     let t = Instant::now();
-    export_dataset_file(reference, &rp, ROW_GROUP_ROWS)?;
-    export_dataset_file(candidate, &cp, ROW_GROUP_ROWS)?;
+    // Each export in a child process (both at once): its heap is not counted in the diff's
+    // peak RSS below.
+    let children = [(reference, &rp), (candidate, &cp)].map(|(from, to)| {
+        std::process::Command::new(std::env::current_exe().expect("bench path"))
+            .env(EXPORT_ENV, format!("{}\n{}", from.display(), to.display()))
+            .spawn()
+    });
+    for child in children {
+        if !child?.wait()?.success() {
+            return Err("the Parquet export failed".into());
+        }
+    }
     let size = std::fs::metadata(&rp)?.len() + std::fs::metadata(&cp)?.len();
     writeln!(
         err,
