@@ -10,6 +10,8 @@
 //! CSV) and `report` (polars aggregation, HTML/Markdown/CSV/JSON/SVG), printing the wall time
 //! and the peak resident memory (VmHWM, reset between steps through /proc/self/clear_refs).
 //! `BENCH_STREAMING=1` also times the one-thread streaming diff and compares the two diff.csv.
+//! `BENCH_PARQUET=1` (feature `polars`) exports both files to Parquet once, times the diff of
+//! the Parquet pair the same way and checks that its diff.csv is the CSV run's.
 //! The generated files are removed at the end unless KEEP=1.
 
 use std::fs::File;
@@ -137,7 +139,20 @@ fn reset_peak() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
+/// Set to `INPUT\nOUTPUT` in a child process: export one file to Parquet and exit.
+#[cfg(feature = "polars")]
+const EXPORT_ENV: &str = "BENCH_EXPORT_FILE";
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    #[cfg(feature = "polars")]
+    if let Ok(job) = std::env::var(EXPORT_ENV) {
+        use rdnaprobe_reports::export::{export_dataset_file, ROW_GROUP_ROWS};
+        let (from, to) = job
+            .split_once('\n')
+            .ok_or("BENCH_EXPORT_FILE: INPUT\\nOUTPUT")?;
+        export_dataset_file(Path::new(from), Path::new(to), ROW_GROUP_ROWS)?;
+        return Ok(());
+    }
     let mut args = std::env::args().skip(1);
     let rows: u64 = match args.next() {
         Some(n) => n.replace('_', "").parse()?,
@@ -159,39 +174,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         t.elapsed().as_secs_f64()
     )?;
 
-    reset_peak();
-    let t = Instant::now();
-    let cpu = cpu_s();
-    let mut out = CsvSink::new(BufWriter::with_capacity(
-        1 << 20,
-        File::create(dir.join("diff.csv"))?,
-    ))?
-    .finish()?;
-    let summary = diff_paths(
+    timed_diff(
+        "diff",
         &reference,
         &candidate,
-        &Options::default(),
-        &|| Vec::with_capacity(2 << 20),
-        &|d, buf: &mut Vec<u8>| write_csv_line(buf, d),
-        &mut |buf| {
-            out.write_all(&buf)
-                .map_err(|e| rdnaprobe_reports::Error::io("diff.csv", e))
-        },
-    )?;
-    out.flush()?;
-    let secs = t.elapsed().as_secs_f64();
-    let cpu = cpu_s() - cpu;
-    writeln!(
-        err,
-        "diff: {} rows ({} exact, {} unexpected) in {secs:.1} s = {:.0} rows/s on {} threads, \
-         {cpu:.1} CPU s ({:.0} rows per CPU second), peak RSS {} MiB",
-        summary.rows,
-        summary.count(rdnaprobe_reports::Class::Exact),
-        summary.unexpected,
-        summary.rows as f64 / secs,
-        rayon::current_num_threads(),
-        summary.rows as f64 / cpu,
-        peak_kib() / 1024,
+        &dir.join("diff.csv"),
+        &mut err,
     )?;
 
     if std::env::var_os("BENCH_STREAMING").is_some() {
@@ -219,6 +207,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     #[cfg(feature = "polars")]
+    if std::env::var_os("BENCH_PARQUET").is_some() {
+        parquet(&dir, &reference, &candidate, &mut err)?;
+    }
+    #[cfg(not(feature = "polars"))]
+    if std::env::var_os("BENCH_PARQUET").is_some() {
+        writeln!(err, "parquet: skipped (built without the `polars` feature)")?;
+    }
+
+    #[cfg(feature = "polars")]
     report(&dir, &reference, &candidate, &mut err)?;
     #[cfg(not(feature = "polars"))]
     writeln!(err, "report: skipped (built without the `polars` feature)")?;
@@ -226,6 +223,95 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         std::fs::remove_file(&reference)?;
         std::fs::remove_file(&candidate)?;
         std::fs::remove_file(dir.join("diff.csv"))?;
+    }
+    Ok(())
+}
+
+/// Times the parallel diff of `reference` and `candidate`, every joined row written to `out`
+/// as CSV, and prints rows/s, CPU seconds and the peak RSS.
+fn timed_diff(
+    label: &str,
+    reference: &Path,
+    candidate: &Path,
+    out_path: &Path,
+    err: &mut impl Write,
+) -> Result<(), Box<dyn std::error::Error>> {
+    reset_peak();
+    let t = Instant::now();
+    let cpu = cpu_s();
+    let mut out =
+        CsvSink::new(BufWriter::with_capacity(1 << 20, File::create(out_path)?))?.finish()?;
+    let summary = diff_paths(
+        reference,
+        candidate,
+        &Options::default(),
+        &|| Vec::with_capacity(2 << 20),
+        &|d, buf: &mut Vec<u8>| write_csv_line(buf, d),
+        &mut |buf| {
+            out.write_all(&buf)
+                .map_err(|e| rdnaprobe_reports::Error::io(out_path, e))
+        },
+    )?;
+    out.flush()?;
+    let secs = t.elapsed().as_secs_f64();
+    let cpu = cpu_s() - cpu;
+    writeln!(
+        err,
+        "{label}: {} rows ({} exact, {} unexpected) in {secs:.1} s = {:.0} rows/s on {} threads, \
+         {cpu:.1} CPU s ({:.0} rows per CPU second), peak RSS {} MiB",
+        summary.rows,
+        summary.count(rdnaprobe_reports::Class::Exact),
+        summary.unexpected,
+        summary.rows as f64 / secs,
+        rayon::current_num_threads(),
+        summary.rows as f64 / cpu,
+        peak_kib() / 1024,
+    )?;
+    Ok(())
+}
+
+/// `BENCH_PARQUET=1`: exports both files to one Parquet file each (`export_dataset_file`, row
+/// groups of 131,072 rows, in two child processes), times the diff of the Parquet pair and
+/// checks that its diff.csv is the CSV run's.
+#[cfg(feature = "polars")]
+fn parquet(
+    dir: &Path,
+    reference: &Path,
+    candidate: &Path,
+    err: &mut impl Write,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let (rp, cp) = (dir.join("reference.parquet"), dir.join("candidate.parquet"));
+    let t = Instant::now();
+    // Each export in a child process (both at once): its heap is not counted in the diff's
+    // peak RSS below.
+    let children = [(reference, &rp), (candidate, &cp)].map(|(from, to)| {
+        std::process::Command::new(std::env::current_exe().expect("bench path"))
+            .env(EXPORT_ENV, format!("{}\n{}", from.display(), to.display()))
+            .spawn()
+    });
+    for child in children {
+        if !child?.wait()?.success() {
+            return Err("the Parquet export failed".into());
+        }
+    }
+    let size = std::fs::metadata(&rp)?.len() + std::fs::metadata(&cp)?.len();
+    writeln!(
+        err,
+        "parquet export: 2 files, {:.1} MB, {:.1} s",
+        size as f64 / 1e6,
+        t.elapsed().as_secs_f64()
+    )?;
+    let out = dir.join("diff-parquet.csv");
+    timed_diff("diff (parquet)", &rp, &cp, &out, err)?;
+    let same = std::fs::read(dir.join("diff.csv"))? == std::fs::read(&out)?;
+    writeln!(
+        err,
+        "diff.csv from Parquet identical to the CSV run's: {same}"
+    )?;
+    if std::env::var_os("KEEP").is_none() {
+        for f in [&rp, &cp, &out] {
+            std::fs::remove_file(f)?;
+        }
     }
     Ok(())
 }

@@ -35,6 +35,11 @@ pub enum Error {
     },
     #[error("{path}: {message}")]
     Known { path: PathBuf, message: String },
+    /// A Parquet input that cannot be read (no Parquet support in this build, a corrupt or
+    /// truncated file, a missing column, a bad value): the message names the row group, row
+    /// and column where it has them.
+    #[error("{path}: {message}")]
+    Parquet { path: PathBuf, message: String },
     #[error("{0}")]
     Usage(String),
     #[cfg(feature = "polars")]

@@ -32,6 +32,9 @@ use crate::subject::instruction_under_test;
 /// Buffered rows per partition before a part file is written.
 const PART_ROWS: usize = 1 << 17;
 
+/// Rows per row group of [`export_dataset_file`] as the export sizes its parts.
+pub const ROW_GROUP_ROWS: usize = PART_ROWS;
+
 /// What the export wrote.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct ExportSummary {
@@ -80,6 +83,35 @@ const MODE_NAMES: &[&str] = rdnaprobe_dataset::V1_COLUMNS.split_at(3).1.split_at
 impl DatasetPart {
     fn len(&self) -> usize {
         self.text.len()
+    }
+
+    fn push(&mut self, item: &crate::input::Item, extra_names: &[String], file: &str) {
+        let row = &item.row;
+        self.text.push(row.instruction.clone());
+        self.encoding.push(format::encoding(&row.encoding));
+        self.wave.push(row.wave);
+        for (v, field) in self.mode.iter_mut().zip(rdnaprobe_dataset::ModeField::ALL) {
+            v.push(row.mode.get(field).map(u32::from));
+        }
+        for (v, x) in self.inputs.iter_mut().zip(row.inputs) {
+            v.push(x);
+        }
+        for (v, x) in self.outputs.iter_mut().zip(row.outputs) {
+            v.push(x);
+        }
+        self.gfx.push(row.gfx.clone());
+        self.source.push(row.source.clone());
+        self.note.push(row.note.clone());
+        self.status.push(item.status.to_string());
+        self.file.push(file.to_string());
+        let extra: serde_json::Map<String, serde_json::Value> = extra_names
+            .iter()
+            .zip(&row.extra)
+            .filter(|(n, _)| *n != "backend" && *n != "status")
+            .map(|(n, v)| (n.clone(), serde_json::Value::String(v.clone())))
+            .collect();
+        self.extra
+            .push(serde_json::Value::Object(extra).to_string());
     }
 
     fn frame(self) -> PolarsResult<DataFrame> {
@@ -200,33 +232,9 @@ fn export_dataset(path: &Path, w: &mut Writer, summary: &mut ExportSummary) -> R
     let file = path.display().to_string();
     let mut parts: HashMap<(String, String), DatasetPart> = HashMap::new();
     while let Some(item) = input.next_item()? {
-        let row = &item.row;
         let key = (item.under_test.to_string(), item.backend.clone());
         let p = parts.entry(key.clone()).or_default();
-        p.text.push(row.instruction.clone());
-        p.encoding.push(format::encoding(&row.encoding));
-        p.wave.push(row.wave);
-        for (v, field) in p.mode.iter_mut().zip(rdnaprobe_dataset::ModeField::ALL) {
-            v.push(row.mode.get(field).map(u32::from));
-        }
-        for (v, x) in p.inputs.iter_mut().zip(row.inputs) {
-            v.push(x);
-        }
-        for (v, x) in p.outputs.iter_mut().zip(row.outputs) {
-            v.push(x);
-        }
-        p.gfx.push(row.gfx.clone());
-        p.source.push(row.source.clone());
-        p.note.push(row.note.clone());
-        p.status.push(item.status.to_string());
-        p.file.push(file.clone());
-        let extra: serde_json::Map<String, serde_json::Value> = extra_names
-            .iter()
-            .zip(&row.extra)
-            .filter(|(n, _)| *n != "backend" && *n != "status")
-            .map(|(n, v)| (n.clone(), serde_json::Value::String(v.clone())))
-            .collect();
-        p.extra.push(serde_json::Value::Object(extra).to_string());
+        p.push(&item, &extra_names, &file);
         summary.dataset_rows += 1;
         if p.len() >= PART_ROWS {
             let full = parts.remove(&key).unwrap_or_default();
@@ -312,6 +320,60 @@ fn export_diff(path: &Path, w: &mut Writer, summary: &mut ExportSummary) -> Resu
         )?;
     }
     Ok(())
+}
+
+/// Writes one dataset or replay output as one Parquet file: the dataset columns of
+/// [`export_parquet`] plus `backend` (the row's backend, since no partition directory names
+/// it), the rows in file order, in row groups of `group_rows` rows ([`ROW_GROUP_ROWS`] is the
+/// export's part size) written as they fill: the memory holds one row group. `diff` and
+/// `report` read it as they read the CSV. Returns the row count.
+pub fn export_dataset_file(input: &Path, output: &Path, group_rows: usize) -> Result<u64> {
+    let group_rows = group_rows.max(1);
+    let context = output.display().to_string();
+    let mut reader = Input::open(input)?;
+    let extra_names: Vec<String> = reader.extra_columns().to_vec();
+    let file = input.display().to_string();
+    let out = fs::File::create(output).map_err(|e| Error::io(output, e))?;
+    let mut writer: Option<polars::io::parquet::write::BatchedWriter<fs::File>> = None;
+    let mut out = Some(out);
+    let mut rows = 0u64;
+    let mut part = DatasetPart::default();
+    let mut backends: Vec<String> = Vec::new();
+    let mut flush = |part: DatasetPart,
+                     backends: Vec<String>,
+                     writer: &mut Option<polars::io::parquet::write::BatchedWriter<fs::File>>|
+     -> Result<()> {
+        let mut df = part.frame().map_err(pe(&context))?;
+        df.with_column(Column::new("backend".into(), backends))
+            .map_err(pe(&context))?;
+        if writer.is_none() {
+            let file = out.take().expect("one writer");
+            *writer = Some(
+                ParquetWriter::new(file)
+                    .batched(df.schema())
+                    .map_err(pe(&context))?,
+            );
+        }
+        let w = writer.as_mut().expect("writer");
+        w.write_batch(&df).map_err(pe(&context))
+    };
+    while let Some(item) = reader.next_item()? {
+        part.push(&item, &extra_names, &file);
+        backends.push(item.backend.clone());
+        rows += 1;
+        if part.len() >= group_rows {
+            flush(
+                std::mem::take(&mut part),
+                std::mem::take(&mut backends),
+                &mut writer,
+            )?;
+        }
+    }
+    if part.len() > 0 || writer.is_none() {
+        flush(part, backends, &mut writer)?;
+    }
+    writer.expect("writer").finish().map_err(pe(&context))?;
+    Ok(rows)
 }
 
 /// Exports `inputs` (datasets, replay outputs, diff CSVs) as partitioned Parquet under `dir`.

@@ -137,6 +137,14 @@ pub struct Input {
 impl Input {
     /// Opens `path` (and its manifest, if present) and checks the header.
     pub fn open(path: &Path) -> Result<Input> {
+        if is_parquet(path) {
+            return Err(Error::Parquet {
+                path: path.to_path_buf(),
+                message: "a Parquet file: this command reads CSV datasets only (`diff` and \
+                          `report` read Parquet)"
+                    .into(),
+            });
+        }
         let reader = Reader::open(path)?;
         let find = |name: &str| reader.extra_columns().iter().position(|c| c == name);
         let backend_column = find("backend");
@@ -270,6 +278,17 @@ impl Input {
             .insert((row.encoding.clone(), row.gfx.clone()), k.clone());
         k
     }
+}
+
+/// Whether `path` is a Parquet file: it starts with the magic bytes `PAR1` (whatever its
+/// name). `false` when it cannot be read (opening it reports why).
+pub fn is_parquet(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok()
+        && &magic == b"PAR1"
 }
 
 /// The family name of a dataset file: its stem (`datasets/rdna2/division_f32.csv` ->

@@ -120,7 +120,7 @@ pub(crate) struct Span {
 }
 
 impl Span {
-    fn new(start: usize, end: usize) -> Span {
+    pub(super) fn new(start: usize, end: usize) -> Span {
         Span {
             start: start as u32,
             len: (end - start) as u32,
@@ -166,9 +166,9 @@ pub(crate) struct Rec {
 #[derive(Debug)]
 pub(crate) struct Block {
     pub file: Arc<FileInfo>,
-    text: String,
-    words: Vec<u32>,
-    extra: Vec<Span>,
+    pub(super) text: String,
+    pub(super) words: Vec<u32>,
+    pub(super) extra: Vec<Span>,
     pub recs: Vec<Rec>,
     pub error: Option<Error>,
 }
@@ -199,16 +199,21 @@ impl Block {
         }
     }
 
-    /// Parses `bytes` (whole records; the first starts on line `first_line` of the file).
-    pub fn parse(file: Arc<FileInfo>, bytes: Vec<u8>, first_line: u64) -> Block {
-        let mut block = Block {
+    /// A block without rows.
+    pub(super) fn empty(file: Arc<FileInfo>) -> Block {
+        Block {
             file,
             text: String::new(),
             words: Vec::new(),
             extra: Vec::new(),
             recs: Vec::new(),
             error: None,
-        };
+        }
+    }
+
+    /// Parses `bytes` (whole records; the first starts on line `first_line` of the file).
+    pub fn parse(file: Arc<FileInfo>, bytes: Vec<u8>, first_line: u64) -> Block {
+        let mut block = Block::empty(file);
         let text = match String::from_utf8(bytes) {
             Ok(text) if !text.as_bytes().contains(&b'\r') => text,
             Ok(text) => return block.parse_slow(text.into_bytes(), first_line),
@@ -395,7 +400,7 @@ impl Block {
         }
     }
 
-    fn push_str(&mut self, s: &str) -> Span {
+    pub(super) fn push_str(&mut self, s: &str) -> Span {
         let start = self.text.len();
         self.text.push_str(s);
         Span::new(start, self.text.len())
@@ -450,14 +455,14 @@ fn memchr_quote(bytes: &[u8]) -> Option<usize> {
 }
 
 /// The span of `span`'s text with surrounding whitespace removed (as `str::trim`).
-fn trim_span(text: &str, span: Span) -> Span {
+pub(super) fn trim_span(text: &str, span: Span) -> Span {
     let s = &text[span.range()];
     let start = span.start as usize + (s.len() - s.trim_start().len());
     Span::new(start, start + s.trim().len())
 }
 
 /// A trimmed `status` cell read as [`rdnaprobe_dataset::Status::parse`] reads it.
-fn status_cell(text: &str, cell: Span) -> StatusCell {
+pub(super) fn status_cell(text: &str, cell: Span) -> StatusCell {
     let s = &text[cell.range()];
     if s.is_empty() || s == "ok" {
         return StatusCell::Ok;
@@ -497,7 +502,7 @@ static HEX_VALUE: [u8; 256] = {
 };
 
 /// A `0x` hex dword as [`rdnaprobe_dataset::parse_hex`] accepts it.
-fn hex(cell: &str) -> Option<u32> {
+pub(super) fn hex(cell: &str) -> Option<u32> {
     let b = cell.as_bytes();
     if b.len() < 3 || b[0] != b'0' || (b[1] != b'x' && b[1] != b'X') || b.len() > 10 {
         return None;

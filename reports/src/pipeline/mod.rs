@@ -2,7 +2,9 @@
 //! the work spread over the cores.
 //!
 //! - Each side is read in blocks of whole records (~512 KiB, [`split`]); every block is parsed
-//!   on the thread pool into compact records that point into its text ([`block`]).
+//!   on the thread pool into compact records that point into its text ([`block`]). A Parquet
+//!   file (magic bytes `PAR1`) is read row group by row group into the same records
+//!   (`parquet`, feature `polars`).
 //! - This thread pairs the records with the streaming join ([`crate::join`]) and resolves each
 //!   reference row's instruction under test (cached per body, as [`crate::input::Input`] does),
 //!   cutting the pairs into batches.
@@ -16,6 +18,8 @@
 //! and the batches in flight, whatever the file sizes.
 
 mod block;
+#[cfg(feature = "polars")]
+mod parquet;
 mod split;
 
 use std::collections::HashMap;
@@ -37,6 +41,15 @@ use split::Msg;
 
 /// A callback on every reference row read: its mode cells and wave.
 pub type Seen<'a> = dyn FnMut(&rdnaprobe_dataset::ModeCells, Option<u32>) + Send + 'a;
+
+/// The report's label of a Parquet input, whether it names its backend (a candidate), and
+/// its manifest ([`parquet`]).
+#[cfg(feature = "polars")]
+pub(crate) fn parquet_label(
+    path: &Path,
+) -> Result<(String, bool, Option<rdnaprobe_dataset::Manifest>)> {
+    parquet::label(path)
+}
 
 /// Pairs per batch.
 const BATCH: usize = 8192;

@@ -33,7 +33,12 @@ pub(crate) fn spawn<'s>(
     let (tx, rx) = sync_channel(AHEAD);
     scope.spawn(move || {
         for path in paths {
-            if let Err(e) = read_file(&path, &tx) {
+            let read = if crate::input::is_parquet(&path) {
+                read_parquet(&path, &tx)
+            } else {
+                read_file(&path, &tx)
+            };
+            if let Err(e) = read {
                 let _ = tx.send(Msg::Failed(e));
                 return;
             }
@@ -42,7 +47,22 @@ pub(crate) fn spawn<'s>(
     rx
 }
 
-/// Sends the blocks of one file; `Ok` also when the receiver has gone (the diff stopped).
+#[cfg(feature = "polars")]
+fn read_parquet(path: &std::path::Path, tx: &SyncSender<Msg>) -> Result<()> {
+    super::parquet::read_file(path, tx)
+}
+
+#[cfg(not(feature = "polars"))]
+fn read_parquet(path: &std::path::Path, _tx: &SyncSender<Msg>) -> Result<()> {
+    Err(Error::Parquet {
+        path: path.to_path_buf(),
+        message: "a Parquet file, and this rdnaprobe was built without Parquet support (the \
+                  `polars` feature): rebuild it with default features, or give the dataset as CSV"
+            .into(),
+    })
+}
+
+/// Sends the blocks of one CSV file; `Ok` also when the receiver has gone (the diff stopped).
 fn read_file(path: &std::path::Path, tx: &SyncSender<Msg>) -> Result<()> {
     let (info, mut file, mut buf) = FileInfo::open(path)?;
     let info = Arc::new(info);

@@ -113,14 +113,12 @@ pub struct Report {
 }
 
 fn label_of(path: &Path) -> Result<(String, bool, Option<ManifestInfo>)> {
+    if crate::input::is_parquet(path) {
+        let (label, names_backend, manifest) = crate::pipeline::parquet_label(path)?;
+        return Ok((label, names_backend, manifest.as_ref().map(manifest_info)));
+    }
     let mut input = Input::open(path)?;
-    let manifest = input.manifest.as_ref().map(|m| ManifestInfo {
-        backend: m.producer.backend.clone(),
-        device: m.producer.device.clone(),
-        gfx: m.producer.gfx.clone(),
-        driver: m.producer.driver.clone(),
-        defaults: m.defaults.clone(),
-    });
+    let manifest = input.manifest.as_ref().map(manifest_info);
     let has_backend = input.has_backend_column();
     let label = if has_backend {
         match input.next_item()? {
@@ -131,6 +129,16 @@ fn label_of(path: &Path) -> Result<(String, bool, Option<ManifestInfo>)> {
         input.default_backend().to_string()
     };
     Ok((label, has_backend, manifest))
+}
+
+fn manifest_info(m: &rdnaprobe_dataset::Manifest) -> ManifestInfo {
+    ManifestInfo {
+        backend: m.producer.backend.clone(),
+        device: m.producer.device.clone(),
+        gfx: m.producer.gfx.clone(),
+        driver: m.producer.driver.clone(),
+        defaults: m.defaults.clone(),
+    }
 }
 
 fn count_unstated(unstated: &mut BTreeMap<String, u64>, mode: &ModeCells, wave: Option<u32>) {

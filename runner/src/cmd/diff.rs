@@ -1,4 +1,4 @@
-//! `rdnaprobe diff REFERENCE.csv CANDIDATE.csv`: joins the candidate's rows to the reference's,
+//! `rdnaprobe diff REFERENCE CANDIDATE` (each CSV or Parquet): joins the candidate's rows to the reference's,
 //! classifies every output dword, and prints a table (or CSV / JSON Lines) on stdout. With
 //! `-o FILE` every joined row is also written to FILE (CSV, or JSON Lines when FILE ends in
 //! `.json`/`.jsonl`), atomically. Exit 0: no unexpected difference; 1: some; 2: error.
@@ -26,9 +26,10 @@ pub enum Format {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The reference dataset (hardware rows, or another backend's replay).
+    /// The reference dataset (hardware rows, or another backend's replay), CSV or Parquet.
     pub reference: PathBuf,
-    /// The candidate: a replay output (with `backend` and `status` columns) or a dataset.
+    /// The candidate: a replay output (with `backend` and `status` columns) or a dataset, CSV
+    /// or Parquet.
     pub candidate: PathBuf,
     /// Also write every joined row to this file (CSV, or JSON Lines for .json/.jsonl).
     #[arg(short = 'o', long = "output")]
