@@ -367,10 +367,20 @@ pub fn parse_hex(cell: &str) -> Result<u32, String> {
         .strip_prefix("0x")
         .or_else(|| cell.strip_prefix("0X"))
         .ok_or_else(|| "expected 0x-prefixed hex such as 0x3f800000".to_string())?;
-    if digits.is_empty() || digits.len() > 8 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err("expected 1 to 8 hex digits after 0x (a 32-bit dword)".into());
+    let bad = || "expected 1 to 8 hex digits after 0x (a 32-bit dword)".to_string();
+    if digits.is_empty() || digits.len() > 8 {
+        return Err(bad());
     }
-    u32::from_str_radix(digits, 16).map_err(|e| e.to_string())
+    // One pass: wave datasets carry LDS and memory contents as thousands of these.
+    digits.bytes().try_fold(0u32, |v, b| {
+        let d = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            b'A'..=b'F' => b - b'A' + 10,
+            _ => return Err(bad()),
+        };
+        Ok(v << 4 | u32::from(d))
+    })
 }
 
 /// Parses an `encoding` cell: `0x` words separated by whitespace, or `n/a` for no words.

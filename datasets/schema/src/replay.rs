@@ -57,9 +57,16 @@ impl<W: Write> ReplayWriter<W> {
         backend: &str,
         status: &Status,
     ) -> Result<(), DatasetError> {
-        let status = status.to_string();
+        let text;
+        let status = match status {
+            Status::Ok => "ok",
+            other => {
+                text = other.to_string();
+                &text
+            }
+        };
         self.inner
-            .write_row(&replay_row(row, outputs), &[backend, &status])
+            .write_row_with_outputs(row, &outputs, &[backend, status])
     }
 
     /// Rows written so far.

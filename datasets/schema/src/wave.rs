@@ -209,19 +209,7 @@ impl WaveLayout {
                 "a wave dataset needs a wave_id on every row".into(),
             ));
         }
-        let lanes = row.wave.unwrap_or(32);
-        let lane = match cell(WaveCol::Lane) {
-            "" => None,
-            s => match s.parse::<u32>() {
-                Ok(l) if l < lanes => Some(l),
-                _ => {
-                    return Err(err(
-                        WaveCol::Lane,
-                        format!("lane must be a decimal number in 0..{lanes}"),
-                    ))
-                }
-            },
-        };
+        let lane = self.parse_lane(row)?;
         let exec = match cell(WaveCol::ExecIn) {
             "" => None,
             s => Some(parse_hex64(s).map_err(|r| err(WaveCol::ExecIn, r))?),
@@ -275,6 +263,36 @@ impl WaveLayout {
         })
     }
 
+    /// The `lane` cell of `row` (`None` when empty).
+    fn parse_lane(&self, row: &Row) -> Result<Option<u32>, CellError> {
+        let lanes = row.wave.unwrap_or(32);
+        match self.cell(row, WaveCol::Lane) {
+            "" => Ok(None),
+            s => match s.parse::<u32>() {
+                Ok(l) if l < lanes => Ok(Some(l)),
+                _ => Err((
+                    WaveCol::Lane,
+                    format!("lane must be a decimal number in 0..{lanes}"),
+                )),
+            },
+        }
+    }
+
+    /// Whether every uniform cell of `row` is empty or repeats `first`'s text. For a later row
+    /// of the wave that `first` starts (and whose cells parsed), only the `lane` cell is then
+    /// left to read: an empty or repeated cell parses as it did on `first`, and any mix of
+    /// empty and repeated region cells is a valid region too (a size cell alone was checked
+    /// on `first`; contents alone get the size that fitted `first`'s, or a smaller one).
+    fn repeats_uniform_cells(&self, row: &Row, first: &Row) -> bool {
+        WaveCol::UNIFORM_IN
+            .into_iter()
+            .chain(WaveCol::UNIFORM_OUT)
+            .all(|c| {
+                let here = self.cell(row, c);
+                here.is_empty() || here == self.cell(first, c)
+            })
+    }
+
     /// Whether `a` and `b` belong to the same wave (equal wave key).
     pub fn same_wave(&self, a: &Row, b: &Row) -> bool {
         self.cell(a, WaveCol::WaveId) == self.cell(b, WaveCol::WaveId)
@@ -319,10 +337,14 @@ impl WaveLayout {
 
 /// Dwords as a cell: `0x%08x` separated by one space.
 pub fn dwords_cell(d: &[u32]) -> String {
-    d.iter()
-        .map(|w| format!("0x{w:08x}"))
-        .collect::<Vec<_>>()
-        .join(" ")
+    let mut s = String::with_capacity(11 * d.len());
+    for (i, w) in d.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        crate::write::push_hex(&mut s, *w);
+    }
+    s
 }
 
 /// Parses a `0x`-prefixed hex value of 1 to 16 digits (a 64-bit mask).
@@ -394,22 +416,29 @@ pub struct WaveRows {
 pub fn group_waves(rows: &[Row], layout: &WaveLayout) -> Result<Vec<WaveRows>, String> {
     let mut waves: Vec<WaveRows> = Vec::new();
     for (i, row) in rows.iter().enumerate() {
-        let cells = layout
-            .parse(row)
-            .map_err(|(c, r)| format!("row {i}: {}: {r}", c.name()))?;
+        let error = |(c, r): CellError| format!("row {i}: {}: {r}", c.name());
         let same = i > 0 && layout.same_wave(&rows[i - 1], row);
         match waves.last_mut() {
             Some(w) if same => {
-                let lane = cells.lane.unwrap_or(w.lanes[w.lanes.len() - 1] + 1);
+                // A later row: its uniform cells matter only for their errors.
+                let lane = if layout.repeats_uniform_cells(row, &rows[w.start]) {
+                    layout.parse_lane(row).map_err(error)?
+                } else {
+                    layout.parse(row).map_err(error)?.lane
+                };
+                let lane = lane.unwrap_or(w.lanes[w.lanes.len() - 1] + 1);
                 w.lanes.push(lane);
                 w.end = i + 1;
             }
-            _ => waves.push(WaveRows {
-                start: i,
-                end: i + 1,
-                lanes: vec![cells.lane.unwrap_or(0)],
-                inputs: cells.inputs,
-            }),
+            _ => {
+                let cells = layout.parse(row).map_err(error)?;
+                waves.push(WaveRows {
+                    start: i,
+                    end: i + 1,
+                    lanes: vec![cells.lane.unwrap_or(0)],
+                    inputs: cells.inputs,
+                })
+            }
         }
     }
     Ok(waves)
@@ -424,6 +453,25 @@ pub struct WaveChecker {
     first: Option<(Row, u64)>,
     last_lane: u32,
     seen: HashSet<WaveKey>,
+}
+
+impl WaveChecker {
+    /// Checks the lane of a later row of the current wave (`None`: the previous lane + 1).
+    fn next_lane(&mut self, row: &Row, lane: Option<u32>) -> Result<(), CellError> {
+        let lanes = row.wave.unwrap_or(32);
+        let lane = lane.unwrap_or(self.last_lane + 1);
+        if lane <= self.last_lane || lane >= lanes {
+            return Err((
+                WaveCol::Lane,
+                format!(
+                    "lane {lane} after lane {}: a wave's lanes ascend strictly and stay below {lanes}",
+                    self.last_lane
+                ),
+            ));
+        }
+        self.last_lane = lane;
+        Ok(())
+    }
 }
 
 /// A wave's key as written: `wave_id`, words, mode cells, wave and gfx cells.
@@ -443,11 +491,18 @@ impl WaveChecker {
 
     /// Checks `row`, read at `line`.
     pub fn check(&mut self, row: &Row, line: u64) -> Result<(), CellError> {
-        let cells = self.layout.parse(row)?;
         let same = self
             .first
             .as_ref()
             .is_some_and(|(f, _)| self.layout.same_wave(f, row));
+        if let Some((first, _)) = self.first.as_ref().filter(|_| same) {
+            if self.layout.repeats_uniform_cells(row, first) {
+                // Only the lane is new: the first row's parse covers the rest.
+                let lane = self.layout.parse_lane(row)?;
+                return self.next_lane(row, lane);
+            }
+        }
+        let cells = self.layout.parse(row)?;
         if !same {
             let key = (
                 cells.wave_id.clone(),
@@ -469,18 +524,7 @@ impl WaveChecker {
             self.first = Some((row.clone(), line));
             return Ok(());
         }
-        let lanes = row.wave.unwrap_or(32);
-        let lane = cells.lane.unwrap_or(self.last_lane + 1);
-        if lane <= self.last_lane || lane >= lanes {
-            return Err((
-                WaveCol::Lane,
-                format!(
-                    "lane {lane} after lane {}: a wave's lanes ascend strictly and stay below {lanes}",
-                    self.last_lane
-                ),
-            ));
-        }
-        self.last_lane = lane;
+        self.next_lane(row, cells.lane)?;
         if let Some((first, first_line)) = &self.first {
             for c in WaveCol::UNIFORM_IN.into_iter().chain(WaveCol::UNIFORM_OUT) {
                 let here = self.layout.cell(row, c);

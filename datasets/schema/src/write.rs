@@ -16,7 +16,24 @@ use crate::row::{Row, V1_COLUMNS};
 
 /// `0x%08x`.
 pub fn hex(v: u32) -> String {
-    format!("{v:#010x}")
+    let mut s = String::with_capacity(10);
+    push_hex(&mut s, v);
+    s
+}
+
+/// Appends `0x%08x` (lowercase digits) to `s`.
+pub fn push_hex(s: &mut String, v: u32) {
+    s.push_str(std::str::from_utf8(&hex_bytes(v)).unwrap_or_default());
+}
+
+/// `0x%08x` as bytes.
+fn hex_bytes(v: u32) -> [u8; 10] {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut b = *b"0x00000000";
+    for (i, d) in b[2..].iter_mut().enumerate() {
+        *d = DIGITS[(v >> (28 - 4 * i) & 0xf) as usize];
+    }
+    b
 }
 
 /// The `encoding` cell: words as `0x%08x` separated by one space, or `n/a` for no words.
@@ -24,7 +41,14 @@ pub fn encoding_cell(words: &[u32]) -> String {
     if words.is_empty() {
         return "n/a".into();
     }
-    words.iter().map(|w| hex(*w)).collect::<Vec<_>>().join(" ")
+    let mut s = String::with_capacity(11 * words.len());
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        push_hex(&mut s, *w);
+    }
+    s
 }
 
 fn opt(v: Option<impl ToString>) -> String {
@@ -104,6 +128,17 @@ impl<W: Write> Writer<W> {
 
     /// Writes one row; `inserted` gives the values of the inserted columns.
     pub fn write_row(&mut self, row: &Row, inserted: &[&str]) -> Result<(), DatasetError> {
+        self.write_row_with_outputs(row, &row.outputs, inserted)
+    }
+
+    /// [`Self::write_row`] with `outputs` in place of the row's out0..out15: the cells of
+    /// [`v1_cells`], written without building them as strings first.
+    pub fn write_row_with_outputs(
+        &mut self,
+        row: &Row,
+        outputs: &[Option<u32>; 16],
+        inserted: &[&str],
+    ) -> Result<(), DatasetError> {
         if inserted.len() != self.inserted || row.extra.len() != self.extra {
             return Err(DatasetError::InvalidRow {
                 file: self.label.clone(),
@@ -117,15 +152,36 @@ impl<W: Write> Writer<W> {
                 ),
             });
         }
-        let cells = v1_cells(row);
-        let record = cells
-            .iter()
-            .map(String::as_str)
-            .chain(inserted.iter().copied())
-            .chain(row.extra.iter().map(String::as_str));
-        self.csv
-            .write_record(record)
-            .map_err(|e| to_io(&self.label, "write", e))?;
+        let csv = &mut self.csv;
+        let mut cells = || -> csv::Result<()> {
+            let small = |v: Option<u32>| v.map(|v| v.to_string()).unwrap_or_default();
+            csv.write_field(&row.instruction)?;
+            csv.write_field(encoding_cell(&row.encoding))?;
+            csv.write_field(small(row.wave))?;
+            for field in ModeField::ALL {
+                csv.write_field(small(row.mode.get(field).map(u32::from)))?;
+            }
+            for v in row.inputs {
+                csv.write_field(hex_bytes(v))?;
+            }
+            for v in outputs {
+                match v {
+                    Some(v) => csv.write_field(hex_bytes(*v))?,
+                    None => csv.write_field([])?,
+                }
+            }
+            csv.write_field(&row.gfx)?;
+            csv.write_field(&row.source)?;
+            csv.write_field(&row.note)?;
+            for cell in inserted {
+                csv.write_field(cell)?;
+            }
+            for cell in &row.extra {
+                csv.write_field(cell)?;
+            }
+            csv.write_record(std::iter::empty::<&[u8]>())
+        };
+        cells().map_err(|e| to_io(&self.label, "write", e))?;
         self.rows += 1;
         Ok(())
     }

@@ -83,6 +83,32 @@ fn hex_is_normalised_to_0x_percent_08x() {
     assert!(out.contains(",0x3f800000,0x00000001,"), "{out}");
 }
 
+#[test]
+fn hex_cells_are_the_printf_spelling() {
+    let words = [0, 1, 0x0a0b_0c0d, 0x8000_0000, 0xdead_beef, u32::MAX];
+    for w in words {
+        assert_eq!(rdnaprobe_dataset::hex(w), format!("{w:#010x}"));
+    }
+    let joined = words.map(|w| format!("0x{w:08x}")).join(" ");
+    assert_eq!(rdnaprobe_dataset::encoding_cell(&words), joined);
+    assert_eq!(rdnaprobe_dataset::encoding_cell(&[]), "n/a");
+    for w in words {
+        assert_eq!(rdnaprobe_dataset::parse_hex(&format!("0x{w:x}")), Ok(w));
+        assert_eq!(rdnaprobe_dataset::parse_hex(&format!("0X{w:08X}")), Ok(w));
+    }
+    let digits = "expected 1 to 8 hex digits after 0x (a 32-bit dword)";
+    for bad in ["0x", "0x123456789", "0x+1", "0x12g4", "0x 1"] {
+        assert_eq!(
+            rdnaprobe_dataset::parse_hex(bad).unwrap_err(),
+            digits,
+            "{bad}"
+        );
+    }
+    assert!(rdnaprobe_dataset::parse_hex("12")
+        .unwrap_err()
+        .contains("0x-prefixed"));
+}
+
 fn err_of(text: &str) -> DatasetError {
     parse_dataset(text.as_bytes(), "bad.csv").unwrap_err()
 }

@@ -173,3 +173,50 @@ fn replay_output_columns_add_the_missing_uniform_outputs() {
         ])
     );
 }
+
+#[test]
+fn repeated_uniform_cells_read_like_empty_ones_and_keep_their_errors() {
+    let first = "a,0,0x5,0x11 0x22,0x1 0x2,1024,,,";
+    let repeated = dataset(&[
+        row(1, first),
+        row(2, "a,1,0x5,0x11 0x22,0x1 0x2,1024,,,"),
+        row(3, "a,,,0x11 0x22,,1024,,,"),
+        row(4, "b,0,,,,,,,"),
+    ]);
+    let empty = dataset(&[
+        row(1, first),
+        row(2, "a,1,,,,,,,"),
+        row(3, "a,,,,,,,,"),
+        row(4, "b,0,,,,,,,"),
+    ]);
+    let waves = |text: &str| {
+        let ds = parse_dataset(text.as_bytes(), "w.csv").unwrap();
+        let layout = WaveLayout::from_columns(&ds.extra_columns).unwrap();
+        group_waves(&ds.rows, &layout).unwrap()
+    };
+    let got = waves(&repeated);
+    assert_eq!(got, waves(&empty));
+    assert_eq!(got[0].lanes, vec![0, 1, 2]);
+    assert_eq!(got[0].inputs.lds.len(), 256);
+    // A row that repeats every uniform cell still has its lane checked.
+    let e = error_of(&[row(1, first), row(2, "a,x,0x5,0x11 0x22,0x1 0x2,1024,,,")]);
+    assert!(e.starts_with("w.csv:3:37 (lane)"), "{e}");
+    let e = error_of(&[row(1, first), row(2, "a,0,0x5,,,,,,")]);
+    assert!(
+        e.starts_with("w.csv:3:37 (lane)") && e.contains("ascend"),
+        "{e}"
+    );
+    // Repeated contents with another size: the pair is read again, the contents blamed.
+    let e = error_of(&[row(1, "a,0,,,0x1 0x2,,,,"), row(2, "a,1,,,0x1 0x2,4,,,")]);
+    assert!(
+        e.starts_with("w.csv:3:40 (lds_in)") && e.contains("do not fit"),
+        "{e}"
+    );
+    // group_waves on rows that skipped the reader's checks reports a bad later lane too.
+    let ds = parse_dataset(repeated.as_bytes(), "w.csv").unwrap();
+    let layout = WaveLayout::from_columns(&ds.extra_columns).unwrap();
+    let mut rows = ds.rows.clone();
+    rows[1].extra[1] = "x".into();
+    let e = group_waves(&rows, &layout).unwrap_err();
+    assert!(e.starts_with("row 1: lane:"), "{e}");
+}

@@ -6,6 +6,7 @@
 //! `Row::target`); an empty `gfx` cell replays as gfx1030 (the GFX10.3 table). A body that does
 //! not decode or lower gives `unsupported: <reason>` for its rows only.
 
+use super::phase::{span, Phase};
 use super::{kernel_key, wave, Backend, KernelKey, Producer, RowResult, Status, WaveResults};
 use rayon::prelude::*;
 use rdnaprobe_dataset::{Row, WaveLayout};
@@ -37,6 +38,7 @@ impl Backend for CpuBackend {
     }
 
     fn run(&mut self, rows: &[Row]) -> Vec<RowResult> {
+        let lowering = span(Phase::Lower);
         let keys: Vec<Result<KernelKey, String>> = rows.iter().map(kernel_key).collect();
         let mut kernels: HashMap<&KernelKey, Result<Kernel, LowerError>> = HashMap::new();
         for k in keys.iter().flatten() {
@@ -44,6 +46,8 @@ impl Backend for CpuBackend {
                 .entry(k)
                 .or_insert_with(|| lower_words(&k.words, k.mode, k.wave, k.target));
         }
+        drop(lowering);
+        let _s = span(Phase::Run);
         rows.par_iter()
             .zip(keys.par_iter())
             .enumerate()
@@ -74,6 +78,7 @@ impl Backend for CpuBackend {
         let mut results = WaveResults::all(rows.len(), Status::Error("not scheduled".into()));
         let jobs = wave::prepare(rows, layout, &mut results);
         // The region's size is part of the kernel: the V# in s[20:23] holds it.
+        let lowering = span(Phase::Lower);
         let mut kernels: HashMap<(&KernelKey, u32), Result<Kernel, LowerError>> = HashMap::new();
         for j in &jobs {
             let k = &j.key;
@@ -82,6 +87,8 @@ impl Backend for CpuBackend {
                 .entry((k, bytes))
                 .or_insert_with(|| lower_wave_words_mem(&k.words, k.mode, k.wave, k.target, bytes));
         }
+        drop(lowering);
+        let running = span(Phase::Run);
         let outs: Vec<_> = jobs
             .par_iter()
             .map(|j| match &kernels[&(&j.key, j.mem_bytes())] {
@@ -91,6 +98,8 @@ impl Backend for CpuBackend {
                 Err(e) => Err(e.to_string()),
             })
             .collect();
+        drop(running);
+        let _s = span(Phase::Store);
         for (j, out) in jobs.iter().zip(outs) {
             match out {
                 Ok((o, mem)) => match o.error {

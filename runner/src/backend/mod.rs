@@ -53,6 +53,7 @@ pub mod cpu;
 pub mod hip;
 pub mod hip_wave;
 mod key;
+pub mod phase;
 pub mod vulkan;
 pub mod wave;
 

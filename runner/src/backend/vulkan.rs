@@ -14,6 +14,7 @@ use std::collections::HashMap;
 use rdnaprobe_dataset::{Row, WaveLayout};
 use rdnaprobe_recompiler::spirv;
 
+use super::phase::{span, Phase};
 use super::{kernel_key, Backend, KernelKey, Producer, RowResult, Status, WaveResults};
 use crate::vulkan::{DeviceSelector, Executor, Job, PipelineId};
 
@@ -108,6 +109,7 @@ impl Backend for VulkanBackend {
         let jobs = super::wave::prepare(rows, layout, &mut results);
         // The executor's extra words per wave are the LDS's and the region's (`lds_dwords` of
         // a `WaveJob`); outputs split them again.
+        let lowering = span(Phase::Lower);
         let mut order: Vec<(PipelineId, rdnaprobe_isa::Wave, u32)> = vec![];
         let mut groups: HashMap<PipelineId, Vec<usize>> = HashMap::new();
         for (i, j) in jobs.iter().enumerate() {
@@ -124,6 +126,8 @@ impl Backend for VulkanBackend {
                 Err(status) => results.fail(&j.rows, &status),
             }
         }
+        drop(lowering);
+        let running = span(Phase::Run);
         let inputs: Vec<Vec<Vec<u32>>> = order
             .iter()
             .map(|(p, _, _)| {
@@ -145,7 +149,10 @@ impl Backend for VulkanBackend {
                 },
             )
             .collect();
-        match self.exec.run_waves(&wave_jobs) {
+        let outs = self.exec.run_waves(&wave_jobs);
+        drop(running);
+        let _s = span(Phase::Store);
+        match outs {
             Ok(outs) => {
                 for ((p, wave, _), out) in order.iter().zip(outs) {
                     for (&i, words) in groups[p].iter().zip(out) {
@@ -206,6 +213,7 @@ impl Backend for VulkanBackend {
                 }
             }
         }
+        let lowering = span(Phase::Lower);
         let mut ready: Vec<(PipelineId, Vec<usize>, Vec<[u32; 6]>)> = vec![];
         for key in order {
             let idx = groups.remove(&key).unwrap_or_default();
@@ -249,7 +257,11 @@ impl Backend for VulkanBackend {
                 }
             }
         };
-        match self.exec.run(&jobs) {
+        drop(lowering);
+        let running = span(Phase::Run);
+        let ran = self.exec.run(&jobs);
+        drop(running);
+        match ran {
             Ok(outs) => {
                 for ((_, idx, _), out) in ready.iter().zip(outs) {
                     store(idx, Ok(out));

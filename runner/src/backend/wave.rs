@@ -98,6 +98,7 @@ impl WaveJob {
 /// Cuts `rows` into waves. Waves whose rows cannot run (no words, a bad cell) get their
 /// status in `results` and are left out.
 pub fn prepare(rows: &[Row], layout: &WaveLayout, results: &mut WaveResults) -> Vec<WaveJob> {
+    let _s = super::phase::span(super::phase::Phase::Prepare);
     let waves = match group_waves(rows, layout) {
         Ok(w) => w,
         Err(e) => {

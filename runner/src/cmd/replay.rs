@@ -19,6 +19,7 @@ use rdnaprobe_dataset::{
     Tally, WaveLayout,
 };
 
+use crate::backend::phase::{self, span, Phase};
 use crate::backend::Backend;
 use crate::sweep::out::{manifest_producer, progress, run_batch};
 
@@ -85,6 +86,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             eprintln!("{}", tally.summary(Some(started.elapsed().as_secs_f64())));
         }
     }
+    if let Some(line) = phase::summary() {
+        eprintln!("{line}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -145,22 +149,32 @@ fn replay_into<W: Write>(
          -> anyhow::Result<()> {
             if let Some(layout) = &layout {
                 // A wave dataset: `rows` holds whole waves (see the loop below).
-                let results = backend.run_waves(&rows[..], layout);
+                let results = {
+                    let _s = span(Phase::Backend);
+                    backend.run_waves(&rows[..], layout)
+                };
+                let _s = span(Phase::Write);
                 let out_layout = out_layout.as_ref().unwrap_or(layout);
-                for ((row, res), uni) in rows.iter().zip(&results.rows).zip(&results.uniform) {
-                    let mut out = row.clone();
-                    out.extra.resize(out_columns.len(), String::new());
-                    out_layout.set_outputs(&mut out, uni.as_ref());
-                    w.write(&out, res.outputs, backend_name, &res.status)?;
-                    tally.add(row, &res.status);
+                let n = rows.len() as u64;
+                // The rows become their output rows in place.
+                for ((mut row, res), uni) in rows.drain(..).zip(&results.rows).zip(&results.uniform)
+                {
+                    tally.add(&row, &res.status);
+                    row.extra.resize(out_columns.len(), String::new());
+                    out_layout.set_outputs(&mut row, uni.as_ref());
+                    w.write(&row, res.outputs, backend_name, &res.status)?;
                 }
                 if let Some(b) = &bar {
-                    b.inc(rows.len() as u64);
+                    b.inc(n);
                 }
                 rows.clear();
                 return Ok(());
             }
-            let results = run_batch(backend, &rows[..]);
+            let results = {
+                let _s = span(Phase::Backend);
+                run_batch(backend, &rows[..])
+            };
+            let _s = span(Phase::Write);
             for (row, res) in rows.iter().zip(&results) {
                 w.write(row, res.outputs, backend_name, &res.status)?;
                 tally.add(row, &res.status);
@@ -172,7 +186,13 @@ fn replay_into<W: Write>(
             Ok(())
         };
         let layout = reader.wave_layout().cloned();
-        for row in reader {
+        let mut reader = reader;
+        loop {
+            let row = {
+                let _s = span(Phase::Read);
+                reader.next()
+            };
+            let Some(row) = row else { break };
             let row = row?;
             if let Some(layout) = &layout {
                 // Batches of a wave dataset end at a wave's end.
@@ -226,6 +246,7 @@ fn replay_to_file(
     let file = AtomicFile::create(out)?;
     let mut w = ReplayWriter::new(file, out.display().to_string(), &columns)?;
     let tally = replay_into(inputs, backend, backend_name, batch, &mut w)?;
+    let _s = span(Phase::Finish);
     w.finish()?.commit()?;
     let mut manifest = Manifest::new_v1(
         out,
