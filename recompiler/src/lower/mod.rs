@@ -50,6 +50,7 @@ mod mem_tests;
 mod minmax;
 mod modifiers;
 mod moves;
+mod movrel;
 mod operands;
 mod pack;
 mod packed;
@@ -67,6 +68,9 @@ mod transcendental;
 mod transcendental_tests;
 mod trig_preop;
 mod unary;
+mod vintrp;
+#[cfg(test)]
+mod vintrp_tests;
 mod wave;
 #[cfg(test)]
 mod wave_tests;
