@@ -55,6 +55,8 @@ const PROBE_OPERAND_REFUSED: &[(&str, &str)] = &[
     ("tbuffer_store_format_xy", "format 1 needs a conversion"),
     ("tbuffer_store_format_xyz", "format 1 needs a conversion"),
     ("tbuffer_store_format_xyzw", "format 1 needs a conversion"),
+    // the VOP3 probe's src1 is 257, not one of the parameter codes 0..2
+    ("v_interp_mov_f32", "invalid parameter 257"),
 ];
 
 #[test]
