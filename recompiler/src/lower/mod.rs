@@ -168,6 +168,7 @@ pub fn lower_wave_mem(
 ) -> Result<Kernel, LowerError> {
     let mut l = Lowerer::new_wave(mode, wave, gfx);
     mem::init_region(&mut l, mem_bytes);
+    l.named_vgprs = movrel::named_vgprs(body, wave);
     if control::has_control_flow(body) {
         return control::lower_cfg(l, body);
     }

@@ -2,18 +2,22 @@
 //! or destination VGPR at the instruction's register plus an offset from M0.
 //!
 //! The register file is the wave's VGPR allocation, v0..v255 (the probe template allocates
-//! 256). An M0 known at lowering time addresses one register; a run-time M0 (under the wave
-//! contract M0 may come from an SGPR input or change from one loop iteration to the next)
-//! becomes a select over every register from the instruction's register to v255, so each
-//! lane reads and writes exactly the register the hardware would. Under the lane contract a
-//! scalar built from lane values (a compare mask) holds only this lane's bits, so a
-//! non-constant M0 is refused there.
+//! 256); an index past v255 reads v0 and drops its write. An M0 known at lowering time
+//! addresses one register. A run-time M0 (under the wave contract M0 may come from an SGPR
+//! input or change from one loop iteration to the next) becomes a select over the registers
+//! that can hold a value: those the body names anywhere, v4..v25 (the contract's inputs and
+//! outputs) and those written so far, from the instruction's register up. Any other register
+//! of the allocation reads 0 (it was never written) and a relative write to it is dropped: the
+//! one place the model departs from the hardware, which would keep that write for a later
+//! relative read. (A select over all 256 registers made SPIR-V modules hundreds of times
+//! slower to compile on lavapipe.) Under the lane contract a scalar built from lane values (a
+//! compare mask) holds only this lane's bits, so a non-constant M0 is refused there.
 
 use super::moves::{dst_src, vgpr_index};
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::ir::{Expr, Handle, IntCmp};
-use rdnaprobe_isa::Opcode;
+use rdnaprobe_isa::{Decoded, Opcode, Target, Wave};
 
 /// VGPRs in the wave's allocation.
 const VGPRS: u32 = 256;
@@ -25,7 +29,76 @@ enum Offset {
     Dyn(Handle),
 }
 
+/// Whether `op` addresses a VGPR relative to M0.
+fn is_relative(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::v_movrels_b32
+            | Opcode::v_movreld_b32
+            | Opcode::v_movrelsd_b32
+            | Opcode::v_movrelsd_2_b32
+            | Opcode::v_swaprel_b32
+    )
+}
+
+/// The VGPRs `body` names in any operand (`vN` and `v[N:M]` in its printed text), sorted;
+/// empty for a body without a relative move.
+pub(super) fn named_vgprs(body: &[Decoded], wave: Wave) -> Vec<u16> {
+    let insts = body.iter().filter_map(|d| match d {
+        Decoded::Inst(i) => Some(i),
+        Decoded::Unsupported(_) => None,
+    });
+    if !insts.clone().any(|i| is_relative(i.info().op())) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for i in insts {
+        let text = i.to_llvm_text_for(Target::Gfx1030, wave);
+        let ops = text.split_once(' ').map_or("", |(_, o)| o);
+        let c: Vec<char> = ops.chars().collect();
+        let num = |k: &mut usize| {
+            let s = *k;
+            while *k < c.len() && c[*k].is_ascii_digit() {
+                *k += 1;
+            }
+            c[s..*k].iter().collect::<String>().parse::<u16>().ok()
+        };
+        let mut k = 0;
+        while k < c.len() {
+            let start = c[k] == 'v' && (k == 0 || !(c[k - 1].is_alphanumeric() || c[k - 1] == '_'));
+            k += 1;
+            if !start {
+                continue;
+            }
+            if c.get(k) == Some(&'[') {
+                k += 1;
+                let lo = num(&mut k);
+                k += 1;
+                if let (Some(lo), Some(hi)) = (lo, num(&mut k)) {
+                    out.extend(lo..=hi.min(255));
+                }
+            } else if let Some(r) = num(&mut k) {
+                out.push(r);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 impl Lowerer {
+    /// The registers from `base` up a run-time-M0 access selects over (see the module doc).
+    fn candidates(&self, base: u16) -> Vec<u16> {
+        let mut rs: Vec<u16> = self.named_vgprs.clone();
+        rs.extend(4..=25);
+        rs.extend(self.vgpr.keys().copied());
+        rs.retain(|&r| r >= base && u32::from(r) < VGPRS);
+        rs.sort_unstable();
+        rs.dedup();
+        rs
+    }
+
     fn offset(&mut self, h: Handle) -> Offset {
         match self.b.k.exprs[h.index()] {
             Expr::Const { bits, .. } => Offset::Const(bits as u32),
@@ -50,10 +123,14 @@ impl Lowerer {
                 self.vgpr_get(if r < VGPRS { r as u16 } else { 0 })
             }
             Offset::Dyn(h) => {
-                let mut v = self.vgpr_get(0);
-                for r in u32::from(base)..VGPRS {
-                    let hit = self.b.eqc(h, u64::from(r - u32::from(base)));
-                    let x = self.vgpr_get(r as u16);
+                // past the allocation: v0; an unnamed, unwritten register: 0
+                let ok = self.rel_ok(base, off);
+                let v0 = self.vgpr_get(0);
+                let zero = self.b.c32(0);
+                let mut v = self.b.sel(ok, zero, v0);
+                for r in self.candidates(base) {
+                    let hit = self.b.eqc(h, u64::from(r - base));
+                    let x = self.vgpr_get(r);
                     v = self.b.sel(hit, x, v);
                 }
                 v
@@ -79,12 +156,12 @@ impl Lowerer {
                 }
             }
             Offset::Dyn(h) => {
-                for r in u32::from(base)..VGPRS {
-                    let hit = self.b.eqc(h, u64::from(r - u32::from(base)));
+                for r in self.candidates(base) {
+                    let hit = self.b.eqc(h, u64::from(r - base));
                     let hit = self.b.band(hit, ok);
-                    let old = self.vgpr_get(r as u16);
+                    let old = self.vgpr_get(r);
                     let nv = self.b.sel(hit, v, old);
-                    self.vgpr_set(r as u16, nv);
+                    self.vgpr_set(r, nv);
                 }
             }
         }
