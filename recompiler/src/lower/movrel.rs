@@ -9,9 +9,9 @@
 //! outputs) and those written so far, from the instruction's register up. Any other register
 //! of the allocation reads 0 (it was never written) and a relative write to it is dropped: the
 //! one place the model departs from the hardware, which would keep that write for a later
-//! relative read. (A select over all 256 registers made SPIR-V modules hundreds of times
-//! slower to compile on lavapipe.) Under the lane contract a scalar built from lane values (a
-//! compare mask) holds only this lane's bits, so a non-constant M0 is refused there.
+//! relative read. (With a select over all 256 registers the 16-program progfuzz test took
+//! 113 s on lavapipe instead of 4 s.) Under the lane contract a scalar built from lane values
+//! (a compare mask) holds only this lane's bits, so a non-constant M0 is refused there.
 
 use super::moves::{dst_src, vgpr_index};
 use super::operands::Ctx;
