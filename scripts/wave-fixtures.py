@@ -413,13 +413,13 @@ def prims(w, quads):
 def m0_of(quads, offset):
     return offset | sum(1 << (15 + q) for q in quads)
 
-def interp_case(wid, text, enc, w, exec_in, s_in, s_out, lds, ins, outs, note, lds_bytes=512):
+def interp_case(wid, text, enc, w, exec_in, s_in, s_out, lds, ins, outs, note, lds_bytes=512, mode=None):
     lds = lds + [0] * (lds_bytes // 4 - len(lds))
     rows = []
     for l in range(w):
         i = ins(l) + [0] * (6 - len(ins(l)))
         o = outs(l) + [0] * (16 - len(outs(l)))
-        cells = [f'"{text}"', enc, str(w)] + [""] * 7 + [f"0x{x:08x}" for x in i]
+        cells = [f'"{text}"', enc, str(w)] + (mode or [""] * 7) + [f"0x{x:08x}" for x in i]
         cells += [f"0x{x:08x}" for x in o] + ["gfx1030", "hand-computed from the RDNA2 ISA", f'"{note}"']
         first = l == 0
         cells += [wid, str(l), f"0x{exec_in:016x}" if first else "", dw(s_in) if first else "",
@@ -508,6 +508,38 @@ interp_rows += interp_case("interp_f16", "s_mov_b32 m0, s0; v_mov_b32 v12, 0xabc
                            lambda l: [I[l], J[l], S2[l]], f16_interp,
                            "interp-f16: f16 parameter halves (the high bit), p1 rounded once to f32, "
                            "p2 once to f16 into the low half")
+
+# f16 denormals flushed (denorm16 = 0), f32 kept (denorm32 = 3), IEEE = 0: a denormal P10 or
+# p1lv S2 is read as a zero of its sign, and a denormal f16 result of p2 becomes one
+def flush16(h):
+    return h & 0x8000 if h & 0x7c00 == 0 else h
+
+def f16r_flush(x):
+    if x != 0 and abs(x) < Fraction(1, 1 << 14):
+        return 0x8000 if x < 0 else 0
+    return f16r(x)
+
+lds5 = [0] * 128
+lds5[slot(0, 1, 0, 0, 0, 0)] = 0x3d00          # P0 = 1.25
+lds5[slot(0, 1, 0, 0, 1, 0)] = 0x0200          # P10: a denormal, flushed
+lds5[slot(0, 1, 0, 0, 2, 0)] = 0x0400          # P20 = 2^-14
+S2LV = [0x0123 if l % 2 == 0 else rand_f16() & 0x7fff for l in range(32)]
+S2F = [0 if l % 2 == 0 else 0x3f800000 for l in range(32)]
+def f16_flush(l):
+    P = lambda k: lds5[slot(0, 1, 0, 0, k, 0)]
+    zero = lambda a, b: Fraction(0) if a == 0 or b == 0 else None
+    p10 = f16v(flush16(P(1)))
+    p1ll = f32r(p10 * f32v(I[l]) + f16v(flush16(P(0))))
+    p1lv = f32r(p10 * f32v(I[l]) + f16v(flush16(S2LV[l])))
+    p2 = f16r_flush(f16v(flush16(P(2))) * f32v(J[l]) + f32v(S2F[l]))
+    return [p1ll, p1lv, p2]
+interp_rows += interp_case("interp_f16_flush", "s_mov_b32 m0, s0; v_interp_p1ll_f16 v10, v4, attr0.x; "
+                           "v_interp_p1lv_f16 v11, v4, attr0.x, v7; v_interp_p2_f16 v12, v5, attr0.x, v6",
+                           "0xbefc0300 0xd742000a 0x00020800 0xd743000b 0x041e0800 0xd75a000c 0x041a0a00",
+                           32, (1 << 32) - 1, [0], [0] * 16, lds5,
+                           lambda l: [I[l], J[l], S2F[l], S2LV[l]], f16_flush,
+                           "interp-f16 with f16 denormals flushed: denormal P10 and p1lv S2 read as "
+                           "zero, a denormal p2 result flushed", mode=["0", "", "3", "0", "", "", ""])
 
 # Relative VGPR addressing with a run-time M0 (rule movrel-m0): the loop runs s0 passes, pass i
 # moving v[4 + m0] to v[10 + m0] with m0 = s0 - i (v_movrelsd_b32); two waves, two s0
