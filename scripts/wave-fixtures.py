@@ -3,8 +3,10 @@
 out here from the RDNA2 ISA's descriptions of VOPC, v_cmpx, v_readlane/readfirstlane/writelane
 and v_permlane16/x16), one wave per case. Encodings come from `rdnaprobe encode`.
 Usage: scripts/wave-fixtures.py PATH/TO/rdnaprobe datasets/wave/crosslane.csv (writes its manifest too)
-With a third argument (datasets/wave/lds.csv) it also writes the LDS waves there, and with a
-fourth (datasets/wave/memory.csv) the memory-region waves."""
+With a third argument (datasets/wave/lds.csv) it also writes the LDS waves there, with a
+fourth (datasets/wave/memory.csv) the memory-region waves, with a fifth
+(datasets/wave/interp.csv) the interpolation waves and with a sixth (datasets/wave/movrel.csv)
+the run-time-M0 relative-move waves."""
 import subprocess, sys
 
 V1 = ("instruction,encoding,wave,ieee,dx10_clamp,denorm32,denorm16,round32,round16,fp16_overflow,"
@@ -693,3 +695,241 @@ mem_rows += mem_case("scratch_loop", "s_mov_b32 s0, 3; v_mov_b32 v7, 0; scratch_
                      "scratch inside a loop: private dword 0 += lane, 3 passes; inactive lanes store nothing")
 if len(sys.argv) > 4:
     write(sys.argv[4], V1 + "," + MEM_WAVE, mem_rows)
+
+# Interpolation and relative VGPR addressing (words from llvm-mc -mcpu=gfx1030). The
+# parameters sit in the wave's LDS as the rule interp-params lays them out (docs/semantics.md):
+# channel `chan` of parameter k (0 P0, 1 P10, 2 P20) of attribute `attr` of primitive `prim` of
+# `n` is dword offset/4 + (attr * n + prim) * 12 + 4 k + chan; M0 = new-primitive mask bits
+# (quad q at bit 15 + q) | the byte offset. Results are exact sums rounded once (to nearest
+# even), worked out here with fractions.
+from fractions import Fraction
+import random, struct
+
+INTERP_WAVE = "wave_id,lane,exec_in,s_in,lds_in,lds_bytes,s_out,lds_out"
+
+def value(bits, man, ebits):
+    bias = (1 << (ebits - 1)) - 1
+    e, m = bits >> man & ((1 << ebits) - 1), bits & ((1 << man) - 1)
+    assert e != (1 << ebits) - 1, "no NaN or infinity in these rows"
+    v = Fraction(m, 1 << man) * Fraction(2) ** (1 - bias) if e == 0 else \
+        Fraction((1 << man) + m, 1 << man) * Fraction(2) ** (e - bias)
+    return -v if bits >> (man + ebits) & 1 else v
+
+def rne(x, man, ebits):
+    bias = (1 << (ebits - 1)) - 1
+    sign = 1 if x < 0 else 0
+    a = abs(x)
+    if a == 0:
+        return sign << (man + ebits)
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    while Fraction(2) ** e > a: e -= 1
+    while Fraction(2) ** (e + 1) <= a: e += 1
+    assert e >= 1 - bias, "no denormal results in these rows"
+    s = a / Fraction(2) ** (e - man)
+    q, r = divmod(s.numerator, s.denominator)
+    if 2 * r > s.denominator or (2 * r == s.denominator and q & 1):
+        q += 1
+    if q == 1 << (man + 1):
+        q, e = q >> 1, e + 1
+    assert e <= bias, "no overflow in these rows"
+    return sign << (man + ebits) | (e + bias) << man | (q - (1 << man))
+
+f32v = lambda b: value(b, 23, 8)
+f16v = lambda b: value(b, 10, 5)
+f32r = lambda x: rne(x, 23, 8)
+f16r = lambda x: rne(x, 10, 5)
+rng = random.Random(2031)
+
+def rand_f32(lo, hi):
+    return struct.unpack("<I", struct.pack("<f", rng.uniform(lo, hi)))[0]
+
+def rand_f16():
+    return rng.randrange(2) << 15 | rng.randrange(10, 19) << 10 | rng.randrange(1024)
+
+def slot(offset, n, attr, prim, k, chan):
+    return offset // 4 + (attr * n + prim) * 12 + 4 * k + chan
+
+def prims(w, quads):
+    """Each lane's primitive and the wave's primitive count for new primitives at `quads`."""
+    p, cur = [], 0
+    for l in range(w):
+        if l % 4 == 0 and l // 4 in quads:
+            cur += 1
+        p.append(cur)
+    return p, cur + 1
+
+def m0_of(quads, offset):
+    return offset | sum(1 << (15 + q) for q in quads)
+
+def interp_case(wid, text, enc, w, exec_in, s_in, s_out, lds, ins, outs, note, lds_bytes=512, mode=None):
+    lds = lds + [0] * (lds_bytes // 4 - len(lds))
+    rows = []
+    for l in range(w):
+        i = ins(l) + [0] * (6 - len(ins(l)))
+        o = outs(l) + [0] * (16 - len(outs(l)))
+        cells = [f'"{text}"', enc, str(w)] + (mode or [""] * 7) + [f"0x{x:08x}" for x in i]
+        cells += [f"0x{x:08x}" for x in o] + ["gfx1030", "hand-computed from the RDNA2 ISA", f'"{note}"']
+        first = l == 0
+        cells += [wid, str(l), f"0x{exec_in:016x}" if first else "", dw(s_in) if first else "",
+                  dw(lds) if first else "", str(lds_bytes) if first else "",
+                  dw(s_out) if first else "", dw(lds) if first else ""]
+        rows.append(",".join(cells))
+    return rows
+
+interp_rows = []
+# f32: wave32, quads 2 and 5 begin primitives 1 and 2, parameters from byte 128; EXEC without
+# lanes 8..11; p1 = P10 * I + P0 and p2 = P20 * J + p1, each rounded once
+QUADS, OFF = [2, 5], 128
+PRIM, N = prims(32, QUADS)
+lds = [0] * 128
+for p in range(N):
+    for k in range(3):
+        lds[slot(OFF, N, 1, p, k, 2)] = rand_f32(-4, 4)
+I = [rand_f32(0, 1) for _ in range(32)]
+J = [rand_f32(0, 1) for _ in range(32)]
+EX = 0xfffff0ff
+def f32_interp(l):
+    if not active(EX, l):
+        return [0, 0]
+    P = lambda k: lds[slot(OFF, N, 1, PRIM[l], k, 2)]
+    p1 = f32r(f32v(P(1)) * f32v(I[l]) + f32v(P(0)))
+    p2 = f32r(f32v(P(2)) * f32v(J[l]) + f32v(p1))
+    return [p2, P(1)]
+m0 = m0_of(QUADS, OFF)
+interp_rows += interp_case("interp_f32", "s_mov_b32 m0, s0; v_interp_p1_f32 v10, v4, attr1.z; "
+                           "v_interp_p2_f32 v10, v5, attr1.z; v_interp_mov_f32 v11, p10, attr1.z",
+                           "0xbefc0300 0xc8280604 0xc8290605 0xc82e0600", 32, EX, [m0], [m0] + [0] * 15,
+                           lds, lambda l: [I[l], J[l]], f32_interp,
+                           "interp-params + interp-f32: each quad reads its primitive's P0/P10/P20 "
+                           "from LDS at M0's offset; fused p1 and p2")
+# VOP3 forms: neg on I, clamp on p1's result
+lds2 = [0] * 128
+for k in range(3):
+    lds2[slot(0, 1, 0, 0, k, 0)] = rand_f32(-1, 1)
+def vop3_interp(l):
+    P = lambda k: lds2[slot(0, 1, 0, 0, k, 0)]
+    p1 = f32r(f32v(P(1)) * -f32v(I[l]) + f32v(P(0)))
+    v = f32v(p1)
+    p1 = 0 if v <= 0 else (0x3f800000 if v >= 1 else p1)
+    return [f32r(f32v(P(2)) * f32v(J[l]) + f32v(p1))]
+interp_rows += interp_case("interp_e64", "s_mov_b32 m0, s0; v_interp_p1_f32_e64 v10, -v4, attr0.x clamp; "
+                           "v_interp_p2_f32_e64 v10, v5, attr0.x",
+                           "0xbefc0300 0xd600800a 0x40020800 0xd601000a 0x00020a00", 32, (1 << 32) - 1,
+                           [0], [0] * 16, lds2, lambda l: [I[l], J[l]], vop3_interp,
+                           "VOP3 interpolation: neg on the barycentric, clamp on the result; one primitive")
+# v_interp_mov_f32 on a wave64 with new primitives at quads 1 and 15; a parameter past the LDS
+# (attribute 9 of 3 primitives starts at byte 1296 of 512) reads 0
+QUADS64 = [1, 15]
+PRIM64, N64 = prims(64, QUADS64)
+lds3 = [0] * 128
+for a, ch in [(2, 3), (0, 0)]:
+    for p in range(N64):
+        for k in range(3):
+            lds3[slot(0, N64, a, p, k, ch)] = 0x1000 * (a + 1) + 0x100 * p + 0x10 * k + ch
+m0 = m0_of(QUADS64, 0)
+interp_rows += interp_case("interp_mov64", "s_mov_b32 m0, s0; v_interp_mov_f32 v10, p0, attr2.w; "
+                           "v_interp_mov_f32 v11, p20, attr2.w; v_interp_mov_f32 v12, p10, attr0.x; "
+                           "v_interp_mov_f32 v13, p0, attr9.x",
+                           "0xbefc0300 0xc82a0b02 0xc82e0b01 0xc8320000 0xc8362402", 64, (1 << 64) - 1,
+                           [m0], [m0] + [0] * 15, lds3, lambda l: [],
+                           lambda l: [lds3[slot(0, N64, 2, PRIM64[l], 0, 3)], lds3[slot(0, N64, 2, PRIM64[l], 2, 3)],
+                                      lds3[slot(0, N64, 0, PRIM64[l], 1, 0)], 0],
+                           "wave64: 16 quads, the mask's bit for quad 15 is M0 bit 30; a read past the LDS gives 0")
+# f16: the high halves of attribute 0 channel y (p1ll, p2) and the low halves (p1lv with S2 =
+# v6's low half); p2's f16 result lands in v12's low half, its high half is kept
+lds4 = [0] * 128
+for k in range(3):
+    lds4[slot(0, 1, 0, 0, k, 1)] = rand_f16() << 16 | rand_f16()
+S2 = [rand_f16() for _ in range(32)]
+def f16_interp(l):
+    P = lambda k: lds4[slot(0, 1, 0, 0, k, 1)]
+    hi, lo = lambda x: x >> 16, lambda x: x & 0xffff
+    p1ll = f32r(f16v(hi(P(1))) * f32v(I[l]) + f16v(hi(P(0))))
+    p1lv = f32r(f16v(lo(P(1))) * f32v(I[l]) + f16v(S2[l]))
+    p2 = f16r(f16v(hi(P(2))) * f32v(J[l]) + f32v(p1ll))
+    return [p1ll, p1lv, 0xabcd0000 | p2]
+interp_rows += interp_case("interp_f16", "s_mov_b32 m0, s0; v_mov_b32 v12, 0xabcd0000; "
+                           "v_interp_p1ll_f16 v10, v4, attr0.y high; v_interp_p1lv_f16 v11, v4, attr0.y, v6; "
+                           "v_interp_p2_f16 v12, v5, attr0.y, v10 high",
+                           "0xbefc0300 0x7e1802ff 0xabcd0000 0xd742000a 0x00020940 0xd743000b 0x041a0840 "
+                           "0xd75a000c 0x042a0b40", 32, (1 << 32) - 1, [0], [0] * 16, lds4,
+                           lambda l: [I[l], J[l], S2[l]], f16_interp,
+                           "interp-f16: f16 parameter halves (the high bit), p1 rounded once to f32, "
+                           "p2 once to f16 into the low half")
+
+# f16 denormals flushed (denorm16 = 0), f32 kept (denorm32 = 3), IEEE = 0: a denormal P10 or
+# p1lv S2 is read as a zero of its sign, and a denormal f16 result of p2 becomes one
+def flush16(h):
+    return h & 0x8000 if h & 0x7c00 == 0 else h
+
+def f16r_flush(x):
+    if x != 0 and abs(x) < Fraction(1, 1 << 14):
+        return 0x8000 if x < 0 else 0
+    return f16r(x)
+
+lds5 = [0] * 128
+lds5[slot(0, 1, 0, 0, 0, 0)] = 0x3d00          # P0 = 1.25
+lds5[slot(0, 1, 0, 0, 1, 0)] = 0x0200          # P10: a denormal, flushed
+lds5[slot(0, 1, 0, 0, 2, 0)] = 0x0400          # P20 = 2^-14
+S2LV = [0x0123 if l % 2 == 0 else rand_f16() & 0x7fff for l in range(32)]
+S2F = [0 if l % 2 == 0 else 0x3f800000 for l in range(32)]
+def f16_flush(l):
+    P = lambda k: lds5[slot(0, 1, 0, 0, k, 0)]
+    zero = lambda a, b: Fraction(0) if a == 0 or b == 0 else None
+    p10 = f16v(flush16(P(1)))
+    p1ll = f32r(p10 * f32v(I[l]) + f16v(flush16(P(0))))
+    p1lv = f32r(p10 * f32v(I[l]) + f16v(flush16(S2LV[l])))
+    p2 = f16r_flush(f16v(flush16(P(2))) * f32v(J[l]) + f32v(S2F[l]))
+    return [p1ll, p1lv, p2]
+interp_rows += interp_case("interp_f16_flush", "s_mov_b32 m0, s0; v_interp_p1ll_f16 v10, v4, attr0.x; "
+                           "v_interp_p1lv_f16 v11, v4, attr0.x, v7; v_interp_p2_f16 v12, v5, attr0.x, v6",
+                           "0xbefc0300 0xd742000a 0x00020800 0xd743000b 0x041e0800 0xd75a000c 0x041a0a00",
+                           32, (1 << 32) - 1, [0], [0] * 16, lds5,
+                           lambda l: [I[l], J[l], S2F[l], S2LV[l]], f16_flush,
+                           "interp-f16 with f16 denormals flushed: denormal P10 and p1lv S2 read as "
+                           "zero, a denormal p2 result flushed", mode=["0", "", "3", "0", "", "", ""])
+
+# Relative VGPR addressing with a run-time M0 (rule movrel-m0): the loop runs s0 passes, pass i
+# moving v[4 + m0] to v[10 + m0] with m0 = s0 - i (v_movrelsd_b32); two waves, two s0
+MOVREL = "wave_id,lane,exec_in,s_in,s_out"
+def movrel_case(wid, text, w, exec_in, s_in, s_out, ins, outs, note):
+    rows = []
+    for l in range(w):
+        i = ins(l)
+        o = outs(l) + [0] * (16 - len(outs(l)))
+        cells = [f'"{text}"', encode(text), str(w)] + [""] * 7 + [f"0x{x:08x}" for x in i]
+        cells += [f"0x{x:08x}" for x in o] + ["gfx1030", "hand-computed from the RDNA2 ISA", f'"{note}"']
+        first = l == 0
+        cells += [wid, str(l), f"0x{exec_in:016x}" if first else "", dw(s_in) if first else "",
+                  dw(s_out) if first else ""]
+        rows.append(",".join(cells))
+    return rows
+
+LOOP = ("s_mov_b32 s1, s0; s_sub_u32 s1, s1, 1; s_mov_b32 m0, s1; v_movrelsd_b32 v10, v4; "
+        "s_cmp_lg_u32 s1, 0; s_cbranch_scc1 -5")
+INS = lambda l: [1000 * k + l for k in range(1, 7)]
+movrel_rows = []
+for s0, w in [(3, 32), (6, 64)]:
+    movrel_rows += movrel_case(f"movrel_loop{s0}", LOOP, w, (1 << w) - 1, [s0], [s0, 0] + [0] * 14, INS,
+                               lambda l, s0=s0: INS(l)[:s0],
+                               "run-time M0 from an SGPR, a new value in each pass of a loop")
+# past v255: v_movrels reads v0 and v_movreld drops its write; v_swaprel writes neither side
+# when one index is out of range, and exchanges two registers when both are in range
+RANGE = ("v_mov_b32 v0, 0x37; s_mov_b32 m0, s0; v_movrels_b32 v10, v4; v_mov_b32 v11, 9; "
+         "v_movreld_b32 v11, v5; s_mov_b32 m0, s2; v_swaprel_b32 v12, v5; v_mov_b32 v13, v5; "
+         "s_mov_b32 m0, s3; v_swaprel_b32 v14, v4; v_mov_b32 v16, v6")
+EX = 0x0000ffff
+def range_out(l):
+    if not active(EX, l):
+        return []
+    i = INS(l)
+    # swaprel 2: source v4 + 2 = v6, destination v14 + 1 = v15
+    return [0x37, 9, 0, i[1], 0, i[2], 0]
+movrel_rows += movrel_case("movrel_range", RANGE, 32, EX, [0xfc, 0, 0x00f50001, 0x00010002],
+                           [0xfc, 0, 0x00f50001, 0x00010002] + [0] * 12, INS, range_out,
+                           "M0 is unsigned: an index past v255 reads v0 and drops its write; "
+                           "v_swaprel_b32 writes neither side when either is out of range")
+if len(sys.argv) > 5:
+    write(sys.argv[5], V1 + "," + INTERP_WAVE, interp_rows)
+if len(sys.argv) > 6:
+    write(sys.argv[6], V1 + "," + MOVREL, movrel_rows)

@@ -126,6 +126,8 @@ const PROBE_OPERAND_REFUSED: &[(&str, &str)] = &[
     // the probes leave SADDR off, whose address base the ISA guide does not give
     ("global_load_dword_addtid", "addtid without SADDR"),
     ("global_store_dword_addtid", "addtid without SADDR"),
+    // the VOP3 probe's src1 is 257, not one of the parameter codes 0..2
+    ("v_interp_mov_f32", "invalid parameter 257"),
 ];
 
 #[test]

@@ -110,6 +110,41 @@ fn lds_bodies_emit_valid_modules() {
 }
 
 #[test]
+fn interpolation_and_run_time_movrel_bodies_emit_valid_modules() {
+    // s_mov_b32 m0, s0 then (llvm-mc -mcpu=gfx1030): v_interp_p1_f32_e32 v10, v4, attr1.z;
+    // v_interp_p2_f32_e32 v10, v4, attr1.z; v_interp_mov_f32_e32 v11, p10, attr1.z;
+    // v_interp_p1ll_f16 v12, v4, attr0.x high; v_interp_p2_f16 v13, v4, attr0.x, v10 high
+    let m0 = assemble("s_mov_b32 m0, s0").unwrap();
+    let interp = [
+        0xc828_0604,
+        0xc829_0604,
+        0xc82e_0600,
+        0xd742_000c,
+        0x0002_0900,
+        0xd75a_000d,
+        0x042a_0900,
+    ];
+    let movrel = assemble(
+        "s_mov_b32 s1, 3\ns_sub_u32 s1, s1, 1\ns_mov_b32 m0, s1\nv_movrelsd_b32 v10, v4\n\
+         v_swaprel_b32 v11, v5\ns_cmp_lg_u32 s1, 0\ns_cbranch_scc1 -6",
+    )
+    .unwrap();
+    let bodies = [
+        [m0.clone(), interp.to_vec()].concat(),
+        [m0, movrel].concat(),
+    ];
+    for words in &bodies {
+        for wave in [Wave::W32, Wave::W64] {
+            let k = lower_wave_words(words, FloatMode::DEFAULT, wave, Target::Gfx1030).unwrap();
+            for lds in [0, 128] {
+                let spv = emit_wave(&k, wave, lds, &SpirvOptions::DESKTOP).expect("emits");
+                spirv_val(&spv, &format!("{words:x?} ({wave:?})")).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
 fn memory_bodies_emit_valid_modules() {
     // the bodies of datasets/wave/memory.csv (words from llvm-mc -mcpu=gfx1030)
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../datasets/wave/memory.csv");

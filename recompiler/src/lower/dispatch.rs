@@ -16,8 +16,8 @@ use super::scratch::scratch;
 use super::unary::UnaryOp;
 use super::{
     control, crosslane, cube, division, dot, dot_f16, float16, float16_of3, float64, float64_int,
-    int16, integer, moves, pack, pk_int, sad, salu, salu_mode, salu_unary, transcendental,
-    trig_preop, Lowerer,
+    int16, integer, moves, movrel, pack, pk_int, sad, salu, salu_mode, salu_unary, transcendental,
+    trig_preop, vintrp, Lowerer,
 };
 use crate::build::Fmt;
 use crate::ir::{IntCmp, LdsOp};
@@ -40,7 +40,6 @@ const SUBVECTOR: &str = "subvector loops branch: control flow";
 const MESSAGE: &str =
     "messages to the shader input unit (GS, interrupts, VGPR release): not modelled";
 const SCALAR_MEMORY: &str = "scalar memory: clocks and address-translation probes are not modelled";
-const INTERPOLATION: &str = "interpolation: needs a pixel shader's attributes";
 const LDS: &str = "LDS: wave contract";
 const IMAGE: &str = "image ops: not modelled";
 const EXPORT: &str = "export: not modelled (no pixel or vertex output)";
@@ -339,7 +338,7 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::v_movrels_b32
         | Opcode::v_movrelsd_b32
         | Opcode::v_movrelsd_2_b32
-        | Opcode::v_swaprel_b32 => Lower(moves::movrel),
+        | Opcode::v_swaprel_b32 => Lower(movrel::movrel),
         // no effect on a lane's registers under the lane contract
         Opcode::v_pipeflush | Opcode::v_clrexcp => Lower(integer::nop),
         Opcode::v_cmp_f_f32 | Opcode::v_cmpx_f_f32 => {
@@ -1052,12 +1051,12 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::v_interp_p1_f32_vop3
         | Opcode::v_interp_p2_f32_vop3
         | Opcode::v_interp_mov_f32_vop3
-        | Opcode::v_interp_p1ll_f16
-        | Opcode::v_interp_p1lv_f16
-        | Opcode::v_interp_p2_f16
         | Opcode::v_interp_p1_f32_vintrp
         | Opcode::v_interp_p2_f32_vintrp
-        | Opcode::v_interp_mov_f32_vintrp => Unlowered(INTERPOLATION),
+        | Opcode::v_interp_mov_f32_vintrp => Lower(vintrp::interp_f32),
+        Opcode::v_interp_p1ll_f16 | Opcode::v_interp_p1lv_f16 | Opcode::v_interp_p2_f16 => {
+            Lower(vintrp::interp_f16_op)
+        }
         Opcode::ds_mskor_b32
         | Opcode::ds_cmpst_b32
         | Opcode::ds_cmpst_f32

@@ -55,6 +55,7 @@ mod mem_tests;
 mod minmax;
 mod modifiers;
 mod moves;
+mod movrel;
 mod operands;
 mod pack;
 mod packed;
@@ -74,6 +75,9 @@ mod transcendental;
 mod transcendental_tests;
 mod trig_preop;
 mod unary;
+mod vintrp;
+#[cfg(test)]
+mod vintrp_tests;
 mod wave;
 #[cfg(test)]
 mod wave_tests;
@@ -171,6 +175,7 @@ pub fn lower_wave_mem(
 ) -> Result<Kernel, LowerError> {
     let mut l = Lowerer::new_wave(mode, wave, gfx);
     mem::init_region(&mut l, mem_bytes);
+    l.named_vgprs = movrel::named_vgprs(body, wave);
     if control::has_control_flow(body) {
         return control::lower_cfg(l, body);
     }

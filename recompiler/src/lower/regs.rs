@@ -28,6 +28,9 @@ pub(crate) struct Lowerer {
     pub(super) vars: bool,
     /// Scalar-ALU state beside the register files.
     pub(super) scalar: super::salu::State,
+    /// The VGPRs the body names (see `movrel`): the registers a run-time-M0 relative move
+    /// selects over.
+    pub(super) named_vgprs: Vec<u16>,
 }
 
 /// Where SCC lives in the scalar register map: its source-operand code (`src_scc`), as U32 0/1.
@@ -72,6 +75,7 @@ impl Lowerer {
             scalar: Default::default(),
             wave_contract: false,
             vars: false,
+            named_vgprs: Vec::new(),
         }
     }
 

@@ -147,8 +147,28 @@ impl HipBackend {
     }
 }
 
+/// Why the compute probe cannot run `words`: an interpolation instruction reads a pixel
+/// shader's parameter space, which the rasteriser fills and a compute dispatch has not
+/// (docs/oracle.md, "What the probe cannot run").
+pub fn probe_refusal(words: &[u32]) -> Option<String> {
+    let body = rdnaprobe_isa::decode_stream(words).ok()?;
+    body.iter().find_map(|d| match d {
+        rdnaprobe_isa::Decoded::Inst(i) if i.info().mnemonic.starts_with("v_interp_") => {
+            Some(format!(
+                "{}: a compute probe cannot fill a pixel shader's parameter space (replay \
+                 interpolation on cpu or vulkan:*)",
+                i.info().mnemonic
+            ))
+        }
+        _ => None,
+    })
+}
+
 /// The oracle mode a row runs in, or why it cannot run.
 pub fn row_mode(row: &Row) -> Result<Mode, Status> {
+    if let Some(why) = probe_refusal(&row.encoding) {
+        return Err(Status::Unsupported(why));
+    }
     let wave = row.wave_size().map_err(Status::Unsupported)?;
     let mode = Mode::new(row.float_mode(), wave);
     mode.validate().map_err(|e| Status::Error(e.to_string()))?;
@@ -340,5 +360,25 @@ mod tests {
         row.wave = None;
         row.mode.round32 = Some(9);
         assert!(matches!(row_mode(&row), Err(Status::Error(_))));
+    }
+
+    #[test]
+    fn interpolation_rows_are_unsupported_with_a_reason() {
+        // v_mov_b32 v10, v4 runs; v_interp_p1_f32_e32 v10, v4, attr1.z (llvm-mc) does not
+        let mut row = Row {
+            encoding: vec![0x7e14_0304],
+            ..Row::default()
+        };
+        assert!(row_mode(&row).is_ok());
+        row.encoding = vec![0x7e14_0304, 0xc828_0604];
+        match row_mode(&row) {
+            Err(Status::Unsupported(why)) => {
+                assert!(
+                    why.starts_with("v_interp_p1_f32: a compute probe cannot"),
+                    "{why}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

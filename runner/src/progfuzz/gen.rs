@@ -3,6 +3,7 @@
 //! rendered to assembly text whose branch offsets come from the encoded sizes.
 //!
 //! Registers: the body reads v4..v25 and s0..s15 and writes v10..v25 (VALU), s0..s15 (SALU);
+//! relative moves with a run-time M0 read and write anywhere from v4 up (M0 from s0..s15);
 //! loop counters live in s30..s31 and saved EXEC masks in s24..s29, which no other
 //! instruction touches, so every loop ends and every narrowed EXEC comes back.
 
@@ -472,6 +473,55 @@ impl Gen<'_> {
         }
     }
 
+    /// An M0 built at run time from an SGPR, then a relative VGPR move or an interpolation
+    /// (words encoded here: the assembler has no attribute operands).
+    fn m0_ops(&self, rng: &mut Rng) -> Vec<String> {
+        let (s, d, a) = (
+            rng.below(16),
+            10 + rng.below(16) as u32,
+            4 + rng.below(22) as u32,
+        );
+        if rng.below(2) == 0 {
+            let m0 = match rng.below(4) {
+                0 => format!("s_mov_b32 m0, s{s}"),
+                _ => format!(
+                    "s_and_b32 m0, s{s}, 0x{:x}",
+                    rng.pick(&[0xfu32, 0x1f, 0x000f_000f])
+                ),
+            };
+            let op = rng.pick(&[
+                "v_movrels_b32",
+                "v_movreld_b32",
+                "v_movrelsd_b32",
+                "v_movrelsd_2_b32",
+                "v_swaprel_b32",
+            ]);
+            return vec![m0, format!("{op} v{d}, v{a}")];
+        }
+        // M0: a new-primitive mask from the SGPR, the parameters from LDS byte 0
+        let (attr, chan, op) = (rng.below(2) as u32, rng.below(4), rng.below(3) as u32);
+        let (vsrc, src) = if op == 2 {
+            let p = rng.below(3);
+            (p as u32, ["p10", "p20", "p0"][p].to_string())
+        } else {
+            (a, format!("v{a}"))
+        };
+        let word = 0xc800_0000 | d << 18 | op << 16 | attr << 10 | (chan as u32) << 8 | vsrc;
+        let name = [
+            "v_interp_p1_f32_e32",
+            "v_interp_p2_f32_e32",
+            "v_interp_mov_f32_e32",
+        ];
+        vec![
+            format!("s_and_b32 m0, s{s}, 0x7fff0000"),
+            format!(
+                "{} v{d}, {src}, attr{attr}.{} ; words: 0x{word:08x}",
+                name[op as usize],
+                ["x", "y", "z", "w"][chan]
+            ),
+        ]
+    }
+
     fn cmp(&self, rng: &mut Rng, x: bool) -> String {
         let op = rng.pick(&["lt", "le", "gt", "ne", "eq", "ge"]);
         let ty = rng.pick(&["u32", "i32", "f32", "f16", "u16"]);
@@ -507,6 +557,7 @@ impl Gen<'_> {
                 }
                 11 | 12 => items.extend(self.crosslane(rng).into_iter().map(Item::Inst)),
                 13 => items.push(Item::Inst(self.cmp(rng, false))),
+                18 => items.extend(self.m0_ops(rng).into_iter().map(Item::Inst)),
                 14 if depth < 2 => items.push(Item::Skip {
                     cond: rng.pick(&["scc0", "scc1", "vccz", "vccnz", "execz", "execnz"]),
                     body: self.body(rng, inner, depth + 1),

@@ -114,6 +114,14 @@ fn programs_cover_every_kind_of_item() {
             "salu",
             &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("s_")),
         ),
+        (
+            "relative move",
+            &|i: &Item| matches!(i, Item::Inst(t) if t.contains("rel")),
+        ),
+        (
+            "interpolation",
+            &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("v_interp")),
+        ),
     ] {
         assert!(count(&items, f) > 0, "no {what} item in 80 programs");
     }
@@ -208,7 +216,7 @@ fn zero_products_keep_their_sign_on_lavapipe() {
     }
 }
 
-/// The DS lines, encoded by hand from the table's probe words, say what their words decode to.
+/// The DS and interpolation lines, encoded by hand, say what their words decode to.
 #[test]
 fn ds_lines_decode_to_their_text() {
     use rdnaprobe_isa::{decode_stream, Decoded};
@@ -234,5 +242,5 @@ fn ds_lines_decode_to_their_text() {
             seen += 1;
         }
     }
-    assert!(seen > 5, "{seen} DS lines");
+    assert!(seen > 5, "{seen} DS and interpolation lines");
 }
