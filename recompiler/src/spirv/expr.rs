@@ -101,6 +101,12 @@ impl Emitter<'_> {
                 {
                     self.select_consts32(ty, self.v(cond), x as u32, y as u32)?
                 }
+                (&Expr::Const { .. }, _) | (_, &Expr::Const { .. })
+                    if matches!(ty, Ty::U32 | Ty::F32) =>
+                {
+                    let (c, x, y) = (self.v(cond), self.v(a), self.v(b));
+                    self.select_masked32(ty, c, x, y)?
+                }
                 _ => {
                     let (c, x, y) = (self.v(cond), self.v(a), self.v(b));
                     self.b.select(tid, None, c, x, y).map_err(&err)?
@@ -156,6 +162,34 @@ impl Emitter<'_> {
         let mask = self.b.select(u, None, c, ones, zero).map_err(&err)?;
         let d = self.b.bitwise_and(u, None, mask, diff).map_err(&err)?;
         let r = self.b.bitwise_xor(u, None, d, base).map_err(&err)?;
+        Ok(if ty == Ty::F32 {
+            let tf = self.ty(Ty::F32);
+            self.b.bitcast(tf, None, r).map_err(&err)?
+        } else {
+            r
+        })
+    }
+
+    /// A 32-bit select with one constant arm, on the bits as [`Self::select_consts32`]: the
+    /// other arm may become a constant only inside the driver (lavapipe folded
+    /// `med3_i32(0, 0, x)` to 0 and then `select(c, 0xbf800000, 0)` to `-b2f(c)`, giving
+    /// 0x80000000 for an inactive lane).
+    fn select_masked32(&mut self, ty: Ty, c: Word, x: Word, y: Word) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let u = self.t.u32_;
+        let (x, y) = if ty == Ty::F32 {
+            let xb = self.b.bitcast(u, None, x).map_err(&err)?;
+            let yb = self.b.bitcast(u, None, y).map_err(&err)?;
+            (xb, yb)
+        } else {
+            (x, y)
+        };
+        let ones = self.u32c(u32::MAX);
+        let zero = self.u32c(0);
+        let mask = self.b.select(u, None, c, ones, zero).map_err(&err)?;
+        let diff = self.b.bitwise_xor(u, None, x, y).map_err(&err)?;
+        let d = self.b.bitwise_and(u, None, mask, diff).map_err(&err)?;
+        let r = self.b.bitwise_xor(u, None, d, y).map_err(&err)?;
         Ok(if ty == Ty::F32 {
             let tf = self.ty(Ty::F32);
             self.b.bitcast(tf, None, r).map_err(&err)?

@@ -244,3 +244,42 @@ fn ds_lines_decode_to_their_text() {
     }
     assert!(seen > 5, "{seen} DS and interpolation lines");
 }
+
+/// progfuzz seed 3 on lavapipe: `med3_i32(0, 0, v16)` folds to 0 in the driver, and then
+/// `select(exec, 0xbf800000, 0)` became `-b2f(exec)`, so an inactive lane read 0x80000000
+/// instead of keeping its 0. A select with a constant arm is now emitted on the bits.
+#[test]
+fn an_inactive_lane_keeps_its_zero_under_a_minus_one_move_on_lavapipe() {
+    let mut gpu = match VulkanBackend::open(Some("lavapipe")) {
+        Ok(b) => b,
+        Err(e) if ci() => panic!("{e:#}"),
+        Err(e) => return eprintln!("skipping: {e:#}"),
+    };
+    let lines = [
+        "v_med3_u16 v16, s6, v18, v17",
+        "v_med3_i32 v25, v14, v13, v16",
+        "v_mov_b32_e32 v25, 0xbf800000",
+    ];
+    let case = Case {
+        program: super::gen::Program {
+            wave: 64,
+            items: lines.iter().map(|l| Item::Inst(l.to_string())).collect(),
+        },
+        exec: 0x13e8_fd30_365d_2935,
+        s_in: [0; 16],
+        lds: vec![0; 4],
+        lanes: vec![[0; 6]; 64],
+        mode: Default::default(),
+    };
+    let rows = case.rows("m").unwrap();
+    let layout = super::case::layout();
+    let cpu = crate::backend::cpu::CpuBackend::new().run_waves(&rows, &layout);
+    let vk = gpu.run_waves(&rows, &layout);
+    for r in [&cpu, &vk] {
+        for (lane, row) in r.rows.iter().enumerate() {
+            let active = case.exec >> lane & 1 == 1;
+            let want = if active { 0xbf80_0000 } else { 0 };
+            assert_eq!(row.outputs[15], Some(want), "lane {lane}: {:?}", row.status);
+        }
+    }
+}
