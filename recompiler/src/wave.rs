@@ -82,10 +82,17 @@ pub fn lds_apply(op: LdsOp, old: u32, data: u32) -> u32 {
 }
 
 /// [`lds_apply`] for the 64-bit integer atomics of [`Expr::Mem`] (the float forms have no
-/// 64-bit memory op: they leave `old`).
+/// 64-bit memory op, and the LDS-only ones are [`crate::lds_bits::lds_apply_wide`]'s: they
+/// leave `old`).
 pub fn lds_apply64(op: LdsOp, old: u64, data: u64) -> u64 {
     match op {
         LdsOp::Read | LdsOp::FMin { .. } | LdsOp::FMax { .. } => old,
+        LdsOp::MskOr
+        | LdsOp::Cmpst
+        | LdsOp::FCmpst { .. }
+        | LdsOp::Wrap
+        | LdsOp::FAdd { .. }
+        | LdsOp::CondXchg => old,
         LdsOp::Write => data,
         LdsOp::Add => old.wrapping_add(data),
         LdsOp::Sub => old.wrapping_sub(data),
@@ -185,6 +192,24 @@ impl Lds {
         let a = a as usize;
         self.0[a..a + 4].copy_from_slice(&v.to_le_bytes());
     }
+    /// One lane's [`Expr::LdsWide`]: the old bytes, or `Err` when the access faults.
+    fn wide(&mut self, op: LdsOp, n: u8, a: u32, d: u64, d2: u64) -> Result<u64, ()> {
+        if n == 8 && a % 8 != 0 {
+            return Err(());
+        }
+        let (a, n) = (a as usize, usize::from(n));
+        if a.checked_add(n).is_none_or(|end| end > self.0.len()) {
+            return Ok(0);
+        }
+        let mut b = [0u8; 8];
+        b[..n].copy_from_slice(&self.0[a..a + n]);
+        let old = u64::from_le_bytes(b);
+        if op != LdsOp::Read {
+            let new = crate::lds_bits::lds_apply_wide(op, n as u8, old, d, d2);
+            self.0[a..a + n].copy_from_slice(&new.to_le_bytes()[..n]);
+        }
+        Ok(old)
+    }
 }
 
 /// The virtual address of a wave's memory region on the backends that have no real one
@@ -208,6 +233,8 @@ struct State<'k> {
     /// vars[lane][variable]
     vars: Vec<Vec<u64>>,
     lds: Lds,
+    /// Set when an LDS access faulted the wave.
+    fault: bool,
     /// The memory region's bytes.
     mem: Vec<u8>,
 }
@@ -261,6 +288,28 @@ impl State<'_> {
                             0
                         };
                         self.vals[l][i] = u64::from(r);
+                    }
+                }
+                Expr::LdsWide {
+                    op,
+                    bytes,
+                    addr,
+                    data,
+                    data2,
+                    active,
+                } => {
+                    for l in 0..n {
+                        let v = &self.vals[l];
+                        let (a, d, d2) =
+                            (v[addr.index()] as u32, v[data.index()], v[data2.index()]);
+                        let r = if v[active.index()] != 0 {
+                            let r = self.lds.wide(op, bytes, a, d, d2);
+                            self.fault |= r.is_err();
+                            r.unwrap_or(0)
+                        } else {
+                            0
+                        };
+                        self.vals[l][i] = r;
                     }
                 }
                 Expr::Mem {
@@ -351,6 +400,7 @@ pub fn run_wave_mem(kernel: &Kernel, input: &WaveInput, mem: &[u32]) -> (WaveOut
         vals: vec![vec![0; kernel.exprs.len()]; n],
         vars: vec![vec![0; nvars]; n],
         lds: Lds(input.lds.iter().flat_map(|d| d.to_le_bytes()).collect()),
+        fault: false,
         mem: mem.iter().flat_map(|d| d.to_le_bytes()).collect(),
     };
     let all = 0..kernel.exprs.len();
@@ -387,6 +437,9 @@ pub fn run_wave_mem(kernel: &Kernel, input: &WaveInput, mem: &[u32]) -> (WaveOut
         }
         let exit = kernel.blocks.last().map_or(0, |b| b.exprs.end as usize);
         st.eval(input, exit..kernel.exprs.len(), false);
+    }
+    if st.fault {
+        error = Some(crate::lds_bits::LDS_FAULT.to_string());
     }
     let vals = &st.vals;
     let lanes = vals

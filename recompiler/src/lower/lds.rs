@@ -29,7 +29,7 @@ pub(super) enum Ds {
     Atomic { op: LdsOp, rtn: bool },
 }
 
-fn fields(c: &Ctx) -> Result<(u32, [u16; 4]), String> {
+pub(super) fn fields(c: &Ctx) -> Result<(u32, [u16; 4]), String> {
     let w = c.inst.words();
     let w1 = *w.get(1).ok_or("DS instruction without its second word")?;
     Ok((
@@ -39,7 +39,7 @@ fn fields(c: &Ctx) -> Result<(u32, [u16; 4]), String> {
 }
 
 impl Lowerer {
-    fn lds(&mut self, op: LdsOp, addr: Handle, offset: u32, data: Handle) -> Handle {
+    pub(super) fn lds(&mut self, op: LdsOp, addr: Handle, offset: u32, data: Handle) -> Handle {
         let a = self.b.addc(addr, u64::from(offset));
         let active = match self.exec_bit() {
             Some(e) => e,

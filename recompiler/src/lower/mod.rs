@@ -44,6 +44,7 @@ pub mod interp16;
 mod lds;
 #[cfg(test)]
 mod lds_tests;
+mod lds_wide;
 mod mem;
 #[cfg(test)]
 mod mem_tests;

@@ -46,6 +46,8 @@ mod expr;
 mod float;
 mod interface;
 mod lds;
+mod lds_wide;
+pub use lds_wide::LDS_FAULT_STATUS;
 mod mem;
 mod wave;
 mod wide;
