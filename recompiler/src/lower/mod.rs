@@ -45,6 +45,8 @@ mod lds;
 #[cfg(test)]
 mod lds_tests;
 mod lds_wide;
+#[cfg(test)]
+mod lds_wide_tests;
 mod mem;
 #[cfg(test)]
 mod mem_tests;
