@@ -8,6 +8,7 @@
 
 use rspirv::spirv::Word;
 
+use super::lds::LdsVars;
 use super::wave::WaveIo;
 use super::{build_err, Emitter, SpirvError};
 use crate::ir::{LdsOp, Ty};
@@ -30,13 +31,7 @@ impl Emitter<'_> {
         let (t, tb) = (self.t.u32_, self.t.bool_);
         let wide = bytes == 8;
         let rty = if wide { Ty::U64 } else { Ty::U32 };
-        let (c0, c1, c2, c3, c7) = (
-            self.u32c(0),
-            self.u32c(1),
-            self.u32c(2),
-            self.u32c(3),
-            self.u32c(7),
-        );
+        let (c0, c1, c2, c7) = (self.u32c(0), self.u32c(1), self.u32c(2), self.u32c(7));
         self.barrier()?;
         let Some(v) = w.lds else {
             return Ok(self.constant(rty, 0));
@@ -75,8 +70,38 @@ impl Emitter<'_> {
         }
         self.barrier()?;
         let merge = self.if_lane0(lane)?;
-        for i in 0..self.wave.lanes() {
-            let ci = self.u32c(i);
+        // A loop, not an unrolled sequence: 64 copies of the update take lavapipe's compiler
+        // tens of seconds.
+        let lanes = self.wave.lanes();
+        self.counted_loop(v.index, lanes, |e, ci| {
+            e.lds_wide_lane(w, &v, op, bytes, ci)
+        })?;
+        self.end_if(merge)?;
+        self.barrier()?;
+        let rl = self.wg_load(w, v.xr, lane)?;
+        if wide {
+            let rh = self.wg_load(w, v.xrh, lane)?;
+            self.pack64(rl, rh)
+        } else {
+            Ok(rl)
+        }
+    }
+
+    /// Lane `ci`'s operation, applied by lane 0 (see [`Self::lds_wide_op`]).
+    fn lds_wide_lane(
+        &mut self,
+        w: &WaveIo,
+        v: &LdsVars,
+        op: LdsOp,
+        bytes: u8,
+        ci: Word,
+    ) -> Result<(), SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb) = (self.t.u32_, self.t.bool_);
+        let wide = bytes == 8;
+        let rty = if wide { Ty::U64 } else { Ty::U32 };
+        let (c0, c1, c2, c3) = (self.u32c(0), self.u32c(1), self.u32c(2), self.u32c(3));
+        {
             let load = |e: &mut Self, array: Word| e.wg_load(w, array, ci);
             let a = load(self, v.xa)?;
             let s = load(self, v.xe)?;
@@ -136,15 +161,43 @@ impl Emitter<'_> {
                 self.wg_store(w, v.xr, ci, r)?;
             }
         }
-        self.end_if(merge)?;
-        self.barrier()?;
-        let rl = self.wg_load(w, v.xr, lane)?;
-        if wide {
-            let rh = self.wg_load(w, v.xrh, lane)?;
-            self.pack64(rl, rh)
-        } else {
-            Ok(rl)
-        }
+        Ok(())
+    }
+
+    /// `for (i = 0; i < n; i++) body(i)` with `i` kept in the Private variable `index`.
+    fn counted_loop(
+        &mut self,
+        index: Word,
+        n: u32,
+        mut body: impl FnMut(&mut Self, Word) -> Result<(), SpirvError>,
+    ) -> Result<(), SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb) = (self.t.u32_, self.t.bool_);
+        let (c0, c1, cn) = (self.u32c(0), self.u32c(1), self.u32c(n));
+        self.b.store(index, c0, None, []).map_err(&err)?;
+        let [header, check, work, cont, merge] = [(); 5].map(|_| self.b.id());
+        self.b.branch(header).map_err(&err)?;
+        self.b.begin_block(Some(header)).map_err(&err)?;
+        self.b
+            .loop_merge(merge, cont, rspirv::spirv::LoopControl::NONE, [])
+            .map_err(&err)?;
+        self.b.branch(check).map_err(&err)?;
+        self.b.begin_block(Some(check)).map_err(&err)?;
+        let i = self.b.load(t, None, index, None, []).map_err(&err)?;
+        let more = self.b.u_less_than(tb, None, i, cn).map_err(&err)?;
+        self.b
+            .branch_conditional(more, work, merge, [])
+            .map_err(&err)?;
+        self.b.begin_block(Some(work)).map_err(&err)?;
+        body(self, i)?;
+        self.b.branch(cont).map_err(&err)?;
+        self.b.begin_block(Some(cont)).map_err(&err)?;
+        let i = self.b.load(t, None, index, None, []).map_err(&err)?;
+        let next = self.b.i_add(t, None, i, c1).map_err(&err)?;
+        self.b.store(index, next, None, []).map_err(&err)?;
+        self.b.branch(header).map_err(&err)?;
+        self.b.begin_block(Some(merge)).map_err(&err)?;
+        Ok(())
     }
 
     /// The dwords `lo` and `hi` with the `mask` bits of `new` put at bit shift `sh` of `lo`
