@@ -114,8 +114,8 @@ impl FloatBits {
     }
 }
 
-/// The float atomics rule (min/max) on the bits of `f`: see [`crate::wave::float_atomic`],
-/// of which this is the width-generic form.
+/// The float atomics rule (min/max) on the bits of `f` (rule: lds-float-atomics): see
+/// [`crate::wave::float_atomic`], of which this is the width-generic form.
 pub fn float_atomic(f: FloatBits, old: u64, data: u64, flush: bool, max: bool) -> u64 {
     let (o, d) = (f.flush(old, flush), f.flush(data, flush));
     let snan = |x: u64| f.nan(x) && x & f.quiet == 0;
@@ -151,7 +151,7 @@ pub fn float_atomic(f: FloatBits, old: u64, data: u64, flush: bool, max: bool) -
     }
 }
 
-/// ds_cmpst_f32/f64 (rule: float-atomics): the flushed `old` and compare value `cmp` are equal
+/// ds_cmpst_f32/f64 (rule: lds-float-atomics): the flushed `old` and compare value `cmp` are equal
 /// when both are zeros or their bits are equal and not NaN; then `src` is stored as given,
 /// else memory keeps `old`.
 pub fn fcmpst(f: FloatBits, old: u64, cmp: u64, src: u64, flush: bool) -> u64 {
@@ -164,7 +164,7 @@ pub fn fcmpst(f: FloatBits, old: u64, cmp: u64, src: u64, flush: bool) -> u64 {
     }
 }
 
-/// ds_add_f32 (not measured bit for bit; the reference notes' "DS src2" entry says only that
+/// ds_add_f32 (rule: ds-add-f32; not measured bit for bit; the reference notes' "DS src2" entry says only that
 /// it ignores IEEE_MODE and depends on the f32 denormal field): with `flush` both operands and
 /// the sum are flushed to the zero of their sign; the sum is rounded to nearest even; a NaN
 /// operand gives the first NaN (`old`, then `data`) quieted; an invalid sum (inf - inf) gives

@@ -192,7 +192,8 @@ impl Lds {
         let a = a as usize;
         self.0[a..a + 4].copy_from_slice(&v.to_le_bytes());
     }
-    /// One lane's [`Expr::LdsWide`]: the old bytes, or `Err` when the access faults.
+    /// One lane's [`Expr::LdsWide`]: the old bytes, or `Err` when the access faults
+    /// (rule: lds-atomic64).
     fn wide(&mut self, op: LdsOp, n: u8, a: u32, d: u64, d2: u64) -> Result<u64, ()> {
         if n == 8 && a % 8 != 0 {
             return Err(());

@@ -13,7 +13,7 @@ use super::operands::Ctx;
 use super::regs::Lowerer;
 use crate::ir::{Expr, Handle, IntCmp, IntUn, LdsOp};
 
-/// The float atomics of a [`Dw::Atomic`] row: their flush comes from the row's mode (the f32
+/// The float atomics of a [`Dw::Atomic`] row (rule: lds-float-atomics): their flush comes from the row's mode (the f32
 /// denormal field for 4 bytes, the f16/f64 one for 8; bit 0 clear flushes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Aop {
@@ -57,8 +57,7 @@ pub(super) enum Dw {
         hi: bool,
     },
     /// ds_wrxchg2(st64)_rtn_b32/b64: exchanges at offset0 and offset1 (units of `bytes` x
-    /// `scale`), every lane's first before any lane's second (measured, see the reference
-    /// notes' wrxchg2 entry).
+    /// `scale`), every lane's first before any lane's second (rule: ds-wrxchg2-order).
     Xchg2 {
         bytes: u8,
         scale: u32,
