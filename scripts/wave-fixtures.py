@@ -477,6 +477,20 @@ lds_rows += lds_model("wide", "v_mov_b32 v7, 0; ds_write2_b64 v7, v[4:5], v[8:9]
                       "0x10000007 0xdb780020 0x00000407 0xdbf8001e 0x14000007", 32, 1, WIDE_IN, wide,
                       "write2/read2_b64, wrxchg2_rtn_b32, b96/b128 as dwords at byte addresses")
 
+ES = ((1 << 64) - 1) & ~(1 << 40)
+def swizzle(m, act, o):
+    rot = lambda j: (j & 3) | ((j + (32 - 3)) & ~3 & 31)      # offset 0xc463: mask 3, rotate -3
+    rev5 = lambda j: int(f"{j:05b}"[::-1], 2)
+    fft = lambda j: (rev5(j) >> 2) | (j & 5)                   # offset 0xe005: mask 5
+    for l in act:
+        for k, f in enumerate([rot, fft]):
+            src = (l & 32) | f(l & 31)
+            o[l][k] = 100 + src if active(ES, src) else 0
+lds_rows += lds_model("swizzle_rot_fft", "ds_swizzle_b32 v10, v4 offset:0xc463; ds_swizzle_b32 v11, v4 offset:0xe005",
+                      "0xd8d4c463 0x0a000004 0xd8d4e005 0x0b000004", 64, ES, [], swizzle,
+                      "ds_swizzle_b32 rotate and FFT modes (RDNA2 ISA pseudocode) in each group of 32 lanes; "
+                      "a disabled source lane gives 0")
+
 # The float atomics rule on LDS (reference notes, "LDS float atomics"): float_atomic above, the
 # cmpst compare of the flushed bits, and the same rule on f64 bits under the f16/f64 field.
 def fcmpst(old, cmp, src, flush, bits=32):

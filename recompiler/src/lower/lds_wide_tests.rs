@@ -247,3 +247,36 @@ fn float_atomics_follow_the_mode() {
     );
     assert_eq!(&out.lds[..2], &[0, 0]);
 }
+
+#[test]
+fn swizzle_rotate_and_fft_modes() {
+    // the RDNA2 ISA's DS_SWIZZLE_B32 pseudocode, lane j of each group of 32
+    let rotate = |off: u32, j: u32| {
+        let (mask, r) = (off & 31, (off >> 5) & 31);
+        let r = if off & 0x400 != 0 { 32 - r } else { r };
+        (j & mask) | ((j + r) & !mask & 31)
+    };
+    let fft = |off: u32, j: u32| {
+        let mask = off & 31;
+        let rev = (0..5).fold(0, |acc, b| acc | ((j >> b) & 1) << (4 - b));
+        (rev >> mask.count_ones()) | (j & mask)
+    };
+    let exec = u64::MAX & !(1 << 9);
+    for off in [0xc060u32, 0xc460, 0xc063, 0xe000, 0xe005] {
+        // ds_swizzle_b32 v10, v4 offset:off
+        let out = run32(&[0xd8d4_0000 | off, 0x0a00_0004], exec, vec![]);
+        for j in 0..32u32 {
+            let from = if off >= 0xe000 {
+                fft(off, j)
+            } else {
+                rotate(off, j)
+            };
+            let want = match (j, from) {
+                (9, _) => 0,
+                (_, 9) => 0,
+                _ => 100 + from,
+            };
+            assert_eq!(out.lanes[j as usize][0], want, "offset {off:#x} lane {j}");
+        }
+    }
+}
