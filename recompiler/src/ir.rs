@@ -342,7 +342,8 @@ pub enum Expr {
     /// otherwise (the bytes before the operation, zero-extended). A write keeps the low `bytes`
     /// bytes of the new value. An 8-byte access is a 64-bit atomic: an active lane's address
     /// that is not a multiple of 8 faults the wave (the reference notes' "64-bit LDS atomics"
-    /// entry); one whose bytes are not all inside the LDS reads 0 and writes nothing. Bits:
+    /// entry; an LDS under 8 bytes has no 8-byte access in range and none faults); one whose
+    /// bytes are not all inside the LDS reads 0 and writes nothing. Bits:
     /// [`crate::lds_bits::lds_apply_wide`] and [`crate::wave`].
     LdsWide {
         op: LdsOp,
