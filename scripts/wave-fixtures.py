@@ -429,7 +429,7 @@ def condxchg(m, act, o):
                   | (hi & 0x7fffffff if hi >> 31 else x >> 32) << 32)
         o[l][0:2] = [r & 0xffffffff, r >> 32]
 lds_rows += lds_model("condxchg32", "v_mov_b32 v7, 0; ds_condxchg32_rtn_b64 v[10:11], v7, v[4:5]",
-                      "0x7e0e0280 0xd9f80000 0x0a000407", 32, 0xf, [0x11111111, 0x22222222], condxchg,
+                      "0x7e0e0280 0xd9f80000 0x0a000407", 32, 0xf, [0x91111111, 0xa2222222], condxchg,
                       "ds_condxchg32_rtn_b64: each dword of DATA with bit 31 set is written with bit 31 clear",
                       ins=CX_IN)
 

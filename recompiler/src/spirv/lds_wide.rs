@@ -264,17 +264,24 @@ impl Emitter<'_> {
                 self.b.select(t, None, ge, down, up).map_err(&err)?
             }
             LdsOp::CondXchg => {
-                let half = |e: &mut Self, bit: u64, keep: u64| -> Result<Word, SpirvError> {
-                    let (cb, ck, c0) =
-                        (e.constant(ty, bit), e.constant(ty, keep), e.constant(ty, 0));
+                // Per dword: DATA with bit 31 cleared where DATA's bit 31 is set, else the
+                // whole old dword.
+                let half = |e: &mut Self, dword: u64| -> Result<Word, SpirvError> {
+                    let bit = dword & !(dword >> 1);
+                    let (cb, cw, cd) = (
+                        e.constant(ty, bit),
+                        e.constant(ty, dword),
+                        e.constant(ty, dword & !bit),
+                    );
+                    let c0 = e.constant(ty, 0);
                     let s = e.b.bitwise_and(t, None, d, cb).map_err(&err)?;
                     let set = e.b.i_not_equal(tb, None, s, c0).map_err(&err)?;
-                    let dv = e.b.bitwise_and(t, None, d, ck).map_err(&err)?;
-                    let ov = e.b.bitwise_and(t, None, old, ck).map_err(&err)?;
+                    let dv = e.b.bitwise_and(t, None, d, cd).map_err(&err)?;
+                    let ov = e.b.bitwise_and(t, None, old, cw).map_err(&err)?;
                     e.b.select(t, None, set, dv, ov).map_err(&err)
                 };
-                let lo = half(self, 0x8000_0000, 0x7fff_ffff)?;
-                let hi = half(self, 0x8000_0000_0000_0000, 0x7fff_ffff_0000_0000)?;
+                let lo = half(self, 0xffff_ffff)?;
+                let hi = half(self, 0xffff_ffff_0000_0000)?;
                 self.b.bitwise_or(t, None, lo, hi).map_err(&err)?
             }
             LdsOp::FCmpst { flush } => {
