@@ -79,6 +79,34 @@ pub fn width_mask(bytes: u8) -> u32 {
     }
 }
 
+/// One lane's [`Expr::LdsWide`](crate::ir::Expr::LdsWide) on the LDS bytes `lds`: the old
+/// bytes, or `Err` when the access faults the wave (rule: lds-atomic64).
+pub(crate) fn wide_access(
+    lds: &mut [u8],
+    op: LdsOp,
+    n: u8,
+    a: u32,
+    [d, d2]: [u64; 2],
+) -> Result<u64, ()> {
+    // An LDS too small for 8 bytes has every 8-byte access out of range (the SPIR-V module
+    // has no room for one either).
+    if n == 8 && a % 8 != 0 && lds.len() >= 8 {
+        return Err(());
+    }
+    let (a, n) = (a as usize, usize::from(n));
+    if a.checked_add(n).is_none_or(|end| end > lds.len()) {
+        return Ok(0);
+    }
+    let mut b = [0u8; 8];
+    b[..n].copy_from_slice(&lds[a..a + n]);
+    let old = u64::from_le_bytes(b);
+    if op != LdsOp::Read {
+        let new = lds_apply_wide(op, n as u8, old, d, d2);
+        lds[a..a + n].copy_from_slice(&new.to_le_bytes()[..n]);
+    }
+    Ok(old)
+}
+
 /// A float format's bit fields.
 #[derive(Clone, Copy)]
 pub struct FloatBits {

@@ -192,27 +192,6 @@ impl Lds {
         let a = a as usize;
         self.0[a..a + 4].copy_from_slice(&v.to_le_bytes());
     }
-    /// One lane's [`Expr::LdsWide`]: the old bytes, or `Err` when the access faults
-    /// (rule: lds-atomic64).
-    fn wide(&mut self, op: LdsOp, n: u8, a: u32, d: u64, d2: u64) -> Result<u64, ()> {
-        // An LDS too small for 8 bytes has every 8-byte access out of range (the SPIR-V
-        // module has no room for one either).
-        if n == 8 && a % 8 != 0 && self.0.len() >= 8 {
-            return Err(());
-        }
-        let (a, n) = (a as usize, usize::from(n));
-        if a.checked_add(n).is_none_or(|end| end > self.0.len()) {
-            return Ok(0);
-        }
-        let mut b = [0u8; 8];
-        b[..n].copy_from_slice(&self.0[a..a + n]);
-        let old = u64::from_le_bytes(b);
-        if op != LdsOp::Read {
-            let new = crate::lds_bits::lds_apply_wide(op, n as u8, old, d, d2);
-            self.0[a..a + n].copy_from_slice(&new.to_le_bytes()[..n]);
-        }
-        Ok(old)
-    }
 }
 
 /// The virtual address of a wave's memory region on the backends that have no real one
@@ -306,7 +285,13 @@ impl State<'_> {
                         let (a, d, d2) =
                             (v[addr.index()] as u32, v[data.index()], v[data2.index()]);
                         let r = if v[active.index()] != 0 {
-                            let r = self.lds.wide(op, bytes, a, d, d2);
+                            let r = crate::lds_bits::wide_access(
+                                &mut self.lds.0,
+                                op,
+                                bytes,
+                                a,
+                                [d, d2],
+                            );
                             self.fault |= r.is_err();
                             r.unwrap_or(0)
                         } else {

@@ -168,7 +168,7 @@ fn addtid_addresses_by_lane() {
 #[test]
 fn permute_forwards_and_the_highest_lane_wins() {
     // ds_permute_b32 v10, v5, v4: lane l sends 100 + l to lane l / 4
-    let out = run32(&[0xdac8_0000, 0x0a00_0405], u64::MAX & !(1 << 31), vec![]);
+    let out = run32(&[0xdac8_0000, 0x0a00_0405], !(1 << 31), vec![]);
     for j in 0..32usize {
         let want = match j {
             0..=6 => 100 + 4 * j as u32 + 3,
@@ -261,7 +261,7 @@ fn swizzle_rotate_and_fft_modes() {
         let rev = (0..5).fold(0, |acc, b| acc | ((j >> b) & 1) << (4 - b));
         (rev >> mask.count_ones()) | (j & mask)
     };
-    let exec = u64::MAX & !(1 << 9);
+    let exec = !(1u64 << 9);
     for off in [0xc060u32, 0xc460, 0xc063, 0xe000, 0xe005] {
         // ds_swizzle_b32 v10, v4 offset:off
         let out = run32(&[0xd8d4_0000 | off, 0x0a00_0004], exec, vec![]);
