@@ -147,12 +147,14 @@ LDS_WAVE = "wave_id,lane,exec_in,lds_in,lds_bytes,lds_out"
 def dw(xs):
     return " ".join(f"0x{x:08x}" for x in xs)
 
-def lds_case(wid, text, enc, w, exec_in, lds_in, lds_out, outs, note):
+def lds_case(wid, text, enc, w, exec_in, lds_in, lds_out, outs, note, ins=None, denorm=("", "")):
     rows = []
     for l in range(w):
-        ins = [f"0x{100 + l:08x}", f"0x{l:08x}"] + ["0x00000000"] * 4
+        i = (ins(l) if ins else [100 + l, l]) + [0] * 6
+        ins_cells = [f"0x{x:08x}" for x in i[:6]]
         o = outs(l) + [0] * (16 - len(outs(l)))
-        cells = [f'"{text}"', enc, str(w)] + [""] * 7 + ins + [f"0x{x:08x}" for x in o]
+        mode = ["", "", str(denorm[0]), str(denorm[1]), "", "", ""]
+        cells = [f'"{text}"', enc, str(w)] + mode + ins_cells + [f"0x{x:08x}" for x in o]
         cells += ["gfx1030", "hand-computed from the RDNA2 ISA", f'"{note}"']
         first = l == 0
         cells += [wid, str(l), f"0x{exec_in:016x}" if first else "", dw(lds_in) if first else "",
@@ -180,8 +182,6 @@ lds_rows += lds_case("unaligned", "v_mov_b32 v7, 0; ds_read_b32 v10, v7 offset:1
 lds_rows += lds_case("b64_read2", "v_mov_b32 v7, 0; ds_write_b64 v7, v[4:5]; ds_read2_b32 v[10:11], v7 offset0:1 offset1:3",
                      "0x7e0e0280 0xd9340000 0x00000407 0xd8dc0301 0x0a000007", 64, (1 << 64) - 1, [],
                      [163, 63] + [0] * 126, lambda l: [63, 0], "the highest lane writes last")
-if len(sys.argv) > 3:
-    write(sys.argv[3], V1 + "," + LDS_WAVE, lds_rows)
 
 # Memory-region waves (words from llvm-mc -mcpu=gfx1030): in0 = 100 + lane, in1 = lane. Bodies
 # take addresses from s[16:17] and the V# from s[20:23], so they hold for any region address.
@@ -933,3 +933,234 @@ if len(sys.argv) > 5:
     write(sys.argv[5], V1 + "," + INTERP_WAVE, interp_rows)
 if len(sys.argv) > 6:
     write(sys.argv[6], V1 + "," + MOVREL, movrel_rows)
+
+# The rest of the DS family (datasets/wave/lds.csv; words from llvm-mc-19 -mcpu=gfx1030). The
+# expected values come from this LDS model, written from the RDNA2 ISA's pseudocode and the
+# reference notes' LDS rules: byte addresses, active lanes in ascending order, an access whose
+# bytes are not all inside the 512 bytes reads 0 and writes nothing.
+import struct
+
+class Lds:
+    def __init__(self, dws):
+        self.b = bytearray(b"".join(x.to_bytes(4, "little") for x in dws + [0] * (128 - len(dws))))
+    def rd(self, a, n):
+        return int.from_bytes(self.b[a:a + n], "little") if a + n <= len(self.b) else 0
+    def wr(self, a, n, v):
+        if a + n <= len(self.b):
+            self.b[a:a + n] = (v & ((1 << 8 * n) - 1)).to_bytes(n, "little")
+    def rmw(self, a, n, f):
+        old = self.rd(a, n)
+        if a + n <= len(self.b):
+            self.wr(a, n, f(old))
+        return old
+    def dws(self):
+        return [int.from_bytes(self.b[i:i + 4], "little") for i in range(0, len(self.b), 4)]
+
+def sext(x, bits):
+    return x - (1 << bits) if x >> (bits - 1) & 1 else x
+
+def lds_model(wid, text, enc, w, exec_in, lds_in, run, note, ins=None, denorm=("", "")):
+    """`run(lds, lanes)` fills lanes[l] (a list of outputs) for the active lanes."""
+    m = Lds(list(lds_in))
+    outs = [[0] * 16 for _ in range(w)]
+    run(m, [l for l in range(w) if active(exec_in, l)], outs)
+    return lds_case(wid, text, enc, w, exec_in, lds_in, m.dws(), lambda l: outs[l], note, ins, denorm)
+
+def sub_dword(m, act, o):
+    for l in act: m.wr(3, 1, 100 + l)
+    for l in act: m.wr(511, 2, 100 + l)
+    for l in act:
+        o[l][0] = sext(m.rd(3, 1), 8) & 0xffffffff
+        o[l][1] = m.rd(1, 2)
+        o[l][2] = m.rd(3, 1) << 16
+        o[l][3] = sext(m.rd(2, 1), 8) & 0xffff
+    for l in act: m.wr(5, 1, (100 + l) >> 16)
+lds_rows += lds_model("sub_dword", "v_mov_b32 v7, 0; ds_write_b8 v7, v4 offset:3; ds_write_b16 v7, v4 offset:511; "
+                      "ds_read_i8 v10, v7 offset:3; ds_read_u16 v11, v7 offset:1; ds_read_u8_d16_hi v12, v7 offset:3; "
+                      "ds_read_i8_d16 v13, v7 offset:2; ds_write_b8_d16_hi v7, v4 offset:5",
+                      "0x7e0e0280 0xd8780003 0x00000407 0xd87c01ff 0x00000407 0xd8e40003 0x0a000007 0xd8f00001 "
+                      "0x0b000007 0xda8c0003 0x0c000007 0xda900002 0x0d000007 0xda800005 0x00000407",
+                      32, (1 << 32) - 1, [0x11a23344, 0x55667788] + [0] * 125 + [0xdeadbeef], sub_dword,
+                      "bytes and halves at any byte address, sign and d16 placement; bytes 511..513 are outside")
+
+def two_op(f):
+    def run(m, act, o):
+        for l in act: o[l][0] = m.rmw(0, 4, lambda x: f(x, 100 + l, l) & 0xffffffff)
+    return run
+for wid, name, enc, lds0, f in [
+        ("cmpst_b32", "ds_cmpst_rtn_b32", "0xd8c00000", 103, lambda x, d, d2: d2 if x == d else x),
+        ("mskor_b32", "ds_mskor_rtn_b32", "0xd8b00000", 0xffffffff, lambda x, d, d2: (x & ~d) | d2),
+        ("wrap_b32", "ds_wrap_rtn_b32", "0xd8d00000", 250, lambda x, d, d2: x - d if x >= d else x + d2)]:
+    lds_rows += lds_model(wid, f"v_mov_b32 v7, 0; {name} v10, v7, v4, v5", f"0x7e0e0280 {enc} 0x0a050407",
+                          32, (1 << 32) - 1, [lds0], two_op(f), f"{name}: DATA0 = 100 + lane, DATA1 = lane, in lane order")
+
+M64 = (1 << 64) - 1
+def atomics64(m, act, o):
+    d = lambda l: (l << 32) | (100 + l)
+    for l in act:
+        r = m.rmw(0, 8, lambda x: (x + d(l)) & M64); o[l][0:2] = [r & 0xffffffff, r >> 32]
+    for l in act:
+        r = m.rmw(8, 8, lambda x: max(sext(x, 64), sext(d(l), 64)) & M64); o[l][2:4] = [r & 0xffffffff, r >> 32]
+    for l in act:
+        r = m.rmw(16, 8, lambda x: (x & ~d(l) | d(l)) & M64); o[l][4:6] = [r & 0xffffffff, r >> 32]
+lds_rows += lds_model("atomic64", "v_mov_b32 v7, 0; ds_add_rtn_u64 v[10:11], v7, v[4:5]; "
+                      "ds_max_rtn_i64 v[12:13], v7, v[4:5] offset:8; ds_mskor_rtn_b64 v[14:15], v7, v[4:5], v[4:5] offset:16",
+                      "0x7e0e0280 0xd9800000 0x0a000407 0xd9980008 0x0c000407 0xd9b00010 0x0e040407",
+                      32, 0x7, [5, 7, 0xfffffff0, 0xffffffff, 0x0f0f0f0f, 0xf0f0f0f0], atomics64,
+                      "64-bit atomics on 8-byte aligned addresses, in lane order (add carries, max is signed)")
+
+CX_IN = lambda l: [(0x80000000 if l % 2 == 0 else 0) | (0x70 + l), (0x80000000 if l % 3 == 0 else 0) | (0x90 + l)]
+def condxchg(m, act, o):
+    for l in act:
+        lo, hi = CX_IN(l)
+        r = m.rmw(0, 8, lambda x: (lo & 0x7fffffff if lo >> 31 else x & 0xffffffff)
+                  | (hi & 0x7fffffff if hi >> 31 else x >> 32) << 32)
+        o[l][0:2] = [r & 0xffffffff, r >> 32]
+lds_rows += lds_model("condxchg32", "v_mov_b32 v7, 0; ds_condxchg32_rtn_b64 v[10:11], v7, v[4:5]",
+                      "0x7e0e0280 0xd9f80000 0x0a000407", 32, 0xf, [0x91111111, 0xa2222222], condxchg,
+                      "ds_condxchg32_rtn_b64: each dword of DATA with bit 31 set is written with bit 31 clear",
+                      ins=CX_IN)
+
+EA = 0xf0f0_0000_0000_f0f1
+def append(m, act, o):
+    n = len(act)
+    a = m.rmw(24, 4, lambda x: x + n)
+    c = m.rmw(28, 4, lambda x: (x - n) & 0xffffffff)
+    for l in act: o[l][0:2] = [a, c]
+lds_rows += lds_model("append", "s_mov_b32 m0, 16; ds_append v10 offset:8; ds_consume v11 offset:12",
+                      "0xbefc0390 0xd8f80008 0x0a000000 0xd8f4000c 0x0b000000", 64, EA,
+                      [0, 0, 0, 0, 0, 0, 5, 100], append,
+                      "ds_append/ds_consume: M0[15:0] + offset gets +/- the active-lane count once; "
+                      "every active lane gets the value before")
+
+def addtid(m, act, o):
+    for l in act: m.wr(16 + 4 + 4 * l, 4, 100 + l)
+    for l in act: o[l][0] = m.rd(16 + 4 + 4 * l, 4)
+lds_rows += lds_model("addtid", "s_mov_b32 m0, 16; ds_write_addtid_b32 v4 offset:4; ds_read_addtid_b32 v10 offset:4",
+                      "0xbefc0390 0xdac00004 0x00000400 0xdac40004 0x0a000000", 32, (1 << 32) - 1, [],
+                      addtid, "addtid: address M0[15:0] + offset + 4 x lane id")
+
+EP = ((1 << 64) - 1) & ~(1 << 63) & ~(1 << 2)
+def permute(m, act, o):
+    tmp = [0] * 64
+    for l in act: tmp[(l >> 2) % 64] = 100 + l
+    for l in act: o[l][0] = tmp[l]
+lds_rows += lds_model("permute", "ds_permute_b32 v10, v5, v4", "0xdac80000 0x0a000405", 64, EP, [], permute,
+                      "ds_permute_b32: lane l sends to lane (addr / 4) % 64; the highest active sender wins, "
+                      "lanes nobody writes get 0")
+
+WIDE_IN = [0x01010101 * i for i in range(1, 17)]
+def wide(m, act, o):
+    for l in act:
+        for a, v in [(8, 100), (12, 0), (16, 0), (20, 0)]: m.wr(a, 4, v)
+        o[l][0:4] = [m.rd(8, 4), m.rd(12, 4), m.rd(16, 4), m.rd(20, 4)]
+        o[l][4:6] = [m.rmw(4, 4, lambda x: 100), m.rmw(8, 4, lambda x: l)]
+        o[l][6:10] = [m.rd(4 * k, 4) for k in range(4)]
+        for k, v in enumerate([100, l, 0]): m.wr(32 + 4 * k, 4, v)
+        o[l][10:13] = [m.rd(30 + 4 * k, 4) for k in range(3)]
+lds_rows += lds_model("wide", "v_mov_b32 v7, 0; ds_write2_b64 v7, v[4:5], v[8:9] offset0:1 offset1:2; "
+                      "ds_read2_b64 v[10:13], v7 offset0:1 offset1:2; ds_wrxchg2_rtn_b32 v[14:15], v7, v4, v5 offset0:1 offset1:2; "
+                      "ds_read_b128 v[16:19], v7; ds_write_b96 v7, v[4:6] offset:32; ds_read_b96 v[20:22], v7 offset:30",
+                      "0x7e0e0280 0xd9380201 0x00080407 0xd9dc0201 0x0a000007 0xd8b80201 0x0e050407 0xdbfc0000 "
+                      "0x10000007 0xdb780020 0x00000407 0xdbf8001e 0x14000007", 32, 1, WIDE_IN, wide,
+                      "write2/read2_b64, wrxchg2_rtn_b32, b96/b128 as dwords at byte addresses")
+
+ES = ((1 << 64) - 1) & ~(1 << 40)
+def swizzle(m, act, o):
+    rot = lambda j: (j & 3) | ((j + (32 - 3)) & ~3 & 31)      # offset 0xc463: mask 3, rotate -3
+    rev5 = lambda j: int(f"{j:05b}"[::-1], 2)
+    fft = lambda j: (rev5(j) >> 2) | (j & 5)                   # offset 0xe005: mask 5
+    for l in act:
+        for k, f in enumerate([rot, fft]):
+            src = (l & 32) | f(l & 31)
+            o[l][k] = 100 + src if active(ES, src) else 0
+lds_rows += lds_model("swizzle_rot_fft", "ds_swizzle_b32 v10, v4 offset:0xc463; ds_swizzle_b32 v11, v4 offset:0xe005",
+                      "0xd8d4c463 0x0a000004 0xd8d4e005 0x0b000004", 64, ES, [], swizzle,
+                      "ds_swizzle_b32 rotate and FFT modes (RDNA2 ISA pseudocode) in each group of 32 lanes; "
+                      "a disabled source lane gives 0")
+
+# The float atomics rule on LDS (reference notes, "LDS float atomics"): float_atomic above, the
+# cmpst compare of the flushed bits, and the same rule on f64 bits under the f16/f64 field.
+def fcmpst(old, cmp, src, flush, bits=32):
+    sign, exp = 1 << (bits - 1), (0x7f800000 if bits == 32 else 0x7ff0000000000000)
+    fl = lambda x: x & sign if flush and x & exp == 0 else x
+    o, c = fl(old), fl(cmp)
+    nan = lambda x: x & (sign - 1) > exp
+    eq = not nan(o) and not nan(c) and (o == c or (o & (sign - 1) == 0 and c & (sign - 1) == 0))
+    return src if eq else old
+
+def float_atomic64(old, data, flush, mx):
+    sign, exp, quiet = 1 << 63, 0x7ff0000000000000, 1 << 51
+    fl = lambda x: x & sign if flush and x & exp == 0 else x
+    o, d = fl(old), fl(data)
+    nan = lambda x: x & (sign - 1) > exp
+    snan = lambda x: nan(x) and not x & quiet
+    if snan(d): return d | quiet
+    if snan(o): return o | quiet
+    if nan(o): return d
+    if nan(d): return o
+    key = lambda x: (~x & M64) if x & sign else x | sign
+    return d if (key(d) > key(o) if mx else key(d) < key(o)) else o
+
+def f32(x):
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+def fv(b):
+    return struct.unpack("<f", struct.pack("<I", b))[0]
+
+def fadd32(old, data, flush):
+    """ds_add_f32 as implemented (not measured bit for bit): flushed operands and sum, NaN
+    operand quieted (old first), an invalid sum 0x7fc00000, rounding to nearest even."""
+    fl = lambda x: x & 0x80000000 if flush and x & 0x7f800000 == 0 else x
+    o, d = fl(old), fl(data)
+    nan = lambda x: x & 0x7fffffff > 0x7f800000
+    if nan(o): return o | 0x00400000
+    if nan(d): return d | 0x00400000
+    a, b = fv(o), fv(d)
+    if a in (float("inf"), float("-inf")) and b == -a: return 0x7fc00000
+    s = a + b  # exact in f64 for these pairs; struct rounds to f32 to nearest even
+    r = f32(s) if s == s else 0x7fc00000
+    if s == 0 and a == 0 and b == 0: r = o & d & 0x80000000
+    return fl(r)
+
+APAIRS = [(0x3f800000, 0x3f800000), (0x00000001, 0x00000001), (0x7f800000, 0xff800000),
+          (0x7fc00001, 0x3f800000), (0x3f800000, 0xff800001), (0x80000000, 0x00000000),
+          (0x00800000, 0x80000001), (0x3fc00000, 0x40100000), (0x4b800000, 0x3f800000),
+          (0x00800001, 0x80800000), (0x80000000, 0x80000000), (0xbf800000, 0x3f800000)]
+CSRC = 0x40400000
+for wid, name, enc, denorm32, fn in [
+        ("lds_fmin_flush", "ds_min_rtn_f32", "0xd8c80000 0x0a000406", 0, lambda o, d: float_atomic(o, d, True, False)),
+        ("lds_fmax_keep", "ds_max_rtn_f32", "0xd8cc0000 0x0a000406", 3, lambda o, d: float_atomic(o, d, False, True)),
+        ("lds_fcmpst_flush", "ds_cmpst_rtn_f32", "0xd8c40000 0x0a070406", 0, lambda o, d: fcmpst(o, d, CSRC, True)),
+        ("lds_fcmpst_keep", "ds_cmpst_rtn_f32", "0xd8c40000 0x0a070406", 1, lambda o, d: fcmpst(o, d, CSRC, False)),
+        ("lds_fadd_flush", "ds_add_rtn_f32", "0xd9540000 0x0a000406", 2, lambda o, d: fadd32(o, d, True)),
+        ("lds_fadd_keep", "ds_add_rtn_f32", "0xd9540000 0x0a000406", 3, lambda o, d: fadd32(o, d, False))]:
+    pairs = APAIRS if "add" in wid else FPAIRS
+    cmp_ = "cmpst" in wid
+    text = f"v_lshlrev_b32 v6, 2, v5; {name} v10, v6, v4" + (", v7" if cmp_ else "")
+    lds_rows += lds_case(wid, text, "0x340c0a82 " + enc, 32, (1 << len(pairs)) - 1, [o for o, _ in pairs],
+                         [fn(o, d) for o, d in pairs] + [0] * (128 - len(pairs)),
+                         lambda l: [pairs[l][0]] if l < len(pairs) else [],
+                         f"{name} under denorm32 = {denorm32}: the float atomics rule; the old value returns",
+                         ins=lambda l, p=pairs: [p[l][1] if l < len(p) else 0, l, 0, CSRC], denorm=(denorm32, ""))
+
+DPAIRS = [(0x3ff0000000000000, 0x4000000000000000), (0x8000000000000000, 0),
+          (0x0000000000000064, 0x3ff0000000000000), (0x7ff0000000000001, 0x3ff0000000000000),
+          (0x3ff0000000000000, 0xfff8000000000002), (0x7ff8000000000000, 0xbff0000000000000),
+          (0x0000000000000001, 0x8000000000000001), (0xc000000000000000, 0x4000000000000000)]
+DSRC = 0x4008000000000000
+for wid, name, enc, denorm16, fn in [
+        ("lds_fmax64_flush", "ds_max_rtn_f64", "0xd9cc0000 0x0a000406", 0, lambda o, d: float_atomic64(o, d, True, True)),
+        ("lds_fmin64_keep", "ds_min_rtn_f64", "0xd9c80000 0x0a000406", 3, lambda o, d: float_atomic64(o, d, False, False)),
+        ("lds_fcmpst64_flush", "ds_cmpst_rtn_f64", "0xd9c40000 0x0a080406", 2, lambda o, d: fcmpst(o, d, DSRC, True, 64))]:
+    text = f"{name} v[10:11], v6, v[4:5]" + (", v[8:9]" if "cmpst" in wid else "")
+    olds = [x for o, _ in DPAIRS for x in (o & 0xffffffff, o >> 32)]
+    news = [x for o, d in DPAIRS for x in (fn(o, d) & 0xffffffff, fn(o, d) >> 32)]
+    lds_rows += lds_case(wid, text, enc, 32, 0xff, olds, news + [0] * (128 - len(news)),
+                         lambda l: [DPAIRS[l][0] & 0xffffffff, DPAIRS[l][0] >> 32] if l < 8 else [],
+                         f"{name} under denorm16 = {denorm16}: the float atomics rule on f64 bits",
+                         ins=lambda l: [DPAIRS[l][1] & 0xffffffff, DPAIRS[l][1] >> 32, 8 * l, 0,
+                                        DSRC & 0xffffffff, DSRC >> 32] if l < 8 else [0, 0, 8 * l],
+                         denorm=("", denorm16))
+
+if len(sys.argv) > 3:
+    write(sys.argv[3], V1 + "," + LDS_WAVE, lds_rows)

@@ -156,6 +156,7 @@ impl BatchKernel {
                 Expr::WaveBallot(_)
                 | Expr::WaveRead { .. }
                 | Expr::Lds { .. }
+                | Expr::LdsWide { .. }
                 | Expr::Mem { .. } => {
                     return Err(IrError::Type {
                         at: crate::ir::Handle(i as u32),

@@ -336,6 +336,23 @@ pub enum Expr {
         active: Handle,
         cmp: Option<Handle>,
     },
+    /// Wave contract: [`Expr::Lds`] of `bytes` (1, 2, 4 or 8) little-endian bytes at any byte
+    /// address, with a second data operand `data2` (the source of the two-operand atomics:
+    /// mskor, cmpst, wrap). `data`, `data2` and the result are `U64` for `bytes` 8 and `U32`
+    /// otherwise (the bytes before the operation, zero-extended). A write keeps the low `bytes`
+    /// bytes of the new value. An 8-byte access is a 64-bit atomic: an active lane's address
+    /// that is not a multiple of 8 faults the wave (the reference notes' "64-bit LDS atomics"
+    /// entry; an LDS under 8 bytes has no 8-byte access in range and none faults); one whose
+    /// bytes are not all inside the LDS reads 0 and writes nothing. Bits:
+    /// [`crate::lds_bits::lds_apply_wide`] and [`crate::wave`].
+    LdsWide {
+        op: LdsOp,
+        bytes: u8,
+        addr: Handle,
+        data: Handle,
+        data2: Handle,
+        active: Handle,
+    },
     /// Control flow: the value of register variable `id` when the current [`Block`] began
     /// (`U32`; every variable is 0 before the first block, and a kernel without blocks reads 0).
     Var(u16),
@@ -381,6 +398,41 @@ pub enum LdsOp {
     FCmpSwap {
         flush: bool,
     },
+    /// `(old & !data) | data2` (ds_mskor).
+    MskOr,
+    /// `old == data ? data2 : old` (ds_cmpst: `data` is the compare value).
+    Cmpst,
+    /// ds_cmpst_f32/f64: the float atomics rule's compare of the flushed `old` and `data`
+    /// (zeros equal, NaN never equal) stores `data2` as given: [`crate::lds_bits`].
+    FCmpst {
+        flush: bool,
+    },
+    /// `old >= data ? old - data : old + data2` (ds_wrap_rtn_b32).
+    Wrap,
+    /// ds_add_f32: `old + data` in f32, operands and sum flushed when `flush`:
+    /// [`crate::lds_bits::fadd32`].
+    FAdd {
+        flush: bool,
+    },
+    /// ds_condxchg32_rtn_b64, per dword `i` of the 64 bits: `data` bit 31 of dword `i` set
+    /// writes that dword of `data` with bit 31 cleared, else keeps `old`'s.
+    CondXchg,
+}
+
+impl LdsOp {
+    /// Whether `op` exists only in [`Expr::LdsWide`] (a second data operand, or an op no
+    /// memory instruction has).
+    pub fn two_operand_or_lds_only(op: LdsOp) -> bool {
+        matches!(
+            op,
+            LdsOp::MskOr
+                | LdsOp::Cmpst
+                | LdsOp::FCmpst { .. }
+                | LdsOp::Wrap
+                | LdsOp::FAdd { .. }
+                | LdsOp::CondXchg
+        )
+    }
 }
 
 impl Expr {
@@ -421,6 +473,7 @@ impl Expr {
             | Expr::WaveBallot(_)
             | Expr::WaveRead { .. }
             | Expr::Lds { .. }
+            | Expr::LdsWide { .. }
             | Expr::Mem { .. }
             | Expr::Var(_) => false,
         }
@@ -431,7 +484,11 @@ impl Expr {
     pub fn is_cross_lane(&self) -> bool {
         matches!(
             self,
-            Expr::WaveBallot(_) | Expr::WaveRead { .. } | Expr::Lds { .. } | Expr::Mem { .. }
+            Expr::WaveBallot(_)
+                | Expr::WaveRead { .. }
+                | Expr::Lds { .. }
+                | Expr::LdsWide { .. }
+                | Expr::Mem { .. }
         )
     }
 }
@@ -500,7 +557,8 @@ impl Kernel {
             Expr::Convert { to, .. } => *to,
             Expr::Pack64 { .. } => Ty::U64,
             Expr::SgprIn(_) | Expr::WaveRead { .. } | Expr::Var(_) | Expr::Lds { .. } => Ty::U32,
-            Expr::Mem { bytes: 8, .. } => Ty::U64,
+            Expr::Mem { bytes: 8, .. } | Expr::LdsWide { bytes: 8, .. } => Ty::U64,
+            Expr::LdsWide { .. } => Ty::U32,
             Expr::Mem { .. } => Ty::U32,
             Expr::ExecIn | Expr::WaveBallot(_) => Ty::U64,
         }
@@ -516,6 +574,13 @@ impl Kernel {
             Expr::Lds {
                 addr, data, active, ..
             } => vec![addr, data, active],
+            Expr::LdsWide {
+                addr,
+                data,
+                data2,
+                active,
+                ..
+            } => vec![addr, data, data2, active],
             Expr::Mem {
                 addr,
                 data,
@@ -646,6 +711,31 @@ impl Kernel {
                         return bad("an LDS FCmpSwap (it needs a compare value)".into());
                     }
                 }
+                Expr::LdsWide {
+                    op,
+                    bytes,
+                    addr,
+                    data,
+                    data2,
+                    active,
+                } => {
+                    let dt = if bytes == 8 { U64 } else { U32 };
+                    if t(addr) != U32 || t(data) != dt || t(data2) != dt || t(active) != Bool {
+                        return bad(
+                            "LDS operands are U32 address, data of the width, Bool active".into(),
+                        );
+                    }
+                    let float32 = matches!(op, LdsOp::FAdd { .. } | LdsOp::Csub);
+                    let ok = match bytes {
+                        1 | 2 => matches!(op, LdsOp::Read | LdsOp::Write),
+                        4 => op != LdsOp::CondXchg && !matches!(op, LdsOp::FCmpSwap { .. }),
+                        8 => !float32 && !matches!(op, LdsOp::FCmpSwap { .. }),
+                        _ => false,
+                    };
+                    if !ok {
+                        return bad(format!("a {bytes}-byte LDS {op:?}"));
+                    }
+                }
                 Expr::Mem {
                     op,
                     bytes,
@@ -666,6 +756,9 @@ impl Kernel {
                         if t(c) != dt || !swap || bytes < 4 {
                             return bad("a compare-and-swap is a 4- or 8-byte Write".into());
                         }
+                    }
+                    if LdsOp::two_operand_or_lds_only(op) {
+                        return bad(format!("{op:?} is an LDS-only operation"));
                     }
                     let plain = matches!(op, LdsOp::Read | LdsOp::Write);
                     let fcmp = matches!(op, LdsOp::FCmpSwap { .. });

@@ -7,6 +7,7 @@ pub mod build;
 pub mod eval;
 pub mod interp;
 pub mod ir;
+pub mod lds_bits;
 pub mod lower;
 pub mod rules;
 pub mod spirv;

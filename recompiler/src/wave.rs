@@ -83,13 +83,20 @@ pub fn lds_apply(op: LdsOp, old: u32, data: u32) -> u32 {
 }
 
 /// [`lds_apply`] for the 64-bit atomics of [`Expr::Mem`] (the float forms on f64 bits:
-/// [`crate::wave_float::float_minmax`]).
+/// [`crate::wave_float::float_minmax`]; the LDS-only ones are
+/// [`crate::lds_bits::lds_apply_wide`]'s: they leave `old`).
 pub fn lds_apply64(op: LdsOp, old: u64, data: u64) -> u64 {
     match op {
         LdsOp::Read => old,
         LdsOp::FMin { flush } => crate::wave_float::float_minmax(old, data, flush, false, true),
         LdsOp::FMax { flush } => crate::wave_float::float_minmax(old, data, flush, true, true),
         LdsOp::Write | LdsOp::FCmpSwap { .. } => data,
+        LdsOp::MskOr
+        | LdsOp::Cmpst
+        | LdsOp::FCmpst { .. }
+        | LdsOp::Wrap
+        | LdsOp::FAdd { .. }
+        | LdsOp::CondXchg => old,
         LdsOp::Add => old.wrapping_add(data),
         LdsOp::Sub => old.wrapping_sub(data),
         LdsOp::Rsub => data.wrapping_sub(old),
@@ -182,6 +189,8 @@ struct State<'k> {
     /// vars[lane][variable]
     vars: Vec<Vec<u64>>,
     lds: Lds,
+    /// Set when an LDS access faulted the wave.
+    fault: bool,
     /// The memory region's bytes.
     mem: Vec<u8>,
 }
@@ -235,6 +244,34 @@ impl State<'_> {
                             0
                         };
                         self.vals[l][i] = u64::from(r);
+                    }
+                }
+                Expr::LdsWide {
+                    op,
+                    bytes,
+                    addr,
+                    data,
+                    data2,
+                    active,
+                } => {
+                    for l in 0..n {
+                        let v = &self.vals[l];
+                        let (a, d, d2) =
+                            (v[addr.index()] as u32, v[data.index()], v[data2.index()]);
+                        let r = if v[active.index()] != 0 {
+                            let r = crate::lds_bits::wide_access(
+                                &mut self.lds.0,
+                                op,
+                                bytes,
+                                a,
+                                [d, d2],
+                            );
+                            self.fault |= r.is_err();
+                            r.unwrap_or(0)
+                        } else {
+                            0
+                        };
+                        self.vals[l][i] = r;
                     }
                 }
                 Expr::Mem {
@@ -325,6 +362,7 @@ pub fn run_wave_mem(kernel: &Kernel, input: &WaveInput, mem: &[u32]) -> (WaveOut
         vals: vec![vec![0; kernel.exprs.len()]; n],
         vars: vec![vec![0; nvars]; n],
         lds: Lds(input.lds.iter().flat_map(|d| d.to_le_bytes()).collect()),
+        fault: false,
         mem: mem.iter().flat_map(|d| d.to_le_bytes()).collect(),
     };
     let all = 0..kernel.exprs.len();
@@ -361,6 +399,9 @@ pub fn run_wave_mem(kernel: &Kernel, input: &WaveInput, mem: &[u32]) -> (WaveOut
         }
         let exit = kernel.blocks.last().map_or(0, |b| b.exprs.end as usize);
         st.eval(input, exit..kernel.exprs.len(), false);
+    }
+    if st.fault {
+        error = Some(crate::lds_bits::LDS_FAULT.to_string());
     }
     let vals = &st.vals;
     let lanes = vals

@@ -445,6 +445,7 @@ fn shape(k: &Kernel, h: Handle) -> String {
         | Expr::WaveBallot(_)
         | Expr::WaveRead { .. }
         | Expr::Lds { .. }
+        | Expr::LdsWide { .. }
         | Expr::Mem { .. }
         | Expr::Var(_) => "wave".into(),
     }

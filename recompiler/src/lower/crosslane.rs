@@ -195,20 +195,40 @@ fn read_active(l: &mut Lowerer, v: Handle, from: Handle) -> Handle {
 /// ds_swizzle_b32 vdst, vaddr offset:pattern (no LDS access): offset bit 15 set is the quad
 /// permute mode (lane `j` of each quad reads lane `offset[2j+1:2j]` of the quad); clear is the
 /// bit-mask mode within each group of 32 lanes: lane `((j & and) | or) ^ xor` with and, or,
-/// xor = offset bits 4:0, 9:5, 14:10. Offsets 0xc000 and up (rotate and FFT modes) are not
-/// modelled. A disabled source lane gives 0 (the choice of ds_bpermute_b32's pseudocode).
+/// xor = offset bits 4:0, 9:5, 14:10. Offsets 0xc000 and up are the rotate mode (0xe000 and up
+/// the FFT mode) of the RDNA2 ISA's DS_SWIZZLE_B32 pseudocode, within each group of 32 lanes:
+/// rotate reads lane `(j & mask) | ((j + r) & !mask)` with mask = offset[4:0] and r =
+/// offset[9:5], negated when offset[10] is set; FFT reads lane `reverse5(j) >> popcount(mask)
+/// | (j & mask)` with mask = offset[4:0]. A disabled source lane gives 0 (the pseudocode's
+/// `thread_valid`).
 pub(super) fn ds_swizzle(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     l.need_wave()?;
     let off = ds_offset(c);
-    if off >= 0xc000 {
-        return Err(format!(
-            "ds_swizzle offset {off:#x}: rotate and FFT modes not modelled"
-        ));
-    }
     let v = l.vgpr_get(ds_vgprs(c)?[0]);
     let b = &mut l.b;
     let lane = l.lane;
-    let from = if off & 0x8000 != 0 {
+    let group = b.andc(lane, !31u32 as u64);
+    let j = b.andc(lane, 31);
+    let mask = u64::from(off & 31);
+    let from = if off >= 0xe000 {
+        let rev = b.iu(IntUn::BitReverse, j);
+        let rev = b.shrc(rev, 27 + (off & 31).count_ones());
+        let keep = b.andc(j, mask);
+        let within = b.or(rev, keep);
+        b.or(group, within)
+    } else if off >= 0xc000 {
+        let r = (off >> 5) & 31;
+        let r = if off & 0x400 != 0 {
+            r.wrapping_neg()
+        } else {
+            r
+        };
+        let keep = b.andc(j, mask);
+        let moved = b.addc(j, u64::from(r));
+        let moved = b.andc(moved, !mask & 31);
+        let within = b.or(keep, moved);
+        b.or(group, within)
+    } else if off & 0x8000 != 0 {
         let q = b.andc(lane, 3);
         let sh = b.shlc(q, 1);
         let pat = b.c32(off & 0xff);

@@ -1,4 +1,4 @@
-//! LDS instructions under the wave contract ([`Expr::Lds`]): ds_read/write_b32/b64,
+//! LDS instructions under the wave contract ([`Expr::Lds`]): ds_read/write_b32/b64/b96/b128,
 //! ds_read2/write2(st64)_b32 and the 32-bit integer atomics with and without return. The
 //! address is the ADDR VGPR plus the instruction's offset (offset1:offset0, or for the
 //! read2/write2 forms offset0 and offset1 in dwords, times 64 for st64). Active lanes (EXEC)
@@ -29,7 +29,7 @@ pub(super) enum Ds {
     Atomic { op: LdsOp, rtn: bool },
 }
 
-fn fields(c: &Ctx) -> Result<(u32, [u16; 4]), String> {
+pub(super) fn fields(c: &Ctx) -> Result<(u32, [u16; 4]), String> {
     let w = c.inst.words();
     let w1 = *w.get(1).ok_or("DS instruction without its second word")?;
     Ok((
@@ -39,7 +39,7 @@ fn fields(c: &Ctx) -> Result<(u32, [u16; 4]), String> {
 }
 
 impl Lowerer {
-    fn lds(&mut self, op: LdsOp, addr: Handle, offset: u32, data: Handle) -> Handle {
+    pub(super) fn lds(&mut self, op: LdsOp, addr: Handle, offset: u32, data: Handle) -> Handle {
         let a = self.b.addc(addr, u64::from(offset));
         let active = match self.exec_bit() {
             Some(e) => e,

@@ -46,6 +46,9 @@ pub mod interp16;
 mod lds;
 #[cfg(test)]
 mod lds_tests;
+mod lds_wide;
+#[cfg(test)]
+mod lds_wide_tests;
 mod mem;
 mod mem_format;
 #[cfg(test)]

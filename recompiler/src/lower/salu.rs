@@ -44,7 +44,7 @@ impl Lowerer {
         while v.len() < k.exprs.len() {
             let e = &k.exprs[v.len()];
             let x = match *e {
-                Expr::Input(_) | Expr::LaneId | Expr::Lds { .. } => true,
+                Expr::Input(_) | Expr::LaneId | Expr::Lds { .. } | Expr::LdsWide { .. } => true,
                 Expr::SgprIn(_) | Expr::ExecIn | Expr::WaveBallot(_) => false,
                 Expr::WaveRead { lane, .. } => v[lane.index()],
                 Expr::Var(id) => id < SCALAR_VARS,

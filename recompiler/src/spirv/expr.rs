@@ -132,6 +132,18 @@ impl Emitter<'_> {
                 let args = [self.v(addr), self.v(data), self.v(active)];
                 self.lds_op(&w, io.lane, op, args)?
             }
+            Expr::LdsWide {
+                op,
+                bytes,
+                addr,
+                data,
+                data2,
+                active,
+            } => {
+                let w = self.wave_io(io, "an LDS access")?;
+                let args = [self.v(addr), self.v(data), self.v(data2), self.v(active)];
+                self.lds_wide_op(&w, io.lane, op, bytes, args)?
+            }
             Expr::Mem {
                 op,
                 bytes,

@@ -24,6 +24,14 @@ pub(super) struct LdsVars {
     pub(super) xd: Word,
     pub(super) xe: Word,
     pub(super) xr: Word,
+    /// Per lane, for [`Expr::LdsWide`](crate::ir::Expr::LdsWide): second data, and the high
+    /// halves of data, second data and old value of a 64-bit operation.
+    pub(super) xd2: Word,
+    pub(super) xdh: Word,
+    pub(super) xd2h: Word,
+    pub(super) xrh: Word,
+    /// A Private u32, 0 until an LDS access faults the wave (then the status word).
+    pub(super) fault: Word,
     /// A Private u32 loop counter for the copies.
     pub(super) index: Word,
     pub(super) dwords: u32,
@@ -45,10 +53,13 @@ impl Emitter<'_> {
         let c_lanes = self.u32c(self.wave.lanes());
         let lds = array(&mut self.b, c_dwords);
         self.b.name(lds, "lds");
-        let [xa, xd, xe, xr] = [(); 4].map(|_| array(&mut self.b, c_lanes));
+        let [xa, xd, xe, xr, xd2, xdh, xd2h, xrh] = [(); 8].map(|_| array(&mut self.b, c_lanes));
         let ptr = self.b.type_pointer(None, StorageClass::Private, t);
         let zero = self.u32c(0);
         let index = self
+            .b
+            .variable(ptr, None, StorageClass::Private, Some(zero));
+        let fault = self
             .b
             .variable(ptr, None, StorageClass::Private, Some(zero));
         Some(LdsVars {
@@ -57,6 +68,11 @@ impl Emitter<'_> {
             xd,
             xe,
             xr,
+            xd2,
+            xdh,
+            xd2h,
+            xrh,
+            fault,
             index,
             dwords,
         })
@@ -157,7 +173,7 @@ impl Emitter<'_> {
     }
 
     /// The dword made of `lo` and `hi` at bit shift `sh` (0: `lo`).
-    fn funnel(&mut self, lo: Word, hi: Word, sh: Word) -> Result<Word, SpirvError> {
+    pub(super) fn funnel(&mut self, lo: Word, hi: Word, sh: Word) -> Result<Word, SpirvError> {
         let err = build_err(self.at);
         let (t, tb) = (self.t.u32_, self.t.bool_);
         let (c0, c31, c32) = (self.u32c(0), self.u32c(31), self.u32c(32));
@@ -231,6 +247,16 @@ impl Emitter<'_> {
             LdsOp::FMin { flush } => self.float_minmax(old, d, flush, false, ty)?,
             LdsOp::FMax { flush } => self.float_minmax(old, d, flush, true, ty)?,
             LdsOp::FCmpSwap { .. } => d,
+            LdsOp::MskOr
+            | LdsOp::Cmpst
+            | LdsOp::FCmpst { .. }
+            | LdsOp::Wrap
+            | LdsOp::FAdd { .. }
+            | LdsOp::CondXchg => {
+                return Err(SpirvError::Unsupported {
+                    reason: format!("{op:?} takes a second data operand (lds_new2)"),
+                })
+            }
         })
     }
 

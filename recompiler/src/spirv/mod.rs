@@ -47,6 +47,8 @@ mod float;
 mod float_atomic;
 mod interface;
 mod lds;
+mod lds_wide;
+pub use lds_wide::LDS_FAULT_STATUS;
 mod mem;
 mod wave;
 mod wide;

@@ -9,7 +9,8 @@
 //!   EXEC low, EXEC high, s0..s15;
 //! - binding 1 (output, [`wave_out_stride`] words per wave): the lanes' out0..out15, then
 //!   [`WAVE_OUT_DWORDS`] uniform words stored by lane 0: s0..s15, EXEC low/high, VCC low/high,
-//!   SCC (0/1) and a status word (0: ran to the end, 1: stopped by the watchdog);
+//!   SCC (0/1) and a status word (0: ran to the end, 1: stopped by the watchdog, 2: an LDS
+//!   fault, `lds_wide`);
 //! - with LDS (`lds_dwords` > 0), its dwords follow the uniform input words (before the body)
 //!   and the uniform output words (after it); see `lds`;
 //! - with a memory region ([`emit_wave_mem`], `mem_dwords` > 0), its dwords follow the LDS
@@ -217,6 +218,21 @@ impl Emitter<'_> {
             self.u32c(0)
         } else {
             self.cfg_body(&io)?
+        };
+        let status = match lds {
+            // A fault outranks the watchdog: the wave stopped at it.
+            Some(v) => {
+                let f = self.b.load(t_u32, None, v.fault, None, []).map_err(&err)?;
+                let c0 = self.u32c(0);
+                let faulted = self
+                    .b
+                    .i_not_equal(self.t.bool_, None, f, c0)
+                    .map_err(&err)?;
+                self.b
+                    .select(t_u32, None, faulted, f, status)
+                    .map_err(&err)?
+            }
+            None => status,
         };
         for k in 0..OUTPUT_DWORDS as usize {
             let v = self.v(self.kernel.outputs[k]);

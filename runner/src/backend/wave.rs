@@ -164,6 +164,9 @@ pub fn module_outputs(words: &[u32], lanes: usize) -> Result<ModuleOutputs, Stri
     match uni[WAVE_STATUS_WORD as usize] {
         0 => {}
         1 => return Err(watchdog_message()),
+        s if s == rdnaprobe_recompiler::spirv::LDS_FAULT_STATUS => {
+            return Err(rdnaprobe_recompiler::lds_bits::LDS_FAULT.to_string())
+        }
         s => return Err(format!("wave module status {s}")),
     }
     let outs = lane_words

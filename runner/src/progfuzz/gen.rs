@@ -98,8 +98,8 @@ const VALU_SKIP: [&str; 11] = [
     "_sdwa",
     "_dpp",
 ];
-const DS_SKIP: [&str; 8] = [
-    "gws", "append", "consume", "ordered", "swizzle", "permute", "_addtid", "_src2",
+const DS_SKIP: [&str; 7] = [
+    "gws", "append", "consume", "ordered", "swizzle", "_addtid", "_src2",
 ];
 const TEXT_SKIP: [&str; 7] = [
     "Invalid",

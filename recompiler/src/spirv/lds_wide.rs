@@ -1,0 +1,418 @@
+//! [`Expr::LdsWide`](crate::ir::Expr::LdsWide) in the wave module, with the bits of
+//! `crate::lds_bits`: every operation, reads included, is serialised as the LDS atomics are
+//! (`lds`): each lane publishes its address, data, second data and a state (0: nothing to
+//! do, 1: in range, 2: a fault), lane 0 applies the lanes' operations in ascending order and
+//! each lane takes its old value after a barrier. A 1-, 2- or 4-byte access works on the one
+//! or two dwords that hold its bytes; an 8-byte one on the aligned dword pair. A fault sets
+//! lane 0's fault variable, which becomes the status word ([`LDS_FAULT_STATUS`]).
+
+use rspirv::spirv::Word;
+
+use super::lds::LdsVars;
+use super::wave::WaveIo;
+use super::{build_err, Emitter, SpirvError};
+use crate::ir::{LdsOp, Ty};
+use crate::lds_bits::{FloatBits, F32, F64};
+
+/// The status word of a wave that a 64-bit LDS atomic faulted.
+pub const LDS_FAULT_STATUS: u32 = 2;
+
+impl Emitter<'_> {
+    /// [`Expr::LdsWide`](crate::ir::Expr::LdsWide).
+    pub(super) fn lds_wide_op(
+        &mut self,
+        w: &WaveIo,
+        lane: Word,
+        op: LdsOp,
+        bytes: u8,
+        [a, d, d2, active]: [Word; 4],
+    ) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb) = (self.t.u32_, self.t.bool_);
+        let wide = bytes == 8;
+        let rty = if wide { Ty::U64 } else { Ty::U32 };
+        let (c0, c1, c2, c7) = (self.u32c(0), self.u32c(1), self.u32c(2), self.u32c(7));
+        self.barrier()?;
+        let Some(v) = w.lds else {
+            return Ok(self.constant(rty, 0));
+        };
+        if v.dwords * 4 < u32::from(bytes) {
+            return Ok(self.constant(rty, 0));
+        }
+        // The lane's state: 2 a fault, 1 an access inside the LDS, 0 nothing.
+        let last = self.u32c(4 * v.dwords - u32::from(bytes));
+        let b = &mut self.b;
+        let inside = b.u_less_than_equal(tb, None, a, last).map_err(&err)?;
+        let ok = b.logical_and(tb, None, active, inside).map_err(&err)?;
+        let mut state = b.select(t, None, ok, c1, c0).map_err(&err)?;
+        if wide {
+            let low = b.bitwise_and(t, None, a, c7).map_err(&err)?;
+            let mis = b.i_not_equal(tb, None, low, c0).map_err(&err)?;
+            let fault = b.logical_and(tb, None, active, mis).map_err(&err)?;
+            state = b.select(t, None, fault, c2, state).map_err(&err)?;
+        }
+        let (dl, dh, d2l, d2h) = if wide {
+            let (dl, dh) = self.split64(d)?;
+            let (d2l, d2h) = self.split64(d2)?;
+            (dl, dh, d2l, d2h)
+        } else {
+            (d, c0, d2, c0)
+        };
+        for (array, value) in [
+            (v.xa, a),
+            (v.xd, dl),
+            (v.xdh, dh),
+            (v.xd2, d2l),
+            (v.xd2h, d2h),
+            (v.xe, state),
+        ] {
+            self.wg_store(w, array, lane, value)?;
+        }
+        self.barrier()?;
+        let merge = self.if_lane0(lane)?;
+        // A loop, not an unrolled sequence: 64 copies of the update take lavapipe's compiler
+        // tens of seconds.
+        let lanes = self.wave.lanes();
+        self.counted_loop(v.index, lanes, |e, ci| {
+            e.lds_wide_lane(w, &v, op, bytes, ci)
+        })?;
+        self.end_if(merge)?;
+        self.barrier()?;
+        let rl = self.wg_load(w, v.xr, lane)?;
+        if wide {
+            let rh = self.wg_load(w, v.xrh, lane)?;
+            self.pack64(rl, rh)
+        } else {
+            Ok(rl)
+        }
+    }
+
+    /// Lane `ci`'s operation, applied by lane 0 (see [`Self::lds_wide_op`]).
+    fn lds_wide_lane(
+        &mut self,
+        w: &WaveIo,
+        v: &LdsVars,
+        op: LdsOp,
+        bytes: u8,
+        ci: Word,
+    ) -> Result<(), SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb) = (self.t.u32_, self.t.bool_);
+        let wide = bytes == 8;
+        let rty = if wide { Ty::U64 } else { Ty::U32 };
+        let (c0, c1, c2, c3) = (self.u32c(0), self.u32c(1), self.u32c(2), self.u32c(3));
+        {
+            let load = |e: &mut Self, array: Word| e.wg_load(w, array, ci);
+            let a = load(self, v.xa)?;
+            let s = load(self, v.xe)?;
+            let b = &mut self.b;
+            let ok = b.i_equal(tb, None, s, c1).map_err(&err)?;
+            let faulted = b.i_equal(tb, None, s, c2).map_err(&err)?;
+            let f = b.load(t, None, v.fault, None, []).map_err(&err)?;
+            let cf = self.u32c(LDS_FAULT_STATUS);
+            let f = self.b.select(t, None, faulted, cf, f).map_err(&err)?;
+            self.b.store(v.fault, f, None, []).map_err(&err)?;
+            let a = self.b.select(t, None, ok, a, c0).map_err(&err)?;
+            let i0 = self.b.shift_right_logical(t, None, a, c2).map_err(&err)?;
+            let (dl, d2l) = (load(self, v.xd)?, load(self, v.xd2)?);
+            let (old, lo_new, hi_new, i1) = if wide {
+                let (dh, d2h) = (load(self, v.xdh)?, load(self, v.xd2h)?);
+                let i1 = self.b.i_add(t, None, i0, c1).map_err(&err)?;
+                let lo = self.wg_load(w, v.lds, i0)?;
+                let hi = self.wg_load(w, v.lds, i1)?;
+                let old = self.pack64(lo, hi)?;
+                let d = self.pack64(dl, dh)?;
+                let d2 = self.pack64(d2l, d2h)?;
+                let new = self.lds_new2(op, old, d, d2, Ty::U64)?;
+                let (nl, nh) = self.split64(new)?;
+                let nl = self.b.select(t, None, ok, nl, lo).map_err(&err)?;
+                let nh = self.b.select(t, None, ok, nh, hi).map_err(&err)?;
+                (old, nl, nh, i1)
+            } else {
+                let cl = self.u32c(u32::from(bytes) - 1);
+                let end = self.b.i_add(t, None, a, cl).map_err(&err)?;
+                let i1 = self.b.shift_right_logical(t, None, end, c2).map_err(&err)?;
+                let lo = self.wg_load(w, v.lds, i0)?;
+                let hi = self.wg_load(w, v.lds, i1)?;
+                let byte = self.b.bitwise_and(t, None, a, c3).map_err(&err)?;
+                let sh = self.b.shift_left_logical(t, None, byte, c3).map_err(&err)?;
+                let mask = self.u32c(crate::lds_bits::width_mask(bytes));
+                let whole = self.funnel(lo, hi, sh)?;
+                let old = self.b.bitwise_and(t, None, whole, mask).map_err(&err)?;
+                let new = self.lds_new2(op, old, dl, d2l, Ty::U32)?;
+                let new = self.b.bitwise_and(t, None, new, mask).map_err(&err)?;
+                let new = self.b.select(t, None, ok, new, old).map_err(&err)?;
+                let (lo_new, hi_new) = self.lds_merge(lo, hi, sh, mask, new)?;
+                (old, lo_new, hi_new, i1)
+            };
+            // When both dwords are one, the low one holds the whole update: store it last.
+            self.wg_store(w, v.lds, i1, hi_new)?;
+            self.wg_store(w, v.lds, i0, lo_new)?;
+            let zero = self.constant(rty, 0);
+            let r = self
+                .b
+                .select(self.ty(rty), None, ok, old, zero)
+                .map_err(&err)?;
+            if wide {
+                let (rl, rh) = self.split64(r)?;
+                self.wg_store(w, v.xr, ci, rl)?;
+                self.wg_store(w, v.xrh, ci, rh)?;
+            } else {
+                self.wg_store(w, v.xr, ci, r)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `for (i = 0; i < n; i++) body(i)` with `i` kept in the Private variable `index`.
+    fn counted_loop(
+        &mut self,
+        index: Word,
+        n: u32,
+        mut body: impl FnMut(&mut Self, Word) -> Result<(), SpirvError>,
+    ) -> Result<(), SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb) = (self.t.u32_, self.t.bool_);
+        let (c0, c1, cn) = (self.u32c(0), self.u32c(1), self.u32c(n));
+        self.b.store(index, c0, None, []).map_err(&err)?;
+        let [header, check, work, cont, merge] = [(); 5].map(|_| self.b.id());
+        self.b.branch(header).map_err(&err)?;
+        self.b.begin_block(Some(header)).map_err(&err)?;
+        self.b
+            .loop_merge(merge, cont, rspirv::spirv::LoopControl::NONE, [])
+            .map_err(&err)?;
+        self.b.branch(check).map_err(&err)?;
+        self.b.begin_block(Some(check)).map_err(&err)?;
+        let i = self.b.load(t, None, index, None, []).map_err(&err)?;
+        let more = self.b.u_less_than(tb, None, i, cn).map_err(&err)?;
+        self.b
+            .branch_conditional(more, work, merge, [])
+            .map_err(&err)?;
+        self.b.begin_block(Some(work)).map_err(&err)?;
+        body(self, i)?;
+        self.b.branch(cont).map_err(&err)?;
+        self.b.begin_block(Some(cont)).map_err(&err)?;
+        let i = self.b.load(t, None, index, None, []).map_err(&err)?;
+        let next = self.b.i_add(t, None, i, c1).map_err(&err)?;
+        self.b.store(index, next, None, []).map_err(&err)?;
+        self.b.branch(header).map_err(&err)?;
+        self.b.begin_block(Some(merge)).map_err(&err)?;
+        Ok(())
+    }
+
+    /// The dwords `lo` and `hi` with the `mask` bits of `new` put at bit shift `sh` of `lo`
+    /// (and the bits past 32 at the bottom of `hi`; `hi` unchanged when `sh` is 0).
+    fn lds_merge(
+        &mut self,
+        lo: Word,
+        hi: Word,
+        sh: Word,
+        mask: Word,
+        new: Word,
+    ) -> Result<(Word, Word), SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb) = (self.t.u32_, self.t.bool_);
+        let (c0, c31, c32) = (self.u32c(0), self.u32c(31), self.u32c(32));
+        let b = &mut self.b;
+        let m = b.shift_left_logical(t, None, mask, sh).map_err(&err)?;
+        let keep = b.not(t, None, m).map_err(&err)?;
+        let kept = b.bitwise_and(t, None, lo, keep).map_err(&err)?;
+        let up = b.shift_left_logical(t, None, new, sh).map_err(&err)?;
+        let lo_new = b.bitwise_or(t, None, kept, up).map_err(&err)?;
+        let back = b.i_sub(t, None, c32, sh).map_err(&err)?;
+        let back = b.bitwise_and(t, None, back, c31).map_err(&err)?;
+        let mh = b.shift_right_logical(t, None, mask, back).map_err(&err)?;
+        let keep_h = b.not(t, None, mh).map_err(&err)?;
+        let kept_h = b.bitwise_and(t, None, hi, keep_h).map_err(&err)?;
+        let down = b.shift_right_logical(t, None, new, back).map_err(&err)?;
+        let hi_new = b.bitwise_or(t, None, kept_h, down).map_err(&err)?;
+        let aligned = b.i_equal(tb, None, sh, c0).map_err(&err)?;
+        let hi_new = b.select(t, None, aligned, hi, hi_new).map_err(&err)?;
+        Ok((lo_new, hi_new))
+    }
+
+    /// The new value of `op` on `old` with `d` and `d2` of type `ty` (`U32` or `U64`): the
+    /// LDS-only and 64-bit float operations here, the others [`Self::lds_new_ty`]'s.
+    pub(super) fn lds_new2(
+        &mut self,
+        op: LdsOp,
+        old: Word,
+        d: Word,
+        d2: Word,
+        ty: Ty,
+    ) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb) = (self.ty(ty), self.t.bool_);
+        let f = if ty == Ty::U64 { F64 } else { F32 };
+        Ok(match op {
+            LdsOp::MskOr => {
+                let nd = self.b.not(t, None, d).map_err(&err)?;
+                let k = self.b.bitwise_and(t, None, old, nd).map_err(&err)?;
+                self.b.bitwise_or(t, None, k, d2).map_err(&err)?
+            }
+            LdsOp::Cmpst => {
+                let eq = self.b.i_equal(tb, None, old, d).map_err(&err)?;
+                self.b.select(t, None, eq, d2, old).map_err(&err)?
+            }
+            LdsOp::Wrap => {
+                let ge = self
+                    .b
+                    .u_greater_than_equal(tb, None, old, d)
+                    .map_err(&err)?;
+                let down = self.b.i_sub(t, None, old, d).map_err(&err)?;
+                let up = self.b.i_add(t, None, old, d2).map_err(&err)?;
+                self.b.select(t, None, ge, down, up).map_err(&err)?
+            }
+            LdsOp::CondXchg => {
+                // Per dword: DATA with bit 31 cleared where DATA's bit 31 is set, else the
+                // whole old dword.
+                let half = |e: &mut Self, dword: u64| -> Result<Word, SpirvError> {
+                    let bit = dword & !(dword >> 1);
+                    let (cb, cw, cd) = (
+                        e.constant(ty, bit),
+                        e.constant(ty, dword),
+                        e.constant(ty, dword & !bit),
+                    );
+                    let c0 = e.constant(ty, 0);
+                    let s = e.b.bitwise_and(t, None, d, cb).map_err(&err)?;
+                    let set = e.b.i_not_equal(tb, None, s, c0).map_err(&err)?;
+                    let dv = e.b.bitwise_and(t, None, d, cd).map_err(&err)?;
+                    let ov = e.b.bitwise_and(t, None, old, cw).map_err(&err)?;
+                    e.b.select(t, None, set, dv, ov).map_err(&err)
+                };
+                let lo = half(self, 0xffff_ffff)?;
+                let hi = half(self, 0xffff_ffff_0000_0000)?;
+                self.b.bitwise_or(t, None, lo, hi).map_err(&err)?
+            }
+            LdsOp::FCmpst { flush } => {
+                let o = self.fl_bits(f, ty, old, flush)?;
+                let c = self.fl_bits(f, ty, d, flush)?;
+                let (no, nc) = (self.nan_bits(f, ty, o)?, self.nan_bits(f, ty, c)?);
+                let abs = self.constant(ty, !f.sign & (f.sign | (f.sign - 1)));
+                let c0 = self.constant(ty, 0);
+                let b = &mut self.b;
+                let same = b.i_equal(tb, None, o, c).map_err(&err)?;
+                let oa = b.bitwise_and(t, None, o, abs).map_err(&err)?;
+                let ca = b.bitwise_and(t, None, c, abs).map_err(&err)?;
+                let oz = b.i_equal(tb, None, oa, c0).map_err(&err)?;
+                let cz = b.i_equal(tb, None, ca, c0).map_err(&err)?;
+                let zeros = b.logical_and(tb, None, oz, cz).map_err(&err)?;
+                let eq = b.logical_or(tb, None, same, zeros).map_err(&err)?;
+                let any_nan = b.logical_or(tb, None, no, nc).map_err(&err)?;
+                let no_nan = b.logical_not(tb, None, any_nan).map_err(&err)?;
+                let eq = b.logical_and(tb, None, eq, no_nan).map_err(&err)?;
+                b.select(t, None, eq, d2, old).map_err(&err)?
+            }
+            LdsOp::FMin { flush } | LdsOp::FMax { flush } if ty == Ty::U64 => {
+                self.float_atomic_bits(f, ty, old, d, flush, matches!(op, LdsOp::FMax { .. }))?
+            }
+            LdsOp::FAdd { flush } => self.fadd32(old, d, flush)?,
+            _ => self.lds_new_ty(op, old, d, ty)?,
+        })
+    }
+
+    /// `x` flushed to the zero of its sign when `flush` and its exponent is 0.
+    fn fl_bits(&mut self, f: FloatBits, ty: Ty, x: Word, flush: bool) -> Result<Word, SpirvError> {
+        if !flush {
+            return Ok(x);
+        }
+        let err = build_err(self.at);
+        let (t, tb) = (self.ty(ty), self.t.bool_);
+        let (exp, sign, c0) = (
+            self.constant(ty, f.exp),
+            self.constant(ty, f.sign),
+            self.constant(ty, 0),
+        );
+        let b = &mut self.b;
+        let e = b.bitwise_and(t, None, x, exp).map_err(&err)?;
+        let z = b.i_equal(tb, None, e, c0).map_err(&err)?;
+        let s = b.bitwise_and(t, None, x, sign).map_err(&err)?;
+        b.select(t, None, z, s, x).map_err(&err)
+    }
+
+    fn nan_bits(&mut self, f: FloatBits, ty: Ty, x: Word) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb) = (self.ty(ty), self.t.bool_);
+        let abs = self.constant(ty, !f.sign & (f.sign | (f.sign - 1)));
+        let exp = self.constant(ty, f.exp);
+        let a = self.b.bitwise_and(t, None, x, abs).map_err(&err)?;
+        self.b.u_greater_than(tb, None, a, exp).map_err(&err)
+    }
+
+    /// [`crate::lds_bits::float_atomic`] on the bits of `ty`.
+    fn float_atomic_bits(
+        &mut self,
+        f: FloatBits,
+        ty: Ty,
+        old: Word,
+        d: Word,
+        flush: bool,
+        max: bool,
+    ) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb) = (self.ty(ty), self.t.bool_);
+        let o = self.fl_bits(f, ty, old, flush)?;
+        let d = self.fl_bits(f, ty, d, flush)?;
+        let (no, nd) = (self.nan_bits(f, ty, o)?, self.nan_bits(f, ty, d)?);
+        let (quiet, sign, c0) = (
+            self.constant(ty, f.quiet),
+            self.constant(ty, f.sign),
+            self.constant(ty, 0),
+        );
+        let snan = |e: &mut Self, x: Word, n: Word| -> Result<Word, SpirvError> {
+            let q = e.b.bitwise_and(t, None, x, quiet).map_err(&err)?;
+            let sig = e.b.i_equal(tb, None, q, c0).map_err(&err)?;
+            e.b.logical_and(tb, None, n, sig).map_err(&err)
+        };
+        let so = snan(self, o, no)?;
+        let sd = snan(self, d, nd)?;
+        let key = |e: &mut Self, x: Word| -> Result<Word, SpirvError> {
+            let s = e.b.bitwise_and(t, None, x, sign).map_err(&err)?;
+            let neg = e.b.i_not_equal(tb, None, s, c0).map_err(&err)?;
+            let inv = e.b.not(t, None, x).map_err(&err)?;
+            let pos = e.b.bitwise_or(t, None, x, sign).map_err(&err)?;
+            e.b.select(t, None, neg, inv, pos).map_err(&err)
+        };
+        let (ko, kd) = (key(self, o)?, key(self, d)?);
+        let b = &mut self.b;
+        let d_wins = if max {
+            b.u_greater_than(tb, None, kd, ko)
+        } else {
+            b.u_less_than(tb, None, kd, ko)
+        }
+        .map_err(&err)?;
+        let r = b.select(t, None, d_wins, d, o).map_err(&err)?;
+        let r = b.select(t, None, nd, o, r).map_err(&err)?;
+        let r = b.select(t, None, no, d, r).map_err(&err)?;
+        let oq = b.bitwise_or(t, None, o, quiet).map_err(&err)?;
+        let r = b.select(t, None, so, oq, r).map_err(&err)?;
+        let dq = b.bitwise_or(t, None, d, quiet).map_err(&err)?;
+        b.select(t, None, sd, dq, r).map_err(&err)
+    }
+
+    /// [`crate::lds_bits::fadd32`] on the bits.
+    fn fadd32(&mut self, old: Word, d: Word, flush: bool) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (t, tf) = (self.t.u32_, self.t.f32_);
+        let o = self.fl_bits(F32, Ty::U32, old, flush)?;
+        let d = self.fl_bits(F32, Ty::U32, d, flush)?;
+        let (no, nd) = (
+            self.nan_bits(F32, Ty::U32, o)?,
+            self.nan_bits(F32, Ty::U32, d)?,
+        );
+        let (quiet, dnan) = (self.u32c(0x0040_0000), self.u32c(0x7fc0_0000));
+        let b = &mut self.b;
+        let fo = b.bitcast(tf, None, o).map_err(&err)?;
+        let fd = b.bitcast(tf, None, d).map_err(&err)?;
+        let s = b.f_add(tf, None, fo, fd).map_err(&err)?;
+        let s = b.bitcast(t, None, s).map_err(&err)?;
+        let s = self.fl_bits(F32, Ty::U32, s, flush)?;
+        let ns = self.nan_bits(F32, Ty::U32, s)?;
+        let b = &mut self.b;
+        let r = b.select(t, None, ns, dnan, s).map_err(&err)?;
+        let dq = b.bitwise_or(t, None, d, quiet).map_err(&err)?;
+        let r = b.select(t, None, nd, dq, r).map_err(&err)?;
+        let oq = b.bitwise_or(t, None, o, quiet).map_err(&err)?;
+        b.select(t, None, no, oq, r).map_err(&err)
+    }
+}
