@@ -47,11 +47,12 @@ mod float;
 mod interface;
 mod lds;
 mod mem;
+mod structured;
 mod wave;
 mod wide;
 
 pub use wave::{
-    emit_wave, emit_wave_mem, wave_in_stride, wave_out_stride, WAVE_IN_DWORDS, WAVE_OUT_DWORDS,
+    emit_wave, emit_wave_dispatcher, emit_wave_mem, wave_in_stride, wave_out_stride, WAVE_IN_DWORDS, WAVE_OUT_DWORDS,
     WAVE_STATUS_WORD,
 };
 
@@ -329,6 +330,8 @@ struct Emitter<'k> {
     vars: HashMap<u16, Word>,
     /// The expression being emitted, for error context.
     at: Option<Handle>,
+    /// Blocks go under the dispatcher even when their graph is reducible (see `control`).
+    dispatcher: bool,
 }
 
 impl<'k> Emitter<'k> {
@@ -385,6 +388,7 @@ impl<'k> Emitter<'k> {
             values: Vec::with_capacity(kernel.exprs.len()),
             vars: HashMap::new(),
             at: None,
+            dispatcher: false,
         }
     }
 

@@ -81,6 +81,29 @@ pub fn emit_wave_mem(
     mem_dwords: u32,
     opts: &SpirvOptions,
 ) -> Result<Vec<u32>, SpirvError> {
+    emit(kernel, wave, lds_dwords, mem_dwords, opts, false)
+}
+
+/// [`emit_wave_mem`] with the blocks of a body under the block dispatcher even when they
+/// could be structured (the lowering every body with blocks had before; for comparisons).
+pub fn emit_wave_dispatcher(
+    kernel: &Kernel,
+    wave: Wave,
+    lds_dwords: u32,
+    mem_dwords: u32,
+    opts: &SpirvOptions,
+) -> Result<Vec<u32>, SpirvError> {
+    emit(kernel, wave, lds_dwords, mem_dwords, opts, true)
+}
+
+fn emit(
+    kernel: &Kernel,
+    wave: Wave,
+    lds_dwords: u32,
+    mem_dwords: u32,
+    opts: &SpirvOptions,
+    dispatcher: bool,
+) -> Result<Vec<u32>, SpirvError> {
     if lds_dwords > 65536 / 4 {
         return Err(SpirvError::Interface {
             reason: format!("{lds_dwords} LDS dwords (at most 16384)"),
@@ -101,6 +124,7 @@ pub fn emit_wave_mem(
         });
     }
     let mut e = Emitter::new(kernel, wave, uses, opts);
+    e.dispatcher = dispatcher;
     e.wave_module(lds_dwords, mem_dwords)?;
     Ok(e.b.module().assemble())
 }
