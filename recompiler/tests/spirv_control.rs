@@ -111,8 +111,14 @@ fn reducible_bodies_are_structured_and_irreducible_ones_dispatched() {
     let k = kernel(IF_ELSE_LOOP, Wave::W32);
     assert!(Cfg::of_kernel(&k).reducible());
     let o = ops(&emit_wave(&k, Wave::W32, 0, &SpirvOptions::DESKTOP).unwrap());
-    assert!(count(&o, Op::LoopMerge) >= 2, "the loop and the body's block");
-    assert!(count(&o, Op::SelectionMerge) >= 2, "the if/else, the lane-0 store");
+    assert!(
+        count(&o, Op::LoopMerge) >= 2,
+        "the loop and the body's block"
+    );
+    assert!(
+        count(&o, Op::SelectionMerge) >= 2,
+        "the if/else, the lane-0 store"
+    );
     assert_eq!(count(&o, Op::Switch), 0, "no dispatcher");
 
     let k = kernel(TWO_ENTRY_LOOP, Wave::W32);
@@ -134,7 +140,11 @@ fn nested_loops_get_one_loop_merge_each() {
     assert_eq!(cfg.loops().len(), 2);
     let o = ops(&emit_wave(&k, Wave::W32, 0, &SpirvOptions::DESKTOP).unwrap());
     // two loops, and at least the block around the body
-    assert!(count(&o, Op::LoopMerge) >= 3, "{}", count(&o, Op::LoopMerge));
+    assert!(
+        count(&o, Op::LoopMerge) >= 3,
+        "{}",
+        count(&o, Op::LoopMerge)
+    );
     assert_eq!(count(&o, Op::Switch), 0);
 }
 

@@ -68,7 +68,8 @@ fn dataset() -> String {
                 for lane in 0..wave {
                     let mut ins = vec!["0x00000000".to_string(); 6];
                     ins[0] = format!("{:#010x}", lane % 4 + 1);
-                    let _ = writeln!(
+                    let _ =
+                        writeln!(
                         text,
                         "\"{name}\",{},{wave},,,,,,,,{},{},gfx1030,,,{name}-{wave}-{s0},{lane},{}",
                         enc.join(" "),

@@ -53,9 +53,11 @@ impl Cfg {
         let n = succ.len();
         for s in &mut succ {
             let mut seen = Vec::with_capacity(s.len());
-            s.retain(|t| !seen.contains(t) && {
-                seen.push(*t);
-                true
+            s.retain(|t| {
+                !seen.contains(t) && {
+                    seen.push(*t);
+                    true
+                }
             });
         }
         succ.push(Vec::new());

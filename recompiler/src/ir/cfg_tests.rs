@@ -74,7 +74,10 @@ fn loop_with_continue() {
 fn irreducible_two_entry_loop() {
     let g = cfg(&[&[1, 2], &[2, 3], &[1, 3]]);
     assert!(!g.reducible());
-    assert!(g.back_edges().is_empty(), "neither entry dominates the other");
+    assert!(
+        g.back_edges().is_empty(),
+        "neither entry dominates the other"
+    );
     assert!(g.loops().is_empty());
     assert_eq!(g.idom[1], Some(0));
     assert_eq!(g.idom[2], Some(0));
@@ -89,7 +92,10 @@ fn endpgm_in_the_middle() {
     assert_eq!(g.idom[2], None);
     assert_eq!(g.idom[4], Some(0));
     assert_eq!(g.rpo.len(), 4);
-    assert!(g.preds[3].iter().all(|&p| p != 2), "unreachable preds are left out");
+    assert!(
+        g.preds[3].iter().all(|&p| p != 2),
+        "unreachable preds are left out"
+    );
 }
 
 #[test]

@@ -50,7 +50,7 @@ fn walk_graph(terms: &[Terminator], d: &mut Decide) -> Vec<usize> {
                     other as usize
                 }
             }
-        } as usize;
+        };
     }
     trace
 }
@@ -216,5 +216,8 @@ fn random_reducible_graphs_run_the_same_blocks() {
             same_runs(&t, &tree, &decisions);
         }
     }
-    assert!(structured > 1000 && irreducible > 100, "{structured} {irreducible}");
+    assert!(
+        structured > 1000 && irreducible > 100,
+        "{structured} {irreducible}"
+    );
 }

@@ -32,8 +32,9 @@
 //! functions, evaluated in f32.
 //!
 //! A kernel lowered under the wave contract runs through [`emit_wave`] instead: one workgroup
-//! per wave, cross-lane operations through workgroup memory (see `wave`), control flow as a
-//! dispatcher loop with a watchdog (see `control`).
+//! per wave, cross-lane operations through workgroup memory (see `wave`), control flow as
+//! structured loops and selections when the block graph is reducible (see `structured`), else
+//! as a dispatcher loop (see `control`), both under a watchdog.
 //!
 //! Submodules: `interface` (entry point, buffers, push constants, inputs and outputs), `wave`
 //! (the wave contract's module), `expr`
@@ -52,8 +53,8 @@ mod wave;
 mod wide;
 
 pub use wave::{
-    emit_wave, emit_wave_dispatcher, emit_wave_mem, wave_in_stride, wave_out_stride, WAVE_IN_DWORDS, WAVE_OUT_DWORDS,
-    WAVE_STATUS_WORD,
+    emit_wave, emit_wave_dispatcher, emit_wave_mem, wave_in_stride, wave_out_stride,
+    WAVE_IN_DWORDS, WAVE_OUT_DWORDS, WAVE_STATUS_WORD,
 };
 
 use std::collections::HashMap;

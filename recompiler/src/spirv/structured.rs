@@ -242,8 +242,7 @@ impl Emitter<'_> {
         b.store(count_var, new, None, []).map_err(&err)?;
         let j = b.select(t, None, spent, exit, zero).map_err(&err)?;
         b.store(jump, j, None, []).map_err(&err)?;
-        b.branch_conditional(spent, merge, header, [])
-            .map_err(&err)
+        b.branch_conditional(spent, merge, header, []).map_err(&err)
     }
 
     /// After a construct that a branch to an outer label leaves: `if jump != 0 { if jump ==

@@ -56,7 +56,10 @@ fn structured_and_dispatched_loops_agree_and_their_times_are_printed() {
     let opts = exec.spirv_options();
     for (name, spv) in [
         ("structured", emit_wave(&k, wave, 0, &opts).unwrap()),
-        ("dispatcher", emit_wave_dispatcher(&k, wave, 0, 0, &opts).unwrap()),
+        (
+            "dispatcher",
+            emit_wave_dispatcher(&k, wave, 0, 0, &opts).unwrap(),
+        ),
     ] {
         let t = Instant::now();
         let pipe = exec.wave_pipeline(&spv).expect("pipeline");
@@ -80,7 +83,7 @@ fn structured_and_dispatched_loops_agree_and_their_times_are_printed() {
         }
         let first = runs.remove(0);
         runs.sort_unstable();
-        println!(
+        eprintln!(
             "{name}: {} words, pipeline {:.1} ms, first run {:.1} ms, median of 5 runs {:.1} ms \
              (64 waves of 32 lanes)",
             spv.len(),
