@@ -1,6 +1,7 @@
 //! Bodies with branches (an if/else then a loop, nested loops left from the inner one, a loop
 //! with an early continue and s_endpgm in the middle, selections and an EXEC skip inside a
-//! loop, a two-entry loop that keeps the dispatcher, a loop that never ends) replay on `cpu`
+//! loop, a two-entry loop that keeps the dispatcher, a loop that never ends, counted loops that
+//! end at the watchdog's limit and one block past it) replay on `cpu`
 //! and `vulkan:lavapipe` with the same bits in every output column and the same status, in
 //! wave32 and wave64; the hand-computed results of two bodies are checked too. Without
 //! lavapipe only the CPU model runs, unless `CI=true`.
@@ -15,7 +16,9 @@ use rdnaprobe_dataset::{read_dataset, Dataset};
 use rdnaprobe_isa::assemble;
 
 /// (name, body): the bodies of recompiler/tests/spirv_control.rs.
-const BODIES: [(&str, &str); 6] = [
+/// With `limit_*`: a counted loop whose wave runs exactly 65536 blocks (ends), then 65537 (the
+/// watchdog, although the loop ends).
+const BODIES: [(&str, &str); 8] = [
     (
         "if_else_loop",
         "s_cmp_eq_u32 s0, 0\ns_cbranch_scc1 2\nv_mov_b32 v10, 1\ns_branch 1\nv_mov_b32 v10, 2\n\
@@ -47,6 +50,16 @@ const BODIES: [(&str, &str); 6] = [
          v_add_nc_u32 v11, 2, v11\nv_cmp_gt_u32 vcc_lo, 10, v11\ns_cbranch_vccnz -4",
     ),
     ("endless", "v_mov_b32 v10, 1\ns_branch -1"),
+    (
+        "limit_65536",
+        "s_mov_b32 s1, 0xfffe\ns_sub_u32 s1, s1, 1\ns_cmp_eq_u32 s1, 0\ns_cbranch_scc0 -3\n\
+         v_mov_b32 v10, 1",
+    ),
+    (
+        "limit_65537",
+        "s_mov_b32 s1, 0xffff\ns_sub_u32 s1, s1, 1\ns_cmp_eq_u32 s1, 0\ns_cbranch_scc0 -3\n\
+         v_mov_b32 v10, 1",
+    ),
 ];
 
 /// A wave dataset: every body, wave32 and wave64, s0 = 0 and 1; in0 = lane % 4 + 1.
@@ -113,7 +126,7 @@ fn branching_bodies_agree_on_cpu_and_lavapipe() {
     for i in 0..cpu.rows.len() {
         let wave = &cpu.rows[i].extra[wave_col];
         let s = status(&cpu, i);
-        if wave.starts_with("endless") {
+        if wave.starts_with("endless") || wave.starts_with("limit_65537") {
             assert_eq!(s, "error: watchdog: more than 65536 blocks executed");
             continue;
         }
@@ -123,13 +136,17 @@ fn branching_bodies_agree_on_cpu_and_lavapipe() {
             assert_eq!(o[..5], [30, 4, 3, 7, 9], "{wave}");
             hand += 1;
         }
+        if wave.starts_with("limit_65536") {
+            assert_eq!(o[0], 1, "{wave}");
+            hand += 1;
+        }
         if wave.starts_with("if_else_loop") {
             let v10 = if wave.ends_with("-0") { 2 } else { 1 };
             assert_eq!(o[..2], [v10, 30], "{wave}");
             hand += 1;
         }
     }
-    assert_eq!(hand, 4 * (32 + 64));
+    assert_eq!(hand, 6 * (32 + 64));
     if common::skip_without_lavapipe().is_some() {
         return;
     }

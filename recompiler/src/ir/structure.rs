@@ -6,7 +6,9 @@
 //! code of its only forward predecessor. A branch to a loop header is a [`Stmt::Br`] to that
 //! loop (continue), one to a merge node a `Br` to the block it follows (break), one to the
 //! exit a `Br` to [`EXIT_LABEL`], the block around the whole body. Control never falls off
-//! the end of a statement list: each one ends in a `Br` or an `If` whose arms do.
+//! the end of a statement list: each one ends in a `Br` or an `If` whose arms do. Last, a
+//! `Block` whose every branch ends its body is dropped for its statements (`flatten`): the
+//! `If`s at its end then fall through to the code after it, as selections with a merge.
 
 use super::cfg::Cfg;
 use super::{Handle, Kernel, Terminator};
@@ -59,7 +61,72 @@ pub fn structure_terms(terms: &[Terminator]) -> Option<Vec<Stmt>> {
         next_label: EXIT_LABEL + 1,
         ctx: Vec::new(),
     };
-    s.tree(0)
+    s.tree(0).map(flatten)
+}
+
+/// Removes each [`Stmt::Block`] whose branches to it all end its body (directly or as the
+/// last statements of its trailing `If`s): those branches become the end of their arm, and the
+/// `If`s selections whose merge the code after the block follows.
+fn flatten(list: Vec<Stmt>) -> Vec<Stmt> {
+    let mut out = Vec::with_capacity(list.len());
+    for s in list {
+        match s {
+            Stmt::Block { label, body } => {
+                let mut body = flatten(body);
+                if branches_to(&body, label) == tail_branches(&body, label) {
+                    drop_tail_branches(&mut body, label);
+                    out.extend(body);
+                } else {
+                    out.push(Stmt::Block { label, body });
+                }
+            }
+            Stmt::Loop { label, body } => out.push(Stmt::Loop {
+                label,
+                body: flatten(body),
+            }),
+            Stmt::If { cond, then, other } => out.push(Stmt::If {
+                cond,
+                then: flatten(then),
+                other: flatten(other),
+            }),
+            s => out.push(s),
+        }
+    }
+    out
+}
+
+fn branches_to(list: &[Stmt], label: u32) -> usize {
+    list.iter()
+        .map(|s| match s {
+            Stmt::Br(l) => usize::from(*l == label),
+            Stmt::Block { body, .. } | Stmt::Loop { body, .. } => branches_to(body, label),
+            Stmt::If { then, other, .. } => branches_to(then, label) + branches_to(other, label),
+            Stmt::Code(_) => 0,
+        })
+        .sum()
+}
+
+fn tail_branches(list: &[Stmt], label: u32) -> usize {
+    match list.last() {
+        Some(Stmt::Br(l)) => usize::from(*l == label),
+        Some(Stmt::If { then, other, .. }) => {
+            tail_branches(then, label) + tail_branches(other, label)
+        }
+        _ => 0,
+    }
+}
+
+fn drop_tail_branches(list: &mut Vec<Stmt>, label: u32) {
+    match list.last_mut() {
+        Some(Stmt::Br(l)) if *l == label => {
+            list.pop();
+        }
+        Some(Stmt::If { then, other, .. }) => {
+            drop_tail_branches(then, label);
+            drop_tail_branches(other, label);
+        }
+        _ => {}
+    }
 }
 
 /// What a label of the context stands for.

@@ -95,13 +95,13 @@ fn run(stmts: &[Stmt], d: &mut Decide, trace: &mut Vec<usize>) -> Flow {
     Flow::Next
 }
 
-/// The blocks the structured body runs; panics when control falls off its end.
+/// The blocks the structured body runs (falling off its end goes to the exit, as the block
+/// around it does).
 fn walk_tree(tree: &[Stmt], d: &mut Decide) -> Vec<usize> {
     let mut trace = Vec::new();
     match run(tree, d, &mut trace) {
-        Flow::Br(EXIT_LABEL) | Flow::OutOfFuel => trace,
+        Flow::Br(EXIT_LABEL) | Flow::OutOfFuel | Flow::Next => trace,
         Flow::Br(l) => panic!("branch to label {l} outside every construct"),
-        Flow::Next => panic!("control fell off the body's end"),
     }
 }
 
@@ -148,8 +148,15 @@ fn diamond_and_if_without_else() {
     let tree = check(&[&[1, 2], &[3], &[3], &[4]]);
     assert_eq!(loops(&tree), 0);
     assert_eq!(count(&tree, &|s| matches!(s, Stmt::If { .. })), 1);
+    assert_eq!(count(&tree, &|s| matches!(s, Stmt::Block { .. })), 0);
+    // the selection's arms end by falling through to block 3
+    assert!(
+        matches!(&tree[1], Stmt::If { then, other, .. } if then.len() == 1 && other.len() == 1)
+    );
+    assert_eq!(tree[2], Stmt::Code(3));
     let tree = check(&[&[1, 2], &[2], &[3]]);
     assert_eq!(loops(&tree), 0);
+    assert_eq!(count(&tree, &|s| matches!(s, Stmt::Block { .. })), 0);
 }
 
 #[test]
