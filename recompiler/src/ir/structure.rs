@@ -73,7 +73,8 @@ fn flatten(list: Vec<Stmt>) -> Vec<Stmt> {
         match s {
             Stmt::Block { label, body } => {
                 let mut body = flatten(body);
-                if branches_to(&body, label) == tail_branches(&body, label) {
+                let n = branches_to(&body, label);
+                if n > 0 && n == tail_branches(&body, label) {
                     drop_tail_branches(&mut body, label);
                     out.extend(body);
                 } else {
