@@ -333,6 +333,8 @@ struct Emitter<'k> {
     at: Option<Handle>,
     /// Blocks go under the dispatcher even when their graph is reducible (see `control`).
     dispatcher: bool,
+    /// The opaque zero of a structured body (see `structured`).
+    zero: Option<Word>,
 }
 
 impl<'k> Emitter<'k> {
@@ -390,6 +392,7 @@ impl<'k> Emitter<'k> {
             vars: HashMap::new(),
             at: None,
             dispatcher: false,
+            zero: None,
         }
     }
 

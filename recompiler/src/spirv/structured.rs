@@ -8,6 +8,14 @@
 //! such a branch leaves, a selection on `jump` breaks again or, at the target, clears it and
 //! breaks or continues. The exit code follows the loop around the whole body.
 //!
+//! Register variables hold no value the driver can know at compile time: they start as an
+//! opaque zero ([`Emitter::opaque_zero`]) rather than their constant initialiser, and a
+//! constant stored at a block's end is stored XORed with it. Without this, the driver would
+//! propagate constants from block to block along the structured paths (the dispatcher's loop
+//! hides them) and apply the folds that change bits (docs/backends.md, "Folds the fuzzer found
+//! (lavapipe)"), which the IR builder avoids only for the constants it sees in one block:
+//! `s_cbranch_execnz 0; v_mov_b32 v24, -1.0` wrote -0.0 in inactive lanes on lavapipe.
+//!
 //! Watchdog: a Private counter goes up by one in every block, as the CPU model counts. At a
 //! continue target, a count of [`WATCHDOG_BLOCKS`] or more means the next block would exceed
 //! it: the counter becomes one past it and the wave breaks to the exit code. The status word
@@ -20,6 +28,7 @@ use super::control::{BLOCK_VAR, COUNT_VAR};
 use super::interface::Io;
 use super::{build_err, Emitter, SpirvError};
 use crate::ir::structure::{Stmt, EXIT_LABEL};
+use crate::ir::Expr;
 use crate::wave::WATCHDOG_BLOCKS;
 
 /// An enclosing `OpLoopMerge` construct while its body is emitted.
@@ -41,6 +50,18 @@ impl Emitter<'_> {
         let n = k.exprs.len() as u32;
         self.values = vec![0; n as usize];
         self.emit_range(io, 0..n, true)?;
+        let z = self.opaque_zero(io)?;
+        self.zero = Some(z);
+        let mut regs: Vec<(u16, Word)> = self
+            .vars
+            .iter()
+            .filter(|(&id, _)| id != BLOCK_VAR && id != COUNT_VAR)
+            .map(|(&id, &v)| (id, v))
+            .collect();
+        regs.sort_unstable();
+        for (_, ptr) in regs {
+            self.b.store(ptr, z, None, []).map_err(build_err(None))?;
+        }
         let mut stack = Vec::new();
         let mut open = true;
         let top = Stmt::Block {
@@ -130,9 +151,11 @@ impl Emitter<'_> {
         self.emit_range(io, block.exprs.clone(), false)?;
         for &(id, h) in &block.stores {
             let ptr = self.var_ptr(id)?;
-            self.b
-                .store(ptr, self.values[h.index()], None, [])
-                .map_err(&err)?;
+            let mut v = self.values[h.index()];
+            if let (Expr::Const { .. }, Some(z)) = (self.kernel.expr(h), self.zero) {
+                v = self.b.bitwise_xor(self.t.u32_, None, v, z).map_err(&err)?;
+            }
+            self.b.store(ptr, v, None, []).map_err(&err)?;
         }
         let t = self.t.u32_;
         let one = self.u32c(1);

@@ -23,7 +23,7 @@
 //! has not read yet. Barriers are `OpControlBarrier` with Workgroup execution and memory scope
 //! and AcquireRelease | WorkgroupMemory semantics.
 
-use rspirv::spirv::{BuiltIn, Decoration, StorageClass, Word};
+use rspirv::spirv::{BuiltIn, Decoration, MemoryAccess, StorageClass, Word};
 
 use super::interface::{Inputs, Io};
 use super::lds::LdsVars;
@@ -319,6 +319,20 @@ impl Emitter<'_> {
         io.wave.ok_or_else(|| SpirvError::Unsupported {
             reason: format!("{what} needs the wave contract's module (spirv::emit_wave)"),
         })
+    }
+
+    /// A zero that the driver cannot see at compile time: the difference of two volatile
+    /// loads of the same input word (a driver neither merges volatile loads nor bounds what
+    /// they read). See `structured`.
+    pub(super) fn opaque_zero(&mut self, io: &Io) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let w = self.wave_io(io, "control flow")?;
+        let t = self.t.u32_;
+        let ptr = self.word_ptr(w.in_var, w.uni_base, 0)?;
+        let volatile = Some(MemoryAccess::VOLATILE);
+        let a = self.b.load(t, None, ptr, volatile, []).map_err(&err)?;
+        let b = self.b.load(t, None, ptr, volatile, []).map_err(&err)?;
+        self.b.i_sub(t, None, a, b).map_err(&err)
     }
 
     /// [`Expr::SgprIn`](crate::ir::Expr::SgprIn).
