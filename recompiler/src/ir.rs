@@ -25,6 +25,8 @@
 use std::fmt;
 
 mod blocks;
+pub mod cfg;
+pub mod structure;
 pub use blocks::{Block, Terminator};
 
 /// A value type. f16 values travel as `U32` bit patterns (low 16 bits).

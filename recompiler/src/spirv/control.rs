@@ -1,4 +1,6 @@
-//! Control flow in the wave module: a kernel with blocks becomes one dispatcher loop,
+//! Control flow in the wave module. A kernel whose block graph is reducible is emitted
+//! structured (`structured`); any other, and every kernel under
+//! [`emit_wave_dispatcher`](crate::spirv::emit_wave_dispatcher), becomes one dispatcher loop,
 //! `loop { switch (block) { case i: <block i>; block = next; } } while block != exit && count
 //! < WATCHDOG_BLOCKS`, with the block index and the register variables in Private variables.
 //! The block index is wave-uniform (every branch condition is), so the barriers of cross-lane
@@ -12,12 +14,13 @@ use rspirv::spirv::{LoopControl, SelectionControl, StorageClass, Word};
 
 use super::interface::Io;
 use super::{build_err, Emitter, SpirvError};
+use crate::ir::structure::structure;
 use crate::ir::{Expr, Handle, Terminator};
 use crate::wave::WATCHDOG_BLOCKS;
 
 /// Keys of the dispatcher's own variables among [`Emitter::vars`](super::Emitter).
-const BLOCK_VAR: u16 = u16::MAX;
-const COUNT_VAR: u16 = u16::MAX - 1;
+pub(super) const BLOCK_VAR: u16 = u16::MAX;
+pub(super) const COUNT_VAR: u16 = u16::MAX - 1;
 
 impl Emitter<'_> {
     /// Opens `if (cond) {`: a selection whose then-block is begun here; returns the merge
@@ -89,7 +92,7 @@ impl Emitter<'_> {
         }
     }
 
-    fn var_ptr(&self, id: u16) -> Result<Word, SpirvError> {
+    pub(super) fn var_ptr(&self, id: u16) -> Result<Word, SpirvError> {
         self.vars
             .get(&id)
             .copied()
@@ -107,7 +110,7 @@ impl Emitter<'_> {
             .map_err(build_err(self.at))
     }
 
-    fn emit_range(
+    pub(super) fn emit_range(
         &mut self,
         io: &Io,
         range: std::ops::Range<u32>,
@@ -127,6 +130,11 @@ impl Emitter<'_> {
 
     /// Emits a kernel with blocks (see the module docs); returns the status word's value.
     pub(super) fn cfg_body(&mut self, io: &Io) -> Result<Word, SpirvError> {
+        if !self.dispatcher {
+            if let Some(tree) = structure(self.kernel) {
+                return self.structured_body(io, tree);
+            }
+        }
         let err = build_err(None);
         let k = self.kernel;
         let t = self.t.u32_;

@@ -32,8 +32,9 @@
 //! functions, evaluated in f32.
 //!
 //! A kernel lowered under the wave contract runs through [`emit_wave`] instead: one workgroup
-//! per wave, cross-lane operations through workgroup memory (see `wave`), control flow as a
-//! dispatcher loop with a watchdog (see `control`).
+//! per wave, cross-lane operations through workgroup memory (see `wave`), control flow as
+//! structured loops and selections when the block graph is reducible (see `structured`), else
+//! as a dispatcher loop (see `control`), both under a watchdog.
 //!
 //! Submodules: `interface` (entry point, buffers, push constants, inputs and outputs), `wave`
 //! (the wave contract's module), `expr`
@@ -50,12 +51,13 @@ mod lds;
 mod lds_wide;
 pub use lds_wide::LDS_FAULT_STATUS;
 mod mem;
+mod structured;
 mod wave;
 mod wide;
 
 pub use wave::{
-    emit_wave, emit_wave_mem, wave_in_stride, wave_out_stride, WAVE_IN_DWORDS, WAVE_OUT_DWORDS,
-    WAVE_STATUS_WORD,
+    emit_wave, emit_wave_dispatcher, emit_wave_mem, wave_in_stride, wave_out_stride,
+    WAVE_IN_DWORDS, WAVE_OUT_DWORDS, WAVE_STATUS_WORD,
 };
 
 use std::collections::HashMap;
@@ -332,6 +334,10 @@ struct Emitter<'k> {
     vars: HashMap<u16, Word>,
     /// The expression being emitted, for error context.
     at: Option<Handle>,
+    /// Blocks go under the dispatcher even when their graph is reducible (see `control`).
+    dispatcher: bool,
+    /// The opaque zero of a structured body (see `structured`).
+    zero: Option<Word>,
 }
 
 impl<'k> Emitter<'k> {
@@ -388,6 +394,8 @@ impl<'k> Emitter<'k> {
             values: Vec::with_capacity(kernel.exprs.len()),
             vars: HashMap::new(),
             at: None,
+            dispatcher: false,
+            zero: None,
         }
     }
 

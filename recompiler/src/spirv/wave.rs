@@ -24,7 +24,7 @@
 //! has not read yet. Barriers are `OpControlBarrier` with Workgroup execution and memory scope
 //! and AcquireRelease | WorkgroupMemory semantics.
 
-use rspirv::spirv::{BuiltIn, Decoration, StorageClass, Word};
+use rspirv::spirv::{BuiltIn, Decoration, MemoryAccess, StorageClass, Word};
 
 use super::interface::{Inputs, Io};
 use super::lds::LdsVars;
@@ -82,6 +82,29 @@ pub fn emit_wave_mem(
     mem_dwords: u32,
     opts: &SpirvOptions,
 ) -> Result<Vec<u32>, SpirvError> {
+    emit(kernel, wave, lds_dwords, mem_dwords, opts, false)
+}
+
+/// [`emit_wave_mem`] with the blocks of a body under the block dispatcher even when they
+/// could be structured (the lowering every body with blocks had before; for comparisons).
+pub fn emit_wave_dispatcher(
+    kernel: &Kernel,
+    wave: Wave,
+    lds_dwords: u32,
+    mem_dwords: u32,
+    opts: &SpirvOptions,
+) -> Result<Vec<u32>, SpirvError> {
+    emit(kernel, wave, lds_dwords, mem_dwords, opts, true)
+}
+
+fn emit(
+    kernel: &Kernel,
+    wave: Wave,
+    lds_dwords: u32,
+    mem_dwords: u32,
+    opts: &SpirvOptions,
+    dispatcher: bool,
+) -> Result<Vec<u32>, SpirvError> {
     if lds_dwords > 65536 / 4 {
         return Err(SpirvError::Interface {
             reason: format!("{lds_dwords} LDS dwords (at most 16384)"),
@@ -102,6 +125,7 @@ pub fn emit_wave_mem(
         });
     }
     let mut e = Emitter::new(kernel, wave, uses, opts);
+    e.dispatcher = dispatcher;
     e.wave_module(lds_dwords, mem_dwords)?;
     Ok(e.b.module().assemble())
 }
@@ -311,6 +335,20 @@ impl Emitter<'_> {
         io.wave.ok_or_else(|| SpirvError::Unsupported {
             reason: format!("{what} needs the wave contract's module (spirv::emit_wave)"),
         })
+    }
+
+    /// A zero that the driver cannot see at compile time: the difference of two volatile
+    /// loads of the same input word (a driver neither merges volatile loads nor bounds what
+    /// they read). See `structured`.
+    pub(super) fn opaque_zero(&mut self, io: &Io) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let w = self.wave_io(io, "control flow")?;
+        let t = self.t.u32_;
+        let ptr = self.word_ptr(w.in_var, w.uni_base, 0)?;
+        let volatile = Some(MemoryAccess::VOLATILE);
+        let a = self.b.load(t, None, ptr, volatile, []).map_err(&err)?;
+        let b = self.b.load(t, None, ptr, volatile, []).map_err(&err)?;
+        self.b.i_sub(t, None, a, b).map_err(&err)
     }
 
     /// [`Expr::SgprIn`](crate::ir::Expr::SgprIn).

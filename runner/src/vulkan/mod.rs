@@ -12,6 +12,8 @@
 //! `block_hash` with [`hash_module`] (the device block hash run after a kernel).
 
 mod block_hash;
+#[cfg(test)]
+mod cf_timing_tests;
 pub mod device;
 mod dispatch;
 #[cfg(test)]

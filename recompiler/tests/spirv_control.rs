@@ -1,0 +1,173 @@
+//! Control flow in the wave module: a body whose block graph is reducible becomes structured
+//! SPIR-V (`OpLoopMerge` / `OpSelectionMerge`, no dispatcher `OpSwitch`), an irreducible one
+//! keeps the block dispatcher, and every module, structured or under the dispatcher, passes
+//! `spirv-val --target-env vulkan1.1` (nested loops, loops with several exits or an early
+//! continue, s_endpgm in the middle, a loop that never ends). Under `CI=true` a missing
+//! spirv-val fails the test.
+
+mod common;
+
+use rdnaprobe_isa::{assemble, FloatMode, Target, Wave};
+use rdnaprobe_recompiler::ir::cfg::Cfg;
+use rdnaprobe_recompiler::ir::Kernel;
+use rdnaprobe_recompiler::lower_wave_words;
+use rdnaprobe_recompiler::spirv::{emit_wave, emit_wave_dispatcher, emit_wave_mem, SpirvOptions};
+use rspirv::spirv::Op;
+
+use common::spirv_val::spirv_val;
+
+/// An if/else (on SCC) and then a loop (on VCC).
+pub const IF_ELSE_LOOP: &str = "s_cmp_eq_u32 s0, 0
+s_cbranch_scc1 2
+v_mov_b32 v10, 1
+s_branch 1
+v_mov_b32 v10, 2
+v_add_nc_u32 v11, 3, v11
+v_cmp_gt_u32 vcc_lo, 30, v11
+s_cbranch_vccnz -3";
+
+/// Nested loops; the inner one may leave both at once, past the code after the outer one.
+pub const NESTED_LOOPS: &str = "v_mov_b32 v12, 0
+v_mov_b32 v11, 0
+v_add_nc_u32 v11, 1, v11
+v_add_nc_u32 v10, v11, v10
+v_cmp_gt_u32 vcc_lo, 50, v10
+s_cbranch_vccz 6
+v_cmp_gt_u32 vcc_lo, 4, v11
+s_cbranch_vccnz -6
+v_add_nc_u32 v12, 1, v12
+v_cmp_gt_u32 vcc_lo, 3, v12
+s_cbranch_vccnz -10
+v_mov_b32 v13, 7
+v_mov_b32 v14, 9";
+
+/// A loop with an early continue, a latch that restarts it and s_endpgm in the middle (the
+/// move after it never runs).
+pub const CONTINUE_ENDPGM: &str = "v_add_nc_u32 v10, 1, v10
+v_cmp_gt_u32 vcc_lo, 3, v10
+s_cbranch_vccnz -3
+v_add_nc_u32 v11, 1, v11
+v_cmp_gt_u32 vcc_lo, 5, v11
+s_cbranch_vccz 2
+v_mov_b32 v10, 0
+s_branch -8
+s_endpgm
+v_mov_b32 v12, 5";
+
+/// A loop with two entries: the first block branches into its middle or falls into its top.
+pub const TWO_ENTRY_LOOP: &str = "s_cmp_eq_u32 s0, 0
+s_cbranch_scc1 1
+v_add_nc_u32 v10, 1, v10
+v_add_nc_u32 v11, 2, v11
+v_cmp_gt_u32 vcc_lo, 10, v11
+s_cbranch_vccnz -4";
+
+/// Selections nested in a loop, with EXEC narrowed and restored around a skip.
+pub const SELECTIONS_IN_LOOP: &str = "s_mov_b32 s1, 4
+v_cmpx_lt_u32 1, v4
+s_cbranch_execz 1
+v_add_nc_u32 v10, 5, v10
+s_mov_b32 exec_lo, -1
+s_cmp_lt_u32 s1, 2
+s_cbranch_scc0 2
+v_add_nc_u32 v11, 1, v11
+s_branch 1
+v_add_nc_u32 v12, 1, v12
+s_sub_u32 s1, s1, 1
+s_cmp_eq_u32 s1, 0
+s_cbranch_scc0 -12";
+
+/// A loop that never ends (the watchdog stops it).
+pub const ENDLESS: &str = "v_mov_b32 v10, 1\ns_branch -1";
+
+fn kernel(text: &str, wave: Wave) -> Kernel {
+    let text = if wave == Wave::W64 {
+        text.replace("vcc_lo", "vcc").replace("exec_lo", "exec")
+    } else {
+        text.to_string()
+    };
+    let words = assemble(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    lower_wave_words(&words, FloatMode::DEFAULT, wave, Target::Gfx1030)
+        .unwrap_or_else(|e| panic!("{text} ({wave:?}): {e}"))
+}
+
+/// The opcodes of the module's instructions.
+fn ops(words: &[u32]) -> Vec<Op> {
+    let m = rspirv::dr::load_words(words).expect("parses");
+    m.functions
+        .iter()
+        .flat_map(|f| &f.blocks)
+        .flat_map(|b| &b.instructions)
+        .map(|i| i.class.opcode)
+        .collect()
+}
+
+fn count(ops: &[Op], op: Op) -> usize {
+    ops.iter().filter(|&&o| o == op).count()
+}
+
+#[test]
+fn reducible_bodies_are_structured_and_irreducible_ones_dispatched() {
+    let k = kernel(IF_ELSE_LOOP, Wave::W32);
+    assert!(Cfg::of_kernel(&k).reducible());
+    let o = ops(&emit_wave(&k, Wave::W32, 0, &SpirvOptions::DESKTOP).unwrap());
+    assert!(
+        count(&o, Op::LoopMerge) >= 2,
+        "the loop and the body's block"
+    );
+    assert!(
+        count(&o, Op::SelectionMerge) >= 2,
+        "the if/else, the lane-0 store"
+    );
+    assert_eq!(count(&o, Op::Switch), 0, "no dispatcher");
+
+    let k = kernel(TWO_ENTRY_LOOP, Wave::W32);
+    assert!(!Cfg::of_kernel(&k).reducible());
+    let o = ops(&emit_wave(&k, Wave::W32, 0, &SpirvOptions::DESKTOP).unwrap());
+    assert_eq!(count(&o, Op::Switch), 1, "the dispatcher");
+    assert_eq!(count(&o, Op::LoopMerge), 1, "the dispatcher's loop only");
+
+    // the comparison lowering keeps the dispatcher for every body with blocks
+    let k = kernel(IF_ELSE_LOOP, Wave::W32);
+    let o = ops(&emit_wave_dispatcher(&k, Wave::W32, 0, 0, &SpirvOptions::DESKTOP).unwrap());
+    assert_eq!(count(&o, Op::Switch), 1);
+}
+
+#[test]
+fn nested_loops_get_one_loop_merge_each() {
+    let k = kernel(NESTED_LOOPS, Wave::W32);
+    let cfg = Cfg::of_kernel(&k);
+    assert_eq!(cfg.loops().len(), 2);
+    let o = ops(&emit_wave(&k, Wave::W32, 0, &SpirvOptions::DESKTOP).unwrap());
+    // two loops, and at least the block around the body
+    assert!(
+        count(&o, Op::LoopMerge) >= 3,
+        "{}",
+        count(&o, Op::LoopMerge)
+    );
+    assert_eq!(count(&o, Op::Switch), 0);
+}
+
+#[test]
+fn control_flow_modules_pass_spirv_val() {
+    let bodies = [
+        IF_ELSE_LOOP,
+        NESTED_LOOPS,
+        CONTINUE_ENDPGM,
+        TWO_ENTRY_LOOP,
+        SELECTIONS_IN_LOOP,
+        ENDLESS,
+    ];
+    for text in bodies {
+        for wave in [Wave::W32, Wave::W64] {
+            let k = kernel(text, wave);
+            let opts = SpirvOptions::DESKTOP;
+            for (lds, mem) in [(0, 0), (64, 0), (0, 32)] {
+                let spv = emit_wave_mem(&k, wave, lds, mem, &opts).expect("emits");
+                spirv_val(&spv, &format!("`{text}` ({wave:?}, {lds}, {mem})")).unwrap();
+            }
+            let spv = emit_wave_dispatcher(&k, wave, 0, 0, &opts).expect("emits");
+            spirv_val(&spv, &format!("`{text}` ({wave:?}, dispatcher)")).unwrap();
+        }
+    }
+}
