@@ -127,6 +127,9 @@ pub const F64: FloatBits = FloatBits {
 };
 
 impl FloatBits {
+    fn is_f64(self) -> bool {
+        self.sign == F64.sign
+    }
     fn flush(self, x: u64, flush: bool) -> u64 {
         if flush && x & self.exp == 0 {
             x & self.sign
@@ -137,55 +140,19 @@ impl FloatBits {
     fn nan(self, x: u64) -> bool {
         x & !self.sign > self.exp
     }
-    fn zero(self, x: u64) -> bool {
-        x & !self.sign == 0
-    }
 }
 
 /// The float atomics rule (min/max) on the bits of `f` (rule: lds-float-atomics): see
 /// [`crate::wave::float_atomic`], of which this is the width-generic form.
 pub fn float_atomic(f: FloatBits, old: u64, data: u64, flush: bool, max: bool) -> u64 {
-    let (o, d) = (f.flush(old, flush), f.flush(data, flush));
-    let snan = |x: u64| f.nan(x) && x & f.quiet == 0;
-    if snan(d) {
-        return d | f.quiet;
-    }
-    if snan(o) {
-        return o | f.quiet;
-    }
-    if f.nan(o) {
-        return d;
-    }
-    if f.nan(d) {
-        return o;
-    }
-    let top = f.sign;
-    let key = |x: u64| {
-        if x & top != 0 {
-            !x & (top | (top - 1))
-        } else {
-            x | top
-        }
-    };
-    let d_wins = if max {
-        key(d) > key(o)
-    } else {
-        key(d) < key(o)
-    };
-    if d_wins {
-        d
-    } else {
-        o
-    }
+    crate::wave_float::float_minmax(old, data, flush, max, f.is_f64())
 }
 
 /// ds_cmpst_f32/f64 (rule: lds-float-atomics): the flushed `old` and compare value `cmp` are equal
 /// when both are zeros or their bits are equal and not NaN; then `src` is stored as given,
 /// else memory keeps `old`.
 pub fn fcmpst(f: FloatBits, old: u64, cmp: u64, src: u64, flush: bool) -> u64 {
-    let (o, c) = (f.flush(old, flush), f.flush(cmp, flush));
-    let equal = !f.nan(o) && !f.nan(c) && (o == c || (f.zero(o) && f.zero(c)));
-    if equal {
+    if crate::wave_float::float_cmp_equal(old, cmp, flush, f.is_f64()) {
         src
     } else {
         old

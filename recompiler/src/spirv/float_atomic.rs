@@ -20,7 +20,7 @@ impl Emitter<'_> {
     }
 
     /// `x` flushed to the zero of its sign where the exponent is 0 (when `flush`).
-    fn float_flush(&mut self, x: Word, flush: bool, ty: Ty) -> Result<Word, SpirvError> {
+    pub(super) fn float_flush(&mut self, x: Word, flush: bool, ty: Ty) -> Result<Word, SpirvError> {
         if !flush {
             return Ok(x);
         }
@@ -35,7 +35,7 @@ impl Emitter<'_> {
     }
 
     /// Whether `x` is a NaN.
-    fn float_nan(&mut self, x: Word, ty: Ty) -> Result<Word, SpirvError> {
+    pub(super) fn float_nan(&mut self, x: Word, ty: Ty) -> Result<Word, SpirvError> {
         let err = build_err(self.at);
         let (t, tb) = (self.ty(ty), self.t.bool_);
         let [_, _, exp, _, abs] = self.float_consts(ty);

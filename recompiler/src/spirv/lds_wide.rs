@@ -12,7 +12,6 @@ use super::lds::LdsVars;
 use super::wave::WaveIo;
 use super::{build_err, Emitter, SpirvError};
 use crate::ir::{LdsOp, Ty};
-use crate::lds_bits::{FloatBits, F32, F64};
 
 /// The status word of a wave that a 64-bit LDS atomic faulted.
 pub const LDS_FAULT_STATUS: u32 = 2;
@@ -243,7 +242,6 @@ impl Emitter<'_> {
     ) -> Result<Word, SpirvError> {
         let err = build_err(self.at);
         let (t, tb) = (self.ty(ty), self.t.bool_);
-        let f = if ty == Ty::U64 { F64 } else { F32 };
         Ok(match op {
             LdsOp::MskOr => {
                 let nd = self.b.not(t, None, d).map_err(&err)?;
@@ -285,129 +283,32 @@ impl Emitter<'_> {
                 self.b.bitwise_or(t, None, lo, hi).map_err(&err)?
             }
             LdsOp::FCmpst { flush } => {
-                let o = self.fl_bits(f, ty, old, flush)?;
-                let c = self.fl_bits(f, ty, d, flush)?;
-                let (no, nc) = (self.nan_bits(f, ty, o)?, self.nan_bits(f, ty, c)?);
-                let abs = self.constant(ty, !f.sign & (f.sign | (f.sign - 1)));
-                let c0 = self.constant(ty, 0);
-                let b = &mut self.b;
-                let same = b.i_equal(tb, None, o, c).map_err(&err)?;
-                let oa = b.bitwise_and(t, None, o, abs).map_err(&err)?;
-                let ca = b.bitwise_and(t, None, c, abs).map_err(&err)?;
-                let oz = b.i_equal(tb, None, oa, c0).map_err(&err)?;
-                let cz = b.i_equal(tb, None, ca, c0).map_err(&err)?;
-                let zeros = b.logical_and(tb, None, oz, cz).map_err(&err)?;
-                let eq = b.logical_or(tb, None, same, zeros).map_err(&err)?;
-                let any_nan = b.logical_or(tb, None, no, nc).map_err(&err)?;
-                let no_nan = b.logical_not(tb, None, any_nan).map_err(&err)?;
-                let eq = b.logical_and(tb, None, eq, no_nan).map_err(&err)?;
-                b.select(t, None, eq, d2, old).map_err(&err)?
+                let eq = self.float_cmp_equal(old, d, flush, ty)?;
+                self.b.select(t, None, eq, d2, old).map_err(&err)?
             }
             LdsOp::FMin { flush } | LdsOp::FMax { flush } if ty == Ty::U64 => {
-                self.float_atomic_bits(f, ty, old, d, flush, matches!(op, LdsOp::FMax { .. }))?
+                self.float_minmax(old, d, flush, matches!(op, LdsOp::FMax { .. }), ty)?
             }
             LdsOp::FAdd { flush } => self.fadd32(old, d, flush)?,
             _ => self.lds_new_ty(op, old, d, ty)?,
         })
     }
 
-    /// `x` flushed to the zero of its sign when `flush` and its exponent is 0.
-    fn fl_bits(&mut self, f: FloatBits, ty: Ty, x: Word, flush: bool) -> Result<Word, SpirvError> {
-        if !flush {
-            return Ok(x);
-        }
-        let err = build_err(self.at);
-        let (t, tb) = (self.ty(ty), self.t.bool_);
-        let (exp, sign, c0) = (
-            self.constant(ty, f.exp),
-            self.constant(ty, f.sign),
-            self.constant(ty, 0),
-        );
-        let b = &mut self.b;
-        let e = b.bitwise_and(t, None, x, exp).map_err(&err)?;
-        let z = b.i_equal(tb, None, e, c0).map_err(&err)?;
-        let s = b.bitwise_and(t, None, x, sign).map_err(&err)?;
-        b.select(t, None, z, s, x).map_err(&err)
-    }
-
-    fn nan_bits(&mut self, f: FloatBits, ty: Ty, x: Word) -> Result<Word, SpirvError> {
-        let err = build_err(self.at);
-        let (t, tb) = (self.ty(ty), self.t.bool_);
-        let abs = self.constant(ty, !f.sign & (f.sign | (f.sign - 1)));
-        let exp = self.constant(ty, f.exp);
-        let a = self.b.bitwise_and(t, None, x, abs).map_err(&err)?;
-        self.b.u_greater_than(tb, None, a, exp).map_err(&err)
-    }
-
-    /// [`crate::lds_bits::float_atomic`] on the bits of `ty`.
-    fn float_atomic_bits(
-        &mut self,
-        f: FloatBits,
-        ty: Ty,
-        old: Word,
-        d: Word,
-        flush: bool,
-        max: bool,
-    ) -> Result<Word, SpirvError> {
-        let err = build_err(self.at);
-        let (t, tb) = (self.ty(ty), self.t.bool_);
-        let o = self.fl_bits(f, ty, old, flush)?;
-        let d = self.fl_bits(f, ty, d, flush)?;
-        let (no, nd) = (self.nan_bits(f, ty, o)?, self.nan_bits(f, ty, d)?);
-        let (quiet, sign, c0) = (
-            self.constant(ty, f.quiet),
-            self.constant(ty, f.sign),
-            self.constant(ty, 0),
-        );
-        let snan = |e: &mut Self, x: Word, n: Word| -> Result<Word, SpirvError> {
-            let q = e.b.bitwise_and(t, None, x, quiet).map_err(&err)?;
-            let sig = e.b.i_equal(tb, None, q, c0).map_err(&err)?;
-            e.b.logical_and(tb, None, n, sig).map_err(&err)
-        };
-        let so = snan(self, o, no)?;
-        let sd = snan(self, d, nd)?;
-        let key = |e: &mut Self, x: Word| -> Result<Word, SpirvError> {
-            let s = e.b.bitwise_and(t, None, x, sign).map_err(&err)?;
-            let neg = e.b.i_not_equal(tb, None, s, c0).map_err(&err)?;
-            let inv = e.b.not(t, None, x).map_err(&err)?;
-            let pos = e.b.bitwise_or(t, None, x, sign).map_err(&err)?;
-            e.b.select(t, None, neg, inv, pos).map_err(&err)
-        };
-        let (ko, kd) = (key(self, o)?, key(self, d)?);
-        let b = &mut self.b;
-        let d_wins = if max {
-            b.u_greater_than(tb, None, kd, ko)
-        } else {
-            b.u_less_than(tb, None, kd, ko)
-        }
-        .map_err(&err)?;
-        let r = b.select(t, None, d_wins, d, o).map_err(&err)?;
-        let r = b.select(t, None, nd, o, r).map_err(&err)?;
-        let r = b.select(t, None, no, d, r).map_err(&err)?;
-        let oq = b.bitwise_or(t, None, o, quiet).map_err(&err)?;
-        let r = b.select(t, None, so, oq, r).map_err(&err)?;
-        let dq = b.bitwise_or(t, None, d, quiet).map_err(&err)?;
-        b.select(t, None, sd, dq, r).map_err(&err)
-    }
-
     /// [`crate::lds_bits::fadd32`] on the bits.
     fn fadd32(&mut self, old: Word, d: Word, flush: bool) -> Result<Word, SpirvError> {
         let err = build_err(self.at);
         let (t, tf) = (self.t.u32_, self.t.f32_);
-        let o = self.fl_bits(F32, Ty::U32, old, flush)?;
-        let d = self.fl_bits(F32, Ty::U32, d, flush)?;
-        let (no, nd) = (
-            self.nan_bits(F32, Ty::U32, o)?,
-            self.nan_bits(F32, Ty::U32, d)?,
-        );
+        let o = self.float_flush(old, flush, Ty::U32)?;
+        let d = self.float_flush(d, flush, Ty::U32)?;
+        let (no, nd) = (self.float_nan(o, Ty::U32)?, self.float_nan(d, Ty::U32)?);
         let (quiet, dnan) = (self.u32c(0x0040_0000), self.u32c(0x7fc0_0000));
         let b = &mut self.b;
         let fo = b.bitcast(tf, None, o).map_err(&err)?;
         let fd = b.bitcast(tf, None, d).map_err(&err)?;
         let s = b.f_add(tf, None, fo, fd).map_err(&err)?;
         let s = b.bitcast(t, None, s).map_err(&err)?;
-        let s = self.fl_bits(F32, Ty::U32, s, flush)?;
-        let ns = self.nan_bits(F32, Ty::U32, s)?;
+        let s = self.float_flush(s, flush, Ty::U32)?;
+        let ns = self.float_nan(s, Ty::U32)?;
         let b = &mut self.b;
         let r = b.select(t, None, ns, dnan, s).map_err(&err)?;
         let dq = b.bitwise_or(t, None, d, quiet).map_err(&err)?;
