@@ -120,13 +120,27 @@ impl Emitter<'_> {
         index: Word,
         dwords: u32,
         lane: Word,
+        body: impl FnMut(&mut Self, Word) -> Result<(), SpirvError>,
+    ) -> Result<(), SpirvError> {
+        let step = self.wave.lanes();
+        self.counted_loop(index, lane, dwords, step, body)
+    }
+
+    /// `for (k = start; k < end; k += step) body(k)`, with `k` kept in the variable `index`
+    /// (a real loop: unrolled copies made lavapipe's compile time grow with the wave).
+    pub(super) fn counted_loop(
+        &mut self,
+        index: Word,
+        start: Word,
+        end: u32,
+        step: u32,
         mut body: impl FnMut(&mut Self, Word) -> Result<(), SpirvError>,
     ) -> Result<(), SpirvError> {
-        let err = build_err(None);
+        let err = build_err(self.at);
         let (t, tb) = (self.t.u32_, self.t.bool_);
-        let c_end = self.u32c(dwords);
-        let c_step = self.u32c(self.wave.lanes());
-        self.b.store(index, lane, None, []).map_err(&err)?;
+        let c_end = self.u32c(end);
+        let c_step = self.u32c(step);
+        self.b.store(index, start, None, []).map_err(&err)?;
         let [header, check, work, cont, merge] = [(); 5].map(|_| self.b.id());
         self.b.branch(header).map_err(&err)?;
         self.b.begin_block(Some(header)).map_err(&err)?;

@@ -72,7 +72,8 @@ impl Emitter<'_> {
         // A loop, not an unrolled sequence: 64 copies of the update take lavapipe's compiler
         // tens of seconds.
         let lanes = self.wave.lanes();
-        self.counted_loop(v.index, lanes, |e, ci| {
+        let c0 = self.u32c(0);
+        self.counted_loop(v.index, c0, lanes, 1, |e, ci| {
             e.lds_wide_lane(w, &v, op, bytes, ci)
         })?;
         self.end_if(merge)?;
@@ -160,42 +161,6 @@ impl Emitter<'_> {
                 self.wg_store(w, v.xr, ci, r)?;
             }
         }
-        Ok(())
-    }
-
-    /// `for (i = 0; i < n; i++) body(i)` with `i` kept in the Private variable `index`.
-    fn counted_loop(
-        &mut self,
-        index: Word,
-        n: u32,
-        mut body: impl FnMut(&mut Self, Word) -> Result<(), SpirvError>,
-    ) -> Result<(), SpirvError> {
-        let err = build_err(self.at);
-        let (t, tb) = (self.t.u32_, self.t.bool_);
-        let (c0, c1, cn) = (self.u32c(0), self.u32c(1), self.u32c(n));
-        self.b.store(index, c0, None, []).map_err(&err)?;
-        let [header, check, work, cont, merge] = [(); 5].map(|_| self.b.id());
-        self.b.branch(header).map_err(&err)?;
-        self.b.begin_block(Some(header)).map_err(&err)?;
-        self.b
-            .loop_merge(merge, cont, rspirv::spirv::LoopControl::NONE, [])
-            .map_err(&err)?;
-        self.b.branch(check).map_err(&err)?;
-        self.b.begin_block(Some(check)).map_err(&err)?;
-        let i = self.b.load(t, None, index, None, []).map_err(&err)?;
-        let more = self.b.u_less_than(tb, None, i, cn).map_err(&err)?;
-        self.b
-            .branch_conditional(more, work, merge, [])
-            .map_err(&err)?;
-        self.b.begin_block(Some(work)).map_err(&err)?;
-        body(self, i)?;
-        self.b.branch(cont).map_err(&err)?;
-        self.b.begin_block(Some(cont)).map_err(&err)?;
-        let i = self.b.load(t, None, index, None, []).map_err(&err)?;
-        let next = self.b.i_add(t, None, i, c1).map_err(&err)?;
-        self.b.store(index, next, None, []).map_err(&err)?;
-        self.b.branch(header).map_err(&err)?;
-        self.b.begin_block(Some(merge)).map_err(&err)?;
         Ok(())
     }
 
