@@ -123,7 +123,8 @@ mod tests {
             .find(|f| f.family == Family::MIMG)
             .unwrap();
         assert_eq!(mimg.lowered, 0);
-        assert!(c.unlowered.iter().any(|u| u.mnemonic == "ds_read_u8"));
+        assert!(c.unlowered.iter().any(|u| u.mnemonic == "ds_gws_init"));
+        assert!(!c.unlowered.iter().any(|u| u.mnemonic == "ds_read_u8"));
         assert!(!c.unlowered.iter().any(|u| u.mnemonic == "v_readlane_b32"));
         assert!(!c.unlowered.iter().any(|u| u.mnemonic == "v_add_f32"));
     }
