@@ -124,7 +124,9 @@ fn a_sharded_sweep_runs_as_an_array_and_a_cancelled_shard_resumes() {
     let Some(cluster) = start_cluster(&d.join("cluster")) else {
         return;
     };
+    // A previous run's finished shards would make every task return at once.
     let work = d.join("work");
+    let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).expect("work dir");
     std::fs::write(work.join("spec.toml"), add_f32_spec("slurm_test", true)).expect("spec");
     let plan = work.join("plan");
