@@ -42,6 +42,44 @@ impl Executor {
     /// every result word back, and uncached (write-combined) memory reads at a small fraction
     /// of the bus speed on discrete GPUs.
     fn create_buffer(&self, size: u64, readback: bool) -> anyhow::Result<HostBuffer> {
+        let wanted = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        let cached = wanted | vk::MemoryPropertyFlags::HOST_CACHED;
+        let preferences: &[vk::MemoryPropertyFlags] = if readback {
+            &[cached, wanted]
+        } else {
+            &[wanted]
+        };
+        let (buffer, memory) =
+            self.storage_buffer(size, preferences, "host-visible coherent memory")?;
+        // SAFETY: the memory was just bound to `buffer` and is not mapped yet; freed on error.
+        unsafe {
+            match self
+                .device
+                .map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
+            {
+                Ok(ptr) => Ok(HostBuffer {
+                    buffer,
+                    memory,
+                    size,
+                    ptr: ptr as *mut u8,
+                }),
+                Err(e) => {
+                    self.device.destroy_buffer(buffer, None);
+                    self.device.free_memory(memory, None);
+                    Err(e).context("vkMapMemory")
+                }
+            }
+        }
+    }
+
+    /// A storage buffer of `size` bytes bound to memory of the first of `preferences` the
+    /// device offers for it (`what` names them in the error when none does).
+    fn storage_buffer(
+        &self,
+        size: u64,
+        preferences: &[vk::MemoryPropertyFlags],
+        what: &str,
+    ) -> anyhow::Result<(vk::Buffer, vk::DeviceMemory)> {
         // SAFETY: plain object creation on our device; freed on every error path.
         unsafe {
             let buffer = self
@@ -55,14 +93,6 @@ impl Executor {
                 )
                 .with_context(|| format!("vkCreateBuffer ({size} bytes)"))?;
             let req = self.device.get_buffer_memory_requirements(buffer);
-            let wanted =
-                vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
-            let cached = wanted | vk::MemoryPropertyFlags::HOST_CACHED;
-            let preferences: &[vk::MemoryPropertyFlags] = if readback {
-                &[cached, wanted]
-            } else {
-                &[wanted]
-            };
             let Some(type_index) = preferences.iter().find_map(|&flags| {
                 (0..self.memory.memory_type_count).find(|&i| {
                     req.memory_type_bits & (1 << i) != 0
@@ -72,10 +102,7 @@ impl Executor {
                 })
             }) else {
                 self.device.destroy_buffer(buffer, None);
-                bail!(
-                    "{} has no host-visible coherent memory for storage buffers",
-                    self.info.name
-                );
+                bail!("{} has no {what} for storage buffers", self.info.name);
             };
             let memory = match self.device.allocate_memory(
                 &vk::MemoryAllocateInfo::default()
@@ -90,26 +117,12 @@ impl Executor {
                         .with_context(|| format!("vkAllocateMemory ({} bytes)", req.size));
                 }
             };
-            let mapped = self
-                .device
-                .bind_buffer_memory(buffer, memory, 0)
-                .and_then(|()| {
-                    self.device
-                        .map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
-                });
-            match mapped {
-                Ok(ptr) => Ok(HostBuffer {
-                    buffer,
-                    memory,
-                    size,
-                    ptr: ptr as *mut u8,
-                }),
-                Err(e) => {
-                    self.device.destroy_buffer(buffer, None);
-                    self.device.free_memory(memory, None);
-                    Err(e).context("binding or mapping buffer memory")
-                }
+            if let Err(e) = self.device.bind_buffer_memory(buffer, memory, 0) {
+                self.device.destroy_buffer(buffer, None);
+                self.device.free_memory(memory, None);
+                return Err(e).context("vkBindBufferMemory");
             }
+            Ok((buffer, memory))
         }
     }
 }
@@ -135,59 +148,17 @@ impl Executor {
             // SAFETY: no GPU work is pending (the last fence was waited for).
             unsafe { destroy_local(&self.device, old) };
         }
-        // SAFETY: plain object creation on our device; freed on every error path.
-        let new = unsafe {
-            let buffer = self
-                .device
-                .create_buffer(
-                    &vk::BufferCreateInfo::default()
-                        .size(size)
-                        .usage(vk::BufferUsageFlags::STORAGE_BUFFER)
-                        .sharing_mode(vk::SharingMode::EXCLUSIVE),
-                    None,
-                )
-                .with_context(|| format!("vkCreateBuffer ({size} bytes)"))?;
-            let req = self.device.get_buffer_memory_requirements(buffer);
-            let fits = |i: u32, flags: vk::MemoryPropertyFlags| {
-                req.memory_type_bits & (1 << i) != 0
-                    && self.memory.memory_types[i as usize]
-                        .property_flags
-                        .contains(flags)
-            };
-            let count = self.memory.memory_type_count;
-            let Some(type_index) = (0..count)
-                .find(|&i| fits(i, vk::MemoryPropertyFlags::DEVICE_LOCAL))
-                .or_else(|| (0..count).find(|&i| fits(i, vk::MemoryPropertyFlags::empty())))
-            else {
-                self.device.destroy_buffer(buffer, None);
-                bail!("{} has no memory type for storage buffers", self.info.name);
-            };
-            let memory = self
-                .device
-                .allocate_memory(
-                    &vk::MemoryAllocateInfo::default()
-                        .allocation_size(req.size)
-                        .memory_type_index(type_index),
-                    None,
-                )
-                .with_context(|| format!("vkAllocateMemory ({} bytes)", req.size));
-            let memory = match memory {
-                Ok(m) => m,
-                Err(e) => {
-                    self.device.destroy_buffer(buffer, None);
-                    return Err(e);
-                }
-            };
-            if let Err(e) = self.device.bind_buffer_memory(buffer, memory, 0) {
-                self.device.destroy_buffer(buffer, None);
-                self.device.free_memory(memory, None);
-                return Err(e).context("vkBindBufferMemory");
-            }
-            LocalBuffer {
-                buffer,
-                memory,
-                size,
-            }
+        // Device-local where the device has it (the outputs never leave the device), else any
+        // memory type that takes a storage buffer.
+        let preferences = [
+            vk::MemoryPropertyFlags::DEVICE_LOCAL,
+            vk::MemoryPropertyFlags::empty(),
+        ];
+        let (buffer, memory) = self.storage_buffer(size, &preferences, "memory type")?;
+        let new = LocalBuffer {
+            buffer,
+            memory,
+            size,
         };
         let buffer = new.buffer;
         self.local_output = Some(new);
