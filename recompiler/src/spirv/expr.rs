@@ -165,21 +165,9 @@ impl Emitter<'_> {
     /// 0x00000000 asked for) when `c` is false, and lavapipe does so on integer-typed values
     /// too (`max_i32(0, 0xbf800000)` gave 0x80000000).
     fn select_consts32(&mut self, ty: Ty, c: Word, x: u32, y: u32) -> Result<Word, SpirvError> {
-        let err = build_err(self.at);
-        let u = self.t.u32_;
-        let ones = self.u32c(u32::MAX);
-        let zero = self.u32c(0);
         let diff = self.u32c(x ^ y);
         let base = self.u32c(y);
-        let mask = self.b.select(u, None, c, ones, zero).map_err(&err)?;
-        let d = self.b.bitwise_and(u, None, mask, diff).map_err(&err)?;
-        let r = self.b.bitwise_xor(u, None, d, base).map_err(&err)?;
-        Ok(if ty == Ty::F32 {
-            let tf = self.ty(Ty::F32);
-            self.b.bitcast(tf, None, r).map_err(&err)?
-        } else {
-            r
-        })
+        self.mask_select32(ty, c, diff, base)
     }
 
     /// A 32-bit select with one constant arm, on the bits as [`Self::select_consts32`]: the
@@ -196,12 +184,25 @@ impl Emitter<'_> {
         } else {
             (x, y)
         };
+        let diff = self.b.bitwise_xor(u, None, x, y).map_err(&err)?;
+        self.mask_select32(ty, c, diff, y)
+    }
+
+    /// `base ^ (diff & (c ? ~0 : 0))` on U32 words, as `ty` (a bit cast back for F32).
+    fn mask_select32(
+        &mut self,
+        ty: Ty,
+        c: Word,
+        diff: Word,
+        base: Word,
+    ) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let u = self.t.u32_;
         let ones = self.u32c(u32::MAX);
         let zero = self.u32c(0);
         let mask = self.b.select(u, None, c, ones, zero).map_err(&err)?;
-        let diff = self.b.bitwise_xor(u, None, x, y).map_err(&err)?;
         let d = self.b.bitwise_and(u, None, mask, diff).map_err(&err)?;
-        let r = self.b.bitwise_xor(u, None, d, y).map_err(&err)?;
+        let r = self.b.bitwise_xor(u, None, d, base).map_err(&err)?;
         Ok(if ty == Ty::F32 {
             let tf = self.ty(Ty::F32);
             self.b.bitcast(tf, None, r).map_err(&err)?
