@@ -1,0 +1,211 @@
+//! [`Kernel::validate`]: the IR's invariants (module docs of [`crate::ir`]), checked before a
+//! kernel is run or emitted.
+
+use super::*;
+
+impl Kernel {
+    /// Checks the invariants listed in the module docs.
+    pub fn validate(&self) -> Result<(), IrError> {
+        use Ty::*;
+        if self.outputs.len() != 16 {
+            return Err(IrError::OutputCount(self.outputs.len()));
+        }
+        for (i, e) in self.exprs.iter().enumerate() {
+            let at = Handle(i as u32);
+            for op in Kernel::operands(e) {
+                if op.0 >= at.0 {
+                    return Err(IrError::ForwardReference { at, operand: op });
+                }
+            }
+            let bad = |what: String| Err(IrError::Type { at, what });
+            let t = |h: Handle| self.ty(h);
+            match *e {
+                Expr::IntBin { a, b, .. } => {
+                    if !matches!(t(a), U32 | U64) || t(a) != t(b) {
+                        return bad(format!("integer op on {:?}, {:?}", t(a), t(b)));
+                    }
+                }
+                Expr::IntUn { a, .. } => {
+                    if !matches!(t(a), U32 | U64) {
+                        return bad(format!("integer op on {:?}", t(a)));
+                    }
+                }
+                Expr::IntCmp { a, b, .. } => {
+                    if !matches!(t(a), U32 | U64) || t(a) != t(b) {
+                        return bad(format!("integer compare on {:?}, {:?}", t(a), t(b)));
+                    }
+                }
+                Expr::FloatBin { a, b, .. } | Expr::FloatCmp { a, b, .. } => {
+                    if !matches!(t(a), F32 | F64) || t(a) != t(b) {
+                        return bad(format!("float op on {:?}, {:?}", t(a), t(b)));
+                    }
+                }
+                Expr::Fma { a, b, c } => {
+                    if !matches!(t(a), F32 | F64) || t(a) != t(b) || t(a) != t(c) {
+                        return bad("fma operand types differ".into());
+                    }
+                }
+                Expr::FloatUn { a, .. } => {
+                    if !matches!(t(a), F32 | F64) {
+                        return bad(format!("float op on {:?}", t(a)));
+                    }
+                }
+                Expr::BoolAnd(a, b) | Expr::BoolOr(a, b) => {
+                    if t(a) != Bool || t(b) != Bool {
+                        return bad("boolean op on non-Bool".into());
+                    }
+                }
+                Expr::BoolNot(a) => {
+                    if t(a) != Bool {
+                        return bad("boolean op on non-Bool".into());
+                    }
+                }
+                Expr::Select { cond, a, b } => {
+                    if t(cond) != Bool || t(a) != t(b) {
+                        return bad("select types".into());
+                    }
+                }
+                Expr::Pack64 { lo, hi } => {
+                    if t(lo) != U32 || t(hi) != U32 {
+                        return bad("pack64 of non-U32".into());
+                    }
+                }
+                Expr::Convert { op, a, to } => {
+                    let ok = match op {
+                        Convert::ZextU32 | Convert::SextU32 => t(a) == U32 && to == U64,
+                        Convert::TruncU64 => t(a) == U64 && to == U32,
+                        Convert::BoolToU32 => t(a) == Bool && to == U32,
+                        Convert::Bitcast => matches!(
+                            (t(a), to),
+                            (U32, F32) | (F32, U32) | (U64, F64) | (F64, U64)
+                        ),
+                        Convert::F32ToF64 => t(a) == F32 && to == F64,
+                        Convert::F64ToF32 => t(a) == F64 && to == F32,
+                        Convert::S32ToF64 | Convert::U32ToF64 => t(a) == U32 && to == F64,
+                        Convert::F64ToS32 | Convert::F64ToU32 => t(a) == F64 && to == U32,
+                    };
+                    if !ok {
+                        return bad(format!("{op:?} from {:?} to {to:?}", t(a)));
+                    }
+                }
+                Expr::WaveBallot(a) => {
+                    if t(a) != Bool {
+                        return bad("ballot of non-Bool".into());
+                    }
+                }
+                Expr::WaveRead { value, lane } => {
+                    if t(value) != U32 || t(lane) != U32 {
+                        return bad("wave read of non-U32".into());
+                    }
+                }
+                Expr::Lds {
+                    op,
+                    addr,
+                    data,
+                    active,
+                } => {
+                    if t(addr) != U32 || t(data) != U32 || t(active) != Bool {
+                        return bad("LDS operands are U32 address, U32 data, Bool active".into());
+                    }
+                    if matches!(op, LdsOp::FCmpSwap { .. }) {
+                        return bad("an LDS FCmpSwap (it needs a compare value)".into());
+                    }
+                }
+                Expr::LdsWide {
+                    op,
+                    bytes,
+                    addr,
+                    data,
+                    data2,
+                    active,
+                } => {
+                    let dt = if bytes == 8 { U64 } else { U32 };
+                    if t(addr) != U32 || t(data) != dt || t(data2) != dt || t(active) != Bool {
+                        return bad(
+                            "LDS operands are U32 address, data of the width, Bool active".into(),
+                        );
+                    }
+                    let float32 = matches!(op, LdsOp::FAdd { .. } | LdsOp::Csub);
+                    let ok = match bytes {
+                        1 | 2 => matches!(op, LdsOp::Read | LdsOp::Write),
+                        4 => op != LdsOp::CondXchg && !matches!(op, LdsOp::FCmpSwap { .. }),
+                        8 => !float32 && !matches!(op, LdsOp::FCmpSwap { .. }),
+                        _ => false,
+                    };
+                    if !ok {
+                        return bad(format!("a {bytes}-byte LDS {op:?}"));
+                    }
+                }
+                Expr::Mem {
+                    op,
+                    bytes,
+                    addr,
+                    data,
+                    active,
+                    cmp,
+                } => {
+                    let dt = if bytes == 8 { U64 } else { U32 };
+                    if t(addr) != U64 || t(data) != dt || t(active) != Bool {
+                        return bad(
+                            "memory operands are U64 address, data of the width, Bool active"
+                                .into(),
+                        );
+                    }
+                    if let Some(c) = cmp {
+                        let swap = matches!(op, LdsOp::Write | LdsOp::FCmpSwap { .. });
+                        if t(c) != dt || !swap || bytes < 4 {
+                            return bad("a compare-and-swap is a 4- or 8-byte Write".into());
+                        }
+                    }
+                    if LdsOp::two_operand_or_lds_only(op) {
+                        return bad(format!("{op:?} is an LDS-only operation"));
+                    }
+                    let plain = matches!(op, LdsOp::Read | LdsOp::Write);
+                    let fcmp = matches!(op, LdsOp::FCmpSwap { .. });
+                    let ok = match bytes {
+                        1 | 2 => plain,
+                        4 | 8 => op != LdsOp::Read || bytes == 4,
+                        _ => false,
+                    };
+                    if !ok || (fcmp && cmp.is_none()) {
+                        return bad(format!("a {bytes}-byte memory {op:?}"));
+                    }
+                }
+                Expr::SgprIn(i) => {
+                    if i >= 16 {
+                        return bad(format!("SGPR input s{i} (s0..s15 exist)"));
+                    }
+                }
+                Expr::Const { .. }
+                | Expr::Input(_)
+                | Expr::LaneId
+                | Expr::ExecIn
+                | Expr::Var(_) => {}
+            }
+        }
+        for &o in &self.outputs {
+            if o.index() >= self.exprs.len() || self.ty(o) != U32 {
+                return Err(IrError::Type {
+                    at: o,
+                    what: "output is not a defined U32".into(),
+                });
+            }
+        }
+        if let Some(u) = &self.uniform {
+            let want = u.sgprs.iter().map(|&h| (h, U32));
+            let want = want.chain([(u.exec, U64), (u.vcc, U64), (u.scc, Bool)]);
+            for (h, ty) in want {
+                if h.index() >= self.exprs.len() || self.ty(h) != ty {
+                    return Err(IrError::Type {
+                        at: h,
+                        what: format!("uniform output is not a defined {ty:?}"),
+                    });
+                }
+            }
+            if u.sgprs.len() != 16 {
+                return Err(IrError::OutputCount(u.sgprs.len()));
+            }
+        }
+        self.validate_blocks()
+    }
+}
