@@ -26,7 +26,7 @@ pub mod table;
 pub mod target;
 pub mod types;
 
-pub use asm::{assemble, AsmError};
+pub use asm::{assemble, assemble_for, AsmError};
 pub use decode::{
     decode_one, decode_stream, DecodeError, Decoded, Encoding, Instruction, Unsupported,
 };

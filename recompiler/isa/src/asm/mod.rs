@@ -5,19 +5,23 @@
 //! `operands` reads registers and constants, `mods` the modifier words, `forms` packs the SALU
 //! and VALU encodings; this module splits statements and checks every result by decoding it.
 
+mod caps;
 mod forms;
 mod mods;
 mod operands;
 #[cfg(test)]
 mod tests;
+mod valu;
 
 use crate::decode::{decode_one, Decoded};
 use crate::layout::{self, Field, Fields, Slot};
+use crate::mode::Wave;
 use crate::operand::{self, Operand, Reg, RegKind};
 use crate::table::{self, flags, Family, OpInfo, OperandKind, ValueType};
 use forms::*;
 use mods::*;
 use operands::*;
+use valu::valu;
 
 /// An assembly error with its position (1-based line and column).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -28,8 +32,20 @@ pub struct AsmError {
     pub message: String,
 }
 
-/// Assemble one or more instructions separated by `;` or newlines.
+/// Assemble one or more instructions separated by `;` or newlines. Lane masks (VOPC
+/// destinations, carry-ins, conditions) may be written for either wave size (`vcc_lo`/`s0` or
+/// `vcc`/`s[0:1]`); the words are the same. [`assemble_for`] checks them for one wave size.
 pub fn assemble(text: &str) -> Result<Vec<u32>, AsmError> {
+    assemble_with(text, None)
+}
+
+/// [`assemble`] for one wave size: lane masks must have its width, as llvm-mc-19 requires with
+/// `-mattr=+wavefrontsize32` / `+wavefrontsize64`.
+pub fn assemble_for(text: &str, wave: Wave) -> Result<Vec<u32>, AsmError> {
+    assemble_with(text, Some(wave))
+}
+
+fn assemble_with(text: &str, wave: Option<Wave>) -> Result<Vec<u32>, AsmError> {
     let mut words = Vec::new();
     for (ln, line) in text.lines().enumerate() {
         let mut col = 1;
@@ -37,7 +53,7 @@ pub fn assemble(text: &str) -> Result<Vec<u32>, AsmError> {
             let lead = stmt.len() - stmt.trim_start().len();
             let s = stmt.trim();
             if !s.is_empty() {
-                let w = assemble_one(s).map_err(|(c, message)| AsmError {
+                let w = assemble_one(s, wave).map_err(|(c, message)| AsmError {
                     line: ln + 1,
                     column: col + lead + c,
                     message,
@@ -52,7 +68,7 @@ pub fn assemble(text: &str) -> Result<Vec<u32>, AsmError> {
 
 pub(super) type Res<T> = Result<T, (usize, String)>;
 
-pub(super) fn assemble_one(s: &str) -> Res<Vec<u32>> {
+pub(super) fn assemble_one(s: &str, wave: Option<Wave>) -> Res<Vec<u32>> {
     let (mn, rest) = s.split_once(char::is_whitespace).unwrap_or((s, ""));
     let rest_col = mn.len() + (s.len() - mn.len() - rest.len());
     let mut base = mn;
@@ -77,7 +93,7 @@ pub(super) fn assemble_one(s: &str) -> Res<Vec<u32>> {
             salu(info, &ops)
         }
         Family::VOP1 | Family::VOP2 | Family::VOPC | Family::VOP3 | Family::VOP3P => {
-            valu(info, forced, &ops, &mods)
+            valu(info, forced, &ops, &mods, wave)
         }
         f => Err((
             0,

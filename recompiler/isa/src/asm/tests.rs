@@ -6,11 +6,12 @@ fn asm(s: &str) -> Vec<u32> {
     assemble(s).unwrap_or_else(|e| panic!("{s}: {e}"))
 }
 
+/// Words as llvm-mc-19 -mcpu=gfx1030 -show-encoding writes them (unused VOP3 source fields 0).
 #[test]
-fn hardware_rows_assemble_to_their_words() {
+fn rows_assemble_to_llvm_mc_words() {
     assert_eq!(asm("v_add_f32 v10, v4, v5"), [0x06140b04]);
-    assert_eq!(asm("v_mul_f32 v17, -v4, v5"), [0xd5080011, 0x22020b04]);
-    assert_eq!(asm("v_mul_f32 v25, |v4|, -v5"), [0xd5080119, 0x42020b04]);
+    assert_eq!(asm("v_mul_f32 v17, -v4, v5"), [0xd5080011, 0x20020b04]);
+    assert_eq!(asm("v_mul_f32 v25, |v4|, -v5"), [0xd5080119, 0x40020b04]);
     assert_eq!(asm("v_mov_b32 v10, 0xabcdabcd"), [0x7e1402ff, 0xabcdabcd]);
     assert_eq!(
         asm("v_fma_f32 v12, v4, v5, v6 clamp"),
@@ -18,7 +19,7 @@ fn hardware_rows_assemble_to_their_words() {
     );
     assert_eq!(
         asm("v_mul_f32_e64 v17, v4, v6 clamp mul:2"),
-        [0xd5088011, 0x0a020d04]
+        [0xd5088011, 0x08020d04]
     );
     assert_eq!(
         asm("v_fmamk_f32 v14, v4, 0x3f7ffffe, v6"),
@@ -80,4 +81,136 @@ fn hwreg_operands_pack_into_simm16() {
     ] {
         assert!(assemble(bad).is_err(), "{bad}");
     }
+}
+
+/// Hardware rows hold inline 0 (0x80) in unused VOP3 source fields, llvm-mc-19 writes 0: both
+/// decode to the same instruction, and each round-trips to its own words.
+#[test]
+fn unused_vop3_sources_decode_either_way() {
+    use crate::decode::{decode_one, Decoded};
+    use crate::mode::Wave;
+    let text = |w: &[u32]| match decode_one(w, 0) {
+        Ok(Decoded::Inst(i)) => {
+            assert_eq!(crate::encode(&i), w, "round trip");
+            i.to_llvm_text(Wave::W32)
+        }
+        other => panic!("{w:08x?}: {other:?}"),
+    };
+    for (old, new) in [
+        ([0xd5080011u32, 0x22020b04], [0xd5080011u32, 0x20020b04]),
+        ([0xd5088011, 0x0a020d04], [0xd5088011, 0x08020d04]),
+    ] {
+        assert_eq!(text(&old), text(&new));
+    }
+}
+
+fn rejects(s: &str) -> AsmError {
+    match assemble(s) {
+        Ok(w) => panic!("`{s}` assembled to {w:08x?}; llvm-mc-19 rejects it"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn operand_count_is_exact() {
+    let e = rejects("v_add_f32 v10, v4");
+    assert!(e.message.contains("too few operands"), "{e}");
+    let e = rejects("v_add_f32 v10, v4, v5, v6");
+    assert_eq!(e.column, 24, "{e}");
+    let e = rejects("v_dot4c_i32_i8 v0, v1, v2, v3 op_sel:[0,0,0,0]");
+    assert_eq!(e.column, 28, "{e}");
+    rejects("v_dot4c_i32_i8 v0, v1, v2 op_sel:[0,0,0]");
+    assert_eq!(asm("v_dot4c_i32_i8 v0, v1, v2"), [0x1a000501]);
+    rejects("s_add_u32 s0, s1");
+    rejects("s_add_u32 s0, s1, s2, s3");
+}
+
+#[test]
+fn constant_bus_limits() {
+    // 64-bit shifts read one scalar value; a literal counts as one.
+    rejects("v_ashrrev_i64 v[0:1], s2, s[0:1]");
+    rejects("v_ashrrev_i64 v[0:1], s1, 0x1234");
+    assert_eq!(
+        asm("v_ashrrev_i64 v[0:1], 0x1234, v[0:1]"),
+        [0xd7010000, 0x000200ff, 0x1234]
+    );
+    // Others read two; the same SGPR twice counts once; v_div_fmas reads VCC.
+    rejects("v_fma_f32 v5, s3, s2, s1");
+    rejects("v_fma_f32 v5, s3, 0x1234, s2");
+    assert_eq!(asm("v_fma_f32 v5, s3, s2, s2"), [0xd54b0005, 0x00080403]);
+    rejects("v_div_fmas_f32 v5, s3, s3, s2");
+    assert_eq!(
+        asm("v_div_fmas_f32 v5, s3, s3, v2"),
+        [0xd56f0005, 0x04080603]
+    );
+    assert_eq!(
+        asm("v_div_fmas_f32 v5, vcc_lo, v3, v2"),
+        [0xd56f0005, 0x040a066a]
+    );
+    rejects("v_cndmask_b32_e64 v0, s1, s2, s3");
+    rejects("v_add_co_ci_u32_e64 v5, s0, s1, s2, s3");
+    // `null` is not read through the bus.
+    assert_eq!(asm("v_fma_f32 v0, null, s1, s2"), [0xd54b0000, 0x0008027d]);
+}
+
+#[test]
+fn literals() {
+    rejects("v_fma_f32 v5, 0x1234, 0x1235, v2");
+    assert_eq!(
+        asm("v_fma_f32 v5, 0x1234, 0x1234, s2"),
+        [0xd54b0005, 0x0009feff, 0x1234]
+    );
+    rejects("v_fmamk_f32 v0, 0x1235, 0x1234, v2");
+    rejects("v_add_f32_sdwa v0, 0x1234, v2");
+    rejects("s_add_u32 s0, 0x1234, 0x1235");
+}
+
+#[test]
+fn constant_carry_in_and_lane_masks() {
+    rejects("v_add_co_ci_u32 v5, vcc_lo, v1, v2, 0");
+    rejects("v_add_co_ci_u32_e64 v5, s0, v1, v2, 0");
+    rejects("v_cndmask_b32_e64 v0, v1, v2, -1");
+    assert_eq!(
+        asm("v_add_co_ci_u32 v5, vcc_lo, v1, v2, vcc_lo"),
+        [0x500a0501]
+    );
+    // Wave sizes: the lane mask is one SGPR in wave32, a pair in wave64.
+    use crate::mode::Wave;
+    assert!(assemble_for("v_cmp_lt_f32_e64 s[0:1], v1, v2", Wave::W32).is_err());
+    assert!(assemble_for("v_cmp_lt_f32_e64 s0, v1, v2", Wave::W64).is_err());
+    assert_eq!(
+        assemble_for("v_cmp_lt_f32_e64 s[0:1], v1, v2", Wave::W64).unwrap(),
+        asm("v_cmp_lt_f32_e64 s0, v1, v2")
+    );
+}
+
+#[test]
+fn modifiers_per_form() {
+    rejects("v_add_f32 v0, v1, v2 op_sel:[0,0,0]");
+    rejects("v_add_f16_e64 v0, v1, v2 op_sel:[0,0,0]");
+    rejects("v_fma_f32 v0, v1, v2, v3 op_sel:[0,0,0,0]");
+    rejects("v_and_b32_e64 v0, v1, v2 mul:2");
+    rejects("v_and_b32_e64 v0, -v1, v2");
+    rejects("v_mov_b32_e64 v0, v1 clamp");
+    rejects("v_readlane_b32 s0, v1, v2");
+    assert_eq!(
+        asm("v_fma_f16 v0, v1, v2, v3 op_sel:[1,0,0,0]"),
+        [0xd74b0800, 0x040e0501]
+    );
+    // Two-source VOP3P: op_sel_hi defaults to ones for all three fields.
+    assert_eq!(asm("v_pk_add_f16 v0, v1, v2"), [0xcc0f4000, 0x18020501]);
+}
+
+#[test]
+fn sdwa_dst_unused_defaults_to_preserve() {
+    assert_eq!(
+        asm("v_min_u32_sdwa v5, v1, v2 dst_sel:DWORD src0_sel:DWORD src1_sel:DWORD"),
+        [0x260a04f9, 0x06061601]
+    );
+}
+
+#[test]
+fn two_source_vop3_leaves_src2_zero() {
+    assert_eq!(asm("v_min_u32_e64 v5, v1, v2"), [0xd5130005, 0x00020501]);
+    assert_eq!(asm("v_mov_b32_e64 v5, v1"), [0xd5810005, 0x00000101]);
 }
