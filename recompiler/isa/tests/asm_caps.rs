@@ -19,16 +19,43 @@ fn reg(prefix: &str, index: u32, dwords: u8) -> String {
 
 /// Sources llvm-mc's probe text marks as scalar-only (`/*Invalid register, ... 'SReg_32' ...*/`).
 fn scalar_only(info: &OpInfo) -> Vec<bool> {
-    let text = info.probe_text;
-    let Some((_, ops)) = text.split_once(char::is_whitespace) else {
+    let Some((_, ops)) = info.probe_text.split_once(char::is_whitespace) else {
         return Vec::new();
     };
-    let toks: Vec<&str> = ops.split(", ").collect();
-    let nd = toks.len().saturating_sub(info.srcs.len());
+    // Operands split at commas outside `/* ... */` and `[...]`.
+    let mut toks = vec![String::new()];
+    let (mut comment, mut depth) = (false, 0);
+    let b = ops.as_bytes();
+    for (i, ch) in ops.char_indices() {
+        if !comment && ch == '/' && b.get(i + 1) == Some(&b'*') {
+            comment = true;
+        } else if comment && ch == '/' && i > 0 && b[i - 1] == b'*' {
+            comment = false;
+        }
+        match ch {
+            '[' if !comment => depth += 1,
+            ']' if !comment => depth -= 1,
+            ',' if !comment && depth == 0 => {
+                toks.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(t) = toks.last_mut() {
+            t.push(ch);
+        }
+    }
+    let nd = toks.len().saturating_sub(row_srcs(info).len());
     toks.iter()
         .skip(nd)
         .map(|t| t.contains("'SReg") || t.contains("'SRegOrLds"))
         .collect()
+}
+
+/// The row's sources (a VALU word has at most three; VOP3P probe texts with `op_sel_hi:[...]`
+/// give the table row more).
+fn row_srcs(info: &OpInfo) -> &[rdnaprobe_isa::OperandSpec] {
+    &info.srcs[..info.srcs.len().min(3)]
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -78,7 +105,7 @@ impl Base {
 
 fn base(info: &OpInfo, form: Form) -> Option<Base> {
     let short = matches!(info.family, Family::VOP1 | Family::VOP2 | Family::VOPC);
-    if info.srcs.iter().any(|s| s.kind == OperandKind::Mem) {
+    if row_srcs(info).iter().any(|s| s.kind == OperandKind::Mem) {
         return None;
     }
     let promoted = short && info.vop3_opcode.is_some();
@@ -109,7 +136,7 @@ fn base(info: &OpInfo, form: Form) -> Option<Base> {
     let so = scalar_only(info);
     let mut srcs = Vec::new();
     let mut widths = Vec::new();
-    for (i, s) in info.srcs.iter().enumerate() {
+    for (i, s) in row_srcs(info).iter().enumerate() {
         widths.push(s.dwords);
         srcs.push(match s.kind {
             OperandKind::LaneMask if long => "s14".to_string(),
@@ -173,7 +200,7 @@ fn variants(info: &OpInfo, form: Form, b: &Base) -> Vec<(String, String)> {
         _ => {}
     }
     for i in 0..n {
-        if info.srcs[i].kind != OperandKind::Src {
+        if row_srcs(info)[i].kind != OperandKind::Src {
             continue;
         }
         let w = b.widths[i];

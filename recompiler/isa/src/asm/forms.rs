@@ -57,6 +57,9 @@ fn salu_hwreg(info: &'static OpInfo, ops: &[(String, usize)], at: usize) -> Res<
     finish(&[layout::SOPK], &f, 1, literal, 0)
 }
 
+/// SOP1 opcodes whose source is a register, never a constant (llvm-mc-19's SReg operands).
+const REGISTER_ONLY: [&str; 4] = ["s_setpc_b64", "s_rfe_b64", "s_movrels_b32", "s_movrels_b64"];
+
 pub(super) fn salu(info: &'static OpInfo, ops: &[(String, usize)]) -> Res<Vec<u32>> {
     if let Some(at) = ops.iter().position(|(t, _)| t.starts_with("hwreg(")) {
         return salu_hwreg(info, ops, at);
@@ -76,6 +79,15 @@ pub(super) fn salu(info: &'static OpInfo, ops: &[(String, usize)]) -> Res<Vec<u3
         let r = parse_reg(t)
             .filter(|r| r.kind != RegKind::Vgpr)
             .ok_or((*c, format!("`{t}` is not a scalar register")))?;
+        if r.count != info.dsts[0].dwords {
+            return Err((
+                *c,
+                format!(
+                    "`{t}` is {} dword(s); the destination is {}",
+                    r.count, info.dsts[0].dwords
+                ),
+            ));
+        }
         f.set(
             Field::Sdst,
             u32::from(operand::encode_src(&Operand::Reg(r))),
@@ -108,6 +120,20 @@ pub(super) fn salu(info: &'static OpInfo, ops: &[(String, usize)]) -> Res<Vec<u3
             continue;
         }
         let s = parse_src(t, *c, spec.ty)?;
+        if REGISTER_ONLY.contains(&info.mnemonic) && !matches!(s.op, Operand::Reg(_)) {
+            return Err((*c, format!("`{t}`: {} reads a register", info.mnemonic)));
+        }
+        if let Operand::Reg(r) = s.op {
+            if r.count != spec.dwords && r.kind != RegKind::Vgpr {
+                return Err((
+                    *c,
+                    format!(
+                        "`{t}` is {} dword(s); the operand is {}",
+                        r.count, spec.dwords
+                    ),
+                ));
+            }
+        }
         let code = lit.code(&s.op, *c)?;
         if code > 255 {
             return Err((*c, format!("`{t}`: scalar instructions cannot read VGPRs")));

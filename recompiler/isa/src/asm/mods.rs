@@ -163,7 +163,10 @@ pub(super) fn split_operands(rest: &str, base: usize) -> (Tokens, Tokens) {
     let mut in_ops = true;
     let mut prev_comma = true;
     for (t, c, comma) in items {
-        if in_ops && !prev_comma {
+        // A `name:value` item (a colon outside brackets) is a modifier even with no operand
+        // before it (`v_nop dpp8:[...]`).
+        let modifier = t.split('[').next().is_some_and(|h| h.contains(':'));
+        if in_ops && (!prev_comma || modifier) {
             in_ops = false;
         }
         if in_ops {

@@ -56,6 +56,9 @@ pub(super) fn parse_int(t: &str) -> Option<i64> {
         Some(b) => (true, b),
         None => (false, t),
     };
+    if body.starts_with(['-', '+']) {
+        return None;
+    }
     let v = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
         i64::from_str_radix(h, 16).ok()?
     } else {
@@ -90,6 +93,10 @@ pub(super) fn constant(t: &str, ty: ValueType) -> Option<Operand> {
         }
         if v < i64::from(i32::MIN) || v > i64::from(u32::MAX) {
             return None;
+        }
+        // A negative literal of a 16-bit operand is its 16-bit two's complement.
+        if v < 0 && ty.bits() == 16 && v >= -32768 {
+            return Some(Operand::Literal(u32::from(v as i16 as u16)));
         }
         return Some(Operand::Literal(v as u32));
     }
@@ -149,12 +156,8 @@ pub(super) fn parse_src(tok: &str, col: usize, ty: ValueType) -> Res<Src> {
         s.neg = true;
         t = r;
     } else if let Some(r) = t.strip_prefix('-') {
-        if r.starts_with('|')
-            || r.starts_with('v')
-            || r.starts_with('s')
-            || r.starts_with("ttmp")
-            || r.starts_with("sext")
-        {
+        // `-` before a register, `|x|` or `sext(x)` is neg; before a number it is the sign.
+        if r.starts_with('|') || r.starts_with(|c: char| c.is_ascii_alphabetic()) {
             s.neg = true;
             t = r;
         }

@@ -74,12 +74,18 @@ fn scalar_key(op: &Operand) -> Option<(u8, u16, u8)> {
     match op {
         Operand::Reg(r) => match r.kind {
             RegKind::Vgpr | RegKind::Null => None,
-            RegKind::Vcc => Some((1, r.index, 0)),
+            RegKind::Vcc => Some((1, r.index, r.count)),
             k => Some((k as u8 + 2, r.index, r.count)),
         },
         Operand::Special(s) => Some((20, *s as u16, 1)),
         _ => None,
     }
+}
+
+/// The row's sources: a VALU word has at most three (the table rows of VOP3P opcodes whose
+/// probe text carries `op_sel_hi:[...]` list more).
+fn specs_of(info: &OpInfo) -> &[table::OperandSpec] {
+    &info.srcs[..info.srcs.len().min(3)]
 }
 
 pub(super) fn valu(
@@ -89,7 +95,7 @@ pub(super) fn valu(
     m: &Mods,
     wave: Option<Wave>,
 ) -> Res<Vec<u32>> {
-    let specs = &info.srcs;
+    let specs = specs_of(info);
     let nd = if info.family == Family::VOPC && info.has(flags::CMPX) {
         0
     } else {
@@ -132,7 +138,13 @@ pub(super) fn valu(
     }
     let mut srcs = Vec::new();
     for (spec, (t, c)) in specs.iter().zip(&ops[nd..]) {
-        let s = parse_src(t, *c, spec.ty)?;
+        let mut s = parse_src(t, *c, spec.ty)?;
+        // v_fma_mix* literals are 16-bit (see `check`): a negative one is its 16-bit pattern.
+        if let Operand::Literal(v) = s.op {
+            if info.mnemonic.starts_with("v_fma_mix") && v >= 0xffff_8000 {
+                s.op = Operand::Literal(v & 0xffff);
+            }
+        }
         match (spec.kind, &s.op) {
             (OperandKind::LaneMask, Operand::Reg(r)) if !s.neg && !s.abs && !s.sext => {
                 lane_mask(r, *c, t, wave, false)?
@@ -251,6 +263,12 @@ fn check(
     {
         return deny("dst_sel/dst_unused");
     }
+    if f == Form::Sdwa && info.dsts.is_empty() && (m.dst_sel.is_some() || m.dst_unused.is_some()) {
+        return deny("dst_sel/dst_unused");
+    }
+    if f == Form::Sdwa && info.srcs.is_empty() && m.src0_sel.is_some() {
+        return deny("src0_sel");
+    }
     if f == Form::Sdwa && info.family == Family::VOP1 && m.src1_sel.is_some() {
         return deny("src1_sel");
     }
@@ -258,6 +276,9 @@ fn check(
         && (m.dpp_ctrl.is_some() || m.row_mask.is_some() || m.bank_mask.is_some() || m.bound_ctrl)
     {
         return deny("DPP controls");
+    }
+    if f == Form::Dpp && m.dpp_ctrl.is_none() {
+        return deny("DPP without a control (quad_perm, row_shl ...)");
     }
     if f != Form::Dpp8 && m.dpp8.is_some() {
         return deny("dpp8");
@@ -291,14 +312,15 @@ fn check(
     let mut literals: Vec<u32> = Vec::new();
     let mut bus: Vec<(u8, u16, u8)> = Vec::new();
     if info.mnemonic.starts_with("v_div_fmas") {
-        bus.push((1, 0, 0));
+        // The implicit read is the VCC pair: `vcc` named again counts once, `vcc_lo` twice.
+        bus.push((1, 0, 2));
     }
     let limit = if ONE_CONSTANT.contains(&info.mnemonic) {
         1
     } else {
         2
     };
-    for (i, (spec, s)) in info.srcs.iter().zip(srcs).enumerate() {
+    for (i, (spec, s)) in specs_of(info).iter().zip(srcs).enumerate() {
         match spec.kind {
             OperandKind::LaneMask => {
                 if let Operand::Reg(r) = s.op {
@@ -319,6 +341,9 @@ fn check(
                     Operand::InlineFloat { bits, .. } => bits as u32,
                     _ => 0,
                 };
+                if spec.ty.bits() == 16 && v > 0xffff && v < 0xffff_8000 {
+                    return Err((s.col, format!("constant 0x{v:x} does not fit 16 bits")));
+                }
                 if !literals.contains(&v) {
                     literals.push(v);
                 }
@@ -328,17 +353,20 @@ fn check(
             _ => {}
         }
         if spec.kind != OperandKind::LaneMask {
-            if e32 {
-                if s.neg || s.abs || s.sext {
-                    return Err((s.col, "the e32 encoding has no source modifiers".into()));
-                }
-                if i == vsrc1 && matches!(info.family, Family::VOP2 | Family::VOPC) && !is_vgpr(s) {
-                    return Err((
-                        s.col,
-                        "the second source of the e32 encoding is a VGPR".into(),
-                    ));
-                }
-            } else if let Some(sc) = fc.srcs.get(i).copied().flatten() {
+            if e32 && (s.neg || s.abs || s.sext) {
+                return Err((s.col, "the e32 encoding has no source modifiers".into()));
+            }
+            if e32
+                && i == vsrc1
+                && matches!(info.family, Family::VOP2 | Family::VOPC)
+                && !is_vgpr(s)
+            {
+                return Err((
+                    s.col,
+                    "the second source of the e32 encoding is a VGPR".into(),
+                ));
+            }
+            if let Some(sc) = fc.srcs.get(i).copied().flatten() {
                 let (ok, what) = match s.op {
                     Operand::Reg(r) if r.kind == RegKind::Vgpr => (sc.vgpr, "a VGPR"),
                     Operand::Reg(_) | Operand::Special(_) => (sc.sgpr, "a scalar register"),
@@ -371,6 +399,18 @@ fn check(
             }
         }
         if let Operand::Literal(v) = s.op {
+            let ty = specs_of(info)[i].ty;
+            if ty.bits() == 64 && (s.neg || s.abs) {
+                return Err((s.col, "no neg/abs on a literal of a 64-bit operand".into()));
+            }
+            // v_fma_mix* sources are f16 or f32 by op_sel_hi; llvm-mc-19 takes 16-bit literals.
+            let bits16 = ty.bits() == 16 || info.mnemonic.starts_with("v_fma_mix");
+            if bits16 && v > 0xffff && v < 0xffff_8000 {
+                return Err((
+                    s.col,
+                    format!("literal 0x{v:x} does not fit a 16-bit operand"),
+                ));
+            }
             if matches!(f, Form::Sdwa | Form::Dpp | Form::Dpp8) {
                 return Err((s.col, format!("the {name} encoding takes no literal")));
             }
@@ -475,6 +515,9 @@ fn pack_e64(info: &'static OpInfo, dsts: &[(Reg, usize)], srcs: &[Src], m: &Mods
             Field::Vdst,
             u32::from(operand::encode_src(&Operand::Reg(*r)) & 0xff),
         );
+    } else if info.family == Family::VOPC {
+        // v_cmpx_*_e64 writes EXEC; llvm-mc-19 puts exec_lo (126) in the destination field.
+        f.set(Field::Vdst, 126);
     }
     if info.has(flags::VOP3B) {
         if let Some((r, _)) = dsts.get(1) {
@@ -495,11 +538,12 @@ fn pack_e64(info: &'static OpInfo, dsts: &[(Reg, usize)], srcs: &[Src], m: &Mods
         abs |= u32::from(s.abs) << i;
     }
     f.set(Field::Clamp, u32::from(m.clamp));
-    let n = info.srcs.len().min(3) as u32;
+    let n = specs_of(info).len() as u32;
     if vop3p {
         f.set(Field::NegLo, m.neg_lo.unwrap_or(0) | neg);
         f.set(Field::NegHi, m.neg_hi.unwrap_or(0));
-        f.set(Field::OpSel, m.op_sel.unwrap_or(0));
+        // op_sel bits past the sources are not encoded (llvm-mc-19 drops them too).
+        f.set(Field::OpSel, m.op_sel.unwrap_or(0) & ((1 << n) - 1));
         // op_sel_hi defaults to all ones (unused sources too), v_fma_mix* to zero.
         let mix = info.mnemonic.starts_with("v_fma_mix");
         let hi = m.op_sel_hi.unwrap_or(if mix { 0 } else { 7 });
@@ -549,7 +593,19 @@ fn short_ext(
             f.set(Field::Vdst, u32::from(r.index));
         }
     }
-    let s0 = srcs.first().ok_or((col0, "missing source".to_string()))?;
+    let Some(s0) = srcs.first() else {
+        // v_nop: an all-zero SDWA/DPP word (DPP8: the selects), as llvm-mc-19 writes it.
+        if let (false, Some(sel)) = (sdwa, m.dpp8) {
+            f.set(Field::Src0, u32::from(operand::DPP8));
+            f.set(Field::Dpp8Sel, sel);
+            return finish(&[layout, layout::DPP8], &f, 2, None, col0);
+        }
+        f.set(
+            Field::Src0,
+            u32::from(if sdwa { operand::SDWA } else { operand::DPP16 }),
+        );
+        return finish(&[layout], &f, 2, None, col0);
+    };
     let reg_code = |s: &Src| -> Res<(u32, bool)> {
         match s.op {
             Operand::Reg(r) if r.kind == RegKind::Vgpr => Ok((u32::from(r.index), false)),
@@ -588,7 +644,10 @@ fn short_ext(
         f.set(Field::S0, u32::from(sg0));
         f.set(Field::Src0Sext, u32::from(s0.sext));
         f.set(Field::Src0Sel, m.src0_sel.unwrap_or(6));
-        f.set(Field::Src1Sel, m.src1_sel.unwrap_or(6));
+        // VOP1 has no second source: its src1_sel field stays 0.
+        if info.family != Family::VOP1 {
+            f.set(Field::Src1Sel, m.src1_sel.unwrap_or(6));
+        }
         let ext = if info.family == Family::VOPC {
             if let Some((r, _)) = dst
                 .first()
