@@ -79,7 +79,8 @@ pub(super) fn salu(info: &'static OpInfo, ops: &[(String, usize)]) -> Res<Vec<u3
         let r = parse_reg(t)
             .filter(|r| r.kind != RegKind::Vgpr)
             .ok_or((*c, format!("`{t}` is not a scalar register")))?;
-        if r.count != info.dsts[0].dwords {
+        // `null` stands for a register of any width.
+        if r.count != info.dsts[0].dwords && r.kind != RegKind::Null {
             return Err((
                 *c,
                 format!(
@@ -124,7 +125,7 @@ pub(super) fn salu(info: &'static OpInfo, ops: &[(String, usize)]) -> Res<Vec<u3
             return Err((*c, format!("`{t}`: {} reads a register", info.mnemonic)));
         }
         if let Operand::Reg(r) = s.op {
-            if r.count != spec.dwords && r.kind != RegKind::Vgpr {
+            if r.count != spec.dwords && !matches!(r.kind, RegKind::Vgpr | RegKind::Null) {
                 return Err((
                     *c,
                     format!(

@@ -122,6 +122,10 @@ fn operand_count_is_exact() {
     rejects("v_dot4c_i32_i8 v0, v1, v2 op_sel:[0,0,0]");
     assert_eq!(asm("v_dot4c_i32_i8 v0, v1, v2"), [0x1a000501]);
     rejects("s_add_u32 s0, s1");
+    // Register widths: s_bfm_b64 reads 32-bit sources; `null` has any width.
+    rejects("s_bfm_b64 s[4:5], s[0:1], s2");
+    rejects("s_and_b64 s[0:1], s2, s[2:3]");
+    assert_eq!(asm("s_swappc_b64 null, s[0:1]"), [0xbefd2100]);
     rejects("s_add_u32 s0, s1, s2, s3");
 }
 

@@ -32,7 +32,8 @@ fn aligned(r: &Reg) -> bool {
 }
 
 fn reg_shape(r: &Reg, dwords: u8, col: usize, t: &str) -> Res<()> {
-    if r.count != dwords {
+    // `null` stands for a register of any width.
+    if r.count != dwords && r.kind != RegKind::Null {
         return Err((
             col,
             format!(
