@@ -86,6 +86,27 @@ rows += case("dpp_masks", "v_mov_b32 v10, 0x55; v_mov_b32_dpp v10, v4 quad_perm:
              "DPP row_mask/bank_mask: masked lanes keep vdst")
 rows += case("dpp8", "v_mov_b32_dpp v10, v4 dpp8:[7,6,5,4,3,2,1,0]", 64, A64, lambda l: 100 + l,
              (1 << 64) - 1, s16(), s16(), (1 << 64) - 1, 0, lambda l: 100 + (l ^ 7), "DPP8 lane selects")
+# DPP whose destination or src1 is src0's own register (clang's cross-lane builtins and
+# reductions): the destination takes the permuted src0 like any other register, and only
+# src0 is permuted; src1 reads this lane's value (RDNA2 ISA 6.2.2)
+SHR1 = lambda l: 0 if l % 16 == 0 else 0x100 + l - 1
+for w, lanes, full in ((32, A32, (1 << 32) - 1), (64, A64, (1 << 64) - 1)):
+    rows += case(f"dpp8_self{w}", "v_mov_b32_dpp v4, v4 dpp8:[7,6,5,4,3,2,1,0]; v_mov_b32 v10, v4", w, lanes,
+                 lambda l: 0x100 + l, full, s16(), s16(), full, 0, lambda l: 0x100 + (l ^ 7),
+                 "DPP8 move onto its own source")
+    rows += case(f"dpp_quad_self{w}", "v_mov_b32_dpp v4, v4 quad_perm:[3,2,1,0] row_mask:0xf bank_mask:0xf; "
+                 "v_mov_b32 v10, v4", w, lanes, lambda l: 0x100 + l, full, s16(), s16(), full, 0,
+                 lambda l: 0x100 + (l ^ 3), "DPP quad_perm move onto its own source")
+    rows += case(f"dpp_shr_self{w}", "v_mov_b32_dpp v4, v4 row_shr:1 bound_ctrl:1; v_mov_b32 v10, v4", w, lanes,
+                 lambda l: 0x100 + l, full, s16(), s16(), full, 0, SHR1,
+                 "DPP row_shr move onto its own source, bound_ctrl")
+    rows += case(f"dpp_add_alias{w}", "v_add_nc_u32_dpp v4, v4, v4 row_shr:1 bound_ctrl:1; v_mov_b32 v10, v4", w,
+                 lanes, lambda l: 0x100 + l, full, s16(), s16(), full, 0, lambda l: SHR1(l) + 0x100 + l,
+                 "DPP src1 naming src0's register reads this lane's value")
+    rows += case(f"dpp_add_alias_keep{w}", "v_add_nc_u32_dpp v4, v4, v4 row_shr:1; v_mov_b32 v10, v4", w, lanes,
+                 lambda l: 0x100 + l, full, s16(), s16(), full, 0,
+                 lambda l: 0x100 + l if l % 16 == 0 else 2 * (0x100 + l) - 1,
+                 "DPP without bound_ctrl: a lane with no source keeps its destination")
 # control flow: branches are wave-uniform; a loop runs until its condition is empty
 COUNTED = "v_mov_b32 v10, v4; v_add_nc_u32 v10, 1, v10; v_cmp_gt_u32 vcc_lo, 5, v10; s_cbranch_vccnz -3"
 rows += case("loop32", COUNTED, 32, A32, lambda l: l, (1 << 32) - 1, s16(), s16(), (1 << 32) - 1, 0,

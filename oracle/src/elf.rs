@@ -10,6 +10,9 @@ use crate::mode::{FloatMode, Mode, Wave};
 const EM_AMDGPU: u16 = 224;
 const SHT_SYMTAB: u32 = 2;
 const SHT_DYNSYM: u32 = 11;
+const SHT_NOTE: u32 = 7;
+/// The note type of the code object's metadata (message pack, code object v3 and later).
+const NT_AMDGPU_METADATA: u32 = 32;
 /// EF_AMDGPU_MACH occupies the low byte of e_flags.
 const EF_AMDGPU_MACH: u32 = 0xff;
 
@@ -192,6 +195,49 @@ impl<'a> CodeObject<'a> {
             }));
         }
         Ok(None)
+    }
+
+    /// The section holding `sym` (its index in the file's headers): its address and bytes.
+    pub fn section_of(&self, sym: &Symbol) -> Result<(u64, &'a [u8])> {
+        let sec = self
+            .sections
+            .iter()
+            .find(|s| {
+                s.kind != 8 // SHT_NOBITS
+                    && (s.offset..s.offset + s.size).contains(&sym.file_offset)
+            })
+            .ok_or_else(|| {
+                bad(
+                    sym.file_offset,
+                    format!("symbol `{}` in no section", sym.name),
+                )
+            })?;
+        Ok((sec.addr, bytes(self.data, sec.offset, sec.size)?))
+    }
+
+    /// The descriptor of the NT_AMDGPU_METADATA note (owner `AMDGPU`): the message-pack map
+    /// that [`crate::metadata`] reads, and its offset in the file.
+    pub fn metadata_note(&self) -> Result<(usize, &'a [u8])> {
+        for sec in self.sections.iter().filter(|s| s.kind == SHT_NOTE) {
+            let mut at = sec.offset;
+            let end = sec.offset + sec.size;
+            while at + 12 <= end {
+                let namesz = u32_at(self.data, at)? as usize;
+                let descsz = u32_at(self.data, at + 4)? as usize;
+                let kind = u32_at(self.data, at + 8)?;
+                let name_at = at + 12;
+                let desc_at = name_at + namesz.next_multiple_of(4);
+                let name = bytes(self.data, name_at, namesz)?;
+                if kind == NT_AMDGPU_METADATA && name.strip_suffix(b"\0") == Some(b"AMDGPU") {
+                    return Ok((desc_at, bytes(self.data, desc_at, descsz)?));
+                }
+                at = desc_at + descsz.next_multiple_of(4);
+            }
+        }
+        Err(bad(
+            0,
+            "no NT_AMDGPU_METADATA note (code object v3 or later)",
+        ))
     }
 
     /// The bytes of a symbol.

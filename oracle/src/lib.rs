@@ -19,6 +19,7 @@ pub mod error;
 pub mod exec;
 pub mod hip;
 mod loader;
+pub mod metadata;
 pub mod mode;
 pub mod protocol;
 pub mod template;

@@ -13,6 +13,7 @@ pub mod rules;
 pub mod spirv;
 pub mod wave;
 pub mod wave_float;
+pub mod workgroup;
 
 pub use lower::{
     is_lowered, lower, lower_wave, lower_wave_mem, lower_wave_words, lower_wave_words_mem,

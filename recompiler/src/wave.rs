@@ -20,7 +20,7 @@
 //! read and write it, little-endian, at any byte address; others read 0 and write nothing.
 
 use crate::interp::{eval_expr, Uniform};
-use crate::ir::{Expr, Kernel, LdsOp, Terminator};
+use crate::ir::{Expr, Kernel, LdsOp};
 
 /// A wave's state before the body.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -150,7 +150,7 @@ pub fn mem_swaps(op: LdsOp, bytes: usize, old: u64, c: u64) -> bool {
 /// The LDS as bytes, little-endian, with the access rule of [`Expr::Lds`]: a dword at any
 /// byte address inside the LDS (unaligned addresses included); an access whose four bytes do
 /// not all lie inside is out of range (reads 0, writes nothing).
-struct Lds(Vec<u8>);
+pub(crate) struct Lds(pub(crate) Vec<u8>);
 
 impl Lds {
     fn in_range(&self, a: u32) -> bool {
@@ -181,24 +181,24 @@ pub fn watchdog_message() -> String {
 }
 
 /// The evaluation state of one wave: every lane's expression values and register variables.
-struct State<'k> {
-    kernel: &'k Kernel,
-    uni: Uniform,
+pub(crate) struct State<'k> {
+    pub(crate) kernel: &'k Kernel,
+    pub(crate) uni: Uniform,
     /// vals[lane][expr]
-    vals: Vec<Vec<u64>>,
+    pub(crate) vals: Vec<Vec<u64>>,
     /// vars[lane][variable]
-    vars: Vec<Vec<u64>>,
-    lds: Lds,
+    pub(crate) vars: Vec<Vec<u64>>,
+    pub(crate) lds: Lds,
     /// Set when an LDS access faulted the wave.
-    fault: bool,
+    pub(crate) fault: bool,
     /// The memory region's bytes.
-    mem: Vec<u8>,
+    pub(crate) mem: Vec<u8>,
 }
 
 impl State<'_> {
     /// Evaluates the expressions `range` on every lane; leaves only when `leaves`, the others
     /// only when not.
-    fn eval(&mut self, input: &WaveInput, range: std::ops::Range<usize>, leaves: bool) {
+    pub(crate) fn eval(&mut self, input: &WaveInput, range: std::ops::Range<usize>, leaves: bool) {
         let n = self.vals.len();
         for i in range {
             let e = &self.kernel.exprs[i];
@@ -335,117 +335,24 @@ pub fn run_wave(kernel: &Kernel, input: &WaveInput) -> WaveOutput {
 }
 
 /// [`run_wave`] with the wave's memory region `mem` (its whole size, dwords from byte 0 at
-/// [`MEM_BASE`]); gives the region after the body too.
+/// [`MEM_BASE`]); gives the region after the body too. A barrier ([`crate::ir::Block::barrier`])
+/// waits for no one: the wave is alone in its workgroup.
 pub fn run_wave_mem(kernel: &Kernel, input: &WaveInput, mem: &[u32]) -> (WaveOutput, Vec<u32>) {
-    let n = input.lanes.len();
-    let nvars = kernel
-        .exprs
-        .iter()
-        .filter_map(|e| match e {
-            Expr::Var(id) => Some(usize::from(*id) + 1),
-            _ => None,
-        })
-        .chain(
-            kernel
-                .blocks
-                .iter()
-                .flat_map(|b| b.stores.iter().map(|s| usize::from(s.0) + 1)),
-        )
-        .max()
-        .unwrap_or(0);
-    let mut st = State {
-        kernel,
-        uni: Uniform {
-            sgprs: input.sgprs,
-            exec: input.exec,
-        },
-        vals: vec![vec![0; kernel.exprs.len()]; n],
-        vars: vec![vec![0; nvars]; n],
-        lds: Lds(input.lds.iter().flat_map(|d| d.to_le_bytes()).collect()),
-        fault: false,
-        mem: mem.iter().flat_map(|d| d.to_le_bytes()).collect(),
-    };
-    let all = 0..kernel.exprs.len();
-    st.eval(input, all.clone(), true);
-    let mut error = None;
-    if kernel.blocks.is_empty() {
-        st.eval(input, all, false);
-    } else {
-        let mut block = 0usize;
-        let mut executed = 0u32;
-        while let Some(b) = kernel.blocks.get(block) {
-            if executed == WATCHDOG_BLOCKS {
-                error = Some(watchdog_message());
-                break;
-            }
-            executed += 1;
-            st.eval(input, b.exprs.start as usize..b.exprs.end as usize, false);
-            for (vals, vars) in st.vals.iter().zip(st.vars.iter_mut()) {
-                for &(id, h) in &b.stores {
-                    vars[usize::from(id)] = vals[h.index()];
-                }
-            }
-            block = match b.term {
-                Terminator::Jump(t) => t as usize,
-                Terminator::Branch { cond, then, other } => {
-                    let c = st.vals.first().is_some_and(|v| v[cond.index()] != 0);
-                    if c {
-                        then as usize
-                    } else {
-                        other as usize
-                    }
-                }
-            };
-        }
-        let exit = kernel.blocks.last().map_or(0, |b| b.exprs.end as usize);
-        st.eval(input, exit..kernel.exprs.len(), false);
-    }
-    if st.fault {
-        error = Some(crate::lds_bits::LDS_FAULT.to_string());
-    }
-    let vals = &st.vals;
-    let lanes = vals
-        .iter()
-        .map(|v| {
-            let mut out = [0u32; 16];
-            for (o, h) in out.iter_mut().zip(&kernel.outputs) {
-                *o = v[h.index()] as u32;
-            }
-            out
-        })
-        .collect();
-    let uniform = kernel.uniform.as_ref().zip(vals.first()).map(|(u, v)| {
-        let mut sgprs = [0u32; 16];
-        for (s, h) in sgprs.iter_mut().zip(&u.sgprs) {
-            *s = v[h.index()] as u32;
-        }
-        UniformValues {
-            sgprs,
-            exec: v[u.exec.index()],
-            vcc: v[u.vcc.index()],
-            scc: v[u.scc.index()] != 0,
-        }
-    });
-    let lds = st
-        .lds
-        .0
-        .chunks_exact(4)
+    use crate::workgroup::{Stop, WaveRun};
+    let mut w = WaveRun::new(kernel, input, bytes_of(&input.lds), bytes_of(mem));
+    while w.run() == Stop::Barrier {}
+    let (out, _, mem) = w.finish();
+    (out, dwords_of(&mem))
+}
+
+pub(crate) fn bytes_of(d: &[u32]) -> Vec<u8> {
+    d.iter().flat_map(|d| d.to_le_bytes()).collect()
+}
+
+pub(crate) fn dwords_of(b: &[u8]) -> Vec<u32> {
+    b.chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    let mem = st
-        .mem
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    (
-        WaveOutput {
-            lanes,
-            uniform,
-            error,
-            lds,
-        },
-        mem,
-    )
+        .collect()
 }
 
 #[cfg(test)]

@@ -82,7 +82,9 @@ pub const ENDLESS: &str = "v_mov_b32 v10, 1\ns_branch -1";
 
 fn kernel(text: &str, wave: Wave) -> Kernel {
     let text = if wave == Wave::W64 {
-        text.replace("vcc_lo", "vcc").replace("exec_lo", "exec")
+        text.replace("vcc_lo", "vcc")
+            .replace("s_mov_b32 exec_lo", "s_mov_b64 exec")
+            .replace("exec_lo", "exec")
     } else {
         text.to_string()
     };

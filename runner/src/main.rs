@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod backend;
 mod cmd;
+mod dispatch;
 mod fuzz;
 mod plan;
 mod progfuzz;
@@ -32,6 +33,8 @@ enum Command {
     Encode(cmd::encode::Args),
     /// Replay datasets through a backend (cpu, vulkan[:driver]).
     Replay(cmd::replay::Args),
+    /// Run a kernel of a code object over a grid (cpu, vulkan[:driver], hip).
+    Dispatch(cmd::dispatch::Args),
     /// Run a sweep spec on a backend and write a dataset.
     Sweep(cmd::sweep::Args),
     /// Merge sweep shards into one dataset.
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         Command::Decode(a) => cmd::decode::run(a),
         Command::Encode(a) => cmd::encode::run(a),
         Command::Replay(a) => cmd::replay::run(a),
+        Command::Dispatch(a) => cmd::dispatch::run(a),
         Command::Sweep(a) => cmd::sweep::run(a),
         Command::Merge(a) => cmd::merge::run(a),
         Command::Plan(a) => cmd::plan::run(a),

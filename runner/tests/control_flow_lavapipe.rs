@@ -80,7 +80,9 @@ fn dataset() -> String {
     for (name, body) in BODIES {
         for wave in [32u32, 64] {
             let body = if wave == 64 {
-                body.replace("vcc_lo", "vcc").replace("exec_lo", "exec")
+                body.replace("vcc_lo", "vcc")
+                    .replace("s_mov_b32 exec_lo", "s_mov_b64 exec")
+                    .replace("exec_lo", "exec")
             } else {
                 body.to_string()
             };

@@ -25,6 +25,10 @@ pub struct Block {
     pub exprs: std::ops::Range<u32>,
     pub stores: Vec<(u16, Handle)>,
     pub term: Terminator,
+    /// The block ends at an `s_barrier`: after its stores, the wave waits until every wave
+    /// of its workgroup that has not ended reaches a barrier, then follows `term`. A wave
+    /// alone in its workgroup goes on at once.
+    pub barrier: bool,
 }
 
 impl Kernel {

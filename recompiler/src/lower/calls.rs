@@ -18,9 +18,11 @@ use rdnaprobe_isa::{Instruction, Opcode};
 /// The code address of the body's first word.
 pub const CODE_BASE: u64 = 0x0000_2000_0000_0000;
 
-/// The variables that carry a jump's target address into the dispatch chain.
-const TARGET_LO: u16 = 1024;
-const TARGET_HI: u16 = 1025;
+/// The variables that carry a jump's target address into the dispatch chain: past a lane's
+/// private dwords (they once shared dwords 0 and 1 of scratch, so a call overwrote a frame at
+/// offset 0 with its return address).
+const TARGET_LO: u16 = super::scratch::SCRATCH_REG + super::scratch::SCRATCH_DWORDS;
+const TARGET_HI: u16 = TARGET_LO + 1;
 
 /// How an instruction uses the program counter.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -93,6 +95,7 @@ pub(super) fn dispatch_chain(
         blocks.push(Block {
             exprs: start..l.b.k.exprs.len() as u32,
             stores: vec![],
+            barrier: false,
             term: Terminator::Branch {
                 cond,
                 then,
@@ -106,6 +109,7 @@ pub(super) fn dispatch_chain(
         exprs: at..at,
         stores: vec![],
         term: Terminator::Jump(trap),
+        barrier: false,
     });
     blocks
 }

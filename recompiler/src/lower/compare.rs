@@ -47,7 +47,7 @@ pub(super) fn int(l: &mut Lowerer, c: &Ctx, cond: ICond, wide: bool) -> Result<(
     let (a, b) = if wide {
         (l.read64(&srcs[0], false)?, l.read64(&srcs[1], false)?)
     } else {
-        let v = l.int_srcs(c.inst)?;
+        let v = l.int_srcs(c)?;
         (v[0], v[1])
     };
     let r = match cond {

@@ -49,16 +49,22 @@ fn ends_wave(op: Opcode) -> bool {
 
 fn ends_block(inst: &Instruction) -> bool {
     let op = inst.info().op();
-    is_branch(op) || ends_wave(op) || matches!(calls::pc_use(op), Some(Pc::Call | Pc::Jump))
+    is_branch(op)
+        || ends_wave(op)
+        || op == Opcode::s_barrier
+        || matches!(calls::pc_use(op), Some(Pc::Call | Pc::Jump))
 }
 
-/// Whether `body` needs blocks: a branch, a program-counter op, or an s_endpgm / s_setkill
-/// before its last instruction.
+/// Whether `body` needs blocks: a branch, a program-counter op, an s_barrier (where the
+/// waves of a workgroup meet), or an s_endpgm / s_setkill before its last instruction.
 pub(super) fn has_control_flow(body: &[Decoded]) -> bool {
     body.iter().enumerate().any(|(i, d)| match d {
         Decoded::Inst(inst) => {
             let op = inst.info().op();
-            is_branch(op) || calls::pc_use(op).is_some() || (ends_wave(op) && i + 1 < body.len())
+            is_branch(op)
+                || calls::pc_use(op).is_some()
+                || op == Opcode::s_barrier
+                || (ends_wave(op) && i + 1 < body.len())
         }
         Decoded::Unsupported(_) => false,
     })
@@ -228,6 +234,7 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
         // Block 0 also holds the contract's setup (inputs, s_in, EXEC).
         let first = if bi == 0 { 0 } else { l.b.k.exprs.len() as u32 };
         let mut term = Terminator::Jump(block_at(end));
+        let mut barrier = false;
         let mut target = Vec::new();
         for i in start..end {
             let Decoded::Inst(inst) = &body[i] else {
@@ -251,7 +258,9 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
                 }
                 None => {}
             }
-            if ends_wave(op) {
+            if op == Opcode::s_barrier {
+                barrier = true;
+            } else if ends_wave(op) {
                 term = Terminator::Jump(exit);
             } else if let Some(to) = target_of[i] {
                 let to = block_at(to);
@@ -273,6 +282,7 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
             exprs: first..l.b.k.exprs.len() as u32,
             stores,
             term,
+            barrier,
         });
     }
     if indirect {

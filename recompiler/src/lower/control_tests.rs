@@ -175,3 +175,26 @@ fn a_jump_outside_the_body_is_stopped_by_the_watchdog() {
     let e = lower_words(&words, FloatMode::DEFAULT, Wave::W32, Target::Gfx1030).unwrap_err();
     assert!(e.to_string().contains("wave contract"), "{e}");
 }
+
+#[test]
+fn a_call_keeps_private_dwords_0_and_1() {
+    // -O0 code keeps its frame at s33 = 0: store v4 to private dwords 0 and 1, call a callee
+    // that returns at once, load both back (the words are llvm-mc-19's: the assembler has no
+    // scratch forms)
+    let store = |off: u32| [0xdc70_4000 | off, 0x0021_0400];
+    let load = |off: u32, vdst: u32| [0xdc30_4000 | off, 0x0021_0000 | vdst << 24];
+    let mut words = Vec::new();
+    words.extend(store(0));
+    words.extend(store(4));
+    words.extend(assemble("s_call_b64 s[4:5], 5").unwrap());
+    words.extend(load(0, 10));
+    words.extend(load(4, 11));
+    words.extend(assemble("s_endpgm\ns_setpc_b64 s[4:5]").unwrap());
+    let k = lower_wave_words(&words, FloatMode::DEFAULT, Wave::W32, Target::Gfx1030).unwrap();
+    let lanes = (0..32).map(|l| [0x1000 + l, 0, 0, 0, 0, 0]).collect();
+    let out = run_wave(&k, &WaveInput::new(lanes, u64::MAX, vec![]));
+    assert_eq!(out.error, None);
+    for (l, o) in out.lanes.iter().enumerate() {
+        assert_eq!(o[..2], [0x1000 + l as u32; 2], "lane {l}");
+    }
+}

@@ -144,7 +144,7 @@ pub(super) fn f64_from_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 
 /// v_cvt_f32_ubyte0..3: byte `k` of the source, exactly.
 pub(super) fn f32_from_ubyte(l: &mut Lowerer, c: &Ctx, k: u32) -> Result<(), String> {
-    let s = l.int_srcs(c.inst)?;
+    let s = l.int_srcs(c)?;
     let x = *s.first().ok_or("missing source 0")?;
     let b = &mut l.b;
     // a byte is exactly representable: build the f32 bits from the f64 value

@@ -49,7 +49,7 @@ pub(super) fn dot(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
         Opcode::v_dot8_i32_i4 => (4, true),
         _ => (4, false),
     };
-    let mut s = l.int_srcs(c.inst)?;
+    let mut s = l.int_srcs(c)?;
     if s.len() < 2 {
         return Err(format!("{}: missing source", c.op));
     }

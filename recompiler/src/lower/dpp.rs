@@ -23,7 +23,11 @@
 use super::operands::Ctx;
 use super::regs::Lowerer;
 use crate::ir::{Handle, IntBin, IntCmp};
-use rdnaprobe_isa::{Encoding, Operand, RegKind, Wave};
+use rdnaprobe_isa::{Encoding, Operand, Reg, RegKind, Wave};
+
+/// Where the permuted src0 lives while the instruction's lowering runs: past the 256 VGPRs
+/// an encoding can name.
+const DPP_SRC0: u16 = 0x4000;
 
 /// Where lane `lane` reads from under a DPP16 control, and whether that lane exists.
 /// `None`: the control is illegal on gfx10.
@@ -164,18 +168,30 @@ impl Lowerer {
             let on = b.bit(bit, 1);
             writes = b.band(writes, on);
         }
-        // src0, read from `from` (0 where nothing is fetched).
+        // src0, read from `from` (0 where nothing is fetched), into shadow registers that no
+        // instruction can name: the instruction's own src0 operand is redirected there, so a
+        // src1 naming the same VGPR reads this lane's value, and a destination equal to src0
+        // is written as any destination is.
         let dwords = src0.count.max(1);
-        let mut saved = Vec::with_capacity(usize::from(dwords));
         for i in 0..u16::from(dwords) {
-            let r = src0.index + i;
-            let v = self.vgpr_get(r);
+            let v = self.vgpr_get(src0.index + i);
             let got = self.wave_read(v, from);
             let zero = self.b.c32(0);
             let got = self.b.sel(fetched, got, zero);
-            saved.push((r, v, got));
-            self.vgpr_put(r, got);
+            self.vgpr_put(DPP_SRC0 + i, got);
         }
+        let mut srcs = c.srcs.clone();
+        srcs[0] = Operand::Reg(Reg {
+            index: DPP_SRC0,
+            ..src0
+        });
+        let shadow = Ctx {
+            inst: c.inst,
+            op: c.op,
+            srcs,
+            mods: c.mods,
+            enc: c.enc,
+        };
         // EXEC for this one instruction: the lanes that write.
         let exec_before = (self.sgpr_get(126), self.sgpr_get(127));
         let mask = self.ballot_dwords(writes);
@@ -185,23 +201,14 @@ impl Lowerer {
             let hi = self.b.and(exec_before.1, mask[1]);
             self.sgpr_init(127, hi);
         }
-        let hi = self.sgpr_get(127);
-        let wrote = self.lane_bit(lo, hi);
-        let r = f(self, c);
-        // Restore EXEC unless the instruction wrote it (v_cmpx), and src0; where src0 was also
-        // the destination, the lanes that wrote keep the result.
+        let r = f(self, &shadow);
+        // Restore EXEC unless the instruction wrote it (v_cmpx).
         if self.sgpr_get(126) == lo {
             self.sgpr_init(126, exec_before.0);
             self.sgpr_init(127, exec_before.1);
         }
-        for (reg, v, got) in saved {
-            let now = self.vgpr_get(reg);
-            let restored = if now == got {
-                v
-            } else {
-                self.b.sel(wrote, now, v)
-            };
-            self.vgpr_put(reg, restored);
+        for i in 0..u16::from(dwords) {
+            self.vgpr.remove(&(DPP_SRC0 + i));
         }
         r
     }

@@ -12,7 +12,7 @@ pub(super) fn f64_from_int(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(),
     if c.mods.sdwa.is_some() {
         return Err("SDWA on a 64-bit result is not modelled".into());
     }
-    let x = *l.int_srcs(c.inst)?.first().ok_or("missing source 0")?;
+    let x = *l.int_srcs(c)?.first().ok_or("missing source 0")?;
     let b = &mut l.b;
     let cv = if signed {
         Convert::S32ToF64

@@ -256,7 +256,7 @@ pub(super) fn cvt_pk(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(), Strin
     if c.mods.op_sel != 0 {
         return Err(format!("{}: op_sel on 32-bit sources", c.op));
     }
-    let s = l.int_srcs(c.inst)?;
+    let s = l.int_srcs(c)?;
     if s.len() < 2 {
         return Err(format!("{}: missing source", c.op));
     }

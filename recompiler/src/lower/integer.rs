@@ -5,6 +5,7 @@
 use super::operands::Ctx;
 use super::saturate;
 use super::Lowerer;
+use crate::build::Fmt;
 use crate::ir::{Handle, IntBin, IntCmp, IntUn};
 use rdnaprobe_isa::Opcode;
 
@@ -26,7 +27,7 @@ pub(super) fn s_mov(l: &mut Lowerer, c: &Ctx, dwords: u8) -> Result<(), String> 
 /// selection, one 32-bit result (carries and 64-bit shifts write two).
 pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     let wave = l.wave;
-    let s = l.int_srcs(c.inst)?;
+    let s = l.int_srcs(c)?;
     let arg = |i: usize| -> Result<Handle, String> {
         s.get(i)
             .copied()
@@ -60,10 +61,16 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             b.add(p, arg(1)?)
         }
         Opcode::v_cndmask_b32 => {
-            let srcs = c.inst.srcs(wave);
+            let srcs = c.srcs.clone();
             let mask = srcs.get(2).ok_or("v_cndmask_b32 without a mask")?;
             let bit = l.read_mask(mask)?;
-            let r = l.b.sel(bit, arg(1)?, arg(0)?);
+            // The VOP3, SDWA and DPP16 forms take float input modifiers on both data sources
+            // (LLVM folds fabs/fneg into them: `v_cndmask_b32_e64 v8, |v2|, v8, s0`): abs
+            // clears and neg flips bit 31 of the dword, as on any f32 source.
+            let (x, y) = (arg(0)?, arg(1)?);
+            let x = l.apply_absneg(Fmt::F32, x, c, 0);
+            let y = l.apply_absneg(Fmt::F32, y, c, 1);
+            let r = l.b.sel(bit, y, x);
             return l.write_result(c.inst, r);
         }
         Opcode::v_lshrrev_b32 => {
@@ -311,7 +318,7 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
         | Opcode::v_add_co_ci_u32
         | Opcode::v_sub_co_ci_u32
         | Opcode::v_subrev_co_ci_u32 => {
-            let srcs = c.inst.srcs(wave);
+            let srcs = c.srcs.clone();
             let (x, y) = if matches!(c.op, Opcode::v_subrev_co_u32 | Opcode::v_subrev_co_ci_u32) {
                 (arg(1)?, arg(0)?)
             } else {
@@ -353,7 +360,7 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             return l.write_mask(cd, carry);
         }
         Opcode::v_lshlrev_b64 | Opcode::v_lshrrev_b64 | Opcode::v_ashrrev_i64 => {
-            let srcs = c.inst.srcs(wave);
+            let srcs = c.srcs.clone();
             let sh = l.read32(srcs.first().ok_or("missing shift")?)?;
             let x = l.read64(srcs.get(1).ok_or("missing source")?, false)?;
             let b = &mut l.b;

@@ -23,7 +23,7 @@
 //!   OOB_SELECT (bits 29:28), per dword of the access at its own offset: 0 out of range when
 //!   index >= num_records or offset >= stride; 1 when index >= num_records; 2 when
 //!   num_records is 0; 3 when index * stride + offset >= num_records. Swizzled V#s and
-//!   ADD_TID are not modelled (computed as if clear). MTBUF with a 32-bit-per-component
+//!   ADD_TID: see [`super::buffer_addr`]. MTBUF with a 32-bit-per-component
 //!   format needs no conversion and is addressed the same way.
 //! - SMEM: see [`super::smem`].
 

@@ -108,3 +108,26 @@ fn memory_needs_the_wave_contract() {
     .to_string();
     assert!(e.contains("needs the wave contract"), "{e}");
 }
+
+#[test]
+fn a_swizzled_add_tid_vsharp_gives_each_lane_its_own_dword() {
+    // the private-segment V# shape: SWIZZLE_ENABLE (s25 bit 31), ADD_TID, INDEX_STRIDE 32,
+    // OOB_SELECT 3; buffer_store_dword v4, off, s[24:27], 0 offset:4, then loads of
+    // offsets 4 and 0: lane l's dword 1 is at 1 * 4 * 32 + 4 * l
+    let mut words = vsharp(0x31c1_6fac, 64);
+    words.extend([0x8819_ff11, 0x8000_0000]);
+    words.extend([0xe070_0004, 0x8006_0400, 0xe030_0004, 0x8006_0a00]);
+    words.extend([0xe030_0000, 0x8006_0b00]);
+    let mem: Vec<u32> = (0..64).map(|i| 0x5000 + i).collect();
+    let (out, after) = mem_run(&words, u64::MAX, &mem);
+    assert_eq!(out.error, None);
+    for l in 0..32usize {
+        assert_eq!(
+            out.lanes[l][..2],
+            [100 + l as u32, 0x5000 + l as u32],
+            "lane {l}"
+        );
+        assert_eq!(after[32 + l], 100 + l as u32, "dword {}", 32 + l);
+        assert_eq!(after[l], 0x5000 + l as u32, "dword {l} is not written");
+    }
+}

@@ -98,13 +98,11 @@ impl Lowerer {
     }
 
     /// Source operands after SDWA selection (integers: no modifiers).
-    pub(super) fn int_srcs(&mut self, inst: &Instruction) -> Result<Vec<Handle>, String> {
-        let srcs = inst.srcs(self.wave);
-        let mods = inst.modifiers();
-        let mut out = Vec::new();
-        for (i, s) in srcs.iter().enumerate() {
+    pub(super) fn int_srcs(&mut self, c: &Ctx) -> Result<Vec<Handle>, String> {
+        let mut out = Vec::with_capacity(c.srcs.len());
+        for (i, s) in c.srcs.iter().enumerate() {
             let v = self.read32(s)?;
-            let v = match (&mods.sdwa, i) {
+            let v = match (&c.mods.sdwa, i) {
                 (Some(sd), 0) => self.sdwa_sel(v, sd.src0_sel, sd.src0_sext),
                 (Some(sd), 1) => self.sdwa_sel(v, sd.src1_sel, sd.src1_sext),
                 _ => v,

@@ -111,7 +111,7 @@ fn norm16_f32(l: &mut Lowerer, x: Handle, signed: bool) -> Handle {
 /// rule: cvt-off-f32-i4: v_cvt_off_f32_i4: bits 3:0 of S0 as a signed 4-bit integer, divided
 /// by 16 (exact: -0.5 to 0.4375); the f32 result modifiers apply.
 pub(super) fn cvt_off_f32_i4(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
-    let x = *l.int_srcs(c.inst)?.first().ok_or("missing source 0")?;
+    let x = *l.int_srcs(c)?.first().ok_or("missing source 0")?;
     let b = &mut l.b;
     let v = b.shlc(x, 28);
     let v = b.sarc(v, 28);

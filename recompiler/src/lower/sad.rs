@@ -61,7 +61,7 @@ fn plain(c: &Ctx) -> Result<(), String> {
 /// v_sad_u8, v_sad_hi_u8, v_sad_u16, v_sad_u32, v_msad_u8, v_lerp_u8, v_perm_b32.
 pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     plain(c)?;
-    let s = l.int_srcs(c.inst)?;
+    let s = l.int_srcs(c)?;
     if s.len() < 3 {
         return Err(format!("{}: missing source", c.op));
     }

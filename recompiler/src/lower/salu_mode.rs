@@ -9,6 +9,12 @@
 //! 7:6 f16/f64 denormals, 8 DX10_CLAMP, 9 IEEE, 23 FP16_OVFL. The other fields (LOD_CLAMPED, DEBUG,
 //! EXCP_EN, VSKIP, CSP, ...) read as 0; a write that would set one is unsupported, since they
 //! change what the wave does (exceptions, skipped vector instructions) beyond the float rules.
+//!
+//! HW_REG_FLAT_SCR_LO/HI (20, 21; gfx10 names FLAT_SCRATCH only through them) hold the wave's
+//! flat-scratch base, which every kernel that sets up flat scratch writes first (clang's -O0
+//! code and calls). They are read and written as 32-bit registers; the model's scratch
+//! instructions address a lane's private memory by offset alone, so the base changes nothing
+//! else.
 
 use super::operands::Ctx;
 use super::Lowerer;
@@ -18,6 +24,11 @@ use rdnaprobe_isa::{FloatMode, Opcode};
 
 /// HW_REG_MODE's hardware-register id.
 const HW_REG_MODE: u32 = 1;
+/// HW_REG_FLAT_SCR_LO's id; HW_REG_FLAT_SCR_HI is the next.
+const HW_REG_FLAT_SCR_LO: u32 = 20;
+/// Where the lowering keeps FLAT_SCR_LO/HI in its scalar map: gfx9's operand codes of
+/// flat_scratch_lo/hi, which a gfx10 operand cannot name.
+const FLAT_SCR_CODE: u16 = 102;
 
 /// The MODE bits the float mode holds.
 const FLOAT_FIELDS: u32 = 0x0080_03ff;
@@ -46,19 +57,33 @@ pub(super) fn from_mode_bits(v: u32) -> FloatMode {
     }
 }
 
-/// The hwreg(id, offset, size) operand of a SOPK immediate, as a mask of the bits it names.
-fn hwreg(c: &Ctx) -> Result<(u32, u32), String> {
+/// The registers a hwreg operand may name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum HwReg {
+    Mode,
+    /// FLAT_SCR_LO (0) or FLAT_SCR_HI (1).
+    FlatScratch(u16),
+}
+
+/// The hwreg(id, offset, size) operand of a SOPK immediate: the register, the offset and a
+/// mask of the bits it names.
+fn hwreg(c: &Ctx) -> Result<(HwReg, u32, u32), String> {
     let imm = c.inst.field(Field::Simm16);
     let id = imm & 0x3f;
     let offset = imm >> 6 & 0x1f;
     let size = (imm >> 11 & 0x1f) + 1;
-    if id != HW_REG_MODE {
-        return Err(format!(
-            "hardware register {id}: not modelled (only HW_REG_MODE, 1)"
-        ));
-    }
+    let reg = match id {
+        HW_REG_MODE => HwReg::Mode,
+        HW_REG_FLAT_SCR_LO => HwReg::FlatScratch(0),
+        21 => HwReg::FlatScratch(1),
+        _ => {
+            return Err(format!(
+                "hardware register {id}: not modelled (HW_REG_MODE 1, FLAT_SCR_LO/HI 20/21)"
+            ))
+        }
+    };
     let mask = (((1u64 << size) - 1) << offset) as u32;
-    Ok((offset, mask))
+    Ok((reg, offset, mask))
 }
 
 /// Installs the MODE bits `v` for the instructions that follow.
@@ -76,9 +101,15 @@ fn set_mode(l: &mut Lowerer, v: u32) -> Result<(), String> {
 /// s_getreg_b32: `D = MODE[offset + size - 1 : offset]`.
 pub(super) fn getreg(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     // rule: mode-register: MODE's field layout and writes that change the following rules
-    let (offset, mask) = hwreg(c)?;
-    let v = (mode_bits(&l.mode) & mask) >> offset;
-    let v = l.b.c32(v);
+    let (reg, offset, mask) = hwreg(c)?;
+    let v = match reg {
+        HwReg::Mode => l.b.c32((mode_bits(&l.mode) & mask) >> offset),
+        HwReg::FlatScratch(half) => {
+            let v = l.sgpr_get(FLAT_SCR_CODE + half);
+            let v = l.b.andc(v, u64::from(mask));
+            l.b.shrc(v, offset)
+        }
+    };
     let d = decode_sdst(c.inst.field(Field::Sdst) as u16, 1);
     l.write_sreg(&d, &[v])
 }
@@ -86,7 +117,27 @@ pub(super) fn getreg(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 /// s_setreg_b32 / s_setreg_imm32_b32: `MODE[offset + size - 1 : offset] = S0[size - 1 : 0]`.
 pub(super) fn setreg(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     // rule: mode-register
-    let (offset, mask) = hwreg(c)?;
+    let (reg, offset, mask) = hwreg(c)?;
+    if let HwReg::FlatScratch(half) = reg {
+        let value = match c.inst.literal() {
+            Some(v) if c.op == Opcode::s_setreg_imm32_b32 => l.b.c32(v),
+            None if c.op == Opcode::s_setreg_imm32_b32 => {
+                return Err("s_setreg_imm32_b32 without its literal".into())
+            }
+            _ => {
+                let s = decode_sdst(c.inst.field(Field::Sdst) as u16, 1);
+                l.read32(&s)?
+            }
+        };
+        let code = FLAT_SCR_CODE + half;
+        let old = l.sgpr_get(code);
+        let keep = l.b.andc(old, u64::from(!mask));
+        let moved = l.b.shlc(value, offset);
+        let moved = l.b.andc(moved, u64::from(mask));
+        let v = l.b.or(keep, moved);
+        l.sgpr_init(code, v);
+        return Ok(());
+    }
     let value = if c.op == Opcode::s_setreg_imm32_b32 {
         c.inst
             .literal()

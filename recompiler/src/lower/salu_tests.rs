@@ -29,9 +29,11 @@ fn op2(op: &str, a: u32, b: u32, scc: bool) -> (u32, u32) {
 /// (D, SCC) of `op s[4:5], s[0:1], SRC1` with s[0:1] = `a`, s[2:3] = `b`; `src1` is the
 /// second operand's text (`s[2:3]` or `s2`).
 fn op2_64(op: &str, a: u64, b: u64, src1: &str, scc: bool) -> (u64, u32) {
+    // s_bfm_b64 takes 32-bit sources (llvm-mc-19 rejects s[0:1] there)
+    let src0 = if op == "s_bfm_b64" { "s0" } else { "s[0:1]" };
     let t = format!(
         "{}\ns_mov_b32 s0, {:#x}\ns_mov_b32 s1, {:#x}\ns_mov_b32 s2, {:#x}\ns_mov_b32 s3, {:#x}\n\
-         {op} s[4:5], s[0:1], {src1}\nv_mov_b32 v10, s4\nv_mov_b32 v11, s5\n\
+         {op} s[4:5], {src0}, {src1}\nv_mov_b32 v10, s4\nv_mov_b32 v11, s5\n\
          s_cselect_b32 s6, 1, 0\nv_mov_b32 v12, s6",
         scc_pre(scc),
         a as u32,

@@ -352,3 +352,69 @@ fn ds_bpermute_reads_lane_addr_over_4() {
         assert_eq!(v[l as usize], 100 + ((l + 4) / 4) % 32, "lane {l}");
     }
 }
+
+#[test]
+fn dpp_move_onto_its_own_source_permutes() {
+    // clang's cross-lane builtins: `v_mov_b32_dpp v7, v7 dpp8:[...]` (RDNA2 ISA 6.2.2: the
+    // destination is written with lane sel[i]'s src0, whatever register it is)
+    for wave in [Wave::W32, Wave::W64] {
+        let n = wave.lanes() as usize;
+        let t = "v_mov_b32_dpp v4, v4 dpp8:[7,6,5,4,3,2,1,0]\nv_mov_b32 v10, v4";
+        let out = wave_run(t, wave, |l| 0x100 + l, [0; 16], u64::MAX);
+        for l in 0..n {
+            assert_eq!(out.lanes[l][0], 0x100 + (l as u32 ^ 7), "dpp8 lane {l}");
+        }
+        let t = "v_mov_b32_dpp v4, v4 quad_perm:[3,2,1,0] row_mask:0xf bank_mask:0xf\n\
+                 v_mov_b32 v10, v4";
+        let out = wave_run(t, wave, |l| 0x100 + l, [0; 16], u64::MAX);
+        for l in 0..n {
+            assert_eq!(
+                out.lanes[l][0],
+                0x100 + (l as u32 ^ 3),
+                "quad_perm lane {l}"
+            );
+        }
+        // row_shr:1 bound_ctrl:1: lane 0 of each row reads 0
+        let t = "v_mov_b32_dpp v4, v4 row_shr:1 bound_ctrl:1\nv_mov_b32 v10, v4";
+        let out = wave_run(t, wave, |l| 0x100 + l, [0; 16], u64::MAX);
+        for l in 0..n {
+            let want = if l % 16 == 0 { 0 } else { 0x100 + l as u32 - 1 };
+            assert_eq!(out.lanes[l][0], want, "row_shr lane {l}");
+        }
+    }
+}
+
+#[test]
+fn dpp_permutes_src0_only_when_src1_names_the_same_register() {
+    // clang's reductions: `v_add_nc_u32_dpp v4, v4, v4 row_shr:1 bound_ctrl:1`: src0 from
+    // the lane below (0 in lane 0 of a row), src1 this lane's v4
+    let t = "v_add_nc_u32_dpp v4, v4, v4 row_shr:1 bound_ctrl:1\nv_mov_b32 v10, v4";
+    for wave in [Wave::W32, Wave::W64] {
+        let out = wave_run(t, wave, |l| 0x100 + l, [0; 16], u64::MAX);
+        for l in 0..wave.lanes() {
+            let below = if l % 16 == 0 { 0 } else { 0x100 + l - 1 };
+            assert_eq!(out.lanes[l as usize][0], below + 0x100 + l, "lane {l}");
+        }
+    }
+    assert_eq!(
+        wave_run(t, Wave::W32, |l| 0x100 + l, [0; 16], u64::MAX).lanes[1][0],
+        0x201
+    );
+}
+
+#[test]
+fn cndmask_takes_float_source_modifiers() {
+    // v_cndmask_b32_e64 v10, |v4|, v5, s0 and -v4: with s0 = 0 every lane selects src0
+    let f = |_| 0xc040_0000; // -3.0
+    let out = wave_run(
+        "v_cndmask_b32_e64 v10, |v4|, v5, s0\nv_cndmask_b32_e64 v11, -v4, v5, s0\n\
+         v_cndmask_b32_e64 v12, v5, -|v4|, s1",
+        Wave::W32,
+        f,
+        s(&[0, u32::MAX]),
+        u64::MAX,
+    );
+    for o in &out.lanes {
+        assert_eq!(o[..3], [0x4040_0000, 0x4040_0000, 0xc040_0000]);
+    }
+}

@@ -6,7 +6,7 @@
 //! or two dwords that hold its bytes; an 8-byte one on the aligned dword pair. A fault sets
 //! lane 0's fault variable, which becomes the status word ([`LDS_FAULT_STATUS`]).
 
-use rspirv::spirv::Word;
+use rspirv::spirv::{GLOp, Word};
 
 use super::lds::LdsVars;
 use super::wave::WaveIo;
@@ -259,26 +259,85 @@ impl Emitter<'_> {
         })
     }
 
-    /// [`crate::lds_bits::fadd32`] on the bits.
+    /// [`crate::lds_bits::fadd32`] on the bits. The sum is taken in f64 on operands widened
+    /// exactly on the bits and narrowed on the bits below 2^-126, so no driver's f32 denormal
+    /// handling (NVIDIA flushes f32 denormals in `OpFAdd` and `OpFConvert`) reaches it: the f64
+    /// sum of two f32 values rounds to f32 as the f32 sum does (53 >= 2 * 24 + 2).
     fn fadd32(&mut self, old: Word, d: Word, flush: bool) -> Result<Word, SpirvError> {
         let err = build_err(self.at);
-        let (t, tf) = (self.t.u32_, self.t.f32_);
+        let t = self.t.u32_;
         let o = self.float_flush(old, flush, Ty::U32)?;
         let d = self.float_flush(d, flush, Ty::U32)?;
         let (no, nd) = (self.float_nan(o, Ty::U32)?, self.float_nan(d, Ty::U32)?);
         let (quiet, dnan) = (self.u32c(0x0040_0000), self.u32c(0x7fc0_0000));
-        let b = &mut self.b;
-        let fo = b.bitcast(tf, None, o).map_err(&err)?;
-        let fd = b.bitcast(tf, None, d).map_err(&err)?;
-        let s = b.f_add(tf, None, fo, fd).map_err(&err)?;
-        let s = b.bitcast(t, None, s).map_err(&err)?;
+        let (wo, wd) = (self.f32_bits_to_f64(o)?, self.f32_bits_to_f64(d)?);
+        let t64 = self.ty(Ty::F64);
+        let sum = self.b.f_add(t64, None, wo, wd).map_err(&err)?;
+        let sum = self.no_contraction(sum);
+        let tb = self.t.bool_;
+        let ns = self.b.is_nan(tb, None, sum).map_err(&err)?;
+        let s = self.f64_to_f32_bits(sum)?;
         let s = self.float_flush(s, flush, Ty::U32)?;
-        let ns = self.float_nan(s, Ty::U32)?;
         let b = &mut self.b;
         let r = b.select(t, None, ns, dnan, s).map_err(&err)?;
         let dq = b.bitwise_or(t, None, d, quiet).map_err(&err)?;
         let r = b.select(t, None, nd, dq, r).map_err(&err)?;
         let oq = b.bitwise_or(t, None, o, quiet).map_err(&err)?;
         b.select(t, None, no, oq, r).map_err(&err)
+    }
+
+    /// The exact f64 of f32 bits `u` (`U32`, not a NaN): a denormal or zero as its fraction
+    /// times 2^-149 (an exact conversion of an integer below 2^23 and an exact scaling), a
+    /// normal or infinite value by `OpFConvert`.
+    fn f32_bits_to_f64(&mut self, u: Word) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb, tf, t64) = (self.t.u32_, self.t.bool_, self.t.f32_, self.ty(Ty::F64));
+        let (exp, frac, sign, zero) = (
+            self.u32c(0x7f80_0000),
+            self.u32c(0x007f_ffff),
+            self.u32c(0x8000_0000),
+            self.u32c(0),
+        );
+        let scale = self.constant(Ty::F64, (-149f64).exp2().to_bits());
+        let b = &mut self.b;
+        let e = b.bitwise_and(t, None, u, exp).map_err(&err)?;
+        let small = b.i_equal(tb, None, e, zero).map_err(&err)?;
+        let m = b.bitwise_and(t, None, u, frac).map_err(&err)?;
+        let m = b.convert_u_to_f(t64, None, m).map_err(&err)?;
+        let den = b.f_mul(t64, None, m, scale).map_err(&err)?;
+        let neg_den = b.f_negate(t64, None, den).map_err(&err)?;
+        let sb = b.bitwise_and(t, None, u, sign).map_err(&err)?;
+        let neg = b.i_not_equal(tb, None, sb, zero).map_err(&err)?;
+        let den = b.select(t64, None, neg, neg_den, den).map_err(&err)?;
+        let f = b.bitcast(tf, None, u).map_err(&err)?;
+        let wide = b.f_convert(t64, None, f).map_err(&err)?;
+        let r = b.select(t64, None, small, den, wide).map_err(&err)?;
+        Ok(self.no_contraction(r))
+    }
+
+    /// The f32 bits of f64 `x` (not a NaN) rounded to nearest even: below 2^-126 in magnitude
+    /// as `|x| * 2^149` rounded to an integer (the denormal's fraction; 2^23 is the smallest
+    /// normal), otherwise by `OpFConvert`.
+    fn f64_to_f32_bits(&mut self, x: Word) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb, tf, t64) = (self.t.u32_, self.t.bool_, self.t.f32_, self.ty(Ty::F64));
+        let tiny = self.constant(Ty::F64, (-126f64).exp2().to_bits());
+        let scale = self.constant(Ty::F64, 149f64.exp2().to_bits());
+        let sign = self.u32c(0x8000_0000);
+        let w = self.f64_words(x)?;
+        let a = self.glsl(t64, GLOp::FAbs, &[x])?;
+        let b = &mut self.b;
+        let hi = b.composite_extract(t, None, w, [1]).map_err(&err)?;
+        let sb = b.bitwise_and(t, None, hi, sign).map_err(&err)?;
+        let is_tiny = b.f_ord_less_than(tb, None, a, tiny).map_err(&err)?;
+        let scaled = b.f_mul(t64, None, a, scale).map_err(&err)?;
+        let scaled = self.no_contraction(scaled);
+        let rounded = self.glsl(t64, GLOp::RoundEven, &[scaled])?;
+        let b = &mut self.b;
+        let m = b.convert_f_to_u(t, None, rounded).map_err(&err)?;
+        let den = b.bitwise_or(t, None, m, sb).map_err(&err)?;
+        let n = b.f_convert(tf, None, x).map_err(&err)?;
+        let n = b.bitcast(t, None, n).map_err(&err)?;
+        b.select(t, None, is_tiny, den, n).map_err(&err)
     }
 }

@@ -272,11 +272,22 @@ impl Uses {
                 Ty::U64 => u.u64 = true,
                 Ty::Bool | Ty::U32 => {}
             }
-            // F64 transcendental functions are evaluated in f32.
-            if let Expr::FloatUn { op, .. } = kernel.exprs[i] {
-                if f64_via_f32(op) {
-                    u.f32 = true;
+            match kernel.exprs[i] {
+                // F64 transcendental functions are evaluated in f32.
+                Expr::FloatUn { op, .. } if f64_via_f32(op) => u.f32 = true,
+                // ds_add_f32 adds in f64 (spirv::lds_wide).
+                Expr::Lds {
+                    op: crate::ir::LdsOp::FAdd { .. },
+                    ..
                 }
+                | Expr::LdsWide {
+                    op: crate::ir::LdsOp::FAdd { .. },
+                    ..
+                } => {
+                    u.f32 = true;
+                    u.f64 = true;
+                }
+                _ => {}
             }
         }
         u

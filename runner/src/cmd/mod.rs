@@ -6,6 +6,7 @@ pub mod coverage;
 pub mod decode;
 pub mod devices;
 pub mod diff;
+pub mod dispatch;
 pub mod encode;
 pub mod exhaustive;
 pub mod export;

@@ -1,0 +1,166 @@
+//! `rdnaprobe dispatch CODE_OBJECT`: runs a kernel of a real code object over a grid on `cpu`,
+//! a `vulkan:*` driver or `hip`, and writes every buffer argument after the run as
+//! `OUT/NAME.bin`, with `OUT/dispatch.json` (kernel, grid, backend, per-buffer SHA-256, wave
+//! errors). Exit 1 when a wave did not end normally.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use sha2::{Digest, Sha256};
+
+use crate::dispatch::{self, ArgValue, Dispatch, Program};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The code object (an HSA ELF of code object v4 or v5).
+    pub code_object: PathBuf,
+    /// The kernel to run (needed when the code object has several).
+    #[arg(long)]
+    pub kernel: Option<String>,
+    /// Work-items per dimension: X[,Y[,Z]].
+    #[arg(long, value_parser = dims)]
+    pub grid: [u32; 3],
+    /// Work-items per workgroup: X[,Y[,Z]].
+    #[arg(long, value_parser = dims)]
+    pub block: [u32; 3],
+    /// An argument, NAME=VALUE (see docs/dispatch.md): buffers zeros:BYTES, iota:COUNT,
+    /// random:SEED:BYTES, u32:V,..., file:PATH; values integers, f32:V, f64:V.
+    #[arg(long = "arg")]
+    pub args: Vec<String>,
+    /// Dynamic LDS bytes.
+    #[arg(long, default_value_t = 0)]
+    pub dynamic_lds: u32,
+    /// cpu, vulkan[:lavapipe|nvidia|radv|N] or hip.
+    #[arg(long, default_value = "cpu")]
+    pub backend: String,
+    /// Output directory.
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
+fn dims(s: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!("`{s}`: X[,Y[,Z]]"));
+    }
+    let mut d = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        d[i] = p
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{p}` is not a count"))?;
+        if d[i] == 0 {
+            return Err(format!("`{s}`: a dimension of 0"));
+        }
+    }
+    Ok(d)
+}
+
+#[derive(serde::Serialize)]
+struct BufferOut {
+    name: String,
+    bytes: u32,
+    sha256: String,
+}
+
+#[derive(serde::Serialize)]
+struct Manifest {
+    code_object: String,
+    code_object_sha256: String,
+    kernel: String,
+    target: String,
+    wave: u32,
+    grid: [u32; 3],
+    block: [u32; 3],
+    backend: String,
+    waves: usize,
+    buffers: Vec<BufferOut>,
+    errors: Vec<String>,
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let image = std::fs::read(&a.code_object)
+        .with_context(|| format!("reading {}", a.code_object.display()))?;
+    let program = Program::load(&image, a.kernel.as_deref())
+        .with_context(|| a.code_object.display().to_string())?;
+    let explicit: Vec<_> = dispatch::abi::explicit_args(&program.meta.args).collect();
+    let args = dispatch::args::parse(explicit.iter().copied(), &a.args)?;
+    let d = Dispatch {
+        grid: a.grid,
+        block: a.block,
+        args,
+        dynamic_lds: a.dynamic_lds,
+    };
+    let outcome = match a.backend.as_str() {
+        "cpu" => dispatch::run_cpu(&program, &d)?,
+        "hip" => dispatch::run_hip(&image, &program, &d)?,
+        b if b == "vulkan" || b.starts_with("vulkan:") => {
+            let which = b.strip_prefix("vulkan:");
+            let selector = crate::vulkan::DeviceSelector::parse(which)?;
+            let mut exec = crate::vulkan::Executor::open(&selector)?;
+            dispatch::run_vulkan(&mut exec, &program, &d)?
+        }
+        b => anyhow::bail!("unknown backend `{b}` (cpu, vulkan[:driver], hip)"),
+    };
+    std::fs::create_dir_all(&a.output)
+        .with_context(|| format!("creating {}", a.output.display()))?;
+    let (layout, _) = dispatch::abi::memory(&program, &d)?;
+    let mut buffers = Vec::new();
+    for (i, ((m, v), place)) in explicit
+        .iter()
+        .zip(&d.args)
+        .zip(&layout.buffers)
+        .enumerate()
+    {
+        let (ArgValue::Buffer(_), Some((at, n))) = (v, place) else {
+            continue;
+        };
+        let name = m.name.clone().unwrap_or_else(|| format!("arg{i}"));
+        let bytes: Vec<u8> = outcome.mem[*at as usize / 4..(*at + *n) as usize / 4]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        super::assemble::write_atomically(&a.output.join(format!("{name}.bin")), &bytes)?;
+        buffers.push(BufferOut {
+            name,
+            bytes: *n,
+            sha256: hex(&Sha256::digest(&bytes)),
+        });
+    }
+    let manifest = Manifest {
+        code_object: a.code_object.display().to_string(),
+        code_object_sha256: hex(&Sha256::digest(&image)),
+        kernel: program.meta.name.clone(),
+        target: program.target.name().to_string(),
+        wave: program.wave.lanes(),
+        grid: d.grid,
+        block: d.block,
+        backend: a.backend.clone(),
+        waves: outcome.waves,
+        buffers,
+        errors: outcome.errors.clone(),
+    };
+    let json = serde_json::to_vec_pretty(&manifest)?;
+    super::assemble::write_atomically(&a.output.join("dispatch.json"), &json)?;
+    for e in &outcome.errors {
+        eprintln!("rdnaprobe: {e}");
+    }
+    eprintln!(
+        "dispatch: {} on {}: {} waves, {} buffers in {}",
+        manifest.kernel,
+        a.backend,
+        outcome.waves,
+        manifest.buffers.len(),
+        a.output.display()
+    );
+    Ok(if outcome.errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}

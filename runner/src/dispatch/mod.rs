@@ -1,0 +1,338 @@
+//! Real programs: a kernel of an HSA code object (v4/v5, as clang, comgr or hipcc write it)
+//! dispatched over a grid, on the recompiler's CPU model or a Vulkan driver.
+//!
+//! - [`Program`] reads the code object: the kernel descriptor (user-SGPR enables, wave size,
+//!   float mode, workitem-id VGPRs), the metadata (the kernarg layout, LDS and scratch sizes)
+//!   and the code (`.text`, callees included).
+//! - [`Dispatch`] is the grid, the workgroup size and the arguments; [`abi`] lays out the memory
+//!   region (dispatch packet, queue, kernarg segment, buffers, scratch) and gives each wave the
+//!   registers the hardware would (docs/dispatch.md).
+//! - [`run_cpu`] runs the workgroups one after the other, each with all its waves sharing the
+//!   LDS and meeting at `s_barrier` ([`rdnaprobe_recompiler::workgroup`]); [`run_vulkan`] runs
+//!   one wave per submit (workgroups of one wave), the memory region carried from wave to wave.
+//!
+//! Every wave of a dispatch runs the same body: the code object's `.text` behind a prologue
+//! that moves the workitem ids into v0..v2 (the wave contract gives each lane its inputs in
+//! v4..v9) and branches to the kernel's entry.
+
+pub mod abi;
+pub mod args;
+
+use anyhow::{bail, Context};
+use rdnaprobe_isa::{FloatMode, Target, Wave};
+use rdnaprobe_oracle::elf::{CodeObject, KernelDescriptor};
+use rdnaprobe_oracle::metadata::{KernelMeta, Metadata};
+use rdnaprobe_recompiler::wave::WaveInput;
+
+pub use args::ArgValue;
+
+/// `s_code_end`: the padding LLVM puts after the last function of `.text`.
+const S_CODE_END: u32 = 0xbf9f_0000;
+
+/// A kernel of a code object, ready to dispatch.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub meta: KernelMeta,
+    pub kd: KernelDescriptor,
+    pub target: Target,
+    pub mode: FloatMode,
+    pub wave: Wave,
+    /// `.text` from its first word, without the trailing `s_code_end` padding.
+    pub text: Vec<u32>,
+    /// The kernel's first instruction, in words from the start of `.text`.
+    pub entry_word: usize,
+}
+
+impl Program {
+    /// Reads kernel `kernel` (or the only kernel) of the code object `bytes`.
+    pub fn load(bytes: &[u8], kernel: Option<&str>) -> anyhow::Result<Program> {
+        let code = CodeObject::parse(bytes)?;
+        let meta = Metadata::of(&code)?;
+        let k = meta.kernel(kernel)?.clone();
+        let target = match meta.target.as_deref() {
+            Some(t) => {
+                let arch = t.rsplit("--").next().unwrap_or(t);
+                let arch = arch.split(':').next().unwrap_or(arch);
+                Target::from_arch_name(arch).with_context(|| format!("amdhsa.target `{t}`"))?
+            }
+            None => bail!("the metadata names no amdhsa.target"),
+        };
+        let kd_sym = code.symbol(&k.symbol)?;
+        let kd = code.kernel_descriptor(k.symbol.trim_end_matches(".kd"))?;
+        let entry = kd_sym
+            .value
+            .checked_add_signed(kd.kernel_code_entry_byte_offset)
+            .context("kernel_code_entry_byte_offset points outside the address space")?;
+        let func = code.symbol(&k.name)?;
+        if func.value != entry {
+            bail!(
+                "the descriptor's entry {entry:#x} is not the kernel symbol `{}` ({:#x})",
+                k.name,
+                func.value
+            );
+        }
+        let (text_addr, text) = code.section_of(&func)?;
+        if text.len() % 4 != 0 || (entry - text_addr) % 4 != 0 {
+            bail!("`.text` is not whole instruction words");
+        }
+        let mut words: Vec<u32> = text
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        while words.last() == Some(&S_CODE_END) {
+            words.pop();
+        }
+        let mode = kd.mode();
+        if mode.wave.lanes() != k.wavefront_size {
+            bail!(
+                "the descriptor's wave size ({}) and the metadata's .wavefront_size ({}) differ",
+                mode.wave.lanes(),
+                k.wavefront_size
+            );
+        }
+        Ok(Program {
+            entry_word: ((entry - text_addr) / 4) as usize,
+            text: words,
+            target,
+            mode: mode.float,
+            wave: mode.wave,
+            meta: k,
+            kd,
+        })
+    }
+
+    /// The LDS a workgroup gets, in dwords: the fixed size plus `dynamic` bytes.
+    pub fn lds_dwords(&self, dynamic: u32) -> u32 {
+        (self.meta.group_segment_fixed_size + dynamic).div_ceil(4)
+    }
+}
+
+/// A grid, its workgroups and the kernel's arguments.
+#[derive(Clone, Debug)]
+pub struct Dispatch {
+    /// Work-items per dimension (as an HSA dispatch packet's grid size).
+    pub grid: [u32; 3],
+    /// Work-items per workgroup and dimension.
+    pub block: [u32; 3],
+    /// One value per explicit argument of the metadata, in its order.
+    pub args: Vec<ArgValue>,
+    /// Dynamic LDS bytes (`dynamic_shared_pointer` arguments).
+    pub dynamic_lds: u32,
+}
+
+impl Dispatch {
+    /// Workgroups per dimension.
+    pub fn groups(&self) -> [u32; 3] {
+        [0, 1, 2].map(|d| self.grid[d].div_ceil(self.block[d]))
+    }
+}
+
+/// A dispatch's result: the memory region after the last workgroup, and the errors of waves
+/// that did not end normally (watchdog, faults, what the backend could not run).
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub mem: Vec<u32>,
+    pub errors: Vec<String>,
+    /// Waves run.
+    pub waves: usize,
+}
+
+/// The body every wave runs: the prologue (workitem ids from v4..v6 into v0..v2, SGPRs past
+/// s15 from `extra`), then `.text`, entered through an `s_branch` when the kernel is not its
+/// first word.
+pub fn body(program: &Program, extra: &[(u16, u32)]) -> anyhow::Result<Vec<u32>> {
+    let ids = program.kd.vgpr_workitem_id().min(2) as usize + 1;
+    let mut text = String::new();
+    for d in 0..ids {
+        text.push_str(&format!("v_mov_b32 v{d}, v{}\n", 4 + d));
+    }
+    for &(s, v) in extra {
+        text.push_str(&format!("s_mov_b32 s{s}, {v:#x}\n"));
+    }
+    let mut words = rdnaprobe_isa::assemble(&text).context("the dispatch prologue")?;
+    if program.entry_word != 0 {
+        let jump = i64::try_from(program.entry_word)?;
+        if jump > i64::from(i16::MAX) {
+            bail!("the kernel starts {jump} words into .text: past an s_branch's reach");
+        }
+        words.extend(rdnaprobe_isa::assemble(&format!("s_branch {jump}"))?);
+    }
+    words.extend(&program.text);
+    Ok(words)
+}
+
+/// Runs `dispatch` of `program` on the CPU model: workgroups in order (x fastest), each one's
+/// waves together ([`rdnaprobe_recompiler::workgroup::run_workgroup`]).
+pub fn run_cpu(program: &Program, dispatch: &Dispatch) -> anyhow::Result<Outcome> {
+    let (layout, mut mem) = abi::memory(program, dispatch)?;
+    let lds = vec![0u32; program.lds_dwords(dispatch.dynamic_lds) as usize];
+    let mut kernels: std::collections::HashMap<Vec<(u16, u32)>, rdnaprobe_recompiler::ir::Kernel> =
+        Default::default();
+    let mut errors = Vec::new();
+    let mut waves = 0;
+    for group in abi::workgroups(dispatch) {
+        let setups = abi::waves(program, dispatch, &layout, group)?;
+        // Waves whose registers past s15 differ run different prologues.
+        let mut by_extra: Vec<(Vec<(u16, u32)>, Vec<WaveInput>)> = Vec::new();
+        for s in setups {
+            let input = s.input(lds.clone());
+            match by_extra.iter_mut().find(|(e, _)| *e == s.extra) {
+                Some((_, v)) => v.push(input),
+                None => by_extra.push((s.extra, vec![input])),
+            }
+        }
+        if by_extra.len() > 1 {
+            bail!("the waves of one workgroup need different registers past s15");
+        }
+        let Some((extra, inputs)) = by_extra.pop() else {
+            continue;
+        };
+        if !kernels.contains_key(&extra) {
+            let words = body(program, &extra)?;
+            let k = rdnaprobe_recompiler::lower_wave_words_mem(
+                &words,
+                program.mode,
+                program.wave,
+                program.target,
+                layout.total_bytes(),
+            )
+            .map_err(|e| anyhow::anyhow!("unsupported: {e}"))?;
+            kernels.insert(extra.clone(), k);
+        }
+        let k = &kernels[&extra];
+        let (outs, after) = rdnaprobe_recompiler::workgroup::run_workgroup(k, &inputs, &lds, &mem);
+        mem = after;
+        waves += outs.len();
+        for (w, o) in outs.iter().enumerate() {
+            if let Some(e) = &o.error {
+                errors.push(format!("workgroup {group:?} wave {w}: {e}"));
+            }
+        }
+    }
+    Ok(Outcome { mem, errors, waves })
+}
+
+/// Runs `dispatch` of `program` on a Vulkan device: one submit per wave, the memory region of
+/// one wave the next one's input. Workgroups of several waves need the waves to meet at
+/// barriers in one Vulkan workgroup, which the wave module does not do yet: they are refused.
+pub fn run_vulkan(
+    exec: &mut crate::vulkan::Executor,
+    program: &Program,
+    dispatch: &Dispatch,
+) -> anyhow::Result<Outcome> {
+    use rdnaprobe_recompiler::spirv;
+    let (layout, mut mem) = abi::memory(program, dispatch)?;
+    let lanes = program.wave.lanes();
+    let per_group: u32 = dispatch.block.iter().product();
+    if per_group > lanes {
+        bail!(
+            "unsupported: a workgroup of {per_group} work-items is {} waves; on vulkan a \
+             workgroup is one wave (run it on cpu)",
+            per_group.div_ceil(lanes)
+        );
+    }
+    let lds_dwords = program.lds_dwords(dispatch.dynamic_lds);
+    let mem_dwords = mem.len() as u32;
+    let mut pipelines = std::collections::HashMap::new();
+    let mut errors = Vec::new();
+    let mut waves = 0;
+    for group in abi::workgroups(dispatch) {
+        for s in abi::waves(program, dispatch, &layout, group)? {
+            if !pipelines.contains_key(&s.extra) {
+                let words = body(program, &s.extra)?;
+                let k = rdnaprobe_recompiler::lower_wave_words_mem(
+                    &words,
+                    program.mode,
+                    program.wave,
+                    program.target,
+                    layout.total_bytes(),
+                )
+                .map_err(|e| anyhow::anyhow!("unsupported: {e}"))?;
+                let spv = spirv::emit_wave_mem(
+                    &k,
+                    program.wave,
+                    lds_dwords,
+                    mem_dwords,
+                    &exec.spirv_options(),
+                )
+                .map_err(|e| anyhow::anyhow!("SPIR-V backend: {e}"))?;
+                pipelines.insert(s.extra.clone(), exec.wave_pipeline(&spv)?);
+            }
+            let input = s.input(vec![0; lds_dwords as usize]);
+            let words = vec![crate::backend::wave::module_inputs_mem(&input, &mem)];
+            let job = crate::vulkan::WaveJob {
+                pipeline: pipelines[&s.extra],
+                wave: program.wave,
+                lds_dwords: lds_dwords + mem_dwords,
+                waves: &words,
+            };
+            let out = exec.run_waves(&[job])?;
+            let out = &out[0][0];
+            waves += 1;
+            match crate::backend::wave::module_outputs(out, lanes as usize) {
+                Ok((_, _, rest)) => mem = rest[rest.len() - mem.len()..].to_vec(),
+                Err(e) => errors.push(format!("workgroup {group:?}: {e}")),
+            }
+        }
+    }
+    Ok(Outcome { mem, errors, waves })
+}
+
+/// Runs `dispatch` of the code object `image` (kernel `program`) on a gfx103x GPU through HIP:
+/// hipModuleLoadData of the same bytes and hipModuleLaunchKernel, the buffers in device memory.
+/// The result's region holds the buffers at the places [`abi::memory`] gives them, so it reads
+/// like the other backends'.
+pub fn run_hip(image: &[u8], program: &Program, dispatch: &Dispatch) -> anyhow::Result<Outcome> {
+    use rdnaprobe_oracle::Hip;
+    if dispatch.grid[1] > 1
+        || dispatch.grid[2] > 1
+        || dispatch.block[1] > 1
+        || dispatch.block[2] > 1
+    {
+        bail!("hip: dispatches of one dimension only");
+    }
+    if dispatch.dynamic_lds != 0 {
+        bail!("hip: dynamic LDS is not passed to the launch yet");
+    }
+    let (layout, mut mem) = abi::memory(program, dispatch)?;
+    let hip = Hip::load()?;
+    hip.init()?;
+    if hip.device_count()? == 0 {
+        bail!("hip: no GPU (hipErrorNoDevice); dispatch on cpu or vulkan instead");
+    }
+    hip.set_device(0)?;
+    let module = hip.module_load_data(image)?;
+    let function = hip.module_get_function(&module, &program.meta.name)?;
+    let mut buffers = Vec::new();
+    for v in &dispatch.args {
+        buffers.push(match v {
+            ArgValue::Buffer(b) => {
+                let d = hip.alloc(b.len().next_multiple_of(4).max(4))?;
+                d.upload(b)?;
+                Some(d)
+            }
+            ArgValue::Value(_) => None,
+        });
+    }
+    let pointers: Vec<Option<u64>> = buffers
+        .iter()
+        .map(|b| b.as_ref().map(|b| b.ptr() as usize as u64))
+        .collect();
+    let mut seg = abi::kernarg(program, dispatch, &pointers)?;
+    hip.launch(function, dispatch.groups()[0], dispatch.block[0], &mut seg)?;
+    hip.synchronize()?;
+    for (b, place) in buffers.iter().zip(&layout.buffers) {
+        if let (Some(b), Some((at, n))) = (b, place) {
+            let mut bytes = vec![0u8; *n as usize];
+            b.download(&mut bytes)?;
+            for (i, c) in bytes.chunks_exact(4).enumerate() {
+                mem[*at as usize / 4 + i] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            }
+        }
+    }
+    Ok(Outcome {
+        mem,
+        errors: Vec::new(),
+        waves: 0,
+    })
+}
