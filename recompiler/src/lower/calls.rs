@@ -71,9 +71,19 @@ impl Lowerer {
     }
 }
 
-/// The dispatch chain: one block per instruction start in `word_of` (their word offsets, the
-/// body's end last, which goes to `exit`), then the block that never ends. `first` is the
-/// chain's first block index; `block_at(i)` the block of instruction `i`.
+/// The blocks of the dispatch chain for `starts` instruction starts (the body's end counted):
+/// a binary search over their addresses (`2 * starts - 1` blocks), then the block that never
+/// ends.
+pub(super) fn chain_blocks(starts: usize) -> u32 {
+    2 * starts as u32
+}
+
+/// The dispatch chain (see [`chain_blocks`]): a binary search of the jump target over the
+/// instruction starts in `word_of` (their word offsets, the body's end last, which goes to
+/// `exit`), each leaf branching to its instruction when the target is its address and to the
+/// block that never ends otherwise. So a jump costs about `log2(starts) + 1` blocks, which
+/// keeps real programs' calls and returns far from the watchdog. `first` is the chain's first
+/// block index; `block_at(i)` the block of instruction `i`.
 pub(super) fn dispatch_chain(
     l: &mut Lowerer,
     word_of: &[usize],
@@ -81,35 +91,95 @@ pub(super) fn dispatch_chain(
     exit: u32,
     block_at: impl Fn(usize) -> u32,
 ) -> Vec<Block> {
-    let mut blocks = Vec::with_capacity(word_of.len() + 1);
-    let last = word_of.len() - 1;
-    for (j, &w) in word_of.iter().enumerate() {
-        let start = l.b.k.exprs.len() as u32;
-        let at = CODE_BASE + 4 * w as u64;
-        let lo = l.b.push(Expr::Var(TARGET_LO));
-        let hi = l.b.push(Expr::Var(TARGET_HI));
-        let lo_ok = l.b.icmpc(IntCmp::Eq, lo, at & 0xffff_ffff);
-        let hi_ok = l.b.icmpc(IntCmp::Eq, hi, at >> 32);
-        let cond = l.b.band(lo_ok, hi_ok);
-        let then = if j == last { exit } else { block_at(j) };
-        blocks.push(Block {
-            exprs: start..l.b.k.exprs.len() as u32,
-            stores: vec![],
-            barrier: false,
-            term: Terminator::Branch {
-                cond,
-                then,
-                other: first + j as u32 + 1,
-            },
-        });
-    }
-    let trap = first + word_of.len() as u32;
-    let at = l.b.k.exprs.len() as u32;
-    blocks.push(Block {
+    let trap = first + chain_blocks(word_of.len()) - 1;
+    let mut blocks: Vec<Option<Block>> = Vec::with_capacity(2 * word_of.len());
+    let mut chain = Chain {
+        l,
+        word_of,
+        first,
+        exit,
+        trap,
+        block_at: &block_at,
+        blocks: &mut blocks,
+    };
+    chain.node(0..word_of.len());
+    let at = l_len(chain.l);
+    blocks.push(Some(Block {
         exprs: at..at,
         stores: vec![],
         term: Terminator::Jump(trap),
         barrier: false,
-    });
+    }));
     blocks
+        .into_iter()
+        .map(|b| b.expect("every node filled"))
+        .collect()
+}
+
+fn l_len(l: &Lowerer) -> u32 {
+    l.b.k.exprs.len() as u32
+}
+
+struct Chain<'a, 'l, F: Fn(usize) -> u32> {
+    l: &'l mut Lowerer,
+    word_of: &'a [usize],
+    first: u32,
+    exit: u32,
+    trap: u32,
+    block_at: &'a F,
+    blocks: &'a mut Vec<Option<Block>>,
+}
+
+impl<F: Fn(usize) -> u32> Chain<'_, '_, F> {
+    /// The node searching `keys` (indices into `word_of`), in preorder; gives its block.
+    fn node(&mut self, keys: std::ops::Range<usize>) -> u32 {
+        let index = self.first + self.blocks.len() as u32;
+        self.blocks.push(None);
+        let start = l_len(self.l);
+        let b = &mut self.l.b;
+        let lo = b.push(Expr::Var(TARGET_LO));
+        let hi = b.push(Expr::Var(TARGET_HI));
+        let block = if keys.len() == 1 {
+            let j = keys.start;
+            let at = CODE_BASE + 4 * self.word_of[j] as u64;
+            let lo_ok = b.icmpc(IntCmp::Eq, lo, at & 0xffff_ffff);
+            let hi_ok = b.icmpc(IntCmp::Eq, hi, at >> 32);
+            let cond = b.band(lo_ok, hi_ok);
+            let then = if j == self.word_of.len() - 1 {
+                self.exit
+            } else {
+                (self.block_at)(j)
+            };
+            Block {
+                exprs: start..l_len(self.l),
+                stores: vec![],
+                barrier: false,
+                term: Terminator::Branch {
+                    cond,
+                    then,
+                    other: self.trap,
+                },
+            }
+        } else {
+            let mid = keys.start + keys.len() / 2;
+            let at = CODE_BASE + 4 * self.word_of[mid] as u64;
+            // target < at, on the (lo, hi) dwords
+            let hi_below = b.icmpc(IntCmp::LtU, hi, at >> 32);
+            let hi_same = b.icmpc(IntCmp::Eq, hi, at >> 32);
+            let lo_below = b.icmpc(IntCmp::LtU, lo, at & 0xffff_ffff);
+            let same_below = b.band(hi_same, lo_below);
+            let cond = b.bor(hi_below, same_below);
+            let exprs = start..l_len(self.l);
+            let then = self.node(keys.start..mid);
+            let other = self.node(mid..keys.end);
+            Block {
+                exprs,
+                stores: vec![],
+                barrier: false,
+                term: Terminator::Branch { cond, then, other },
+            }
+        };
+        self.blocks[(index - self.first) as usize] = Some(block);
+        index
+    }
 }

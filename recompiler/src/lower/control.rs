@@ -213,7 +213,7 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
     // the dispatch chain: a block per instruction and the end, and one that never ends
     let chain = starts.len() as u32;
     let exit = if indirect {
-        chain + body.len() as u32 + 2
+        chain + calls::chain_blocks(body.len() + 1)
     } else {
         chain
     };

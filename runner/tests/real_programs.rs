@@ -1,0 +1,581 @@
+//! Real compiler output: the OpenCL C kernels of `tests/kernels/` compiled by clang-19 for
+//! gfx1030 (wave32 and wave64, -O0 and -O2, linked by ld.lld-19), dispatched with
+//! `rdnaprobe dispatch`, and every output dword compared with a host reference written here
+//! from the kernels' sources (no recompiler code: Rust integer and IEEE float operations, the
+//! `half` crate's conversions).
+//!
+//! On `cpu` every kernel runs with workgroups of several waves (64 work-items: two wave32
+//! waves; the LDS kernels 128: four or two), so barriers and the shared LDS are exercised. On
+//! lavapipe a workgroup is one wave: the kernels without LDS run there too, -O2 only (the -O0
+//! bodies take the driver minutes to compile: docs/dispatch.md).
+//!
+//! Without clang-19 and ld.lld-19 the tests say so and pass, except under CI, where
+//! scripts/setup installs them and their absence fails.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use half::f16;
+
+const N: u32 = 256;
+const OUT_DWORDS: usize = 4 * N as usize + 32;
+
+fn have_tools() -> bool {
+    let ok = ["clang-19", "ld.lld-19"].iter().all(|t| {
+        Command::new(t)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "clang-19 and ld.lld-19 are missing (scripts/setup installs them)"
+        );
+        eprintln!("real_programs: clang-19 or ld.lld-19 missing, skipped");
+    }
+    ok
+}
+
+fn kernels_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels")
+}
+
+/// Compiles `file.cl` for gfx1030 with wave size `wave` at `-O{opt}` into `dir`.
+fn compile(dir: &Path, file: &str, wave: u32, opt: u32) -> PathBuf {
+    let out = dir.join(format!("{file}_w{wave}_O{opt}.co"));
+    let mut c = Command::new("clang-19");
+    c.args(["-x", "cl", "-cl-std=CL2.0", "-cl-kernel-arg-info"])
+        .args([
+            "-cl-fp32-correctly-rounded-divide-sqrt",
+            "-ffp-contract=off",
+        ])
+        .args(["-target", "amdgcn-amd-amdhsa", "-mcpu=gfx1030", "-nogpulib"])
+        .arg(format!("-O{opt}"))
+        .arg("--ld-path=/usr/bin/ld.lld-19")
+        .arg(kernels_dir().join(format!("{file}.cl")))
+        .arg("-o")
+        .arg(&out);
+    if wave == 64 {
+        c.arg("-mwavefrontsize64");
+    }
+    let o = c.output().expect("runs clang-19");
+    assert!(
+        o.status.success(),
+        "clang-19 {file}.cl: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    out
+}
+
+/// Seeded input dwords (splitmix64).
+fn inputs(seed: u64) -> Vec<u32> {
+    let mut s = seed;
+    (0..N)
+        .map(|_| {
+            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = s;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            (z ^ (z >> 31)) as u32
+        })
+        .collect()
+}
+
+fn write_u32s(path: &Path, v: &[u32]) {
+    let b: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+    std::fs::write(path, b).unwrap();
+}
+
+/// Runs `kernel` of `co` with `rdnaprobe dispatch`; gives `out` after the run, or what the
+/// command said.
+fn dispatch(
+    co: &Path,
+    kernel: &str,
+    block: u32,
+    backend: &str,
+    dir: &Path,
+) -> Result<Vec<u32>, String> {
+    let (a, b) = (dir.join("a.bin"), dir.join("b.bin"));
+    write_u32s(&a, &inputs(1));
+    write_u32s(&b, &inputs(2));
+    let od = dir.join(format!(
+        "{kernel}_{}",
+        co.file_stem().unwrap().to_string_lossy()
+    ));
+    let o = Command::new(env!("CARGO_BIN_EXE_rdnaprobe"))
+        .arg("dispatch")
+        .arg(co)
+        .args(["--kernel", kernel, "--grid", &N.to_string()])
+        .args(["--block", &block.to_string(), "--backend", backend])
+        .args(["--arg", &format!("out=zeros:{}", 4 * OUT_DWORDS)])
+        .arg("--arg")
+        .arg(format!("a=file:{}", a.display()))
+        .arg("--arg")
+        .arg(format!("b=file:{}", b.display()))
+        .args(["--arg", &format!("n={N}"), "-o"])
+        .arg(&od)
+        .output()
+        .expect("runs rdnaprobe");
+    if !o.status.success() {
+        let e = String::from_utf8_lossy(&o.stderr);
+        return Err(e.lines().next().unwrap_or_default().to_string());
+    }
+    Ok(std::fs::read(od.join("out.bin"))
+        .unwrap()
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
+/// The kernels' references: out (OUT_DWORDS) from a, b, n and the wave size.
+type Reference = fn(&[u32], &[u32], u32) -> Vec<u32>;
+
+/// Per work-item reference writing `k` dwords at `k * i`.
+fn each(k: usize, f: impl Fn(usize, u32, u32) -> Vec<u32>, a: &[u32], b: &[u32]) -> Vec<u32> {
+    let mut out = vec![0; OUT_DWORDS];
+    for i in 0..N as usize {
+        let v = f(i, a[i], b[i]);
+        assert_eq!(v.len(), k);
+        out[k * i..k * i + k].copy_from_slice(&v);
+    }
+    out
+}
+
+fn f32_of(x: u32) -> f32 {
+    f32::from_bits((x & 0x807f_ffff) | ((((x >> 23) & 7) + 123) << 23))
+}
+
+fn f16_of(x: u32) -> f16 {
+    f16::from_bits(((x & 0x83ff) | ((((x >> 10) & 7) + 12) << 10)) as u16)
+}
+
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = u32::MAX;
+    for &byte in bytes {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = (crc >> 1) ^ (0xedb8_8320 & 0u32.wrapping_sub(crc & 1));
+        }
+    }
+    !crc
+}
+
+fn mix(x: u32, y: u32) -> u32 {
+    (x ^ (y << 5)).wrapping_add((y >> 3).wrapping_mul(7))
+}
+
+/// Per workgroup of `size`: `f` of the group's items.
+fn groups(size: usize, a: &[u32], f: impl Fn(&[u32]) -> Vec<u32>) -> Vec<Vec<u32>> {
+    a.chunks(size).map(f).collect()
+}
+
+fn references() -> Vec<(&'static str, &'static str, bool, Reference)> {
+    vec![
+        ("integer", "mad_u32", false, |a, b, _| {
+            each(
+                1,
+                |_, x, y| vec![x.wrapping_mul(2_654_435_761).wrapping_add(y ^ N)],
+                a,
+                b,
+            )
+        }),
+        ("integer", "minmax", false, |a, b, _| {
+            each(
+                2,
+                |_, x, y| {
+                    let (sx, sy) = (x as i32, y as i32);
+                    let s = y & 31;
+                    vec![
+                        (sx.min(sy) as u32) ^ x.max(y),
+                        (sx >> s).wrapping_add((x >> s) as i32) as u32,
+                    ]
+                },
+                a,
+                b,
+            )
+        }),
+        ("integer", "mul_hi24", false, |a, b, _| {
+            each(
+                2,
+                |_, x, y| {
+                    let (sx, sy) = (((x << 8) as i32) >> 8, ((y << 8) as i32) >> 8);
+                    vec![
+                        ((u64::from(x) * u64::from(y)) >> 32) as u32,
+                        (sx as u32).wrapping_mul(sy as u32).wrapping_add(N),
+                    ]
+                },
+                a,
+                b,
+            )
+        }),
+        ("integer", "sat_add", false, |a, b, _| {
+            each(
+                2,
+                |_, x, y| {
+                    let d = i64::from(x as i32) - i64::from(y as i32);
+                    vec![
+                        x.saturating_add(y),
+                        d.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32,
+                    ]
+                },
+                a,
+                b,
+            )
+        }),
+        ("wide", "mul64", false, |a, b, _| {
+            each(
+                4,
+                |_, x, y| {
+                    let p = (u64::from(x) * u64::from(y))
+                        .wrapping_add(u64::from(x) << 32 | u64::from(y));
+                    let q = p.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                    vec![p as u32, (p >> 32) as u32, q as u32, (q >> 32) as u32]
+                },
+                a,
+                b,
+            )
+        }),
+        ("wide", "div32", false, |a, b, _| {
+            each(
+                4,
+                |_, x, y| {
+                    let d = (y >> (x & 15)) | 1;
+                    let sd = (d as i32).wrapping_mul(if x & 1 != 0 { -1 } else { 1 });
+                    vec![
+                        x / d,
+                        x % d,
+                        (x as i32).wrapping_div(sd) as u32,
+                        (x as i32).wrapping_rem(sd) as u32,
+                    ]
+                },
+                a,
+                b,
+            )
+        }),
+        ("wide", "div64", false, |a, b, _| {
+            each(
+                4,
+                |_, x, y| {
+                    let v = u64::from(x) << 32 | u64::from(y);
+                    let d = (u64::from(y) >> (x & 31)) | 1;
+                    let (q, r) = (v / d, v % d);
+                    vec![q as u32, (q >> 32) as u32, r as u32, (r >> 32) as u32]
+                },
+                a,
+                b,
+            )
+        }),
+        ("bits", "bitops", false, |a, b, _| {
+            each(
+                4,
+                |_, x, y| {
+                    let w = u64::from(x) << 32 | u64::from(y);
+                    vec![
+                        x.count_ones()
+                            + ((x | 1).leading_zeros() << 8)
+                            + ((y | 0x8000_0000).trailing_zeros() << 16),
+                        x.rotate_left(y & 31) ^ y.reverse_bits(),
+                        ((x >> (y & 7)) & 0xff) | (((x & !0x0f0f_0f0f) | (y & 0x0f0f_0f0f)) << 8),
+                        (u64::from(w.count_ones() + (w | 1).leading_zeros()) + (w >> (x & 63)))
+                            as u32,
+                    ]
+                },
+                a,
+                b,
+            )
+        }),
+        ("bits", "crc32", false, |a, b, _| {
+            each(
+                1,
+                |_, x, y| {
+                    let mut bytes = x.to_le_bytes().to_vec();
+                    bytes.extend(y.to_le_bytes());
+                    vec![crc32(&bytes)]
+                },
+                a,
+                b,
+            )
+        }),
+        ("bits", "fnv1a", false, |a, b, _| {
+            each(
+                1,
+                |i, x, _| {
+                    let mut h = 2_166_136_261u32;
+                    for k in 0..4 + (x & 7) as usize {
+                        h ^= b[(i + k) % N as usize] >> (k & 3);
+                        h = h.wrapping_mul(16_777_619);
+                    }
+                    vec![h]
+                },
+                a,
+                b,
+            )
+        }),
+        ("flow", "diverge", false, |a, b, _| {
+            each(
+                1,
+                |_, x, y| {
+                    let r = if x & 1 != 0 {
+                        let r = x.wrapping_mul(3).wrapping_add(1);
+                        if r & 2 != 0 {
+                            r ^ y
+                        } else {
+                            r.wrapping_add(7)
+                        }
+                    } else if x & 2 != 0 {
+                        (0..(y & 15)).fold(0u32, |r, k| r.wrapping_add(k.wrapping_mul(x)))
+                    } else {
+                        y >> 3
+                    };
+                    vec![r]
+                },
+                a,
+                b,
+            )
+        }),
+        ("flow", "collatz", false, |a, b, _| {
+            each(
+                1,
+                |_, x, _| {
+                    let (mut v, mut steps) = ((x & 0xfff) + 1, 0);
+                    while v != 1 && steps < 300 {
+                        v = if v & 1 != 0 { 3 * v + 1 } else { v >> 1 };
+                        steps += 1;
+                    }
+                    vec![steps]
+                },
+                a,
+                b,
+            )
+        }),
+        ("flow", "calls", false, |a, b, _| {
+            each(
+                1,
+                |i, x, _| vec![(0..3).fold(x, |h, k| mix(h, b[(i + k) % N as usize]))],
+                a,
+                b,
+            )
+        }),
+        ("flow", "private_array", false, |a, b, _| {
+            each(
+                1,
+                |i, _, y| {
+                    let t: Vec<u32> = (0..16)
+                        .map(|k| a[(i + k) % N as usize] ^ k as u32)
+                        .collect();
+                    vec![(0..8).fold(0u32, |s, k| {
+                        s.wrapping_add(t[((y >> (4 * k)) & 15) as usize])
+                    })]
+                },
+                a,
+                b,
+            )
+        }),
+        ("lds", "lds_reduce", true, |a, _, _| {
+            let mut out = vec![0; OUT_DWORDS];
+            for (g, s) in groups(128, a, |g| {
+                vec![g.iter().fold(0u32, |s, &x| s.wrapping_add(x))]
+            })
+            .into_iter()
+            .enumerate()
+            {
+                out[g] = s[0];
+            }
+            out
+        }),
+        ("lds", "lds_scan", true, |a, _, _| {
+            let mut out = vec![0; OUT_DWORDS];
+            let scans = groups(128, a, |g| {
+                g.iter()
+                    .scan(0u32, |s, &x| {
+                        *s += x & 0xffff;
+                        Some(*s)
+                    })
+                    .collect()
+            });
+            out[..N as usize].copy_from_slice(&scans.concat());
+            out
+        }),
+        ("lds", "bitonic", true, |a, _, _| {
+            let mut out = vec![0; OUT_DWORDS];
+            let sorted = groups(128, a, |g| {
+                let mut v = g.to_vec();
+                v.sort_unstable();
+                v
+            });
+            out[..N as usize].copy_from_slice(&sorted.concat());
+            out
+        }),
+        ("lds", "atomics", true, |a, _, _| {
+            let mut out = vec![0; OUT_DWORDS];
+            for (i, &x) in a.iter().enumerate() {
+                out[i] = x & 15;
+                out[N as usize + (x & 15) as usize] += 1;
+            }
+            out[N as usize + 16] = a.iter().copied().max().unwrap();
+            out[N as usize + 17] = N;
+            out
+        }),
+        ("math", "f32_ops", false, |a, b, _| {
+            each(
+                4,
+                |_, x, y| {
+                    let (x, y) = (f32_of(x), f32_of(y));
+                    vec![
+                        (x * y + x).to_bits(),
+                        (x / y).to_bits(),
+                        x.abs().sqrt().to_bits(),
+                        (x.mul_add(y, -x) - x.min(y)).to_bits(),
+                    ]
+                },
+                a,
+                b,
+            )
+        }),
+        ("math", "f32_convert", false, |a, b, _| {
+            each(
+                4,
+                |_, x, y| {
+                    let x = f32_of(x) * 1000.0;
+                    vec![
+                        x as i32 as u32,
+                        (y as i32 as f32).to_bits(),
+                        (y as f32).to_bits(),
+                        (x.floor() + (-x).ceil() + (x * 0.5).trunc()).to_bits(),
+                    ]
+                },
+                a,
+                b,
+            )
+        }),
+        ("math", "f16_ops", false, |a, b, _| {
+            each(
+                2,
+                |_, x, y| {
+                    let (x, y) = (f16_of(x), f16_of(y));
+                    let r = |v: f32| u32::from(f16::from_f32(v).to_bits());
+                    let (fx, fy) = (x.to_f32(), y.to_f32());
+                    vec![
+                        r(fx + fy) | r(fx * fy) << 16,
+                        r(fx - fy) | r(fx * 3.0) << 16,
+                    ]
+                },
+                a,
+                b,
+            )
+        }),
+    ]
+}
+
+/// The cross-lane kernels' references depend on the wave size.
+fn wave_references(wave: usize) -> Vec<(&'static str, Box<dyn Fn(&[u32]) -> Vec<u32>>)> {
+    let shr = |v: &[u32], i: usize, by: usize| if i % 16 < by { 0 } else { v[i - by] };
+    vec![
+        (
+            "dpp_shift",
+            Box::new(move |a: &[u32]| {
+                let mut out = vec![0; OUT_DWORDS];
+                for i in 0..N as usize {
+                    out[2 * i] = shr(a, i, 1);
+                    out[2 * i + 1] = a[i ^ 3];
+                }
+                out
+            }),
+        ),
+        (
+            "wave_reduce",
+            Box::new(move |a: &[u32]| {
+                let mut v: Vec<u32> = a.iter().map(|x| x & 0xffff).collect();
+                for by in [1, 2, 4, 8] {
+                    let before = v.clone();
+                    for i in 0..v.len() {
+                        v[i] = v[i].wrapping_add(shr(&before, i, by));
+                    }
+                }
+                let mut out = vec![0; OUT_DWORDS];
+                for i in 0..N as usize {
+                    let first = i - i % wave;
+                    out[2 * i] = v[i];
+                    out[2 * i + 1] = v[first + 15].wrapping_add(a[first]);
+                }
+                out
+            }),
+        ),
+        (
+            "ballot",
+            Box::new(move |a: &[u32]| {
+                let mut out = vec![0; OUT_DWORDS];
+                for i in 0..N as usize {
+                    let first = i - i % wave;
+                    let m = (0..wave)
+                        .filter(|l| a[first + l] & 1 != 0)
+                        .fold(0u64, |m, l| m | 1 << l);
+                    out[2 * i] = (m as u32) ^ (m >> 32) as u32;
+                    out[2 * i + 1] = a[i ^ 1];
+                }
+                out
+            }),
+        ),
+    ]
+}
+
+/// `None` when `got` is `want`, else what differs.
+fn check(got: Result<Vec<u32>, String>, want: &[u32], what: &str) -> Option<String> {
+    let got = match got {
+        Ok(g) => g,
+        Err(e) => return Some(format!("{what}: {e}")),
+    };
+    let bad: Vec<usize> = (0..want.len()).filter(|&i| got[i] != want[i]).collect();
+    bad.first().map(|&i| {
+        format!(
+            "{what}: {} of {} dwords differ, first at {i}: got {:#010x}, want {:#010x}",
+            bad.len(),
+            want.len(),
+            got[i],
+            want[i]
+        )
+    })
+}
+
+#[test]
+fn every_kernel_is_bit_exact_on_cpu() {
+    if !have_tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (inputs(1), inputs(2));
+    let mut ran = 0;
+    let mut failed = Vec::new();
+    for wave in [32u32, 64] {
+        for opt in [0u32, 2] {
+            let mut built = std::collections::HashMap::new();
+            let mut co = |file: &'static str| {
+                built
+                    .entry(file)
+                    .or_insert_with(|| compile(dir.path(), file, wave, opt))
+                    .clone()
+            };
+            for (file, kernel, lds, reference) in references() {
+                let block = if lds { 128 } else { 64 };
+                let got = dispatch(&co(file), kernel, block, "cpu", dir.path());
+                let what = format!("{kernel} w{wave} -O{opt}");
+                failed.extend(check(got, &reference(&a, &b, wave), &what));
+                ran += 1;
+            }
+            for (kernel, reference) in wave_references(wave as usize) {
+                let got = dispatch(&co("wave"), kernel, 64, "cpu", dir.path());
+                let what = format!("{kernel} w{wave} -O{opt}");
+                failed.extend(check(got, &reference(&a), &what));
+                ran += 1;
+            }
+        }
+    }
+    assert_eq!(ran, 4 * 24);
+    assert!(
+        failed.is_empty(),
+        "{} of {ran} differ:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
