@@ -143,6 +143,29 @@ impl<'a> CodeObject<'a> {
         Err(bad(0, format!("no symbol `{name}`")))
     }
 
+    /// The addresses of every function symbol (STT_FUNC) of .symtab and .dynsym, ascending,
+    /// each once: the kernels and the functions they call.
+    pub fn function_addresses(&self) -> Result<Vec<u64>> {
+        let mut out = Vec::new();
+        for sec in self
+            .sections
+            .iter()
+            .filter(|s| s.kind == SHT_SYMTAB || s.kind == SHT_DYNSYM)
+        {
+            let entsize = if sec.entsize == 0 { 24 } else { sec.entsize };
+            for i in 0..sec.size / entsize {
+                let e = sec.offset + i * entsize;
+                let info = bytes(self.data, e + 4, 1)?[0];
+                if info & 0xf == 2 {
+                    out.push(u64_at(self.data, e + 8)?);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+
     fn find_in(&self, symtab: &Section, name: &str) -> Result<Option<Symbol>> {
         let strtab = self.sections.get(symtab.link as usize).ok_or_else(|| {
             bad(

@@ -6,8 +6,8 @@
 //!
 //! On `cpu` every kernel runs with workgroups of several waves (64 work-items: two wave32
 //! waves; the LDS kernels 128: four or two), so barriers and the shared LDS are exercised. On
-//! lavapipe a workgroup is one wave: the kernels without LDS run there too, -O2 only (the -O0
-//! bodies take the driver minutes to compile: docs/dispatch.md).
+//! lavapipe a workgroup is one wave: ten kernels without LDS run there too, -O2 wave32, those whose
+//! modules lavapipe compiles in seconds (the others take it up to minutes: docs/dispatch.md).
 //!
 //! Without clang-19 and ld.lld-19 the tests say so and pass, except under CI, where
 //! scripts/setup installs them and their absence fails.
@@ -572,6 +572,45 @@ fn every_kernel_is_bit_exact_on_cpu() {
         }
     }
     assert_eq!(ran, 4 * 24);
+    assert!(
+        failed.is_empty(),
+        "{} of {ran} differ:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
+/// lavapipe, one wave per workgroup, -O2 wave32: the kernels whose modules lavapipe compiles in
+/// a few seconds here (docs/dispatch.md has the times of the others).
+#[test]
+fn fast_kernels_are_bit_exact_on_lavapipe() {
+    if !have_tools() {
+        return;
+    }
+    let fast = [
+        "mad_u32", "minmax", "crc32", "fnv1a", "diverge", "collatz", "f16_ops",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (inputs(1), inputs(2));
+    let mut failed = Vec::new();
+    let mut ran = 0;
+    for (file, kernel, _, reference) in references().into_iter().filter(|r| fast.contains(&r.1)) {
+        let co = compile(dir.path(), file, 32, 2);
+        let got = dispatch(&co, kernel, 32, "vulkan:lavapipe", dir.path());
+        failed.extend(check(
+            got,
+            &reference(&a, &b, 32),
+            &format!("{kernel} lavapipe"),
+        ));
+        ran += 1;
+    }
+    let co = compile(dir.path(), "wave", 32, 2);
+    for (kernel, reference) in wave_references(32) {
+        let got = dispatch(&co, kernel, 32, "vulkan:lavapipe", dir.path());
+        failed.extend(check(got, &reference(&a), &format!("{kernel} lavapipe")));
+        ran += 1;
+    }
+    assert_eq!(ran, fast.len() + 3);
     assert!(
         failed.is_empty(),
         "{} of {ran} differ:\n{}",

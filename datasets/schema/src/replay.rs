@@ -155,12 +155,16 @@ impl Tally {
         if let Some(t) = seconds {
             s.push_str(&format!(" in {t:.2} s"));
         }
-        for (name, value) in default_cells() {
-            if let Some(n) = self.unstated.get(name) {
-                s.push_str(&format!(
-                    "\n  {name}: empty in {n} rows, default {value} used (FloatMode::DEFAULT)"
-                ));
-            }
+        let defaults: Vec<String> = default_cells()
+            .iter()
+            .filter_map(|(name, value)| {
+                self.unstated
+                    .get(name)
+                    .map(|n| format!("{name}: empty in {n} rows, default {value} used"))
+            })
+            .collect();
+        if !defaults.is_empty() {
+            s.push_str(&format!(" ({}; FloatMode::DEFAULT)", defaults.join(", ")));
         }
         s
     }

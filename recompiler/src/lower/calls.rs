@@ -78,31 +78,22 @@ pub(super) fn chain_blocks(starts: usize) -> u32 {
     2 * starts as u32
 }
 
-/// The dispatch chain (see [`chain_blocks`]): a binary search of the jump target over the
-/// instruction starts in `word_of` (their word offsets, the body's end last, which goes to
-/// `exit`), each leaf branching to its instruction when the target is its address and to the
-/// block that never ends otherwise. So a jump costs about `log2(starts) + 1` blocks, which
-/// keeps real programs' calls and returns far from the watchdog. `first` is the chain's first
-/// block index; `block_at(i)` the block of instruction `i`.
-pub(super) fn dispatch_chain(
-    l: &mut Lowerer,
-    word_of: &[usize],
-    first: u32,
-    exit: u32,
-    block_at: impl Fn(usize) -> u32,
-) -> Vec<Block> {
-    let trap = first + chain_blocks(word_of.len()) - 1;
-    let mut blocks: Vec<Option<Block>> = Vec::with_capacity(2 * word_of.len());
+/// The dispatch chain (see [`chain_blocks`]): a binary search of the jump target over
+/// `targets` (word offset and block, ascending; the body's end last, whose block is the exit),
+/// each leaf branching to its block when the target is its address and to the block that
+/// never ends otherwise. So a jump costs about `log2(targets) + 1` blocks, which keeps real
+/// programs' calls and returns far from the watchdog. `first` is the chain's first block.
+pub(super) fn dispatch_chain(l: &mut Lowerer, targets: &[(usize, u32)], first: u32) -> Vec<Block> {
+    let trap = first + chain_blocks(targets.len()) - 1;
+    let mut blocks: Vec<Option<Block>> = Vec::with_capacity(2 * targets.len());
     let mut chain = Chain {
         l,
-        word_of,
+        targets,
         first,
-        exit,
         trap,
-        block_at: &block_at,
         blocks: &mut blocks,
     };
-    chain.node(0..word_of.len());
+    chain.node(0..targets.len());
     let at = l_len(chain.l);
     blocks.push(Some(Block {
         exprs: at..at,
@@ -120,17 +111,15 @@ fn l_len(l: &Lowerer) -> u32 {
     l.b.k.exprs.len() as u32
 }
 
-struct Chain<'a, 'l, F: Fn(usize) -> u32> {
+struct Chain<'a, 'l> {
     l: &'l mut Lowerer,
-    word_of: &'a [usize],
+    targets: &'a [(usize, u32)],
     first: u32,
-    exit: u32,
     trap: u32,
-    block_at: &'a F,
     blocks: &'a mut Vec<Option<Block>>,
 }
 
-impl<F: Fn(usize) -> u32> Chain<'_, '_, F> {
+impl Chain<'_, '_> {
     /// The node searching `keys` (indices into `word_of`), in preorder; gives its block.
     fn node(&mut self, keys: std::ops::Range<usize>) -> u32 {
         let index = self.first + self.blocks.len() as u32;
@@ -140,16 +129,11 @@ impl<F: Fn(usize) -> u32> Chain<'_, '_, F> {
         let lo = b.push(Expr::Var(TARGET_LO));
         let hi = b.push(Expr::Var(TARGET_HI));
         let block = if keys.len() == 1 {
-            let j = keys.start;
-            let at = CODE_BASE + 4 * self.word_of[j] as u64;
+            let (word, then) = self.targets[keys.start];
+            let at = CODE_BASE + 4 * word as u64;
             let lo_ok = b.icmpc(IntCmp::Eq, lo, at & 0xffff_ffff);
             let hi_ok = b.icmpc(IntCmp::Eq, hi, at >> 32);
             let cond = b.band(lo_ok, hi_ok);
-            let then = if j == self.word_of.len() - 1 {
-                self.exit
-            } else {
-                (self.block_at)(j)
-            };
             Block {
                 exprs: start..l_len(self.l),
                 stores: vec![],
@@ -162,7 +146,7 @@ impl<F: Fn(usize) -> u32> Chain<'_, '_, F> {
             }
         } else {
             let mid = keys.start + keys.len() / 2;
-            let at = CODE_BASE + 4 * self.word_of[mid] as u64;
+            let at = CODE_BASE + 4 * self.targets[mid].0 as u64;
             // target < at, on the (lo, hi) dwords
             let hi_below = b.icmpc(IntCmp::LtU, hi, at >> 32);
             let hi_same = b.icmpc(IntCmp::Eq, hi, at >> 32);

@@ -177,7 +177,25 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
         Decoded::Inst(inst) => calls::pc_use(inst.info().op()) == Some(Pc::Jump),
         Decoded::Unsupported(_) => false,
     });
-    let mut leader = vec![indirect; body.len() + 1];
+    // With known targets (function entries and returns), only those start blocks for the
+    // jumps; otherwise every instruction does.
+    let mut is_target = vec![indirect && l.jump_targets.is_none(); body.len() + 1];
+    if indirect {
+        if let Some(t) = &l.jump_targets {
+            for (i, &o) in offsets.iter().enumerate() {
+                is_target[i] = t.contains(&o);
+            }
+            for (i, d) in body.iter().enumerate() {
+                if let Decoded::Inst(inst) = d {
+                    if calls::pc_use(inst.info().op()).is_some_and(|p| p != Pc::Get) {
+                        is_target[i + 1] = true;
+                    }
+                }
+            }
+        }
+        is_target[body.len()] = true;
+    }
+    let mut leader = is_target.clone();
     leader[0] = true;
     for (i, d) in body.iter().enumerate() {
         let Decoded::Inst(inst) = d else {
@@ -212,8 +230,9 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
     let starts: Vec<usize> = (0..body.len()).filter(|&i| leader[i]).collect();
     // the dispatch chain: a block per instruction and the end, and one that never ends
     let chain = starts.len() as u32;
+    let chained: Vec<usize> = (0..=body.len()).filter(|&i| is_target[i]).collect();
     let exit = if indirect {
-        chain + calls::chain_blocks(body.len() + 1)
+        chain + calls::chain_blocks(chained.len())
     } else {
         chain
     };
@@ -286,10 +305,14 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
         });
     }
     if indirect {
-        let word_of: Vec<usize> = offsets.iter().copied().chain([words]).collect();
-        blocks.extend(calls::dispatch_chain(
-            &mut l, &word_of, chain, exit, block_at,
-        ));
+        let targets: Vec<(usize, u32)> = chained
+            .iter()
+            .map(|&i| {
+                let word = offsets.get(i).copied().unwrap_or(words);
+                (word, if i == body.len() { exit } else { block_at(i) })
+            })
+            .collect();
+        blocks.extend(calls::dispatch_chain(&mut l, &targets, chain));
     }
     l.vgpr.clear();
     l.sgpr.clear();

@@ -185,6 +185,30 @@ pub fn lower_wave_mem(
     lower_body(l, body)
 }
 
+/// [`lower_wave_words_mem`] for a program whose indirect jumps (s_setpc_b64, s_swappc_b64) go
+/// only to a function entry (`entries`, word offsets in `words`) or to the instruction after a
+/// call (a return): only those instructions start blocks for the jumps and join the dispatch
+/// chain, which keeps a real program's body small. A jump anywhere else never ends (the
+/// watchdog), as a jump outside the body does.
+pub fn lower_program_words(
+    words: &[u32],
+    mode: FloatMode,
+    wave: Wave,
+    gfx: Target,
+    mem_bytes: u32,
+    entries: &[usize],
+) -> Result<Kernel, LowerError> {
+    let body = decode_stream(words).map_err(|e| LowerError::Decode(e.to_string()))?;
+    let mut l = Lowerer::new_wave(mode, wave, gfx);
+    mem::init_region(&mut l, mem_bytes);
+    l.named_vgprs = movrel::named_vgprs(&body, wave);
+    l.jump_targets = Some(entries.to_vec());
+    if control::has_control_flow(&body) {
+        return control::lower_cfg(l, &body);
+    }
+    lower_body(l, &body)
+}
+
 fn lower_body(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, LowerError> {
     let mut offset = 0usize;
     for d in body {

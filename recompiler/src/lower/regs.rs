@@ -31,6 +31,9 @@ pub(crate) struct Lowerer {
     /// The VGPRs the body names (see `movrel`): the registers a run-time-M0 relative move
     /// selects over.
     pub(super) named_vgprs: Vec<u16>,
+    /// The word offsets an indirect jump may go to besides returns (function entries), when
+    /// known (`lower_program_words`); `None`: any instruction.
+    pub(super) jump_targets: Option<Vec<usize>>,
 }
 
 /// Where SCC lives in the scalar register map: its source-operand code (`src_scc`), as U32 0/1.
@@ -76,6 +79,7 @@ impl Lowerer {
             wave_contract: false,
             vars: false,
             named_vgprs: Vec::new(),
+            jump_targets: None,
         }
     }
 

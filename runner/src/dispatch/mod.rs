@@ -41,6 +41,9 @@ pub struct Program {
     pub text: Vec<u32>,
     /// The kernel's first instruction, in words from the start of `.text`.
     pub entry_word: usize,
+    /// Every function's first instruction (kernels and callees), in words from the start of
+    /// `.text`: where an indirect jump that is not a return may go.
+    pub functions: Vec<usize>,
 }
 
 impl Program {
@@ -90,7 +93,14 @@ impl Program {
                 k.wavefront_size
             );
         }
+        let functions = code
+            .function_addresses()?
+            .into_iter()
+            .filter(|&a| a >= text_addr && a < text_addr + text.len() as u64)
+            .map(|a| ((a - text_addr) / 4) as usize)
+            .collect();
         Ok(Program {
+            functions,
             entry_word: ((entry - text_addr) / 4) as usize,
             text: words,
             target,
@@ -139,8 +149,8 @@ pub struct Outcome {
 
 /// The body every wave runs: the prologue (workitem ids from v4..v6 into v0..v2, SGPRs past
 /// s15 from `extra`), then `.text`, entered through an `s_branch` when the kernel is not its
-/// first word.
-pub fn body(program: &Program, extra: &[(u16, u32)]) -> anyhow::Result<Vec<u32>> {
+/// first word; and the word offsets of the functions in it.
+pub fn body(program: &Program, extra: &[(u16, u32)]) -> anyhow::Result<(Vec<u32>, Vec<usize>)> {
     let ids = program.kd.vgpr_workitem_id().min(2) as usize + 1;
     let mut text = String::new();
     for d in 0..ids {
@@ -157,8 +167,28 @@ pub fn body(program: &Program, extra: &[(u16, u32)]) -> anyhow::Result<Vec<u32>>
         }
         words.extend(rdnaprobe_isa::assemble(&format!("s_branch {jump}"))?);
     }
+    let at = words.len();
     words.extend(&program.text);
-    Ok(words)
+    let functions = program.functions.iter().map(|f| f + at).collect();
+    Ok((words, functions))
+}
+
+/// The lowered body of `program` with the prologue of `extra`.
+fn lower(
+    program: &Program,
+    extra: &[(u16, u32)],
+    layout: &abi::Layout,
+) -> anyhow::Result<rdnaprobe_recompiler::ir::Kernel> {
+    let (words, functions) = body(program, extra)?;
+    rdnaprobe_recompiler::lower_program_words(
+        &words,
+        program.mode,
+        program.wave,
+        program.target,
+        layout.total_bytes(),
+        &functions,
+    )
+    .map_err(|e| anyhow::anyhow!("unsupported: {e}"))
 }
 
 /// Runs `dispatch` of `program` on the CPU model: workgroups in order (x fastest), each one's
@@ -188,16 +218,7 @@ pub fn run_cpu(program: &Program, dispatch: &Dispatch) -> anyhow::Result<Outcome
             continue;
         };
         if !kernels.contains_key(&extra) {
-            let words = body(program, &extra)?;
-            let k = rdnaprobe_recompiler::lower_wave_words_mem(
-                &words,
-                program.mode,
-                program.wave,
-                program.target,
-                layout.total_bytes(),
-            )
-            .map_err(|e| anyhow::anyhow!("unsupported: {e}"))?;
-            kernels.insert(extra.clone(), k);
+            kernels.insert(extra.clone(), lower(program, &extra, &layout)?);
         }
         let k = &kernels[&extra];
         let (outs, after) = rdnaprobe_recompiler::workgroup::run_workgroup(k, &inputs, &lds, &mem);
@@ -239,15 +260,7 @@ pub fn run_vulkan(
     for group in abi::workgroups(dispatch) {
         for s in abi::waves(program, dispatch, &layout, group)? {
             if !pipelines.contains_key(&s.extra) {
-                let words = body(program, &s.extra)?;
-                let k = rdnaprobe_recompiler::lower_wave_words_mem(
-                    &words,
-                    program.mode,
-                    program.wave,
-                    program.target,
-                    layout.total_bytes(),
-                )
-                .map_err(|e| anyhow::anyhow!("unsupported: {e}"))?;
+                let k = lower(program, &s.extra, &layout)?;
                 let spv = spirv::emit_wave_mem(
                     &k,
                     program.wave,

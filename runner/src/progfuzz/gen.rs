@@ -327,6 +327,9 @@ impl Gen<'_> {
     }
 
     /// A random VALU instruction, sometimes with modifiers (kept only where they assemble).
+    /// A DPP form names src0's register again half of the time, as the destination or as
+    /// src1 (clang's cross-lane code: `v_mov_b32_dpp v7, v7 ...`, `v_add_nc_u32_dpp v4, v4,
+    /// v4 ...`), where only src0 is read from the other lane.
     fn valu(&self, rng: &mut Rng) -> String {
         let t = &self.pools.valu[rng.below(self.pools.valu.len())];
         let base = self.rewrite(rng, t);
@@ -350,7 +353,7 @@ impl Gen<'_> {
             tries.push(m);
         }
         if rng.below(5) == 0 && base.contains("_e32 v") {
-            let d = base.replacen("_e32", "_dpp", 1);
+            let d = alias_src0(base.replacen("_e32", "_dpp", 1), rng);
             tries.push(match rng.below(3) {
                 0 => format!(
                     "{d} dpp8:[{}]",
@@ -615,4 +618,28 @@ impl Gen<'_> {
             items: self.body(rng, size, 0),
         }
     }
+}
+
+/// `text` (`OP vD, vS0, vS1, ...`) with, half of the time, the destination or src1 renamed to
+/// src0's VGPR.
+fn alias_src0(text: String, rng: &mut Rng) -> String {
+    let Some((op, rest)) = text.split_once(' ') else {
+        return text;
+    };
+    let mut ops: Vec<String> = rest.split(", ").map(str::to_string).collect();
+    let is_vgpr =
+        |o: &str| o.len() > 1 && o.starts_with('v') && o[1..].bytes().all(|b| b.is_ascii_digit());
+    if ops.len() < 2 || !is_vgpr(&ops[1]) || rng.below(2) == 0 {
+        return text;
+    }
+    let target = if ops.len() > 2 && rng.below(2) == 0 {
+        2
+    } else {
+        0
+    };
+    if !is_vgpr(&ops[target]) {
+        return text;
+    }
+    ops[target] = ops[1].clone();
+    format!("{op} {}", ops.join(", "))
 }
