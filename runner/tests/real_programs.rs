@@ -469,7 +469,9 @@ fn references() -> Vec<(&'static str, &'static str, bool, Reference)> {
 }
 
 /// The cross-lane kernels' references depend on the wave size.
-fn wave_references(wave: usize) -> Vec<(&'static str, Box<dyn Fn(&[u32]) -> Vec<u32>>)> {
+type WaveReference = Box<dyn Fn(&[u32]) -> Vec<u32>>;
+
+fn wave_references(wave: usize) -> Vec<(&'static str, WaveReference)> {
     let shr = |v: &[u32], i: usize, by: usize| if i % 16 < by { 0 } else { v[i - by] };
     vec![
         (
@@ -489,8 +491,8 @@ fn wave_references(wave: usize) -> Vec<(&'static str, Box<dyn Fn(&[u32]) -> Vec<
                 let mut v: Vec<u32> = a.iter().map(|x| x & 0xffff).collect();
                 for by in [1, 2, 4, 8] {
                     let before = v.clone();
-                    for i in 0..v.len() {
-                        v[i] = v[i].wrapping_add(shr(&before, i, by));
+                    for (i, x) in v.iter_mut().enumerate() {
+                        *x = x.wrapping_add(shr(&before, i, by));
                     }
                 }
                 let mut out = vec![0; OUT_DWORDS];

@@ -26,6 +26,9 @@ use rdnaprobe_recompiler::wave::WaveInput;
 
 pub use args::ArgValue;
 
+/// SGPRs past s15 and their values, set by a wave's prologue.
+type Extra = Vec<(u16, u32)>;
+
 /// `s_code_end`: the padding LLVM puts after the last function of `.text`.
 const S_CODE_END: u32 = 0xbf9f_0000;
 
@@ -196,14 +199,14 @@ fn lower(
 pub fn run_cpu(program: &Program, dispatch: &Dispatch) -> anyhow::Result<Outcome> {
     let (layout, mut mem) = abi::memory(program, dispatch)?;
     let lds = vec![0u32; program.lds_dwords(dispatch.dynamic_lds) as usize];
-    let mut kernels: std::collections::HashMap<Vec<(u16, u32)>, rdnaprobe_recompiler::ir::Kernel> =
+    let mut kernels: std::collections::HashMap<Extra, rdnaprobe_recompiler::ir::Kernel> =
         Default::default();
     let mut errors = Vec::new();
     let mut waves = 0;
     for group in abi::workgroups(dispatch) {
         let setups = abi::waves(program, dispatch, &layout, group)?;
         // Waves whose registers past s15 differ run different prologues.
-        let mut by_extra: Vec<(Vec<(u16, u32)>, Vec<WaveInput>)> = Vec::new();
+        let mut by_extra: Vec<(Extra, Vec<WaveInput>)> = Vec::new();
         for s in setups {
             let input = s.input(lds.clone());
             match by_extra.iter_mut().find(|(e, _)| *e == s.extra) {

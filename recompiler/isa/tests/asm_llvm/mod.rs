@@ -3,15 +3,10 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-pub const LLVM_MC: &str = "llvm-mc-19";
+pub use rdnaprobe_isa::difftest::LLVM_MC;
 
 pub fn available() -> bool {
-    Command::new(LLVM_MC)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
+    rdnaprobe_isa::difftest::llvm_mc_available()
 }
 
 /// Whether llvm-mc-19 can run here; under CI it must.
