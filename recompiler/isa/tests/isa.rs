@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rdnaprobe_isa::difftest::{llvm_mc_available, run, KnownDifferences, Outcome, Rng};
+use rdnaprobe_isa::difftest::{llvm_mc_or_skip, run, KnownDifferences, Outcome, Rng};
 use rdnaprobe_isa::{decode_stream, encode, table, Decoded, Family, Source, Wave};
 
 /// The shipped lane datasets (datasets/rdna2/*.csv).
@@ -174,19 +174,6 @@ fn random_words_never_panic_and_round_trip() {
 fn truncated_stream_reports_word_offset() {
     let e = decode_stream(&[0x06140b04, 0xd5080011]).unwrap_err();
     assert!(e.to_string().contains("word 1"), "{e}");
-}
-
-/// Whether llvm-mc-19 can run here; under CI it must.
-fn llvm_mc_or_skip() -> bool {
-    if llvm_mc_available() {
-        return true;
-    }
-    assert!(
-        std::env::var("CI").is_err(),
-        "llvm-mc-19 is required under CI"
-    );
-    println!("llvm-mc-19 not found; skipping");
-    false
 }
 
 /// A seeded draw of random instructions across all families against llvm-mc: where llvm-mc

@@ -105,12 +105,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     std::fs::create_dir_all(&a.output)
         .with_context(|| format!("creating {}", a.output.display()))?;
-    let (layout, _) = dispatch::abi::memory(&program, &d)?;
     let mut buffers = Vec::new();
     for (i, ((m, v), place)) in explicit
         .iter()
         .zip(&d.args)
-        .zip(&layout.buffers)
+        .zip(&outcome.layout.buffers)
         .enumerate()
     {
         let (ArgValue::Buffer(_), Some((at, n))) = (v, place) else {

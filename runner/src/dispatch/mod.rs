@@ -144,6 +144,8 @@ impl Dispatch {
 /// that did not end normally (watchdog, faults, what the backend could not run).
 #[derive(Clone, Debug)]
 pub struct Outcome {
+    /// Where the buffers are in `mem`.
+    pub layout: abi::Layout,
     pub mem: Vec<u32>,
     pub errors: Vec<String>,
     /// Waves run.
@@ -205,21 +207,13 @@ pub fn run_cpu(program: &Program, dispatch: &Dispatch) -> anyhow::Result<Outcome
     let mut waves = 0;
     for group in abi::workgroups(dispatch) {
         let setups = abi::waves(program, dispatch, &layout, group)?;
-        // Waves whose registers past s15 differ run different prologues.
-        let mut by_extra: Vec<(Extra, Vec<WaveInput>)> = Vec::new();
-        for s in setups {
-            let input = s.input(lds.clone());
-            match by_extra.iter_mut().find(|(e, _)| *e == s.extra) {
-                Some((_, v)) => v.push(input),
-                None => by_extra.push((s.extra, vec![input])),
-            }
-        }
-        if by_extra.len() > 1 {
-            bail!("the waves of one workgroup need different registers past s15");
-        }
-        let Some((extra, inputs)) = by_extra.pop() else {
+        let Some(extra) = setups.first().map(|s| s.extra.clone()) else {
             continue;
         };
+        if setups.iter().any(|s| s.extra != extra) {
+            bail!("the waves of one workgroup need different registers past s15");
+        }
+        let inputs: Vec<WaveInput> = setups.iter().map(|s| s.input(lds.clone())).collect();
         if !kernels.contains_key(&extra) {
             kernels.insert(extra.clone(), lower(program, &extra, &layout)?);
         }
@@ -233,7 +227,12 @@ pub fn run_cpu(program: &Program, dispatch: &Dispatch) -> anyhow::Result<Outcome
             }
         }
     }
-    Ok(Outcome { mem, errors, waves })
+    Ok(Outcome {
+        layout,
+        mem,
+        errors,
+        waves,
+    })
 }
 
 /// Runs `dispatch` of `program` on a Vulkan device: one submit per wave, the memory region of
@@ -291,7 +290,12 @@ pub fn run_vulkan(
             }
         }
     }
-    Ok(Outcome { mem, errors, waves })
+    Ok(Outcome {
+        layout,
+        mem,
+        errors,
+        waves,
+    })
 }
 
 /// Runs `dispatch` of the code object `image` (kernel `program`) on a gfx103x GPU through HIP:
@@ -347,6 +351,7 @@ pub fn run_hip(image: &[u8], program: &Program, dispatch: &Dispatch) -> anyhow::
         }
     }
     Ok(Outcome {
+        layout,
         mem,
         errors: Vec::new(),
         waves: 0,

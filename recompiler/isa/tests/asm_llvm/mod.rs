@@ -5,22 +5,7 @@ use std::process::{Command, Stdio};
 
 pub use rdnaprobe_isa::difftest::LLVM_MC;
 
-pub fn available() -> bool {
-    rdnaprobe_isa::difftest::llvm_mc_available()
-}
-
-/// Whether llvm-mc-19 can run here; under CI it must.
-pub fn or_skip() -> bool {
-    if available() {
-        return true;
-    }
-    assert!(
-        std::env::var("CI").is_err(),
-        "llvm-mc-19 is required under CI"
-    );
-    println!("llvm-mc-19 not found; skipping");
-    false
-}
+pub use rdnaprobe_isa::difftest::llvm_mc_or_skip as or_skip;
 
 /// Words of every line llvm-mc accepts, or its first error message.
 pub type Outcome = Result<Vec<u32>, String>;
