@@ -12,7 +12,12 @@
 //! `BENCH_STREAMING=1` also times the one-thread streaming diff and compares the two diff.csv.
 //! `BENCH_PARQUET=1` (feature `polars`) exports both files to Parquet once, times the diff of
 //! the Parquet pair the same way and checks that its diff.csv is the CSV run's.
-//! The generated files are removed at the end unless KEEP=1.
+//! `BENCH_FROM=FILE.csv` (a shipped dataset, such as `datasets/rdna2/f16_rounding.csv`) makes
+//! the rows from that file's instead: its rows cycled to ROWS rows, each with a unique `row_id`
+//! (`FAMILY:N`), the candidate a replay output (`backend`, `status`) whose out0 differs in the
+//! low bit in 3% of the rows (seeded). `BENCH_SHORT=1` empties the `source` and `note` cells.
+//! The generated files are removed at the end unless KEEP=1; `BENCH_REUSE=1` times the files
+//! an earlier `KEEP=1` run left in DIR instead of generating them (and keeps them).
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -64,6 +69,72 @@ impl Rng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     }
+}
+
+/// `BENCH_FROM`: realistic rows, the shipped dataset `from` cycled to `rows` rows.
+fn generate_from(
+    dir: &Path,
+    rows: u64,
+    from: &Path,
+    short: bool,
+) -> Result<(PathBuf, PathBuf), Box<dyn std::error::Error>> {
+    std::fs::create_dir_all(dir)?;
+    let family = from
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .ok_or("BENCH_FROM: a file name")?
+        .to_string();
+    let mut input = csv::Reader::from_path(from)?;
+    let mut header: Vec<String> = input.headers()?.iter().map(str::to_string).collect();
+    let col = |h: &[String], name: &str| h.iter().position(|c| c == name);
+    let row_id = match col(&header, "row_id") {
+        Some(i) => i,
+        None => {
+            header.push("row_id".into());
+            header.len() - 1
+        }
+    };
+    let out0 = col(&header, "out0").ok_or("BENCH_FROM: no out0 column")?;
+    let (source, note) = (col(&header, "source"), col(&header, "note"));
+    let mut records: Vec<Vec<String>> = Vec::new();
+    for rec in input.records() {
+        let mut rec: Vec<String> = rec?.iter().map(str::to_string).collect();
+        rec.resize(header.len(), String::new());
+        if short {
+            for c in [source, note].into_iter().flatten() {
+                rec[c].clear();
+            }
+        }
+        records.push(rec);
+    }
+    if records.is_empty() {
+        return Err("BENCH_FROM: the file has no rows".into());
+    }
+    let (rp, cp) = (dir.join("reference.csv"), dir.join("candidate.csv"));
+    let mut r = csv::Writer::from_writer(BufWriter::with_capacity(1 << 20, File::create(&rp)?));
+    let mut c = csv::Writer::from_writer(BufWriter::with_capacity(1 << 20, File::create(&cp)?));
+    r.write_record(&header)?;
+    c.write_record(
+        header
+            .iter()
+            .map(String::as_str)
+            .chain(["backend", "status"]),
+    )?;
+    let mut rng = Rng(0x5eed);
+    for i in 0..rows {
+        let mut rec = records[(i % records.len() as u64) as usize].clone();
+        rec[row_id] = format!("{family}:{i}");
+        r.write_record(&rec)?;
+        if rng.next() % 100 < 3 {
+            if let Some(v) = rec[out0].strip_prefix("0x") {
+                rec[out0] = format!("0x{:08x}", u32::from_str_radix(v, 16)? ^ 1);
+            }
+        }
+        c.write_record(rec.iter().map(String::as_str).chain(["cpu", "ok"]))?;
+    }
+    r.into_inner()?.into_inner()?.sync_all()?;
+    c.into_inner()?.into_inner()?.sync_all()?;
+    Ok((rp, cp))
 }
 
 fn generate(dir: &Path, rows: u64) -> std::io::Result<(PathBuf, PathBuf)> {
@@ -165,7 +236,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut err = std::io::stderr().lock();
 
     let t = Instant::now();
-    let (reference, candidate) = generate(&dir, rows)?;
+    let reuse = std::env::var_os("BENCH_REUSE").is_some()
+        && dir.join("reference.csv").is_file()
+        && dir.join("candidate.csv").is_file();
+    let (reference, candidate) = match std::env::var_os("BENCH_FROM") {
+        _ if reuse => (dir.join("reference.csv"), dir.join("candidate.csv")),
+        Some(from) => generate_from(
+            &dir,
+            rows,
+            Path::new(&from),
+            std::env::var_os("BENCH_SHORT").is_some(),
+        )?,
+        None => generate(&dir, rows)?,
+    };
     let size = std::fs::metadata(&reference)?.len() + std::fs::metadata(&candidate)?.len();
     writeln!(
         err,
@@ -219,7 +302,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     report(&dir, &reference, &candidate, &mut err)?;
     #[cfg(not(feature = "polars"))]
     writeln!(err, "report: skipped (built without the `polars` feature)")?;
-    if std::env::var_os("KEEP").is_none() {
+    if std::env::var_os("KEEP").is_none() && !reuse {
         std::fs::remove_file(&reference)?;
         std::fs::remove_file(&candidate)?;
         std::fs::remove_file(dir.join("diff.csv"))?;

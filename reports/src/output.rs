@@ -121,32 +121,44 @@ pub fn csv_header() -> Vec<u8> {
 /// Appends `cell` as a CSV field: quoted (quotes doubled) when it holds a comma, a quote or a
 /// line end, as the csv crate's writer does.
 fn csv_cell(out: &mut Vec<u8>, cell: &str) {
-    if cell
-        .bytes()
+    let bytes = cell.as_bytes();
+    if !bytes
+        .iter()
         .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
     {
-        out.push(b'"');
-        for b in cell.bytes() {
-            if b == b'"' {
-                out.push(b'"');
-            }
-            out.push(b);
-        }
-        out.push(b'"');
-    } else {
-        out.extend_from_slice(cell.as_bytes());
+        out.extend_from_slice(bytes);
+        return;
     }
+    out.push(b'"');
+    // Runs between quotes are copied whole; each quote is written twice.
+    let mut parts = bytes.split(|&b| b == b'"');
+    if let Some(first) = parts.next() {
+        out.extend_from_slice(first);
+    }
+    for part in parts {
+        out.extend_from_slice(b"\"\"");
+        out.extend_from_slice(part);
+    }
+    out.push(b'"');
 }
 
+/// `0x` and the low `digits` hex digits of `v` (at most 16), written at once.
 fn push_hex(out: &mut Vec<u8>, v: u64, digits: usize) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.extend_from_slice(b"0x");
-    for k in (0..digits).rev() {
-        out.push(HEX[(v >> (4 * k) & 0xf) as usize]);
+    let mut buf = [0u8; 18];
+    buf[0] = b'0';
+    buf[1] = b'x';
+    for (k, slot) in buf[2..2 + digits].iter_mut().enumerate() {
+        *slot = HEX[(v >> (4 * (digits - 1 - k)) & 0xf) as usize];
     }
+    out.extend_from_slice(&buf[..2 + digits]);
 }
 
 fn push_dec(out: &mut Vec<u8>, v: u64) {
+    if v < 10 {
+        out.push(b'0' + v as u8);
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     let mut v = v;
@@ -169,6 +181,8 @@ fn push_value(out: &mut Vec<u8>, d: &DwordDiff, v: u64) {
 /// allocating: the one writer of diff CSV rows.
 pub fn write_csv_line(out: &mut Vec<u8>, d: &RowDiff) {
     let row = &d.reference.row;
+    // Room for a typical line at once, not a check that grows the buffer per cell.
+    out.reserve(512);
     csv_cell(out, &row.instruction);
     out.push(b',');
     if row.encoding.is_empty() {

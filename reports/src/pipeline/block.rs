@@ -83,34 +83,8 @@ impl FileInfo {
     }
 }
 
-/// Occurrences of `byte`. Counted in byte-wide lanes, 32 bytes a step, emptied before they can
-/// overflow: the compiler turns this into byte compares and subtractions on whole vectors
-/// (a plain `filter().count()` widens every byte to 64 bits and runs several times slower).
-pub(crate) fn count(bytes: &[u8], byte: u8) -> usize {
-    const LANES: usize = 32;
-    let mut total = 0usize;
-    for part in bytes.chunks(255 * LANES) {
-        let mut acc = [0u8; LANES];
-        let mut steps = part.chunks_exact(LANES);
-        for step in &mut steps {
-            for (a, b) in acc.iter_mut().zip(step) {
-                *a += u8::from(*b == byte);
-            }
-        }
-        total += acc.iter().map(|&a| usize::from(a)).sum::<usize>();
-        total += steps.remainder().iter().filter(|&&b| b == byte).count();
-    }
-    total
-}
-
-/// The bytes that end a bare field (`,` and the line end) or have no place in one (`"`).
-static SPECIAL: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b',' as usize] = true;
-    t[b'\n' as usize] = true;
-    t[b'"' as usize] = true;
-    t
-};
+pub(crate) use super::scan::count;
+use super::scan::{split, Ends};
 
 /// A byte range of a block's text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -214,13 +188,27 @@ impl Block {
     /// Parses `bytes` (whole records; the first starts on line `first_line` of the file).
     pub fn parse(file: Arc<FileInfo>, bytes: Vec<u8>, first_line: u64) -> Block {
         let mut block = Block::empty(file);
-        let text = match String::from_utf8(bytes) {
-            Ok(text) if !text.as_bytes().contains(&b'\r') => text,
-            Ok(text) => return block.parse_slow(text.into_bytes(), first_line),
-            Err(e) => return block.parse_slow(e.into_bytes(), first_line),
+        // Where the fields end, and whether the block is plain CSV at all (a `\r` or a stray
+        // quote anywhere sends it to the full reader).
+        let mut ends = Ends {
+            seps: Vec::with_capacity(bytes.len() / 8 + 1),
+            lines: Vec::with_capacity(bytes.len() / 100 + 1),
+            escapes: Vec::new(),
+        };
+        let Some(ascii) = split(&bytes, &mut ends) else {
+            return block.parse_slow(bytes, first_line);
+        };
+        let text = if ascii.0 {
+            // SAFETY: every byte is ASCII (`split` looked at each), so the bytes are UTF-8.
+            unsafe { String::from_utf8_unchecked(bytes) }
+        } else {
+            match String::from_utf8(bytes) {
+                Ok(text) => text,
+                Err(e) => return block.parse_slow(e.into_bytes(), first_line),
+            }
         };
         block.text = text;
-        if block.parse_fast().is_none() {
+        if block.parse_fast(ends).is_none() {
             let bytes = std::mem::take(&mut block.text).into_bytes();
             block.words.clear();
             block.extra.clear();
@@ -230,119 +218,111 @@ impl Block {
         block
     }
 
-    /// The fast reader; `None` where the block needs the full reader.
-    fn parse_fast(&mut self) -> Option<()> {
+    /// The fast reader over the field ends [`split`] found; `None` where the block needs the
+    /// full reader.
+    fn parse_fast(&mut self, ends: Ends) -> Option<()> {
         let len = self.text.len();
+        let width = self.file.width;
         // Rows are rarely shorter than 100 bytes: one allocation per block, not a doubling.
         self.recs.reserve(len / 100 + 1);
         self.extra
-            .reserve((len / 100 + 1) * (self.file.width - V1_COLUMNS.len()));
-        let mut fields: Vec<Span> = Vec::with_capacity(self.file.width);
-        let mut pos = 0;
-        while pos < len {
-            fields.clear();
-            loop {
-                let bytes = self.text.as_bytes();
-                let (span, next) = if bytes[pos] == b'"' {
-                    self.quoted_field(pos)?
-                } else {
-                    let mut end = pos;
-                    while end < len && !SPECIAL[usize::from(bytes[end])] {
-                        end += 1;
-                    }
-                    if end < len && bytes[end] == b'"' {
-                        return None;
-                    }
-                    (Span::new(pos, end), end)
-                };
-                fields.push(span);
-                let bytes = self.text.as_bytes();
-                if next >= len || bytes[next] == b'\n' {
-                    pos = next + 1;
-                    break;
-                }
-                // A comma: another field follows (an empty one at the line end).
-                pos = next + 1;
-                if pos >= len || bytes[pos] == b'\n' {
-                    fields.push(Span::new(pos, pos));
-                    pos += 1;
-                    break;
-                }
-            }
-            if fields.len() != self.file.width || (fields.len() == 1 && fields[0].len == 0) {
+            .reserve((len / 100 + 1) * (width - V1_COLUMNS.len()));
+        let Ends {
+            mut seps,
+            mut lines,
+            escapes,
+        } = ends;
+        // The last record may lack its line end (the end of the file).
+        if len > 0 && self.text.as_bytes()[len - 1] != b'\n' {
+            seps.push(len as u32);
+            lines.push(len as u32);
+        }
+        let mut fields: Vec<Span> = vec![Span::default(); width];
+        let mut escapes = escapes.into_iter().peekable();
+        let mut first = 0usize;
+        for &line in &lines {
+            // The record's fields end at `seps[first..first + width]`, the last at its line end;
+            // a record of another width (or a blank line) goes to the full reader.
+            let f = seps.get(first..first + width)?;
+            if f[width - 1] != line {
                 return None;
+            }
+            let mut start = seps
+                .get(first.wrapping_sub(1))
+                .map_or(0, |&p| p as usize + 1);
+            first += width;
+            for (slot, &end) in fields.iter_mut().zip(f) {
+                let end = end as usize;
+                *slot = if self.text.as_bytes().get(start) == Some(&b'"') {
+                    // A quoted cell (`split` checked its quotes): its content, unescaped into
+                    // the text's tail when it holds `""`.
+                    let mut escaped = false;
+                    while escapes.next_if(|&e| (e as usize) < end).is_some() {
+                        escaped = true;
+                    }
+                    if escaped {
+                        let content = self.text[start + 1..end - 1].replace("\"\"", "\"");
+                        self.push_str(&content)
+                    } else {
+                        Span::new(start + 1, end - 1)
+                    }
+                } else {
+                    Span::new(start, end)
+                };
+                start = end + 1;
             }
             let rec = self.record(&fields)?;
             self.recs.push(rec);
         }
-        Some(())
-    }
-
-    /// A quoted field starting at `pos`: its content (unescaped into the text's tail when it
-    /// holds `""`) and the position after the closing quote.
-    fn quoted_field(&mut self, pos: usize) -> Option<(Span, usize)> {
-        let bytes = self.text.as_bytes();
-        let mut i = pos + 1;
-        let mut escaped = false;
-        loop {
-            let q = i + memchr_quote(&bytes[i..])?;
-            if bytes.get(q + 1) == Some(&b'"') {
-                escaped = true;
-                i = q + 2;
-                continue;
-            }
-            match bytes.get(q + 1) {
-                None | Some(b',') | Some(b'\n') => {}
-                Some(_) => return None,
-            }
-            if !escaped {
-                return Some((Span::new(pos + 1, q), q + 1));
-            }
-            let content = self.text[pos + 1..q].replace("\"\"", "\"");
-            let start = self.text.len();
-            self.text.push_str(&content);
-            return Some((Span::new(start, self.text.len()), q + 1));
-        }
+        // Every separator belongs to a record.
+        (first == seps.len()).then_some(())
     }
 
     /// The record of one line's fields; `None` for any cell the fast reader does not take.
     fn record(&mut self, f: &[Span]) -> Option<Rec> {
         let t = &self.text;
-        let cell = |i: usize| &t[f[i].range()];
-        let wave = match ascii_trim(cell(2)) {
-            "" => None,
-            "32" => Some(32),
-            "64" => Some(64),
+        // The number cells as bytes (a field ends at an ASCII separator, so these are the
+        // cell's bytes; a non-ASCII byte in a number cell fails its parse).
+        let cell = |i: usize| &t.as_bytes()[f[i].range()];
+        let wave = match cell(2).trim_ascii() {
+            b"" => None,
+            b"32" => Some(32),
+            b"64" => Some(64),
             _ => return None,
         };
         let words_start = self.words.len();
-        let encoding = cell(1).trim();
-        if encoding != "n/a" {
+        let encoding = cell(1).trim_ascii();
+        if encoding != b"n/a" {
             if encoding.is_empty() {
                 return None;
             }
-            for w in encoding.split_whitespace() {
-                self.words.push(hex(w)?);
+            for w in encoding.split(u8::is_ascii_whitespace) {
+                if !w.is_empty() {
+                    self.words.push(hex(w)?);
+                }
             }
         }
         let mut mode = ModeCells::default();
         for (k, field) in ModeField::ALL.into_iter().enumerate() {
             // The common cells (empty, one digit) here; anything else as the dataset reads it.
-            *mode.get_mut(field) = match cell(3 + k).as_bytes() {
+            *mode.get_mut(field) = match cell(3 + k) {
                 [] => None,
                 [d @ b'0'..=b'9'] if d - b'0' <= field.max() => Some(d - b'0'),
-                _ => field.parse_cell(cell(3 + k)).ok()?,
+                _ => field.parse_cell(&t[f[3 + k].range()]).ok()?,
             };
         }
         let mut inputs = [0u32; 6];
         for (k, slot) in inputs.iter_mut().enumerate() {
-            *slot = hex(ascii_trim(cell(10 + k)))?;
+            *slot = hex(cell(10 + k).trim_ascii())?;
         }
         let mut outputs = [None; 16];
         for (k, slot) in outputs.iter_mut().enumerate() {
-            let c = ascii_trim(cell(16 + k));
+            let c = cell(16 + k);
             if !c.is_empty() {
-                *slot = Some(hex(c)?);
+                let c = c.trim_ascii();
+                if !c.is_empty() {
+                    *slot = Some(hex(c)?);
+                }
             }
         }
         let extra_start = self.extra.len();
@@ -360,9 +340,22 @@ impl Block {
             None => StatusCell::Ok,
             Some(s) => status_cell(t, s),
         };
+        // Cells that repeat from row to row point at their first copy in the block, so that
+        // the workers that read them later find those bytes in cache.
+        let last = self.recs.last();
+        let same = |span: Span, was: Option<Span>| match was {
+            Some(w) if t.as_bytes()[w.range()] == t.as_bytes()[span.range()] => w,
+            _ => span,
+        };
+        let instruction = same(f[0], last.map(|r| r.instruction));
+        let gfx = same(f[32], last.map(|r| r.gfx));
+        let backend = match (backend, last.and_then(|r| r.backend)) {
+            (Some(b), was) => Some(same(b, was)),
+            (None, _) => None,
+        };
         Some(Rec {
-            instruction: f[0],
-            gfx: f[32],
+            instruction,
+            gfx,
             source: f[33],
             note: f[34],
             words: Span::new(words_start, self.words.len()),
@@ -443,17 +436,6 @@ impl Block {
     }
 }
 
-/// `s` without ASCII whitespace around it. Where `str::trim` would remove more (other Unicode
-/// white space), what is left is not a number the fast reader takes, and the block goes to
-/// the full reader.
-fn ascii_trim(s: &str) -> &str {
-    s.trim_ascii()
-}
-
-fn memchr_quote(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'"')
-}
-
 /// The span of `span`'s text with surrounding whitespace removed (as `str::trim`).
 pub(super) fn trim_span(text: &str, span: Span) -> Span {
     let s = &text[span.range()];
@@ -484,6 +466,33 @@ pub(super) fn status_cell(text: &str, cell: Span) -> StatusCell {
     }
 }
 
+/// Eight hex digits, the first in the top byte of `x`, all at once: `None` unless every byte
+/// is `0-9`, `a-f` or `A-F`.
+fn hex8(x: u64) -> Option<u32> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    if x & HIGH != 0 {
+        return None;
+    }
+    // Letters in lower case (only `A-F` and `a-f` become `a-f`; digits are tested on `x`,
+    // since the fold also turns 0x10-0x19 into digits).
+    let l = x | 0x2020_2020_2020_2020;
+    // High bit of each byte set where the byte of `v` is >= c (every byte is below 0x80, so
+    // no carry crosses into the next byte).
+    let ge = |v: u64, c: u8| v + ONES * u64::from(0x80 - c);
+    let digit = ge(x, b'0') & !ge(x, b'9' + 1);
+    let letter = ge(l, b'a') & !ge(l, b'f' + 1);
+    if (digit | letter) & HIGH != HIGH {
+        return None;
+    }
+    // Nibble values, one per byte, then packed: 8 bytes of 4 bits into 32 bits.
+    let mut n = (l & (ONES * 0x0f)) + ((letter & HIGH) >> 7) * 9;
+    n = (n | n >> 4) & 0x00ff_00ff_00ff_00ff;
+    n = (n | n >> 8) & 0x0000_ffff_0000_ffff;
+    n = (n | n >> 16) & 0xffff_ffff;
+    Some(n as u32)
+}
+
 /// The value of a hex digit; 255 for any other byte.
 static HEX_VALUE: [u8; 256] = {
     let mut t = [255u8; 256];
@@ -502,20 +511,21 @@ static HEX_VALUE: [u8; 256] = {
 };
 
 /// A `0x` hex dword as [`rdnaprobe_dataset::parse_hex`] accepts it.
-pub(super) fn hex(cell: &str) -> Option<u32> {
-    let b = cell.as_bytes();
+pub(super) fn hex(b: &[u8]) -> Option<u32> {
+    if let Ok(&[b'0', b'x', ref digits @ ..]) = <&[u8; 10]>::try_from(b) {
+        return hex8(u64::from_be_bytes(*digits));
+    }
     if b.len() < 3 || b[0] != b'0' || (b[1] != b'x' && b[1] != b'X') || b.len() > 10 {
         return None;
     }
-    let mut v = 0u32;
+    // Every digit looked up, one test at the end (no branch per digit).
+    let (mut v, mut bad) = (0u32, 0u8);
     for &c in &b[2..] {
         let d = HEX_VALUE[usize::from(c)];
-        if d > 15 {
-            return None;
-        }
-        v = v << 4 | u32::from(d);
+        bad |= d;
+        v = v << 4 | u32::from(d & 15);
     }
-    Some(v)
+    (bad <= 15).then_some(v)
 }
 
 #[cfg(test)]
@@ -523,28 +533,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn count_counts_every_occurrence() {
-        let bytes: Vec<u8> = (0..100_000u32).map(|i| (i * 7 % 13) as u8).collect();
-        for (len, byte) in [
-            (0, 0u8),
-            (31, 3),
-            (32, 0),
-            (8160, 5),
-            (8161, 12),
-            (100_000, 6),
-        ] {
-            let want = bytes[..len].iter().filter(|&&b| b == byte).count();
-            assert_eq!(count(&bytes[..len], byte), want, "len {len} byte {byte}");
-        }
-        assert_eq!(count(&[b'\n'; 20_000], b'\n'), 20_000);
-    }
-
-    #[test]
     fn hex_accepts_what_the_dataset_reader_accepts() {
         for cell in [
             "0x0",
             "0X1f",
             "0xFFFFFFFF",
+            "0x0123abcd",
+            "0x89ABCDEF",
+            "0x3f800000",
+            "0xdeadbeeg",
+            "0x/0123456",
+            "0x:0123456",
+            "0x@ABCDEFG",
+            "0x`abcdef0",
+            "0x0123456\u{7f}",
+            "0x01234é5",
+            "0X00000001",
+            "1x00000001",
             "0x",
             "0x123456789",
             "1f",
@@ -554,10 +559,30 @@ mod tests {
             "",
         ] {
             assert_eq!(
-                hex(cell),
+                hex(cell.as_bytes()),
                 rdnaprobe_dataset::parse_hex(cell).ok(),
                 "cell {cell:?}"
             );
+        }
+    }
+
+    #[test]
+    fn eight_digits_at_once_match_a_digit_at_a_time() {
+        let slow = |b: &[u8]| {
+            b[2..].iter().try_fold(0u32, |v, &c| {
+                let d = (c as char).to_digit(16)?;
+                Some(v << 4 | d)
+            })
+        };
+        // Every byte value at every digit position, among digits of both cases.
+        for base in [*b"0x0123abcd", *b"0x89ABCDEF", *b"0xfFfFfFfF"] {
+            for pos in 2..10 {
+                for byte in 0..=255u8 {
+                    let mut cell = base;
+                    cell[pos] = byte;
+                    assert_eq!(hex(&cell), slow(&cell), "{cell:?}");
+                }
+            }
         }
     }
 

@@ -20,6 +20,7 @@
 mod block;
 #[cfg(feature = "polars")]
 mod parquet;
+mod scan;
 mod split;
 
 use std::collections::HashMap;
@@ -72,7 +73,7 @@ impl RecRef {
     /// The row as an [`Item`] (allocates: used for the rows left over).
     fn item(&self) -> Item {
         let mut item = empty_item();
-        fill_item(&mut item, self);
+        fill_item(&mut item, self, true);
         item
     }
 }
@@ -144,9 +145,9 @@ impl UnderTest {
         let words = block.words(rec);
         let gfx = block.str(rec.gfx);
         let instruction = block.str(rec.instruction);
-        let target =
-            rdnaprobe_dataset::Target::from_cell(gfx).unwrap_or(rdnaprobe_dataset::Target::DEFAULT);
         let compute = || {
+            let target = rdnaprobe_dataset::Target::from_cell(gfx)
+                .unwrap_or(rdnaprobe_dataset::Target::DEFAULT);
             Arc::<str>::from(crate::subject::instruction_under_test(
                 words,
                 instruction,
@@ -267,8 +268,10 @@ fn set(s: &mut String, v: &str) {
     s.push_str(v);
 }
 
-/// Overwrites `item` with the row `r` (reusing its strings and vectors).
-fn fill_item(item: &mut Item, r: &RecRef) {
+/// Overwrites `item` with the row `r` (reusing its strings and vectors). Without `text` the
+/// `source` and `note` cells are left empty: no consumer of a [`RowDiff`] reads them, and on
+/// realistic rows (long provenance notes) their copy was a large part of a row's cost.
+fn fill_item(item: &mut Item, r: &RecRef, text: bool) {
     let (b, rec) = (&*r.block, r.rec());
     let row = &mut item.row;
     set(&mut row.instruction, b.str(rec.instruction));
@@ -279,8 +282,10 @@ fn fill_item(item: &mut Item, r: &RecRef) {
     row.inputs = rec.inputs;
     row.outputs = rec.outputs;
     set(&mut row.gfx, b.str(rec.gfx));
-    set(&mut row.source, b.str(rec.source));
-    set(&mut row.note, b.str(rec.note));
+    if text {
+        set(&mut row.source, b.str(rec.source));
+        set(&mut row.note, b.str(rec.note));
+    }
     let mut n = 0;
     for (k, e) in b.extra(rec).enumerate() {
         if k < row.extra.len() {
@@ -294,7 +299,9 @@ fn fill_item(item: &mut Item, r: &RecRef) {
     item.index = r.index;
     set(&mut item.backend, b.backend(rec));
     item.status = status_of(b, rec.status);
-    item.under_test = r.under_test.clone();
+    if !Arc::ptr_eq(&item.under_test, &r.under_test) {
+        item.under_test = r.under_test.clone();
+    }
     item.uniform = b.file.uniform.filter(|_| r.wave_first);
 }
 
@@ -327,7 +334,7 @@ fn run_batch<A>(
     };
     let mut types: Option<(String, Vec<u32>, [DwordType; 16])> = None;
     for (r, c) in &pairs {
-        fill_item(&mut d.reference, r);
+        fill_item(&mut d.reference, r, false);
         let (cb, crec) = (&*c.block, c.rec());
         d.candidate_index = c.index;
         set(&mut d.backend, cb.backend(crec));

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::pipeline::block::{count, Block, FileInfo};
+use crate::pipeline::scan::count_lines_and_quotes;
 
 /// Bytes read per block before it is cut at a record end.
 pub(crate) const BLOCK_BYTES: usize = 1 << 19;
@@ -70,30 +71,23 @@ fn read_file(path: &std::path::Path, tx: &SyncSender<Msg>) -> Result<()> {
     let mut eof = false;
     while !eof || !buf.is_empty() {
         while !eof && buf.len() < BLOCK_BYTES {
-            let start = buf.len();
-            buf.resize(start + BLOCK_BYTES, 0);
-            let n = file
-                .read(&mut buf[start..])
-                .map_err(|e| Error::io(path, e))?;
-            buf.truncate(start + n);
-            eof = n == 0;
+            eof = read_more(&mut file, &mut buf).map_err(|e| Error::io(path, e))?;
         }
-        let cut = if eof { buf.len() } else { record_end(&buf) };
+        let (lines, quotes) = count_lines_and_quotes(&buf);
+        let cut = if eof {
+            buf.len()
+        } else {
+            record_end(&buf, quotes)
+        };
         if cut == 0 {
             // No record ends in the buffer yet (a very long quoted field): read on.
-            let start = buf.len();
-            buf.resize(start + BLOCK_BYTES, 0);
-            let n = file
-                .read(&mut buf[start..])
-                .map_err(|e| Error::io(path, e))?;
-            buf.truncate(start + n);
-            eof = n == 0;
+            eof = read_more(&mut file, &mut buf).map_err(|e| Error::io(path, e))?;
             continue;
         }
         let rest = buf.split_off(cut);
         let bytes = std::mem::replace(&mut buf, rest);
         let first = line;
-        line += count(&bytes, b'\n') as u64;
+        line += (lines - count(&buf, b'\n')) as u64;
         let (done_tx, done_rx) = sync_channel(1);
         let file_info = info.clone();
         rayon::spawn(move || {
@@ -106,10 +100,18 @@ fn read_file(path: &std::path::Path, tx: &SyncSender<Msg>) -> Result<()> {
     Ok(())
 }
 
+/// Appends up to [`BLOCK_BYTES`] bytes of `file` to `buf` (into its spare capacity, without
+/// zeroing it first); true at the end of the file.
+fn read_more(file: &mut std::fs::File, buf: &mut Vec<u8>) -> std::io::Result<bool> {
+    buf.reserve(BLOCK_BYTES);
+    let n = file.take(BLOCK_BYTES as u64).read_to_end(buf)?;
+    Ok(n == 0)
+}
+
 /// One past the last line end of `buf` that lies outside quotes (0: none). `buf` starts at a
 /// record start, so a line end with an even number of quotes before it ends a record.
-fn record_end(buf: &[u8]) -> usize {
-    let mut quotes = count(buf, b'"');
+/// `quotes`: the quotes in `buf`.
+fn record_end(buf: &[u8], mut quotes: usize) -> usize {
     let mut end = buf.len();
     while let Some(nl) = buf[..end].iter().rposition(|&b| b == b'\n') {
         quotes -= count(&buf[nl..end], b'"');
@@ -127,9 +129,10 @@ mod tests {
 
     #[test]
     fn blocks_end_at_record_ends_outside_quotes() {
-        assert_eq!(record_end(b"a,b\nc,d\ne"), 8);
-        assert_eq!(record_end(b"a,\"x\ny\"\nc"), 8);
-        assert_eq!(record_end(b"a,\"x\ny"), 0);
-        assert_eq!(record_end(b"abc"), 0);
+        let end = |b: &[u8]| record_end(b, count(b, b'"'));
+        assert_eq!(end(b"a,b\nc,d\ne"), 8);
+        assert_eq!(end(b"a,\"x\ny\"\nc"), 8);
+        assert_eq!(end(b"a,\"x\ny"), 0);
+        assert_eq!(end(b"abc"), 0);
     }
 }

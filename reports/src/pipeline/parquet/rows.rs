@@ -190,7 +190,7 @@ fn hex_cell(n: &Num, i: usize, column: &str) -> CellResult<Option<u32>> {
         Num::Int(c) => Ok(c.get(i)),
         Num::Text(c) => match c.get(i).map(str::trim_ascii) {
             None | Some("") => Ok(None),
-            Some(s) => hex(s)
+            Some(s) => hex(s.as_bytes())
                 .map(Some)
                 .ok_or_else(|| bad(column, format!("{s:?} is not a 0x hex dword"))),
         },
@@ -238,7 +238,7 @@ fn record<'a>(
             }
             if cell != "n/a" {
                 for (n, w) in cell.split_whitespace().enumerate() {
-                    let word = hex(w).ok_or_else(|| {
+                    let word = hex(w.as_bytes()).ok_or_else(|| {
                         bad(
                             "encoding",
                             format!("word {}: `{w}` is not a 0x hex dword", n + 1),
