@@ -106,7 +106,7 @@ pub struct Example {
     pub mode: String,
     pub old: String,
     pub new: String,
-    /// Schema v1 CSV line of the experiment.
+    /// A `rdnaprobe replay` command that runs the experiment on the new run's backend.
     pub repro: String,
 }
 
@@ -292,7 +292,7 @@ pub fn regress(
             Some(_) => Change::Same,
         };
         let repro = matches!(change, Change::Fixed | Change::Regressed)
-            .then(|| format::repro_csv_line(&d.reference.row));
+            .then(|| format::repro_command(&d.reference.row, &d.backend));
         record(change, &nv, ov.as_ref(), repro);
         Ok(())
     })?;

@@ -112,7 +112,7 @@ fn parallel_report_equals_the_row_by_row_aggregation() {
                 rdnaprobe_reports::format::mode(&d.reference.row.mode, d.reference.row.wave),
                 d.class.name().to_string(),
                 d.max_ulp,
-                rdnaprobe_reports::format::repro_csv_line(&d.reference.row),
+                rdnaprobe_reports::format::repro_command(&d.reference.row, &d.backend),
             )
         })
         .collect();

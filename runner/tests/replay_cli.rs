@@ -1,6 +1,7 @@
 //! `rdnaprobe replay` on the cpu backend with the shipped datasets: output schema, row
-//! counts, statuses, manifests with the defaults used for empty mode cells, and the three
-//! output modes (stdout, one file, one file per input).
+//! counts, statuses, manifests with the defaults used for empty mode cells, the three
+//! output modes (stdout, one file, one file per input), and the one-row forms (`--asm` /
+//! `--encoding` with flags, `DATASET --row ID`) that the report's repro commands use.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -128,12 +129,29 @@ fn replay_concatenates_to_stdout_and_splits_into_a_directory() {
 
     let d = dir("split");
     let target = format!("{}/", d.join("out").display());
-    ok(&replay(&[
+    let err = ok(&replay(&[
         log.as_os_str(),
         f64.as_os_str(),
         "-o".as_ref(),
         target.as_ref(),
     ]));
+    // One summary line, the default-mode notes on it once (only f64_fma_divfmas leaves
+    // cells empty); -v adds a line per input.
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("2 files, 126 rows: 126 ok"), "{err}");
+    assert_eq!(
+        err.matches("dx10_clamp: empty in 36 rows").count(),
+        1,
+        "{err}"
+    );
+    let err = ok(&replay(&[
+        log.as_os_str(),
+        f64.as_os_str(),
+        "-o".as_ref(),
+        target.as_ref(),
+        "-v".as_ref(),
+    ]));
+    assert_eq!(err.lines().count(), 3, "{err}");
     assert_eq!(check_statuses(&d.join("out/log.csv"), "cpu"), 90);
     assert_eq!(
         check_statuses(&d.join("out/f64_fma_divfmas.csv"), "cpu"),
@@ -161,4 +179,165 @@ fn bad_input_is_an_error_with_its_location_and_no_output() {
         1,
         "no temporary file left"
     );
+}
+
+/// `cmd` split into words as a POSIX shell does for the repro commands (bare words and
+/// single-quoted words, `'\''` for a quote).
+fn shell_words(cmd: &str) -> Vec<String> {
+    let (mut words, mut word, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
+    for c in cmd.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            ' ' if !quoted => {
+                if any || !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            '\\' if !quoted => {}
+            c => word.push(c),
+        }
+    }
+    if any || !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+fn stdout_of(o: &Output) -> String {
+    ok(o);
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+#[test]
+fn one_row_from_flags_prints_what_the_body_writes() {
+    let o = replay(&[
+        "--asm".as_ref(),
+        "v_add_f32 v10, v4, v5".as_ref(),
+        "--in0".as_ref(),
+        "0x3f800000".as_ref(),
+        "--in1".as_ref(),
+        "0x40000000".as_ref(),
+        "--mode".as_ref(),
+        "round32=3".as_ref(),
+    ]);
+    let out = stdout_of(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "v_add_f32 v10, v4, v5 [0x06140b04] ieee=1 clamp=1 d32=0 d16=3 r32=3 r16=0 ovf=0 w32 on cpu",
+            "  in0=0x3f800000 in1=0x40000000",
+            "  out0=0x40400000",
+            "  status ok",
+        ],
+        "{out}"
+    );
+    // The same body as words.
+    let o = replay(&[
+        "--encoding".as_ref(),
+        "0x06140b04".as_ref(),
+        "--in0".as_ref(),
+        "0x3f800000".as_ref(),
+        "--in1".as_ref(),
+        "0x40000000".as_ref(),
+    ]);
+    assert!(stdout_of(&o).contains("  out0=0x40400000\n"));
+}
+
+#[test]
+fn one_dataset_row_and_its_repro_command_give_the_replay_outputs() {
+    let input = shipped("log.csv");
+    let ds = read_dataset(&input).unwrap();
+    let d = dir("one-row");
+    let all = d.join("all.csv");
+    ok(&replay(&[
+        input.as_os_str(),
+        "-o".as_ref(),
+        all.as_os_str(),
+    ]));
+    let replayed = read_dataset(&all).unwrap();
+    let row_id = ds.extra_columns.iter().position(|c| c == "row_id").unwrap();
+    for k in [0usize, 17, 89] {
+        let row = &ds.rows[k];
+        let cpu = replayed.rows[k].outputs[0].expect("out0");
+        let want_line = format!(
+            "  out0=0x{cpu:08x}  dataset 0x{:08x}{}",
+            row.outputs[0].unwrap(),
+            if Some(cpu) == row.outputs[0] {
+                ""
+            } else {
+                "  (differs)"
+            }
+        );
+        // By row_id, and by data row number.
+        let by_id = stdout_of(&replay(&[
+            input.as_os_str(),
+            "--row".as_ref(),
+            row.extra[row_id].as_ref(),
+        ]));
+        assert!(
+            by_id.starts_with(&format!("data row {}: ", k + 1)),
+            "{by_id}"
+        );
+        assert!(
+            by_id.lines().any(|l| l == want_line),
+            "{want_line}\n{by_id}"
+        );
+        let by_number = stdout_of(&replay(&[
+            input.as_os_str(),
+            "--row".as_ref(),
+            (k + 1).to_string().as_ref(),
+        ]));
+        assert_eq!(by_number, by_id);
+        // The report's repro command runs the same experiment.
+        let cmd = rdnaprobe_reports::format::repro_command(row, "cpu");
+        let words = shell_words(&cmd);
+        assert_eq!(&words[..2], ["rdnaprobe", "replay"], "{cmd}");
+        let o = Command::new(BIN).args(&words[1..]).output().unwrap();
+        let out = stdout_of(&o);
+        assert!(
+            out.lines().any(|l| l == format!("  out0=0x{cpu:08x}")),
+            "{cmd}\n{out}"
+        );
+    }
+}
+
+#[test]
+fn one_row_errors_are_exit_2_and_say_what_is_wrong() {
+    let log = shipped("log.csv");
+    for (args, says) in [
+        (
+            vec!["--asm", "v_add_f32 v10, v4, v5", "--mode", "ieee=2"],
+            "--mode ieee=2: expected 0..=1",
+        ),
+        (
+            vec!["--asm", "v_add_f32 v10, v4, v5", "--mode", "fast=1"],
+            "no field `fast`",
+        ),
+        (
+            vec!["--asm", "v_add_f32 v10, v4, v5", "--in0", "12"],
+            "--in0 `12`",
+        ),
+        (vec!["--asm", "v_bogus_f32 v10"], "--asm `v_bogus_f32 v10`"),
+        (
+            vec![log.to_str().unwrap(), "--row", "nosuch"],
+            "no row nosuch",
+        ),
+        (vec![log.to_str().unwrap(), "--row", "91"], "90 data rows"),
+        (vec![log.to_str().unwrap(), "--in0", "0x1"], "--asm"),
+    ] {
+        let o = Command::new(BIN)
+            .arg("replay")
+            .args(&args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
 }

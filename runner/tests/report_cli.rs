@@ -83,9 +83,16 @@ fn report_writes_every_file() {
         worst[0]["class"], "unsupported",
         "status classes rank worst"
     );
-    assert!(worst.iter().any(|w| w["repro"].as_str().is_some_and(
-        |r| r.starts_with("\"v_exp_f32 v10, v4\",0x7e144b04,32,1,1,3,3,0,0,0,0x3f800000,")
-    )));
+    // The repro is one replay command: the body as assembly, the input, the mode fields that
+    // differ from the default mode.
+    assert!(
+        worst
+            .iter()
+            .any(|w| w["repro"].as_str().is_some_and(|r| r.starts_with(
+                "rdnaprobe replay --asm 'v_exp_f32 v10, v4' --in0 0x3f800000 --mode denorm32=3"
+            ))),
+        "{worst:?}"
+    );
     let csv = std::fs::read_to_string(dir.join("summary.csv")).expect("csv");
     assert_eq!(csv.lines().count(), 1 + groups.len());
     assert!(csv.starts_with(

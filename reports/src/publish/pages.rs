@@ -241,13 +241,17 @@ pub fn instruction(
     page(name, "../", &b, &[])
 }
 
-/// A one-line shell command that replays one row on a backend.
+/// A one-line shell command that replays one row on a backend: `line` is the row's stored
+/// schema v1 line (the store's `repro` column), turned into a `rdnaprobe replay --asm ...`
+/// command ([`crate::format::repro_command`]); a line that does not read as a row is shown as
+/// the CSV it is, under the v1 header.
 pub fn repro_command(line: &str, backend: &str) -> String {
     let header = rdnaprobe_dataset::V1_COLUMNS.join(",");
-    format!(
-        "printf '%s\\n' '{header}' '{}' > repro.csv && rdnaprobe replay repro.csv --backend {backend} -o out.csv",
-        line.replace('\'', "'\\''")
-    )
+    let text = format!("{header}\n{line}\n");
+    match rdnaprobe_dataset::parse_dataset(text.as_bytes(), "repro") {
+        Ok(ds) if ds.rows.len() == 1 => crate::format::repro_command(&ds.rows[0], backend),
+        _ => format!("{header}\n{line}"),
+    }
 }
 
 pub fn rule(data: &SiteData, r: &RuleInfo, evidence: &[EvidenceRow]) -> String {

@@ -85,7 +85,7 @@ pub struct WorstRow {
     pub expected: bool,
     /// The worst output: `out0 f32 ref 0x... got 0x...`, or the status message.
     pub detail: String,
-    /// Schema v1 CSV line of the experiment (outputs empty): `rdnaprobe replay`-able.
+    /// A `rdnaprobe replay` command that runs the experiment on the row's backend.
     pub repro: String,
     #[serde(skip)]
     pub(crate) rank: (Class, u64),
@@ -173,7 +173,7 @@ pub(crate) fn worst_row(group: u32, d: &RowDiff) -> WorstRow {
         max_ulp: d.max_ulp,
         expected: d.known.is_some(),
         detail,
-        repro: format::repro_csv_line(row),
+        repro: format::repro_command(row, &d.backend),
         rank: (d.class, d.max_ulp.unwrap_or(u64::MAX)),
     }
 }

@@ -335,7 +335,7 @@ pub fn index_html(report: &Report, plots: &[(String, String)]) -> String {
     if report.worst.is_empty() {
         s.push_str("<p>No differences.</p>\n");
     } else {
-        s.push_str("<table id=\"worst\"><thead><tr><th>class</th><th>ulp</th><th>backend</th><th>instruction</th><th>mode</th><th>worst output</th><th>repro (schema v1 row)</th></tr></thead><tbody>\n");
+        s.push_str("<table id=\"worst\"><thead><tr><th>class</th><th>ulp</th><th>backend</th><th>instruction</th><th>mode</th><th>worst output</th><th>repro</th></tr></thead><tbody>\n");
         for w in &report.worst {
             let _ = writeln!(
                 s,

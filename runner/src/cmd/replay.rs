@@ -6,7 +6,14 @@
 //! Several inputs are concatenated into one output (their extra columns must match), or, with
 //! `-o DIR/` (a trailing slash or an existing directory), each input gets `DIR/NAME.csv`.
 //! Without `-o` the CSV goes to stdout and no manifest is written. A row that cannot run
-//! carries its reason in `status`; it never stops the other rows.
+//! carries its reason in `status`; it never stops the other rows. With `-o DIR/` the command
+//! prints one summary line (the default-mode notes once, on it); `-v` adds a line per input.
+//!
+//! One row, printed instead of written: `rdnaprobe replay DATASET --row ID` runs the row whose
+//! `row_id` is ID (or data row ID of a dataset without that row_id) and shows its outputs next
+//! to the dataset's; `rdnaprobe replay --asm "v_cos_f32 v10, v4" --in0 0x3e720bea --mode
+//! ieee=0` (or `--encoding "0x7e106d04"`) runs one experiment given on the command line. The
+//! report's and the site's repro cells are such commands ([`rdnaprobe_reports::format::repro_command`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -23,11 +30,50 @@ use crate::backend::phase::{self, span, Phase};
 use crate::backend::Backend;
 use crate::sweep::out::{manifest_producer, progress, run_batch};
 
+mod one_row;
+
 #[derive(clap::Args)]
+#[command(group = clap::ArgGroup::new("one_row").args(["asm", "encoding"]).multiple(false))]
 pub struct Args {
-    /// Schema v1 datasets to replay.
-    #[arg(required = true)]
+    /// Schema v1 datasets to replay (none with --asm/--encoding).
+    #[arg(required_unless_present_any = ["asm", "encoding"])]
     pub inputs: Vec<PathBuf>,
+    /// Replay one row of the (one) dataset and print it: the row whose `row_id` is ID, or data
+    /// row ID (1-based) when no row has that row_id.
+    #[arg(long, value_name = "ID")]
+    pub row: Option<String>,
+    /// One row from the command line: its body as assembly (`v_cos_f32 v10, v4`).
+    #[arg(long, conflicts_with_all = ["inputs", "encoding"])]
+    pub asm: Option<String>,
+    /// One row from the command line: its body as instruction words (`0x7e106d04 ...`).
+    #[arg(long, conflicts_with = "inputs")]
+    pub encoding: Option<String>,
+    /// One row's inputs in0..in5 (v4..v9 before the body) as 0x hex dwords; unnamed ones are 0.
+    #[arg(long = "in0", value_name = "HEX", requires = "one_row")]
+    pub in0: Option<String>,
+    #[arg(long = "in1", value_name = "HEX", requires = "one_row", hide = true)]
+    pub in1: Option<String>,
+    #[arg(long = "in2", value_name = "HEX", requires = "one_row", hide = true)]
+    pub in2: Option<String>,
+    #[arg(long = "in3", value_name = "HEX", requires = "one_row", hide = true)]
+    pub in3: Option<String>,
+    #[arg(long = "in4", value_name = "HEX", requires = "one_row", hide = true)]
+    pub in4: Option<String>,
+    #[arg(long = "in5", value_name = "HEX", requires = "one_row", hide = true)]
+    pub in5: Option<String>,
+    /// One row's float mode: `default`, or `FIELD=V,...` (ieee, dx10_clamp, denorm32,
+    /// denorm16, round32, round16, fp16_overflow); fields not named are FloatMode::DEFAULT's.
+    #[arg(long, requires = "one_row")]
+    pub mode: Option<String>,
+    /// One row's wave size, 32 or 64.
+    #[arg(long, requires = "one_row")]
+    pub wave: Option<u32>,
+    /// One row's target (the row's `gfx` cell), e.g. gfx1030.
+    #[arg(long, requires = "one_row")]
+    pub gfx: Option<String>,
+    /// A line per input (with -o DIR/), with the default-mode notes of each.
+    #[arg(long, short)]
+    pub verbose: bool,
     /// Backend: cpu, vulkan[:lavapipe|nvidia|radv|N], hip[:gfx10xx].
     #[arg(long, short, default_value = "cpu")]
     pub backend: String,
@@ -41,6 +87,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.asm.is_some() || args.encoding.is_some() {
+        return one_row::from_args(&args);
+    }
+    if let Some(id) = &args.row {
+        return one_row::from_dataset(&args, id);
+    }
     let mut backend = crate::backend::open(&args.backend)?;
     let started = Instant::now();
     let batch = args.batch.max(1);
@@ -69,11 +121,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     &args.backend,
                     batch,
                 )?;
-                eprintln!("{}: {}", target.display(), t.summary(None));
+                // The default-mode notes go once, on the summary line; a line per input only
+                // with -v or where rows did not run.
+                if args.verbose {
+                    eprintln!("{}: {}", target.display(), t.summary(None));
+                } else if t.ok < t.rows {
+                    eprintln!("{}: {}", target.display(), counts(&t));
+                }
                 total.merge(&t);
             }
             eprintln!(
-                "all: {}",
+                "{}: {} files, {}",
+                out.display(),
+                args.inputs.len(),
                 total.summary(Some(started.elapsed().as_secs_f64()))
             );
         }
@@ -90,6 +150,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("{line}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A tally's outcome counts without the default-mode notes.
+fn counts(t: &Tally) -> String {
+    Tally {
+        unstated: Default::default(),
+        ..t.clone()
+    }
+    .summary(None)
 }
 
 fn is_dir_target(p: &Path) -> bool {
