@@ -42,7 +42,7 @@ fn scalar_text(op: &Operand) -> String {
 }
 
 /// Widths (dwords) of the register tokens of a row's probe text, in printed order.
-fn probe_widths(probe_text: &str) -> Vec<u8> {
+pub(crate) fn probe_widths(probe_text: &str) -> Vec<u8> {
     rules::probe_operands(probe_text)
         .iter()
         .filter(|t| t.starts_with('v') || t.starts_with('s') || t.starts_with('['))
@@ -82,6 +82,37 @@ fn hex_signed(v: i64) -> String {
     } else {
         format!("0x{v:x}")
     }
+}
+
+/// DS opcodes that write a VGPR destination (printed first).
+pub(crate) fn ds_has_vdst(m: &str) -> bool {
+    m.contains("_rtn_")
+        || m.starts_with("ds_read")
+        || matches!(
+            m,
+            "ds_swizzle_b32"
+                | "ds_permute_b32"
+                | "ds_bpermute_b32"
+                | "ds_append"
+                | "ds_consume"
+                | "ds_ordered_count"
+        )
+}
+
+/// DS opcodes without an address operand (their first register operand is data0).
+pub(crate) fn ds_no_addr(m: &str) -> bool {
+    m.starts_with("ds_gws")
+        || matches!(
+            m,
+            "ds_append" | "ds_consume" | "ds_read_addtid_b32" | "ds_write_addtid_b32"
+        )
+}
+
+/// The two-address DS forms (read2, write2, wrxchg2 and their st64 variants): two 8-bit
+/// offsets instead of one 16-bit offset.
+pub(crate) fn ds_two_offsets(m: &str) -> bool {
+    m.split('_')
+        .any(|t| matches!(t.trim_end_matches("st64"), "read2" | "write2" | "wrxchg2"))
 }
 
 impl Instruction {
@@ -246,22 +277,7 @@ impl Instruction {
     fn ds_text(&self, m: &str) -> String {
         let f = |x| self.fields.get(x);
         let widths = probe_widths(self.info.probe_text);
-        let has_vdst = m.contains("_rtn_")
-            || m.starts_with("ds_read")
-            || matches!(
-                m,
-                "ds_swizzle_b32"
-                    | "ds_permute_b32"
-                    | "ds_bpermute_b32"
-                    | "ds_append"
-                    | "ds_consume"
-                    | "ds_ordered_count"
-            );
-        let no_addr = m.starts_with("ds_gws")
-            || matches!(
-                m,
-                "ds_append" | "ds_consume" | "ds_read_addtid_b32" | "ds_write_addtid_b32"
-            );
+        let (has_vdst, no_addr) = (ds_has_vdst(m), ds_no_addr(m));
         let mut ops = Vec::new();
         let mut w = widths.iter().copied();
         if has_vdst {
@@ -278,11 +294,7 @@ impl Instruction {
             }
         }
         let mut out = join(m, &ops);
-        // The two-address forms (read2, write2, wrxchg2 and their st64 variants) have two
-        // 8-bit offsets.
-        let two = m
-            .split('_')
-            .any(|t| matches!(t.trim_end_matches("st64"), "read2" | "write2" | "wrxchg2"));
+        let two = ds_two_offsets(m);
         if m == "ds_swizzle_b32" {
             out.push_str(&symbolic::swizzle(
                 f(Field::Offset0) | (f(Field::Offset1) << 8),

@@ -273,42 +273,6 @@ fn lines_for(r: &mut Rng, info: &OpInfo) -> Vec<(&'static str, String)> {
     out
 }
 
-#[derive(serde::Deserialize)]
-struct KnownFile {
-    #[serde(default)]
-    known: Vec<Known>,
-}
-
-/// A reasoned difference: lines of `class` (ours-rejects, ours-accepts, encoding) whose text
-/// contains every `line_contains` substring and whose mnemonic is one of `mnemonic` or starts with
-/// one of `mnemonic_prefix`.
-#[derive(serde::Deserialize)]
-struct Known {
-    id: String,
-    class: String,
-    #[serde(default)]
-    mnemonic: Vec<String>,
-    #[serde(default)]
-    mnemonic_prefix: Vec<String>,
-    #[serde(default)]
-    line_contains: Vec<String>,
-    reason: String,
-}
-
-impl Known {
-    fn covers(&self, class: &str, line: &str) -> bool {
-        let mn = line.split_whitespace().next().unwrap_or("");
-        self.class == class
-            && ((self.mnemonic.is_empty() && self.mnemonic_prefix.is_empty())
-                || self.mnemonic.iter().any(|m| m == mn)
-                || self
-                    .mnemonic_prefix
-                    .iter()
-                    .any(|p| mn.starts_with(p.as_str())))
-            && self.line_contains.iter().all(|s| line.contains(s.as_str()))
-    }
-}
-
 #[derive(Default)]
 struct Tally {
     lines: usize,
@@ -324,22 +288,7 @@ fn corpus_agrees_with_llvm_mc() {
     if !asm_llvm::or_skip() {
         return;
     }
-    let known: KnownFile = toml::from_str(
-        &std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/known-asm-differences.toml"),
-        )
-        .expect("known-asm-differences.toml"),
-    )
-    .expect("known differences parse");
-    for k in &known.known {
-        assert!(
-            ["ours-rejects", "ours-accepts", "encoding"].contains(&k.class.as_str())
-                && !k.reason.trim().is_empty(),
-            "{}: class must be ours-rejects/ours-accepts/encoding, with a reason",
-            k.id
-        );
-    }
+    let known = asm_llvm::Known::load();
     // ASM_CORPUS_SEED draws another corpus (the default one is what CI checks).
     let seed = std::env::var("ASM_CORPUS_SEED")
         .ok()
@@ -381,7 +330,7 @@ fn corpus_agrees_with_llvm_mc() {
             (Err(_), Err(_)) => None,
         };
         if let Some(c) = class {
-            if let Some(k) = known.known.iter().position(|k| k.covers(c, line)) {
+            if let Some(k) = known.find(c, line) {
                 used[k] += 1;
                 t.known += 1;
                 continue;

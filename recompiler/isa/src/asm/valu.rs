@@ -456,7 +456,11 @@ fn pack_e32(info: &'static OpInfo, dsts: &[(Reg, usize)], srcs: &[Src]) -> Res<V
     f.set(Field::Op, u32::from(info.opcode));
     if info.family != Family::VOPC {
         if let Some((r, _)) = dsts.first() {
-            f.set(Field::Vdst, u32::from(r.index));
+            // A VGPR's index, or an SGPR's code (v_readfirstlane_b32 writes an SGPR).
+            f.set(
+                Field::Vdst,
+                u32::from(operand::encode_src(&Operand::Reg(*r)) & 0xff),
+            );
         }
     }
     let mut order: Vec<&Src> = info
@@ -542,11 +546,12 @@ fn pack_e64(info: &'static OpInfo, dsts: &[(Reg, usize)], srcs: &[Src], m: &Mods
     let n = specs_of(info).len() as u32;
     if vop3p {
         f.set(Field::NegLo, m.neg_lo.unwrap_or(0) | neg);
-        f.set(Field::NegHi, m.neg_hi.unwrap_or(0));
+        // v_fma_mix* keep the sources' abs bits where the other VOP3P words have neg_hi.
+        let mix = info.mnemonic.starts_with("v_fma_mix");
+        f.set(Field::NegHi, m.neg_hi.unwrap_or(0) | if mix { abs } else { 0 });
         // op_sel bits past the sources are not encoded (llvm-mc-19 drops them too).
         f.set(Field::OpSel, m.op_sel.unwrap_or(0) & ((1 << n) - 1));
         // op_sel_hi defaults to all ones (unused sources too), v_fma_mix* to zero.
-        let mix = info.mnemonic.starts_with("v_fma_mix");
         let hi = m.op_sel_hi.unwrap_or(if mix { 0 } else { 7 });
         f.set(Field::OpSelHi, hi & 3);
         f.set(Field::OpSelHi2, (hi >> 2) & 1);
