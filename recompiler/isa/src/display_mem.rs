@@ -288,8 +288,11 @@ impl Instruction {
         for (i, width) in rest.iter().enumerate() {
             if i == 0 && !no_addr {
                 ops.push(v(f(Field::Addr), 1));
+            } else if i == 0 && m.starts_with("ds_gws") {
+                // The gws forms' data0 sits in the address field (LLVM's has_gws_data0).
+                ops.push(v(f(Field::Addr), (*width).into()));
             } else if let Some(df) = data_fields.next() {
-                // In the gws forms the first register operand is data0.
+                // In ds_append and the addtid forms the first register operand is data0.
                 ops.push(v(f(df), (*width).into()));
             }
         }

@@ -58,7 +58,8 @@ pub(super) fn buffer(
     if !mtbuf && LDS_LOADS.contains(&m) {
         flags.push("lds");
     }
-    if !store && !atomic {
+    // llvm-mc-19 takes tfe on MUBUF loads only (no MTBUF form has it).
+    if !store && !atomic && !mtbuf {
         flags.push("tfe");
     }
     let keys: &[&'static str] = if mtbuf {

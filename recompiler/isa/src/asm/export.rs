@@ -90,7 +90,92 @@ pub(super) fn vintrp(
         super::mem::vreg(&ops[1], 1)?
     };
     f.set(Field::Vsrc, src);
-    let (at, ac) = &ops[2];
+    let (n, chan) = attribute(&ops[2])?;
+    f.set(Field::Attr, n);
+    f.set(Field::AttrChan, chan);
+    f.set(Field::Op, u32::from(info.opcode));
+    f.set(Field::Enc, 0x32);
+    finish(&[layout::VINTRP], &f, 1, None, 0)
+}
+
+/// The VOP3 interpolation forms (`v_interp_*_f32_e64`, `v_interp_p1ll_f16`,
+/// `v_interp_p1lv_f16`, `v_interp_p2_f16`): `vdst, src1, attrN.c[, src2]` with neg/abs on the
+/// VGPR sources, `high` (the f16 forms), clamp and an output modifier. src0 holds the attribute
+/// (bits 5:0), channel (7:6) and `high` (8), as the printer reads it.
+pub(super) fn vop3_interp(
+    info: &'static OpInfo,
+    ops: &[(String, usize)],
+    mods: &Tokens,
+) -> Res<Vec<u32>> {
+    let m = info.mnemonic;
+    let three = matches!(m, "v_interp_p1lv_f16" | "v_interp_p2_f16");
+    count(info, ops, if three { 4 } else { 3 })?;
+    let f16 = m.ends_with("_f16");
+    let flags: &[&'static str] = if f16 {
+        &["high", "clamp"]
+    } else {
+        &["clamp"]
+    };
+    // v_interp_p2_f16 has no output modifier.
+    let keys: &[&'static str] = if m == "v_interp_p2_f16" {
+        &[]
+    } else {
+        &["mul", "div"]
+    };
+    let mm = mem_mods(m, mods, flags, keys)?;
+    let omod = match (mm.value("mul"), mm.value("div")) {
+        (None, None) => 0,
+        (Some(("2", _)), None) => 1,
+        (Some(("4", _)), None) => 2,
+        (None, Some(("2", _))) => 3,
+        (Some((_, c)), _) | (_, Some((_, c))) => {
+            return Err((c, "invalid output modifier".into()))
+        }
+    };
+    let mut f = Fields::default();
+    f.set(Field::Vdst, super::mem::vreg(&ops[0], 1)?);
+    let (neg, abs) = (&mut 0u32, &mut 0u32);
+    let mut vsrc = |i: usize, o: &(String, usize)| -> Res<u32> {
+        let s = parse_src(&o.0, o.1, ValueType::F32)?;
+        match s.op {
+            Operand::Reg(r) if r.kind == RegKind::Vgpr && r.count == 1 && !s.sext => {
+                *neg |= u32::from(s.neg) << i;
+                *abs |= u32::from(s.abs) << i;
+                Ok(256 + u32::from(r.index))
+            }
+            _ => Err((o.1, format!("`{}` is not a VGPR operand", o.0))),
+        }
+    };
+    let src1 = if m == "v_interp_mov_f32" {
+        let (st, sc) = &ops[1];
+        ["p10", "p20", "p0"]
+            .iter()
+            .position(|p| p == st)
+            .ok_or((*sc, "invalid interpolation slot".to_string()))? as u32
+    } else {
+        vsrc(1, &ops[1])?
+    };
+    f.set(Field::Src1, src1);
+    if three {
+        f.set(Field::Src2, vsrc(2, &ops[3])?);
+    }
+    let (n, chan) = attribute(&ops[2])?;
+    f.set(
+        Field::Src0,
+        n | chan << 6 | u32::from(mm.has("high")) << 8,
+    );
+    f.set(Field::Neg, *neg);
+    f.set(Field::Abs, *abs);
+    f.set(Field::Clamp, u32::from(mm.has("clamp")));
+    f.set(Field::Omod, omod);
+    f.set(Field::Op, u32::from(info.vop3_opcode.unwrap_or(info.opcode)));
+    f.set(Field::Enc, 0x35);
+    finish(&[layout::VOP3], &f, 2, None, 0)
+}
+
+/// `attrN.c`: the attribute number (0..32) and channel.
+fn attribute(o: &(String, usize)) -> Res<(u32, u32)> {
+    let (at, ac) = o;
     let (n, ch) = at
         .strip_prefix("attr")
         .and_then(|r| r.split_once('.'))
@@ -106,9 +191,5 @@ pub(super) fn vintrp(
         .iter()
         .position(|c| *c == ch)
         .ok_or((*ac, "invalid or missing interpolation attribute channel".to_string()))?;
-    f.set(Field::Attr, n);
-    f.set(Field::AttrChan, chan as u32);
-    f.set(Field::Op, u32::from(info.opcode));
-    f.set(Field::Enc, 0x32);
-    finish(&[layout::VINTRP], &f, 1, None, 0)
+    Ok((n, chan as u32))
 }

@@ -26,8 +26,8 @@ fn salu_hwreg(info: &'static OpInfo, ops: &[(String, usize)], at: usize) -> Res<
         literal = Some(v as u32);
     } else {
         let r = parse_reg(o)
-            .filter(|r| r.kind != RegKind::Vgpr)
-            .ok_or((*oc, format!("`{o}` is not a scalar register")))?;
+            .filter(|r| r.kind != RegKind::Vgpr && r.count == 1)
+            .ok_or((*oc, format!("`{o}` is not a 32-bit scalar register")))?;
         f.set(
             Field::Sdst,
             u32::from(operand::encode_src(&Operand::Reg(r))),
@@ -108,13 +108,14 @@ pub(super) fn salu(info: &'static OpInfo, ops: &[(String, usize)]) -> Res<Vec<u3
         }
         let s = parse_src(t, *c, spec.ty)?;
         // The special sources count as registers of their width: the 64-bit apertures
-        // (src_shared_base ... src_private_limit) and the 32-bit src_pops_exiting_wave_id.
+        // (src_shared_base ... src_private_limit); src_pops_exiting_wave_id, src_vccz,
+        // src_execz and src_scc as 32-bit ones.
         let special_reg = matches!(s.op, Operand::Special(_)) && {
             let code = operand::encode_src(&s.op);
             if spec.dwords == 2 {
                 (235..=238).contains(&code)
             } else {
-                code == 239
+                matches!(code, 239 | 251..=253)
             }
         };
         if REGISTER_ONLY.contains(&info.mnemonic)

@@ -33,6 +33,8 @@ pub(super) enum Scalar {
     NoM0Exec,
     /// SGPRs, VCC, TTMP, EXEC pairs (64-bit bases and FLAT saddr).
     NoM0Null,
+    /// Any but NULL (the 32-bit SCRATCH saddr, where NULL's code means `off`).
+    NoNull,
 }
 
 /// A scalar register tuple of `count` dwords (tuples aligned: pairs even, wider four-aligned):
@@ -68,6 +70,7 @@ pub(super) fn sreg(tok: &(String, usize), count: u8, class: Scalar) -> Res<u32> 
         Scalar::Any => false,
         Scalar::NoM0Exec => matches!(r.kind, RegKind::M0 | RegKind::Exec),
         Scalar::NoM0Null => matches!(r.kind, RegKind::M0 | RegKind::Null),
+        Scalar::NoNull => r.kind == RegKind::Null,
     };
     // `null` stands for one or two dwords only (llvm-mc-19 has no wider null tuple).
     let null_width = match class {
@@ -107,6 +110,7 @@ pub(super) fn mem_mods(
     flags: &[&'static str],
     keys: &[&'static str],
 ) -> Res<MemMods> {
+    check_order(mods, mem_rank)?;
     let mut m = MemMods::default();
     for (t, c) in mods {
         if let Some(f) = flags.iter().find(|f| **f == t) {
@@ -130,6 +134,29 @@ pub(super) fn mem_mods(
         }
     }
     Ok(m)
+}
+
+/// The order llvm-mc-19 reads memory, export and interpolation modifiers in.
+fn mem_rank(t: &str) -> usize {
+    let k = t.split_once(':').map_or(t, |x| x.0);
+    match k {
+        "format" => 0,
+        "idxen" => 1,
+        "offen" => 2,
+        "offset" | "offset0" => 3,
+        "offset1" => 4,
+        "glc" | "slc" | "dlc" => 5,
+        "lds" => 6,
+        "tfe" => 7,
+        "gds" => 8,
+        "done" => 9,
+        "compr" => 10,
+        "vm" => 11,
+        "high" => 12,
+        "clamp" => 13,
+        "mul" | "div" => 14,
+        _ => 15,
+    }
 }
 
 /// An integer modifier value in `lo..=hi`; `what` names the range in the error.
@@ -173,7 +200,8 @@ pub(super) fn ds(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens) 
     }
     let mut data = [Field::Data0, Field::Data1].into_iter();
     for (i, (n, o)) in w.enumerate() {
-        let field = if i == 0 && !ds_no_addr(m) {
+        // The gws forms' data0 sits in the address field, as the printer reads it.
+        let field = if i == 0 && (!ds_no_addr(m) || m.starts_with("ds_gws")) {
             Field::Addr
         } else {
             data.next().unwrap_or(Field::Data1)
@@ -183,10 +211,18 @@ pub(super) fn ds(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens) 
     let two = ds_two_offsets(m);
     let keys: &[&'static str] = if two {
         &["offset0", "offset1"]
+    } else if m == "ds_nop" {
+        &[]
     } else {
         &["offset"]
     };
-    let mm = mem_mods(m, mods, &["gds"], keys)?;
+    // ds_nop takes nothing; ds_permute_b32 and ds_bpermute_b32 have no GDS form.
+    let flags: &[&'static str] = if matches!(m, "ds_nop" | "ds_permute_b32" | "ds_bpermute_b32") {
+        &[]
+    } else {
+        &["gds"]
+    };
+    let mm = mem_mods(m, mods, flags, keys)?;
     if two {
         f.set(
             Field::Offset0,
@@ -324,7 +360,7 @@ pub(super) fn flat(
                     f.set(Field::Saddr, 0x7d);
                 }
                 (true, true) => f.set(Field::Saddr, 0x7f),
-                (true, false) => f.set(Field::Saddr, sreg(s, 1, Scalar::NoM0Null)?),
+                (true, false) => f.set(Field::Saddr, sreg(s, 1, Scalar::NoNull)?),
             }
         }
     }

@@ -78,6 +78,11 @@ fn assemble_with(text: &str, wave: Option<Wave>) -> Result<Vec<u32>, AsmError> {
 
 pub(super) type Res<T> = Result<T, (usize, String)>;
 
+/// Bare modifiers of the memory forms, which are never operands.
+const MEM_FLAGS: [&str; 11] = [
+    "gds", "glc", "slc", "dlc", "lds", "tfe", "offen", "idxen", "done", "compr", "vm",
+];
+
 pub(super) fn assemble_one(s: &str, wave: Option<Wave>) -> Res<Vec<u32>> {
     let (mn, rest) = s.split_once(char::is_whitespace).unwrap_or((s, ""));
     let rest_col = mn.len() + (s.len() - mn.len() - rest.len());
@@ -118,7 +123,13 @@ pub(super) fn assemble_one(s: &str, wave: Option<Wave>) -> Res<Vec<u32>> {
         let simm = parse(rest.trim(), rest_col + lead)?;
         return simm_only(info, simm);
     }
-    let (ops, mods_t) = split_operands(rest, rest_col);
+    let (mut ops, mut mods_t) = split_operands(rest, rest_col);
+    // A statement of no operands may start with a bare modifier (`ds_gws_sema_v gds`).
+    if let [(t, _)] = &ops[..] {
+        if MEM_FLAGS.contains(&t.as_str()) {
+            mods_t.insert(0, ops.remove(0));
+        }
+    }
     let memory = !matches!(
         info.family,
         Family::SOP1
@@ -135,16 +146,22 @@ pub(super) fn assemble_one(s: &str, wave: Option<Wave>) -> Res<Vec<u32>> {
     if memory && forced.is_some() && !(info.family == Family::VINTRP && forced == Some("_e32")) {
         return Err((0, format!("`{mn}`: no such encoding of {}", info.family)));
     }
+    let interp3 = info.family == Family::VOP3 && base.starts_with("v_interp_");
     let mut mods = Mods::default();
-    if !memory {
+    if !memory && !interp3 {
         for (t, c) in &mods_t {
             parse_mod(&mut mods, t, *c)?;
         }
+        check_order(&mods_t, valu_rank)?;
     }
     match info.family {
         Family::SOP1 | Family::SOP2 | Family::SOPC | Family::SOPK | Family::SOPP => {
+            if let Some((t, c)) = mods_t.first() {
+                return Err((*c, format!("`{t}`: {mn} takes no modifiers")));
+            }
             salu(info, &ops)
         }
+        Family::VOP3 if base.starts_with("v_interp_") => export::vop3_interp(info, &ops, &mods_t),
         Family::VOP1 | Family::VOP2 | Family::VOPC | Family::VOP3 | Family::VOP3P => {
             valu(info, forced, &ops, &mods, wave)
         }

@@ -32,7 +32,12 @@ pub(super) fn smem(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens
         }
         return finish(&[layout::SMEM], &f, 2, None, 0);
     }
-    count(info, ops, 3)?;
+    // The offset operand may be left out (offset 0, no soffset), as llvm-mc-19 allows.
+    let mut ops = ops.to_vec();
+    if ops.len() == 2 && mm.value("offset").is_none() {
+        ops.push(("0".to_string(), 0));
+    }
+    count(info, &ops, 3)?;
     let (base_w, data) = if probe {
         let (t, c) = &ops[0];
         let v = parse_int(t)

@@ -48,12 +48,13 @@ fn reg_shape(r: &Reg, dwords: u8, col: usize, t: &str) -> Res<()> {
     Ok(())
 }
 
-fn lane_mask(r: &Reg, col: usize, t: &str, wave: Option<Wave>, dst: bool) -> Res<()> {
-    let kind_ok = match r.kind {
-        RegKind::Sgpr | RegKind::Vcc | RegKind::Ttmp => true,
-        RegKind::Null | RegKind::Exec => dst,
-        _ => false,
-    };
+fn lane_mask(r: &Reg, col: usize, t: &str, wave: Option<Wave>) -> Res<()> {
+    // llvm-mc-19 takes any scalar register of the mask's width, M0, NULL and EXEC included
+    // (as a source, EXEC is assembled with a note that the operand class excludes it).
+    let kind_ok = matches!(
+        r.kind,
+        RegKind::Sgpr | RegKind::Vcc | RegKind::Ttmp | RegKind::Null | RegKind::Exec | RegKind::M0
+    );
     if !kind_ok || !width_ok(r.count, wave) || !aligned(r) {
         let w = match wave {
             Some(Wave::W32) => "one SGPR (wave32)",
@@ -126,7 +127,7 @@ pub(super) fn valu(
     for (spec, (t, c)) in info.dsts.iter().zip(&ops[..nd]) {
         let r = parse_reg(t).ok_or((*c, format!("`{t}` is not a register")))?;
         match spec.kind {
-            OperandKind::LaneMask => lane_mask(&r, *c, t, wave, true)?,
+            OperandKind::LaneMask => lane_mask(&r, *c, t, wave)?,
             OperandKind::Vgpr if r.kind != RegKind::Vgpr => {
                 return Err((*c, format!("`{t}`: the destination is a VGPR")))
             }
@@ -148,7 +149,7 @@ pub(super) fn valu(
         }
         match (spec.kind, &s.op) {
             (OperandKind::LaneMask, Operand::Reg(r)) if !s.neg && !s.abs && !s.sext => {
-                lane_mask(r, *c, t, wave, false)?
+                lane_mask(r, *c, t, wave)?
             }
             (OperandKind::LaneMask, _) => {
                 return Err((
