@@ -709,7 +709,7 @@ impl Instruction {
 }
 
 /// The range of address counts of a sample or gather opcode's variants.
-fn mimg_sampler_range(m: &str) -> (u32, u32) {
+pub(crate) fn mimg_sampler_range(m: &str) -> (u32, u32) {
     let parts: Vec<&str> = m.split('_').collect();
     let has = |p: &str| parts.contains(&p);
     let extra = u32::from(has("o")) + u32::from(has("b")) + u32::from(has("c"));
@@ -725,7 +725,7 @@ fn mimg_sampler_range(m: &str) -> (u32, u32) {
 /// Number of address dwords an image opcode reads: extra arguments (offset, bias, z-compare),
 /// gradients, coordinates of the dimension, and lod/clamp/mip; with `a16` the coordinates (and
 /// the gradients of non-g16 opcodes) are packed two to a dword.
-fn mimg_address_count(m: &str, dim: u32, a16: bool) -> u32 {
+pub(crate) fn mimg_address_count(m: &str, dim: u32, a16: bool) -> u32 {
     // (coordinates, gradients) per dimension: 1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY, 2D_MSAA,
     // 2D_MSAA_ARRAY.
     const DIM: [(u32, u32); 8] = [

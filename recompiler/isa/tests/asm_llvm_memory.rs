@@ -1,6 +1,6 @@
 //! The assembler against llvm-mc-19 on a seeded corpus of the memory, export, interpolation and
 //! symbolic-operand forms: for every DS, MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH, SMEM, EXP, VINTRP
-//! and SOPP row (and the VOP3 interpolation and SOPK hwreg rows), lines whose operands are drawn
+//! MIMG and SOPP row (and the VOP3 interpolation and SOPK hwreg rows), lines whose operands are drawn
 //! per the row's operand widths (from its probe text) with the modifiers its form takes, and
 //! deliberately invalid variants (a missing or extra operand, a scalar register for a VGPR, a
 //! wrong register width, an offset out of range, a modifier the form does not take). Per family,
@@ -50,7 +50,10 @@ fn sgpr(r: &mut R, dwords: u32) -> String {
             .to_string();
     }
     if dwords == 2 && r.gen_bool(0.1) {
-        return ["vcc", "exec", "ttmp[4:5]"].choose(r).expect("names").to_string();
+        return ["vcc", "exec", "ttmp[4:5]"]
+            .choose(r)
+            .expect("names")
+            .to_string();
     }
     if dwords == 4 && r.gen_bool(0.1) {
         return "ttmp[8:11]".to_string();
@@ -126,9 +129,7 @@ fn ds(r: &mut R, info: &OpInfo) -> Line {
     if ops.is_empty() {
         ops = Vec::new();
     }
-    let two = ["read2", "write2", "wrxchg2"]
-        .iter()
-        .any(|k| m.contains(k));
+    let two = ["read2", "write2", "wrxchg2"].iter().any(|k| m.contains(k));
     let mut mods = Vec::new();
     if two {
         if r.gen_bool(0.6) {
@@ -623,6 +624,142 @@ fn hwreg_line(r: &mut R, info: &OpInfo) -> Line {
     }
 }
 
+/// Address dwords of an image opcode (the test's own model of LLVM's rule): extra arguments
+/// (offset, bias, z-compare), gradients (16-bit, two to a dword, for the g16 opcodes), the
+/// coordinates of the dimension and lod/clamp/mip, the coordinates packed two to a dword with
+/// a16.
+fn image_addresses(m: &str, dim: usize, a16: bool) -> u32 {
+    let coords = [1, 2, 3, 3, 2, 3, 3, 4][dim];
+    let grads: u32 = [2, 4, 6, 4, 2, 4, 4, 4][dim];
+    let parts: Vec<&str> = m.split('_').collect();
+    let has = |p: &str| parts.contains(&p);
+    let sample = has("sample") || m.starts_with("image_gather4");
+    let extra = [sample && has("o"), sample && has("b"), sample && has("c")]
+        .iter()
+        .filter(|x| **x)
+        .count() as u32;
+    let resinfo = m == "image_get_resinfo";
+    let lod = resinfo || has("mip") || (sample && (has("l") || has("cl")));
+    let comps = if resinfo { 0 } else { coords } + u32::from(lod);
+    let mut n = extra + if a16 { comps.div_ceil(2) } else { comps };
+    if sample && (has("d") || has("cd")) {
+        n += if has("g16") {
+            (grads / 2).next_multiple_of(2)
+        } else {
+            grads
+        };
+    }
+    n
+}
+
+fn mimg(r: &mut R, info: &OpInfo) -> Line {
+    let m = info.mnemonic;
+    let mut mods = Vec::new();
+    if m.starts_with("image_bvh") {
+        let a16 = r.gen_bool(0.4);
+        let n = match (m.contains("bvh64"), a16) {
+            (false, false) => 11,
+            (false, true) => 8,
+            (true, false) => 12,
+            (true, true) => 9,
+        };
+        if a16 {
+            mods.push("a16".into());
+        }
+        return Line {
+            mn: m.into(),
+            ops: vec![vgpr(r, 4), vgpr(r, n), sgpr(r, 4)],
+            mods,
+        };
+    }
+    let gather = m.starts_with("image_gather4");
+    let sampler = m.contains("sample") || gather || m == "image_get_lod";
+    let atomic = m.contains("_atomic_");
+    let dim = r.gen_range(0..8);
+    let a16 = r.gen_bool(0.2);
+    let d16 = !atomic && r.gen_bool(0.2);
+    let tfe = r.gen_bool(0.15);
+    let dmask: u32 = if gather {
+        1 << r.gen_range(0..4)
+    } else if m.contains("cmpswap") {
+        if m.contains("x2") {
+            0xf
+        } else {
+            0x3
+        }
+    } else if atomic {
+        if r.gen_bool(0.7) {
+            1
+        } else {
+            3
+        }
+    } else {
+        r.gen_range(1..16)
+    };
+    let mut data = if gather { 4 } else { dmask.count_ones() };
+    if d16 {
+        data = data.div_ceil(2);
+    }
+    data += u32::from(tfe);
+    let n = image_addresses(m, dim, a16);
+    let vaddr = if n >= 2 && r.gen_bool(0.4) {
+        let regs: Vec<String> = (0..n).map(|_| vgpr(r, 1)).collect();
+        format!("[{}]", regs.join(", "))
+    } else {
+        vgpr(r, if n > 12 { 16 } else { n })
+    };
+    let mut ops = vec![vgpr(r, data), vaddr, sgpr(r, 8)];
+    if sampler {
+        ops.push(sgpr(r, 4));
+    }
+    if dmask != 1 || r.gen_bool(0.5) {
+        mods.push(format!("dmask:{dmask:#x}"));
+    }
+    const DIMS: [&str; 8] = [
+        "1D",
+        "2D",
+        "3D",
+        "CUBE",
+        "1D_ARRAY",
+        "2D_ARRAY",
+        "2D_MSAA",
+        "2D_MSAA_ARRAY",
+    ];
+    mods.push(if r.gen_bool(0.8) {
+        format!("dim:SQ_RSRC_IMG_{}", DIMS[dim])
+    } else {
+        format!("dim:{}", DIMS[dim])
+    });
+    for (name, p) in [
+        ("unorm", 0.2),
+        ("glc", 0.3),
+        ("slc", 0.2),
+        ("dlc", 0.2),
+        ("r128", 0.1),
+    ] {
+        if r.gen_bool(p) {
+            mods.push(name.into());
+        }
+    }
+    if a16 {
+        mods.push("a16".into());
+    }
+    if tfe {
+        mods.push("tfe".into());
+    }
+    if r.gen_bool(0.1) {
+        mods.push("lwe".into());
+    }
+    if d16 {
+        mods.push("d16".into());
+    }
+    Line {
+        mn: m.into(),
+        ops,
+        mods,
+    }
+}
+
 fn draw(r: &mut R, info: &OpInfo) -> Line {
     match info.family {
         Family::DS => ds(r, info),
@@ -632,6 +769,7 @@ fn draw(r: &mut R, info: &OpInfo) -> Line {
         Family::EXP => exp(r),
         Family::VINTRP | Family::VOP3 => interp(r, info),
         Family::SOPK => hwreg_line(r, info),
+        Family::MIMG => mimg(r, info),
         _ => sopp(r, info),
     }
 }
@@ -667,6 +805,13 @@ fn invalid(r: &mut R, l: &Line, fam: Family) -> Vec<(&'static str, String)> {
         Family::FLAT => &["offset:2048", "offset:-1", "gds", "tfe"],
         Family::GLOBAL | Family::SCRATCH => &["offset:2048", "offset:-2049", "tfe", "idxen"],
         Family::SMEM => &["slc", "offset:0x200000", "gds"],
+        Family::MIMG => &[
+            "offset:4",
+            "dmask:0x10",
+            "dim:SQ_RSRC_IMG_4D",
+            "gds",
+            "idxen",
+        ],
         Family::EXP => &["glc", "done done", "row_mask:0xf"],
         Family::SOPP => &["glc"],
         _ => &["glc", "offset:4", "op_sel:[1,1,1,1]"],
@@ -700,6 +845,7 @@ fn in_corpus(info: &OpInfo) -> bool {
             | Family::SMEM
             | Family::EXP
             | Family::VINTRP
+            | Family::MIMG
             | Family::SOPP => true,
             Family::VOP3 => m.starts_with("v_interp_"),
             Family::SOPK => m.starts_with("s_getreg") || m.starts_with("s_setreg"),
@@ -724,7 +870,12 @@ fn memory_corpus_agrees_with_llvm_mc() {
     println!("seed {seed}, {per_row} drawn line(s) per row");
     let mut r = R::seed_from_u64(seed);
     let mut corpus: Vec<(Family, &'static str, String)> = Vec::new();
-    let rows: Vec<&OpInfo> = table().rows.iter().copied().filter(|i| in_corpus(i)).collect();
+    let rows: Vec<&OpInfo> = table()
+        .rows
+        .iter()
+        .copied()
+        .filter(|i| in_corpus(i))
+        .collect();
     for info in &rows {
         // Families of few rows (EXP, VINTRP, the VOP3 interpolation forms) get more lines each.
         let family_rows = rows.iter().filter(|i| i.family == info.family).count();

@@ -48,7 +48,10 @@ pub(super) fn buffer(
         // The format comes first among the modifiers (llvm-mc-19 reads it with the operands).
         if let Some(i) = mods.iter().position(|(t, _)| t.starts_with("format:")) {
             if i != 0 {
-                return Err((mods[i].1, "not a valid operand: format: follows soffset".into()));
+                return Err((
+                    mods[i].1,
+                    "not a valid operand: format: follows soffset".into(),
+                ));
             }
         }
     }
@@ -69,7 +72,10 @@ pub(super) fn buffer(
     };
     if store {
         if let Some((_, c)) = mods.iter().find(|(t, _)| t == "tfe") {
-            return Err((*c, "TFE modifier has no meaning for store instructions".into()));
+            return Err((
+                *c,
+                "TFE modifier has no meaning for store instructions".into(),
+            ));
         }
     }
     let mm = mem_mods(m, &mods, &flags, keys)?;
@@ -106,7 +112,10 @@ pub(super) fn buffer(
     let (st, sc) = next();
     let so = parse_src(st, *sc, ValueType::B32)?;
     if so.neg || so.abs || so.sext || matches!(so.op, Operand::Literal(_)) {
-        return Err((*sc, format!("`{st}`: soffset is a register or an inline constant")));
+        return Err((
+            *sc,
+            format!("`{st}`: soffset is a register or an inline constant"),
+        ));
     }
     let code = u32::from(operand::encode_src(&so.op));
     if code > 255 {

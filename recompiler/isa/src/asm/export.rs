@@ -33,7 +33,10 @@ pub(super) fn exp(rest: &str, rest_col: usize) -> Res<Vec<u32>> {
     let (tt, after) = body.split_once(char::is_whitespace).unwrap_or((body, ""));
     let tcol = rest_col + lead;
     let t = target(tt).ok_or((tcol, format!("invalid exp target `{tt}`")))?;
-    let (ops, mods) = split_operands(after, tcol + tt.len() + (body.len() - tt.len() - after.len()));
+    let (ops, mods) = split_operands(
+        after,
+        tcol + tt.len() + (body.len() - tt.len() - after.len()),
+    );
     count(info, &ops, 4)?;
     let mm = mem_mods("exp", &mods, &["done", "compr", "vm"], &[])?;
     let compr = mm.has("compr");
@@ -111,11 +114,7 @@ pub(super) fn vop3_interp(
     let three = matches!(m, "v_interp_p1lv_f16" | "v_interp_p2_f16");
     count(info, ops, if three { 4 } else { 3 })?;
     let f16 = m.ends_with("_f16");
-    let flags: &[&'static str] = if f16 {
-        &["high", "clamp"]
-    } else {
-        &["clamp"]
-    };
+    let flags: &[&'static str] = if f16 { &["high", "clamp"] } else { &["clamp"] };
     // v_interp_p2_f16 has no output modifier.
     let keys: &[&'static str] = if m == "v_interp_p2_f16" {
         &[]
@@ -128,9 +127,7 @@ pub(super) fn vop3_interp(
         (Some(("2", _)), None) => 1,
         (Some(("4", _)), None) => 2,
         (None, Some(("2", _))) => 3,
-        (Some((_, c)), _) | (_, Some((_, c))) => {
-            return Err((c, "invalid output modifier".into()))
-        }
+        (Some((_, c)), _) | (_, Some((_, c))) => return Err((c, "invalid output modifier".into())),
     };
     let mut f = Fields::default();
     f.set(Field::Vdst, super::mem::vreg(&ops[0], 1)?);
@@ -160,15 +157,15 @@ pub(super) fn vop3_interp(
         f.set(Field::Src2, vsrc(2, &ops[3])?);
     }
     let (n, chan) = attribute(&ops[2])?;
-    f.set(
-        Field::Src0,
-        n | chan << 6 | u32::from(mm.has("high")) << 8,
-    );
+    f.set(Field::Src0, n | chan << 6 | u32::from(mm.has("high")) << 8);
     f.set(Field::Neg, *neg);
     f.set(Field::Abs, *abs);
     f.set(Field::Clamp, u32::from(mm.has("clamp")));
     f.set(Field::Omod, omod);
-    f.set(Field::Op, u32::from(info.vop3_opcode.unwrap_or(info.opcode)));
+    f.set(
+        Field::Op,
+        u32::from(info.vop3_opcode.unwrap_or(info.opcode)),
+    );
     f.set(Field::Enc, 0x35);
     finish(&[layout::VOP3], &f, 2, None, 0)
 }
@@ -179,7 +176,10 @@ fn attribute(o: &(String, usize)) -> Res<(u32, u32)> {
     let (n, ch) = at
         .strip_prefix("attr")
         .and_then(|r| r.split_once('.'))
-        .ok_or((*ac, "invalid or missing interpolation attribute channel".to_string()))?;
+        .ok_or((
+            *ac,
+            "invalid or missing interpolation attribute channel".to_string(),
+        ))?;
     let n: u32 = n
         .parse()
         .ok()
@@ -187,9 +187,9 @@ fn attribute(o: &(String, usize)) -> Res<(u32, u32)> {
     if n > 32 {
         return Err((*ac, "out of bounds interpolation attribute number".into()));
     }
-    let chan = ["x", "y", "z", "w"]
-        .iter()
-        .position(|c| *c == ch)
-        .ok_or((*ac, "invalid or missing interpolation attribute channel".to_string()))?;
+    let chan = ["x", "y", "z", "w"].iter().position(|c| *c == ch).ok_or((
+        *ac,
+        "invalid or missing interpolation attribute channel".to_string(),
+    ))?;
     Ok((n, chan as u32))
 }

@@ -136,27 +136,36 @@ pub(super) fn mem_mods(
     Ok(m)
 }
 
-/// The order llvm-mc-19 reads memory, export and interpolation modifiers in.
+/// The order llvm-mc-19 reads memory, image, export and interpolation modifiers in.
 fn mem_rank(t: &str) -> usize {
     let k = t.split_once(':').map_or(t, |x| x.0);
-    match k {
-        "format" => 0,
-        "idxen" => 1,
-        "offen" => 2,
-        "offset" | "offset0" => 3,
-        "offset1" => 4,
-        "glc" | "slc" | "dlc" => 5,
-        "lds" => 6,
-        "tfe" => 7,
-        "gds" => 8,
-        "done" => 9,
-        "compr" => 10,
-        "vm" => 11,
-        "high" => 12,
-        "clamp" => 13,
-        "mul" | "div" => 14,
-        _ => 15,
-    }
+    [
+        &["format"][..],
+        &["idxen"],
+        &["offen"],
+        &["offset", "offset0"],
+        &["offset1"],
+        &["dmask"],
+        &["dim"],
+        &["unorm"],
+        &["glc", "slc", "dlc"],
+        &["lds"],
+        &["r128"],
+        &["a16"],
+        &["tfe"],
+        &["lwe"],
+        &["d16"],
+        &["gds"],
+        &["done"],
+        &["compr"],
+        &["vm"],
+        &["high"],
+        &["clamp"],
+        &["mul", "div"],
+    ]
+    .iter()
+    .position(|names| names.contains(&k))
+    .unwrap_or(usize::MAX)
 }
 
 /// An integer modifier value in `lo..=hi`; `what` names the range in the error.
@@ -253,11 +262,7 @@ pub(super) fn ds(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens) 
 /// atomics `[vdst,] vaddr, vdata[, saddr]` (a returning atomic must use glc, another must not);
 /// GLOBAL's addtid forms have no vaddr. FLAT offsets are 11-bit unsigned, the others 12-bit
 /// signed (GFX10).
-pub(super) fn flat(
-    info: &'static OpInfo,
-    ops: &[(String, usize)],
-    mods: &Tokens,
-) -> Res<Vec<u32>> {
+pub(super) fn flat(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens) -> Res<Vec<u32>> {
     let m = info.mnemonic;
     let fam = info.family;
     let widths = probe_widths(info.probe_text);
@@ -305,7 +310,10 @@ pub(super) fn flat(
     let mut it = ops.iter();
     let mut next = || it.next().expect("operand count checked");
     if load && !lds {
-        f.set(Field::Vdst, vreg(next(), widths.first().copied().unwrap_or(1))?);
+        f.set(
+            Field::Vdst,
+            vreg(next(), widths.first().copied().unwrap_or(1))?,
+        );
     } else if returns {
         let ret = if m.contains("cmpswap") {
             data_w / 2

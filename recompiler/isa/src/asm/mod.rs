@@ -1,12 +1,12 @@
 //! Assembler: LLVM-syntax text to words, for the VALU (VOP1, VOP2, VOPC, VOP3, VOP3P, SDWA,
 //! DPP16, DPP8), SALU (SOP1, SOP2, SOPC, SOPK, SOPP, with the symbolic `s_waitcnt`,
 //! `s_waitcnt_depctr`, `hwreg` and `sendmsg` operands), SMEM, DS, MUBUF, MTBUF,
-//! FLAT/GLOBAL/SCRATCH, EXP and VINTRP forms with their modifiers (MIMG is not assembled yet).
+//! FLAT/GLOBAL/SCRATCH, MIMG, EXP and VINTRP forms with their modifiers.
 //! Fields are packed with the decoder's layouts, and every result is decoded again before it is
 //! returned.
 //!
 //! `operands` reads registers and constants, `mods` the VALU modifier words, `symbols` the
-//! symbolic immediates, `forms` packs the SALU encodings, `valu` the VALU ones, `mem`, `buffer`,
+//! symbolic immediates, `forms` packs the SALU encodings, `valu` the VALU ones, `mem`, `buffer`, `mimg`,
 //! `smem` and `export` the memory, scalar-memory, export and interpolation ones; this module
 //! splits statements and checks every result by decoding it.
 
@@ -15,6 +15,7 @@ mod caps;
 mod export;
 mod forms;
 mod mem;
+mod mimg;
 mod mods;
 mod operands;
 mod smem;
@@ -171,7 +172,7 @@ pub(super) fn assemble_one(s: &str, wave: Option<Wave>) -> Res<Vec<u32>> {
         Family::MUBUF | Family::MTBUF => buffer::buffer(info, &ops, &mods_t),
         Family::VINTRP => export::vintrp(info, &ops, &mods_t),
         Family::EXP => export::exp(rest, rest_col),
-        Family::MIMG => Err((0, format!("the assembler does not handle MIMG yet (`{mn}`)"))),
+        Family::MIMG => mimg::mimg(info, &ops, &mods_t),
     }
 }
 
@@ -203,6 +204,11 @@ pub(super) fn finish(
     if let Some(l) = literal {
         words.push(l);
     }
+    verify(words, col)
+}
+
+/// The words if they decode as one instruction of their length.
+pub(super) fn verify(words: Vec<u32>, col: usize) -> Res<Vec<u32>> {
     match decode_one(&words, 0) {
         Ok(Decoded::Inst(i)) if i.len() == words.len() => Ok(words),
         Ok(Decoded::Inst(i)) => Err((

@@ -17,10 +17,10 @@ fn counter_items(text: &str, col: usize) -> Res<Vec<(String, i64, usize, usize)>
             continue;
         }
         let start = i;
-        let open = text[i..]
-            .find('(')
-            .map(|o| i + o)
-            .ok_or((col + start, format!("expected a counter name, got `{}`", &text[i..])))?;
+        let open = text[i..].find('(').map(|o| i + o).ok_or((
+            col + start,
+            format!("expected a counter name, got `{}`", &text[i..]),
+        ))?;
         let close = text[open..]
             .find(')')
             .map(|c| open + c)
@@ -171,9 +171,10 @@ pub(super) fn hwreg(t: &str, col: usize) -> Res<u32> {
     let (offset, size) = match args[1..] {
         [] => (0, 32),
         [(o, oc), (s, sc)] => {
-            let off = parse_int(o)
-                .filter(|v| (0..32).contains(v))
-                .ok_or((oc, "invalid bit offset: only 5-bit values are legal".to_string()))?;
+            let off = parse_int(o).filter(|v| (0..32).contains(v)).ok_or((
+                oc,
+                "invalid bit offset: only 5-bit values are legal".to_string(),
+            ))?;
             let size = parse_int(s).filter(|v| (1..=32).contains(v)).ok_or((
                 sc,
                 "invalid bitfield width: only values from 1 to 32 are legal".to_string(),
@@ -216,7 +217,11 @@ pub(super) fn sendmsg(t: &str, col: usize) -> Res<u32> {
                     .iter()
                     .position(|g| *g == o)
                     .map(|p| p as i64)
-                    .or_else(|| (0..8).find(|&i| sym::sysmsg_op(i) == Some(o)).map(i64::from))
+                    .or_else(|| {
+                        (0..8)
+                            .find(|&i| sym::sysmsg_op(i) == Some(o))
+                            .map(i64::from)
+                    })
                     .ok_or((oc, format!("invalid operation id `{o}`")))?,
             };
             Some((v, oc))

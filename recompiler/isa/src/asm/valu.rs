@@ -71,7 +71,7 @@ fn is_vgpr(s: &Src) -> bool {
 }
 
 /// A scalar value read through the constant bus (SGPRs, VCC, M0, EXEC, TTMPs, the special
-/// sources; not `null`), as a key that is equal for the same value.
+/// sources but LDS_DIRECT; not `null`), as a key that is equal for the same value.
 fn scalar_key(op: &Operand) -> Option<(u8, u16, u8)> {
     match op {
         Operand::Reg(r) => match r.kind {
@@ -79,6 +79,8 @@ fn scalar_key(op: &Operand) -> Option<(u8, u16, u8)> {
             RegKind::Vcc => Some((1, r.index, r.count)),
             k => Some((k as u8 + 2, r.index, r.count)),
         },
+        // LDS_DIRECT is read through the LDS, not the constant bus (llvm-mc-19 counts it so).
+        Operand::Special(crate::operand::Special::LdsDirect) => None,
         Operand::Special(s) => Some((20, *s as u16, 1)),
         _ => None,
     }
@@ -549,7 +551,10 @@ fn pack_e64(info: &'static OpInfo, dsts: &[(Reg, usize)], srcs: &[Src], m: &Mods
         f.set(Field::NegLo, m.neg_lo.unwrap_or(0) | neg);
         // v_fma_mix* keep the sources' abs bits where the other VOP3P words have neg_hi.
         let mix = info.mnemonic.starts_with("v_fma_mix");
-        f.set(Field::NegHi, m.neg_hi.unwrap_or(0) | if mix { abs } else { 0 });
+        f.set(
+            Field::NegHi,
+            m.neg_hi.unwrap_or(0) | if mix { abs } else { 0 },
+        );
         // op_sel bits past the sources are not encoded (llvm-mc-19 drops them too).
         f.set(Field::OpSel, m.op_sel.unwrap_or(0) & ((1 << n) - 1));
         // op_sel_hi defaults to all ones (unused sources too), v_fma_mix* to zero.

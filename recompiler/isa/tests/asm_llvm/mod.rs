@@ -1,5 +1,8 @@
 //! llvm-mc-19 as the reference assembler: one process for a batch of lines, one result per line.
 
+// Each test crate that includes this module uses a part of it.
+#![allow(dead_code)]
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 
