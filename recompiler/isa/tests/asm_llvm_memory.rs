@@ -910,6 +910,13 @@ fn memory_corpus_agrees_with_llvm_mc() {
         };
         if let Some(c) = class {
             if let Some(k) = known.find(c, line) {
+                if std::env::var("SHOW_KNOWN").is_ok() {
+                    println!(
+                        "  known {}: `{line}`: llvm {llvm:08x?}, ours {:08x?}",
+                        known.known[k].id,
+                        ours.as_ref().map_err(|e| e.message.clone())
+                    );
+                }
                 used[k] += 1;
                 t.known += 1;
                 continue;
