@@ -78,9 +78,16 @@ fn src(r: &mut Rng, ty: ValueType, dwords: u8) -> String {
         8 => literal(r),
         _ => r
             .pick(&if dwords == 2 {
-                ["vcc", "exec", "vcc", "exec"]
+                ["vcc", "exec", "vcc", "exec", "src_shared_base", "null"]
             } else {
-                ["vcc_lo", "exec_lo", "m0", "null"]
+                [
+                    "vcc_lo",
+                    "exec_lo",
+                    "m0",
+                    "null",
+                    "src_lds_direct",
+                    "src_execz",
+                ]
             })
             .to_string(),
     }

@@ -53,8 +53,9 @@ pub(super) fn smem(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens
     f.set(Field::Sdata, data);
     let base = sreg(&ops[1], base_w, Scalar::NoM0Null)?;
     f.set(Field::Sbase, base >> 1);
-    // s_buffer_* offsets are 20-bit unsigned, the others 21-bit signed (GFX10).
-    let (lo, what) = if m.starts_with("s_buffer") {
+    // s_buffer_* and s_atc_probe_buffer offsets are 20-bit unsigned, the others 21-bit signed
+    // (GFX10).
+    let (lo, what) = if m.starts_with("s_buffer") || m == "s_atc_probe_buffer" {
         (0, OFFSET20)
     } else {
         (-0x10_0000, OFFSET21)

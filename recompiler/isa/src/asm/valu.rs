@@ -313,6 +313,30 @@ fn check(
     } else {
         1
     };
+    // LDS_DIRECT: src0 only, and not in the SDWA encoding or the reversed-operand opcodes
+    // (v_subrev_*, v_lshlrev_* ..., v_movrels*), as llvm-mc-19 checks it.
+    let rev = info
+        .mnemonic
+        .split('_')
+        .any(|t| t.ends_with("rev") && t != "bfrev")
+        || info.mnemonic.starts_with("v_movrels");
+    // v_permlane16/x16: op_sel holds fi and bound_ctrl in its first two bits only.
+    if info.mnemonic.starts_with("v_permlane") && m.op_sel.is_some_and(|o| o > 3) {
+        return Err((col0, "invalid op_sel operand".into()));
+    }
+    for (i, s) in srcs.iter().enumerate() {
+        if s.op == Operand::Special(crate::operand::Special::LdsDirect) {
+            if i > 0 {
+                return Err((s.col, "lds_direct may be used as src0 only".into()));
+            }
+            if rev || f == Form::Sdwa {
+                return Err((
+                    s.col,
+                    "lds_direct cannot be used with this instruction".into(),
+                ));
+            }
+        }
+    }
     let mut literals: Vec<u32> = Vec::new();
     let mut bus: Vec<(u8, u16, u8)> = Vec::new();
     if info.mnemonic.starts_with("v_div_fmas") {
@@ -373,6 +397,8 @@ fn check(
             if let Some(sc) = fc.srcs.get(i).copied().flatten() {
                 let (ok, what) = match s.op {
                     Operand::Reg(r) if r.kind == RegKind::Vgpr => (sc.vgpr, "a VGPR"),
+                    // LDS_DIRECT goes where a VGPR does (llvm-mc-19's VRegOrLds operands).
+                    Operand::Special(crate::operand::Special::LdsDirect) => (sc.vgpr, "LDS_DIRECT"),
                     Operand::Reg(_) | Operand::Special(_) => (sc.sgpr, "a scalar register"),
                     Operand::InlineInt(_) | Operand::InlineFloat { .. } => {
                         (sc.inline, "an inline constant")
