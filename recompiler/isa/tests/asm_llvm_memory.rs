@@ -411,12 +411,20 @@ fn exp(r: &mut R) -> Line {
     if compr {
         for _ in 0..2 {
             let v = vgpr(r, 1);
-            if r.gen_bool(0.8) {
-                ops.push(v.clone());
-                ops.push(v);
-            } else {
-                ops.push("off".into());
-                ops.push("off".into());
+            match r.gen_range(0..10) {
+                0..=6 => {
+                    ops.push(v.clone());
+                    ops.push(v);
+                }
+                7 | 8 => {
+                    ops.push("off".into());
+                    ops.push("off".into());
+                }
+                // One half of a pair enabled (an enable mask llvm-mc-19 sets in pairs).
+                _ => {
+                    ops.push(v);
+                    ops.push("off".into());
+                }
             }
         }
     } else {

@@ -229,8 +229,14 @@ fn hardware_rows_assemble_back() {
             decoded += 1;
             let text = inst.to_llvm_text(Wave::W32);
             // Sizes the fields cannot give (the printer's default variant) are not assemblable.
-            let Ok(b) = assemble_for(&text, Wave::W32) else {
-                continue;
+            let b = match assemble_for(&text, Wave::W32) {
+                Ok(b) => b,
+                Err(e) => {
+                    if std::env::var("SHOW_HARDWARE").is_ok() {
+                        println!("  rejected `{text}`: {}", e.message);
+                    }
+                    continue;
+                }
             };
             drawn += 1;
             let printed = match decode_one(&b, 0) {
