@@ -381,3 +381,14 @@ fn memory_forms_reject_as_llvm_mc() {
         assert!(!e.message.is_empty(), "{bad}");
     }
 }
+
+/// llvm-mc-19 takes src_vccz, src_execz, src_scc and src_pops_exiting_wave_id as the SGPR
+/// destination of v_readfirstlane_b32 / v_readlane_b32, which the printer prints back.
+#[test]
+fn special_sources_as_valu_sgpr_destinations() {
+    assert_eq!(asm("v_readfirstlane_b32 src_vccz, v1"), [0x7ff60501]);
+    assert_eq!(
+        asm("v_readlane_b32 src_pops_exiting_wave_id, v1, s2"),
+        [0xd76000ef, 0x00000501]
+    );
+}

@@ -21,6 +21,18 @@ fn is_vcc(r: &Reg, wave: Option<Wave>) -> bool {
     r.kind == RegKind::Vcc && r.index == 0 && width_ok(r.count, wave)
 }
 
+/// The special sources llvm-mc-19 takes as the SGPR destination of v_readfirstlane_b32 and
+/// v_readlane_b32 (an 8-bit field there): their source codes.
+fn special_destination(t: &str) -> Option<u16> {
+    match t {
+        "src_vccz" | "vccz" => Some(251),
+        "src_execz" | "execz" => Some(252),
+        "src_scc" | "scc" => Some(253),
+        "src_pops_exiting_wave_id" => Some(239),
+        _ => None,
+    }
+}
+
 /// An SGPR tuple starts on an even register (four-aligned from four dwords).
 fn aligned(r: &Reg) -> bool {
     let a = match r.count {
@@ -127,7 +139,18 @@ pub(super) fn valu(
     }
     let mut dsts = Vec::new();
     for (spec, (t, c)) in info.dsts.iter().zip(&ops[..nd]) {
-        let r = parse_reg(t).ok_or((*c, format!("`{t}` is not a register")))?;
+        let special = matches!(spec.kind, OperandKind::Sgpr)
+            .then(|| special_destination(t))
+            .flatten();
+        let r = match special {
+            // Held as the SGPR code it encodes as (the 8-bit VALU destination field).
+            Some(code) => Reg {
+                kind: RegKind::Sgpr,
+                index: code,
+                count: 1,
+            },
+            None => parse_reg(t).ok_or((*c, format!("`{t}` is not a register")))?,
+        };
         match spec.kind {
             OperandKind::LaneMask => lane_mask(&r, *c, t, wave)?,
             OperandKind::Vgpr if r.kind != RegKind::Vgpr => {
