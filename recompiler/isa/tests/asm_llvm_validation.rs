@@ -151,13 +151,72 @@ fn valu_line(r: &mut Rng, info: &OpInfo) -> (Vec<String>, String, String) {
             2 => " div:2".to_string(),
             3 => format!(" op_sel:{}", zeros(list_n)),
             4 => " clamp mul:4".to_string(),
-            5 => " dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:BYTE_1".to_string(),
-            6 => " quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf".to_string(),
-            _ => " dpp8:[7,6,5,4,3,2,1,0]".to_string(),
+            5 => sdwa_mods(r),
+            6 => dpp16_mods(r),
+            _ => {
+                let sel: Vec<String> = (0..8).map(|_| r.below(8).to_string()).collect();
+                let fi = if r.chance(30) { " fi:1" } else { "" };
+                format!(" dpp8:[{}]{fi}", sel.join(","))
+            }
         };
         mods.push_str(&m);
     }
     (ops, mn, mods)
+}
+
+const SELS: [&str; 7] = [
+    "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD",
+];
+
+/// SDWA selects in llvm-mc-19's order, each present or not.
+fn sdwa_mods(r: &mut Rng) -> String {
+    let mut m = String::new();
+    if r.chance(50) {
+        m.push_str(&format!(" dst_sel:{}", r.pick(&SELS)));
+    }
+    if r.chance(40) {
+        m.push_str(&format!(
+            " dst_unused:{}",
+            r.pick(&["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE"])
+        ));
+    }
+    if r.chance(60) {
+        m.push_str(&format!(" src0_sel:{}", r.pick(&SELS)));
+    }
+    if r.chance(50) || m.is_empty() {
+        m.push_str(&format!(" src1_sel:{}", r.pick(&SELS)));
+    }
+    m
+}
+
+/// A DPP16 control with row_mask, bank_mask, bound_ctrl and fi in llvm-mc-19's order.
+fn dpp16_mods(r: &mut Rng) -> String {
+    let ctrl = match r.below(8) {
+        0 | 1 => {
+            let q: Vec<String> = (0..4).map(|_| r.below(4).to_string()).collect();
+            format!("quad_perm:[{}]", q.join(","))
+        }
+        2 => format!("row_shl:{}", 1 + r.below(15)),
+        3 => format!("row_shr:{}", 1 + r.below(15)),
+        4 => format!("row_ror:{}", 1 + r.below(15)),
+        5 => r.pick(&["row_mirror", "row_half_mirror"]).to_string(),
+        6 => format!("row_share:{}", r.below(16)),
+        _ => format!("row_xmask:{}", r.below(16)),
+    };
+    let mut m = format!(" {ctrl}");
+    if r.chance(50) {
+        m.push_str(&format!(" row_mask:0x{:x}", r.below(16)));
+    }
+    if r.chance(50) {
+        m.push_str(&format!(" bank_mask:0x{:x}", r.below(16)));
+    }
+    if r.chance(25) {
+        m.push_str(" bound_ctrl:1");
+    }
+    if r.chance(20) {
+        m.push_str(" fi:1");
+    }
+    m
 }
 
 fn join(mn: &str, ops: &[String], mods: &str) -> String {

@@ -420,8 +420,12 @@ fn check(
             if let Some(sc) = fc.srcs.get(i).copied().flatten() {
                 let (ok, what) = match s.op {
                     Operand::Reg(r) if r.kind == RegKind::Vgpr => (sc.vgpr, "a VGPR"),
-                    // LDS_DIRECT goes where a VGPR does (llvm-mc-19's VRegOrLds operands).
-                    Operand::Special(crate::operand::Special::LdsDirect) => (sc.vgpr, "LDS_DIRECT"),
+                    // LDS_DIRECT goes where a VGPR or an SGPR does, and in the VGPR-only
+                    // source of v_readfirstlane_b32 (llvm-mc-19's VRegOrLds_32).
+                    Operand::Special(crate::operand::Special::LdsDirect) => (
+                        sc.vgpr && (sc.sgpr || info.mnemonic == "v_readfirstlane_b32"),
+                        "LDS_DIRECT",
+                    ),
                     Operand::Reg(_) | Operand::Special(_) => (sc.sgpr, "a scalar register"),
                     Operand::InlineInt(_) | Operand::InlineFloat { .. } => {
                         (sc.inline, "an inline constant")
@@ -655,17 +659,32 @@ fn short_ext(
         }
     }
     let Some(s0) = srcs.first() else {
-        // v_nop: an all-zero SDWA/DPP word (DPP8: the selects), as llvm-mc-19 writes it.
+        // v_nop: an all-zero SDWA word; DPP8 the selects, DPP16 the control and masks, as
+        // llvm-mc-19 writes them.
         if let (false, Some(sel)) = (sdwa, m.dpp8) {
-            f.set(Field::Src0, u32::from(operand::DPP8));
+            f.set(
+                Field::Src0,
+                u32::from(if m.fi {
+                    operand::DPP8_FI
+                } else {
+                    operand::DPP8
+                }),
+            );
             f.set(Field::Dpp8Sel, sel);
             return finish(&[layout, layout::DPP8], &f, 2, None, col0);
         }
-        f.set(
-            Field::Src0,
-            u32::from(if sdwa { operand::SDWA } else { operand::DPP16 }),
-        );
-        return finish(&[layout], &f, 2, None, col0);
+        if sdwa {
+            f.set(Field::Src0, u32::from(operand::SDWA));
+            return finish(&[layout], &f, 2, None, col0);
+        }
+        // DPP16: the control and masks, with no source.
+        f.set(Field::Src0, u32::from(operand::DPP16));
+        f.set(Field::DppCtrl, m.dpp_ctrl.unwrap_or(0xe4));
+        f.set(Field::RowMask, m.row_mask.unwrap_or(0xf));
+        f.set(Field::BankMask, m.bank_mask.unwrap_or(0xf));
+        f.set(Field::BoundCtrl, u32::from(m.bound_ctrl));
+        f.set(Field::Fi, u32::from(m.fi));
+        return finish(&[layout, layout::DPP16], &f, 2, None, col0);
     };
     let reg_code = |s: &Src| -> Res<(u32, bool)> {
         match s.op {
