@@ -250,10 +250,10 @@ fn salu_line(r: &mut Rng, info: &OpInfo) -> Vec<String> {
 }
 
 /// Lines for one row: (variant, line).
-fn lines_for(r: &mut Rng, info: &OpInfo) -> Vec<(&'static str, String)> {
+fn lines_for(r: &mut Rng, info: &OpInfo, per_row: usize) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     if info.family.is_valu() {
-        for _ in 0..4 {
+        for _ in 0..per_row {
             let (ops, mn, mods) = valu_line(r, info);
             out.push(("drawn", join(&mn, &ops, &mods)));
         }
@@ -316,7 +316,7 @@ fn lines_for(r: &mut Rng, info: &OpInfo) -> Vec<(&'static str, String)> {
         ]);
         out.push(("reordered", join(&mn, &ops, swapped)));
     } else {
-        for _ in 0..3 {
+        for _ in 0..per_row.saturating_sub(1).max(1) {
             out.push(("drawn", join(info.mnemonic, &salu_line(r, info), "")));
         }
         let ops = salu_line(r, info);
@@ -364,6 +364,11 @@ fn corpus_agrees_with_llvm_mc() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0x005e_ed19);
+    // ASM_CORPUS_LINES drawn lines per row (default 4) for a larger run.
+    let per_row: usize = std::env::var("ASM_CORPUS_LINES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(4);
     let mut r = Rng(ChaCha8Rng::seed_from_u64(seed));
     println!("seed {seed}");
     let mut corpus: Vec<(Family, &'static str, String)> = Vec::new();
@@ -379,7 +384,7 @@ fn corpus_agrees_with_llvm_mc() {
         {
             continue;
         }
-        for (v, l) in lines_for(&mut r, info) {
+        for (v, l) in lines_for(&mut r, info, per_row) {
             corpus.push((info.family, v, l));
         }
     }

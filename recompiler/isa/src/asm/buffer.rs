@@ -83,11 +83,11 @@ pub(super) fn buffer(
     let lds = mm.has("lds");
     let tfe = mm.has("tfe");
     if lds && tfe {
-        return Err((0, "lds and tfe cannot be used together".into()));
+        return Err((mm.col("tfe"), "lds and tfe cannot be used together".into()));
     }
     if atomic && mm.has("dlc") {
         return Err((
-            mm.value("dlc").map_or(0, |v| v.1),
+            mm.col("dlc"),
             "atomics take no dlc (llvm-mc-19 drops it from the word)".into(),
         ));
     }

@@ -86,14 +86,19 @@ pub(super) fn sreg(tok: &(String, usize), count: u8, class: Scalar) -> Res<u32> 
 /// The modifiers of one memory statement: bare names and `name:value` items, each at most once.
 #[derive(Default)]
 pub(super) struct MemMods {
-    pub(super) set: Vec<&'static str>,
+    /// Bare names with their columns.
+    pub(super) set: Vec<(&'static str, usize)>,
     /// `name:value` items by name, with the value text and its column.
     pub(super) keyed: Vec<(&'static str, String, usize)>,
 }
 
 impl MemMods {
     pub(super) fn has(&self, n: &str) -> bool {
-        self.set.contains(&n)
+        self.set.iter().any(|f| f.0 == n)
+    }
+    /// The column of a bare name (0 when it is not there).
+    pub(super) fn col(&self, n: &str) -> usize {
+        self.set.iter().find(|f| f.0 == n).map_or(0, |f| f.1)
     }
     pub(super) fn value(&self, n: &str) -> Option<(&str, usize)> {
         self.keyed
@@ -117,7 +122,7 @@ pub(super) fn mem_mods(
             if m.has(f) {
                 return Err((*c, format!("`{t}` is given twice")));
             }
-            m.set.push(f);
+            m.set.push((f, *c));
             continue;
         }
         let known = t
@@ -302,7 +307,7 @@ pub(super) fn flat(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens
             } else {
                 "instruction must use glc"
             };
-            return Err((mm.value("glc").map_or(0, |v| v.1), msg.into()));
+            return Err((mm.col("glc"), msg.into()));
         }
     }
     count(info, ops, want)?;

@@ -129,7 +129,7 @@ pub(super) fn mimg(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens
         let no_d16 =
             atomic || m.contains("_pck") || m == "image_get_resinfo" || m == "image_get_lod";
         if no_d16 && mm.has("d16") {
-            return Err((0, format!("{m} takes no d16")));
+            return Err((mm.col("d16"), format!("{m} takes no d16")));
         }
         if m == "image_msaa_load" && dim < 6 {
             return Err((dc, "invalid dim; must be MSAA type".into()));

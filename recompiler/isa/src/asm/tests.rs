@@ -392,3 +392,13 @@ fn special_sources_as_valu_sgpr_destinations() {
         [0xd76000ef, 0x00000501]
     );
 }
+
+#[test]
+fn memory_errors_point_at_the_modifier() {
+    let e = rejects("buffer_atomic_add v1, off, s[8:11], s3 dlc");
+    assert_eq!(e.column, 40, "{e}");
+    let e = rejects("image_atomic_add v1, v0, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D d16");
+    assert_eq!(e.column, 62, "{e}");
+    let e = rejects("ds_add_u32 v1, v2 offset:65536");
+    assert_eq!(e.column, 26, "{e}");
+}
