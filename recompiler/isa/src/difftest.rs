@@ -61,6 +61,9 @@ pub struct LlvmFirst {
     /// Where llvm-mc's length differs: `Some(true)` when it read into the padding (longer),
     /// `Some(false)` when words of the stream were left for further instructions (shorter).
     pub length_differs: Option<bool>,
+    /// The `; encoding:` words llvm-mc printed for it (its own encoding of the instruction it
+    /// read: bits it does not use are zero).
+    pub encoding: Vec<u32>,
 }
 
 /// Disassemble many streams in one llvm-mc run and return, per stream, its first instruction,
@@ -119,7 +122,7 @@ pub fn llvm_disassemble(
             }
         }
     }
-    let mut groups: Vec<Vec<String>> = vec![Vec::new()];
+    let mut groups: Vec<Vec<(String, Vec<u32>)>> = vec![Vec::new()];
     for l in stdout.lines() {
         if let Some(i) = l.find("; encoding: [") {
             let text = l[..i].trim().to_string();
@@ -128,7 +131,7 @@ pub fn llvm_disassemble(
                 continue;
             }
             if let Some(g) = groups.last_mut() {
-                g.push(text);
+                g.push((text, encoding_words(&l[i + "; encoding: [".len()..])));
             }
         }
     }
@@ -150,7 +153,7 @@ pub fn llvm_disassemble(
             let nops = g
                 .iter()
                 .skip(1)
-                .filter(|t| normalize(t) == "s_nop 0")
+                .filter(|t| normalize(&t.0) == "s_nop 0")
                 .count();
             let length_differs = match g.len() - 1 {
                 n if n == PAD.len() - 1 && nops == n => None,
@@ -158,12 +161,29 @@ pub fn llvm_disassemble(
                 _ => Some(false),
             };
             let mut g = g;
+            let (text, encoding) = g.swap_remove(0);
             Some(LlvmFirst {
-                text: g.swap_remove(0),
+                text,
                 length_differs,
+                encoding,
             })
         })
         .collect())
+}
+
+/// The little-endian words of an `; encoding: [0x.., ...]` byte list.
+fn encoding_words(list: &str) -> Vec<u32> {
+    let bytes: Vec<u8> = list
+        .split(']')
+        .next()
+        .unwrap_or("")
+        .split(',')
+        .filter_map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).ok())
+        .collect();
+    bytes
+        .chunks(4)
+        .map(|c| c.iter().rev().fold(0u32, |a, &b| (a << 8) | u32::from(b)))
+        .collect()
 }
 
 /// A small deterministic generator (SplitMix64), so the draw is reproducible from its seed.
@@ -339,6 +359,7 @@ pub fn compare(streams: &[Vec<u32>], wave: Wave) -> std::io::Result<Vec<Outcome>
         let Some(LlvmFirst {
             text,
             length_differs,
+            ..
         }) = first
         else {
             out.push(Outcome::LlvmRejects);
@@ -382,7 +403,7 @@ pub fn compare(streams: &[Vec<u32>], wave: Wave) -> std::io::Result<Vec<Outcome>
 
 /// Disassemble, halving the batch where llvm-mc's output cannot be tied to the streams (a
 /// guess that swallowed a marker); a single stream that still cannot be tied counts as rejected.
-fn disassemble_split(
+pub fn disassemble_split(
     streams: &[Vec<u32>],
     wave64: bool,
 ) -> std::io::Result<Vec<Option<LlvmFirst>>> {

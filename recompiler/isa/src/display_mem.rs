@@ -42,7 +42,7 @@ fn scalar_text(op: &Operand) -> String {
 }
 
 /// Widths (dwords) of the register tokens of a row's probe text, in printed order.
-fn probe_widths(probe_text: &str) -> Vec<u8> {
+pub(crate) fn probe_widths(probe_text: &str) -> Vec<u8> {
     rules::probe_operands(probe_text)
         .iter()
         .filter(|t| t.starts_with('v') || t.starts_with('s') || t.starts_with('['))
@@ -82,6 +82,37 @@ fn hex_signed(v: i64) -> String {
     } else {
         format!("0x{v:x}")
     }
+}
+
+/// DS opcodes that write a VGPR destination (printed first).
+pub(crate) fn ds_has_vdst(m: &str) -> bool {
+    m.contains("_rtn_")
+        || m.starts_with("ds_read")
+        || matches!(
+            m,
+            "ds_swizzle_b32"
+                | "ds_permute_b32"
+                | "ds_bpermute_b32"
+                | "ds_append"
+                | "ds_consume"
+                | "ds_ordered_count"
+        )
+}
+
+/// DS opcodes without an address operand (their first register operand is data0).
+pub(crate) fn ds_no_addr(m: &str) -> bool {
+    m.starts_with("ds_gws")
+        || matches!(
+            m,
+            "ds_append" | "ds_consume" | "ds_read_addtid_b32" | "ds_write_addtid_b32"
+        )
+}
+
+/// The two-address DS forms (read2, write2, wrxchg2 and their st64 variants): two 8-bit
+/// offsets instead of one 16-bit offset.
+pub(crate) fn ds_two_offsets(m: &str) -> bool {
+    m.split('_')
+        .any(|t| matches!(t.trim_end_matches("st64"), "read2" | "write2" | "wrxchg2"))
 }
 
 impl Instruction {
@@ -246,22 +277,7 @@ impl Instruction {
     fn ds_text(&self, m: &str) -> String {
         let f = |x| self.fields.get(x);
         let widths = probe_widths(self.info.probe_text);
-        let has_vdst = m.contains("_rtn_")
-            || m.starts_with("ds_read")
-            || matches!(
-                m,
-                "ds_swizzle_b32"
-                    | "ds_permute_b32"
-                    | "ds_bpermute_b32"
-                    | "ds_append"
-                    | "ds_consume"
-                    | "ds_ordered_count"
-            );
-        let no_addr = m.starts_with("ds_gws")
-            || matches!(
-                m,
-                "ds_append" | "ds_consume" | "ds_read_addtid_b32" | "ds_write_addtid_b32"
-            );
+        let (has_vdst, no_addr) = (ds_has_vdst(m), ds_no_addr(m));
         let mut ops = Vec::new();
         let mut w = widths.iter().copied();
         if has_vdst {
@@ -272,17 +288,16 @@ impl Instruction {
         for (i, width) in rest.iter().enumerate() {
             if i == 0 && !no_addr {
                 ops.push(v(f(Field::Addr), 1));
+            } else if i == 0 && m.starts_with("ds_gws") {
+                // The gws forms' data0 sits in the address field (LLVM's has_gws_data0).
+                ops.push(v(f(Field::Addr), (*width).into()));
             } else if let Some(df) = data_fields.next() {
-                // In the gws forms the first register operand is data0.
+                // In ds_append and the addtid forms the first register operand is data0.
                 ops.push(v(f(df), (*width).into()));
             }
         }
         let mut out = join(m, &ops);
-        // The two-address forms (read2, write2, wrxchg2 and their st64 variants) have two
-        // 8-bit offsets.
-        let two = m
-            .split('_')
-            .any(|t| matches!(t.trim_end_matches("st64"), "read2" | "write2" | "wrxchg2"));
+        let two = ds_two_offsets(m);
         if m == "ds_swizzle_b32" {
             out.push_str(&symbolic::swizzle(
                 f(Field::Offset0) | (f(Field::Offset1) << 8),
@@ -694,7 +709,7 @@ impl Instruction {
 }
 
 /// The range of address counts of a sample or gather opcode's variants.
-fn mimg_sampler_range(m: &str) -> (u32, u32) {
+pub(crate) fn mimg_sampler_range(m: &str) -> (u32, u32) {
     let parts: Vec<&str> = m.split('_').collect();
     let has = |p: &str| parts.contains(&p);
     let extra = u32::from(has("o")) + u32::from(has("b")) + u32::from(has("c"));
@@ -710,7 +725,7 @@ fn mimg_sampler_range(m: &str) -> (u32, u32) {
 /// Number of address dwords an image opcode reads: extra arguments (offset, bias, z-compare),
 /// gradients, coordinates of the dimension, and lod/clamp/mip; with `a16` the coordinates (and
 /// the gradients of non-g16 opcodes) are packed two to a dword.
-fn mimg_address_count(m: &str, dim: u32, a16: bool) -> u32 {
+pub(crate) fn mimg_address_count(m: &str, dim: u32, a16: bool) -> u32 {
     // (coordinates, gradients) per dimension: 1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY, 2D_MSAA,
     // 2D_MSAA_ARRAY.
     const DIM: [(u32, u32); 8] = [

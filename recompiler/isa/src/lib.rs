@@ -5,7 +5,8 @@
 //!   [`Opcode`]: the enum generated from them, one variant per row.
 //! - [`decode_stream`]: words to [`Decoded`] items; [`encode`]: back to words.
 //! - [`Instruction::to_llvm_text`]: llvm-mc's disassembly text.
-//! - [`assemble`]: LLVM-syntax text to words (VALU and SALU forms).
+//! - [`assemble`]: LLVM-syntax text to words (every family the printer writes), validated as
+//!   llvm-mc-19 validates it.
 //! - [`output_types`]: the value type of each lane-contract output dword after a body.
 
 pub mod asm;

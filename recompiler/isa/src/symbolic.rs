@@ -6,7 +6,7 @@
 
 /// Hardware register names by id (`s_getreg_b32` / `s_setreg_b32`); ids without a name print as
 /// numbers.
-fn hwreg_name(id: u32) -> Option<&'static str> {
+pub(crate) fn hwreg_name(id: u32) -> Option<&'static str> {
     Some(match id {
         1 => "HW_REG_MODE",
         2 => "HW_REG_STATUS",
@@ -43,7 +43,7 @@ pub fn hwreg(simm16: u32) -> String {
     }
 }
 
-fn msg_name(id: u32) -> Option<&'static str> {
+pub(crate) fn msg_name(id: u32) -> Option<&'static str> {
     Some(match id {
         1 => "MSG_INTERRUPT",
         2 => "MSG_GS",
@@ -61,9 +61,9 @@ fn msg_name(id: u32) -> Option<&'static str> {
     })
 }
 
-const GS_OPS: [&str; 4] = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"];
+pub(crate) const GS_OPS: [&str; 4] = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"];
 
-fn sysmsg_op(op: u32) -> Option<&'static str> {
+pub(crate) fn sysmsg_op(op: u32) -> Option<&'static str> {
     Some(match op {
         1 => "SYSMSG_OP_ECC_ERR_INTERRUPT",
         2 => "SYSMSG_OP_REG_RD",
@@ -120,7 +120,7 @@ pub fn waitcnt(simm16: u32) -> String {
 }
 
 /// `s_waitcnt_depctr` fields: (name, low bit, width); each field's default is all ones.
-const DEPCTR: [(&str, u32, u32); 7] = [
+pub(crate) const DEPCTR: [(&str, u32, u32); 7] = [
     ("depctr_hold_cnt", 7, 1),
     ("depctr_sa_sdst", 0, 1),
     ("depctr_va_vdst", 12, 4),
@@ -229,7 +229,7 @@ pub fn version(simm16: u32) -> String {
 
 /// GFX10 unified buffer format names (MTBUF `format`), in encoding order from 1: each group of
 /// component sizes with its numeric types.
-const UFMT_GROUPS: [(&str, &[&str]); 14] = [
+pub(crate) const UFMT_GROUPS: [(&str, &[&str]); 14] = [
     ("8", &SIX),
     ("16", &SEVEN),
     ("8_8", &SIX),
@@ -268,6 +268,24 @@ pub fn buffer_format(format: u32) -> String {
         n -= types.len() as u32;
     }
     format!(" format:{format}")
+}
+
+/// The format number of a `BUF_FMT_...` name (the inverse of [`buffer_format`]'s names).
+pub(crate) fn buffer_format_code(name: &str) -> Option<u32> {
+    if name == "BUF_FMT_INVALID" {
+        return Some(0);
+    }
+    let rest = name.strip_prefix("BUF_FMT_")?;
+    let mut code = 1;
+    for (size, types) in UFMT_GROUPS {
+        for t in types {
+            if rest.strip_prefix(size).and_then(|r| r.strip_prefix('_')) == Some(*t) {
+                return Some(code);
+            }
+            code += 1;
+        }
+    }
+    None
 }
 
 #[cfg(test)]

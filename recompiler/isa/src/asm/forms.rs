@@ -2,30 +2,12 @@
 
 use super::*;
 
-/// `hwreg(id, offset, size)`: the SIMM16 of s_getreg/s_setreg (id [5:0], offset [10:6],
-/// size - 1 [15:11]).
-fn hwreg(t: &str) -> Option<u32> {
-    let inner = t.strip_prefix("hwreg(")?.strip_suffix(')')?;
-    let v: Vec<i64> = inner
-        .split(',')
-        .map(|x| parse_int(x.trim()))
-        .collect::<Option<_>>()?;
-    match v[..] {
-        [id, off, size]
-            if (0..64).contains(&id) && (0..32).contains(&off) && (1..=32).contains(&size) =>
-        {
-            Some(id as u32 | (off as u32) << 6 | (size as u32 - 1) << 11)
-        }
-        _ => None,
-    }
-}
-
 /// s_getreg_b32 / s_setreg_b32 / s_setreg_imm32_b32 with a `hwreg(...)` operand (the table row
 /// splits that operand into three immediates, so it is packed here).
 fn salu_hwreg(info: &'static OpInfo, ops: &[(String, usize)], at: usize) -> Res<Vec<u32>> {
     let mut f = Fields::default();
     let (t, c) = &ops[at];
-    let simm = hwreg(t).ok_or((*c, format!("`{t}` is not hwreg(id, offset, size)")))?;
+    let simm = super::symbols::hwreg(t, *c)?;
     let other: Vec<&(String, usize)> = ops
         .iter()
         .enumerate()
@@ -44,8 +26,8 @@ fn salu_hwreg(info: &'static OpInfo, ops: &[(String, usize)], at: usize) -> Res<
         literal = Some(v as u32);
     } else {
         let r = parse_reg(o)
-            .filter(|r| r.kind != RegKind::Vgpr)
-            .ok_or((*oc, format!("`{o}` is not a scalar register")))?;
+            .filter(|r| r.kind != RegKind::Vgpr && r.count == 1)
+            .ok_or((*oc, format!("`{o}` is not a 32-bit scalar register")))?;
         f.set(
             Field::Sdst,
             u32::from(operand::encode_src(&Operand::Reg(r))),
@@ -61,8 +43,12 @@ fn salu_hwreg(info: &'static OpInfo, ops: &[(String, usize)], at: usize) -> Res<
 const REGISTER_ONLY: [&str; 4] = ["s_setpc_b64", "s_rfe_b64", "s_movrels_b32", "s_movrels_b64"];
 
 pub(super) fn salu(info: &'static OpInfo, ops: &[(String, usize)]) -> Res<Vec<u32>> {
-    if let Some(at) = ops.iter().position(|(t, _)| t.starts_with("hwreg(")) {
-        return salu_hwreg(info, ops, at);
+    match info.mnemonic {
+        "s_getreg_b32" if !ops.is_empty() => return salu_hwreg(info, ops, 1.min(ops.len() - 1)),
+        "s_setreg_b32" | "s_setreg_imm32_b32" if !ops.is_empty() => {
+            return salu_hwreg(info, ops, 0)
+        }
+        _ => {}
     }
     let mut f = Fields::default();
     let mut lit = Lit(None);
@@ -121,7 +107,21 @@ pub(super) fn salu(info: &'static OpInfo, ops: &[(String, usize)]) -> Res<Vec<u3
             continue;
         }
         let s = parse_src(t, *c, spec.ty)?;
-        if REGISTER_ONLY.contains(&info.mnemonic) && !matches!(s.op, Operand::Reg(_)) {
+        // The special sources count as registers of their width: the 64-bit apertures
+        // (src_shared_base ... src_private_limit); src_pops_exiting_wave_id, src_vccz,
+        // src_execz and src_scc as 32-bit ones.
+        let special_reg = matches!(s.op, Operand::Special(_)) && {
+            let code = operand::encode_src(&s.op);
+            if spec.dwords == 2 {
+                (235..=238).contains(&code)
+            } else {
+                matches!(code, 239 | 251..=253)
+            }
+        };
+        if REGISTER_ONLY.contains(&info.mnemonic)
+            && !matches!(s.op, Operand::Reg(_))
+            && !special_reg
+        {
             return Err((*c, format!("`{t}`: {} reads a register", info.mnemonic)));
         }
         if let Operand::Reg(r) = s.op {

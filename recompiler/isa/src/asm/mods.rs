@@ -123,6 +123,55 @@ pub(super) fn parse_mod(m: &mut Mods, t: &str, col: usize) -> Res<()> {
     Ok(())
 }
 
+/// The order llvm-mc-19 reads VALU modifiers in (VOP3: op_sel, clamp, omod; VOP3P: op_sel,
+/// op_sel_hi, neg_lo, neg_hi, clamp; SDWA: clamp, omod, dst_sel, dst_unused, src0_sel, src1_sel;
+/// DPP: the control, row_mask, bank_mask, bound_ctrl, fi), one rank per modifier.
+pub(super) fn valu_rank(t: &str) -> usize {
+    let k = t.split_once(':').map_or(t, |x| x.0);
+    match k {
+        "op_sel" => 0,
+        "op_sel_hi" => 1,
+        "neg_lo" => 2,
+        "neg_hi" => 3,
+        "clamp" => 4,
+        "mul" | "div" => 5,
+        "dst_sel" => 6,
+        "dst_unused" => 7,
+        "src0_sel" => 8,
+        "src1_sel" => 9,
+        "row_mask" => 11,
+        "bank_mask" => 12,
+        "bound_ctrl" => 13,
+        "fi" => 14,
+        _ => 10,
+    }
+}
+
+/// Modifiers must come in the order `rank` gives them, each at most once (`same` ranks may
+/// repeat in any order, as llvm-mc-19 reads the cache-policy bits as one operand).
+pub(super) fn check_order(mods: &[(String, usize)], rank: fn(&str) -> usize) -> Res<()> {
+    for w in mods.windows(2) {
+        let (a, b) = (&w[0], &w[1]);
+        let (ra, rb) = (rank(&a.0), rank(&b.0));
+        if rb < ra || (rb == ra && !shared_rank(&a.0, &b.0)) {
+            return Err((
+                b.1,
+                format!(
+                    "`{}` cannot follow `{}`: llvm-mc-19 reads each modifier once, in a fixed order",
+                    b.0, a.0
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// glc, slc and dlc share a rank and may come in any order.
+fn shared_rank(a: &str, b: &str) -> bool {
+    let cpol = |t: &str| matches!(t, "glc" | "slc" | "dlc");
+    cpol(a) && cpol(b) && a != b
+}
+
 /// Split `a, b, c mod mod:x` into operand tokens (with columns) and modifier tokens.
 /// Operand or modifier tokens with their byte offsets.
 pub(super) type Tokens = Vec<(String, usize)>;

@@ -21,6 +21,18 @@ fn is_vcc(r: &Reg, wave: Option<Wave>) -> bool {
     r.kind == RegKind::Vcc && r.index == 0 && width_ok(r.count, wave)
 }
 
+/// The special sources llvm-mc-19 takes as the SGPR destination of v_readfirstlane_b32 and
+/// v_readlane_b32 (an 8-bit field there): their source codes.
+fn special_destination(t: &str) -> Option<u16> {
+    match t {
+        "src_vccz" | "vccz" => Some(251),
+        "src_execz" | "execz" => Some(252),
+        "src_scc" | "scc" => Some(253),
+        "src_pops_exiting_wave_id" => Some(239),
+        _ => None,
+    }
+}
+
 /// An SGPR tuple starts on an even register (four-aligned from four dwords).
 fn aligned(r: &Reg) -> bool {
     let a = match r.count {
@@ -48,12 +60,13 @@ fn reg_shape(r: &Reg, dwords: u8, col: usize, t: &str) -> Res<()> {
     Ok(())
 }
 
-fn lane_mask(r: &Reg, col: usize, t: &str, wave: Option<Wave>, dst: bool) -> Res<()> {
-    let kind_ok = match r.kind {
-        RegKind::Sgpr | RegKind::Vcc | RegKind::Ttmp => true,
-        RegKind::Null | RegKind::Exec => dst,
-        _ => false,
-    };
+fn lane_mask(r: &Reg, col: usize, t: &str, wave: Option<Wave>) -> Res<()> {
+    // llvm-mc-19 takes any scalar register of the mask's width, M0, NULL and EXEC included
+    // (as a source, EXEC is assembled with a note that the operand class excludes it).
+    let kind_ok = matches!(
+        r.kind,
+        RegKind::Sgpr | RegKind::Vcc | RegKind::Ttmp | RegKind::Null | RegKind::Exec | RegKind::M0
+    );
     if !kind_ok || !width_ok(r.count, wave) || !aligned(r) {
         let w = match wave {
             Some(Wave::W32) => "one SGPR (wave32)",
@@ -70,7 +83,7 @@ fn is_vgpr(s: &Src) -> bool {
 }
 
 /// A scalar value read through the constant bus (SGPRs, VCC, M0, EXEC, TTMPs, the special
-/// sources; not `null`), as a key that is equal for the same value.
+/// sources but LDS_DIRECT; not `null`), as a key that is equal for the same value.
 fn scalar_key(op: &Operand) -> Option<(u8, u16, u8)> {
     match op {
         Operand::Reg(r) => match r.kind {
@@ -78,6 +91,8 @@ fn scalar_key(op: &Operand) -> Option<(u8, u16, u8)> {
             RegKind::Vcc => Some((1, r.index, r.count)),
             k => Some((k as u8 + 2, r.index, r.count)),
         },
+        // LDS_DIRECT is read through the LDS, not the constant bus (llvm-mc-19 counts it so).
+        Operand::Special(crate::operand::Special::LdsDirect) => None,
         Operand::Special(s) => Some((20, *s as u16, 1)),
         _ => None,
     }
@@ -124,9 +139,20 @@ pub(super) fn valu(
     }
     let mut dsts = Vec::new();
     for (spec, (t, c)) in info.dsts.iter().zip(&ops[..nd]) {
-        let r = parse_reg(t).ok_or((*c, format!("`{t}` is not a register")))?;
+        let special = matches!(spec.kind, OperandKind::Sgpr)
+            .then(|| special_destination(t))
+            .flatten();
+        let r = match special {
+            // Held as the SGPR code it encodes as (the 8-bit VALU destination field).
+            Some(code) => Reg {
+                kind: RegKind::Sgpr,
+                index: code,
+                count: 1,
+            },
+            None => parse_reg(t).ok_or((*c, format!("`{t}` is not a register")))?,
+        };
         match spec.kind {
-            OperandKind::LaneMask => lane_mask(&r, *c, t, wave, true)?,
+            OperandKind::LaneMask => lane_mask(&r, *c, t, wave)?,
             OperandKind::Vgpr if r.kind != RegKind::Vgpr => {
                 return Err((*c, format!("`{t}`: the destination is a VGPR")))
             }
@@ -148,7 +174,7 @@ pub(super) fn valu(
         }
         match (spec.kind, &s.op) {
             (OperandKind::LaneMask, Operand::Reg(r)) if !s.neg && !s.abs && !s.sext => {
-                lane_mask(r, *c, t, wave, false)?
+                lane_mask(r, *c, t, wave)?
             }
             (OperandKind::LaneMask, _) => {
                 return Err((
@@ -310,6 +336,30 @@ fn check(
     } else {
         1
     };
+    // LDS_DIRECT: src0 only, and not in the SDWA encoding or the reversed-operand opcodes
+    // (v_subrev_*, v_lshlrev_* ..., v_movrels*), as llvm-mc-19 checks it.
+    let rev = info
+        .mnemonic
+        .split('_')
+        .any(|t| t.ends_with("rev") && t != "bfrev")
+        || info.mnemonic.starts_with("v_movrels");
+    // v_permlane16/x16: op_sel holds fi and bound_ctrl in its first two bits only.
+    if info.mnemonic.starts_with("v_permlane") && m.op_sel.is_some_and(|o| o > 3) {
+        return Err((col0, "invalid op_sel operand".into()));
+    }
+    for (i, s) in srcs.iter().enumerate() {
+        if s.op == Operand::Special(crate::operand::Special::LdsDirect) {
+            if i > 0 {
+                return Err((s.col, "lds_direct may be used as src0 only".into()));
+            }
+            if rev || f == Form::Sdwa {
+                return Err((
+                    s.col,
+                    "lds_direct cannot be used with this instruction".into(),
+                ));
+            }
+        }
+    }
     let mut literals: Vec<u32> = Vec::new();
     let mut bus: Vec<(u8, u16, u8)> = Vec::new();
     if info.mnemonic.starts_with("v_div_fmas") {
@@ -370,6 +420,12 @@ fn check(
             if let Some(sc) = fc.srcs.get(i).copied().flatten() {
                 let (ok, what) = match s.op {
                     Operand::Reg(r) if r.kind == RegKind::Vgpr => (sc.vgpr, "a VGPR"),
+                    // LDS_DIRECT goes where a VGPR or an SGPR does, and in the VGPR-only
+                    // source of v_readfirstlane_b32 (llvm-mc-19's VRegOrLds_32).
+                    Operand::Special(crate::operand::Special::LdsDirect) => (
+                        sc.vgpr && (sc.sgpr || info.mnemonic == "v_readfirstlane_b32"),
+                        "LDS_DIRECT",
+                    ),
                     Operand::Reg(_) | Operand::Special(_) => (sc.sgpr, "a scalar register"),
                     Operand::InlineInt(_) | Operand::InlineFloat { .. } => {
                         (sc.inline, "an inline constant")
@@ -456,7 +512,11 @@ fn pack_e32(info: &'static OpInfo, dsts: &[(Reg, usize)], srcs: &[Src]) -> Res<V
     f.set(Field::Op, u32::from(info.opcode));
     if info.family != Family::VOPC {
         if let Some((r, _)) = dsts.first() {
-            f.set(Field::Vdst, u32::from(r.index));
+            // A VGPR's index, or an SGPR's code (v_readfirstlane_b32 writes an SGPR).
+            f.set(
+                Field::Vdst,
+                u32::from(operand::encode_src(&Operand::Reg(*r)) & 0xff),
+            );
         }
     }
     let mut order: Vec<&Src> = info
@@ -542,11 +602,15 @@ fn pack_e64(info: &'static OpInfo, dsts: &[(Reg, usize)], srcs: &[Src], m: &Mods
     let n = specs_of(info).len() as u32;
     if vop3p {
         f.set(Field::NegLo, m.neg_lo.unwrap_or(0) | neg);
-        f.set(Field::NegHi, m.neg_hi.unwrap_or(0));
+        // v_fma_mix* keep the sources' abs bits where the other VOP3P words have neg_hi.
+        let mix = info.mnemonic.starts_with("v_fma_mix");
+        f.set(
+            Field::NegHi,
+            m.neg_hi.unwrap_or(0) | if mix { abs } else { 0 },
+        );
         // op_sel bits past the sources are not encoded (llvm-mc-19 drops them too).
         f.set(Field::OpSel, m.op_sel.unwrap_or(0) & ((1 << n) - 1));
         // op_sel_hi defaults to all ones (unused sources too), v_fma_mix* to zero.
-        let mix = info.mnemonic.starts_with("v_fma_mix");
         let hi = m.op_sel_hi.unwrap_or(if mix { 0 } else { 7 });
         f.set(Field::OpSelHi, hi & 3);
         f.set(Field::OpSelHi2, (hi >> 2) & 1);
@@ -595,17 +659,32 @@ fn short_ext(
         }
     }
     let Some(s0) = srcs.first() else {
-        // v_nop: an all-zero SDWA/DPP word (DPP8: the selects), as llvm-mc-19 writes it.
+        // v_nop: an all-zero SDWA word; DPP8 the selects, DPP16 the control and masks, as
+        // llvm-mc-19 writes them.
         if let (false, Some(sel)) = (sdwa, m.dpp8) {
-            f.set(Field::Src0, u32::from(operand::DPP8));
+            f.set(
+                Field::Src0,
+                u32::from(if m.fi {
+                    operand::DPP8_FI
+                } else {
+                    operand::DPP8
+                }),
+            );
             f.set(Field::Dpp8Sel, sel);
             return finish(&[layout, layout::DPP8], &f, 2, None, col0);
         }
-        f.set(
-            Field::Src0,
-            u32::from(if sdwa { operand::SDWA } else { operand::DPP16 }),
-        );
-        return finish(&[layout], &f, 2, None, col0);
+        if sdwa {
+            f.set(Field::Src0, u32::from(operand::SDWA));
+            return finish(&[layout], &f, 2, None, col0);
+        }
+        // DPP16: the control and masks, with no source.
+        f.set(Field::Src0, u32::from(operand::DPP16));
+        f.set(Field::DppCtrl, m.dpp_ctrl.unwrap_or(0xe4));
+        f.set(Field::RowMask, m.row_mask.unwrap_or(0xf));
+        f.set(Field::BankMask, m.bank_mask.unwrap_or(0xf));
+        f.set(Field::BoundCtrl, u32::from(m.bound_ctrl));
+        f.set(Field::Fi, u32::from(m.fi));
+        return finish(&[layout, layout::DPP16], &f, 2, None, col0);
     };
     let reg_code = |s: &Src| -> Res<(u32, bool)> {
         match s.op {
