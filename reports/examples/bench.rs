@@ -324,15 +324,18 @@ fn timed_diff(
     let cpu = cpu_s();
     let mut out =
         CsvSink::new(BufWriter::with_capacity(1 << 20, File::create(out_path)?))?.finish()?;
+    let buffers = rdnaprobe_reports::pipeline::Buffers::default();
     let summary = diff_paths(
         reference,
         candidate,
         &Options::default(),
-        &|| Vec::with_capacity(2 << 20),
+        &|| buffers.take(2 << 20),
         &|d, buf: &mut Vec<u8>| write_csv_line(buf, d),
         &mut |buf| {
             out.write_all(&buf)
-                .map_err(|e| rdnaprobe_reports::Error::io(out_path, e))
+                .map_err(|e| rdnaprobe_reports::Error::io(out_path, e))?;
+            buffers.give(buf);
+            Ok(())
         },
     )?;
     out.flush()?;

@@ -34,6 +34,50 @@ pub(crate) struct FileInfo {
     pub header_lines: u64,
     /// Where the wave uniform output columns sit among the extra columns.
     pub uniform: Option<UniformColumns>,
+    /// Buffers of the blocks already dropped, for the next ones.
+    pub pool: Pool,
+}
+
+/// The text and record buffers of dropped blocks, reused by the blocks read after them: a
+/// fresh half-mebibyte buffer per block was paid in page faults and page clearing.
+#[derive(Debug, Default)]
+pub(crate) struct Pool {
+    texts: std::sync::Mutex<Vec<Vec<u8>>>,
+    recs: std::sync::Mutex<Vec<Vec<Rec>>>,
+}
+
+/// Buffers kept per kind: about the blocks in flight (read ahead, being parsed, in batches).
+const POOLED: usize = 64;
+
+impl Pool {
+    /// An empty text buffer (a reused one when there is one).
+    pub fn text(&self) -> Vec<u8> {
+        self.texts
+            .lock()
+            .ok()
+            .and_then(|mut p| p.pop())
+            .unwrap_or_default()
+    }
+
+    fn recs(&self) -> Vec<Rec> {
+        self.recs
+            .lock()
+            .ok()
+            .and_then(|mut p| p.pop())
+            .unwrap_or_default()
+    }
+
+    fn give<T>(pool: &std::sync::Mutex<Vec<Vec<T>>>, mut v: Vec<T>) {
+        if v.capacity() == 0 {
+            return;
+        }
+        v.clear();
+        if let Ok(mut p) = pool.lock() {
+            if p.len() < POOLED {
+                p.push(v);
+            }
+        }
+    }
 }
 
 impl FileInfo {
@@ -76,6 +120,7 @@ impl FileInfo {
                 header: head,
                 header_lines,
                 uniform: input.uniform_columns(),
+                pool: Pool::default(),
             },
             file,
             rest,
@@ -175,27 +220,37 @@ impl Block {
 
     /// A block without rows.
     pub(super) fn empty(file: Arc<FileInfo>) -> Block {
+        let recs = file.pool.recs();
         Block {
             file,
             text: String::new(),
             words: Vec::new(),
             extra: Vec::new(),
-            recs: Vec::new(),
+            recs,
             error: None,
         }
     }
 
     /// Parses `bytes` (whole records; the first starts on line `first_line` of the file).
     pub fn parse(file: Arc<FileInfo>, bytes: Vec<u8>, first_line: u64) -> Block {
+        thread_local! {
+            // The field ends of the last block this thread parsed: their buffers, reused.
+            static ENDS: std::cell::RefCell<Ends> = std::cell::RefCell::default();
+        }
+        ENDS.with(|ends| {
+            let mut ends = ends.borrow_mut();
+            ends.seps.clear();
+            ends.lines.clear();
+            ends.escapes.clear();
+            Block::parse_with(file, bytes, first_line, &mut ends)
+        })
+    }
+
+    fn parse_with(file: Arc<FileInfo>, bytes: Vec<u8>, first_line: u64, ends: &mut Ends) -> Block {
         let mut block = Block::empty(file);
         // Where the fields end, and whether the block is plain CSV at all (a `\r` or a stray
         // quote anywhere sends it to the full reader).
-        let mut ends = Ends {
-            seps: Vec::with_capacity(bytes.len() / 8 + 1),
-            lines: Vec::with_capacity(bytes.len() / 100 + 1),
-            escapes: Vec::new(),
-        };
-        let Some(ascii) = split(&bytes, &mut ends) else {
+        let Some(ascii) = split(&bytes, ends) else {
             return block.parse_slow(bytes, first_line);
         };
         let text = if ascii.0 {
@@ -220,27 +275,28 @@ impl Block {
 
     /// The fast reader over the field ends [`split`] found; `None` where the block needs the
     /// full reader.
-    fn parse_fast(&mut self, ends: Ends) -> Option<()> {
+    fn parse_fast(&mut self, ends: &mut Ends) -> Option<()> {
         let len = self.text.len();
         let width = self.file.width;
-        // Rows are rarely shorter than 100 bytes: one allocation per block, not a doubling.
-        self.recs.reserve(len / 100 + 1);
-        self.extra
-            .reserve((len / 100 + 1) * (width - V1_COLUMNS.len()));
         let Ends {
-            mut seps,
-            mut lines,
+            seps,
+            lines,
             escapes,
         } = ends;
+        // A record per line end (and one more at the end of the file): one allocation each.
+        let records = lines.len() + 1;
+        self.recs.reserve(records);
+        self.extra.reserve(records * (width - V1_COLUMNS.len()));
+        self.words.reserve(records * 2);
         // The last record may lack its line end (the end of the file).
         if len > 0 && self.text.as_bytes()[len - 1] != b'\n' {
             seps.push(len as u32);
             lines.push(len as u32);
         }
         let mut fields: Vec<Span> = vec![Span::default(); width];
-        let mut escapes = escapes.into_iter().peekable();
+        let mut escapes = escapes.iter().copied().peekable();
         let mut first = 0usize;
-        for &line in &lines {
+        for &line in lines.iter() {
             // The record's fields end at `seps[first..first + width]`, the last at its line end;
             // a record of another width (or a blank line) goes to the full reader.
             let f = seps.get(first..first + width)?;
@@ -433,6 +489,15 @@ impl Block {
             backend,
             status,
         });
+    }
+}
+
+impl Drop for Block {
+    /// Hands the text and record buffers back to the file's pool.
+    fn drop(&mut self) {
+        let pool = &self.file.pool;
+        Pool::give(&pool.texts, std::mem::take(&mut self.text).into_bytes());
+        Pool::give(&pool.recs, std::mem::take(&mut self.recs));
     }
 }
 

@@ -55,6 +55,36 @@ pub(crate) fn parquet_label(
 /// Pairs per batch.
 const BATCH: usize = 8192;
 
+/// Output buffers handed back by `on_batch` for the next batches' accumulators: a batch's CSV
+/// is about 2 MiB, and a fresh buffer of that size per batch was paid in page faults and page
+/// clearing (the allocator maps and unmaps it each time).
+#[derive(Debug, Default)]
+pub struct Buffers(std::sync::Mutex<Vec<Vec<u8>>>);
+
+impl Buffers {
+    /// An empty buffer of at least `capacity` bytes (a returned one when there is one).
+    pub fn take(&self, capacity: usize) -> Vec<u8> {
+        let mut buf = self
+            .0
+            .lock()
+            .ok()
+            .and_then(|mut b| b.pop())
+            .unwrap_or_default();
+        buf.reserve(capacity);
+        buf
+    }
+
+    /// Keeps `buf` (emptied) for a later [`Buffers::take`]; at most a few are kept.
+    pub fn give(&self, mut buf: Vec<u8>) {
+        buf.clear();
+        if let Ok(mut b) = self.0.lock() {
+            if b.len() < 8 {
+                b.push(buf);
+            }
+        }
+    }
+}
+
 /// One row of a parsed block, with its row number and (reference side) instruction under test.
 struct RecRef {
     block: Arc<Block>,

@@ -84,7 +84,13 @@ fn read_file(path: &std::path::Path, tx: &SyncSender<Msg>) -> Result<()> {
             eof = read_more(&mut file, &mut buf).map_err(|e| Error::io(path, e))?;
             continue;
         }
-        let rest = buf.split_off(cut);
+        // The next buffer starts with what follows the cut (a reused buffer when there is one).
+        let mut rest = info.pool.text();
+        // Room for the blocks' largest fill (under BLOCK_BYTES, then one more read), so that
+        // reading never moves it.
+        rest.reserve(2 * BLOCK_BYTES);
+        rest.extend_from_slice(&buf[cut..]);
+        buf.truncate(cut);
         let bytes = std::mem::replace(&mut buf, rest);
         let first = line;
         line += (lines - count(&buf, b'\n')) as u64;

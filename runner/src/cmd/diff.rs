@@ -148,6 +148,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     let progress = crate::progress::Rows::new("diff", None);
+    // The batches' CSV buffers go round: a fresh 2 MiB buffer per batch cost page faults.
+    let buffers = rdnaprobe_reports::pipeline::Buffers::default();
     let mut on_batch = |b: Batch| -> rdnaprobe_reports::Result<()> {
         for d in &b.unexpected {
             table.add(d);
@@ -161,6 +163,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .map_err(|e| rdnaprobe_reports::Error::io(path, e))?;
         }
         progress.add(b.rows);
+        buffers.give(b.csv);
         Ok(())
     };
     let summary = diff_paths(
@@ -168,8 +171,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &args.candidate,
         &options,
         &|| Batch {
-            // About 200 bytes a row: one allocation per batch.
-            csv: Vec::with_capacity(if want_csv { 2 << 20 } else { 0 }),
+            // About 200 bytes a row: one buffer per batch, reused.
+            csv: if want_csv {
+                buffers.take(2 << 20)
+            } else {
+                Vec::new()
+            },
             ..Batch::default()
         },
         &per_row,

@@ -251,6 +251,7 @@ impl Source {
                 header: Vec::new(),
                 header_lines: 0,
                 uniform,
+                pool: Default::default(),
             },
             metadata,
             columns,
