@@ -28,7 +28,7 @@ pub fn from_dataset(args: &Args, id: &str) -> anyhow::Result<ExitCode> {
             args.inputs.len()
         );
     };
-    let mut reader = Reader::open(input)?;
+    let reader = Reader::open(input)?;
     if reader.wave_layout().is_some() {
         bail!(
             "{}: a wave dataset replays whole waves, not one row: `rdnaprobe replay {} -o OUT.csv`",
@@ -40,7 +40,7 @@ pub fn from_dataset(args: &Args, id: &str) -> anyhow::Result<ExitCode> {
     let number: Option<u64> = id.parse().ok();
     let mut by_number = None;
     let mut n = 0u64;
-    while let Some(row) = reader.next() {
+    for row in reader {
         let row = row?;
         n += 1;
         if row_id.is_some_and(|c| row.extra.get(c).is_some_and(|v| v.trim() == id)) {
@@ -180,10 +180,10 @@ fn print(args: &Args, row: &Row, data_row: Option<u64>) -> anyhow::Result<ExitCo
     writeln!(out, "  {}", inputs.join(" "))?;
     // The outputs the body writes (by its decoded types), those the dataset states, and out0.
     let types = rdnaprobe_reports::dtype::output_types(&row.instruction, &row.encoding);
-    for k in 0..16 {
+    for (k, ty) in types.iter().enumerate() {
         let got = result.outputs[k];
         let want = data_row.and(row.outputs[k]);
-        let written = types[k] != rdnaprobe_reports::dtype::DwordType::Unknown;
+        let written = *ty != rdnaprobe_reports::dtype::DwordType::Unknown;
         if (got.is_none() || !(written || k == 0)) && want.is_none() {
             continue;
         }
