@@ -68,7 +68,10 @@ impl Pool {
     }
 
     fn give<T>(pool: &std::sync::Mutex<Vec<Vec<T>>>, mut v: Vec<T>) {
-        if v.capacity() == 0 {
+        // Only the CSV reader's block-sized buffers (a Parquet row group's block can be far
+        // larger, and its reader takes no text buffer from here).
+        let bytes = v.capacity() * std::mem::size_of::<T>();
+        if bytes == 0 || bytes > 4 * super::split::BLOCK_BYTES {
             return;
         }
         v.clear();
@@ -629,6 +632,103 @@ mod tests {
                 "cell {cell:?}"
             );
         }
+    }
+
+    /// The rows of `text` (a header and records) as the fast reader and as the full reader
+    /// read them, each row as its cells in text form; the fast reader must take the block.
+    fn both_readers(text: &str) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
+        let dir = tempfile::tempdir().expect("tmp");
+        let path = dir.path().join("t.csv");
+        std::fs::write(&path, text).expect("write");
+        let (info, _, body) = FileInfo::open(&path).expect("header");
+        let info = Arc::new(info);
+        let rows = |b: &Block| -> Vec<Vec<String>> {
+            assert!(b.error.is_none(), "{:?}", b.error);
+            b.recs
+                .iter()
+                .map(|r| {
+                    let mut cells = vec![
+                        b.str(r.instruction).to_string(),
+                        format!("{:?}", b.words(r)),
+                        format!("{:?} {:?}", r.wave, r.mode),
+                        format!("{:?} {:?}", r.inputs, r.outputs),
+                        b.str(r.gfx).to_string(),
+                        b.str(r.source).to_string(),
+                        b.str(r.note).to_string(),
+                        b.backend(r).to_string(),
+                        format!("{:?}", status_of_cell(b, r.status)),
+                    ];
+                    cells.extend(b.extra(r).map(str::to_string));
+                    cells
+                })
+                .collect()
+        };
+        let mut ends = Ends::default();
+        let mut fast = Block::empty(info.clone());
+        assert!(split(&body, &mut ends).is_some(), "split refused {text:?}");
+        fast.text = String::from_utf8(body.clone()).expect("utf8");
+        assert!(
+            fast.parse_fast(&mut ends).is_some(),
+            "fast reader refused {text:?}"
+        );
+        let slow = Block::empty(info).parse_slow(body, 2);
+        (rows(&fast), rows(&slow))
+    }
+
+    fn status_of_cell(b: &Block, s: StatusCell) -> Option<String> {
+        match s {
+            StatusCell::Ok => None,
+            StatusCell::Unsupported(x) | StatusCell::Error(x) | StatusCell::Invalid(x) => {
+                Some(b.str(x).to_string())
+            }
+        }
+    }
+
+    #[test]
+    fn the_fast_reader_reads_what_the_full_reader_reads() {
+        let header = format!("{},backend,status,row_id\n", V1_COLUMNS.join(","));
+        let row = |instruction: &str, out0: &str, note: &str, tail: &str| {
+            format!(
+                "{instruction},0x7e1402ff 0xabcdabcd 0x7e141504,32,1,1,0,3,0,0,0,0x02f6f33d,\
+                 0x8c0721da,0x402dea00,0x00000000,0x00000000,0x00000000,{out0},,,,,,,,,,,,,,,,\
+                 gfx1036,src,{note},{tail}"
+            )
+        };
+        for body in [
+            // Plain; quoted text with commas and escaped quotes; a line end inside quotes.
+            row("v_a", "0xabcd0000", "n", "cpu,ok,f:0\n"),
+            row(
+                "\"v_cvt v10, v4 (\"\"x\"\")\"",
+                "0xABCDEF01",
+                "\"a, b\"",
+                "cpu,ok,f:1\n",
+            ),
+            row(
+                "\"v_b\"",
+                "0x0",
+                "\"two\nlines, \"\"q\"\"\"",
+                "cpu,ok,f:2\n",
+            ),
+            // Empty cells at the line end, a status with a message, padded hex.
+            row("v_c", " 0x1 ", "", "cpu,unsupported: no f64,\n"),
+            row("\"\"", "", "\"\"", ",error:timeout,f:4\n"),
+            // The last record without its line end.
+            row("v_d", "0x00000002", "n", "vulkan:lavapipe,ok,f:5"),
+        ] {
+            let text = format!("{header}{body}");
+            let (fast, slow) = both_readers(&text);
+            assert_eq!(fast.len(), 1, "{text:?}");
+            assert_eq!(fast, slow, "{text:?}");
+        }
+        // Several records in one block.
+        let text = format!(
+            "{header}{}{}{}",
+            row("v_a", "0x1", "n", "cpu,ok,a\n"),
+            row("\"v, b\"", "0x2", "\"x\"\"\"", "cpu,ok,b\n"),
+            row("v_c", "", "n", "cpu,ok,c\n")
+        );
+        let (fast, slow) = both_readers(&text);
+        assert_eq!((fast.len(), &fast), (3, &slow));
     }
 
     #[test]
