@@ -127,7 +127,14 @@ fn reducible_bodies_are_structured_and_irreducible_ones_dispatched() {
     assert!(!Cfg::of_kernel(&k).reducible());
     let o = ops(&emit_wave(&k, Wave::W32, 0, &SpirvOptions::DESKTOP).unwrap());
     assert_eq!(count(&o, Op::Switch), 1, "the dispatcher");
-    assert_eq!(count(&o, Op::LoopMerge), 1, "the dispatcher's loop only");
+    // the body's one VOPC writes VCC: a wave-wide ballot, which is a counted loop of its own
+    let ballot = kernel("v_cmp_gt_u32 vcc_lo, 10, v11", Wave::W32);
+    let ballot = ops(&emit_wave(&ballot, Wave::W32, 0, &SpirvOptions::DESKTOP).unwrap());
+    assert_eq!(
+        count(&o, Op::LoopMerge),
+        1 + count(&ballot, Op::LoopMerge),
+        "the dispatcher's loop and the ballot's only"
+    );
 
     // the comparison lowering keeps the dispatcher for every body with blocks
     let k = kernel(IF_ELSE_LOOP, Wave::W32);
@@ -172,4 +179,36 @@ fn control_flow_modules_pass_spirv_val() {
             spirv_val(&spv, &format!("`{text}` ({wave:?}, dispatcher)")).unwrap();
         }
     }
+}
+
+/// Barriers of a memory region of 64 dwords in a straight-line body.
+fn barriers(text: &str) -> usize {
+    let k = kernel(text, Wave::W32);
+    let spv = emit_wave_mem(&k, Wave::W32, 64, 64, &SpirvOptions::DESKTOP).expect("emits");
+    spirv_val(&spv, text).unwrap();
+    count(&ops(&spv), Op::ControlBarrier)
+}
+
+#[test]
+fn a_barrier_is_left_out_only_where_nothing_was_accessed_since_the_last() {
+    const LOAD: &str = "global_load_dword v1, v[2:3], off\n";
+    const LOAD2: &str = "global_load_dword v4, v[2:3], off offset:4\n";
+    const STORE: &str = "global_store_dword v[2:3], v5, off offset:8\n";
+    const DS_READ: &str = "ds_read_b32 v6, v7\n";
+    let none = barriers("v_mov_b32 v1, 0");
+    let load = barriers(LOAD);
+    // reads after reads: no barrier between them
+    assert_eq!(barriers(&[LOAD, LOAD2].concat()), load);
+    assert_eq!(barriers(&[LOAD, "v_add_nc_u32 v4, v1, v1\n", LOAD2].concat()), load);
+    // a store after a read keeps the one in front of it (the read must be done first), and
+    // the read after the store is ordered by the store's last barrier
+    let store = barriers(STORE);
+    assert!(store > none, "a store is serialised through lane 0 between barriers");
+    let load_store = barriers(&[LOAD, STORE].concat());
+    assert!(load_store > store, "{load_store} barriers for a load and a store, {store} for a store");
+    assert_eq!(barriers(&[STORE, LOAD].concat()), store);
+    // the LDS and the memory region are fenced with their own semantics: an LDS read after a
+    // region read shares its barrier, one after a store does not need one either
+    assert_eq!(barriers(&[LOAD, DS_READ].concat()), load);
+    assert_eq!(barriers(&[STORE, DS_READ].concat()), store);
 }

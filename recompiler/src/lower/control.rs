@@ -155,6 +155,57 @@ impl Lowerer {
     }
 }
 
+/// Which instructions of `body` can run, from the first one: fall-through, branch targets,
+/// and for a jump to an SGPR pair every function entry (word offsets in `entries`) and the
+/// return site of every call that can run itself. Another kernel of the same code object, or
+/// a function nothing calls, is not reached (its calls add no return sites).
+fn live_code(body: &[Decoded], offsets: &[usize], entries: &[usize]) -> Vec<bool> {
+    let n = body.len();
+    let index_of = |word: i64| offsets.iter().position(|&o| o as i64 == word);
+    let mut live = vec![false; n];
+    let mut work = vec![0];
+    let mut jumped = false;
+    while let Some(i) = work.pop() {
+        if i >= n || live[i] {
+            continue;
+        }
+        live[i] = true;
+        let Decoded::Inst(inst) = &body[i] else {
+            continue;
+        };
+        let op = inst.info().op();
+        let branch = || {
+            let simm = i64::from(inst.words()[0] as u16 as i16);
+            index_of(offsets[i] as i64 + 1 + simm)
+        };
+        if ends_wave(op) {
+            continue;
+        }
+        match calls::pc_use(op) {
+            Some(Pc::Jump) => {
+                if !jumped {
+                    jumped = true;
+                    work.extend(offsets.iter().enumerate().filter_map(|(k, o)| {
+                        entries.contains(o).then_some(k)
+                    }));
+                }
+                if op == Opcode::s_swappc_b64 {
+                    work.push(i + 1);
+                }
+            }
+            Some(Pc::Call) => work.extend(branch().into_iter().chain([i + 1])),
+            Some(Pc::Get) | None if is_branch(op) => {
+                work.extend(branch());
+                if op != Opcode::s_branch {
+                    work.push(i + 1);
+                }
+            }
+            Some(Pc::Get) | None => work.push(i + 1),
+        }
+    }
+    live
+}
+
 /// Lowers a body with control flow (see the module docs).
 pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, LowerError> {
     let mut offsets = Vec::with_capacity(body.len());
@@ -178,7 +229,18 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
         Decoded::Unsupported(_) => false,
     });
     // With known targets (function entries and returns), only those start blocks for the
-    // jumps; otherwise every instruction does.
+    // jumps, and only the code that can run from the first instruction is lowered; otherwise
+    // every instruction may be a target.
+    let live = match &l.jump_targets {
+        Some(entries) => live_code(body, &offsets, entries),
+        None => vec![true; body.len()],
+    };
+    let indirect = indirect
+        && (l.jump_targets.is_none()
+            || body.iter().zip(&live).any(|(d, &live)| {
+                live && matches!(d, Decoded::Inst(inst)
+                    if calls::pc_use(inst.info().op()) == Some(Pc::Jump))
+            }));
     let mut is_target = vec![indirect && l.jump_targets.is_none(); body.len() + 1];
     if indirect {
         if let Some(t) = &l.jump_targets {
@@ -187,7 +249,7 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
             }
             for (i, d) in body.iter().enumerate() {
                 if let Decoded::Inst(inst) = d {
-                    if calls::pc_use(inst.info().op()).is_some_and(|p| p != Pc::Get) {
+                    if live[i] && calls::pc_use(inst.info().op()).is_some_and(|p| p != Pc::Get) {
                         is_target[i + 1] = true;
                     }
                 }
@@ -197,6 +259,10 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
     }
     let mut leader = is_target.clone();
     leader[0] = true;
+    // Code that never runs is a block of its own that does nothing.
+    for i in 1..body.len() {
+        leader[i] |= live[i] != live[i - 1];
+    }
     for (i, d) in body.iter().enumerate() {
         let Decoded::Inst(inst) = d else {
             return Err(unsupported(i, String::new()));
@@ -255,7 +321,10 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
         let mut term = Terminator::Jump(block_at(end));
         let mut barrier = false;
         let mut target = Vec::new();
-        for i in start..end {
+        if !live[start] {
+            term = Terminator::Jump(exit);
+        }
+        for i in (start..end).filter(|_| live[start]) {
             let Decoded::Inst(inst) = &body[i] else {
                 return Err(unsupported(i, String::new()));
             };

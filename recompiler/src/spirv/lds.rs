@@ -11,6 +11,7 @@
 
 use rspirv::spirv::{StorageClass, Word};
 
+use super::fence::{self, Guard};
 use super::wave::WaveIo;
 use super::{build_err, Emitter, SpirvError};
 use crate::ir::LdsOp;
@@ -285,7 +286,7 @@ impl Emitter<'_> {
         let err = build_err(self.at);
         let (t, tb) = (self.t.u32_, self.t.bool_);
         let c0 = self.u32c(0);
-        self.barrier()?;
+        self.fence(fence::WORKGROUP, Guard::of(op))?;
         let Some(v) = w.lds else {
             // No LDS: every access is out of range.
             return Ok(c0);
@@ -304,23 +305,23 @@ impl Emitter<'_> {
         }
         self.barrier()?;
         let merge = self.if_lane0(lane)?;
-        for i in 0..self.wave.lanes() {
-            let ci = self.u32c(i);
-            let a = self.wg_load(w, v.xa, ci)?;
-            let d = self.wg_load(w, v.xd, ci)?;
-            let e = self.wg_load(w, v.xe, ci)?;
-            let e = self.b.i_not_equal(tb, None, e, c0).map_err(&err)?;
-            let [ok, i0, i1, sh] = self.lds_slots(&v, a, e)?;
-            let lo = self.wg_load(w, v.lds, i0)?;
-            let hi = self.wg_load(w, v.lds, i1)?;
-            let old = self.funnel(lo, hi, sh)?;
-            let new = self.lds_new(op, old, d)?;
-            let wv = self.b.select(t, None, ok, new, old).map_err(&err)?;
+        // A loop, not an unrolled sequence per lane (lavapipe's compile time grew with it).
+        self.counted_loop(v.index, c0, self.wave.lanes(), 1, |e, ci| {
+            let a = e.wg_load(w, v.xa, ci)?;
+            let d = e.wg_load(w, v.xd, ci)?;
+            let on = e.wg_load(w, v.xe, ci)?;
+            let on = e.b.i_not_equal(tb, None, on, c0).map_err(&err)?;
+            let [ok, i0, i1, sh] = e.lds_slots(&v, a, on)?;
+            let lo = e.wg_load(w, v.lds, i0)?;
+            let hi = e.wg_load(w, v.lds, i1)?;
+            let old = e.funnel(lo, hi, sh)?;
+            let new = e.lds_new(op, old, d)?;
+            let wv = e.b.select(t, None, ok, new, old).map_err(&err)?;
             // Put `wv` back at the byte shift: the low `sh` bits of `lo` and the high bits of
             // `hi` stay.
-            let c31 = self.u32c(31);
-            let c32 = self.u32c(32);
-            let b = &mut self.b;
+            let c31 = e.u32c(31);
+            let c32 = e.u32c(32);
+            let b = &mut e.b;
             let aligned = b.i_equal(tb, None, sh, c0).map_err(&err)?;
             let keep = b.shift_left_logical(t, None, c1, sh).map_err(&err)?;
             let keep = b.i_sub(t, None, keep, c1).map_err(&err)?;
@@ -335,11 +336,12 @@ impl Emitter<'_> {
             let hi_new = b.bitwise_or(t, None, hi_keep, down).map_err(&err)?;
             let lo_new = b.select(t, None, aligned, wv, lo_new).map_err(&err)?;
             let hi_new = b.select(t, None, aligned, wv, hi_new).map_err(&err)?;
-            self.wg_store(w, v.lds, i1, hi_new)?;
-            self.wg_store(w, v.lds, i0, lo_new)?;
-            let r = self.b.select(t, None, ok, old, c0).map_err(&err)?;
-            self.wg_store(w, v.xr, ci, r)?;
-        }
+            e.wg_store(w, v.lds, i1, hi_new)?;
+            e.wg_store(w, v.lds, i0, lo_new)?;
+            let r = e.b.select(t, None, ok, old, c0).map_err(&err)?;
+            e.wg_store(w, v.xr, ci, r)?;
+            Ok(())
+        })?;
         self.end_if(merge)?;
         self.barrier()?;
         self.wg_load(w, v.xr, lane)

@@ -13,6 +13,7 @@
 
 use rspirv::spirv::{StorageClass, Word};
 
+use super::fence::{self, Guard};
 use super::wave::WaveIo;
 use super::{build_err, Emitter, SpirvError};
 use crate::ir::{LdsOp, Ty};
@@ -79,11 +80,7 @@ impl Emitter<'_> {
     /// A barrier that also orders storage-buffer accesses: Workgroup scope, AcquireRelease
     /// (0x8) | UniformMemory (0x40) | WorkgroupMemory (0x100).
     pub(super) fn mem_barrier(&mut self) -> Result<(), SpirvError> {
-        let scope = self.u32c(2);
-        let semantics = self.u32c(0x148);
-        self.b
-            .control_barrier(scope, scope, semantics)
-            .map_err(build_err(self.at))
+        self.fence(fence::WORKGROUP_AND_BUFFER, Guard::Any)
     }
 
     /// Publishes this lane's request (`wg_store`s done by the caller), then opens the block
@@ -214,7 +211,7 @@ impl Emitter<'_> {
         if bytes == 8 {
             return self.mem_op64(w, lane, op, [addr, d, active], cmp);
         }
-        self.mem_barrier()?;
+        self.fence(fence::WORKGROUP_AND_BUFFER, Guard::of(op))?;
         let Some(v) = w.mem else {
             // No region: every access is out of range.
             return Ok(c0);
@@ -234,26 +231,26 @@ impl Emitter<'_> {
         }
         let merge = self.lane0_begin(lane)?;
         let mask64 = self.constant(Ty::U64, u64::from(width_mask(bytes)));
-        for i in 0..self.wave.lanes() {
-            let ci = self.u32c(i);
-            let load = |e: &mut Self, array: Word| e.wg_load(w, array, ci);
-            let off = load(self, v.xa)?;
-            let d = load(self, v.xd)?;
-            let e = load(self, v.xe)?;
-            let ok = self.b.i_not_equal(tb, None, e, c0).map_err(&err)?;
-            let [i0, i1, both, sh] = self.mem_window(&v, off, bytes)?;
-            let old = self.mem_extract(both, sh, bytes)?;
+        // A loop, not an unrolled sequence per lane (lavapipe's compile time grew with it).
+        self.counted_loop(v.index, c0, self.wave.lanes(), 1, |e, ci| {
+            let load = |x: &mut Self, array: Word| x.wg_load(w, array, ci);
+            let off = load(e, v.xa)?;
+            let d = load(e, v.xd)?;
+            let on = load(e, v.xe)?;
+            let ok = e.b.i_not_equal(tb, None, on, c0).map_err(&err)?;
+            let [i0, i1, both, sh] = e.mem_window(&v, off, bytes)?;
+            let old = e.mem_extract(both, sh, bytes)?;
             let mut write = ok;
             if cmp.is_some() {
-                let c = load(self, v.xc)?;
-                let equal = self.mem_swaps(op, old, c, Ty::U32)?;
-                write = self.b.logical_and(tb, None, ok, equal).map_err(&err)?;
+                let c = load(e, v.xc)?;
+                let equal = e.mem_swaps(op, old, c, Ty::U32)?;
+                write = e.b.logical_and(tb, None, ok, equal).map_err(&err)?;
             }
-            let new = self.lds_new(op, old, d)?;
-            let new = self.b.select(t, None, write, new, old).map_err(&err)?;
+            let new = e.lds_new(op, old, d)?;
+            let new = e.b.select(t, None, write, new, old).map_err(&err)?;
             // Put the low `bytes` of `new` back at the shift; the other bits of the window
             // stay.
-            let b = &mut self.b;
+            let b = &mut e.b;
             let m = b.shift_left_logical(t64, None, mask64, sh).map_err(&err)?;
             let keep = b.not(t64, None, m).map_err(&err)?;
             let kept = b.bitwise_and(t64, None, both, keep).map_err(&err)?;
@@ -261,13 +258,14 @@ impl Emitter<'_> {
             let n64 = b.bitwise_and(t64, None, n64, mask64).map_err(&err)?;
             let n64 = b.shift_left_logical(t64, None, n64, sh).map_err(&err)?;
             let merged = b.bitwise_or(t64, None, kept, n64).map_err(&err)?;
-            let (lo, hi) = self.split64(merged)?;
+            let (lo, hi) = e.split64(merged)?;
             // When both dwords are one, the low half is the whole new dword: store it last.
-            self.sb_store(v.out_var, i1, hi)?;
-            self.sb_store(v.out_var, i0, lo)?;
-            let r = self.b.select(t, None, ok, old, c0).map_err(&err)?;
-            self.wg_store(w, v.xr, ci, r)?;
-        }
+            e.sb_store(v.out_var, i1, hi)?;
+            e.sb_store(v.out_var, i0, lo)?;
+            let r = e.b.select(t, None, ok, old, c0).map_err(&err)?;
+            e.wg_store(w, v.xr, ci, r)?;
+            Ok(())
+        })?;
         self.lane0_end(merge)?;
         self.wg_load(w, v.xr, lane)
     }
@@ -288,7 +286,7 @@ impl Emitter<'_> {
         let err = build_err(self.at);
         let (t, tb) = (self.t.u32_, self.t.bool_);
         let (c0, c1, c2, c7) = (self.u32c(0), self.u32c(1), self.u32c(2), self.u32c(7));
-        self.mem_barrier()?;
+        self.fence(fence::WORKGROUP_AND_BUFFER, Guard::of(op))?;
         let v = match w.mem {
             Some(v) if v.dwords >= 2 => v,
             // No room for a 64-bit access: every one is out of range.
@@ -315,38 +313,39 @@ impl Emitter<'_> {
         }
         let merge = self.lane0_begin(lane)?;
         let t64 = self.ty(Ty::U64);
-        for i in 0..self.wave.lanes() {
-            let ci = self.u32c(i);
-            let load = |e: &mut Self, array: Word| e.wg_load(w, array, ci);
-            let off = load(self, v.xa)?;
-            let (dl, dh) = (load(self, v.xd)?, load(self, v.xdh)?);
-            let e = load(self, v.xe)?;
-            let ok = self.b.i_not_equal(tb, None, e, c0).map_err(&err)?;
-            let i0 = self.b.shift_right_logical(t, None, off, c2).map_err(&err)?;
-            let i0 = self.b.i_add(t, None, v.base, i0).map_err(&err)?;
-            let i1 = self.b.i_add(t, None, i0, c1).map_err(&err)?;
-            let lo = self.sb_load(v.out_var, i0)?;
-            let hi = self.sb_load(v.out_var, i1)?;
-            let old = self.pack64(lo, hi)?;
-            let d = self.pack64(dl, dh)?;
+        // A loop, not an unrolled sequence per lane (lavapipe's compile time grew with it).
+        self.counted_loop(v.index, c0, self.wave.lanes(), 1, |e, ci| {
+            let load = |x: &mut Self, array: Word| x.wg_load(w, array, ci);
+            let off = load(e, v.xa)?;
+            let (dl, dh) = (load(e, v.xd)?, load(e, v.xdh)?);
+            let on = load(e, v.xe)?;
+            let ok = e.b.i_not_equal(tb, None, on, c0).map_err(&err)?;
+            let i0 = e.b.shift_right_logical(t, None, off, c2).map_err(&err)?;
+            let i0 = e.b.i_add(t, None, v.base, i0).map_err(&err)?;
+            let i1 = e.b.i_add(t, None, i0, c1).map_err(&err)?;
+            let lo = e.sb_load(v.out_var, i0)?;
+            let hi = e.sb_load(v.out_var, i1)?;
+            let old = e.pack64(lo, hi)?;
+            let d = e.pack64(dl, dh)?;
             let mut write = ok;
             if cmp.is_some() {
-                let (cl, ch) = (load(self, v.xc)?, load(self, v.xch)?);
-                let c = self.pack64(cl, ch)?;
-                let equal = self.mem_swaps(op, old, c, Ty::U64)?;
-                write = self.b.logical_and(tb, None, ok, equal).map_err(&err)?;
+                let (cl, ch) = (load(e, v.xc)?, load(e, v.xch)?);
+                let c = e.pack64(cl, ch)?;
+                let equal = e.mem_swaps(op, old, c, Ty::U64)?;
+                write = e.b.logical_and(tb, None, ok, equal).map_err(&err)?;
             }
-            let new = self.lds_new_ty(op, old, d, Ty::U64)?;
-            let new = self.b.select(t64, None, write, new, old).map_err(&err)?;
-            let (nl, nh) = self.split64(new)?;
-            self.sb_store(v.out_var, i0, nl)?;
-            self.sb_store(v.out_var, i1, nh)?;
-            let r = self.b.select(t64, None, ok, old, zero64).map_err(&err)?;
-            let (rl, rh) = self.split64(r)?;
+            let new = e.lds_new_ty(op, old, d, Ty::U64)?;
+            let new = e.b.select(t64, None, write, new, old).map_err(&err)?;
+            let (nl, nh) = e.split64(new)?;
+            e.sb_store(v.out_var, i0, nl)?;
+            e.sb_store(v.out_var, i1, nh)?;
+            let r = e.b.select(t64, None, ok, old, zero64).map_err(&err)?;
+            let (rl, rh) = e.split64(r)?;
             for (array, value) in [(v.xr, rl), (v.xrh, rh)] {
-                self.wg_store(w, array, ci, value)?;
+                e.wg_store(w, array, ci, value)?;
             }
-        }
+            Ok(())
+        })?;
         self.lane0_end(merge)?;
         let rl = self.wg_load(w, v.xr, lane)?;
         let rh = self.wg_load(w, v.xrh, lane)?;

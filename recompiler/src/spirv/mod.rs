@@ -44,6 +44,7 @@
 pub mod arbitrary;
 mod control;
 mod expr;
+mod fence;
 mod float;
 mod float_atomic;
 mod interface;

@@ -26,6 +26,7 @@
 
 use rspirv::spirv::{BuiltIn, Decoration, MemoryAccess, StorageClass, Word};
 
+use super::fence::{self, Guard};
 use super::interface::{Inputs, Io};
 use super::lds::LdsVars;
 use super::mem::MemVars;
@@ -62,6 +63,8 @@ pub(super) struct WaveIo {
     pub(super) ptr_wg_u32: Word,
     pub(super) lds: Option<LdsVars>,
     pub(super) mem: Option<MemVars>,
+    /// Private u32 variables of a ballot's loop: the lane index and the mask's two halves.
+    ballot: [Word; 3],
 }
 
 /// Emits the wave module for `kernel` with `lds_dwords` of LDS (see the module docs).
@@ -167,6 +170,10 @@ impl Emitter<'_> {
             .b
             .variable(ptr_shared, None, StorageClass::Workgroup, None);
         self.b.name(shared, "cross_lane");
+        let ptr_private = self.b.type_pointer(None, StorageClass::Private, t_u32);
+        let c0 = self.u32c(0);
+        let ballot = [(); 3]
+            .map(|_| self.b.variable(ptr_private, None, StorageClass::Private, Some(c0)));
 
         let wg_var = self.builtin_input(BuiltIn::WorkgroupId);
         let lid_var = self.builtin_input(BuiltIn::LocalInvocationId);
@@ -211,6 +218,7 @@ impl Emitter<'_> {
                 ptr_wg_u32,
                 lds,
                 mem,
+                ballot,
             }),
         };
         let w = io.wave.expect("set above");
@@ -369,14 +377,9 @@ impl Emitter<'_> {
         self.pack64(lo, hi)
     }
 
+    /// A workgroup barrier before code that may write (see [`super::fence`]).
     pub(super) fn barrier(&mut self) -> Result<(), SpirvError> {
-        // Execution and memory scope Workgroup (2); AcquireRelease (0x8) | WorkgroupMemory
-        // (0x100).
-        let scope = self.u32c(2);
-        let semantics = self.u32c(0x108);
-        self.b
-            .control_barrier(scope, scope, semantics)
-            .map_err(build_err(self.at))
+        self.fence(fence::WORKGROUP, Guard::Any)
     }
 
     /// Publishes this lane's `v` in the shared array (after every lane finished reading it).
@@ -408,17 +411,33 @@ impl Emitter<'_> {
         let t = self.t.u32_;
         let bit = self.b.select(t, None, x, one, zero).map_err(&err)?;
         self.publish(&w, io.lane, bit)?;
-        let mut halves = [zero, zero];
-        for i in 0..self.wave.lanes() {
-            let ci = self.u32c(i);
-            let v = self.shared_load(&w, ci)?;
-            let sh = self.u32c(i % 32);
-            let b = &mut self.b;
-            let v = b.shift_left_logical(t, None, v, sh).map_err(&err)?;
-            let half = &mut halves[(i / 32) as usize];
-            *half = b.bitwise_or(t, None, *half, v).map_err(&err)?;
+        // A loop, not one load per lane: the unrolled form was 4 instructions per lane for
+        // every ballot, the bulk of a real kernel's module at wave64.
+        let [index, lo_var, hi_var] = w.ballot;
+        for half in [lo_var, hi_var] {
+            self.b.store(half, zero, None, []).map_err(&err)?;
         }
-        self.pack64(halves[0], halves[1])
+        let lanes = self.wave.lanes();
+        self.counted_loop(index, zero, lanes, 1, |e, i| {
+            let err = build_err(e.at);
+            let (tb, c31, c32) = (e.t.bool_, e.u32c(31), e.u32c(32));
+            let v = e.shared_load(&w, i)?;
+            let b = &mut e.b;
+            let sh = b.bitwise_and(t, None, i, c31).map_err(&err)?;
+            let v = b.shift_left_logical(t, None, v, sh).map_err(&err)?;
+            let high = b.u_greater_than_equal(tb, None, i, c32).map_err(&err)?;
+            let to_lo = b.select(t, None, high, zero, v).map_err(&err)?;
+            let to_hi = b.select(t, None, high, v, zero).map_err(&err)?;
+            for (half, bits) in [(lo_var, to_lo), (hi_var, to_hi)] {
+                let old = e.b.load(t, None, half, None, []).map_err(&err)?;
+                let new = e.b.bitwise_or(t, None, old, bits).map_err(&err)?;
+                e.b.store(half, new, None, []).map_err(&err)?;
+            }
+            Ok(())
+        })?;
+        let lo = self.b.load(t, None, lo_var, None, []).map_err(&err)?;
+        let hi = self.b.load(t, None, hi_var, None, []).map_err(&err)?;
+        self.pack64(lo, hi)
     }
 
     /// [`Expr::WaveRead`](crate::ir::Expr::WaveRead).

@@ -37,6 +37,9 @@ pub struct Args {
     /// Output directory.
     #[arg(short, long)]
     pub output: PathBuf,
+    /// Vulkan: also write each SPIR-V module the dispatch created as OUT/pipeline-N.spv.
+    #[arg(long)]
+    pub save_spirv: bool,
 }
 
 fn dims(s: &str) -> Result<[u32; 3], String> {
@@ -77,6 +80,9 @@ struct Manifest {
     waves: usize,
     buffers: Vec<BufferOut>,
     errors: Vec<String>,
+    /// Vulkan only: each pipeline's size and driver compile time.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pipelines: Vec<dispatch::Compiled>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -99,7 +105,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             let which = b.strip_prefix("vulkan:");
             let selector = crate::vulkan::DeviceSelector::parse(which)?;
             let mut exec = crate::vulkan::Executor::open(&selector)?;
-            dispatch::run_vulkan(&mut exec, &program, &d)?
+            let save = a.save_spirv.then_some(a.output.as_path());
+            dispatch::run_vulkan(&mut exec, &program, &d, save)?
         }
         b => anyhow::bail!("unknown backend `{b}` (cpu, vulkan[:driver], hip)"),
     };
@@ -139,11 +146,22 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         waves: outcome.waves,
         buffers,
         errors: outcome.errors.clone(),
+        pipelines: outcome.compiled.clone(),
     };
     let json = serde_json::to_vec_pretty(&manifest)?;
     super::assemble::write_atomically(&a.output.join("dispatch.json"), &json)?;
     for e in &outcome.errors {
         eprintln!("rdnaprobe: {e}");
+    }
+    for c in &outcome.compiled {
+        eprintln!(
+            "pipeline: {} RDNA2 instructions, {} SPIR-V instructions ({:.1} per RDNA2 \
+             instruction), created in {:.0} ms",
+            c.rdna2_instructions,
+            c.spirv_instructions,
+            c.spirv_instructions as f64 / c.rdna2_instructions.max(1) as f64,
+            c.create_ms
+        );
     }
     eprintln!(
         "dispatch: {} on {}: {} waves, {} buffers in {}",

@@ -44,8 +44,8 @@ pub struct Program {
     pub text: Vec<u32>,
     /// The kernel's first instruction, in words from the start of `.text`.
     pub entry_word: usize,
-    /// Every function's first instruction (kernels and callees), in words from the start of
-    /// `.text`: where an indirect jump that is not a return may go.
+    /// Every callee's first instruction (the functions of `.text` that are not kernels), in
+    /// words from the start of `.text`: where an indirect jump that is not a return may go.
     pub functions: Vec<usize>,
 }
 
@@ -96,10 +96,18 @@ impl Program {
                 k.wavefront_size
             );
         }
+        // Kernels are not callable: an indirect jump never lands on one (their code would
+        // join the body of every kernel that makes an indirect call).
+        let kernels: Vec<u64> = meta
+            .kernels
+            .iter()
+            .filter_map(|m| code.symbol(&m.name).ok().map(|s| s.value))
+            .collect();
         let functions = code
             .function_addresses()?
             .into_iter()
             .filter(|&a| a >= text_addr && a < text_addr + text.len() as u64)
+            .filter(|a| !kernels.contains(a))
             .map(|a| ((a - text_addr) / 4) as usize)
             .collect();
         Ok(Program {
@@ -150,6 +158,60 @@ pub struct Outcome {
     pub errors: Vec<String>,
     /// Waves run.
     pub waves: usize,
+    /// One entry per Vulkan pipeline the dispatch created (empty on cpu and hip).
+    pub compiled: Vec<Compiled>,
+}
+
+/// What one lowered body cost a Vulkan driver: its size in RDNA2 and SPIR-V instructions and
+/// the wall time of `vkCreateComputePipelines` (the driver's compilation; Mesa's shader cache
+/// makes a repeated run fast, so figures are taken with `MESA_SHADER_CACHE_DISABLE=true`).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Compiled {
+    /// Instructions of the body (prologue and every function of `.text`).
+    pub rdna2_instructions: usize,
+    /// Instructions of the module (`OpFunction` .. `OpFunctionEnd`, declarations included).
+    pub spirv_instructions: usize,
+    pub spirv_words: usize,
+    pub create_ms: f64,
+}
+
+impl Compiled {
+    fn measure(
+        body: &[u32],
+        spirv: &[u32],
+        create: impl FnOnce() -> anyhow::Result<crate::vulkan::PipelineId>,
+    ) -> anyhow::Result<(crate::vulkan::PipelineId, Compiled)> {
+        let rdna2_instructions = rdnaprobe_isa::decode_stream(body).map_or(0, |d| d.len());
+        let spirv_instructions = spirv_instruction_count(spirv);
+        let t = std::time::Instant::now();
+        let id = create()?;
+        let create_ms = t.elapsed().as_secs_f64() * 1e3;
+        Ok((
+            id,
+            Compiled {
+                rdna2_instructions,
+                spirv_instructions,
+                spirv_words: spirv.len(),
+                create_ms,
+            },
+        ))
+    }
+}
+
+/// Instructions in a SPIR-V module: the words after the five-word header, walked by each
+/// instruction's word count (the high half of its first word).
+pub fn spirv_instruction_count(module: &[u32]) -> usize {
+    let mut at = 5;
+    let mut n = 0;
+    while at < module.len() {
+        let count = (module[at] >> 16) as usize;
+        if count == 0 {
+            break;
+        }
+        at += count;
+        n += 1;
+    }
+    n
 }
 
 /// The body every wave runs: the prologue (workitem ids from v4..v6 into v0..v2, SGPRs past
@@ -178,14 +240,14 @@ pub fn body(program: &Program, extra: &[(u16, u32)]) -> anyhow::Result<(Vec<u32>
     Ok((words, functions))
 }
 
-/// The lowered body of `program` with the prologue of `extra`.
+/// The lowered body of `program` with the prologue of `extra`, and the body's words.
 fn lower(
     program: &Program,
     extra: &[(u16, u32)],
     layout: &abi::Layout,
-) -> anyhow::Result<rdnaprobe_recompiler::ir::Kernel> {
+) -> anyhow::Result<(rdnaprobe_recompiler::ir::Kernel, Vec<u32>)> {
     let (words, functions) = body(program, extra)?;
-    rdnaprobe_recompiler::lower_program_words(
+    let kernel = rdnaprobe_recompiler::lower_program_words(
         &words,
         program.mode,
         program.wave,
@@ -193,7 +255,8 @@ fn lower(
         layout.total_bytes(),
         &functions,
     )
-    .map_err(|e| anyhow::anyhow!("unsupported: {e}"))
+    .map_err(|e| anyhow::anyhow!("unsupported: {e}"))?;
+    Ok((kernel, words))
 }
 
 /// Runs `dispatch` of `program` on the CPU model: workgroups in order (x fastest), each one's
@@ -215,7 +278,7 @@ pub fn run_cpu(program: &Program, dispatch: &Dispatch) -> anyhow::Result<Outcome
         }
         let inputs: Vec<WaveInput> = setups.iter().map(|s| s.input(lds.clone())).collect();
         if !kernels.contains_key(&extra) {
-            kernels.insert(extra.clone(), lower(program, &extra, &layout)?);
+            kernels.insert(extra.clone(), lower(program, &extra, &layout)?.0);
         }
         let k = &kernels[&extra];
         let (outs, after) = rdnaprobe_recompiler::workgroup::run_workgroup(k, &inputs, &lds, &mem);
@@ -232,6 +295,7 @@ pub fn run_cpu(program: &Program, dispatch: &Dispatch) -> anyhow::Result<Outcome
         mem,
         errors,
         waves,
+        compiled: Vec::new(),
     })
 }
 
@@ -242,6 +306,7 @@ pub fn run_vulkan(
     exec: &mut crate::vulkan::Executor,
     program: &Program,
     dispatch: &Dispatch,
+    save_spirv: Option<&std::path::Path>,
 ) -> anyhow::Result<Outcome> {
     use rdnaprobe_recompiler::spirv;
     let (layout, mut mem) = abi::memory(program, dispatch)?;
@@ -257,12 +322,13 @@ pub fn run_vulkan(
     let lds_dwords = program.lds_dwords(dispatch.dynamic_lds);
     let mem_dwords = mem.len() as u32;
     let mut pipelines = std::collections::HashMap::new();
+    let mut compiled = Vec::new();
     let mut errors = Vec::new();
     let mut waves = 0;
     for group in abi::workgroups(dispatch) {
         for s in abi::waves(program, dispatch, &layout, group)? {
             if !pipelines.contains_key(&s.extra) {
-                let k = lower(program, &s.extra, &layout)?;
+                let (k, body) = lower(program, &s.extra, &layout)?;
                 let spv = spirv::emit_wave_mem(
                     &k,
                     program.wave,
@@ -271,7 +337,16 @@ pub fn run_vulkan(
                     &exec.spirv_options(),
                 )
                 .map_err(|e| anyhow::anyhow!("SPIR-V backend: {e}"))?;
-                pipelines.insert(s.extra.clone(), exec.wave_pipeline(&spv)?);
+                if let Some(dir) = save_spirv {
+                    // Before the driver sees it: a module that never compiles is kept too.
+                    std::fs::create_dir_all(dir)?;
+                    let bytes: Vec<u8> = spv.iter().flat_map(|w| w.to_le_bytes()).collect();
+                    let path = dir.join(format!("pipeline-{}.spv", compiled.len()));
+                    crate::cmd::assemble::write_atomically(&path, &bytes)?;
+                }
+                let (id, c) = Compiled::measure(&body, &spv, || exec.wave_pipeline(&spv))?;
+                compiled.push(c);
+                pipelines.insert(s.extra.clone(), id);
             }
             let input = s.input(vec![0; lds_dwords as usize]);
             let words = vec![crate::backend::wave::module_inputs_mem(&input, &mem)];
@@ -295,6 +370,7 @@ pub fn run_vulkan(
         mem,
         errors,
         waves,
+        compiled,
     })
 }
 
@@ -355,5 +431,6 @@ pub fn run_hip(image: &[u8], program: &Program, dispatch: &Dispatch) -> anyhow::
         mem,
         errors: Vec::new(),
         waves: 0,
+        compiled: Vec::new(),
     })
 }
