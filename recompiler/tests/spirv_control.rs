@@ -199,13 +199,22 @@ fn a_barrier_is_left_out_only_where_nothing_was_accessed_since_the_last() {
     let load = barriers(LOAD);
     // reads after reads: no barrier between them
     assert_eq!(barriers(&[LOAD, LOAD2].concat()), load);
-    assert_eq!(barriers(&[LOAD, "v_add_nc_u32 v4, v1, v1\n", LOAD2].concat()), load);
+    assert_eq!(
+        barriers(&[LOAD, "v_add_nc_u32 v4, v1, v1\n", LOAD2].concat()),
+        load
+    );
     // a store after a read keeps the one in front of it (the read must be done first), and
     // the read after the store is ordered by the store's last barrier
     let store = barriers(STORE);
-    assert!(store > none, "a store is serialised through lane 0 between barriers");
+    assert!(
+        store > none,
+        "a store is serialised through lane 0 between barriers"
+    );
     let load_store = barriers(&[LOAD, STORE].concat());
-    assert!(load_store > store, "{load_store} barriers for a load and a store, {store} for a store");
+    assert!(
+        load_store > store,
+        "{load_store} barriers for a load and a store, {store} for a store"
+    );
     assert_eq!(barriers(&[STORE, LOAD].concat()), store);
     // the LDS and the memory region are fenced with their own semantics: an LDS read after a
     // region read shares its barrier, one after a store does not need one either

@@ -185,9 +185,12 @@ fn live_code(body: &[Decoded], offsets: &[usize], entries: &[usize]) -> Vec<bool
             Some(Pc::Jump) => {
                 if !jumped {
                     jumped = true;
-                    work.extend(offsets.iter().enumerate().filter_map(|(k, o)| {
-                        entries.contains(o).then_some(k)
-                    }));
+                    work.extend(
+                        offsets
+                            .iter()
+                            .enumerate()
+                            .filter_map(|(k, o)| entries.contains(o).then_some(k)),
+                    );
                 }
                 if op == Opcode::s_swappc_b64 {
                     work.push(i + 1);

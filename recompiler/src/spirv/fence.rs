@@ -74,7 +74,10 @@ impl Emitter<'_> {
         let block = &function.blocks[b].instructions;
         let Some(last) = block.iter().rposition(|i| {
             i.class.opcode == Op::ControlBarrier
-                && i.operands.get(2).and_then(id_of).is_some_and(|s| enough.contains(&s))
+                && i.operands
+                    .get(2)
+                    .and_then(id_of)
+                    .is_some_and(|s| enough.contains(&s))
         }) else {
             return true;
         };
@@ -82,12 +85,19 @@ impl Emitter<'_> {
         let mut private: HashSet<Word> = module
             .types_global_values
             .iter()
-            .chain(function.blocks.first().map_or(&[][..], |b| &b.instructions[..]))
+            .chain(
+                function
+                    .blocks
+                    .first()
+                    .map_or(&[][..], |b| &b.instructions[..]),
+            )
             .filter(|i| {
                 i.class.opcode == Op::Variable
                     && matches!(
                         i.operands.first(),
-                        Some(Operand::StorageClass(StorageClass::Private | StorageClass::Function))
+                        Some(Operand::StorageClass(
+                            StorageClass::Private | StorageClass::Function
+                        ))
                     )
             })
             .filter_map(|i| i.result_id)

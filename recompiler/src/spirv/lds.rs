@@ -12,6 +12,9 @@
 use rspirv::spirv::{StorageClass, Word};
 
 use super::fence::{self, Guard};
+
+/// Lanes served per iteration of a [`Emitter::lane_loop`] (a divisor of 32).
+const LANES_PER_ITERATION: u32 = 4;
 use super::wave::WaveIo;
 use super::{build_err, Emitter, SpirvError};
 use crate::ir::LdsOp;
@@ -129,6 +132,28 @@ impl Emitter<'_> {
 
     /// `for (k = start; k < end; k += step) body(k)`, with `k` kept in the variable `index`
     /// (a real loop: unrolled copies made lavapipe's compile time grow with the wave).
+    /// `for (i = 0; i < lanes; i++) body(i)` for lane 0's service of every lane, as a loop
+    /// of [`LANES_PER_ITERATION`] copies of the body: a loop per lane spends lavapipe's budget
+    /// of 65535 loop iterations per shader (shared between every loop; past it the loops end
+    /// early and silently) within a few hundred iterations of a real kernel's loop, a copy
+    /// per lane makes a module drivers take seconds to compile.
+    pub(super) fn lane_loop(
+        &mut self,
+        index: Word,
+        mut body: impl FnMut(&mut Self, Word) -> Result<(), SpirvError>,
+    ) -> Result<(), SpirvError> {
+        let c0 = self.u32c(0);
+        let lanes = self.wave.lanes();
+        self.counted_loop(index, c0, lanes, LANES_PER_ITERATION, |e, k| {
+            for j in 0..LANES_PER_ITERATION {
+                let cj = e.u32c(j);
+                let i = e.b.i_add(e.t.u32_, None, k, cj).map_err(build_err(e.at))?;
+                body(e, i)?;
+            }
+            Ok(())
+        })
+    }
+
     pub(super) fn counted_loop(
         &mut self,
         index: Word,
@@ -163,6 +188,15 @@ impl Emitter<'_> {
         self.b.store(index, next, None, []).map_err(&err)?;
         self.b.branch(header).map_err(&err)?;
         self.b.begin_block(Some(merge)).map_err(&err)?;
+        if let Some(cut) = self.loop_cut {
+            // Ended before its count: a driver's loop limit, not the program.
+            let k = self.b.load(t, None, index, None, []).map_err(&err)?;
+            let short = self.b.u_less_than(tb, None, k, c_end).map_err(&err)?;
+            let old = self.b.load(t, None, cut, None, []).map_err(&err)?;
+            let status = self.u32c(super::wave::LOOP_CUT_STATUS);
+            let new = self.b.select(t, None, short, status, old).map_err(&err)?;
+            self.b.store(cut, new, None, []).map_err(&err)?;
+        }
         Ok(())
     }
 
@@ -305,8 +339,8 @@ impl Emitter<'_> {
         }
         self.barrier()?;
         let merge = self.if_lane0(lane)?;
-        // A loop, not an unrolled sequence per lane (lavapipe's compile time grew with it).
-        self.counted_loop(v.index, c0, self.wave.lanes(), 1, |e, ci| {
+        // Lane by lane, in lane order (see `lane_loop`).
+        self.lane_loop(v.index, |e, ci| {
             let a = e.wg_load(w, v.xa, ci)?;
             let d = e.wg_load(w, v.xd, ci)?;
             let on = e.wg_load(w, v.xe, ci)?;

@@ -69,13 +69,9 @@ impl Emitter<'_> {
         }
         self.barrier()?;
         let merge = self.if_lane0(lane)?;
-        // A loop, not an unrolled sequence: 64 copies of the update take lavapipe's compiler
-        // tens of seconds.
-        let lanes = self.wave.lanes();
-        let c0 = self.u32c(0);
-        self.counted_loop(v.index, c0, lanes, 1, |e, ci| {
-            e.lds_wide_lane(w, &v, op, bytes, ci)
-        })?;
+        // Not an unrolled sequence: 64 copies of the update take lavapipe's compiler tens of
+        // seconds (see `lane_loop`).
+        self.lane_loop(v.index, |e, ci| e.lds_wide_lane(w, &v, op, bytes, ci))?;
         self.end_if(merge)?;
         self.barrier()?;
         let rl = self.wg_load(w, v.xr, lane)?;

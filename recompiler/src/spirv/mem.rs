@@ -231,8 +231,8 @@ impl Emitter<'_> {
         }
         let merge = self.lane0_begin(lane)?;
         let mask64 = self.constant(Ty::U64, u64::from(width_mask(bytes)));
-        // A loop, not an unrolled sequence per lane (lavapipe's compile time grew with it).
-        self.counted_loop(v.index, c0, self.wave.lanes(), 1, |e, ci| {
+        // Lane by lane, in lane order (see `lane_loop`).
+        self.lane_loop(v.index, |e, ci| {
             let load = |x: &mut Self, array: Word| x.wg_load(w, array, ci);
             let off = load(e, v.xa)?;
             let d = load(e, v.xd)?;
@@ -313,8 +313,8 @@ impl Emitter<'_> {
         }
         let merge = self.lane0_begin(lane)?;
         let t64 = self.ty(Ty::U64);
-        // A loop, not an unrolled sequence per lane (lavapipe's compile time grew with it).
-        self.counted_loop(v.index, c0, self.wave.lanes(), 1, |e, ci| {
+        // Lane by lane, in lane order (see `lane_loop`).
+        self.lane_loop(v.index, |e, ci| {
             let load = |x: &mut Self, array: Word| x.wg_load(w, array, ci);
             let off = load(e, v.xa)?;
             let (dl, dh) = (load(e, v.xd)?, load(e, v.xdh)?);

@@ -58,7 +58,7 @@ mod wide;
 
 pub use wave::{
     emit_wave, emit_wave_dispatcher, emit_wave_mem, wave_in_stride, wave_out_stride,
-    WAVE_IN_DWORDS, WAVE_OUT_DWORDS, WAVE_STATUS_WORD,
+    LOOP_CUT_STATUS, WAVE_IN_DWORDS, WAVE_OUT_DWORDS, WAVE_STATUS_WORD,
 };
 
 use std::collections::HashMap;
@@ -350,6 +350,9 @@ struct Emitter<'k> {
     dispatcher: bool,
     /// The opaque zero of a structured body (see `structured`).
     zero: Option<Word>,
+    /// A Private u32 that a counted loop sets when it ended before its count: the driver
+    /// stopped it (see [`wave::LOOP_CUT_STATUS`]).
+    loop_cut: Option<Word>,
 }
 
 impl<'k> Emitter<'k> {
@@ -408,6 +411,7 @@ impl<'k> Emitter<'k> {
             at: None,
             dispatcher: false,
             zero: None,
+            loop_cut: None,
         }
     }
 

@@ -63,9 +63,11 @@ pub(super) struct WaveIo {
     pub(super) ptr_wg_u32: Word,
     pub(super) lds: Option<LdsVars>,
     pub(super) mem: Option<MemVars>,
-    /// Private u32 variables of a ballot's loop: the lane index and the mask's two halves.
-    ballot: [Word; 3],
 }
+
+/// The status word of a wave in which a counted loop of the module ended before its count:
+/// the driver stopped it (lavapipe ends a shader's loops after 65535 iterations in all).
+pub const LOOP_CUT_STATUS: u32 = 3;
 
 /// Emits the wave module for `kernel` with `lds_dwords` of LDS (see the module docs).
 pub fn emit_wave(
@@ -150,6 +152,12 @@ impl Emitter<'_> {
             self.bind_buffer(var, binding, name);
         }
         self.b.decorate(in_var, Decoration::NonWritable, []);
+        let ptr_private = self.b.type_pointer(None, StorageClass::Private, t_u32);
+        let c0 = self.u32c(0);
+        self.loop_cut = Some(
+            self.b
+                .variable(ptr_private, None, StorageClass::Private, Some(c0)),
+        );
         if mem_dwords == 0 {
             self.b.decorate(out_var, Decoration::NonReadable, []);
         } else {
@@ -170,10 +178,6 @@ impl Emitter<'_> {
             .b
             .variable(ptr_shared, None, StorageClass::Workgroup, None);
         self.b.name(shared, "cross_lane");
-        let ptr_private = self.b.type_pointer(None, StorageClass::Private, t_u32);
-        let c0 = self.u32c(0);
-        let ballot = [(); 3]
-            .map(|_| self.b.variable(ptr_private, None, StorageClass::Private, Some(c0)));
 
         let wg_var = self.builtin_input(BuiltIn::WorkgroupId);
         let lid_var = self.builtin_input(BuiltIn::LocalInvocationId);
@@ -218,7 +222,6 @@ impl Emitter<'_> {
                 ptr_wg_u32,
                 lds,
                 mem,
-                ballot,
             }),
         };
         let w = io.wave.expect("set above");
@@ -262,6 +265,21 @@ impl Emitter<'_> {
                     .map_err(&err)?;
                 self.b
                     .select(t_u32, None, faulted, f, status)
+                    .map_err(&err)?
+            }
+            None => status,
+        };
+        // A loop the driver ended early outranks both: nothing after it is the program's.
+        let status = match self.loop_cut {
+            Some(cut) => {
+                let c = self.b.load(t_u32, None, cut, None, []).map_err(&err)?;
+                let c0 = self.u32c(0);
+                let was_cut = self
+                    .b
+                    .i_not_equal(self.t.bool_, None, c, c0)
+                    .map_err(&err)?;
+                self.b
+                    .select(t_u32, None, was_cut, c, status)
                     .map_err(&err)?
             }
             None => status,
@@ -394,6 +412,12 @@ impl Emitter<'_> {
         self.barrier()
     }
 
+    fn wg_shared_ptr(&mut self, w: &WaveIo, index: Word) -> Result<Word, SpirvError> {
+        self.b
+            .access_chain(w.ptr_wg_u32, None, w.shared, [index])
+            .map_err(build_err(self.at))
+    }
+
     fn shared_load(&mut self, w: &WaveIo, index: Word) -> Result<Word, SpirvError> {
         let err = build_err(self.at);
         let ptr = self
@@ -410,33 +434,33 @@ impl Emitter<'_> {
         let (one, zero) = (self.u32c(1), self.u32c(0));
         let t = self.t.u32_;
         let bit = self.b.select(t, None, x, one, zero).map_err(&err)?;
-        self.publish(&w, io.lane, bit)?;
-        // A loop, not one load per lane: the unrolled form was 4 instructions per lane for
-        // every ballot, the bulk of a real kernel's module at wave64.
-        let [index, lo_var, hi_var] = w.ballot;
-        for half in [lo_var, hi_var] {
-            self.b.store(half, zero, None, []).map_err(&err)?;
-        }
-        let lanes = self.wave.lanes();
-        self.counted_loop(index, zero, lanes, 1, |e, i| {
-            let err = build_err(e.at);
-            let (tb, c31, c32) = (e.t.bool_, e.u32c(31), e.u32c(32));
-            let v = e.shared_load(&w, i)?;
-            let b = &mut e.b;
-            let sh = b.bitwise_and(t, None, i, c31).map_err(&err)?;
-            let v = b.shift_left_logical(t, None, v, sh).map_err(&err)?;
-            let high = b.u_greater_than_equal(tb, None, i, c32).map_err(&err)?;
-            let to_lo = b.select(t, None, high, zero, v).map_err(&err)?;
-            let to_hi = b.select(t, None, high, v, zero).map_err(&err)?;
-            for (half, bits) in [(lo_var, to_lo), (hi_var, to_hi)] {
-                let old = e.b.load(t, None, half, None, []).map_err(&err)?;
-                let new = e.b.bitwise_or(t, None, old, bits).map_err(&err)?;
-                e.b.store(half, new, None, []).map_err(&err)?;
-            }
-            Ok(())
-        })?;
-        let lo = self.b.load(t, None, lo_var, None, []).map_err(&err)?;
-        let hi = self.b.load(t, None, hi_var, None, []).map_err(&err)?;
+        // Atomic ORs into two shared words, not a loop over the lanes: lavapipe ends a shader's
+        // loops after 65535 iterations in all (LP_MAX_TGSI_LOOP_ITERATIONS, shared between
+        // every loop), and a loop per ballot spent that within a few hundred iterations of a
+        // real kernel's loop; unrolled, it was 4 instructions per lane for every ballot.
+        let (c1, c31) = (self.u32c(1), self.u32c(31));
+        let c5 = self.u32c(5);
+        let (scope, relaxed) = (self.u32c(2), self.u32c(0));
+        let b = &mut self.b;
+        let word = b.shift_right_logical(t, None, io.lane, c5).map_err(&err)?;
+        let sh = b.bitwise_and(t, None, io.lane, c31).map_err(&err)?;
+        let bits = b.shift_left_logical(t, None, bit, sh).map_err(&err)?;
+        let clear = b.bitwise_and(t, None, io.lane, c1).map_err(&err)?;
+        self.fence(fence::WORKGROUP, Guard::Any)?;
+        let p = self.wg_shared_ptr(&w, clear)?;
+        self.b.atomic_store(p, scope, relaxed, zero).map_err(&err)?;
+        self.barrier()?;
+        let p = self.wg_shared_ptr(&w, word)?;
+        self.b
+            .atomic_or(t, None, p, scope, relaxed, bits)
+            .map_err(&err)?;
+        self.barrier()?;
+        let lo = self.shared_load(&w, zero)?;
+        let hi = if self.wave.lanes() == 64 {
+            self.shared_load(&w, one)?
+        } else {
+            zero
+        };
         self.pack64(lo, hi)
     }
 

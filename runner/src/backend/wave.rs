@@ -167,6 +167,14 @@ pub fn module_outputs(words: &[u32], lanes: usize) -> Result<ModuleOutputs, Stri
         s if s == rdnaprobe_recompiler::spirv::LDS_FAULT_STATUS => {
             return Err(rdnaprobe_recompiler::lds_bits::LDS_FAULT.to_string())
         }
+        s if s == rdnaprobe_recompiler::spirv::LOOP_CUT_STATUS => {
+            return Err(
+                "the driver ended one of the module's loops early (lavapipe stops a \
+                        shader's loops after 65535 iterations in all): the wave's results are \
+                        not the program's"
+                    .to_string(),
+            )
+        }
         s => return Err(format!("wave module status {s}")),
     }
     let outs = lane_words
