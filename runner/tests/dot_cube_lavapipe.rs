@@ -18,7 +18,7 @@ const RUNS: &[(&str, &[&str], &str, u64)] = &[
         0x10000 * 16,
     ),
     (
-        "v_dot2_f32_f16 v10, v4, v5, v6 neg_lo:[0,1,1] op_sel:[1,0,0]",
+        "v_dot2_f32_f16 v10, v4, v5, v6 op_sel:[1,0,0] neg_lo:[0,1,1]",
         &[
             "in0=range:0x00000000:0x0000ffff",
             "in1=const:0x7bff0001",
