@@ -540,16 +540,6 @@ impl Instruction {
         if dmask != 0 {
             out.push_str(&format!(" dmask:0x{dmask:x}"));
         }
-        const DIMS: [&str; 8] = [
-            "1D",
-            "2D",
-            "3D",
-            "CUBE",
-            "1D_ARRAY",
-            "2D_ARRAY",
-            "2D_MSAA",
-            "2D_MSAA_ARRAY",
-        ];
         out.push_str(&format!(" dim:SQ_RSRC_IMG_{}", DIMS[dim as usize & 7]));
         if f(Field::Unorm) != 0 {
             out.push_str(" unorm");
@@ -721,6 +711,18 @@ pub(crate) fn mimg_sampler_range(m: &str) -> (u32, u32) {
     };
     (lo + extra, hi + lod + extra)
 }
+
+/// The MIMG `dim` field's names, after `SQ_RSRC_IMG_` (the assembler reads them too).
+pub(crate) const DIMS: [&str; 8] = [
+    "1D",
+    "2D",
+    "3D",
+    "CUBE",
+    "1D_ARRAY",
+    "2D_ARRAY",
+    "2D_MSAA",
+    "2D_MSAA_ARRAY",
+];
 
 /// Number of address dwords an image opcode reads: extra arguments (offset, bias, z-compare),
 /// gradients, coordinates of the dimension, and lod/clamp/mip; with `a16` the coordinates (and

@@ -8,18 +8,7 @@
 
 use super::mem::{count, mem_mods, sreg, vreg, Scalar};
 use super::*;
-use crate::display_mem::{mimg_address_count, mimg_sampler_range};
-
-const DIMS: [&str; 8] = [
-    "1D",
-    "2D",
-    "3D",
-    "CUBE",
-    "1D_ARRAY",
-    "2D_ARRAY",
-    "2D_MSAA",
-    "2D_MSAA_ARRAY",
-];
+use crate::display_mem::{mimg_address_count, mimg_sampler_range, DIMS};
 
 /// The VGPRs of vaddr: a tuple (first register and count) or an NSA list.
 enum Vaddr {
