@@ -254,36 +254,12 @@ impl Emitter<'_> {
         } else {
             self.cfg_body(&io)?
         };
-        let status = match lds {
-            // A fault outranks the watchdog: the wave stopped at it.
-            Some(v) => {
-                let f = self.b.load(t_u32, None, v.fault, None, []).map_err(&err)?;
-                let c0 = self.u32c(0);
-                let faulted = self
-                    .b
-                    .i_not_equal(self.t.bool_, None, f, c0)
-                    .map_err(&err)?;
-                self.b
-                    .select(t_u32, None, faulted, f, status)
-                    .map_err(&err)?
-            }
-            None => status,
-        };
-        // A loop the driver ended early outranks both: nothing after it is the program's.
-        let status = match self.loop_cut {
-            Some(cut) => {
-                let c = self.b.load(t_u32, None, cut, None, []).map_err(&err)?;
-                let c0 = self.u32c(0);
-                let was_cut = self
-                    .b
-                    .i_not_equal(self.t.bool_, None, c, c0)
-                    .map_err(&err)?;
-                self.b
-                    .select(t_u32, None, was_cut, c, status)
-                    .map_err(&err)?
-            }
-            None => status,
-        };
+        // A fault outranks the watchdog: the wave stopped at it. A loop the driver ended
+        // early outranks both: nothing after it is the program's.
+        let mut status = status;
+        for var in [lds.map(|v| v.fault), self.loop_cut].into_iter().flatten() {
+            status = self.status_unless_zero(var, status)?;
+        }
         for k in 0..OUTPUT_DWORDS as usize {
             let v = self.v(self.kernel.outputs[k]);
             self.store_word(out_var, out_base, k as u32, v)?;
@@ -410,6 +386,18 @@ impl Emitter<'_> {
             .map_err(&err)?;
         self.b.store(ptr, v, None, []).map_err(&err)?;
         self.barrier()
+    }
+
+    /// The status held in the Private u32 `var` when it is not 0, else `status`.
+    fn status_unless_zero(&mut self, var: Word, status: Word) -> Result<Word, SpirvError> {
+        let err = build_err(None);
+        let (t, c0) = (self.t.u32_, self.u32c(0));
+        let v = self.b.load(t, None, var, None, []).map_err(&err)?;
+        let set = self
+            .b
+            .i_not_equal(self.t.bool_, None, v, c0)
+            .map_err(&err)?;
+        self.b.select(t, None, set, v, status).map_err(&err)
     }
 
     fn wg_shared_ptr(&mut self, w: &WaveIo, index: Word) -> Result<Word, SpirvError> {
