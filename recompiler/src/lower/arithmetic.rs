@@ -5,7 +5,7 @@ use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Builder, Fmt, Tiny};
 use crate::ir::{FloatBin, Handle};
-use rdnaprobe_isa::{Opcode, Round};
+use rdnaprobe_isa::Round;
 
 /// Arithmetic kinds sharing the exact-then-round pipeline.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -143,17 +143,25 @@ pub(super) fn arith(
     }
 }
 
+/// Which of an add's forms: `src0 + src1`, `src0 - src1` or `src1 - src0`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum AddForm {
+    Add,
+    Sub,
+    Subrev,
+}
+
 /// v_add_f32, v_sub_f32, v_subrev_f32.
-pub(super) fn add_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn add_f32(l: &mut Lowerer, c: &Ctx, form: AddForm) -> Result<(), String> {
     let ieee = l.mode.ieee;
     let round = l.mode.round32();
     let (fi, fo) = (l.flush_in32(), l.flush_out32());
     let mut a = l.f32_src(c, 0)?;
     let mut bb = l.f32_src(c, 1)?;
-    if c.op == Opcode::v_subrev_f32 {
+    if form == AddForm::Subrev {
         std::mem::swap(&mut a, &mut bb);
     }
-    if c.op != Opcode::v_add_f32 {
+    if form != AddForm::Add {
         // the hardware adds the negated subtrahend (rule: nan-propagation)
         bb = l.b.neg_bits(Fmt::F32, bb);
     }

@@ -11,6 +11,7 @@
 //! of the body never ends: the chain's last block jumps to itself, so the watchdog stops the
 //! wave with its error.
 
+use super::control::Flow;
 use super::regs::Lowerer;
 use crate::ir::{Block, Expr, Handle, IntCmp, Terminator};
 use rdnaprobe_isa::{Instruction, Opcode};
@@ -25,23 +26,22 @@ const TARGET_LO: u16 = super::scratch::SCRATCH_REG + super::scratch::SCRATCH_DWO
 const TARGET_HI: u16 = TARGET_LO + 1;
 
 /// How an instruction uses the program counter.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Pc {
     /// s_getpc_b64: writes its own "PC + 4".
     Get,
     /// s_call_b64: writes "PC + 4" and branches to a constant offset.
     Call,
-    /// s_setpc_b64 and s_swappc_b64 (which also writes "PC + 4"): a jump to an SGPR pair.
-    Jump,
+    /// s_setpc_b64, and s_swappc_b64 (`link`: which also writes "PC + 4"): a jump to an SGPR
+    /// pair.
+    Jump { link: bool },
 }
 
 /// The program-counter use of `op`, if any.
 pub(super) fn pc_use(op: Opcode) -> Option<Pc> {
-    match op {
-        Opcode::s_getpc_b64 => Some(Pc::Get),
-        Opcode::s_call_b64 => Some(Pc::Call),
-        Opcode::s_setpc_b64 | Opcode::s_swappc_b64 => Some(Pc::Jump),
-        _ => None,
+    match super::dispatch::flow(op) {
+        Some(Flow::Pc(p)) => Some(p),
+        Some(Flow::Branch(_) | Flow::Barrier | Flow::EndWave) | None => None,
     }
 }
 

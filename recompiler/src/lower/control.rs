@@ -13,7 +13,7 @@
 //! exit code reads the variables and forms the outputs.
 
 use super::calls::{self, Pc};
-use super::operands::Ctx;
+use super::dispatch::flow;
 use super::regs::Lowerer;
 use super::wave::SCC;
 use super::LowerError;
@@ -27,45 +27,61 @@ pub(super) const SCALAR_VARS: u16 = 256;
 pub(super) const NEEDS_WAVE: &str =
     "control flow: needs the wave contract (give the rows a wave_id column, docs/dataset-format.md)";
 
-/// The branch opcodes this lowering follows.
-fn is_branch(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::s_branch
-            | Opcode::s_cbranch_scc0
-            | Opcode::s_cbranch_scc1
-            | Opcode::s_cbranch_vccz
-            | Opcode::s_cbranch_vccnz
-            | Opcode::s_cbranch_execz
-            | Opcode::s_cbranch_execnz
-    )
+/// What a control-flow instruction does: the dispatch's [`Rule::Flow`](super::dispatch::Rule).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Flow {
+    /// s_branch and s_cbranch_*: a branch by SIMM16 words.
+    Branch(Branch),
+    /// The program-counter ops (`lower::calls`).
+    Pc(Pc),
+    /// s_barrier: the waves of a workgroup meet.
+    Barrier,
+    /// s_endpgm, and s_setkill with any immediate (rule: s-setkill-ends).
+    EndWave,
 }
 
-/// Whether `op` ends the wave: s_endpgm, and s_setkill with any immediate
-/// (rule: s-setkill-ends).
+/// When a branch is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Branch {
+    Always,
+    Scc0,
+    Scc1,
+    Vccz,
+    Vccnz,
+    Execz,
+    Execnz,
+}
+
+/// The branch of `op`, if it is one.
+fn branch_of(op: Opcode) -> Option<Branch> {
+    match flow(op) {
+        Some(Flow::Branch(b)) => Some(b),
+        Some(Flow::Pc(_) | Flow::Barrier | Flow::EndWave) | None => None,
+    }
+}
+
 fn ends_wave(op: Opcode) -> bool {
-    matches!(op, Opcode::s_endpgm | Opcode::s_setkill)
+    flow(op) == Some(Flow::EndWave)
 }
 
 fn ends_block(inst: &Instruction) -> bool {
-    let op = inst.info().op();
-    is_branch(op)
-        || ends_wave(op)
-        || op == Opcode::s_barrier
-        || matches!(calls::pc_use(op), Some(Pc::Call | Pc::Jump))
+    match flow(inst.info().op()) {
+        Some(
+            Flow::Branch(_) | Flow::Barrier | Flow::EndWave | Flow::Pc(Pc::Call | Pc::Jump { .. }),
+        ) => true,
+        Some(Flow::Pc(Pc::Get)) | None => false,
+    }
 }
 
 /// Whether `body` needs blocks: a branch, a program-counter op, an s_barrier (where the
 /// waves of a workgroup meet), or an s_endpgm / s_setkill before its last instruction.
 pub(super) fn has_control_flow(body: &[Decoded]) -> bool {
     body.iter().enumerate().any(|(i, d)| match d {
-        Decoded::Inst(inst) => {
-            let op = inst.info().op();
-            is_branch(op)
-                || calls::pc_use(op).is_some()
-                || op == Opcode::s_barrier
-                || (ends_wave(op) && i + 1 < body.len())
-        }
+        Decoded::Inst(inst) => match flow(inst.info().op()) {
+            Some(Flow::Branch(_) | Flow::Pc(_) | Flow::Barrier) => true,
+            Some(Flow::EndWave) => i + 1 < body.len(),
+            None => false,
+        },
         Decoded::Unsupported(_) => false,
     })
 }
@@ -78,12 +94,6 @@ pub(super) fn reachable(body: &[Decoded]) -> &[Decoded] {
         Decoded::Unsupported(_) => false,
     });
     end.map_or(body, |i| &body[..=i])
-}
-
-/// The dispatch's rule for a branch outside this lowering: the lane contract has no control
-/// flow.
-pub(super) fn straight_line(_: &mut Lowerer, _: &Ctx) -> Result<(), String> {
-    Err(NEEDS_WAVE.into())
 }
 
 impl Lowerer {
@@ -127,29 +137,29 @@ impl Lowerer {
         }
     }
 
-    /// The condition under which branch `op` is taken.
-    fn branch_cond(&mut self, op: Opcode) -> Option<Handle> {
+    /// The condition under which branch `br` is taken (`None`: always).
+    fn branch_cond(&mut self, br: Branch) -> Option<Handle> {
         let scc = |l: &mut Lowerer| {
             let s = l.sgpr_get(SCC);
             l.b.eqc(s, 0)
         };
-        let c = match op {
-            Opcode::s_cbranch_scc0 => scc(self),
-            Opcode::s_cbranch_scc1 => {
+        let c = match br {
+            Branch::Always => return None,
+            Branch::Scc0 => scc(self),
+            Branch::Scc1 => {
                 let z = scc(self);
                 self.b.bnot(z)
             }
-            Opcode::s_cbranch_vccz => self.mask_zero(106),
-            Opcode::s_cbranch_vccnz => {
+            Branch::Vccz => self.mask_zero(106),
+            Branch::Vccnz => {
                 let z = self.mask_zero(106);
                 self.b.bnot(z)
             }
-            Opcode::s_cbranch_execz => self.mask_zero(126),
-            Opcode::s_cbranch_execnz => {
+            Branch::Execz => self.mask_zero(126),
+            Branch::Execnz => {
                 let z = self.mask_zero(126);
                 self.b.bnot(z)
             }
-            _ => return None,
         };
         Some(c)
     }
@@ -182,7 +192,7 @@ fn live_code(body: &[Decoded], offsets: &[usize], entries: &[usize]) -> Vec<bool
             continue;
         }
         match calls::pc_use(op) {
-            Some(Pc::Jump) => {
+            Some(Pc::Jump { link }) => {
                 if !jumped {
                     jumped = true;
                     work.extend(
@@ -192,18 +202,20 @@ fn live_code(body: &[Decoded], offsets: &[usize], entries: &[usize]) -> Vec<bool
                             .filter_map(|(k, o)| entries.contains(o).then_some(k)),
                     );
                 }
-                if op == Opcode::s_swappc_b64 {
+                if link {
                     work.push(i + 1);
                 }
             }
             Some(Pc::Call) => work.extend(branch().into_iter().chain([i + 1])),
-            Some(Pc::Get) | None if is_branch(op) => {
-                work.extend(branch());
-                if op != Opcode::s_branch {
-                    work.push(i + 1);
+            Some(Pc::Get) | None => match branch_of(op) {
+                Some(br) => {
+                    work.extend(branch());
+                    if br != Branch::Always {
+                        work.push(i + 1);
+                    }
                 }
-            }
-            Some(Pc::Get) | None => work.push(i + 1),
+                None => work.push(i + 1),
+            },
         }
     }
     live
@@ -228,7 +240,7 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
     // an SGPR pair may go to any instruction: each one starts a block.
     let mut target_of = vec![None; body.len()];
     let indirect = body.iter().any(|d| match d {
-        Decoded::Inst(inst) => calls::pc_use(inst.info().op()) == Some(Pc::Jump),
+        Decoded::Inst(inst) => matches!(calls::pc_use(inst.info().op()), Some(Pc::Jump { .. })),
         Decoded::Unsupported(_) => false,
     });
     // With known targets (function entries and returns), only those start blocks for the
@@ -242,7 +254,7 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
         && (l.jump_targets.is_none()
             || body.iter().zip(&live).any(|(d, &live)| {
                 live && matches!(d, Decoded::Inst(inst)
-                    if calls::pc_use(inst.info().op()) == Some(Pc::Jump))
+                    if matches!(calls::pc_use(inst.info().op()), Some(Pc::Jump { .. })))
             }));
     let mut is_target = vec![indirect && l.jump_targets.is_none(); body.len() + 1];
     if indirect {
@@ -275,7 +287,7 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
         }
         leader[i + 1] = true;
         let op = inst.info().op();
-        if is_branch(op) || calls::pc_use(op) == Some(Pc::Call) {
+        if branch_of(op).is_some() || calls::pc_use(op) == Some(Pc::Call) {
             let simm = i64::from(inst.words()[0] as u16 as i16);
             let to = offsets[i] as i64 + 1 + simm;
             let idx = if to == words as i64 {
@@ -339,9 +351,9 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
                     continue;
                 }
                 Some(Pc::Call) => l.write_link(inst, next).map_err(|e| unsupported(i, e))?,
-                Some(Pc::Jump) => {
+                Some(Pc::Jump { link }) => {
                     target = l.jump_target(inst).map_err(|e| unsupported(i, e))?;
-                    if op == Opcode::s_swappc_b64 {
+                    if link {
                         l.write_link(inst, next).map_err(|e| unsupported(i, e))?;
                     }
                     term = Terminator::Jump(chain);
@@ -349,13 +361,14 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
                 }
                 None => {}
             }
-            if op == Opcode::s_barrier {
+            if flow(op) == Some(Flow::Barrier) {
                 barrier = true;
             } else if ends_wave(op) {
                 term = Terminator::Jump(exit);
             } else if let Some(to) = target_of[i] {
+                // a branch, or s_call_b64's jump to its callee
                 let to = block_at(to);
-                term = match l.branch_cond(op) {
+                term = match branch_of(op).and_then(|br| l.branch_cond(br)) {
                     None => Terminator::Jump(to),
                     Some(cond) => Terminator::Branch {
                         cond,

@@ -7,7 +7,6 @@ use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Builder, Fmt};
 use crate::ir::{FloatCmp, Handle};
-use rdnaprobe_isa::Opcode;
 
 /// rule: cube-map. The sources (abs/neg applied) are flushed with `denorm32` input flushing
 /// and compared as IEEE values, so a NaN fails every comparison (the x axis is major and no
@@ -16,7 +15,20 @@ use rdnaprobe_isa::Opcode;
 /// 2 * the major coordinate, rounded in `round32` with `denorm32` output flushing. A NaN result
 /// is quieted with IEEE=1 and keeps the sign the instruction gives it (rule: snan-ieee). The
 /// f32 result modifiers apply.
-pub(super) fn cube(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+/// Which of the cube-map ops [`cube`] computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum CubeOp {
+    /// v_cubeid_f32: the face index.
+    Id,
+    /// v_cubesc_f32: the face's s coordinate.
+    Sc,
+    /// v_cubetc_f32: the face's t coordinate.
+    Tc,
+    /// v_cubema_f32: twice the major axis.
+    Ma,
+}
+
+pub(super) fn cube(l: &mut Lowerer, c: &Ctx, op: CubeOp) -> Result<(), String> {
     let fi = l.flush_in32();
     let (ieee, round, fo) = (l.mode.ieee, l.mode.round32(), l.flush_out32());
     let mut s = Vec::new();
@@ -46,8 +58,8 @@ pub(super) fn cube(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
         let v = b.sel(ymaj, y, x);
         b.sel(zmaj, z, v)
     };
-    let r = match c.op {
-        Opcode::v_cubeid_f32 => {
+    let r = match op {
+        CubeOp::Id => {
             let face = |b: &mut Builder, n: Handle, base: f32| {
                 let p = b.c32(base.to_bits());
                 let q = b.c32((base + 1.0).to_bits());
@@ -58,7 +70,7 @@ pub(super) fn cube(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let fx = face(b, neg[0], 0.0);
             pick(b, fz, fy, fx)
         }
-        Opcode::v_cubesc_f32 => {
+        CubeOp::Sc => {
             // z: -x when z < 0 else x; y: x; x: z when x < 0 else -z
             let nx = b.neg_bits(Fmt::F32, s[0]);
             let nz = b.neg_bits(Fmt::F32, s[2]);
@@ -67,7 +79,7 @@ pub(super) fn cube(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let v = pick(b, vz, s[0], vx);
             nan_result(b, v, ieee)
         }
-        Opcode::v_cubetc_f32 => {
+        CubeOp::Tc => {
             // z: -y; y: -z when y < 0 else z; x: -y
             let ny = b.neg_bits(Fmt::F32, s[1]);
             let nz = b.neg_bits(Fmt::F32, s[2]);
@@ -75,7 +87,7 @@ pub(super) fn cube(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let v = pick(b, ny, vy, ny);
             nan_result(b, v, ieee)
         }
-        _ => {
+        CubeOp::Ma => {
             let m = pick(b, s[2], s[1], s[0]);
             let two = b.c32(2f32.to_bits());
             // an exact doubling, rounded only on overflow; the NaN rule of the multiply is

@@ -3,25 +3,39 @@
 //! and no wildcard, so a new table row does not compile until it is given one; the lowering,
 //! [`is_lowered`](super::is_lowered) and the coverage report all read it.
 
-use super::arithmetic::{self, Arith};
+use super::arithmetic::{self, AddForm, Arith};
+use super::calls::Pc;
 use super::compare::{self, FCond, ICond};
+use super::control::{Branch, Flow};
 use super::conversion::{self, ToInt};
+use super::cube::CubeOp;
+use super::dot::Dot;
+use super::float16::F16Arith;
+use super::float64::{F64Arith, F64Op, F64Un};
+use super::int16::{Int16, I16};
+use super::integer::{Carry, IntOp};
 use super::lds::{self, Ds};
 use super::lds_wide::{self, Aop, Dw, Place};
 use super::mem::{self, Vm, D16};
 use super::mem_format::{self, D16Form, Typed};
 use super::minmax::{self, Of3};
+use super::movrel::VMovrel;
 use super::operands::Ctx;
 use super::packed::{self, Mix, Pk};
+use super::pk_int::{Pk16, PkInt};
+use super::sad::ByteOp;
+use super::salu::{Sop2, Sopc};
+use super::salu_unary::{ExecOp, SMovrel, Sop1, Sopk};
 use super::scratch::scratch;
 use super::unary::UnaryOp;
+use super::vintrp::{InterpF16, InterpF32};
 use super::{
-    control, crosslane, cube, division, dot, dot_f16, float16, float16_of3, float64, float64_int,
-    int16, integer, moves, movrel, pack, pk_int, sad, salu, salu_mode, salu_unary, transcendental,
+    crosslane, cube, division, dot, dot_f16, float16, float16_of3, float64, float64_int, int16,
+    integer, moves, movrel, pack, pk_int, sad, salu, salu_mode, salu_unary, transcendental,
     trig_preop, vintrp, Lowerer,
 };
 use crate::build::Fmt;
-use crate::ir::{IntCmp, LdsOp};
+use crate::ir::{FloatUn, IntBin, IntCmp, LdsOp};
 use rdnaprobe_isa::{Opcode, Target};
 
 /// A lowering: reads the instruction's operands through the [`Lowerer`], writes its results.
@@ -31,10 +45,21 @@ pub(super) type LowerFn = fn(&mut Lowerer, &Ctx) -> Result<(), String>;
 #[derive(Clone, Copy)]
 pub(super) enum Rule {
     Lower(LowerFn),
+    /// Control flow, which `lower::control` turns into the ends of blocks.
+    Flow(Flow),
     /// No lowering, and why (the error of a body that holds the opcode).
     Unlowered(&'static str),
 }
 use Rule::{Lower, Unlowered};
+
+/// The control-flow role of `op`, if any. No target changes one (a test checks it), so this
+/// reads gfx1030's rules.
+pub(super) fn flow(op: Opcode) -> Option<Flow> {
+    match rule(op, Target::Gfx1030) {
+        Rule::Flow(f) => Some(f),
+        Rule::Lower(_) | Rule::Unlowered(_) => None,
+    }
+}
 
 const PROGRAM_CONTROL: &str = "scalar program control: not modelled";
 const SUBVECTOR: &str = "subvector loops branch: control flow";
@@ -47,6 +72,15 @@ const ORDERED_COUNT: &str = "ds_ordered_count: ordered append across waves by wa
      (GDS ordered-count hardware a single wave cannot model)";
 const IMAGE: &str = "image ops: not modelled";
 const EXPORT: &str = "export: not modelled (no pixel or vertex output)";
+
+/// A lowering that passes the opcode's per-group op to the group's function:
+/// `lower!(integer::op, IntOp::Bfi)`. The function matches the op exhaustively, so an opcode
+/// routed to the wrong group does not compile.
+macro_rules! lower {
+    ($f:path, $op:expr) => {
+        Lower(|l, c| $f(l, c, $op))
+    };
+}
 
 /// The lowering of a MUBUF typed access: `typed!(2, false, No)` is `buffer_load_format_xy`'s
 /// (two components, a load, one per VGPR).
@@ -107,93 +141,268 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
     match op {
         Opcode::s_mov_b32 => Lower(|l, c| integer::s_mov(l, c, 1)),
         Opcode::s_mov_b64 => Lower(|l, c| integer::s_mov(l, c, 2)),
-        Opcode::s_nop | Opcode::s_endpgm | Opcode::v_nop => Lower(integer::nop),
-        Opcode::v_mov_b32
-        | Opcode::v_not_b32
-        | Opcode::v_bfrev_b32
-        | Opcode::v_ffbh_u32
-        | Opcode::v_ffbl_b32
-        | Opcode::v_ffbh_i32
-        | Opcode::v_cndmask_b32
-        | Opcode::v_mul_i32_i24
-        | Opcode::v_mul_hi_i32_i24
-        | Opcode::v_mul_u32_u24
-        | Opcode::v_mul_hi_u32_u24
-        | Opcode::v_min_i32
-        | Opcode::v_max_i32
-        | Opcode::v_min_u32
-        | Opcode::v_max_u32
-        | Opcode::v_lshrrev_b32
-        | Opcode::v_ashrrev_i32
-        | Opcode::v_lshlrev_b32
-        | Opcode::v_and_b32
-        | Opcode::v_or_b32
-        | Opcode::v_xor_b32
-        | Opcode::v_xnor_b32
-        | Opcode::v_add_nc_u32
-        | Opcode::v_sub_nc_u32
-        | Opcode::v_subrev_nc_u32
-        | Opcode::v_add_co_ci_u32
-        | Opcode::v_sub_co_ci_u32
-        | Opcode::v_subrev_co_ci_u32
-        | Opcode::v_mad_i32_i24
-        | Opcode::v_mad_u32_u24
-        | Opcode::v_bfe_u32
-        | Opcode::v_bfe_i32
-        | Opcode::v_bfi_b32
-        | Opcode::v_alignbit_b32
-        | Opcode::v_alignbyte_b32
-        | Opcode::v_min3_i32
-        | Opcode::v_min3_u32
-        | Opcode::v_max3_i32
-        | Opcode::v_max3_u32
-        | Opcode::v_med3_i32
-        | Opcode::v_med3_u32
-        | Opcode::v_mul_lo_u32
-        | Opcode::v_mul_hi_u32
-        | Opcode::v_mul_hi_i32
-        | Opcode::v_xor3_b32
-        | Opcode::v_lshlrev_b64
-        | Opcode::v_lshrrev_b64
-        | Opcode::v_ashrrev_i64
-        | Opcode::v_add_co_u32
-        | Opcode::v_sub_co_u32
-        | Opcode::v_subrev_co_u32
-        | Opcode::v_xad_u32
-        | Opcode::v_lshl_add_u32
-        | Opcode::v_add_lshl_u32
-        | Opcode::v_bfm_b32
-        | Opcode::v_bcnt_u32_b32
-        | Opcode::v_mbcnt_lo_u32_b32
-        | Opcode::v_mbcnt_hi_u32_b32
-        | Opcode::v_add3_u32
-        | Opcode::v_lshl_or_b32
-        | Opcode::v_and_or_b32
-        | Opcode::v_or3_b32
-        | Opcode::v_sub_nc_i32
-        | Opcode::v_add_nc_i32 => Lower(integer::op),
-        Opcode::v_add_nc_u16
-        | Opcode::v_add_nc_i16
-        | Opcode::v_sub_nc_u16
-        | Opcode::v_sub_nc_i16
-        | Opcode::v_mul_lo_u16
-        | Opcode::v_lshlrev_b16
-        | Opcode::v_lshrrev_b16
-        | Opcode::v_ashrrev_i16
-        | Opcode::v_mad_u16
-        | Opcode::v_mad_i16
-        | Opcode::v_mad_u32_u16
-        | Opcode::v_mad_i32_i16
-        | Opcode::v_min_u16
-        | Opcode::v_min_i16
-        | Opcode::v_max_u16
-        | Opcode::v_max_i16
-        | Opcode::v_min3_u16
-        | Opcode::v_min3_i16
-        | Opcode::v_max3_u16
-        | Opcode::v_max3_i16
-        | Opcode::v_med3_u16
-        | Opcode::v_med3_i16 => Lower(int16::op),
+        Opcode::s_nop | Opcode::v_nop => Lower(integer::nop),
+        Opcode::s_endpgm => Rule::Flow(Flow::EndWave),
+        Opcode::v_mov_b32 => lower!(integer::op, IntOp::Mov),
+        Opcode::v_not_b32 => lower!(integer::op, IntOp::Not),
+        Opcode::v_bfrev_b32 => lower!(integer::op, IntOp::Bfrev),
+        Opcode::v_ffbh_u32 => lower!(integer::op, IntOp::FfbhU),
+        Opcode::v_ffbl_b32 => lower!(integer::op, IntOp::Ffbl),
+        Opcode::v_ffbh_i32 => lower!(integer::op, IntOp::FfbhI),
+        Opcode::v_cndmask_b32 => lower!(integer::op, IntOp::Cndmask),
+        Opcode::v_mul_i32_i24 => lower!(integer::op, IntOp::MulI24),
+        Opcode::v_mul_hi_i32_i24 => lower!(integer::op, IntOp::MulHiI24),
+        Opcode::v_mul_u32_u24 => lower!(integer::op, IntOp::MulU24),
+        Opcode::v_mul_hi_u32_u24 => lower!(integer::op, IntOp::MulHiU24),
+        Opcode::v_min_i32 => lower!(integer::op, IntOp::MinMax(IntCmp::LtS)),
+        Opcode::v_max_i32 => lower!(integer::op, IntOp::MinMax(IntCmp::GtS)),
+        Opcode::v_min_u32 => lower!(integer::op, IntOp::MinMax(IntCmp::LtU)),
+        Opcode::v_max_u32 => lower!(integer::op, IntOp::MinMax(IntCmp::GtU)),
+        Opcode::v_lshrrev_b32 => lower!(integer::op, IntOp::ShiftRev(IntBin::ShrU)),
+        Opcode::v_ashrrev_i32 => lower!(integer::op, IntOp::ShiftRev(IntBin::ShrS)),
+        Opcode::v_lshlrev_b32 => lower!(integer::op, IntOp::ShiftRev(IntBin::Shl)),
+        Opcode::v_and_b32 => lower!(integer::op, IntOp::And),
+        Opcode::v_or_b32 => lower!(integer::op, IntOp::Or),
+        Opcode::v_xor_b32 => lower!(integer::op, IntOp::Xor),
+        Opcode::v_xnor_b32 => lower!(integer::op, IntOp::Xnor),
+        Opcode::v_add_nc_u32 => lower!(integer::op, IntOp::AddU),
+        Opcode::v_sub_nc_u32 => lower!(integer::op, IntOp::SubU),
+        Opcode::v_subrev_nc_u32 => lower!(integer::op, IntOp::SubrevU),
+        Opcode::v_add_co_ci_u32 => lower!(
+            integer::op,
+            IntOp::Carry(Carry {
+                sub: false,
+                reversed: false,
+                carry_in: true
+            })
+        ),
+        Opcode::v_sub_co_ci_u32 => lower!(
+            integer::op,
+            IntOp::Carry(Carry {
+                sub: true,
+                reversed: false,
+                carry_in: true
+            })
+        ),
+        Opcode::v_subrev_co_ci_u32 => lower!(
+            integer::op,
+            IntOp::Carry(Carry {
+                sub: true,
+                reversed: true,
+                carry_in: true
+            })
+        ),
+        Opcode::v_mad_i32_i24 => lower!(integer::op, IntOp::MadI24),
+        Opcode::v_mad_u32_u24 => lower!(integer::op, IntOp::MadU24),
+        Opcode::v_bfe_u32 => lower!(integer::op, IntOp::Bfe { signed: false }),
+        Opcode::v_bfe_i32 => lower!(integer::op, IntOp::Bfe { signed: true }),
+        Opcode::v_bfi_b32 => lower!(integer::op, IntOp::Bfi),
+        Opcode::v_alignbit_b32 => lower!(integer::op, IntOp::Align { bytes: false }),
+        Opcode::v_alignbyte_b32 => lower!(integer::op, IntOp::Align { bytes: true }),
+        Opcode::v_min3_i32 => lower!(integer::op, IntOp::Of3(IntCmp::LtS)),
+        Opcode::v_min3_u32 => lower!(integer::op, IntOp::Of3(IntCmp::LtU)),
+        Opcode::v_max3_i32 => lower!(integer::op, IntOp::Of3(IntCmp::GtS)),
+        Opcode::v_max3_u32 => lower!(integer::op, IntOp::Of3(IntCmp::GtU)),
+        Opcode::v_med3_i32 => lower!(integer::op, IntOp::Med3 { signed: true }),
+        Opcode::v_med3_u32 => lower!(integer::op, IntOp::Med3 { signed: false }),
+        Opcode::v_mul_lo_u32 => lower!(integer::op, IntOp::MulLo),
+        Opcode::v_mul_hi_u32 => lower!(integer::op, IntOp::MulHiU),
+        Opcode::v_mul_hi_i32 => lower!(integer::op, IntOp::MulHiI),
+        Opcode::v_xor3_b32 => lower!(integer::op, IntOp::Xor3),
+        Opcode::v_lshlrev_b64 => lower!(integer::op, IntOp::ShiftRev64(IntBin::Shl)),
+        Opcode::v_lshrrev_b64 => lower!(integer::op, IntOp::ShiftRev64(IntBin::ShrU)),
+        Opcode::v_ashrrev_i64 => lower!(integer::op, IntOp::ShiftRev64(IntBin::ShrS)),
+        Opcode::v_add_co_u32 => lower!(
+            integer::op,
+            IntOp::Carry(Carry {
+                sub: false,
+                reversed: false,
+                carry_in: false
+            })
+        ),
+        Opcode::v_sub_co_u32 => lower!(
+            integer::op,
+            IntOp::Carry(Carry {
+                sub: true,
+                reversed: false,
+                carry_in: false
+            })
+        ),
+        Opcode::v_subrev_co_u32 => lower!(
+            integer::op,
+            IntOp::Carry(Carry {
+                sub: true,
+                reversed: true,
+                carry_in: false
+            })
+        ),
+        Opcode::v_xad_u32 => lower!(integer::op, IntOp::Xad),
+        Opcode::v_lshl_add_u32 => lower!(integer::op, IntOp::LshlAdd),
+        Opcode::v_add_lshl_u32 => lower!(integer::op, IntOp::AddLshl),
+        Opcode::v_bfm_b32 => lower!(integer::op, IntOp::Bfm),
+        Opcode::v_bcnt_u32_b32 => lower!(integer::op, IntOp::Bcnt),
+        Opcode::v_mbcnt_lo_u32_b32 => lower!(integer::op, IntOp::Mbcnt { hi: false }),
+        Opcode::v_mbcnt_hi_u32_b32 => lower!(integer::op, IntOp::Mbcnt { hi: true }),
+        Opcode::v_add3_u32 => lower!(integer::op, IntOp::Add3),
+        Opcode::v_lshl_or_b32 => lower!(integer::op, IntOp::LshlOr),
+        Opcode::v_and_or_b32 => lower!(integer::op, IntOp::AndOr),
+        Opcode::v_or3_b32 => lower!(integer::op, IntOp::Or3),
+        Opcode::v_sub_nc_i32 => lower!(integer::op, IntOp::SubI),
+        Opcode::v_add_nc_i32 => lower!(integer::op, IntOp::AddI),
+        Opcode::v_add_nc_u16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::Add,
+                signed: false
+            }
+        ),
+        Opcode::v_add_nc_i16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::Add,
+                signed: true
+            }
+        ),
+        Opcode::v_sub_nc_u16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::Sub,
+                signed: false
+            }
+        ),
+        Opcode::v_sub_nc_i16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::Sub,
+                signed: true
+            }
+        ),
+        Opcode::v_mul_lo_u16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::MulLo,
+                signed: false
+            }
+        ),
+        Opcode::v_lshlrev_b16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::ShiftRev(IntBin::Shl),
+                signed: false
+            }
+        ),
+        Opcode::v_lshrrev_b16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::ShiftRev(IntBin::ShrU),
+                signed: false
+            }
+        ),
+        Opcode::v_ashrrev_i16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::ShiftRev(IntBin::ShrS),
+                signed: true
+            }
+        ),
+        Opcode::v_mad_u16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::Mad,
+                signed: false
+            }
+        ),
+        Opcode::v_mad_i16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::Mad,
+                signed: true
+            }
+        ),
+        Opcode::v_mad_u32_u16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::MadWide,
+                signed: false
+            }
+        ),
+        Opcode::v_mad_i32_i16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::MadWide,
+                signed: true
+            }
+        ),
+        Opcode::v_min_u16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::Min,
+                signed: false
+            }
+        ),
+        Opcode::v_min_i16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::Min,
+                signed: true
+            }
+        ),
+        Opcode::v_max_u16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::Max,
+                signed: false
+            }
+        ),
+        Opcode::v_max_i16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::Max,
+                signed: true
+            }
+        ),
+        Opcode::v_min3_u16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::Min3,
+                signed: false
+            }
+        ),
+        Opcode::v_min3_i16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::Min3,
+                signed: true
+            }
+        ),
+        Opcode::v_max3_u16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::Max3,
+                signed: false
+            }
+        ),
+        Opcode::v_max3_i16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::Max3,
+                signed: true
+            }
+        ),
+        Opcode::v_med3_u16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::Med3,
+                signed: false
+            }
+        ),
+        Opcode::v_med3_i16 => lower!(
+            int16::op,
+            Int16 {
+                op: I16::Med3,
+                signed: true
+            }
+        ),
         Opcode::v_cmp_eq_i16
         | Opcode::v_cmpx_eq_i16
         | Opcode::v_cmp_eq_u16
@@ -212,37 +421,170 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::v_cmp_ge_u16 | Opcode::v_cmpx_ge_u16 => Lower(|l, c| int16::cmp(l, c, IntCmp::GeU)),
         Opcode::v_cvt_pk_i16_i32 => Lower(|l, c| int16::cvt_pk(l, c, true)),
         Opcode::v_cvt_pk_u16_u32 => Lower(|l, c| int16::cvt_pk(l, c, false)),
-        Opcode::v_pk_add_i16
-        | Opcode::v_pk_add_u16
-        | Opcode::v_pk_sub_i16
-        | Opcode::v_pk_sub_u16
-        | Opcode::v_pk_mul_lo_u16
-        | Opcode::v_pk_mad_i16
-        | Opcode::v_pk_mad_u16
-        | Opcode::v_pk_min_i16
-        | Opcode::v_pk_min_u16
-        | Opcode::v_pk_max_i16
-        | Opcode::v_pk_max_u16
-        | Opcode::v_pk_lshlrev_b16
-        | Opcode::v_pk_lshrrev_b16
-        | Opcode::v_pk_ashrrev_i16 => Lower(pk_int::op),
-        Opcode::v_sad_u8
-        | Opcode::v_sad_hi_u8
-        | Opcode::v_sad_u16
-        | Opcode::v_sad_u32
-        | Opcode::v_msad_u8
-        | Opcode::v_lerp_u8
-        | Opcode::v_perm_b32 => Lower(sad::op),
-        Opcode::v_qsad_pk_u16_u8 | Opcode::v_mqsad_pk_u16_u8 | Opcode::v_mqsad_u32_u8 => {
-            Lower(sad::qsad)
-        }
-        Opcode::v_dot2_i32_i16
-        | Opcode::v_dot2_u32_u16
-        | Opcode::v_dot4_i32_i8
-        | Opcode::v_dot4_u32_u8
-        | Opcode::v_dot4c_i32_i8
-        | Opcode::v_dot8_i32_i4
-        | Opcode::v_dot8_u32_u4 => Lower(dot::dot),
+        Opcode::v_pk_add_i16 => lower!(
+            pk_int::op,
+            PkInt {
+                op: Pk16::Add,
+                signed: true
+            }
+        ),
+        Opcode::v_pk_add_u16 => lower!(
+            pk_int::op,
+            PkInt {
+                op: Pk16::Add,
+                signed: false
+            }
+        ),
+        Opcode::v_pk_sub_i16 => lower!(
+            pk_int::op,
+            PkInt {
+                op: Pk16::Sub,
+                signed: true
+            }
+        ),
+        Opcode::v_pk_sub_u16 => lower!(
+            pk_int::op,
+            PkInt {
+                op: Pk16::Sub,
+                signed: false
+            }
+        ),
+        Opcode::v_pk_mul_lo_u16 => lower!(
+            pk_int::op,
+            PkInt {
+                op: Pk16::MulLo,
+                signed: false
+            }
+        ),
+        Opcode::v_pk_mad_i16 => lower!(
+            pk_int::op,
+            PkInt {
+                op: Pk16::Mad,
+                signed: true
+            }
+        ),
+        Opcode::v_pk_mad_u16 => lower!(
+            pk_int::op,
+            PkInt {
+                op: Pk16::Mad,
+                signed: false
+            }
+        ),
+        Opcode::v_pk_min_i16 => lower!(
+            pk_int::op,
+            PkInt {
+                op: Pk16::Min,
+                signed: true
+            }
+        ),
+        Opcode::v_pk_min_u16 => lower!(
+            pk_int::op,
+            PkInt {
+                op: Pk16::Min,
+                signed: false
+            }
+        ),
+        Opcode::v_pk_max_i16 => lower!(
+            pk_int::op,
+            PkInt {
+                op: Pk16::Max,
+                signed: true
+            }
+        ),
+        Opcode::v_pk_max_u16 => lower!(
+            pk_int::op,
+            PkInt {
+                op: Pk16::Max,
+                signed: false
+            }
+        ),
+        Opcode::v_pk_lshlrev_b16 => lower!(
+            pk_int::op,
+            PkInt {
+                op: Pk16::ShiftRev(IntBin::Shl),
+                signed: false
+            }
+        ),
+        Opcode::v_pk_lshrrev_b16 => lower!(
+            pk_int::op,
+            PkInt {
+                op: Pk16::ShiftRev(IntBin::ShrU),
+                signed: false
+            }
+        ),
+        Opcode::v_pk_ashrrev_i16 => lower!(
+            pk_int::op,
+            PkInt {
+                op: Pk16::ShiftRev(IntBin::ShrS),
+                signed: true
+            }
+        ),
+        Opcode::v_sad_u8 => lower!(sad::op, ByteOp::SadU8),
+        Opcode::v_sad_hi_u8 => lower!(sad::op, ByteOp::SadHiU8),
+        Opcode::v_sad_u16 => lower!(sad::op, ByteOp::SadU16),
+        Opcode::v_sad_u32 => lower!(sad::op, ByteOp::SadU32),
+        Opcode::v_msad_u8 => lower!(sad::op, ByteOp::MsadU8),
+        Opcode::v_lerp_u8 => lower!(sad::op, ByteOp::LerpU8),
+        Opcode::v_perm_b32 => lower!(sad::op, ByteOp::Perm),
+        Opcode::v_qsad_pk_u16_u8 => Lower(|l, c| sad::qsad(l, c, false, false)),
+        Opcode::v_mqsad_pk_u16_u8 => Lower(|l, c| sad::qsad(l, c, true, false)),
+        Opcode::v_mqsad_u32_u8 => Lower(|l, c| sad::qsad(l, c, true, true)),
+        Opcode::v_dot2_i32_i16 => lower!(
+            dot::dot,
+            Dot {
+                width: 16,
+                signed: true,
+                acc_dst: false
+            }
+        ),
+        Opcode::v_dot2_u32_u16 => lower!(
+            dot::dot,
+            Dot {
+                width: 16,
+                signed: false,
+                acc_dst: false
+            }
+        ),
+        Opcode::v_dot4_i32_i8 => lower!(
+            dot::dot,
+            Dot {
+                width: 8,
+                signed: true,
+                acc_dst: false
+            }
+        ),
+        Opcode::v_dot4_u32_u8 => lower!(
+            dot::dot,
+            Dot {
+                width: 8,
+                signed: false,
+                acc_dst: false
+            }
+        ),
+        Opcode::v_dot4c_i32_i8 => lower!(
+            dot::dot,
+            Dot {
+                width: 8,
+                signed: true,
+                acc_dst: true
+            }
+        ),
+        Opcode::v_dot8_i32_i4 => lower!(
+            dot::dot,
+            Dot {
+                width: 4,
+                signed: true,
+                acc_dst: false
+            }
+        ),
+        Opcode::v_dot8_u32_u4 => lower!(
+            dot::dot,
+            Dot {
+                width: 4,
+                signed: false,
+                acc_dst: false
+            }
+        ),
         Opcode::v_mad_u64_u32 => Lower(|l, c| dot::mad64(l, c, false)),
         Opcode::v_mad_i64_i32 => Lower(|l, c| dot::mad64(l, c, true)),
         Opcode::v_cvt_f32_i32 => Lower(|l, c| conversion::f32_from_int(l, c, true)),
@@ -261,23 +603,35 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::v_cvt_f32_ubyte1 => Lower(|l, c| conversion::f32_from_ubyte(l, c, 1)),
         Opcode::v_cvt_f32_ubyte2 => Lower(|l, c| conversion::f32_from_ubyte(l, c, 2)),
         Opcode::v_cvt_f32_ubyte3 => Lower(|l, c| conversion::f32_from_ubyte(l, c, 3)),
-        Opcode::v_trunc_f64
-        | Opcode::v_ceil_f64
-        | Opcode::v_rndne_f64
-        | Opcode::v_floor_f64
-        | Opcode::v_rcp_f64
-        | Opcode::v_rsq_f64
-        | Opcode::v_sqrt_f64
-        | Opcode::v_frexp_mant_f64
-        | Opcode::v_fract_f64
-        | Opcode::v_fma_f64
-        | Opcode::v_div_fixup_f64
-        | Opcode::v_add_f64
-        | Opcode::v_mul_f64
-        | Opcode::v_min_f64
-        | Opcode::v_max_f64
-        | Opcode::v_ldexp_f64
-        | Opcode::v_div_fmas_f64 => Lower(float64::lower_f64),
+        Opcode::v_trunc_f64 => lower!(
+            float64::lower_f64,
+            F64Op::Unary(F64Un::Round(FloatUn::Trunc))
+        ),
+        Opcode::v_ceil_f64 => lower!(
+            float64::lower_f64,
+            F64Op::Unary(F64Un::Round(FloatUn::Ceil))
+        ),
+        Opcode::v_rndne_f64 => lower!(
+            float64::lower_f64,
+            F64Op::Unary(F64Un::Round(FloatUn::RoundEven))
+        ),
+        Opcode::v_floor_f64 => lower!(
+            float64::lower_f64,
+            F64Op::Unary(F64Un::Round(FloatUn::Floor))
+        ),
+        Opcode::v_rcp_f64 => lower!(float64::lower_f64, F64Op::Unary(F64Un::Rcp)),
+        Opcode::v_rsq_f64 => lower!(float64::lower_f64, F64Op::Unary(F64Un::Rsq)),
+        Opcode::v_sqrt_f64 => lower!(float64::lower_f64, F64Op::Unary(F64Un::Sqrt)),
+        Opcode::v_frexp_mant_f64 => lower!(float64::lower_f64, F64Op::Unary(F64Un::FrexpMant)),
+        Opcode::v_fract_f64 => lower!(float64::lower_f64, F64Op::Unary(F64Un::Fract)),
+        Opcode::v_fma_f64 => lower!(float64::lower_f64, F64Op::Arith(F64Arith::Fma)),
+        Opcode::v_div_fixup_f64 => lower!(float64::lower_f64, F64Op::DivFixup),
+        Opcode::v_add_f64 => lower!(float64::lower_f64, F64Op::Arith(F64Arith::Add)),
+        Opcode::v_mul_f64 => lower!(float64::lower_f64, F64Op::Arith(F64Arith::Mul)),
+        Opcode::v_min_f64 => lower!(float64::lower_f64, F64Op::MinMax { max: false }),
+        Opcode::v_max_f64 => lower!(float64::lower_f64, F64Op::MinMax { max: true }),
+        Opcode::v_ldexp_f64 => lower!(float64::lower_f64, F64Op::Ldexp),
+        Opcode::v_div_fmas_f64 => lower!(float64::lower_f64, F64Op::Arith(F64Arith::DivFmas)),
         Opcode::v_fract_f32 => Lower(|l, c| transcendental::unary_f32(l, c, UnaryOp::Fract)),
         Opcode::v_trunc_f32 => Lower(|l, c| transcendental::unary_f32(l, c, UnaryOp::Trunc)),
         Opcode::v_ceil_f32 => Lower(|l, c| transcendental::unary_f32(l, c, UnaryOp::Ceil)),
@@ -317,7 +671,9 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::v_sat_pk_u8_i16 => Lower(float16::sat_pk_u8_i16),
         Opcode::v_cvt_norm_i16_f16 => Lower(|l, c| float16::norm_f16(l, c, true)),
         Opcode::v_cvt_norm_u16_f16 => Lower(|l, c| float16::norm_f16(l, c, false)),
-        Opcode::v_add_f32 | Opcode::v_sub_f32 | Opcode::v_subrev_f32 => Lower(arithmetic::add_f32),
+        Opcode::v_add_f32 => lower!(arithmetic::add_f32, AddForm::Add),
+        Opcode::v_sub_f32 => lower!(arithmetic::add_f32, AddForm::Sub),
+        Opcode::v_subrev_f32 => lower!(arithmetic::add_f32, AddForm::Subrev),
         Opcode::v_fmac_legacy_f32 => legacy_fma(gfx, true),
         Opcode::v_mul_legacy_f32 => Lower(|l, c| arithmetic::mul_f32(l, c, Arith::MulLegacy)),
         Opcode::v_mul_f32 => Lower(|l, c| arithmetic::mul_f32(l, c, Arith::Mul)),
@@ -327,19 +683,16 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::v_fmamk_f32 | Opcode::v_fmaak_f32 | Opcode::v_fma_f32 => {
             Lower(|l, c| arithmetic::fma_f32(l, c, Arith::Fma, false))
         }
-        Opcode::v_add_f16 | Opcode::v_sub_f16 | Opcode::v_subrev_f16 => {
-            Lower(|l, c| float16::arith_f16(l, c, Arith::Add))
-        }
-        Opcode::v_mul_f16 => Lower(|l, c| float16::arith_f16(l, c, Arith::Mul)),
-        Opcode::v_fmac_f16 | Opcode::v_fma_f16 => {
-            Lower(|l, c| float16::arith_f16(l, c, Arith::Fma))
-        }
+        Opcode::v_add_f16 => lower!(float16::arith_f16, F16Arith::Add(AddForm::Add)),
+        Opcode::v_sub_f16 => lower!(float16::arith_f16, F16Arith::Add(AddForm::Sub)),
+        Opcode::v_subrev_f16 => lower!(float16::arith_f16, F16Arith::Add(AddForm::Subrev)),
+        Opcode::v_mul_f16 => lower!(float16::arith_f16, F16Arith::Mul),
+        Opcode::v_fmac_f16 => lower!(float16::arith_f16, F16Arith::Fmac),
+        Opcode::v_fma_f16 => lower!(float16::arith_f16, F16Arith::Fma),
         Opcode::v_max_f16 => Lower(|l, c| float16::minmax_f16(l, c, true)),
         Opcode::v_min_f16 => Lower(|l, c| float16::minmax_f16(l, c, false)),
         Opcode::v_ldexp_f16 => Lower(float16::ldexp_f16),
-        Opcode::v_fmamk_f16 | Opcode::v_fmaak_f16 => {
-            Lower(|l, c| float16::arith_f16(l, c, Arith::Fma))
-        }
+        Opcode::v_fmamk_f16 | Opcode::v_fmaak_f16 => lower!(float16::arith_f16, F16Arith::Fma),
         Opcode::v_max3_f16 => Lower(|l, c| float16_of3::of3_f16(l, c, Of3::Max)),
         Opcode::v_min3_f16 => Lower(|l, c| float16_of3::of3_f16(l, c, Of3::Min)),
         Opcode::v_med3_f16 => Lower(|l, c| float16_of3::of3_f16(l, c, Of3::Med)),
@@ -357,11 +710,11 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::v_div_scale_f64 => Lower(float64_int::div_scale_f64),
         Opcode::v_trig_preop_f64 => Lower(trig_preop::trig_preop_f64),
         Opcode::v_swap_b32 => Lower(moves::swap),
-        Opcode::v_movreld_b32
-        | Opcode::v_movrels_b32
-        | Opcode::v_movrelsd_b32
-        | Opcode::v_movrelsd_2_b32
-        | Opcode::v_swaprel_b32 => Lower(movrel::movrel),
+        Opcode::v_movreld_b32 => lower!(movrel::movrel, VMovrel::Dst),
+        Opcode::v_movrels_b32 => lower!(movrel::movrel, VMovrel::Src),
+        Opcode::v_movrelsd_b32 => lower!(movrel::movrel, VMovrel::Both),
+        Opcode::v_movrelsd_2_b32 => lower!(movrel::movrel, VMovrel::Both2),
+        Opcode::v_swaprel_b32 => lower!(movrel::movrel, VMovrel::Swap),
         // no effect on a lane's registers under the lane contract
         Opcode::v_pipeflush | Opcode::v_clrexcp => Lower(integer::nop),
         Opcode::v_cmp_f_f32 | Opcode::v_cmpx_f_f32 => {
@@ -613,152 +966,195 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::v_fma_mix_f32 => Lower(|l, c| packed::mix(l, c, Mix::F32)),
         Opcode::v_fma_mixlo_f16 => Lower(|l, c| packed::mix(l, c, Mix::Lo)),
         Opcode::v_fma_mixhi_f16 => Lower(|l, c| packed::mix(l, c, Mix::Hi)),
-        Opcode::s_add_u32
-        | Opcode::s_sub_u32
-        | Opcode::s_add_i32
-        | Opcode::s_sub_i32
-        | Opcode::s_addc_u32
-        | Opcode::s_subb_u32
-        | Opcode::s_min_i32
-        | Opcode::s_min_u32
-        | Opcode::s_max_i32
-        | Opcode::s_max_u32
-        | Opcode::s_cselect_b32
-        | Opcode::s_cselect_b64
-        | Opcode::s_and_b32
-        | Opcode::s_and_b64
-        | Opcode::s_or_b32
-        | Opcode::s_or_b64
-        | Opcode::s_xor_b32
-        | Opcode::s_xor_b64
-        | Opcode::s_andn2_b32
-        | Opcode::s_andn2_b64
-        | Opcode::s_orn2_b32
-        | Opcode::s_orn2_b64
-        | Opcode::s_nand_b32
-        | Opcode::s_nand_b64
-        | Opcode::s_nor_b32
-        | Opcode::s_nor_b64
-        | Opcode::s_xnor_b32
-        | Opcode::s_xnor_b64
-        | Opcode::s_lshl_b32
-        | Opcode::s_lshl_b64
-        | Opcode::s_lshr_b32
-        | Opcode::s_lshr_b64
-        | Opcode::s_ashr_i32
-        | Opcode::s_ashr_i64
-        | Opcode::s_bfm_b32
-        | Opcode::s_bfm_b64
-        | Opcode::s_mul_i32
-        | Opcode::s_bfe_u32
-        | Opcode::s_bfe_i32
-        | Opcode::s_bfe_u64
-        | Opcode::s_bfe_i64
-        | Opcode::s_absdiff_i32
-        | Opcode::s_lshl1_add_u32
-        | Opcode::s_lshl2_add_u32
-        | Opcode::s_lshl3_add_u32
-        | Opcode::s_lshl4_add_u32
-        | Opcode::s_pack_ll_b32_b16
-        | Opcode::s_pack_lh_b32_b16
-        | Opcode::s_pack_hh_b32_b16
-        | Opcode::s_mul_hi_u32
-        | Opcode::s_mul_hi_i32 => Lower(salu::sop2),
-        Opcode::s_cmp_eq_i32
-        | Opcode::s_cmp_lg_i32
-        | Opcode::s_cmp_gt_i32
-        | Opcode::s_cmp_ge_i32
-        | Opcode::s_cmp_lt_i32
-        | Opcode::s_cmp_le_i32
-        | Opcode::s_cmp_eq_u32
-        | Opcode::s_cmp_lg_u32
-        | Opcode::s_cmp_gt_u32
-        | Opcode::s_cmp_ge_u32
-        | Opcode::s_cmp_lt_u32
-        | Opcode::s_cmp_le_u32
-        | Opcode::s_bitcmp0_b32
-        | Opcode::s_bitcmp1_b32
-        | Opcode::s_bitcmp0_b64
-        | Opcode::s_bitcmp1_b64
-        | Opcode::s_cmp_eq_u64
-        | Opcode::s_cmp_lg_u64 => Lower(salu::sopc),
-        Opcode::s_movk_i32
-        | Opcode::s_cmovk_i32
-        | Opcode::s_cmpk_eq_i32
-        | Opcode::s_cmpk_lg_i32
-        | Opcode::s_cmpk_gt_i32
-        | Opcode::s_cmpk_ge_i32
-        | Opcode::s_cmpk_lt_i32
-        | Opcode::s_cmpk_le_i32
-        | Opcode::s_cmpk_eq_u32
-        | Opcode::s_cmpk_lg_u32
-        | Opcode::s_cmpk_gt_u32
-        | Opcode::s_cmpk_ge_u32
-        | Opcode::s_cmpk_lt_u32
-        | Opcode::s_cmpk_le_u32
-        | Opcode::s_addk_i32
-        | Opcode::s_mulk_i32 => Lower(salu_unary::sopk),
-        Opcode::s_cmov_b32
-        | Opcode::s_cmov_b64
-        | Opcode::s_not_b32
-        | Opcode::s_not_b64
-        | Opcode::s_wqm_b32
-        | Opcode::s_wqm_b64
-        | Opcode::s_brev_b32
-        | Opcode::s_brev_b64
-        | Opcode::s_bcnt0_i32_b32
-        | Opcode::s_bcnt0_i32_b64
-        | Opcode::s_bcnt1_i32_b32
-        | Opcode::s_bcnt1_i32_b64
-        | Opcode::s_ff0_i32_b32
-        | Opcode::s_ff0_i32_b64
-        | Opcode::s_ff1_i32_b32
-        | Opcode::s_ff1_i32_b64
-        | Opcode::s_flbit_i32_b32
-        | Opcode::s_flbit_i32_b64
-        | Opcode::s_flbit_i32
-        | Opcode::s_flbit_i32_i64
-        | Opcode::s_sext_i32_i8
-        | Opcode::s_sext_i32_i16
-        | Opcode::s_bitset0_b32
-        | Opcode::s_bitset0_b64
-        | Opcode::s_bitset1_b32
-        | Opcode::s_bitset1_b64
-        | Opcode::s_quadmask_b32
-        | Opcode::s_quadmask_b64
-        | Opcode::s_abs_i32
-        | Opcode::s_bitreplicate_b64_b32 => Lower(salu_unary::sop1),
-        Opcode::s_and_saveexec_b64
-        | Opcode::s_or_saveexec_b64
-        | Opcode::s_xor_saveexec_b64
-        | Opcode::s_andn2_saveexec_b64
-        | Opcode::s_orn2_saveexec_b64
-        | Opcode::s_nand_saveexec_b64
-        | Opcode::s_nor_saveexec_b64
-        | Opcode::s_xnor_saveexec_b64
-        | Opcode::s_andn1_saveexec_b64
-        | Opcode::s_orn1_saveexec_b64
-        | Opcode::s_andn1_wrexec_b64
-        | Opcode::s_andn2_wrexec_b64
-        | Opcode::s_and_saveexec_b32
-        | Opcode::s_or_saveexec_b32
-        | Opcode::s_xor_saveexec_b32
-        | Opcode::s_andn2_saveexec_b32
-        | Opcode::s_orn2_saveexec_b32
-        | Opcode::s_nand_saveexec_b32
-        | Opcode::s_nor_saveexec_b32
-        | Opcode::s_xnor_saveexec_b32
-        | Opcode::s_andn1_saveexec_b32
-        | Opcode::s_orn1_saveexec_b32
-        | Opcode::s_andn1_wrexec_b32
-        | Opcode::s_andn2_wrexec_b32 => Lower(salu_unary::saveexec),
-        Opcode::s_movrels_b32
-        | Opcode::s_movrels_b64
-        | Opcode::s_movreld_b32
-        | Opcode::s_movreld_b64
-        | Opcode::s_movrelsd_2_b32 => Lower(salu_unary::movrel),
+        Opcode::s_add_u32 => lower!(salu::sop2, Sop2::AddU),
+        Opcode::s_sub_u32 => lower!(salu::sop2, Sop2::SubU),
+        Opcode::s_add_i32 => lower!(salu::sop2, Sop2::AddI),
+        Opcode::s_sub_i32 => lower!(salu::sop2, Sop2::SubI),
+        Opcode::s_addc_u32 => lower!(salu::sop2, Sop2::Addc),
+        Opcode::s_subb_u32 => lower!(salu::sop2, Sop2::Subb),
+        Opcode::s_min_i32 => lower!(salu::sop2, Sop2::MinMax(IntCmp::LtS)),
+        Opcode::s_min_u32 => lower!(salu::sop2, Sop2::MinMax(IntCmp::LtU)),
+        Opcode::s_max_i32 => lower!(salu::sop2, Sop2::MinMax(IntCmp::GtS)),
+        Opcode::s_max_u32 => lower!(salu::sop2, Sop2::MinMax(IntCmp::GtU)),
+        Opcode::s_cselect_b32 => lower!(salu::sop2, Sop2::Cselect),
+        Opcode::s_cselect_b64 => lower!(salu::sop2, Sop2::Cselect),
+        Opcode::s_and_b32 => lower!(salu::sop2, Sop2::And),
+        Opcode::s_and_b64 => lower!(salu::sop2, Sop2::And),
+        Opcode::s_or_b32 => lower!(salu::sop2, Sop2::Or),
+        Opcode::s_or_b64 => lower!(salu::sop2, Sop2::Or),
+        Opcode::s_xor_b32 => lower!(salu::sop2, Sop2::Xor),
+        Opcode::s_xor_b64 => lower!(salu::sop2, Sop2::Xor),
+        Opcode::s_andn2_b32 => lower!(salu::sop2, Sop2::Andn2),
+        Opcode::s_andn2_b64 => lower!(salu::sop2, Sop2::Andn2),
+        Opcode::s_orn2_b32 => lower!(salu::sop2, Sop2::Orn2),
+        Opcode::s_orn2_b64 => lower!(salu::sop2, Sop2::Orn2),
+        Opcode::s_nand_b32 => lower!(salu::sop2, Sop2::Nand),
+        Opcode::s_nand_b64 => lower!(salu::sop2, Sop2::Nand),
+        Opcode::s_nor_b32 => lower!(salu::sop2, Sop2::Nor),
+        Opcode::s_nor_b64 => lower!(salu::sop2, Sop2::Nor),
+        Opcode::s_xnor_b32 => lower!(salu::sop2, Sop2::Xnor),
+        Opcode::s_xnor_b64 => lower!(salu::sop2, Sop2::Xnor),
+        Opcode::s_lshl_b32 => lower!(salu::sop2, Sop2::Shift(IntBin::Shl)),
+        Opcode::s_lshl_b64 => lower!(salu::sop2, Sop2::Shift(IntBin::Shl)),
+        Opcode::s_lshr_b32 => lower!(salu::sop2, Sop2::Shift(IntBin::ShrU)),
+        Opcode::s_lshr_b64 => lower!(salu::sop2, Sop2::Shift(IntBin::ShrU)),
+        Opcode::s_ashr_i32 => lower!(salu::sop2, Sop2::Shift(IntBin::ShrS)),
+        Opcode::s_ashr_i64 => lower!(salu::sop2, Sop2::Shift(IntBin::ShrS)),
+        Opcode::s_bfm_b32 => lower!(salu::sop2, Sop2::Bfm),
+        Opcode::s_bfm_b64 => lower!(salu::sop2, Sop2::Bfm),
+        Opcode::s_mul_i32 => lower!(salu::sop2, Sop2::Mul),
+        Opcode::s_bfe_u32 => lower!(salu::sop2, Sop2::Bfe { signed: false }),
+        Opcode::s_bfe_i32 => lower!(salu::sop2, Sop2::Bfe { signed: true }),
+        Opcode::s_bfe_u64 => lower!(salu::sop2, Sop2::Bfe { signed: false }),
+        Opcode::s_bfe_i64 => lower!(salu::sop2, Sop2::Bfe { signed: true }),
+        Opcode::s_absdiff_i32 => lower!(salu::sop2, Sop2::Absdiff),
+        Opcode::s_lshl1_add_u32 => lower!(salu::sop2, Sop2::LshlAdd(1)),
+        Opcode::s_lshl2_add_u32 => lower!(salu::sop2, Sop2::LshlAdd(2)),
+        Opcode::s_lshl3_add_u32 => lower!(salu::sop2, Sop2::LshlAdd(3)),
+        Opcode::s_lshl4_add_u32 => lower!(salu::sop2, Sop2::LshlAdd(4)),
+        Opcode::s_pack_ll_b32_b16 => lower!(
+            salu::sop2,
+            Sop2::Pack {
+                hi0: false,
+                hi1: false
+            }
+        ),
+        Opcode::s_pack_lh_b32_b16 => lower!(
+            salu::sop2,
+            Sop2::Pack {
+                hi0: false,
+                hi1: true
+            }
+        ),
+        Opcode::s_pack_hh_b32_b16 => lower!(
+            salu::sop2,
+            Sop2::Pack {
+                hi0: true,
+                hi1: true
+            }
+        ),
+        Opcode::s_mul_hi_u32 => lower!(salu::sop2, Sop2::MulHiU),
+        Opcode::s_mul_hi_i32 => lower!(salu::sop2, Sop2::MulHiI),
+        Opcode::s_cmp_eq_i32 => lower!(salu::sopc, Sopc::Cmp(IntCmp::Eq)),
+        Opcode::s_cmp_lg_i32 => lower!(salu::sopc, Sopc::Cmp(IntCmp::Ne)),
+        Opcode::s_cmp_gt_i32 => lower!(salu::sopc, Sopc::Cmp(IntCmp::GtS)),
+        Opcode::s_cmp_ge_i32 => lower!(salu::sopc, Sopc::Cmp(IntCmp::GeS)),
+        Opcode::s_cmp_lt_i32 => lower!(salu::sopc, Sopc::Cmp(IntCmp::LtS)),
+        Opcode::s_cmp_le_i32 => lower!(salu::sopc, Sopc::Cmp(IntCmp::LeS)),
+        Opcode::s_cmp_eq_u32 => lower!(salu::sopc, Sopc::Cmp(IntCmp::Eq)),
+        Opcode::s_cmp_lg_u32 => lower!(salu::sopc, Sopc::Cmp(IntCmp::Ne)),
+        Opcode::s_cmp_gt_u32 => lower!(salu::sopc, Sopc::Cmp(IntCmp::GtU)),
+        Opcode::s_cmp_ge_u32 => lower!(salu::sopc, Sopc::Cmp(IntCmp::GeU)),
+        Opcode::s_cmp_lt_u32 => lower!(salu::sopc, Sopc::Cmp(IntCmp::LtU)),
+        Opcode::s_cmp_le_u32 => lower!(salu::sopc, Sopc::Cmp(IntCmp::LeU)),
+        Opcode::s_bitcmp0_b32 => lower!(salu::sopc, Sopc::Bitcmp { set: false }),
+        Opcode::s_bitcmp1_b32 => lower!(salu::sopc, Sopc::Bitcmp { set: true }),
+        Opcode::s_bitcmp0_b64 => lower!(salu::sopc, Sopc::Bitcmp { set: false }),
+        Opcode::s_bitcmp1_b64 => lower!(salu::sopc, Sopc::Bitcmp { set: true }),
+        Opcode::s_cmp_eq_u64 => lower!(salu::sopc, Sopc::Cmp(IntCmp::Eq)),
+        Opcode::s_cmp_lg_u64 => lower!(salu::sopc, Sopc::Cmp(IntCmp::Ne)),
+        Opcode::s_movk_i32 => lower!(salu_unary::sopk, Sopk::Movk),
+        Opcode::s_cmovk_i32 => lower!(salu_unary::sopk, Sopk::Cmovk),
+        Opcode::s_cmpk_eq_i32 => lower!(salu_unary::sopk, Sopk::Cmp(IntCmp::Eq, true)),
+        Opcode::s_cmpk_lg_i32 => lower!(salu_unary::sopk, Sopk::Cmp(IntCmp::Ne, true)),
+        Opcode::s_cmpk_gt_i32 => lower!(salu_unary::sopk, Sopk::Cmp(IntCmp::GtS, true)),
+        Opcode::s_cmpk_ge_i32 => lower!(salu_unary::sopk, Sopk::Cmp(IntCmp::GeS, true)),
+        Opcode::s_cmpk_lt_i32 => lower!(salu_unary::sopk, Sopk::Cmp(IntCmp::LtS, true)),
+        Opcode::s_cmpk_le_i32 => lower!(salu_unary::sopk, Sopk::Cmp(IntCmp::LeS, true)),
+        Opcode::s_cmpk_eq_u32 => lower!(salu_unary::sopk, Sopk::Cmp(IntCmp::Eq, false)),
+        Opcode::s_cmpk_lg_u32 => lower!(salu_unary::sopk, Sopk::Cmp(IntCmp::Ne, false)),
+        Opcode::s_cmpk_gt_u32 => lower!(salu_unary::sopk, Sopk::Cmp(IntCmp::GtU, false)),
+        Opcode::s_cmpk_ge_u32 => lower!(salu_unary::sopk, Sopk::Cmp(IntCmp::GeU, false)),
+        Opcode::s_cmpk_lt_u32 => lower!(salu_unary::sopk, Sopk::Cmp(IntCmp::LtU, false)),
+        Opcode::s_cmpk_le_u32 => lower!(salu_unary::sopk, Sopk::Cmp(IntCmp::LeU, false)),
+        Opcode::s_addk_i32 => lower!(salu_unary::sopk, Sopk::Addk),
+        Opcode::s_mulk_i32 => lower!(salu_unary::sopk, Sopk::Mulk),
+        Opcode::s_cmov_b32 => lower!(salu_unary::sop1, Sop1::Cmov),
+        Opcode::s_cmov_b64 => lower!(salu_unary::sop1, Sop1::Cmov),
+        Opcode::s_not_b32 => lower!(salu_unary::sop1, Sop1::Not),
+        Opcode::s_not_b64 => lower!(salu_unary::sop1, Sop1::Not),
+        Opcode::s_wqm_b32 => lower!(salu_unary::sop1, Sop1::Wqm),
+        Opcode::s_wqm_b64 => lower!(salu_unary::sop1, Sop1::Wqm),
+        Opcode::s_brev_b32 => lower!(salu_unary::sop1, Sop1::Brev),
+        Opcode::s_brev_b64 => lower!(salu_unary::sop1, Sop1::Brev),
+        Opcode::s_bcnt0_i32_b32 => lower!(salu_unary::sop1, Sop1::Bcnt0),
+        Opcode::s_bcnt0_i32_b64 => lower!(salu_unary::sop1, Sop1::Bcnt0),
+        Opcode::s_bcnt1_i32_b32 => lower!(salu_unary::sop1, Sop1::Bcnt1),
+        Opcode::s_bcnt1_i32_b64 => lower!(salu_unary::sop1, Sop1::Bcnt1),
+        Opcode::s_ff0_i32_b32 => lower!(salu_unary::sop1, Sop1::Ff0),
+        Opcode::s_ff0_i32_b64 => lower!(salu_unary::sop1, Sop1::Ff0),
+        Opcode::s_ff1_i32_b32 => lower!(salu_unary::sop1, Sop1::Ff1),
+        Opcode::s_ff1_i32_b64 => lower!(salu_unary::sop1, Sop1::Ff1),
+        Opcode::s_flbit_i32_b32 => lower!(salu_unary::sop1, Sop1::FlbitU),
+        Opcode::s_flbit_i32_b64 => lower!(salu_unary::sop1, Sop1::FlbitU),
+        Opcode::s_flbit_i32 => lower!(salu_unary::sop1, Sop1::FlbitI),
+        Opcode::s_flbit_i32_i64 => lower!(salu_unary::sop1, Sop1::FlbitI),
+        Opcode::s_sext_i32_i8 => lower!(salu_unary::sop1, Sop1::Sext(8)),
+        Opcode::s_sext_i32_i16 => lower!(salu_unary::sop1, Sop1::Sext(16)),
+        Opcode::s_bitset0_b32 => lower!(salu_unary::sop1, Sop1::Bitset { set: false }),
+        Opcode::s_bitset0_b64 => lower!(salu_unary::sop1, Sop1::Bitset { set: false }),
+        Opcode::s_bitset1_b32 => lower!(salu_unary::sop1, Sop1::Bitset { set: true }),
+        Opcode::s_bitset1_b64 => lower!(salu_unary::sop1, Sop1::Bitset { set: true }),
+        Opcode::s_quadmask_b32 => lower!(salu_unary::sop1, Sop1::Quadmask),
+        Opcode::s_quadmask_b64 => lower!(salu_unary::sop1, Sop1::Quadmask),
+        Opcode::s_abs_i32 => lower!(salu_unary::sop1, Sop1::Abs),
+        Opcode::s_bitreplicate_b64_b32 => lower!(salu_unary::sop1, Sop1::Bitreplicate),
+        Opcode::s_and_saveexec_b64 => Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::And, false)),
+        Opcode::s_or_saveexec_b64 => Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Or, false)),
+        Opcode::s_xor_saveexec_b64 => Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Xor, false)),
+        Opcode::s_andn2_saveexec_b64 => {
+            Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Andn2, false))
+        }
+        Opcode::s_orn2_saveexec_b64 => {
+            Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Orn2, false))
+        }
+        Opcode::s_nand_saveexec_b64 => {
+            Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Nand, false))
+        }
+        Opcode::s_nor_saveexec_b64 => Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Nor, false)),
+        Opcode::s_xnor_saveexec_b64 => {
+            Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Xnor, false))
+        }
+        Opcode::s_andn1_saveexec_b64 => {
+            Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Andn1, false))
+        }
+        Opcode::s_orn1_saveexec_b64 => {
+            Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Orn1, false))
+        }
+        Opcode::s_andn1_wrexec_b64 => Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Andn1, true)),
+        Opcode::s_andn2_wrexec_b64 => Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Andn2, true)),
+        Opcode::s_and_saveexec_b32 => Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::And, false)),
+        Opcode::s_or_saveexec_b32 => Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Or, false)),
+        Opcode::s_xor_saveexec_b32 => Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Xor, false)),
+        Opcode::s_andn2_saveexec_b32 => {
+            Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Andn2, false))
+        }
+        Opcode::s_orn2_saveexec_b32 => {
+            Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Orn2, false))
+        }
+        Opcode::s_nand_saveexec_b32 => {
+            Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Nand, false))
+        }
+        Opcode::s_nor_saveexec_b32 => Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Nor, false)),
+        Opcode::s_xnor_saveexec_b32 => {
+            Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Xnor, false))
+        }
+        Opcode::s_andn1_saveexec_b32 => {
+            Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Andn1, false))
+        }
+        Opcode::s_orn1_saveexec_b32 => {
+            Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Orn1, false))
+        }
+        Opcode::s_andn1_wrexec_b32 => Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Andn1, true)),
+        Opcode::s_andn2_wrexec_b32 => Lower(|l, c| salu_unary::saveexec(l, c, ExecOp::Andn2, true)),
+        Opcode::s_movrels_b32 => lower!(salu_unary::movrel, SMovrel::Src),
+        Opcode::s_movrels_b64 => lower!(salu_unary::movrel, SMovrel::Src),
+        Opcode::s_movreld_b32 => lower!(salu_unary::movrel, SMovrel::Dst),
+        Opcode::s_movreld_b64 => lower!(salu_unary::movrel, SMovrel::Dst),
+        Opcode::s_movrelsd_2_b32 => lower!(salu_unary::movrel, SMovrel::Both),
         Opcode::s_getreg_b32 => Lower(salu_mode::getreg),
-        Opcode::s_setreg_b32 | Opcode::s_setreg_imm32_b32 => Lower(salu_mode::setreg),
+        Opcode::s_setreg_b32 => Lower(|l, c| salu_mode::setreg(l, c, false)),
+        Opcode::s_setreg_imm32_b32 => Lower(|l, c| salu_mode::setreg(l, c, true)),
         // s_version only marks the code's ISA version (rule: s-version-nop)
         Opcode::s_version
         | Opcode::s_waitcnt_vscnt
@@ -766,9 +1162,10 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_waitcnt_expcnt
         | Opcode::s_waitcnt_lgkmcnt => Lower(integer::nop),
         // the program counter under the wave contract (lower::calls)
-        Opcode::s_call_b64 | Opcode::s_getpc_b64 | Opcode::s_setpc_b64 | Opcode::s_swappc_b64 => {
-            Lower(control::straight_line)
-        }
+        Opcode::s_call_b64 => Rule::Flow(Flow::Pc(Pc::Call)),
+        Opcode::s_getpc_b64 => Rule::Flow(Flow::Pc(Pc::Get)),
+        Opcode::s_setpc_b64 => Rule::Flow(Flow::Pc(Pc::Jump { link: false })),
+        Opcode::s_swappc_b64 => Rule::Flow(Flow::Pc(Pc::Jump { link: true })),
         Opcode::s_rfe_b64 => Unlowered("returns from the trap handler: not modelled"),
         Opcode::s_subvector_loop_begin | Opcode::s_subvector_loop_end => Unlowered(SUBVECTOR),
         Opcode::s_waitcnt
@@ -780,19 +1177,20 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::s_setprio
         | Opcode::s_icache_inv
         | Opcode::s_incperflevel
-        | Opcode::s_decperflevel
-        | Opcode::s_barrier => Lower(integer::nop),
-        Opcode::s_round_mode | Opcode::s_denorm_mode => Lower(salu_mode::denorm_round),
+        | Opcode::s_decperflevel => Lower(integer::nop),
+        Opcode::s_barrier => Rule::Flow(Flow::Barrier),
+        Opcode::s_round_mode => Lower(|l, c| salu_mode::denorm_round(l, c, false)),
+        Opcode::s_denorm_mode => Lower(|l, c| salu_mode::denorm_round(l, c, true)),
         Opcode::s_sethalt => Lower(salu_mode::sethalt),
-        // ends the wave like s_endpgm (lower::control)
-        Opcode::s_setkill => Lower(integer::nop),
-        Opcode::s_branch
-        | Opcode::s_cbranch_scc0
-        | Opcode::s_cbranch_scc1
-        | Opcode::s_cbranch_vccz
-        | Opcode::s_cbranch_vccnz
-        | Opcode::s_cbranch_execz
-        | Opcode::s_cbranch_execnz => Lower(control::straight_line),
+        // ends the wave like s_endpgm (rule: s-setkill-ends)
+        Opcode::s_setkill => Rule::Flow(Flow::EndWave),
+        Opcode::s_branch => Rule::Flow(Flow::Branch(Branch::Always)),
+        Opcode::s_cbranch_scc0 => Rule::Flow(Flow::Branch(Branch::Scc0)),
+        Opcode::s_cbranch_scc1 => Rule::Flow(Flow::Branch(Branch::Scc1)),
+        Opcode::s_cbranch_vccz => Rule::Flow(Flow::Branch(Branch::Vccz)),
+        Opcode::s_cbranch_vccnz => Rule::Flow(Flow::Branch(Branch::Vccnz)),
+        Opcode::s_cbranch_execz => Rule::Flow(Flow::Branch(Branch::Execz)),
+        Opcode::s_cbranch_execnz => Rule::Flow(Flow::Branch(Branch::Execnz)),
         Opcode::s_cbranch_cdbgsys
         | Opcode::s_cbranch_cdbguser
         | Opcode::s_cbranch_cdbgsys_or_user
@@ -1066,20 +1464,24 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::v_permlane16_b32 => Lower(|l, c| crosslane::permlane(l, c, false)),
         Opcode::v_permlanex16_b32 => Lower(|l, c| crosslane::permlane(l, c, true)),
         Opcode::v_cvt_pk_u8_f32 => Lower(pack::cvt_pk_u8_f32),
-        Opcode::v_dot2c_f32_f16 | Opcode::v_dot2_f32_f16 => Lower(dot_f16::dot2_f32_f16),
-        Opcode::v_cubeid_f32
-        | Opcode::v_cubesc_f32
-        | Opcode::v_cubetc_f32
-        | Opcode::v_cubema_f32 => Lower(cube::cube),
-        Opcode::v_interp_p1_f32_vop3
-        | Opcode::v_interp_p2_f32_vop3
-        | Opcode::v_interp_mov_f32_vop3
-        | Opcode::v_interp_p1_f32_vintrp
-        | Opcode::v_interp_p2_f32_vintrp
-        | Opcode::v_interp_mov_f32_vintrp => Lower(vintrp::interp_f32),
-        Opcode::v_interp_p1ll_f16 | Opcode::v_interp_p1lv_f16 | Opcode::v_interp_p2_f16 => {
-            Lower(vintrp::interp_f16_op)
+        Opcode::v_dot2c_f32_f16 => Lower(|l, c| dot_f16::dot2_f32_f16(l, c, true)),
+        Opcode::v_dot2_f32_f16 => Lower(|l, c| dot_f16::dot2_f32_f16(l, c, false)),
+        Opcode::v_cubeid_f32 => lower!(cube::cube, CubeOp::Id),
+        Opcode::v_cubesc_f32 => lower!(cube::cube, CubeOp::Sc),
+        Opcode::v_cubetc_f32 => lower!(cube::cube, CubeOp::Tc),
+        Opcode::v_cubema_f32 => lower!(cube::cube, CubeOp::Ma),
+        Opcode::v_interp_p1_f32_vop3 | Opcode::v_interp_p1_f32_vintrp => {
+            lower!(vintrp::interp_f32, InterpF32::P1)
         }
+        Opcode::v_interp_p2_f32_vop3 | Opcode::v_interp_p2_f32_vintrp => {
+            lower!(vintrp::interp_f32, InterpF32::P2)
+        }
+        Opcode::v_interp_mov_f32_vop3 | Opcode::v_interp_mov_f32_vintrp => {
+            lower!(vintrp::interp_f32, InterpF32::Mov)
+        }
+        Opcode::v_interp_p1ll_f16 => lower!(vintrp::interp_f16_op, InterpF16::P1ll),
+        Opcode::v_interp_p1lv_f16 => lower!(vintrp::interp_f16_op, InterpF16::P1lv),
+        Opcode::v_interp_p2_f16 => lower!(vintrp::interp_f16_op, InterpF16::P2),
         Opcode::ds_mskor_b32 => dsa!(Int(LdsOp::MskOr), 4, false),
         Opcode::ds_mskor_rtn_b32 => dsa!(Int(LdsOp::MskOr), 4, true),
         Opcode::ds_cmpst_b32 => dsa!(Int(LdsOp::Cmpst), 4, false),
@@ -1462,6 +1864,24 @@ mod tests {
         let fmac = "v_fmac_legacy_f32 v10, v4, v5";
         let i = [0x0000_0001, 0x7180_0000, 0, 0, 0, 0];
         assert_eq!(run_in(fmac, kept, Target::Gfx1030, i, 0)[0], 0);
+    }
+
+    #[test]
+    fn no_target_changes_the_control_flow() {
+        for op in Opcode::ALL {
+            for gfx in Target::ALL {
+                let f = match rule(op, gfx) {
+                    Rule::Flow(f) => Some(f),
+                    Rule::Lower(_) | Rule::Unlowered(_) => None,
+                };
+                assert_eq!(f, flow(op), "{op} on {gfx}");
+            }
+        }
+        assert_eq!(
+            flow(Opcode::s_cbranch_vccz),
+            Some(Flow::Branch(Branch::Vccz))
+        );
+        assert_eq!(flow(Opcode::v_nop), None);
     }
 
     #[test]

@@ -192,7 +192,8 @@ pub(super) fn div_fixup(l: &mut Lowerer, fmt: Fmt, s0: Handle, s1: Handle, s2: H
     let ieee = l.mode.ieee;
     let fi = match fmt {
         Fmt::F32 => l.flush_in32(),
-        _ => l.flush_in16(),
+        // f16 and f64 share the MODE register's denorm16 field
+        Fmt::F16 | Fmt::F64 => l.flush_in16(),
     };
     let b = &mut l.b;
     // rule: f32-denormals: div_fixup flushes S1 and S2, keeps S0 and the result

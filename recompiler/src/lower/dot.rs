@@ -8,7 +8,7 @@ use super::saturate;
 use super::Lowerer;
 use crate::build::Builder;
 use crate::ir::{Handle, IntBin, IntCmp};
-use rdnaprobe_isa::{Encoding, Opcode};
+use rdnaprobe_isa::Encoding;
 
 /// Field `i` of `width` bits of the U32 `v`, extended to a U64.
 fn field64(b: &mut Builder, v: Handle, i: u32, width: u32, signed: bool) -> Handle {
@@ -24,9 +24,23 @@ fn field64(b: &mut Builder, v: Handle, i: u32, width: u32, signed: bool) -> Hand
 /// The integer dot products: the sum of the products of the `width`-bit fields of src0 and
 /// src1, plus src2 (v_dot4c_i32_i8: plus the destination), wrapping; the clamp bit saturates
 /// the exact sum (rule: integer-clamp).
-pub(super) fn dot(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+/// An integer dot product: the field `width` in bits, `signed` fields, and whether the
+/// destination is the accumulator (v_dot4c_i32_i8) instead of src2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Dot {
+    pub width: u32,
+    pub signed: bool,
+    pub acc_dst: bool,
+}
+
+pub(super) fn dot(l: &mut Lowerer, c: &Ctx, dot: Dot) -> Result<(), String> {
     int_mods(c, true)?;
-    let two = matches!(c.op, Opcode::v_dot2_i32_i16 | Opcode::v_dot2_u32_u16);
+    let Dot {
+        width,
+        signed,
+        acc_dst,
+    } = dot;
+    let two = width == 16;
     if c.enc == Encoding::VOP3P {
         // op_sel / op_sel_hi pick the halves of the packed 16-bit sources of the dot2 forms
         // (the VOP3P rule); on the 32-bit accumulator and on the 8- and 4-bit forms only the
@@ -41,14 +55,6 @@ pub(super) fn dot(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             return Err(format!("{}: neg_lo/neg_hi on an integer op", c.op));
         }
     }
-    let (width, signed) = match c.op {
-        Opcode::v_dot2_i32_i16 => (16, true),
-        Opcode::v_dot2_u32_u16 => (16, false),
-        Opcode::v_dot4_i32_i8 | Opcode::v_dot4c_i32_i8 => (8, true),
-        Opcode::v_dot4_u32_u8 => (8, false),
-        Opcode::v_dot8_i32_i4 => (4, true),
-        _ => (4, false),
-    };
     let mut s = l.int_srcs(c)?;
     if s.len() < 2 {
         return Err(format!("{}: missing source", c.op));
@@ -71,7 +77,7 @@ pub(super) fn dot(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             *v = b.or(lo, hi);
         }
     }
-    let acc = if c.op == Opcode::v_dot4c_i32_i8 {
+    let acc = if acc_dst {
         let dsts = c.inst.dsts(l.wave);
         let d = *dsts.first().ok_or("no destination")?;
         l.read32(&d)?

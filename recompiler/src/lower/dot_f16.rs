@@ -10,7 +10,7 @@ use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Builder, Fmt, Tiny};
 use crate::ir::{FloatBin, FloatCmp, Handle, IntCmp};
-use rdnaprobe_isa::{Encoding, Opcode, Round};
+use rdnaprobe_isa::{Encoding, Round};
 
 /// The rule-facts of one f16 source element: its f32 bits and its exact f64 value.
 struct Elem {
@@ -26,7 +26,8 @@ struct Elem {
 /// / op_sel_hi pick the halves of S0 and S1 and neg_lo / neg_hi negate them; neg_lo[2]
 /// negates the accumulator; op_sel[2] and neg_hi[2] are refused, op_sel_hi[2] is ignored
 /// (assemblers write it set or clear).
-pub(super) fn dot2_f32_f16(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+/// `acc_dst`: v_dot2c_f32_f16, whose accumulator is its destination.
+pub(super) fn dot2_f32_f16(l: &mut Lowerer, c: &Ctx, acc_dst: bool) -> Result<(), String> {
     if c.mods.omod != 0 {
         return Err(format!("{}: omod has no rule here", c.op));
     }
@@ -64,7 +65,7 @@ pub(super) fn dot2_f32_f16(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
         for v in [s0, s1] {
             h.push(l.b.shrc(v, 16));
         }
-        let acc = if c.op == Opcode::v_dot2c_f32_f16 {
+        let acc = if acc_dst {
             let dsts = c.inst.dsts(l.wave);
             *dsts.first().ok_or("no destination")?
         } else {

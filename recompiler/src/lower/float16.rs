@@ -1,7 +1,7 @@
 //! Scalar f16 instructions: arithmetic, min/max, ldexp, div_fixup, the unary ops and the
 //! conversions to and from 16-bit integers (packed f16 lives in `packed.rs`).
 
-use super::arithmetic::{arith, Arith};
+use super::arithmetic::{arith, AddForm, Arith};
 use super::division::div_fixup;
 use super::minmax::minmax;
 use super::operands::Ctx;
@@ -9,33 +9,45 @@ use super::unary::{Unary, UnaryOp};
 use super::Lowerer;
 use crate::build::{Builder, Fmt, Tiny};
 use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, IntCmp, Ty};
-use rdnaprobe_isa::Opcode;
 
 /// v_add_f16, v_sub_f16, v_subrev_f16 (`Arith::Add`), v_mul_f16 (`Arith::Mul`), v_fma_f16,
 /// v_fmamk_f16, v_fmaak_f16 and v_fmac_f16 (`Arith::Fma`; fmac adds to the destination's low
 /// half; the literal K of fmamk/fmaak is read as the f16 in its low 16 bits).
-pub(super) fn arith_f16(l: &mut Lowerer, c: &Ctx, kind: Arith) -> Result<(), String> {
+/// The scalar f16 arithmetic of [`arith_f16`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum F16Arith {
+    Add(AddForm),
+    Mul,
+    /// v_fma_f16, v_fmamk_f16, v_fmaak_f16: three sources.
+    Fma,
+    /// v_fmac_f16: the destination's low half is the addend.
+    Fmac,
+}
+
+pub(super) fn arith_f16(l: &mut Lowerer, c: &Ctx, op: F16Arith) -> Result<(), String> {
+    let kind = match op {
+        F16Arith::Add(_) => Arith::Add,
+        F16Arith::Mul => Arith::Mul,
+        F16Arith::Fma | F16Arith::Fmac => Arith::Fma,
+    };
     let ieee = l.mode.ieee;
     let round = l.mode.round16();
     let (fi, fo) = (l.flush_in16(), l.flush_out16());
     let mut a = l.f16_src(c, 0)?;
     let mut bb = l.f16_src(c, 1)?;
     let mut srcs = vec![];
-    if c.op == Opcode::v_subrev_f16 {
+    if op == F16Arith::Add(AddForm::Subrev) {
         std::mem::swap(&mut a, &mut bb);
     }
-    if c.op == Opcode::v_sub_f16 || c.op == Opcode::v_subrev_f16 {
+    if matches!(op, F16Arith::Add(AddForm::Sub | AddForm::Subrev)) {
         bb = l.b.neg_bits(Fmt::F16, bb);
     }
     srcs.push(a);
     srcs.push(bb);
-    if matches!(
-        c.op,
-        Opcode::v_fma_f16 | Opcode::v_fmamk_f16 | Opcode::v_fmaak_f16
-    ) {
+    if op == F16Arith::Fma {
         // fmamk: S0 * K + S1, fmaak: S0 * S1 + K (the decoder orders the sources so)
         srcs.push(l.f16_src(c, 2)?);
-    } else if c.op == Opcode::v_fmac_f16 {
+    } else if op == F16Arith::Fmac {
         let dsts = c.inst.dsts(l.wave);
         let d = *dsts.first().ok_or("no destination")?;
         let acc = l.read32(&d)?;

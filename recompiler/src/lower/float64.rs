@@ -12,29 +12,64 @@ use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::Fmt;
 use crate::ir::{FloatBin, FloatUn, Handle, IntCmp};
-use rdnaprobe_isa::{Opcode, Operand, Reg, RegKind, Round, Wave};
+use rdnaprobe_isa::{Operand, Reg, RegKind, Round, Wave};
+
+/// An f64 instruction of [`lower_f64`]: what the dispatch passes for each opcode it routes
+/// there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum F64Op {
+    /// One rounding in the f64 mode: fma, div_fmas, add, mul.
+    Arith(F64Arith),
+    /// v_min_f64, or v_max_f64 (`max`).
+    MinMax {
+        max: bool,
+    },
+    DivFixup,
+    Ldexp,
+    /// The one-source ops.
+    Unary(F64Un),
+}
+
+/// The ops of [`F64Op::Arith`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum F64Arith {
+    Fma,
+    DivFmas,
+    Add,
+    Mul,
+}
+
+/// The ops of [`F64Op::Unary`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum F64Un {
+    /// ceil, floor, trunc, rndne: the rounding to an integral value.
+    Round(FloatUn),
+    Fract,
+    FrexpMant,
+    Sqrt,
+    Rsq,
+    Rcp,
+}
 
 /// The f64 instructions (their opcodes are routed here by the dispatch).
-pub(super) fn lower_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn lower_f64(l: &mut Lowerer, c: &Ctx, op: F64Op) -> Result<(), String> {
     let ieee = l.mode.ieee;
     let f = Fmt::F64;
-    let r = match c.op {
-        Opcode::v_fma_f64 | Opcode::v_add_f64 | Opcode::v_mul_f64 | Opcode::v_div_fmas_f64 => {
-            arith(l, c)?
-        }
-        Opcode::v_min_f64 | Opcode::v_max_f64 => {
+    let r = match op {
+        F64Op::Arith(arith_op) => arith(l, c, arith_op)?,
+        F64Op::MinMax { max } => {
             let a = l.f64_src(c, 0)?;
             let bb = l.f64_src(c, 1)?;
-            minmax(&mut l.b, f, a, bb, c.op == Opcode::v_max_f64, ieee)
+            minmax(&mut l.b, f, a, bb, max, ieee)
         }
-        Opcode::v_div_fixup_f64 => {
+        F64Op::DivFixup => {
             let a = l.f64_src(c, 0)?;
             let bb = l.f64_src(c, 1)?;
             let cc = l.f64_src(c, 2)?;
             div_fixup(l, f, a, bb, cc)
         }
-        Opcode::v_ldexp_f64 => ldexp(l, c)?,
-        _ => {
+        F64Op::Ldexp => ldexp(l, c)?,
+        F64Op::Unary(un) => {
             let x = l.f64_src(c, 0)?;
             let b = &mut l.b;
             let nan = b.is_nan(f, x);
@@ -47,23 +82,14 @@ pub(super) fn lower_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let negnz = b.band(neg, nz);
             let dn = b.cf(f, f.default_nan());
             let sgn = b.andc(x, 1 << 63);
-            let r = match c.op {
-                Opcode::v_ceil_f64
-                | Opcode::v_floor_f64
-                | Opcode::v_trunc_f64
-                | Opcode::v_rndne_f64 => {
-                    let op = match c.op {
-                        Opcode::v_ceil_f64 => FloatUn::Ceil,
-                        Opcode::v_floor_f64 => FloatUn::Floor,
-                        Opcode::v_trunc_f64 => FloatUn::Trunc,
-                        _ => FloatUn::RoundEven,
-                    };
-                    let v = b.fu(op, w);
+            let r = match un {
+                F64Un::Round(round) => {
+                    let v = b.fu(round, w);
                     let r = b.bits_of_f64(v);
                     let rz = b.is_zero(f, r);
                     b.sel(rz, sgn, r)
                 }
-                Opcode::v_fract_f64 => {
+                F64Un::Fract => {
                     let fl = b.fu(FloatUn::Floor, w);
                     let d = b.fb(FloatBin::Sub, w, fl);
                     let r = b.bits_of_f64(d);
@@ -74,7 +100,7 @@ pub(super) fn lower_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
                     let r = b.sel(zero, x, r);
                     b.sel(inf, dn, r)
                 }
-                Opcode::v_frexp_mant_f64 => {
+                F64Un::FrexpMant => {
                     // denormal inputs: normalise by 2^64 first
                     let k = b.cf64(2f64.powi(64));
                     let wn = b.fb(FloatBin::Mul, w, k);
@@ -88,14 +114,14 @@ pub(super) fn lower_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
                     let r = b.sel(zero, x, r);
                     b.sel(inf, x, r)
                 }
-                Opcode::v_sqrt_f64 => {
+                F64Un::Sqrt => {
                     // rule: f64-reciprocal-precision
                     let v = recip64(b, x, Recip64::Sqrt);
                     let r = b.sel(inf, x, v);
                     let r = b.sel(zero, x, r);
                     b.sel(negnz, dn, r)
                 }
-                Opcode::v_rsq_f64 => {
+                F64Un::Rsq => {
                     let v = recip64(b, x, Recip64::Rsq);
                     let pz = b.c64(0);
                     let r = b.sel(inf, pz, v);
@@ -103,14 +129,13 @@ pub(super) fn lower_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
                     let r = b.sel(zero, zi, r);
                     b.sel(negnz, dn, r)
                 }
-                Opcode::v_rcp_f64 => {
+                F64Un::Rcp => {
                     let v = recip64(b, x, Recip64::Rcp);
                     let r = b.or(v, sgn);
                     let zi = b.orc(sgn, 0x7ff0_0000_0000_0000);
                     let r = b.sel(zero, zi, r);
                     b.sel(inf, sgn, r)
                 }
-                _ => return Err(format!("{} has no f64 rule", c.op)),
             };
             b.sel(nan, q, r)
         }
@@ -120,20 +145,20 @@ pub(super) fn lower_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 }
 
 /// v_fma_f64, v_div_fmas_f64, v_add_f64 and v_mul_f64: one rounding in the f64 mode.
-fn arith(l: &mut Lowerer, c: &Ctx) -> Result<Handle, String> {
+fn arith(l: &mut Lowerer, c: &Ctx, op: F64Arith) -> Result<Handle, String> {
     let ieee = l.mode.ieee;
     let round = l.mode.round16();
     let f = Fmt::F64;
-    let fused = matches!(c.op, Opcode::v_fma_f64 | Opcode::v_div_fmas_f64);
+    let fused = matches!(op, F64Arith::Fma | F64Arith::DivFmas);
     let n = if fused { 3 } else { 2 };
     let mut s = Vec::new();
     for i in 0..n {
         s.push(l.f64_src(c, i)?);
     }
     // rule: f64-denormals: v_div_fmas_f64 keeps denormal operands and flushes only its result
-    let flush_in = l.flush_in16() && c.op != Opcode::v_div_fmas_f64;
+    let flush_in = l.flush_in16() && op != F64Arith::DivFmas;
     let flush_out = l.flush_out16();
-    let vcc = if c.op == Opcode::v_div_fmas_f64 {
+    let vcc = if op == F64Arith::DivFmas {
         let vcc_op = Operand::Reg(Reg {
             kind: RegKind::Vcc,
             index: 0,
@@ -147,23 +172,23 @@ fn arith(l: &mut Lowerer, c: &Ctx) -> Result<Handle, String> {
     // rule: f64-denormals: inputs flush with denorm16 bit 0 clear
     let s: Vec<Handle> = s.iter().map(|&x| b.flush_if(f, x, flush_in)).collect();
     let w: Vec<Handle> = s.iter().map(|&x| b.f64_of(x)).collect();
-    let v = match c.op {
-        Opcode::v_add_f64 => b.fb(FloatBin::Add, w[0], w[1]),
-        Opcode::v_mul_f64 => b.fb(FloatBin::Mul, w[0], w[1]),
-        _ => b.fma(w[0], w[1], w[2]),
+    let v = match op {
+        F64Arith::Add => b.fb(FloatBin::Add, w[0], w[1]),
+        F64Arith::Mul => b.fb(FloatBin::Mul, w[0], w[1]),
+        F64Arith::Fma | F64Arith::DivFmas => b.fma(w[0], w[1], w[2]),
     };
     // rule: f64-rounding-mode: a directed mode or a flush needs the rounding on the bits
     let soft = fused || round != Round::NearestEven || flush_in || flush_out;
     let v = if soft {
         // add is s0 * 1 + s1, mul is s0 * s1 + (the zero of the product's sign)
-        let (x, y, z) = match c.op {
-            Opcode::v_add_f64 => (s[0], b.c64(f.one()), s[1]),
-            Opcode::v_mul_f64 => {
+        let (x, y, z) = match op {
+            F64Arith::Add => (s[0], b.c64(f.one()), s[1]),
+            F64Arith::Mul => {
                 let sa = b.andc(s[0], f.sign_mask());
                 let sb = b.andc(s[1], f.sign_mask());
                 (s[0], s[1], b.xor(sa, sb))
             }
-            _ => (s[0], s[1], s[2]),
+            F64Arith::Fma | F64Arith::DivFmas => (s[0], s[1], s[2]),
         };
         // rule: div-fmas: with VCC set the result is scaled by 2^128 (|S2| >= 2) or
         // 2^-128, within the single rounding

@@ -10,7 +10,7 @@ use super::saturate;
 use super::Lowerer;
 use crate::build::Builder;
 use crate::ir::{Handle, IntBin, IntCmp};
-use rdnaprobe_isa::{Encoding, Opcode};
+use rdnaprobe_isa::Encoding;
 
 /// Sign- or zero-extends the low 16 bits of the U32 `v`.
 pub(super) fn ext16(b: &mut Builder, v: Handle, signed: bool) -> Handle {
@@ -82,56 +82,45 @@ impl Lowerer {
     }
 }
 
-/// Whether the op reads its 16-bit sources as signed.
-fn signed(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::v_add_nc_i16
-            | Opcode::v_sub_nc_i16
-            | Opcode::v_ashrrev_i16
-            | Opcode::v_mad_i16
-            | Opcode::v_mad_i32_i16
-            | Opcode::v_min_i16
-            | Opcode::v_max_i16
-            | Opcode::v_min3_i16
-            | Opcode::v_max3_i16
-            | Opcode::v_med3_i16
-    )
+/// A scalar 16-bit integer op, and whether it reads its 16-bit sources as signed: what the
+/// dispatch passes for each opcode it routes to [`op`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Int16 {
+    pub op: I16,
+    pub signed: bool,
+}
+
+/// The computation of an [`Int16`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum I16 {
+    Add,
+    Sub,
+    MulLo,
+    Mad,
+    /// v_mad_u32_u16 / v_mad_i32_i16: a 32-bit addend and result.
+    MadWide,
+    /// The shifts take the amount from src0 (`lshlrev`): the shift op.
+    ShiftRev(IntBin),
+    Min,
+    Max,
+    Min3,
+    Max3,
+    Med3,
 }
 
 /// The scalar 16-bit integer ops (their opcodes are routed here by the dispatch).
-pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
-    let sg = signed(c.op);
-    let wide = matches!(c.op, Opcode::v_mad_u32_u16 | Opcode::v_mad_i32_i16);
+pub(super) fn op(l: &mut Lowerer, c: &Ctx, Int16 { op, signed: sg }: Int16) -> Result<(), String> {
     // the VOP2-born forms (llvm-mc-19 for gfx1030 takes neither clamp nor op_sel on them)
-    let vop2_born = matches!(
-        c.op,
-        Opcode::v_lshlrev_b16
-            | Opcode::v_lshrrev_b16
-            | Opcode::v_ashrrev_i16
-            | Opcode::v_mul_lo_u16
-            | Opcode::v_min_u16
-            | Opcode::v_min_i16
-            | Opcode::v_max_u16
-            | Opcode::v_max_i16
-    );
+    let (vop2_born, three) = match op {
+        I16::ShiftRev(_) | I16::MulLo | I16::Min | I16::Max => (true, false),
+        I16::Add | I16::Sub => (false, false),
+        I16::Mad | I16::MadWide | I16::Min3 | I16::Max3 | I16::Med3 => (false, true),
+    };
+    let wide = op == I16::MadWide;
     int_mods(c, !vop2_born)?;
     if vop2_born && c.mods.op_sel != 0 {
         return Err(format!("{}: op_sel has no rule for this op", c.op));
     }
-    let three = matches!(
-        c.op,
-        Opcode::v_mad_u16
-            | Opcode::v_mad_i16
-            | Opcode::v_mad_u32_u16
-            | Opcode::v_mad_i32_i16
-            | Opcode::v_min3_i16
-            | Opcode::v_min3_u16
-            | Opcode::v_max3_i16
-            | Opcode::v_max3_u16
-            | Opcode::v_med3_i16
-            | Opcode::v_med3_u16
-    );
     let x = l.src16(c, 0, sg)?;
     let y = l.src16(c, 1, sg)?;
     let z = if wide {
@@ -142,78 +131,68 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
         None
     };
     let z = || z.ok_or_else(|| format!("{}: missing source 2", c.op));
-    if wide {
-        if c.enc == Encoding::VOP3 && c.mods.op_sel & 8 != 0 {
-            return Err(format!("{}: op_sel on the 32-bit destination", c.op));
-        }
-        let b = &mut l.b;
-        // the 16-bit product is exact in 32 bits; the sum wraps (or saturates with clamp)
-        let p = b.ib(IntBin::Mul, x, y);
-        let r = if c.mods.clamp {
-            // rule: integer-clamp
-            let (p64, z64) = if sg {
-                let p64 = saturate::sext64(b, p, 32);
-                (p64, saturate::sext64(b, z()?, 32))
-            } else {
-                (b.zext(p), b.zext(z()?))
-            };
-            let s = b.add(p64, z64);
-            saturate::saturate(b, s, sg)
-        } else {
-            b.add(p, z()?)
-        };
-        return l.write_result(c.inst, r);
-    }
     let (lt, gt) = if sg {
         (IntCmp::LtS, IntCmp::GtS)
     } else {
         (IntCmp::LtU, IntCmp::GtU)
     };
     let b = &mut l.b;
-    let r = match c.op {
-        Opcode::v_add_nc_u16 | Opcode::v_add_nc_i16 => b.add(x, y),
-        Opcode::v_sub_nc_u16 | Opcode::v_sub_nc_i16 => b.sub(x, y),
-        Opcode::v_mul_lo_u16 => b.ib(IntBin::Mul, x, y),
-        Opcode::v_mad_u16 | Opcode::v_mad_i16 => {
+    let r = match op {
+        I16::MadWide => {
+            if c.enc == Encoding::VOP3 && c.mods.op_sel & 8 != 0 {
+                return Err(format!("{}: op_sel on the 32-bit destination", c.op));
+            }
+            // the 16-bit product is exact in 32 bits; the sum wraps (or saturates with clamp)
+            let p = b.ib(IntBin::Mul, x, y);
+            let r = if c.mods.clamp {
+                // rule: integer-clamp
+                let (p64, z64) = if sg {
+                    let p64 = saturate::sext64(b, p, 32);
+                    (p64, saturate::sext64(b, z()?, 32))
+                } else {
+                    (b.zext(p), b.zext(z()?))
+                };
+                let s = b.add(p64, z64);
+                saturate::saturate(b, s, sg)
+            } else {
+                b.add(p, z()?)
+            };
+            return l.write_result(c.inst, r);
+        }
+        I16::Add => b.add(x, y),
+        I16::Sub => b.sub(x, y),
+        I16::MulLo => b.ib(IntBin::Mul, x, y),
+        I16::Mad => {
             let p = b.ib(IntBin::Mul, x, y);
             b.add(p, z()?)
         }
-        Opcode::v_lshlrev_b16 | Opcode::v_lshrrev_b16 | Opcode::v_ashrrev_i16 => {
+        I16::ShiftRev(shift) => {
             // D = S1 shifted by S0[3:0]
             let sh = b.andc(x, 15);
-            match c.op {
-                Opcode::v_lshlrev_b16 => b.ib(IntBin::Shl, y, sh),
-                Opcode::v_lshrrev_b16 => b.ib(IntBin::ShrU, y, sh),
-                _ => b.ib(IntBin::ShrS, y, sh),
-            }
+            b.ib(shift, y, sh)
         }
-        Opcode::v_min_i16 | Opcode::v_min_u16 => {
+        I16::Min => {
             let k = b.icmp(lt, x, y);
             b.sel(k, x, y)
         }
-        Opcode::v_max_i16 | Opcode::v_max_u16 => {
+        I16::Max => {
             let k = b.icmp(gt, x, y);
             b.sel(k, x, y)
         }
-        Opcode::v_min3_i16 | Opcode::v_min3_u16 | Opcode::v_max3_i16 | Opcode::v_max3_u16 => {
-            let cmp = if matches!(c.op, Opcode::v_min3_i16 | Opcode::v_min3_u16) {
-                lt
-            } else {
-                gt
-            };
+        I16::Min3 | I16::Max3 => {
+            let cmp = if op == I16::Min3 { lt } else { gt };
             let k = b.icmp(cmp, x, y);
             let t = b.sel(k, x, y);
             let z = z()?;
             let k2 = b.icmp(cmp, t, z);
             b.sel(k2, t, z)
         }
-        Opcode::v_med3_i16 | Opcode::v_med3_u16 => med3(b, lt, x, y, z()?),
-        _ => return Err(format!("{} has no 16-bit integer rule", c.op)),
+        I16::Med3 => med3(b, lt, x, y, z()?),
     };
     // rule: integer-clamp: add, sub and the mads saturate their exact 32-bit value; the
     // min3/max3/med3 results are in range already
     let r = if c.mods.clamp {
-        let negative = matches!(c.op, Opcode::v_sub_nc_u16);
+        let negative = op == I16::Sub && !sg;
         sat16(b, r, sg, negative)
     } else {
         r

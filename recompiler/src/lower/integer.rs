@@ -7,7 +7,6 @@ use super::saturate;
 use super::Lowerer;
 use crate::build::Fmt;
 use crate::ir::{Handle, IntBin, IntCmp, IntUn};
-use rdnaprobe_isa::Opcode;
 
 /// s_nop, s_endpgm, v_nop: nothing to compute.
 pub(super) fn nop(_l: &mut Lowerer, _c: &Ctx) -> Result<(), String> {
@@ -23,9 +22,89 @@ pub(super) fn s_mov(l: &mut Lowerer, c: &Ctx, dwords: u8) -> Result<(), String> 
     }
 }
 
+/// A VALU integer op: what the dispatch passes for each opcode it routes to [`op`]. Operand
+/// widths come from the table; the variant names the computation and, where opcodes share one,
+/// the parameter that tells them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum IntOp {
+    Mov,
+    Not,
+    Bfrev,
+    /// v_ffbl_b32: the index of the lowest set bit.
+    Ffbl,
+    /// v_ffbh_u32: leading zeros.
+    FfbhU,
+    /// v_ffbh_i32: leading bits equal to the sign.
+    FfbhI,
+    Bcnt,
+    Cndmask,
+    /// v_lshlrev_b32 / v_lshrrev_b32 / v_ashrrev_i32: the shift amount is src0.
+    ShiftRev(IntBin),
+    /// The 64-bit forms of [`IntOp::ShiftRev`].
+    ShiftRev64(IntBin),
+    And,
+    Or,
+    Xor,
+    Xnor,
+    /// v_add_nc_u32 (the clamp saturates unsigned).
+    AddU,
+    /// v_add_nc_i32 (the clamp saturates signed).
+    AddI,
+    SubU,
+    SubI,
+    SubrevU,
+    /// v_alignbit_b32, or v_alignbyte_b32 (`bytes`).
+    Align {
+        bytes: bool,
+    },
+    Bfm,
+    MulU24,
+    MulI24,
+    MulHiU24,
+    MulHiI24,
+    MadU24,
+    MadI24,
+    MulLo,
+    MulHiU,
+    MulHiI,
+    Xad,
+    /// v_mbcnt_lo_u32_b32, or v_mbcnt_hi_u32_b32 (`hi`).
+    Mbcnt {
+        hi: bool,
+    },
+    /// v_min_* / v_max_*: the comparison that keeps src0.
+    MinMax(IntCmp),
+    /// v_min3_* / v_max3_*: the comparison that keeps the first.
+    Of3(IntCmp),
+    Med3 {
+        signed: bool,
+    },
+    Bfe {
+        signed: bool,
+    },
+    Bfi,
+    LshlAdd,
+    AddLshl,
+    LshlOr,
+    AndOr,
+    Or3,
+    Xor3,
+    Add3,
+    /// The carry-out forms (v_add_co_u32 ... v_subrev_co_ci_u32).
+    Carry(Carry),
+}
+
+/// Which carry-out add or subtract: `sub`, with the sources `reversed`, reading a `carry_in`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Carry {
+    pub sub: bool,
+    pub reversed: bool,
+    pub carry_in: bool,
+}
+
 /// The VALU integer ops (their opcodes are routed here by the dispatch): sources after SDWA
 /// selection, one 32-bit result (carries and 64-bit shifts write two).
-pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn op(l: &mut Lowerer, c: &Ctx, op: IntOp) -> Result<(), String> {
     let wave = l.wave;
     let s = l.int_srcs(c)?;
     let arg = |i: usize| -> Result<Handle, String> {
@@ -36,17 +115,17 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     let b = &mut l.b;
     if c.mods.clamp {
         // rule: integer-clamp: the clamp bit saturates instead of wrapping
-        if let Some((exact, signed)) = saturate::exact(b, c.op, &s) {
+        if let Some((exact, signed)) = saturate::exact(b, op, &s) {
             let v = saturate::saturate(b, exact, signed);
             return l.write_result(c.inst, v);
         }
     }
-    let v = match c.op {
-        Opcode::v_mov_b32 => arg(0)?,
-        Opcode::v_not_b32 => b.iu(IntUn::Not, arg(0)?),
-        Opcode::v_bfrev_b32 => b.iu(IntUn::BitReverse, arg(0)?),
-        Opcode::v_ffbl_b32 => b.iu(IntUn::FindLsb, arg(0)?),
-        Opcode::v_ffbh_u32 => {
+    let v = match op {
+        IntOp::Mov => arg(0)?,
+        IntOp::Not => b.iu(IntUn::Not, arg(0)?),
+        IntOp::Bfrev => b.iu(IntUn::BitReverse, arg(0)?),
+        IntOp::Ffbl => b.iu(IntUn::FindLsb, arg(0)?),
+        IntOp::FfbhU => {
             // count of leading zeros, all ones for 0
             let x = arg(0)?;
             let msb = b.iu(IntUn::FindMsbU, x);
@@ -56,11 +135,11 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let ones = b.c32(u32::MAX);
             b.sel(z, ones, r)
         }
-        Opcode::v_bcnt_u32_b32 => {
+        IntOp::Bcnt => {
             let p = b.iu(IntUn::Popcount, arg(0)?);
             b.add(p, arg(1)?)
         }
-        Opcode::v_cndmask_b32 => {
+        IntOp::Cndmask => {
             let srcs = c.srcs.clone();
             let mask = srcs.get(2).ok_or("v_cndmask_b32 without a mask")?;
             let bit = l.read_mask(mask)?;
@@ -73,34 +152,26 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let r = l.b.sel(bit, y, x);
             return l.write_result(c.inst, r);
         }
-        Opcode::v_lshrrev_b32 => {
+        IntOp::ShiftRev(shift) => {
             let sh = b.andc(arg(0)?, 31);
-            b.ib(IntBin::ShrU, arg(1)?, sh)
+            b.ib(shift, arg(1)?, sh)
         }
-        Opcode::v_lshlrev_b32 => {
-            let sh = b.andc(arg(0)?, 31);
-            b.ib(IntBin::Shl, arg(1)?, sh)
-        }
-        Opcode::v_ashrrev_i32 => {
-            let sh = b.andc(arg(0)?, 31);
-            b.ib(IntBin::ShrS, arg(1)?, sh)
-        }
-        Opcode::v_and_b32 => b.and(arg(0)?, arg(1)?),
-        Opcode::v_or_b32 => b.or(arg(0)?, arg(1)?),
-        Opcode::v_xor_b32 => b.xor(arg(0)?, arg(1)?),
-        Opcode::v_xnor_b32 => {
+        IntOp::And => b.and(arg(0)?, arg(1)?),
+        IntOp::Or => b.or(arg(0)?, arg(1)?),
+        IntOp::Xor => b.xor(arg(0)?, arg(1)?),
+        IntOp::Xnor => {
             let x = b.xor(arg(0)?, arg(1)?);
             b.iu(IntUn::Not, x)
         }
-        Opcode::v_add_nc_u32 | Opcode::v_add_nc_i32 => b.add(arg(0)?, arg(1)?),
-        Opcode::v_sub_nc_i32 => b.sub(arg(0)?, arg(1)?),
-        Opcode::v_alignbit_b32 | Opcode::v_alignbyte_b32 => {
+        IntOp::AddU | IntOp::AddI => b.add(arg(0)?, arg(1)?),
+        IntOp::SubI => b.sub(arg(0)?, arg(1)?),
+        IntOp::Align { bytes } => {
             // ({src0, src1} >> shift)[31:0]
             let hi = b.zext(arg(0)?);
             let hi = b.shlc(hi, 32);
             let lo = b.zext(arg(1)?);
             let v = b.or(hi, lo);
-            let sh = if c.op == Opcode::v_alignbit_b32 {
+            let sh = if !bytes {
                 b.andc(arg(2)?, 31)
             } else {
                 let s = b.andc(arg(2)?, 3);
@@ -110,7 +181,7 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let r = b.ib(IntBin::ShrU, v, sh);
             b.trunc64(r)
         }
-        Opcode::v_bfm_b32 => {
+        IntOp::Bfm => {
             // ((1 << width) - 1) << offset, 5-bit fields, truncating 32-bit shifts
             let w = b.andc(arg(0)?, 31);
             let o = b.andc(arg(1)?, 31);
@@ -119,25 +190,25 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let m1 = b.sub(m1, one);
             b.ib(IntBin::Shl, m1, o)
         }
-        Opcode::v_mul_hi_u32_u24 => {
+        IntOp::MulHiU24 => {
             let x = b.andc(arg(0)?, 0xff_ffff);
             let y = b.andc(arg(1)?, 0xff_ffff);
             b.ib(IntBin::MulHiU, x, y)
         }
-        Opcode::v_mul_hi_i32_i24 => {
+        IntOp::MulHiI24 => {
             let x = b.shlc(arg(0)?, 8);
             let x = b.sarc(x, 8);
             let y = b.shlc(arg(1)?, 8);
             let y = b.sarc(y, 8);
             b.ib(IntBin::MulHiS, x, y)
         }
-        Opcode::v_mad_u32_u24 => {
+        IntOp::MadU24 => {
             let x = b.andc(arg(0)?, 0xff_ffff);
             let y = b.andc(arg(1)?, 0xff_ffff);
             let p = b.ib(IntBin::Mul, x, y);
             b.add(p, arg(2)?)
         }
-        Opcode::v_mad_i32_i24 => {
+        IntOp::MadI24 => {
             let x = b.shlc(arg(0)?, 8);
             let x = b.sarc(x, 8);
             let y = b.shlc(arg(1)?, 8);
@@ -145,11 +216,11 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let p = b.ib(IntBin::Mul, x, y);
             b.add(p, arg(2)?)
         }
-        Opcode::v_xad_u32 => {
+        IntOp::Xad => {
             let x = b.xor(arg(0)?, arg(1)?);
             b.add(x, arg(2)?)
         }
-        Opcode::v_ffbh_i32 => {
+        IntOp::FfbhI => {
             // index from the top of the first bit that differs from the sign bit
             let x = arg(0)?;
             let s = b.sarc(x, 31);
@@ -161,10 +232,10 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let ones = b.c32(u32::MAX);
             b.sel(z, ones, r)
         }
-        Opcode::v_mbcnt_lo_u32_b32 | Opcode::v_mbcnt_hi_u32_b32 => {
+        IntOp::Mbcnt { hi } => {
             // popcount of the mask bits of the lanes below this one (in this half)
             let lane = l.lane;
-            let n = if c.op == Opcode::v_mbcnt_lo_u32_b32 {
+            let n = if !hi {
                 lane
             } else {
                 let c32 = b.c32(32);
@@ -173,7 +244,7 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
                 let z = b.c32(0);
                 b.sel(ge, d, z)
             };
-            let n = if c.op == Opcode::v_mbcnt_lo_u32_b32 {
+            let n = if !hi {
                 let big = b.icmpc(IntCmp::GeU, lane, 32);
                 let c32 = b.c32(32);
                 b.sel(big, c32, n)
@@ -189,38 +260,22 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let p = b.iu(IntUn::Popcount, bits);
             b.add(p, arg(1)?)
         }
-        Opcode::v_sub_nc_u32 => b.sub(arg(0)?, arg(1)?),
-        Opcode::v_subrev_nc_u32 => b.sub(arg(1)?, arg(0)?),
-        Opcode::v_min_i32 | Opcode::v_max_i32 | Opcode::v_min_u32 | Opcode::v_max_u32 => {
-            let op = match c.op {
-                Opcode::v_min_i32 => IntCmp::LtS,
-                Opcode::v_max_i32 => IntCmp::GtS,
-                Opcode::v_min_u32 => IntCmp::LtU,
-                _ => IntCmp::GtU,
-            };
+        IntOp::SubU => b.sub(arg(0)?, arg(1)?),
+        IntOp::SubrevU => b.sub(arg(1)?, arg(0)?),
+        IntOp::MinMax(op) => {
             let (x, y) = (arg(0)?, arg(1)?);
             let c = b.icmp(op, x, y);
             b.sel(c, x, y)
         }
-        Opcode::v_min3_i32 | Opcode::v_max3_i32 | Opcode::v_min3_u32 | Opcode::v_max3_u32 => {
-            let op = match c.op {
-                Opcode::v_min3_i32 => IntCmp::LtS,
-                Opcode::v_max3_i32 => IntCmp::GtS,
-                Opcode::v_min3_u32 => IntCmp::LtU,
-                _ => IntCmp::GtU,
-            };
+        IntOp::Of3(op) => {
             let (x, y, z) = (arg(0)?, arg(1)?, arg(2)?);
             let c = b.icmp(op, x, y);
             let t = b.sel(c, x, y);
             let c2 = b.icmp(op, t, z);
             b.sel(c2, t, z)
         }
-        Opcode::v_med3_i32 | Opcode::v_med3_u32 => {
-            let lt = if c.op == Opcode::v_med3_i32 {
-                IntCmp::LtS
-            } else {
-                IntCmp::LtU
-            };
+        IntOp::Med3 { signed } => {
+            let lt = if signed { IntCmp::LtS } else { IntCmp::LtU };
             let (x, y, z) = (arg(0)?, arg(1)?, arg(2)?);
             let c = b.icmp(lt, x, y);
             let lo = b.sel(c, x, y);
@@ -230,22 +285,22 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let c3 = b.icmp(lt, lo, m2);
             b.sel(c3, m2, lo)
         }
-        Opcode::v_mul_lo_u32 => b.ib(IntBin::Mul, arg(0)?, arg(1)?),
-        Opcode::v_mul_hi_u32 => b.ib(IntBin::MulHiU, arg(0)?, arg(1)?),
-        Opcode::v_mul_hi_i32 => b.ib(IntBin::MulHiS, arg(0)?, arg(1)?),
-        Opcode::v_mul_u32_u24 => {
+        IntOp::MulLo => b.ib(IntBin::Mul, arg(0)?, arg(1)?),
+        IntOp::MulHiU => b.ib(IntBin::MulHiU, arg(0)?, arg(1)?),
+        IntOp::MulHiI => b.ib(IntBin::MulHiS, arg(0)?, arg(1)?),
+        IntOp::MulU24 => {
             let x = b.andc(arg(0)?, 0xff_ffff);
             let y = b.andc(arg(1)?, 0xff_ffff);
             b.ib(IntBin::Mul, x, y)
         }
-        Opcode::v_mul_i32_i24 => {
+        IntOp::MulI24 => {
             let x = b.shlc(arg(0)?, 8);
             let x = b.sarc(x, 8);
             let y = b.shlc(arg(1)?, 8);
             let y = b.sarc(y, 8);
             b.ib(IntBin::Mul, x, y)
         }
-        Opcode::v_bfe_u32 | Opcode::v_bfe_i32 => {
+        IntOp::Bfe { signed } => {
             // offset = src1[4:0], width = src2[4:0]; width 0 gives 0
             let off = b.andc(arg(1)?, 31);
             let w = b.andc(arg(2)?, 31);
@@ -255,7 +310,7 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let sh = b.ib(IntBin::Shl, arg(0)?, up);
             let sh = b.andc(sh, u64::from(u32::MAX));
             let tw = b.sub(c32, w);
-            let r = if c.op == Opcode::v_bfe_i32 {
+            let r = if signed {
                 b.ib(IntBin::ShrS, sh, tw)
             } else {
                 b.ib(IntBin::ShrU, sh, tw)
@@ -264,7 +319,7 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let ow = b.add(off, w);
             let past = b.icmpc(IntCmp::GtU, ow, 32);
             let plain = b.ib(IntBin::ShrU, arg(0)?, off);
-            let plain = if c.op == Opcode::v_bfe_i32 {
+            let plain = if signed {
                 b.ib(IntBin::ShrS, arg(0)?, off)
             } else {
                 plain
@@ -274,60 +329,52 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let zero = b.c32(0);
             b.sel(z, zero, r)
         }
-        Opcode::v_bfi_b32 => {
+        IntOp::Bfi => {
             let (mk, x, y) = (arg(0)?, arg(1)?, arg(2)?);
             let a = b.and(mk, x);
             let nm = b.iu(IntUn::Not, mk);
             let c = b.and(nm, y);
             b.or(a, c)
         }
-        Opcode::v_lshl_add_u32 => {
+        IntOp::LshlAdd => {
             let sh = b.andc(arg(1)?, 31);
             let s = b.ib(IntBin::Shl, arg(0)?, sh);
             b.add(s, arg(2)?)
         }
-        Opcode::v_add_lshl_u32 => {
+        IntOp::AddLshl => {
             let a = b.add(arg(0)?, arg(1)?);
             let sh = b.andc(arg(2)?, 31);
             b.ib(IntBin::Shl, a, sh)
         }
-        Opcode::v_lshl_or_b32 => {
+        IntOp::LshlOr => {
             let sh = b.andc(arg(1)?, 31);
             let s = b.ib(IntBin::Shl, arg(0)?, sh);
             b.or(s, arg(2)?)
         }
-        Opcode::v_and_or_b32 => {
+        IntOp::AndOr => {
             let a = b.and(arg(0)?, arg(1)?);
             b.or(a, arg(2)?)
         }
-        Opcode::v_or3_b32 => {
+        IntOp::Or3 => {
             let a = b.or(arg(0)?, arg(1)?);
             b.or(a, arg(2)?)
         }
-        Opcode::v_xor3_b32 => {
+        IntOp::Xor3 => {
             let a = b.xor(arg(0)?, arg(1)?);
             b.xor(a, arg(2)?)
         }
-        Opcode::v_add3_u32 => {
+        IntOp::Add3 => {
             let a = b.add(arg(0)?, arg(1)?);
             b.add(a, arg(2)?)
         }
-        Opcode::v_add_co_u32
-        | Opcode::v_sub_co_u32
-        | Opcode::v_subrev_co_u32
-        | Opcode::v_add_co_ci_u32
-        | Opcode::v_sub_co_ci_u32
-        | Opcode::v_subrev_co_ci_u32 => {
+        IntOp::Carry(carry) => {
             let srcs = c.srcs.clone();
-            let (x, y) = if matches!(c.op, Opcode::v_subrev_co_u32 | Opcode::v_subrev_co_ci_u32) {
+            let (x, y) = if carry.reversed {
                 (arg(1)?, arg(0)?)
             } else {
                 (arg(0)?, arg(1)?)
             };
-            let cin = if matches!(
-                c.op,
-                Opcode::v_add_co_ci_u32 | Opcode::v_sub_co_ci_u32 | Opcode::v_subrev_co_ci_u32
-            ) {
+            let cin = if carry.carry_in {
                 let mk = srcs.get(2).ok_or("carry-in mask missing")?;
                 let bit = l.read_mask(mk)?;
                 l.b.b2u(bit)
@@ -338,7 +385,7 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let x64 = b.zext(x);
             let y64 = b.zext(y);
             let c64 = b.zext(cin);
-            let r = if matches!(c.op, Opcode::v_add_co_u32 | Opcode::v_add_co_ci_u32) {
+            let r = if !carry.sub {
                 let s = b.add(x64, y64);
                 b.add(s, c64)
             } else {
@@ -359,26 +406,20 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             l.write_result(c.inst, lo)?;
             return l.write_mask(cd, carry);
         }
-        Opcode::v_lshlrev_b64 | Opcode::v_lshrrev_b64 | Opcode::v_ashrrev_i64 => {
+        IntOp::ShiftRev64(shift) => {
             let srcs = c.srcs.clone();
             let sh = l.read32(srcs.first().ok_or("missing shift")?)?;
             let x = l.read64(srcs.get(1).ok_or("missing source")?, false)?;
             let b = &mut l.b;
             let sh = b.andc(sh, 63);
             let sh = b.zext(sh);
-            let op = match c.op {
-                Opcode::v_lshlrev_b64 => IntBin::Shl,
-                Opcode::v_lshrrev_b64 => IntBin::ShrU,
-                _ => IntBin::ShrS,
-            };
-            let r = b.ib(op, x, sh);
+            let r = b.ib(shift, x, sh);
             let lo = b.trunc64(r);
             let hi = b.hi32(r);
             let dsts = c.inst.dsts(wave);
             let d = *dsts.first().ok_or("no destination")?;
             return l.write_vdst(&d, &[lo, hi]);
         }
-        _ => return Err(format!("{} has no integer rule", c.op)),
     };
     l.write_result(c.inst, v)
 }

@@ -86,6 +86,7 @@ mod wave;
 mod wave_tests;
 
 use crate::ir::Kernel;
+use control::Flow;
 use dispatch::Rule;
 use operands::Ctx;
 use rdnaprobe_isa::{
@@ -235,7 +236,7 @@ pub fn is_lowered(op: Opcode, gfx: Target) -> bool {
 /// Why `op` has no lowering on `gfx` (`None` when it has one).
 pub fn unlowered_reason(op: Opcode, gfx: Target) -> Option<&'static str> {
     match dispatch::rule(op, gfx) {
-        Rule::Lower(_) => None,
+        Rule::Lower(_) | Rule::Flow(_) => None,
         Rule::Unlowered(reason) => Some(reason),
     }
 }
@@ -263,6 +264,11 @@ impl Lowerer {
                     f(self, &c)
                 }
             }
+            // Straight-line code has no blocks to end: a barrier and the end of the wave have
+            // nothing to do there (`control::reachable` stops the body at the end), the
+            // branches and program-counter ops need the wave contract's blocks.
+            Rule::Flow(Flow::Barrier | Flow::EndWave) => Ok(()),
+            Rule::Flow(Flow::Branch(_) | Flow::Pc(_)) => Err(control::NEEDS_WAVE.to_string()),
             Rule::Unlowered(reason) => Err(reason.to_string()),
         };
         r.map_err(|reason| Self::unsupported(inst, offset, reason))

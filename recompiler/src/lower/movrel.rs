@@ -173,7 +173,22 @@ impl Lowerer {
 /// and v_swaprel_b32 (those two registers exchanged). An index past v255 reads v0 and drops
 /// its write; v_swaprel_b32 writes neither register when either index is out of range.
 // rule: movrel-m0
-pub(super) fn movrel(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+/// Which operands of a VGPR relative move M0 indexes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum VMovrel {
+    /// v_movrels_b32: the source.
+    Src,
+    /// v_movreld_b32: the destination.
+    Dst,
+    /// v_movrelsd_b32: both, by M0.
+    Both,
+    /// v_movrelsd_2_b32: the source by M0[9:0], the destination by M0[25:16].
+    Both2,
+    /// v_swaprel_b32: swaps the two, indexed as v_movrelsd_2_b32.
+    Swap,
+}
+
+pub(super) fn movrel(l: &mut Lowerer, c: &Ctx, op: VMovrel) -> Result<(), String> {
     let (d, s) = dst_src(l, c)?;
     let di = vgpr_index(&d, "the destination")?;
     let m0 = l.sgpr_get(124);
@@ -185,11 +200,11 @@ pub(super) fn movrel(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
         );
     }
     let zero = Offset::Const(0);
-    let (src_off, dst_off) = match c.op {
-        Opcode::v_movrels_b32 => (l.offset(m0), zero),
-        Opcode::v_movreld_b32 => (zero, l.offset(m0)),
-        Opcode::v_movrelsd_b32 => (l.offset(m0), l.offset(m0)),
-        _ => {
+    let (src_off, dst_off) = match op {
+        VMovrel::Src => (l.offset(m0), zero),
+        VMovrel::Dst => (zero, l.offset(m0)),
+        VMovrel::Both => (l.offset(m0), l.offset(m0)),
+        VMovrel::Both2 | VMovrel::Swap => {
             let lo = l.b.andc(m0, 0x3ff);
             let hi = l.b.shrc(m0, 16);
             let hi = l.b.andc(hi, 0x3ff);
@@ -197,14 +212,14 @@ pub(super) fn movrel(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
         }
     };
     let dst_ok = l.rel_ok(di, dst_off);
-    if c.op == Opcode::v_movreld_b32 {
+    if op == VMovrel::Dst {
         let v = l.read32(&s)?;
         l.rel_write(di, dst_off, v, dst_ok);
         return Ok(());
     }
     let si = vgpr_index(&s, "source 0")?;
     let sv = l.rel_read(si, src_off);
-    if c.op == Opcode::v_swaprel_b32 {
+    if op == VMovrel::Swap {
         let src_ok = l.rel_ok(si, src_off);
         let both = l.b.band(src_ok, dst_ok);
         let dv = l.rel_read(di, dst_off);

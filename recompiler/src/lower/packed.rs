@@ -106,7 +106,7 @@ pub(super) fn pk_f16(l: &mut Lowerer, c: &Ctx, op: Pk) -> Result<(), String> {
                 let kind = match op {
                     Pk::Add => Arith::Add,
                     Pk::Mul => Arith::Mul,
-                    _ => Arith::Fma,
+                    Pk::Fma | Pk::Min | Pk::Max => Arith::Fma,
                 };
                 let r = arith(&mut l.b, Fmt::F16, kind, &s, round, fi, fo, ieee);
                 let si = l.any_inf(Fmt::F16, &s);

@@ -7,7 +7,6 @@ use super::int16::{ext16, int_mods, sat16};
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::ir::{Handle, IntBin, IntCmp};
-use rdnaprobe_isa::Opcode;
 
 impl Lowerer {
     /// Packed integer source `i`, element `hi`, extended to a U32.
@@ -24,40 +23,38 @@ impl Lowerer {
     }
 }
 
+/// A packed 16-bit integer op, and whether it reads its halves as signed: what the dispatch
+/// passes for each opcode it routes to [`op`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct PkInt {
+    pub op: Pk16,
+    pub signed: bool,
+}
+
+/// The computation on each half of a [`PkInt`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Pk16 {
+    Add,
+    Sub,
+    MulLo,
+    Mad,
+    Min,
+    Max,
+    /// Each half of src1 shifted by the same half of src0: the shift op.
+    ShiftRev(IntBin),
+}
+
 /// The packed integer ops (their opcodes are routed here by the dispatch).
-pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
-    let op = c.op;
-    let clamp_ok = matches!(
-        op,
-        Opcode::v_pk_add_i16
-            | Opcode::v_pk_add_u16
-            | Opcode::v_pk_sub_i16
-            | Opcode::v_pk_sub_u16
-            | Opcode::v_pk_mad_i16
-            | Opcode::v_pk_mad_u16
-            | Opcode::v_pk_min_i16
-            | Opcode::v_pk_min_u16
-            | Opcode::v_pk_max_i16
-            | Opcode::v_pk_max_u16
-    );
+pub(super) fn op(l: &mut Lowerer, c: &Ctx, PkInt { op, signed: sg }: PkInt) -> Result<(), String> {
+    let clamp_ok = match op {
+        Pk16::Add | Pk16::Sub | Pk16::Mad | Pk16::Min | Pk16::Max => true,
+        Pk16::MulLo | Pk16::ShiftRev(_) => false,
+    };
     int_mods(c, clamp_ok)?;
     if c.mods.neg_lo != 0 || c.mods.neg_hi != 0 {
-        return Err(format!("{op}: neg_lo/neg_hi on an integer op"));
+        return Err(format!("{}: neg_lo/neg_hi on an integer op", c.op));
     }
-    let sg = matches!(
-        op,
-        Opcode::v_pk_add_i16
-            | Opcode::v_pk_sub_i16
-            | Opcode::v_pk_mad_i16
-            | Opcode::v_pk_min_i16
-            | Opcode::v_pk_max_i16
-            | Opcode::v_pk_ashrrev_i16
-    );
-    let n = if matches!(op, Opcode::v_pk_mad_i16 | Opcode::v_pk_mad_u16) {
-        3
-    } else {
-        2
-    };
+    let n = if op == Pk16::Mad { 3 } else { 2 };
     let mut halves = [l.b.c32(0); 2];
     for (h, hv) in halves.iter_mut().enumerate() {
         let mut s = Vec::new();
@@ -67,36 +64,30 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
         let (x, y) = (s[0], s[1]);
         let b = &mut l.b;
         let r = match op {
-            Opcode::v_pk_add_i16 | Opcode::v_pk_add_u16 => b.add(x, y),
-            Opcode::v_pk_sub_i16 | Opcode::v_pk_sub_u16 => b.sub(x, y),
-            Opcode::v_pk_mul_lo_u16 => b.ib(IntBin::Mul, x, y),
-            Opcode::v_pk_mad_i16 | Opcode::v_pk_mad_u16 => {
+            Pk16::Add => b.add(x, y),
+            Pk16::Sub => b.sub(x, y),
+            Pk16::MulLo => b.ib(IntBin::Mul, x, y),
+            Pk16::Mad => {
                 let p = b.ib(IntBin::Mul, x, y);
                 b.add(p, s[2])
             }
-            Opcode::v_pk_min_i16 | Opcode::v_pk_min_u16 => {
+            Pk16::Min => {
                 let k = b.icmp(if sg { IntCmp::LtS } else { IntCmp::LtU }, x, y);
                 b.sel(k, x, y)
             }
-            Opcode::v_pk_max_i16 | Opcode::v_pk_max_u16 => {
+            Pk16::Max => {
                 let k = b.icmp(if sg { IntCmp::GtS } else { IntCmp::GtU }, x, y);
                 b.sel(k, x, y)
             }
-            Opcode::v_pk_lshlrev_b16 | Opcode::v_pk_lshrrev_b16 | Opcode::v_pk_ashrrev_i16 => {
+            Pk16::ShiftRev(shift) => {
                 // each half of src1 shifted by the same half of src0, [3:0]
                 let sh = b.andc(x, 15);
-                let k = match op {
-                    Opcode::v_pk_lshlrev_b16 => IntBin::Shl,
-                    Opcode::v_pk_lshrrev_b16 => IntBin::ShrU,
-                    _ => IntBin::ShrS,
-                };
-                b.ib(k, y, sh)
+                b.ib(shift, y, sh)
             }
-            _ => return Err(format!("{op} has no packed integer rule")),
         };
         let r = if c.mods.clamp {
             // rule: integer-clamp
-            let negative = matches!(op, Opcode::v_pk_sub_u16);
+            let negative = op == Pk16::Sub && !sg;
             sat16(b, r, sg, negative)
         } else {
             r

@@ -8,7 +8,6 @@ use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::Builder;
 use crate::ir::{Handle, IntBin, IntCmp};
-use rdnaprobe_isa::Opcode;
 
 /// Field `i` (`width` bits) of the U32 `v`, as a U32.
 fn field(b: &mut Builder, v: Handle, i: u32, width: u32) -> Handle {
@@ -58,8 +57,20 @@ fn plain(c: &Ctx) -> Result<(), String> {
     Ok(())
 }
 
+/// The byte ops of [`op`], one per opcode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ByteOp {
+    SadU8,
+    SadHiU8,
+    SadU16,
+    SadU32,
+    MsadU8,
+    LerpU8,
+    Perm,
+}
+
 /// v_sad_u8, v_sad_hi_u8, v_sad_u16, v_sad_u32, v_msad_u8, v_lerp_u8, v_perm_b32.
-pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn op(l: &mut Lowerer, c: &Ctx, op: ByteOp) -> Result<(), String> {
     plain(c)?;
     let s = l.int_srcs(c)?;
     if s.len() < 3 {
@@ -67,21 +78,21 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     }
     let (x, y, z) = (s[0], s[1], s[2]);
     let b = &mut l.b;
-    let r = match c.op {
-        Opcode::v_sad_u8 => {
+    let r = match op {
+        ByteOp::SadU8 => {
             let d = sad8(b, x, y, false);
             b.add(d, z)
         }
-        Opcode::v_msad_u8 => {
+        ByteOp::MsadU8 => {
             let d = sad8(b, x, y, true);
             b.add(d, z)
         }
-        Opcode::v_sad_hi_u8 => {
+        ByteOp::SadHiU8 => {
             let d = sad8(b, x, y, false);
             let d = b.shlc(d, 16);
             b.add(d, z)
         }
-        Opcode::v_sad_u16 => {
+        ByteOp::SadU16 => {
             let mut acc = z;
             for i in 0..2 {
                 let xh = field(b, x, i, 16);
@@ -91,12 +102,12 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             }
             acc
         }
-        Opcode::v_sad_u32 => {
+        ByteOp::SadU32 => {
             // the unsigned distance (Mesa ACO's ISA notes)
             let d = dist(b, x, y);
             b.add(d, z)
         }
-        Opcode::v_lerp_u8 => {
+        ByteOp::LerpU8 => {
             // each byte: (src0 + src1 + src2's bit 0 of that byte) >> 1
             let mut acc = b.c32(0);
             for i in 0..4 {
@@ -112,8 +123,7 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             }
             acc
         }
-        Opcode::v_perm_b32 => perm(b, x, y, z),
-        _ => return Err(format!("{} has no byte-op rule", c.op)),
+        ByteOp::Perm => perm(b, x, y, z),
     };
     l.write_result(c.inst, r)
 }
@@ -160,13 +170,9 @@ fn perm(b: &mut Builder, s0: Handle, s1: Handle, sel: Handle) -> Handle {
 /// v_mqsad_u32_u8 (four 32-bit fields): field i is the byte SAD of the window of the 64-bit
 /// src0 at byte i against src1 (the masked forms skip zero reference bytes), plus field i of
 /// src2, wrapping in the field.
-pub(super) fn qsad(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+/// `masked` skips zero reference bytes; `wide` is v_mqsad_u32_u8's 32-bit fields.
+pub(super) fn qsad(l: &mut Lowerer, c: &Ctx, masked: bool, wide: bool) -> Result<(), String> {
     plain(c)?;
-    let (masked, wide) = match c.op {
-        Opcode::v_qsad_pk_u16_u8 => (false, false),
-        Opcode::v_mqsad_pk_u16_u8 => (true, false),
-        _ => (true, true),
-    };
     let data = l.read64(&l.src_op(c, 0)?, false)?;
     let r = l.read32(&l.src_op(c, 1)?)?;
     let acc = l.read(&l.src_op(c, 2)?, if wide { 4 } else { 2 }, false)?;

@@ -17,7 +17,7 @@ use super::operands::Ctx;
 use super::regs::SCC;
 use super::Lowerer;
 use crate::ir::{Expr, Handle, IntBin, IntCmp, IntUn, Kernel, Ty};
-use rdnaprobe_isa::{Opcode, Operand};
+use rdnaprobe_isa::Operand;
 
 /// Scalar-ALU state kept beside the register files.
 #[derive(Default)]
@@ -180,66 +180,94 @@ fn bfe(l: &mut Lowerer, a: Handle, bsrc: Handle, signed: bool) -> Handle {
     b.sel(zero_w, z, r)
 }
 
+/// An SOP2 op of [`sop2`] (the 32- and 64-bit forms share one: the width is the operands').
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Sop2 {
+    AddU,
+    SubU,
+    AddI,
+    SubI,
+    Addc,
+    Subb,
+    /// s_min_* / s_max_*: the comparison that keeps src0 (and sets SCC).
+    MinMax(IntCmp),
+    Cselect,
+    And,
+    Or,
+    Xor,
+    Andn2,
+    Orn2,
+    Nand,
+    Nor,
+    Xnor,
+    Shift(IntBin),
+    Bfm,
+    Mul,
+    MulHiU,
+    MulHiI,
+    Bfe {
+        signed: bool,
+    },
+    Absdiff,
+    /// s_lshl{1,2,3,4}_add_u32: the shift.
+    LshlAdd(u32),
+    /// s_pack_{ll,lh,hh}_b32_b16: whether src0's and src1's high halves are taken.
+    Pack {
+        hi0: bool,
+        hi1: bool,
+    },
+}
+
 /// SOP2: two sources, one 32- or 64-bit result, SCC as the ISA gives it.
-pub(super) fn sop2(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
-    use Opcode::*;
+pub(super) fn sop2(l: &mut Lowerer, c: &Ctx, op: Sop2) -> Result<(), String> {
     let a = l.s_src(c, 0)?;
     let bv = l.s_src(c, 1)?;
     let bitwise = matches!(
-        c.op,
-        s_and_b32
-            | s_and_b64
-            | s_or_b32
-            | s_or_b64
-            | s_xor_b32
-            | s_xor_b64
-            | s_andn2_b32
-            | s_andn2_b64
-            | s_orn2_b32
-            | s_orn2_b64
-            | s_nand_b32
-            | s_nand_b64
-            | s_nor_b32
-            | s_nor_b64
-            | s_xnor_b32
-            | s_xnor_b64
-            | s_cselect_b32
-            | s_cselect_b64
+        op,
+        Sop2::And
+            | Sop2::Or
+            | Sop2::Xor
+            | Sop2::Andn2
+            | Sop2::Orn2
+            | Sop2::Nand
+            | Sop2::Nor
+            | Sop2::Xnor
+            | Sop2::Cselect
     );
     if !bitwise {
         l.uniform(&[a, bv])?;
     }
     let wide = l.b.ty(a) == Ty::U64;
     let b = &mut l.b;
-    let (d, scc) = match c.op {
-        s_add_u32 => {
+    let (d, scc) = match op {
+        Sop2::AddU => {
             let d = b.add(a, bv);
             (d, Some(b.icmp(IntCmp::LtU, d, a)))
         }
-        s_sub_u32 => {
+        Sop2::SubU => {
             let d = b.sub(a, bv);
             (d, Some(b.icmp(IntCmp::LtU, a, bv)))
         }
-        s_add_i32 => {
+        Sop2::AddI => {
             let d = b.add(a, bv);
             let x = b.xor(a, d);
             let y = b.xor(bv, d);
             let o = b.and(x, y);
             (d, Some(sign_set(l, o)))
         }
-        s_sub_i32 => {
+        Sop2::SubI => {
             let d = b.sub(a, bv);
             let x = b.xor(a, bv);
             let y = b.xor(a, d);
             let o = b.and(x, y);
             (d, Some(sign_set(l, o)))
         }
-        s_addc_u32 | s_subb_u32 => {
+        Sop2::Addc | Sop2::Subb => {
             let cin = l.scc_bool()?;
             let b = &mut l.b;
             let cin = b.b2u(cin);
             let (za, zb, zc) = (b.zext(a), b.zext(bv), b.zext(cin));
-            if c.op == s_addc_u32 {
+            if op == Sop2::Addc {
                 let s = b.add(za, zb);
                 let s = b.add(s, zc);
                 let d = b.trunc64(s);
@@ -252,60 +280,49 @@ pub(super) fn sop2(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
                 (d, Some(b.icmp(IntCmp::GtU, need, za)))
             }
         }
-        s_min_i32 | s_min_u32 | s_max_i32 | s_max_u32 => {
-            let cmp = match c.op {
-                s_min_i32 => IntCmp::LtS,
-                s_min_u32 => IntCmp::LtU,
-                s_max_i32 => IntCmp::GtS,
-                _ => IntCmp::GtU,
-            };
+        Sop2::MinMax(cmp) => {
             let t = b.icmp(cmp, a, bv);
             (b.sel(t, a, bv), Some(t))
         }
-        s_cselect_b32 | s_cselect_b64 => {
+        Sop2::Cselect => {
             let t = l.scc_bool()?;
             (l.b.sel(t, a, bv), None)
         }
-        s_and_b32 | s_and_b64 => nonzero(l, |b| b.and(a, bv)),
-        s_or_b32 | s_or_b64 => nonzero(l, |b| b.or(a, bv)),
-        s_xor_b32 | s_xor_b64 => nonzero(l, |b| b.xor(a, bv)),
-        s_andn2_b32 | s_andn2_b64 => nonzero(l, |b| {
+        Sop2::And => nonzero(l, |b| b.and(a, bv)),
+        Sop2::Or => nonzero(l, |b| b.or(a, bv)),
+        Sop2::Xor => nonzero(l, |b| b.xor(a, bv)),
+        Sop2::Andn2 => nonzero(l, |b| {
             let n = b.iu(IntUn::Not, bv);
             b.and(a, n)
         }),
-        s_orn2_b32 | s_orn2_b64 => nonzero(l, |b| {
+        Sop2::Orn2 => nonzero(l, |b| {
             let n = b.iu(IntUn::Not, bv);
             b.or(a, n)
         }),
-        s_nand_b32 | s_nand_b64 => nonzero(l, |b| {
+        Sop2::Nand => nonzero(l, |b| {
             let x = b.and(a, bv);
             b.iu(IntUn::Not, x)
         }),
-        s_nor_b32 | s_nor_b64 => nonzero(l, |b| {
+        Sop2::Nor => nonzero(l, |b| {
             let x = b.or(a, bv);
             b.iu(IntUn::Not, x)
         }),
-        s_xnor_b32 | s_xnor_b64 => nonzero(l, |b| {
+        Sop2::Xnor => nonzero(l, |b| {
             let x = b.xor(a, bv);
             b.iu(IntUn::Not, x)
         }),
-        s_lshl_b32 | s_lshl_b64 | s_lshr_b32 | s_lshr_b64 | s_ashr_i32 | s_ashr_i64 => {
-            let op = match c.op {
-                s_lshl_b32 | s_lshl_b64 => IntBin::Shl,
-                s_lshr_b32 | s_lshr_b64 => IntBin::ShrU,
-                _ => IntBin::ShrS,
-            };
+        Sop2::Shift(shift) => {
             let sh = if wide {
                 let s = b.andc(bv, 63);
                 b.zext(s)
             } else {
                 b.andc(bv, 31)
             };
-            nonzero(l, |b| b.ib(op, a, sh))
+            nonzero(l, |b| b.ib(shift, a, sh))
         }
-        s_bfm_b32 | s_bfm_b64 => {
+        Sop2::Bfm => {
             // rule: s-bfm: width and offset are their low five (six) bits; SCC is unchanged
-            let (w, o) = if c.op == s_bfm_b64 {
+            let (w, o) = if c.inst.info().dsts.first().is_some_and(|d| d.dwords == 2) {
                 let w = b.andc(a, 63);
                 let o = b.andc(bv, 63);
                 (b.zext(w), b.zext(o))
@@ -317,28 +334,21 @@ pub(super) fn sop2(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let m = b.sub(m, one);
             (b.ib(IntBin::Shl, m, o), None)
         }
-        s_mul_i32 => (b.ib(IntBin::Mul, a, bv), None),
-        s_mul_hi_u32 => (b.ib(IntBin::MulHiU, a, bv), None),
-        s_mul_hi_i32 => (b.ib(IntBin::MulHiS, a, bv), None),
-        s_bfe_u32 | s_bfe_u64 | s_bfe_i32 | s_bfe_i64 => {
+        Sop2::Mul => (b.ib(IntBin::Mul, a, bv), None),
+        Sop2::MulHiU => (b.ib(IntBin::MulHiU, a, bv), None),
+        Sop2::MulHiI => (b.ib(IntBin::MulHiS, a, bv), None),
+        Sop2::Bfe { signed } => {
             // rule: s-bfe-scc: the bit-field extracts write SCC (result != 0)
-            let signed = matches!(c.op, s_bfe_i32 | s_bfe_i64);
             let d = bfe(l, a, bv, signed);
             (d, Some(l.b.nec(d, 0)))
         }
-        s_absdiff_i32 => nonzero(l, |b| {
+        Sop2::Absdiff => nonzero(l, |b| {
             let d = b.sub(a, bv);
             let neg = b.icmpc(IntCmp::LtS, d, 0);
             let n = b.iu(IntUn::Neg, d);
             b.sel(neg, n, d)
         }),
-        s_lshl1_add_u32 | s_lshl2_add_u32 | s_lshl3_add_u32 | s_lshl4_add_u32 => {
-            let n = match c.op {
-                s_lshl1_add_u32 => 1,
-                s_lshl2_add_u32 => 2,
-                s_lshl3_add_u32 => 3,
-                _ => 4,
-            };
+        Sop2::LshlAdd(n) => {
             let za = b.zext(a);
             let za = b.shlc(za, n);
             let zb = b.zext(bv);
@@ -346,20 +356,19 @@ pub(super) fn sop2(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             let hi = b.hi32(s);
             (b.trunc64(s), Some(b.nec(hi, 0)))
         }
-        s_pack_ll_b32_b16 | s_pack_lh_b32_b16 | s_pack_hh_b32_b16 => {
-            let lo = if c.op == s_pack_hh_b32_b16 {
+        Sop2::Pack { hi0, hi1 } => {
+            let lo = if hi0 {
                 b.shrc(a, 16)
             } else {
                 b.andc(a, 0xffff)
             };
-            let hi = if c.op == s_pack_ll_b32_b16 {
-                b.shlc(bv, 16)
-            } else {
+            let hi = if hi1 {
                 b.andc(bv, 0xffff_0000)
+            } else {
+                b.shlc(bv, 16)
             };
             (b.or(lo, hi), None)
         }
-        op => return Err(format!("{op}: not an SOP2 rule")),
     };
     l.s_dst(c, d)?;
     if let Some(s) = scc {
@@ -379,24 +388,24 @@ pub(super) fn nonzero(
 }
 
 /// SOPC: compares and bit tests that write only SCC.
-pub(super) fn sopc(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
-    use Opcode::*;
+/// An SOPC op of [`sopc`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Sopc {
+    Cmp(IntCmp),
+    /// s_bitcmp0 (`set` false) / s_bitcmp1: SCC = the tested bit is `set`.
+    Bitcmp {
+        set: bool,
+    },
+}
+
+pub(super) fn sopc(l: &mut Lowerer, c: &Ctx, op: Sopc) -> Result<(), String> {
     let a = l.s_src(c, 0)?;
     let bv = l.s_src(c, 1)?;
     l.uniform(&[a, bv])?;
     let b = &mut l.b;
-    let t = match c.op {
-        s_cmp_eq_i32 | s_cmp_eq_u32 | s_cmp_eq_u64 => b.icmp(IntCmp::Eq, a, bv),
-        s_cmp_lg_i32 | s_cmp_lg_u32 | s_cmp_lg_u64 => b.icmp(IntCmp::Ne, a, bv),
-        s_cmp_gt_i32 => b.icmp(IntCmp::GtS, a, bv),
-        s_cmp_ge_i32 => b.icmp(IntCmp::GeS, a, bv),
-        s_cmp_lt_i32 => b.icmp(IntCmp::LtS, a, bv),
-        s_cmp_le_i32 => b.icmp(IntCmp::LeS, a, bv),
-        s_cmp_gt_u32 => b.icmp(IntCmp::GtU, a, bv),
-        s_cmp_ge_u32 => b.icmp(IntCmp::GeU, a, bv),
-        s_cmp_lt_u32 => b.icmp(IntCmp::LtU, a, bv),
-        s_cmp_le_u32 => b.icmp(IntCmp::LeU, a, bv),
-        s_bitcmp0_b32 | s_bitcmp1_b32 | s_bitcmp0_b64 | s_bitcmp1_b64 => {
+    let t = match op {
+        Sopc::Cmp(cmp) => b.icmp(cmp, a, bv),
+        Sopc::Bitcmp { set: want } => {
             let wide = b.ty(a) == Ty::U64;
             let sh = if wide {
                 let s = b.andc(bv, 63);
@@ -406,13 +415,12 @@ pub(super) fn sopc(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             };
             let x = b.ib(IntBin::ShrU, a, sh);
             let set = b.bit(x, 1);
-            if matches!(c.op, s_bitcmp0_b32 | s_bitcmp0_b64) {
-                b.bnot(set)
-            } else {
+            if want {
                 set
+            } else {
+                b.bnot(set)
             }
         }
-        op => return Err(format!("{op}: not an SOPC rule")),
     };
     l.scc_set(t);
     Ok(())

@@ -20,7 +20,7 @@ use super::operands::Ctx;
 use super::Lowerer;
 use rdnaprobe_isa::layout::Field;
 use rdnaprobe_isa::operand::decode_sdst;
-use rdnaprobe_isa::{FloatMode, Opcode};
+use rdnaprobe_isa::FloatMode;
 
 /// HW_REG_MODE's hardware-register id.
 const HW_REG_MODE: u32 = 1;
@@ -115,15 +115,14 @@ pub(super) fn getreg(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 }
 
 /// s_setreg_b32 / s_setreg_imm32_b32: `MODE[offset + size - 1 : offset] = S0[size - 1 : 0]`.
-pub(super) fn setreg(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+/// `imm32`: s_setreg_imm32_b32, whose value is its literal.
+pub(super) fn setreg(l: &mut Lowerer, c: &Ctx, imm32: bool) -> Result<(), String> {
     // rule: mode-register
     let (reg, offset, mask) = hwreg(c)?;
     if let HwReg::FlatScratch(half) = reg {
         let value = match c.inst.literal() {
-            Some(v) if c.op == Opcode::s_setreg_imm32_b32 => l.b.c32(v),
-            None if c.op == Opcode::s_setreg_imm32_b32 => {
-                return Err("s_setreg_imm32_b32 without its literal".into())
-            }
+            Some(v) if imm32 => l.b.c32(v),
+            None if imm32 => return Err("s_setreg_imm32_b32 without its literal".into()),
             _ => {
                 let s = decode_sdst(c.inst.field(Field::Sdst) as u16, 1);
                 l.read32(&s)?
@@ -138,7 +137,7 @@ pub(super) fn setreg(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
         l.sgpr_init(code, v);
         return Ok(());
     }
-    let value = if c.op == Opcode::s_setreg_imm32_b32 {
+    let value = if imm32 {
         c.inst
             .literal()
             .ok_or("s_setreg_imm32_b32 without its literal")?
@@ -155,11 +154,12 @@ pub(super) fn setreg(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 }
 
 /// s_denorm_mode (`imm[3:0]` to MODE bits 7:4) and s_round_mode (`imm[3:0]` to bits 3:0).
-pub(super) fn denorm_round(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+/// `denorm`: s_denorm_mode, else s_round_mode.
+pub(super) fn denorm_round(l: &mut Lowerer, c: &Ctx, denorm: bool) -> Result<(), String> {
     // rule: mode-register
     let imm = c.inst.field(Field::Simm16) & 0xf;
     let old = mode_bits(&l.mode);
-    let v = if c.op == Opcode::s_denorm_mode {
+    let v = if denorm {
         old & !0xf0 | imm << 4
     } else {
         old & !0xf | imm

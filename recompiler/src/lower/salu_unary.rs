@@ -10,7 +10,7 @@ use crate::build::Builder;
 use crate::ir::{Handle, IntBin, IntCmp, IntUn, Ty};
 use rdnaprobe_isa::layout::Field;
 use rdnaprobe_isa::operand::decode_sdst;
-use rdnaprobe_isa::{Opcode, Operand, Reg, RegKind};
+use rdnaprobe_isa::{Operand, Reg, RegKind};
 
 /// The bit width of a U32 or U64 value.
 fn width(b: &Builder, v: Handle) -> u32 {
@@ -102,63 +102,86 @@ fn exec(dwords: u8) -> Operand {
     })
 }
 
+/// An SOP1 op of [`sop1`] (the 32- and 64-bit forms share one: the width is the operand's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Sop1 {
+    Cmov,
+    Not,
+    Wqm,
+    Quadmask,
+    Brev,
+    Bcnt0,
+    Bcnt1,
+    Ff0,
+    Ff1,
+    /// s_flbit_i32_b32/b64: leading zeros.
+    FlbitU,
+    /// s_flbit_i32/_i64: leading bits equal to the sign.
+    FlbitI,
+    /// s_sext_i32_i8 / _i16: the source width in bits.
+    Sext(u32),
+    /// s_bitset0 (`set` false) / s_bitset1.
+    Bitset {
+        set: bool,
+    },
+    Abs,
+    Bitreplicate,
+}
+
 /// SOP1 ops with one source and one result (saveexec and relative moves apart).
-pub(super) fn sop1(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
-    use Opcode::*;
+pub(super) fn sop1(l: &mut Lowerer, c: &Ctx, op: Sop1) -> Result<(), String> {
     let a = l.s_src(c, 0)?;
-    let copy = matches!(
-        c.op,
-        s_cmov_b32 | s_cmov_b64 | s_not_b32 | s_not_b64 | s_bitset0_b32 | s_bitset0_b64
-    ) || matches!(c.op, s_bitset1_b32 | s_bitset1_b64);
+    let copy = matches!(op, Sop1::Cmov | Sop1::Not | Sop1::Bitset { .. });
     if !copy {
         l.uniform(&[a])?;
     }
+    let dwords = if l.b.ty(a) == Ty::U64 { 2 } else { 1 };
     let b = &mut l.b;
-    let (d, scc) = match c.op {
-        s_cmov_b32 | s_cmov_b64 => {
+    let (d, scc) = match op {
+        Sop1::Cmov => {
             let t = l.scc_bool()?;
             let dst = l.s_dst_op(c)?;
-            let old = l.s_read(&dst, if c.op == s_cmov_b64 { 2 } else { 1 })?;
+            let old = l.s_read(&dst, dwords)?;
             (l.b.sel(t, a, old), None)
         }
-        s_not_b32 | s_not_b64 => nonzero(l, |b| b.iu(IntUn::Not, a)),
-        s_wqm_b32 | s_wqm_b64 => nonzero(l, |b| wqm(b, a)),
-        s_quadmask_b32 | s_quadmask_b64 => nonzero(l, |b| quadmask(b, a)),
-        s_brev_b32 | s_brev_b64 => (b.iu(IntUn::BitReverse, a), None),
-        s_bcnt0_i32_b32 | s_bcnt0_i32_b64 => nonzero(l, |b| {
+        Sop1::Not => nonzero(l, |b| b.iu(IntUn::Not, a)),
+        Sop1::Wqm => nonzero(l, |b| wqm(b, a)),
+        Sop1::Quadmask => nonzero(l, |b| quadmask(b, a)),
+        Sop1::Brev => (b.iu(IntUn::BitReverse, a), None),
+        Sop1::Bcnt0 => nonzero(l, |b| {
             let n = b.iu(IntUn::Not, a);
             let p = b.iu(IntUn::Popcount, n);
             narrow(b, p)
         }),
-        s_bcnt1_i32_b32 | s_bcnt1_i32_b64 => nonzero(l, |b| {
+        Sop1::Bcnt1 => nonzero(l, |b| {
             let p = b.iu(IntUn::Popcount, a);
             narrow(b, p)
         }),
-        s_ff0_i32_b32 | s_ff0_i32_b64 => {
+        Sop1::Ff0 => {
             let n = b.iu(IntUn::Not, a);
             let f = b.iu(IntUn::FindLsb, n);
             (narrow(b, f), None)
         }
-        s_ff1_i32_b32 | s_ff1_i32_b64 => {
+        Sop1::Ff1 => {
             let f = b.iu(IntUn::FindLsb, a);
             (narrow(b, f), None)
         }
-        s_flbit_i32_b32 | s_flbit_i32_b64 => (flbit(b, a), None),
-        s_flbit_i32 | s_flbit_i32_i64 => {
+        Sop1::FlbitU => (flbit(b, a), None),
+        Sop1::FlbitI => {
             // the first bit that differs from the sign bit, counted from the top
             let neg = b.icmpc(IntCmp::LtS, a, 0);
             let n = b.iu(IntUn::Not, a);
             let x = b.sel(neg, n, a);
             (flbit(b, x), None)
         }
-        s_sext_i32_i8 | s_sext_i32_i16 => {
-            let s = if c.op == s_sext_i32_i8 { 24 } else { 16 };
+        Sop1::Sext(bits) => {
+            let s = 32 - bits;
             let t = b.shlc(a, s);
             (b.sarc(t, s), None)
         }
-        s_bitset0_b32 | s_bitset0_b64 | s_bitset1_b32 | s_bitset1_b64 => {
+        Sop1::Bitset { set } => {
             l.uniform(&[a])?;
-            let wide = matches!(c.op, s_bitset0_b64 | s_bitset1_b64);
+            let wide = c.inst.info().dsts.first().is_some_and(|d| d.dwords == 2);
             let dst = l.s_dst_op(c)?;
             let old = l.s_read(&dst, if wide { 2 } else { 1 })?;
             let b = &mut l.b;
@@ -169,20 +192,19 @@ pub(super) fn sop1(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
                 (b.andc(a, 31), b.c32(1))
             };
             let bit = b.ib(IntBin::Shl, one, sh);
-            if matches!(c.op, s_bitset1_b32 | s_bitset1_b64) {
+            if set {
                 (b.or(old, bit), None)
             } else {
                 let n = b.iu(IntUn::Not, bit);
                 (b.and(old, n), None)
             }
         }
-        s_abs_i32 => nonzero(l, |b| {
+        Sop1::Abs => nonzero(l, |b| {
             let neg = b.icmpc(IntCmp::LtS, a, 0);
             let n = b.iu(IntUn::Neg, a);
             b.sel(neg, n, a)
         }),
-        s_bitreplicate_b64_b32 => (bitreplicate(b, a), None),
-        op => return Err(format!("{op}: not an SOP1 rule")),
+        Sop1::Bitreplicate => (bitreplicate(b, a), None),
     };
     l.s_dst(c, d)?;
     if let Some(s) = scc {
@@ -193,51 +215,61 @@ pub(super) fn sop1(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 
 /// The saveexec family: `D = EXEC` (the wrexec forms: the new EXEC), `EXEC = f(S0, EXEC)`,
 /// `SCC = EXEC != 0`. Under the lane contract EXEC starts as every lane of the wave.
-pub(super) fn saveexec(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
-    use Opcode::*;
+/// The EXEC update of a saveexec op: `EXEC = S0 op EXEC` (`n1`: NOT S0, `n2`: NOT EXEC).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ExecOp {
+    And,
+    Or,
+    Xor,
+    Andn1,
+    Andn2,
+    Orn1,
+    Orn2,
+    Nand,
+    Nor,
+    Xnor,
+}
+
+/// `wrexec`: the s_*_wrexec forms, which write the new EXEC to D as well.
+pub(super) fn saveexec(l: &mut Lowerer, c: &Ctx, op: ExecOp, wrexec: bool) -> Result<(), String> {
     let dwords = c.inst.info().srcs.first().map_or(1, |s| s.dwords);
     let s0 = l.s_src(c, 0)?;
     let old = l.s_read(&exec(dwords), dwords)?;
     let b = &mut l.b;
     let not = |b: &mut Builder, x| b.iu(IntUn::Not, x);
-    let new = match c.op {
-        s_and_saveexec_b32 | s_and_saveexec_b64 => b.and(s0, old),
-        s_or_saveexec_b32 | s_or_saveexec_b64 => b.or(s0, old),
-        s_xor_saveexec_b32 | s_xor_saveexec_b64 => b.xor(s0, old),
-        s_andn2_saveexec_b32 | s_andn2_saveexec_b64 | s_andn2_wrexec_b32 | s_andn2_wrexec_b64 => {
+    let new = match op {
+        ExecOp::And => b.and(s0, old),
+        ExecOp::Or => b.or(s0, old),
+        ExecOp::Xor => b.xor(s0, old),
+        ExecOp::Andn2 => {
             let n = not(b, old);
             b.and(s0, n)
         }
-        s_orn2_saveexec_b32 | s_orn2_saveexec_b64 => {
+        ExecOp::Orn2 => {
             let n = not(b, old);
             b.or(s0, n)
         }
-        s_nand_saveexec_b32 | s_nand_saveexec_b64 => {
+        ExecOp::Nand => {
             let x = b.and(s0, old);
             not(b, x)
         }
-        s_nor_saveexec_b32 | s_nor_saveexec_b64 => {
+        ExecOp::Nor => {
             let x = b.or(s0, old);
             not(b, x)
         }
-        s_xnor_saveexec_b32 | s_xnor_saveexec_b64 => {
+        ExecOp::Xnor => {
             let x = b.xor(s0, old);
             not(b, x)
         }
-        s_andn1_saveexec_b32 | s_andn1_saveexec_b64 | s_andn1_wrexec_b32 | s_andn1_wrexec_b64 => {
+        ExecOp::Andn1 => {
             let n = not(b, s0);
             b.and(n, old)
         }
-        s_orn1_saveexec_b32 | s_orn1_saveexec_b64 => {
+        ExecOp::Orn1 => {
             let n = not(b, s0);
             b.or(n, old)
         }
-        op => return Err(format!("{op}: not a saveexec rule")),
     };
-    let wrexec = matches!(
-        c.op,
-        s_andn1_wrexec_b32 | s_andn1_wrexec_b64 | s_andn2_wrexec_b32 | s_andn2_wrexec_b64
-    );
     let scc = b.nec(new, 0);
     l.s_dst(c, if wrexec { new } else { old })?;
     l.s_write(&exec(dwords), new)?;
@@ -247,16 +279,26 @@ pub(super) fn saveexec(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 
 /// s_movrels/s_movreld/s_movrelsd_2: SGPR moves indexed by M0, lowered when M0 is a constant
 /// of the body (the index then names one register).
-pub(super) fn movrel(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
-    use Opcode::*;
+/// Which operand of a scalar relative move M0 indexes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum SMovrel {
+    /// s_movrels: the source, by M0.
+    Src,
+    /// s_movreld: the destination, by M0.
+    Dst,
+    /// s_movrelsd_2: the source by M0[9:0], the destination by M0[25:16].
+    Both,
+}
+
+pub(super) fn movrel(l: &mut Lowerer, c: &Ctx, which: SMovrel) -> Result<(), String> {
     let m0 = l.sgpr_get(124);
     let m0 = l
         .constant_of(m0)
         .ok_or("M0 is not a constant of the body")? as u32;
-    let (src_off, dst_off) = match c.op {
-        s_movrels_b32 | s_movrels_b64 => (m0, 0),
-        s_movreld_b32 | s_movreld_b64 => (0, m0),
-        _ => (m0 & 0x3ff, (m0 >> 16) & 0x3ff),
+    let (src_off, dst_off) = match which {
+        SMovrel::Src => (m0, 0),
+        SMovrel::Dst => (0, m0),
+        SMovrel::Both => (m0 & 0x3ff, (m0 >> 16) & 0x3ff),
     };
     let shift = |op: Operand, off: u32| -> Result<Operand, String> {
         match op {
@@ -290,25 +332,35 @@ fn sopk_reg(c: &Ctx, dwords: u8) -> Operand {
 
 /// SOPK: a 16-bit immediate (sign-extended for the i32 forms, zero-extended for u32) against
 /// the SGPR in the SDST field.
-pub(super) fn sopk(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
-    use Opcode::*;
+/// An SOPK op of [`sopk`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Sopk {
+    Movk,
+    Cmovk,
+    Addk,
+    Mulk,
+    /// s_cmpk_*: the comparison, and whether the immediate is sign-extended (the i32 forms).
+    Cmp(IntCmp, bool),
+}
+
+pub(super) fn sopk(l: &mut Lowerer, c: &Ctx, op: Sopk) -> Result<(), String> {
     let imm = c.inst.field(Field::Simm16) as u16;
     let sext = l.b.c32(imm as i16 as i32 as u32);
     let zext = l.b.c32(u32::from(imm));
     let reg = sopk_reg(c, 1);
-    let (d, scc) = match c.op {
-        s_movk_i32 => (sext, None),
-        s_cmovk_i32 => {
+    let (d, scc) = match op {
+        Sopk::Movk => (sext, None),
+        Sopk::Cmovk => {
             // rule: s-cmovk: the sign-extended immediate is written when SCC is set
             let t = l.scc_bool()?;
             let old = l.s_read(&reg, 1)?;
             (l.b.sel(t, sext, old), None)
         }
-        s_addk_i32 | s_mulk_i32 => {
+        Sopk::Addk | Sopk::Mulk => {
             let old = l.s_read(&reg, 1)?;
             l.uniform(&[old])?;
             let b = &mut l.b;
-            if c.op == s_mulk_i32 {
+            if op == Sopk::Mulk {
                 (b.ib(IntBin::Mul, old, sext), None)
             } else {
                 let d = b.add(old, sext);
@@ -318,24 +370,10 @@ pub(super) fn sopk(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
                 (d, Some(b.icmpc(IntCmp::LtS, o, 0)))
             }
         }
-        _ => {
+        Sopk::Cmp(cmp, signed) => {
             let s0 = l.s_read(&reg, 1)?;
             l.uniform(&[s0])?;
-            let (cmp, k) = match c.op {
-                s_cmpk_eq_i32 => (IntCmp::Eq, sext),
-                s_cmpk_lg_i32 => (IntCmp::Ne, sext),
-                s_cmpk_gt_i32 => (IntCmp::GtS, sext),
-                s_cmpk_ge_i32 => (IntCmp::GeS, sext),
-                s_cmpk_lt_i32 => (IntCmp::LtS, sext),
-                s_cmpk_le_i32 => (IntCmp::LeS, sext),
-                s_cmpk_eq_u32 => (IntCmp::Eq, zext),
-                s_cmpk_lg_u32 => (IntCmp::Ne, zext),
-                s_cmpk_gt_u32 => (IntCmp::GtU, zext),
-                s_cmpk_ge_u32 => (IntCmp::GeU, zext),
-                s_cmpk_lt_u32 => (IntCmp::LtU, zext),
-                s_cmpk_le_u32 => (IntCmp::LeU, zext),
-                op => return Err(format!("{op}: not an SOPK rule")),
-            };
+            let k = if signed { sext } else { zext };
             let t = l.b.icmp(cmp, s0, k);
             l.scc_set(t);
             return Ok(());

@@ -1,9 +1,9 @@
 //! The clamp bit of the integer VALU ops (rule: integer-clamp): the exact result, computed in
 //! 64 bits, saturates to the destination type's range instead of wrapping.
 
+use super::integer::IntOp;
 use crate::build::Builder;
 use crate::ir::{Handle, IntBin, IntCmp};
-use rdnaprobe_isa::Opcode;
 
 /// Sign-extends the low `bits` bits of the U32 `x` to a U64.
 pub(super) fn sext64(b: &mut Builder, x: Handle, bits: u32) -> Handle {
@@ -38,58 +38,89 @@ pub(super) fn saturate(b: &mut Builder, r: Handle, signed: bool) -> Handle {
 /// rule: integer-clamp. The exact result of `op` on the sources `s` as a U64 and whether it
 /// saturates to i32 (else u32), for the lowered integer ops whose VOP3 form has a clamp bit
 /// (the carry forms are clamped where their carry is computed); `None` for the others.
-pub(super) fn exact(b: &mut Builder, op: Opcode, s: &[Handle]) -> Option<(Handle, bool)> {
+pub(super) fn exact(b: &mut Builder, op: IntOp, s: &[Handle]) -> Option<(Handle, bool)> {
     let u = |b: &mut Builder, i: usize| b.zext(s[i]);
     let u24 = |b: &mut Builder, i: usize| {
         let x = b.andc(s[i], 0xff_ffff);
         b.zext(x)
     };
     let r = match op {
-        Opcode::v_add_nc_u32 => {
+        IntOp::AddU => {
             let (x, y) = (u(b, 0), u(b, 1));
             (b.add(x, y), false)
         }
-        Opcode::v_sub_nc_u32 | Opcode::v_subrev_nc_u32 => {
+        IntOp::SubU | IntOp::SubrevU => {
             let (x, y) = (u(b, 0), u(b, 1));
-            let (x, y) = if op == Opcode::v_sub_nc_u32 {
-                (x, y)
-            } else {
-                (y, x)
-            };
+            let (x, y) = if op == IntOp::SubU { (x, y) } else { (y, x) };
             (b.sub(x, y), false)
         }
-        Opcode::v_add_nc_i32 | Opcode::v_sub_nc_i32 => {
+        IntOp::AddI | IntOp::SubI => {
             let x = sext64(b, s[0], 32);
             let y = sext64(b, s[1], 32);
-            let v = if op == Opcode::v_add_nc_i32 {
+            let v = if op == IntOp::AddI {
                 b.add(x, y)
             } else {
                 b.sub(x, y)
             };
             (v, true)
         }
-        Opcode::v_mul_u32_u24 | Opcode::v_mad_u32_u24 => {
+        IntOp::MulU24 | IntOp::MadU24 => {
             let (x, y) = (u24(b, 0), u24(b, 1));
             let p = b.ib(IntBin::Mul, x, y);
-            if op == Opcode::v_mad_u32_u24 {
+            if op == IntOp::MadU24 {
                 let z = u(b, 2);
                 (b.add(p, z), false)
             } else {
                 (p, false)
             }
         }
-        Opcode::v_mul_i32_i24 | Opcode::v_mad_i32_i24 => {
+        IntOp::MulI24 | IntOp::MadI24 => {
             let x = sext64(b, s[0], 24);
             let y = sext64(b, s[1], 24);
             let p = b.ib(IntBin::Mul, x, y);
-            if op == Opcode::v_mad_i32_i24 {
+            if op == IntOp::MadI24 {
                 let z = sext64(b, s[2], 32);
                 (b.add(p, z), true)
             } else {
                 (p, true)
             }
         }
-        _ => return None,
+        IntOp::Mov
+        | IntOp::Not
+        | IntOp::Bfrev
+        | IntOp::Ffbl
+        | IntOp::FfbhU
+        | IntOp::FfbhI
+        | IntOp::Bcnt
+        | IntOp::Cndmask
+        | IntOp::ShiftRev(_)
+        | IntOp::ShiftRev64(_)
+        | IntOp::And
+        | IntOp::Or
+        | IntOp::Xor
+        | IntOp::Xnor
+        | IntOp::Align { .. }
+        | IntOp::Bfm
+        | IntOp::MulHiU24
+        | IntOp::MulHiI24
+        | IntOp::MulLo
+        | IntOp::MulHiU
+        | IntOp::MulHiI
+        | IntOp::Xad
+        | IntOp::Mbcnt { .. }
+        | IntOp::MinMax(_)
+        | IntOp::Of3(_)
+        | IntOp::Med3 { .. }
+        | IntOp::Bfe { .. }
+        | IntOp::Bfi
+        | IntOp::LshlAdd
+        | IntOp::AddLshl
+        | IntOp::LshlOr
+        | IntOp::AndOr
+        | IntOp::Or3
+        | IntOp::Xor3
+        | IntOp::Add3
+        | IntOp::Carry(_) => return None,
     };
     Some(r)
 }

@@ -81,7 +81,12 @@ pub(super) fn scratch(l: &mut Lowerer, c: &Ctx, what: Vm) -> Result<(), String> 
                 write(l, ai, bytes, d);
             }
         }
-        _ => return Err("memory: scratch has loads and stores only".into()),
+        Vm::Atomic(_)
+        | Vm::FloatAtomic { .. }
+        | Vm::Atomic64 { .. }
+        | Vm::CmpSwap
+        | Vm::FloatAtomic64 { .. }
+        | Vm::FCmpSwap { .. } => return Err("memory: scratch has loads and stores only".into()),
     }
     Ok(())
 }

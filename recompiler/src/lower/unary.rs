@@ -65,7 +65,7 @@ impl Unary {
         let q = b.nan_out(fmt, x, ieee);
         let w = match fmt {
             Fmt::F16 => b.f16_to_f64_exact(x),
-            _ => b.f32_to_f64_exact(x),
+            Fmt::F32 | Fmt::F64 => b.f32_to_f64_exact(x),
         };
         let neg = b.sign_of(fmt, x);
         let zero = b.is_zero(fmt, x);
@@ -149,22 +149,20 @@ impl Unary {
         );
         let (dn, pinf, ninf) = self.specials(b);
         let inf_bits = self.fmt.exp_mask();
+        // integral results keep the input's sign for zero
+        let integral = |b: &mut Builder, fop: FloatUn| {
+            let v = b.fu(fop, w);
+            let r = self.round(b, v);
+            let rz = b.is_zero(self.fmt, r);
+            let r = b.sel(rz, sgn, r);
+            let r = b.sel(inf, x, r);
+            b.sel(nan, q, r)
+        };
         match op {
-            UnaryOp::Trunc | UnaryOp::Ceil | UnaryOp::Floor | UnaryOp::Rndne => {
-                let fop = match op {
-                    UnaryOp::Trunc => FloatUn::Trunc,
-                    UnaryOp::Ceil => FloatUn::Ceil,
-                    UnaryOp::Floor => FloatUn::Floor,
-                    _ => FloatUn::RoundEven,
-                };
-                let v = b.fu(fop, w);
-                let r = self.round(b, v);
-                // integral results keep the input's sign for zero
-                let rz = b.is_zero(self.fmt, r);
-                let r = b.sel(rz, sgn, r);
-                let r = b.sel(inf, x, r);
-                b.sel(nan, q, r)
-            }
+            UnaryOp::Trunc => integral(b, FloatUn::Trunc),
+            UnaryOp::Ceil => integral(b, FloatUn::Ceil),
+            UnaryOp::Floor => integral(b, FloatUn::Floor),
+            UnaryOp::Rndne => integral(b, FloatUn::RoundEven),
             UnaryOp::Fract => {
                 // rule: fract: x - floor(x), below 1.0; fract(inf) = NaN
                 let fl = b.fu(FloatUn::Floor, w);

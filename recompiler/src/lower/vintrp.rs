@@ -19,7 +19,7 @@ use super::Lowerer;
 use crate::build::Fmt;
 use crate::ir::{Expr, Handle, IntBin, IntUn, LdsOp};
 use rdnaprobe_isa::layout::Field;
-use rdnaprobe_isa::{Encoding, Opcode, Wave};
+use rdnaprobe_isa::{Encoding, Wave};
 
 /// The error of an interpolation under the lane contract.
 const NEEDS_WAVE: &str = "interpolation: needs the wave contract (give the rows a wave_id and \
@@ -148,13 +148,17 @@ impl Lowerer {
 /// and p2 = P20 * J + D, each computed exactly and rounded once as v_fma_f32 is; mov = P0,
 /// P10 or P20 unchanged.
 // rule: interp-f32
-pub(super) fn interp_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+/// The step of an f32 interpolation ([`interp_f32`]); the VINTRP and VOP3 encodings share one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum InterpF32 {
+    P1,
+    P2,
+    Mov,
+}
+
+pub(super) fn interp_f32(l: &mut Lowerer, c: &Ctx, step: InterpF32) -> Result<(), String> {
     let f = fields(l, c)?;
-    let op = c.op;
-    let r = if matches!(
-        op,
-        Opcode::v_interp_mov_f32_vintrp | Opcode::v_interp_mov_f32_vop3
-    ) {
+    let r = if step == InterpF32::Mov {
         let p = match f.src1 {
             0 => Param::P10,
             1 => Param::P20,
@@ -168,11 +172,7 @@ pub(super) fn interp_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
         l.interp_param(f.attr, f.chan, p)
     } else {
         let coord = l.interp_vgpr(c, f.src1, 1, Some(Fmt::F32))?;
-        let p1 = matches!(
-            op,
-            Opcode::v_interp_p1_f32_vintrp | Opcode::v_interp_p1_f32_vop3
-        );
-        let (delta, base) = if p1 {
+        let (delta, base) = if step == InterpF32::P1 {
             let d = l.interp_param(f.attr, f.chan, Param::P10);
             (d, l.interp_param(f.attr, f.chan, Param::P0))
         } else {
@@ -204,15 +204,25 @@ fn half(l: &mut Lowerer, v: Handle, high: bool) -> Handle {
 /// (P20 * J + S2 with an f32 S2, an f16 result in the low half). `high` selects the upper 16
 /// bits of the parameter dword and of p1lv's S2 (RDNA2 ISA, VOP3 interpolation).
 // rule: interp-f16
-pub(super) fn interp_f16_op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+/// The f16 interpolation ops of [`interp_f16_op`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum InterpF16 {
+    /// v_interp_p1ll_f16: both parameters from LDS.
+    P1ll,
+    /// v_interp_p1lv_f16: S2 from a VGPR.
+    P1lv,
+    P2,
+}
+
+pub(super) fn interp_f16_op(l: &mut Lowerer, c: &Ctx, op: InterpF16) -> Result<(), String> {
     let f = fields(l, c)?;
     let coord = l.interp_vgpr(c, f.src1, 1, Some(Fmt::F32))?;
     let mode = l.mode;
-    match c.op {
-        Opcode::v_interp_p1ll_f16 | Opcode::v_interp_p1lv_f16 => {
+    match op {
+        InterpF16::P1ll | InterpF16::P1lv => {
             let d = l.interp_param(f.attr, f.chan, Param::P10);
             let delta = half(l, d, f.high);
-            let base = if c.op == Opcode::v_interp_p1ll_f16 {
+            let base = if op == InterpF16::P1ll {
                 let p0 = l.interp_param(f.attr, f.chan, Param::P0);
                 half(l, p0, f.high)
             } else {
@@ -227,7 +237,7 @@ pub(super) fn interp_f16_op(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
             l.vgpr_set(f.vdst, r);
             Ok(())
         }
-        _ => {
+        InterpF16::P2 => {
             let d = l.interp_param(f.attr, f.chan, Param::P20);
             let delta = half(l, d, f.high);
             let base = l.interp_vgpr(c, f.src2, 2, Some(Fmt::F32))?;
