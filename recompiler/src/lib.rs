@@ -17,5 +17,5 @@ pub mod workgroup;
 
 pub use lower::{
     is_lowered, lower, lower_program_words, lower_wave, lower_wave_mem, lower_wave_words,
-    lower_wave_words_mem, lower_words, unlowered_reason, LowerError,
+    lower_wave_words_mem, lower_words, unlowered_reason, LowerError, RuleError,
 };

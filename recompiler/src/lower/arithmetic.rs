@@ -1,6 +1,7 @@
 //! f32 arithmetic: add/sub, mul, fma and the legacy (DX9) forms through one exact-then-round
 //! pipeline ([`arith`], shared with f16), ldexp and v_mullit_f32.
 
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Builder, Fmt, Tiny};
@@ -152,7 +153,7 @@ pub(super) enum AddForm {
 }
 
 /// v_add_f32, v_sub_f32, v_subrev_f32.
-pub(super) fn add_f32(l: &mut Lowerer, c: &Ctx, form: AddForm) -> Result<(), String> {
+pub(super) fn add_f32(l: &mut Lowerer, c: &Ctx, form: AddForm) -> RuleResult {
     let ieee = l.mode.ieee;
     let round = l.mode.round32();
     let (fi, fo) = (l.flush_in32(), l.flush_out32());
@@ -179,7 +180,7 @@ pub(super) fn add_f32(l: &mut Lowerer, c: &Ctx, form: AddForm) -> Result<(), Str
 }
 
 /// v_mul_f32 (`Arith::Mul`) and v_mul_legacy_f32 (`Arith::MulLegacy`).
-pub(super) fn mul_f32(l: &mut Lowerer, c: &Ctx, kind: Arith) -> Result<(), String> {
+pub(super) fn mul_f32(l: &mut Lowerer, c: &Ctx, kind: Arith) -> RuleResult {
     let ieee = l.mode.ieee;
     let round = l.mode.round32();
     let (fi, fo) = (l.flush_in32(), l.flush_out32());
@@ -191,12 +192,7 @@ pub(super) fn mul_f32(l: &mut Lowerer, c: &Ctx, kind: Arith) -> Result<(), Strin
 
 /// The f32 multiply-adds: v_fma_f32, v_fmamk_f32, v_fmaak_f32 and the legacy forms with three
 /// sources; v_fmac_f32 and v_fmac_legacy_f32 (`accumulate`) add to the destination register.
-pub(super) fn fma_f32(
-    l: &mut Lowerer,
-    c: &Ctx,
-    kind: Arith,
-    accumulate: bool,
-) -> Result<(), String> {
+pub(super) fn fma_f32(l: &mut Lowerer, c: &Ctx, kind: Arith, accumulate: bool) -> RuleResult {
     let ieee = l.mode.ieee;
     let round = l.mode.round32();
     let (fi, fo) = (l.flush_in32(), l.flush_out32());
@@ -205,7 +201,7 @@ pub(super) fn fma_f32(
     let cc = if accumulate {
         // the accumulator is the destination register
         let dsts = c.inst.dsts(l.wave);
-        let d = *dsts.first().ok_or("no destination")?;
+        let d = *dsts.first().ok_or(RuleError::operand("no destination"))?;
         l.read32(&d)?
     } else {
         l.f32_src(c, 2)?
@@ -215,7 +211,7 @@ pub(super) fn fma_f32(
 }
 
 /// v_ldexp_f32.
-pub(super) fn ldexp_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn ldexp_f32(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     let round = l.mode.round32();
     let (fi, fo) = (l.flush_in32(), l.flush_out32());
     let a = l.f32_src(c, 0)?;
@@ -226,13 +222,13 @@ pub(super) fn ldexp_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 }
 
 /// v_mullit_f32.
-pub(super) fn mullit_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn mullit_f32(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     let r = mullit(l, c)?;
     finish_f32(l, c, r)
 }
 
 /// Applies the f32 result modifiers and writes the result.
-pub(super) fn finish_f32(l: &mut Lowerer, c: &Ctx, r: Handle) -> Result<(), String> {
+pub(super) fn finish_f32(l: &mut Lowerer, c: &Ctx, r: Handle) -> RuleResult {
     let r = l.f32_result(c, r);
     l.write_result(c.inst, r)
 }
@@ -272,7 +268,7 @@ pub(super) fn ldexp(
 
 /// rule: mullit: v_mullit_f32 (the LIT helper). D = S0 * S1 unless S1 or S2 says "unlit": a
 /// NaN S2 or S2 <= 0, or S1 equal to -max/-inf/NaN gives -max (0xff7fffff).
-fn mullit(l: &mut Lowerer, c: &Ctx) -> Result<Handle, String> {
+fn mullit(l: &mut Lowerer, c: &Ctx) -> RuleResult<Handle> {
     let ieee = l.mode.ieee;
     let (fi, fo) = (l.flush_in32(), l.flush_out32());
     let round = l.mode.round32();

@@ -11,6 +11,7 @@
 //! `k * 4 * IS + lane * 4`, so lanes never share a slot. The range check of a swizzled access
 //! is computed on the unswizzled index and offset, as for the other V#s (not measured).
 
+use super::error::{RuleError, RuleResult};
 use super::mem::word;
 use super::operands::Ctx;
 use super::regs::Lowerer;
@@ -53,10 +54,12 @@ struct Swizzle {
 }
 
 impl BufferAddr {
-    pub(super) fn new(l: &mut Lowerer, c: &Ctx) -> Result<BufferAddr, String> {
+    pub(super) fn new(l: &mut Lowerer, c: &Ctx) -> RuleResult<BufferAddr> {
         let (w0, w1) = (word(c, 0)?, word(c, 1)?);
         if w1 & (1 << 23) != 0 {
-            return Err("memory: TFE (partially resident textures) is not modelled".into());
+            return Err(RuleError::not_modelled(
+                "memory: TFE (partially resident textures) is not modelled",
+            ));
         }
         let (offen, idxen, glc) = (
             w0 & (1 << 12) != 0,
@@ -70,7 +73,9 @@ impl BufferAddr {
             ((w1 >> 24) & 0xff) as u16,
         );
         if srsrc > 100 {
-            return Err(format!("memory: SRSRC s{srsrc} is not an SGPR quad"));
+            return Err(RuleError::operand(format!(
+                "memory: SRSRC s{srsrc} is not an SGPR quad"
+            )));
         }
         let v: Vec<Handle> = (0..4).map(|i| l.sgpr_get(srsrc + i)).collect();
         let b = &mut l.b;

@@ -12,6 +12,7 @@
 //! wave with its error.
 
 use super::control::Flow;
+use super::error::{RuleError, RuleResult};
 use super::regs::Lowerer;
 use crate::ir::{Block, Expr, Handle, IntCmp, Terminator};
 use rdnaprobe_isa::{Instruction, Opcode};
@@ -48,7 +49,7 @@ pub(super) fn pc_use(op: Opcode) -> Option<Pc> {
 impl Lowerer {
     /// Writes the code address `CODE_BASE + 4 * word` to the instruction's destination pair
     /// (nothing for a null destination: s_swappc_b64 with SDST 125 is s_setpc_b64).
-    pub(super) fn write_link(&mut self, inst: &Instruction, word: usize) -> Result<(), String> {
+    pub(super) fn write_link(&mut self, inst: &Instruction, word: usize) -> RuleResult {
         let Some(d) = inst.dsts(self.wave).into_iter().next() else {
             return Ok(());
         };
@@ -60,12 +61,12 @@ impl Lowerer {
 
     /// The stores that hand the source pair of a jump to the dispatch chain (read before the
     /// instruction writes its link, so s_swappc_b64 may name one pair twice).
-    pub(super) fn jump_target(&mut self, inst: &Instruction) -> Result<Vec<(u16, Handle)>, String> {
+    pub(super) fn jump_target(&mut self, inst: &Instruction) -> RuleResult<Vec<(u16, Handle)>> {
         let src = inst
             .srcs(self.wave)
             .into_iter()
             .next()
-            .ok_or("missing source pair")?;
+            .ok_or(RuleError::operand("missing source pair"))?;
         let v = self.read(&src, 2, false)?;
         Ok(vec![(TARGET_LO, v[0]), (TARGET_HI, v[1])])
     }

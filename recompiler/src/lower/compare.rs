@@ -2,6 +2,7 @@
 //! cases (rule: float-compare) and v_cmp_class_*. A compare writes this lane's bit of its mask
 //! destination (EXEC for v_cmpx_*).
 
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Builder, Fmt};
@@ -39,10 +40,10 @@ pub(super) enum FCond {
 }
 
 /// v_cmp(x)_COND_{i32,u32} and, with `wide`, _{i64,u64}.
-pub(super) fn int(l: &mut Lowerer, c: &Ctx, cond: ICond, wide: bool) -> Result<(), String> {
+pub(super) fn int(l: &mut Lowerer, c: &Ctx, cond: ICond, wide: bool) -> RuleResult {
     let srcs = &c.srcs;
     if srcs.len() < 2 {
-        return Err("compare needs two sources".into());
+        return Err(RuleError::operand("compare needs two sources"));
     }
     let (a, b) = if wide {
         (l.read64(&srcs[0], false)?, l.read64(&srcs[1], false)?)
@@ -60,7 +61,7 @@ pub(super) fn int(l: &mut Lowerer, c: &Ctx, cond: ICond, wide: bool) -> Result<(
 }
 
 /// v_cmp(x)_COND_{f16,f32,f64}.
-pub(super) fn float(l: &mut Lowerer, c: &Ctx, fmt: Fmt, cond: FCond) -> Result<(), String> {
+pub(super) fn float(l: &mut Lowerer, c: &Ctx, fmt: Fmt, cond: FCond) -> RuleResult {
     let (x, y) = match fmt {
         Fmt::F16 => (l.f16_src(c, 0)?, l.f16_src(c, 1)?),
         Fmt::F32 => (l.f32_src(c, 0)?, l.f32_src(c, 1)?),
@@ -80,7 +81,7 @@ pub(super) fn float(l: &mut Lowerer, c: &Ctx, fmt: Fmt, cond: FCond) -> Result<(
 }
 
 /// v_cmp(x)_class_{f16,f32,f64}.
-pub(super) fn class(l: &mut Lowerer, c: &Ctx, fmt: Fmt) -> Result<(), String> {
+pub(super) fn class(l: &mut Lowerer, c: &Ctx, fmt: Fmt) -> RuleResult {
     let x = match fmt {
         Fmt::F16 => l.f16_src(c, 0)?,
         Fmt::F32 => l.f32_src(c, 0)?,

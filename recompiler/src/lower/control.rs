@@ -16,7 +16,7 @@ use super::calls::{self, Pc};
 use super::dispatch::flow;
 use super::regs::Lowerer;
 use super::wave::SCC;
-use super::LowerError;
+use super::{LowerError, RuleError};
 use crate::ir::{Block, Expr, Handle, Kernel, Terminator};
 use rdnaprobe_isa::{Decoded, Instruction, Opcode, Wave};
 
@@ -221,6 +221,14 @@ fn live_code(body: &[Decoded], offsets: &[usize], entries: &[usize]) -> Vec<bool
     live
 }
 
+/// The error of words the decoder did not recognise, at word `offset`.
+pub(super) fn undecoded(offset: usize, u: &rdnaprobe_isa::decode::Unsupported) -> LowerError {
+    LowerError::Undecoded {
+        offset,
+        unknown: u.clone(),
+    }
+}
+
 /// Lowers a body with control flow (see the module docs).
 pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, LowerError> {
     let mut offsets = Vec::with_capacity(body.len());
@@ -229,12 +237,19 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
         offsets.push(words);
         words += d.len();
     }
-    let unsupported = |i: usize, reason: String| match &body[i] {
+    let undecoded_at = |i: usize| match &body[i] {
+        Decoded::Unsupported(u) => undecoded(offsets[i], u),
+        Decoded::Inst(inst) => Lowerer::unsupported(
+            inst,
+            offsets[i],
+            RuleError::operand("an instruction where undecoded words were expected"),
+        ),
+    };
+    // The error of instruction `i`: the rule's reason, or the decoder's for words it did not
+    // recognise.
+    let unsupported = |i: usize, reason: RuleError| match &body[i] {
         Decoded::Inst(inst) => Lowerer::unsupported(inst, offsets[i], reason),
-        Decoded::Unsupported(u) => LowerError::Undecoded {
-            offset: offsets[i],
-            reason: u.to_string(),
-        },
+        Decoded::Unsupported(u) => undecoded(offsets[i], u),
     };
     // Branch targets as instruction indices (`body.len()`: the exit). A body with a jump to
     // an SGPR pair may go to any instruction: each one starts a block.
@@ -280,7 +295,7 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
     }
     for (i, d) in body.iter().enumerate() {
         let Decoded::Inst(inst) = d else {
-            return Err(unsupported(i, String::new()));
+            return Err(undecoded_at(i));
         };
         if !ends_block(inst) {
             continue;
@@ -298,9 +313,9 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
             let Some(idx) = idx else {
                 return Err(unsupported(
                     i,
-                    format!(
+                    RuleError::operand(format!(
                         "branch target word {to} is not an instruction of the body (0..{words})"
-                    ),
+                    )),
                 ));
             };
             leader[idx] = true;
@@ -341,7 +356,7 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
         }
         for i in (start..end).filter(|_| live[start]) {
             let Decoded::Inst(inst) = &body[i] else {
-                return Err(unsupported(i, String::new()));
+                return Err(undecoded_at(i));
             };
             let op = inst.info().op();
             let next = offsets[i] + body[i].len();

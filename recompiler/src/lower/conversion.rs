@@ -2,6 +2,7 @@
 //! v_cvt_flr/rpi_i32_f32, the unsigned bytes of v_cvt_f32_ubyteN), f16 and f64.
 
 use super::arithmetic::finish_f32;
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Fmt, Tiny};
@@ -9,7 +10,7 @@ use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Ty};
 use rdnaprobe_isa::Round;
 
 /// v_cvt_f32_i32 (`signed`) and v_cvt_f32_u32.
-pub(super) fn f32_from_int(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(), String> {
+pub(super) fn f32_from_int(l: &mut Lowerer, c: &Ctx, signed: bool) -> RuleResult {
     let round = l.mode.round32();
     let fo = l.flush_out32();
     let op = l.src_op(c, 0)?;
@@ -26,7 +27,7 @@ pub(super) fn f32_from_int(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(),
 }
 
 /// v_cvt_f32_f16: exact; a NaN is quieted with IEEE=1.
-pub(super) fn f32_from_f16(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn f32_from_f16(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     let ieee = l.mode.ieee;
     let x = l.f16_src(c, 0)?;
     let x = l.b.flush_if(Fmt::F16, x, l.flush_in16());
@@ -38,7 +39,7 @@ pub(super) fn f32_from_f16(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 }
 
 /// v_cvt_f32_f64: rounded in the f32 mode; the f64 input flushes with denorm16.
-pub(super) fn f32_from_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn f32_from_f64(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     let round = l.mode.round32();
     let fo = l.flush_out32();
     let x = l.f64_src(c, 0)?;
@@ -73,7 +74,7 @@ pub(super) enum ToInt {
 }
 
 /// f32 to a saturated 32-bit integer; NaN gives 0 (0x7fffffff for flr and rpi).
-pub(super) fn f32_to_int(l: &mut Lowerer, c: &Ctx, how: ToInt) -> Result<(), String> {
+pub(super) fn f32_to_int(l: &mut Lowerer, c: &Ctx, how: ToInt) -> RuleResult {
     let u = l.f32_unary_input(c, false)?;
     let (w, nan) = (u.w, u.nan);
     let b = &mut l.b;
@@ -110,7 +111,7 @@ pub(super) fn f32_to_int(l: &mut Lowerer, c: &Ctx, how: ToInt) -> Result<(), Str
 
 /// v_cvt_f16_f32: rounded to f16 (rule: f16-directed-rounding), NaN payload kept and quieted,
 /// FP16_OVFL and clamp applied.
-pub(super) fn f16_from_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn f16_from_f32(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     let u = l.f32_unary_input(c, false)?;
     let (x, w, nan, inf) = (u.x, u.w, u.nan, u.inf);
     let b = &mut l.b;
@@ -129,7 +130,7 @@ pub(super) fn f16_from_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 }
 
 /// v_cvt_f64_f32: exact widening; NaN quieted only with IEEE=1.
-pub(super) fn f64_from_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn f64_from_f32(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     let ieee = l.mode.ieee;
     let u = l.f32_unary_input(c, false)?;
     let (w, nan) = (u.w, u.nan);
@@ -143,9 +144,9 @@ pub(super) fn f64_from_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 }
 
 /// v_cvt_f32_ubyte0..3: byte `k` of the source, exactly.
-pub(super) fn f32_from_ubyte(l: &mut Lowerer, c: &Ctx, k: u32) -> Result<(), String> {
+pub(super) fn f32_from_ubyte(l: &mut Lowerer, c: &Ctx, k: u32) -> RuleResult {
     let s = l.int_srcs(c)?;
-    let x = *s.first().ok_or("missing source 0")?;
+    let x = *s.first().ok_or(RuleError::operand("missing source 0"))?;
     let b = &mut l.b;
     // a byte is exactly representable: build the f32 bits from the f64 value
     let v = b.shrc(x, 8 * k);

@@ -4,6 +4,7 @@
 //! Under the lane contract they are unsupported (a row is one lane: there is no other lane to
 //! read).
 
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::regs::Lowerer;
 use crate::ir::{Expr, Handle, IntBin, IntCmp, IntUn};
@@ -14,11 +15,11 @@ pub(super) const NEEDS_WAVE: &str =
     "cross-lane: needs the wave contract (give the rows a wave_id column, docs/dataset-format.md)";
 
 impl Lowerer {
-    fn need_wave(&self) -> Result<(), String> {
+    fn need_wave(&self) -> RuleResult {
         if self.wave_contract {
             Ok(())
         } else {
-            Err(NEEDS_WAVE.into())
+            Err(RuleError::not_modelled(NEEDS_WAVE))
         }
     }
 
@@ -28,25 +29,25 @@ impl Lowerer {
     }
 }
 
-fn dst(l: &Lowerer, c: &Ctx) -> Result<Operand, String> {
+fn dst(l: &Lowerer, c: &Ctx) -> RuleResult<Operand> {
     c.inst
         .dsts(l.wave)
         .into_iter()
         .next()
-        .ok_or_else(|| "missing destination".to_string())
+        .ok_or_else(|| RuleError::operand("missing destination"))
 }
 
-fn src(c: &Ctx, i: usize) -> Result<Operand, String> {
+fn src(c: &Ctx, i: usize) -> RuleResult<Operand> {
     c.srcs
         .get(i)
         .copied()
-        .ok_or_else(|| format!("missing source {i}"))
+        .ok_or_else(|| RuleError::operand(format!("missing source {i}")))
 }
 
 /// v_readlane_b32 sdst, vsrc0, ssrc1: lane `ssrc1 % wave`'s vsrc0, whatever EXEC holds (the
 /// hardware reads the lane's VGPR even when the lane is inactive).
 /// (rule: readlane-any-lane)
-pub(super) fn readlane(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn readlane(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     l.need_wave()?;
     let v = l.read32(&src(c, 0)?)?;
     let sel = l.read32(&src(c, 1)?)?;
@@ -58,7 +59,7 @@ pub(super) fn readlane(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 /// v_readfirstlane_b32 sdst, vsrc0: vsrc0 of the lowest lane in EXEC, or of lane 0 when EXEC
 /// is empty (AMD Vega ISA 12.8, V_READFIRSTLANE_B32; the same in RDNA2).
 /// (rule: readfirstlane-empty-exec)
-pub(super) fn readfirstlane(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn readfirstlane(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     l.need_wave()?;
     let v = l.read32(&src(c, 0)?)?;
     let exec = l.exec64();
@@ -74,15 +75,15 @@ pub(super) fn readfirstlane(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 
 /// v_writelane_b32 vdst, ssrc0, ssrc1: lane `ssrc1 % wave`'s vdst = ssrc0, whatever EXEC
 /// holds; the other lanes keep vdst.
-pub(super) fn writelane(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn writelane(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     l.need_wave()?;
     let v = l.read32(&src(c, 0)?)?;
     let sel = l.read32(&src(c, 1)?)?;
     let Operand::Reg(r) = dst(l, c)? else {
-        return Err("destination is not a VGPR".into());
+        return Err(RuleError::operand("destination is not a VGPR"));
     };
     if r.kind != RegKind::Vgpr {
-        return Err("destination is not a VGPR".into());
+        return Err(RuleError::operand("destination is not a VGPR"));
     }
     let sel = l.b.andc(sel, u64::from(l.wave.lanes() - 1));
     let me = l.b.icmp(IntCmp::Eq, l.lane, sel);
@@ -98,7 +99,7 @@ pub(super) fn writelane(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 /// op_sel bit 0 is FI (fetch inactive), bit 1 bound_ctrl: an inactive source lane without FI
 /// leaves vdst unchanged, or writes 0 with bound_ctrl. Lanes outside EXEC keep vdst.
 /// (rule: permlane-inactive)
-pub(super) fn permlane(l: &mut Lowerer, c: &Ctx, cross: bool) -> Result<(), String> {
+pub(super) fn permlane(l: &mut Lowerer, c: &Ctx, cross: bool) -> RuleResult {
     l.need_wave()?;
     let v = l.read32(&src(c, 0)?)?;
     let s1 = l.read32(&src(c, 1)?)?;
@@ -120,7 +121,7 @@ pub(super) fn permlane(l: &mut Lowerer, c: &Ctx, cross: bool) -> Result<(), Stri
     let got = l.wave_read(v, from);
     let d = dst(l, c)?;
     let Operand::Reg(r) = d else {
-        return Err("destination is not a VGPR".into());
+        return Err(RuleError::operand("destination is not a VGPR"));
     };
     let old = l.vgpr_get(r.index);
     let result = if fi {
@@ -162,17 +163,17 @@ fn ds_offset(c: &Ctx) -> u32 {
 
 /// The VGPR fields of a DS instruction's second word: ADDR, DATA0, DATA1, VDST (RDNA2 ISA,
 /// DS format).
-fn ds_vgprs(c: &Ctx) -> Result<[u16; 4], String> {
+fn ds_vgprs(c: &Ctx) -> RuleResult<[u16; 4]> {
     let w = *c
         .inst
         .words()
         .get(1)
-        .ok_or("DS instruction without its second word")?;
+        .ok_or(RuleError::operand("DS instruction without its second word"))?;
     Ok([0, 8, 16, 24].map(|s| ((w >> s) & 0xff) as u16))
 }
 
 /// Writes `v` to the VGPR destination of a DS instruction under EXEC.
-fn write_vdst(l: &mut Lowerer, c: &Ctx, v: Handle) -> Result<(), String> {
+fn write_vdst(l: &mut Lowerer, c: &Ctx, v: Handle) -> RuleResult {
     let vdst = ds_vgprs(c)?[3];
     l.vgpr_set(vdst, v);
     Ok(())
@@ -201,7 +202,7 @@ fn read_active(l: &mut Lowerer, v: Handle, from: Handle) -> Handle {
 /// offset[9:5], negated when offset[10] is set; FFT reads lane `reverse5(j) >> popcount(mask)
 /// | (j & mask)` with mask = offset[4:0]. A disabled source lane gives 0 (the pseudocode's
 /// `thread_valid`).
-pub(super) fn ds_swizzle(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn ds_swizzle(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     l.need_wave()?;
     let off = ds_offset(c);
     let v = l.vgpr_get(ds_vgprs(c)?[0]);
@@ -251,7 +252,7 @@ pub(super) fn ds_swizzle(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 
 /// ds_bpermute_b32 vdst, vaddr, vdata offset:n (no LDS access): lane `i` reads vdata of lane
 /// `((vaddr + n) / 4) % wave`, 0 when that lane is disabled (RDNA2 ISA pseudocode).
-pub(super) fn ds_bpermute(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn ds_bpermute(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     l.need_wave()?;
     let [addr, data, ..] = ds_vgprs(c)?;
     let (addr, data) = (l.vgpr_get(addr), l.vgpr_get(data));

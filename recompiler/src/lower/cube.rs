@@ -3,6 +3,7 @@
 //! |z| >= |x| and |z| >= |y|, else y when |y| >= |x|, else x (the RDNA2 ISA's pseudocode).
 
 use super::arithmetic::{arith, finish_f32, Arith};
+use super::error::RuleResult;
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Builder, Fmt};
@@ -28,7 +29,7 @@ pub(super) enum CubeOp {
     Ma,
 }
 
-pub(super) fn cube(l: &mut Lowerer, c: &Ctx, op: CubeOp) -> Result<(), String> {
+pub(super) fn cube(l: &mut Lowerer, c: &Ctx, op: CubeOp) -> RuleResult {
     let fi = l.flush_in32();
     let (ieee, round, fo) = (l.mode.ieee, l.mode.round32(), l.flush_out32());
     let mut s = Vec::new();

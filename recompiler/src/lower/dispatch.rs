@@ -10,6 +10,7 @@ use super::control::{Branch, Flow};
 use super::conversion::{self, ToInt};
 use super::cube::CubeOp;
 use super::dot::Dot;
+use super::error::RuleResult;
 use super::float16::F16Arith;
 use super::float64::{F64Arith, F64Op, F64Un};
 use super::int16::{Int16, I16};
@@ -39,7 +40,7 @@ use crate::ir::{FloatUn, IntBin, IntCmp, LdsOp};
 use rdnaprobe_isa::{Opcode, Target};
 
 /// A lowering: reads the instruction's operands through the [`Lowerer`], writes its results.
-pub(super) type LowerFn = fn(&mut Lowerer, &Ctx) -> Result<(), String>;
+pub(super) type LowerFn = fn(&mut Lowerer, &Ctx) -> RuleResult;
 
 /// What the lowering does with an opcode.
 #[derive(Clone, Copy)]

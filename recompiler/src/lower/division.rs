@@ -2,6 +2,7 @@
 //! v_div_fixup (rule: div-fixup) in f32, and the fixup shared with f16 and f64.
 
 use super::arithmetic::{arith, finish_f32, Arith};
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Builder, Fmt, Tiny};
@@ -15,7 +16,7 @@ use rdnaprobe_isa::Round;
 /// d <= -96: VCC, S0 != S1 scaled by 2^64; exponent(S2) <= 23: 2^64. A zero S1 or S2 gives the
 /// default NaN (VCC still from the cases). Inputs are flushed with f32 input flushing; NaNs are
 /// never quietened.
-pub(super) fn scale_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn scale_f32(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     let fi = l.flush_in32();
     let s0 = l.f32_src(c, 0)?;
     let s1 = l.f32_src(c, 1)?;
@@ -43,9 +44,9 @@ pub(super) fn scale_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     let (r, vcc) = scale_cases(b, Fmt::F32, [s0, s1, s2], up, down, limits);
     l.write_result(c.inst, r)?;
     let dsts = c.inst.dsts(l.wave);
-    let sd = *dsts
-        .get(1)
-        .ok_or("v_div_scale_f32 without a mask destination")?;
+    let sd = *dsts.get(1).ok_or(RuleError::operand(
+        "v_div_scale_f32 without a mask destination",
+    ))?;
     l.write_mask(&sd, vcc)
 }
 
@@ -115,7 +116,7 @@ pub(super) fn scale_cases(
 }
 
 /// v_div_fmas_f32: VCC (this lane's bit) selects the scaled form.
-pub(super) fn fmas_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn fmas_f32(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     let a = l.f32_src(c, 0)?;
     let bb = l.f32_src(c, 1)?;
     let cc = l.f32_src(c, 2)?;
@@ -134,7 +135,7 @@ pub(super) fn fmas_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 }
 
 /// v_div_fixup_f32.
-pub(super) fn fixup_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn fixup_f32(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     let a = l.f32_src(c, 0)?;
     let bb = l.f32_src(c, 1)?;
     let cc = l.f32_src(c, 2)?;

@@ -2,6 +2,7 @@
 //! v_dot4c_i32_i8, v_dot8_i32_i4, v_dot8_u32_u4) and the 64-bit mads v_mad_u64_u32 /
 //! v_mad_i64_i32 with their carry-out (rule: mad64-carry).
 
+use super::error::{RuleError, RuleResult};
 use super::int16::int_mods;
 use super::operands::Ctx;
 use super::saturate;
@@ -33,7 +34,7 @@ pub(super) struct Dot {
     pub acc_dst: bool,
 }
 
-pub(super) fn dot(l: &mut Lowerer, c: &Ctx, dot: Dot) -> Result<(), String> {
+pub(super) fn dot(l: &mut Lowerer, c: &Ctx, dot: Dot) -> RuleResult {
     int_mods(c, true)?;
     let Dot {
         width,
@@ -49,15 +50,21 @@ pub(super) fn dot(l: &mut Lowerer, c: &Ctx, dot: Dot) -> Result<(), String> {
         let sel_bits = if two { 0b100 } else { 0b111 };
         let his = c.mods.op_sel_hi & hi_bits;
         if c.mods.op_sel & sel_bits != 0 || (his != 0 && his != hi_bits) {
-            return Err(format!("{}: op_sel/op_sel_hi have no rule here", c.op));
+            return Err(RuleError::modifier(format!(
+                "{}: op_sel/op_sel_hi have no rule here",
+                c.op
+            )));
         }
         if c.mods.neg_lo != 0 || c.mods.neg_hi != 0 {
-            return Err(format!("{}: neg_lo/neg_hi on an integer op", c.op));
+            return Err(RuleError::modifier(format!(
+                "{}: neg_lo/neg_hi on an integer op",
+                c.op
+            )));
         }
     }
     let mut s = l.int_srcs(c)?;
     if s.len() < 2 {
-        return Err(format!("{}: missing source", c.op));
+        return Err(RuleError::operand(format!("{}: missing source", c.op)));
     }
     if two && c.enc == Encoding::VOP3P {
         // rebuild each packed source from the halves op_sel (low) and op_sel_hi (high) pick
@@ -79,11 +86,11 @@ pub(super) fn dot(l: &mut Lowerer, c: &Ctx, dot: Dot) -> Result<(), String> {
     }
     let acc = if acc_dst {
         let dsts = c.inst.dsts(l.wave);
-        let d = *dsts.first().ok_or("no destination")?;
+        let d = *dsts.first().ok_or(RuleError::operand("no destination"))?;
         l.read32(&d)?
     } else {
         *s.get(2)
-            .ok_or_else(|| format!("{}: missing source 2", c.op))?
+            .ok_or_else(|| RuleError::operand(format!("{}: missing source 2", c.op)))?
     };
     let b = &mut l.b;
     let mut sum = if signed {
@@ -109,7 +116,7 @@ pub(super) fn dot(l: &mut Lowerer, c: &Ctx, dot: Dot) -> Result<(), String> {
 /// 64-bit result in the destination pair and bit 64 of the exact sum (unsigned: the carry
 /// out; signed: the sign of the sign-extended sum) in this lane's bit of the SGPR
 /// destination.
-pub(super) fn mad64(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(), String> {
+pub(super) fn mad64(l: &mut Lowerer, c: &Ctx, signed: bool) -> RuleResult {
     int_mods(c, false)?;
     let x = l.read32(&l.src_op(c, 0)?)?;
     let y = l.read32(&l.src_op(c, 1)?)?;
@@ -139,8 +146,10 @@ pub(super) fn mad64(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(), String
     let lo = b.trunc64(s);
     let hi = b.hi32(s);
     let dsts = c.inst.dsts(l.wave);
-    let d = *dsts.first().ok_or("no destination")?;
-    let cd = *dsts.get(1).ok_or("carry destination missing")?;
+    let d = *dsts.first().ok_or(RuleError::operand("no destination"))?;
+    let cd = *dsts
+        .get(1)
+        .ok_or(RuleError::operand("carry destination missing"))?;
     l.write_vdst(&d, &[lo, hi])?;
     l.write_mask(&cd, carry)
 }

@@ -6,6 +6,7 @@
 //! keeps the final f32 rounding correct in every mode (Boldo and Melquiond's correctly rounded
 //! sum of three terms). So the three-term sum is rounded once, like an fma.
 
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Builder, Fmt, Tiny};
@@ -27,9 +28,12 @@ struct Elem {
 /// negates the accumulator; op_sel[2] and neg_hi[2] are refused, op_sel_hi[2] is ignored
 /// (assemblers write it set or clear).
 /// `acc_dst`: v_dot2c_f32_f16, whose accumulator is its destination.
-pub(super) fn dot2_f32_f16(l: &mut Lowerer, c: &Ctx, acc_dst: bool) -> Result<(), String> {
+pub(super) fn dot2_f32_f16(l: &mut Lowerer, c: &Ctx, acc_dst: bool) -> RuleResult {
     if c.mods.omod != 0 {
-        return Err(format!("{}: omod has no rule here", c.op));
+        return Err(RuleError::modifier(format!(
+            "{}: omod has no rule here",
+            c.op
+        )));
     }
     let (fi16, fi32, fo) = (l.flush_in16(), l.flush_in32(), l.flush_out32());
     let round = l.mode.round32();
@@ -37,10 +41,10 @@ pub(super) fn dot2_f32_f16(l: &mut Lowerer, c: &Ctx, acc_dst: bool) -> Result<()
     let mut h = Vec::new();
     let acc = if c.enc == Encoding::VOP3P {
         if c.mods.op_sel & 4 != 0 || c.mods.neg_hi & 4 != 0 {
-            return Err(format!(
+            return Err(RuleError::modifier(format!(
                 "{}: op_sel or neg_hi on the f32 accumulator has no rule",
                 c.op
-            ));
+            )));
         }
         for hi in [false, true] {
             for i in 0..2 {
@@ -55,7 +59,10 @@ pub(super) fn dot2_f32_f16(l: &mut Lowerer, c: &Ctx, acc_dst: bool) -> Result<()
         }
     } else {
         if c.mods.sdwa.is_some() || c.mods.abs.iter().chain(&c.mods.neg).any(|&m| m) {
-            return Err(format!("{}: source modifiers have no rule here", c.op));
+            return Err(RuleError::modifier(format!(
+                "{}: source modifiers have no rule here",
+                c.op
+            )));
         }
         let s0 = l.read32(&l.src_op(c, 0)?)?;
         let s1 = l.read32(&l.src_op(c, 1)?)?;
@@ -67,7 +74,7 @@ pub(super) fn dot2_f32_f16(l: &mut Lowerer, c: &Ctx, acc_dst: bool) -> Result<()
         }
         let acc = if acc_dst {
             let dsts = c.inst.dsts(l.wave);
-            *dsts.first().ok_or("no destination")?
+            *dsts.first().ok_or(RuleError::operand("no destination"))?
         } else {
             l.src_op(c, 2)?
         };

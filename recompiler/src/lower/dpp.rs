@@ -20,6 +20,7 @@
 //! "Not written" is done by ANDing EXEC with the wave's ballot of the lanes that write, for
 //! the one instruction, so that lane masks it writes (VOPC, carries) follow EXEC as usual.
 
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::regs::Lowerer;
 use crate::ir::{Handle, IntBin, IntCmp};
@@ -104,28 +105,34 @@ fn exec_bit_of(l: &mut Lowerer, lane: Handle) -> Handle {
 
 impl Lowerer {
     /// Lowers a DPP16/DPP8 instruction with `f`, the lowering of its opcode.
-    pub(super) fn dpp(&mut self, c: &Ctx, f: super::dispatch::LowerFn) -> Result<(), String> {
+    pub(super) fn dpp(&mut self, c: &Ctx, f: super::dispatch::LowerFn) -> RuleResult {
         if !self.wave_contract {
-            return Err(
-                "DPP reads other lanes: needs the wave contract (give the rows a wave_id column)"
-                    .into(),
-            );
+            return Err(RuleError::modifier(
+                "DPP reads other lanes: needs the wave contract (give the rows a wave_id column)",
+            ));
         }
         let Some(Operand::Reg(src0)) = c.srcs.first().copied() else {
-            return Err("DPP without a VGPR src0".into());
+            return Err(RuleError::operand("DPP without a VGPR src0"));
         };
         if src0.kind != RegKind::Vgpr {
-            return Err("DPP src0 is not a VGPR".into());
+            return Err(RuleError::operand("DPP src0 is not a VGPR"));
         }
         let (from, valid, fi, bound_ctrl, row_mask, bank_mask) = match c.enc {
             Encoding::DPP16 => {
-                let d = c.mods.dpp.ok_or("DPP16 without its fields")?;
-                let (from, valid) = dpp16_source(self, d.dpp_ctrl)
-                    .ok_or_else(|| format!("dpp_ctrl {:#x} is illegal on gfx10", d.dpp_ctrl))?;
+                let d = c
+                    .mods
+                    .dpp
+                    .ok_or(RuleError::operand("DPP16 without its fields"))?;
+                let (from, valid) = dpp16_source(self, d.dpp_ctrl).ok_or_else(|| {
+                    RuleError::operand(format!("dpp_ctrl {:#x} is illegal on gfx10", d.dpp_ctrl))
+                })?;
                 (from, valid, d.fi, d.bound_ctrl, d.row_mask, d.bank_mask)
             }
             _ => {
-                let (sel, fi) = c.mods.dpp8.ok_or("DPP8 without its lane selects")?;
+                let (sel, fi) = c
+                    .mods
+                    .dpp8
+                    .ok_or(RuleError::operand("DPP8 without its lane selects"))?;
                 let packed = sel
                     .iter()
                     .enumerate()

@@ -3,6 +3,7 @@
 
 use super::arithmetic::{arith, AddForm, Arith};
 use super::division::div_fixup;
+use super::error::{RuleError, RuleResult};
 use super::minmax::minmax;
 use super::operands::Ctx;
 use super::unary::{Unary, UnaryOp};
@@ -24,7 +25,7 @@ pub(super) enum F16Arith {
     Fmac,
 }
 
-pub(super) fn arith_f16(l: &mut Lowerer, c: &Ctx, op: F16Arith) -> Result<(), String> {
+pub(super) fn arith_f16(l: &mut Lowerer, c: &Ctx, op: F16Arith) -> RuleResult {
     let kind = match op {
         F16Arith::Add(_) => Arith::Add,
         F16Arith::Mul => Arith::Mul,
@@ -49,7 +50,7 @@ pub(super) fn arith_f16(l: &mut Lowerer, c: &Ctx, op: F16Arith) -> Result<(), St
         srcs.push(l.f16_src(c, 2)?);
     } else if op == F16Arith::Fmac {
         let dsts = c.inst.dsts(l.wave);
-        let d = *dsts.first().ok_or("no destination")?;
+        let d = *dsts.first().ok_or(RuleError::operand("no destination"))?;
         let acc = l.read32(&d)?;
         srcs.push(l.b.andc(acc, 0xffff));
     }
@@ -61,7 +62,7 @@ pub(super) fn arith_f16(l: &mut Lowerer, c: &Ctx, op: F16Arith) -> Result<(), St
 }
 
 /// v_min_f16 and v_max_f16 (`max`).
-pub(super) fn minmax_f16(l: &mut Lowerer, c: &Ctx, max: bool) -> Result<(), String> {
+pub(super) fn minmax_f16(l: &mut Lowerer, c: &Ctx, max: bool) -> RuleResult {
     let ieee = l.mode.ieee;
     let (fi, fo) = (l.flush_in16(), l.flush_out16());
     let a = l.f16_src(c, 0)?;
@@ -75,7 +76,7 @@ pub(super) fn minmax_f16(l: &mut Lowerer, c: &Ctx, max: bool) -> Result<(), Stri
 }
 
 /// v_ldexp_f16: the exponent operand is a signed 16-bit integer.
-pub(super) fn ldexp_f16(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn ldexp_f16(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     let (fi, fo) = (l.flush_in16(), l.flush_out16());
     let a = l.f16_src(c, 0)?;
     let op1 = l.src_op(c, 1)?;
@@ -91,7 +92,7 @@ pub(super) fn ldexp_f16(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 }
 
 /// v_div_fixup_f16.
-pub(super) fn div_fixup_f16(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn div_fixup_f16(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     let a = l.f16_src(c, 0)?;
     let bb = l.f16_src(c, 1)?;
     let cc = l.f16_src(c, 2)?;
@@ -107,7 +108,7 @@ pub(super) fn div_fixup_f16(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 }
 
 /// v_cvt_f16_i16 (`signed`) and v_cvt_f16_u16.
-pub(super) fn f16_from_int(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(), String> {
+pub(super) fn f16_from_int(l: &mut Lowerer, c: &Ctx, signed: bool) -> RuleResult {
     let fo = l.flush_out16();
     let op = l.src_op(c, 0)?;
     let x = l.read32(&op)?;
@@ -132,7 +133,7 @@ pub(super) fn f16_from_int(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(),
 }
 
 /// v_cvt_i16_f16 (`signed`) and v_cvt_u16_f16: truncated and saturated; NaN gives 0.
-pub(super) fn int_from_f16(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(), String> {
+pub(super) fn int_from_f16(l: &mut Lowerer, c: &Ctx, signed: bool) -> RuleResult {
     let fi = l.flush_in16();
     let x = l.f16_src(c, 0)?;
     let b = &mut l.b;
@@ -152,14 +153,14 @@ pub(super) fn int_from_f16(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(),
 }
 
 /// v_cvt_norm_i16_f16 (`signed`) and v_cvt_norm_u16_f16.
-pub(super) fn norm_f16(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(), String> {
+pub(super) fn norm_f16(l: &mut Lowerer, c: &Ctx, signed: bool) -> RuleResult {
     let x = l.f16_src(c, 0)?;
     let r = norm16(l, x, signed);
     l.write16(c, r)
 }
 
 /// v_cvt_pknorm_i16_f16 (`signed`) and v_cvt_pknorm_u16_f16: two sources, one per half.
-pub(super) fn pknorm_f16(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(), String> {
+pub(super) fn pknorm_f16(l: &mut Lowerer, c: &Ctx, signed: bool) -> RuleResult {
     let x = l.f16_src(c, 0)?;
     let y = l.f16_src(c, 1)?;
     let a = norm16(l, x, signed);
@@ -171,7 +172,7 @@ pub(super) fn pknorm_f16(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(), S
 }
 
 /// v_sat_pk_u8_i16: each signed 16-bit half saturated to an unsigned byte.
-pub(super) fn sat_pk_u8_i16(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn sat_pk_u8_i16(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     let op = l.src_op(c, 0)?;
     let x = l.read32(&op)?;
     let b = &mut l.b;
@@ -236,7 +237,7 @@ pub(super) fn norm16_of(b: &mut Builder, w: Handle, nan: Handle, signed: bool) -
 
 /// The f16 source 0 of a unary op, flushed (rule: f16-unary-denormals: a denormal input is
 /// flushed with denorm16 bit 0 clear), the facts the rules select on, and the unflushed input.
-fn unary_input(l: &mut Lowerer, c: &Ctx) -> Result<(Unary, Handle), String> {
+fn unary_input(l: &mut Lowerer, c: &Ctx) -> RuleResult<(Unary, Handle)> {
     let ieee = l.mode.ieee;
     let (fi, fo) = (l.flush_in16(), l.flush_out16());
     let round = l.mode.round16();
@@ -248,7 +249,7 @@ fn unary_input(l: &mut Lowerer, c: &Ctx) -> Result<(Unary, Handle), String> {
 
 /// v_OP_f16 for the unary ops with a shared rule: computed exactly (or as closely as f64
 /// allows) and rounded once to f16.
-pub(super) fn unary_f16(l: &mut Lowerer, c: &Ctx, op: UnaryOp) -> Result<(), String> {
+pub(super) fn unary_f16(l: &mut Lowerer, c: &Ctx, op: UnaryOp) -> RuleResult {
     let (u, x0) = unary_input(l, c)?;
     let r = u.rule(&mut l.b, op);
     let si = l.b.is_inf(Fmt::F16, x0);
@@ -257,7 +258,7 @@ pub(super) fn unary_f16(l: &mut Lowerer, c: &Ctx, op: UnaryOp) -> Result<(), Str
 }
 
 /// v_frexp_exp_i16_f16.
-pub(super) fn frexp_exp_f16(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn frexp_exp_f16(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     let (u, _) = unary_input(l, c)?;
     let r = u.frexp_exp(&mut l.b);
     l.write16(c, r)

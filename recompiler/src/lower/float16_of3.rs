@@ -2,6 +2,7 @@
 //! forms) and v_pk_fmac_f16 (each half through the packed fma rule, rule: packed-f16-nan).
 
 use super::arithmetic::{arith, Arith};
+use super::error::{RuleError, RuleResult};
 use super::minmax::{med3, minmax, Of3};
 use super::operands::Ctx;
 use super::Lowerer;
@@ -10,7 +11,7 @@ use rdnaprobe_isa::Encoding;
 
 /// v_min3_f16, v_max3_f16 and v_med3_f16: the f32 rules on f16 sources (op_sel picks each
 /// source's half), flushed with denorm16; omod and clamp as the other f16 results.
-pub(super) fn of3_f16(l: &mut Lowerer, c: &Ctx, which: Of3) -> Result<(), String> {
+pub(super) fn of3_f16(l: &mut Lowerer, c: &Ctx, which: Of3) -> RuleResult {
     let ieee = l.mode.ieee;
     let (fi, fo) = (l.flush_in16(), l.flush_out16());
     let mut s = Vec::new();
@@ -35,9 +36,12 @@ pub(super) fn of3_f16(l: &mut Lowerer, c: &Ctx, which: Of3) -> Result<(), String
 
 /// v_pk_fmac_f16 (VOP2): D.lo = fma(S0.lo, S1.lo, D.lo), D.hi = fma(S0.hi, S1.hi, D.hi), each
 /// half by the v_pk_fma_f16 rules (rule: packed-f16-nan) with FP16_OVFL.
-pub(super) fn pk_fmac_f16(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn pk_fmac_f16(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     if c.enc != Encoding::VOP2 {
-        return Err(format!("v_pk_fmac_f16 in {:?} is not modelled", c.enc));
+        return Err(RuleError::not_modelled(format!(
+            "v_pk_fmac_f16 in {:?} is not modelled",
+            c.enc
+        )));
     }
     let ieee = l.mode.ieee;
     let round = l.mode.round16();
@@ -47,7 +51,7 @@ pub(super) fn pk_fmac_f16(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     let bb = l.src_op(c, 1)?;
     let bb = l.read32(&bb)?;
     let dsts = c.inst.dsts(l.wave);
-    let d = *dsts.first().ok_or("no destination")?;
+    let d = *dsts.first().ok_or(RuleError::operand("no destination"))?;
     let acc = l.read32(&d)?;
     let mut halves = Vec::new();
     for h in 0..2 {

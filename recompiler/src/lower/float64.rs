@@ -6,6 +6,7 @@
 //! denormal flushing or ignored rounding mode reaches these results. The NaN rules are applied
 //! on the bits (docs/semantics.md).
 use super::division::div_fixup;
+use super::error::RuleResult;
 use super::float64_recip::{recip64, Recip64};
 use super::minmax::minmax;
 use super::operands::Ctx;
@@ -52,7 +53,7 @@ pub(super) enum F64Un {
 }
 
 /// The f64 instructions (their opcodes are routed here by the dispatch).
-pub(super) fn lower_f64(l: &mut Lowerer, c: &Ctx, op: F64Op) -> Result<(), String> {
+pub(super) fn lower_f64(l: &mut Lowerer, c: &Ctx, op: F64Op) -> RuleResult {
     let ieee = l.mode.ieee;
     let f = Fmt::F64;
     let r = match op {
@@ -145,7 +146,7 @@ pub(super) fn lower_f64(l: &mut Lowerer, c: &Ctx, op: F64Op) -> Result<(), Strin
 }
 
 /// v_fma_f64, v_div_fmas_f64, v_add_f64 and v_mul_f64: one rounding in the f64 mode.
-fn arith(l: &mut Lowerer, c: &Ctx, op: F64Arith) -> Result<Handle, String> {
+fn arith(l: &mut Lowerer, c: &Ctx, op: F64Arith) -> RuleResult<Handle> {
     let ieee = l.mode.ieee;
     let round = l.mode.round16();
     let f = Fmt::F64;
@@ -275,7 +276,7 @@ fn zero_sum(
 }
 
 /// v_ldexp_f64: `s0 * 2^s1` rounded once in the f64 mode, on the integer bits.
-fn ldexp(l: &mut Lowerer, c: &Ctx) -> Result<Handle, String> {
+fn ldexp(l: &mut Lowerer, c: &Ctx) -> RuleResult<Handle> {
     let ieee = l.mode.ieee;
     let round = l.mode.round16();
     let f = Fmt::F64;

@@ -2,17 +2,23 @@
 //! v_frexp_exp_i32_f64 and v_div_scale_f64 (rule: div-scale, with the f64 constants).
 
 use super::division::{scale_cases, ScaleLimits};
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Builder, Fmt};
 use crate::ir::{Convert, FloatCmp, FloatUn, Handle, IntCmp, Ty};
 
 /// v_cvt_f64_i32 (`signed`) and v_cvt_f64_u32: exact; the f64 result modifiers apply.
-pub(super) fn f64_from_int(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(), String> {
+pub(super) fn f64_from_int(l: &mut Lowerer, c: &Ctx, signed: bool) -> RuleResult {
     if c.mods.sdwa.is_some() {
-        return Err("SDWA on a 64-bit result is not modelled".into());
+        return Err(RuleError::modifier(
+            "SDWA on a 64-bit result is not modelled",
+        ));
     }
-    let x = *l.int_srcs(c)?.first().ok_or("missing source 0")?;
+    let x = *l
+        .int_srcs(c)?
+        .first()
+        .ok_or(RuleError::operand("missing source 0"))?;
     let b = &mut l.b;
     let cv = if signed {
         Convert::S32ToF64
@@ -27,7 +33,7 @@ pub(super) fn f64_from_int(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(),
 
 /// v_cvt_i32_f64 (`signed`) and v_cvt_u32_f64: truncated toward zero and saturated; NaN gives
 /// 0 (rule: f64-to-int). The truncation is on the bits (rule: f64-round-integral).
-pub(super) fn int_from_f64(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(), String> {
+pub(super) fn int_from_f64(l: &mut Lowerer, c: &Ctx, signed: bool) -> RuleResult {
     let x = l.f64_src(c, 0)?;
     let b = &mut l.b;
     let f = Fmt::F64;
@@ -54,7 +60,7 @@ pub(super) fn int_from_f64(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(),
 
 /// v_frexp_exp_i32_f64: the exponent of the value as 2^e * [0.5, 1) (denormals normalised, as
 /// v_frexp_mant_f64 does); 0 for zero, infinity and NaN.
-pub(super) fn frexp_exp_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn frexp_exp_f64(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     let x = l.f64_src(c, 0)?;
     let b = &mut l.b;
     let f = Fmt::F64;
@@ -96,7 +102,7 @@ fn biased_exp(b: &mut Builder, x: Handle) -> Handle {
 /// exponent(S2) <= 53: 2^128. A zero S1 or S2 gives the default NaN 0xfff8000000000000 (VCC
 /// still from the cases); a NaN S0 is passed through unchanged. Inputs are flushed with f64
 /// input flushing (rule: f64-denormals).
-pub(super) fn div_scale_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn div_scale_f64(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     let fi = l.flush_in16();
     let f = Fmt::F64;
     let s0 = l.f64_src(c, 0)?;
@@ -116,9 +122,9 @@ pub(super) fn div_scale_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
     let (r, vcc) = scale_cases(b, f, [s0, s1, s2], up, down, limits);
     l.write64(c, r)?;
     let dsts = c.inst.dsts(l.wave);
-    let sd = *dsts
-        .get(1)
-        .ok_or("v_div_scale_f64 without a mask destination")?;
+    let sd = *dsts.get(1).ok_or(RuleError::operand(
+        "v_div_scale_f64 without a mask destination",
+    ))?;
     l.write_mask(&sd, vcc)
 }
 

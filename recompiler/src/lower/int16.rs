@@ -5,6 +5,7 @@
 //! and keeps the other (rule: f16-keeps-high); the clamp bit saturates where an op has a range
 //! to leave (rule: integer-clamp).
 
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::saturate;
 use super::Lowerer;
@@ -41,19 +42,25 @@ pub(super) fn sat16(b: &mut Builder, v: Handle, signed: bool, negative: bool) ->
 
 /// Refuses the float input/output modifiers, which an integer op has no meaning for, and the
 /// clamp bit where no rule gives it one.
-pub(super) fn int_mods(c: &Ctx, clamp_ok: bool) -> Result<(), String> {
+pub(super) fn int_mods(c: &Ctx, clamp_ok: bool) -> RuleResult {
     if c.mods.abs.iter().any(|&a| a) || c.mods.neg.iter().any(|&n| n) || c.mods.omod != 0 {
-        return Err(format!("{}: abs/neg/omod on an integer op", c.op));
+        return Err(RuleError::modifier(format!(
+            "{}: abs/neg/omod on an integer op",
+            c.op
+        )));
     }
     if c.mods.clamp && !clamp_ok {
-        return Err(format!("{}: clamp has no rule for this op", c.op));
+        return Err(RuleError::modifier(format!(
+            "{}: clamp has no rule for this op",
+            c.op
+        )));
     }
     Ok(())
 }
 
 impl Lowerer {
     /// 16-bit source `i` extended to a U32: VOP3 op_sel picks the high half, SDWA selects.
-    pub(super) fn src16(&mut self, c: &Ctx, i: usize, signed: bool) -> Result<Handle, String> {
+    pub(super) fn src16(&mut self, c: &Ctx, i: usize, signed: bool) -> RuleResult<Handle> {
         let op = self.src_op(c, i)?;
         let mut v = self.read32(&op)?;
         if c.enc == Encoding::VOP3 && c.mods.op_sel & (1 << i) != 0 {
@@ -73,9 +80,12 @@ impl Lowerer {
     }
 
     /// A 32-bit source of an op whose other sources are 16-bit: op_sel must not select it.
-    fn src32_of16(&mut self, c: &Ctx, i: usize) -> Result<Handle, String> {
+    fn src32_of16(&mut self, c: &Ctx, i: usize) -> RuleResult<Handle> {
         if c.enc == Encoding::VOP3 && c.mods.op_sel & (1 << i) != 0 {
-            return Err(format!("{}: op_sel on the 32-bit source {i}", c.op));
+            return Err(RuleError::modifier(format!(
+                "{}: op_sel on the 32-bit source {i}",
+                c.op
+            )));
         }
         let op = self.src_op(c, i)?;
         self.read32(&op)
@@ -109,7 +119,7 @@ pub(super) enum I16 {
 }
 
 /// The scalar 16-bit integer ops (their opcodes are routed here by the dispatch).
-pub(super) fn op(l: &mut Lowerer, c: &Ctx, Int16 { op, signed: sg }: Int16) -> Result<(), String> {
+pub(super) fn op(l: &mut Lowerer, c: &Ctx, Int16 { op, signed: sg }: Int16) -> RuleResult {
     // the VOP2-born forms (llvm-mc-19 for gfx1030 takes neither clamp nor op_sel on them)
     let (vop2_born, three) = match op {
         I16::ShiftRev(_) | I16::MulLo | I16::Min | I16::Max => (true, false),
@@ -119,7 +129,10 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx, Int16 { op, signed: sg }: Int16) -> R
     let wide = op == I16::MadWide;
     int_mods(c, !vop2_born)?;
     if vop2_born && c.mods.op_sel != 0 {
-        return Err(format!("{}: op_sel has no rule for this op", c.op));
+        return Err(RuleError::modifier(format!(
+            "{}: op_sel has no rule for this op",
+            c.op
+        )));
     }
     let x = l.src16(c, 0, sg)?;
     let y = l.src16(c, 1, sg)?;
@@ -130,7 +143,7 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx, Int16 { op, signed: sg }: Int16) -> R
     } else {
         None
     };
-    let z = || z.ok_or_else(|| format!("{}: missing source 2", c.op));
+    let z = || z.ok_or_else(|| RuleError::operand(format!("{}: missing source 2", c.op)));
     let (lt, gt) = if sg {
         (IntCmp::LtS, IntCmp::GtS)
     } else {
@@ -140,7 +153,10 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx, Int16 { op, signed: sg }: Int16) -> R
     let r = match op {
         I16::MadWide => {
             if c.enc == Encoding::VOP3 && c.mods.op_sel & 8 != 0 {
-                return Err(format!("{}: op_sel on the 32-bit destination", c.op));
+                return Err(RuleError::modifier(format!(
+                    "{}: op_sel on the 32-bit destination",
+                    c.op
+                )));
             }
             // the 16-bit product is exact in 32 bits; the sum wraps (or saturates with clamp)
             let p = b.ib(IntBin::Mul, x, y);
@@ -214,10 +230,13 @@ pub(super) fn med3(b: &mut Builder, lt: IntCmp, x: Handle, y: Handle, z: Handle)
 
 /// v_cmp(x)_COND_{i16,u16}: this lane's bit of VCC (or the VOP3 destination, or EXEC for
 /// v_cmpx), as the 32-bit compares write it.
-pub(super) fn cmp(l: &mut Lowerer, c: &Ctx, cond: IntCmp) -> Result<(), String> {
+pub(super) fn cmp(l: &mut Lowerer, c: &Ctx, cond: IntCmp) -> RuleResult {
     int_mods(c, false)?;
     if c.mods.op_sel != 0 {
-        return Err(format!("{}: op_sel on a compare", c.op));
+        return Err(RuleError::modifier(format!(
+            "{}: op_sel on a compare",
+            c.op
+        )));
     }
     // equality does not depend on the extension
     let sg = matches!(cond, IntCmp::LtS | IntCmp::LeS | IntCmp::GtS | IntCmp::GeS);
@@ -230,14 +249,17 @@ pub(super) fn cmp(l: &mut Lowerer, c: &Ctx, cond: IntCmp) -> Result<(), String> 
 
 /// v_cvt_pk_i16_i32 / v_cvt_pk_u16_u32: src0 and src1 saturated to 16 bits, src0 in the low
 /// half.
-pub(super) fn cvt_pk(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(), String> {
+pub(super) fn cvt_pk(l: &mut Lowerer, c: &Ctx, signed: bool) -> RuleResult {
     int_mods(c, false)?;
     if c.mods.op_sel != 0 {
-        return Err(format!("{}: op_sel on 32-bit sources", c.op));
+        return Err(RuleError::modifier(format!(
+            "{}: op_sel on 32-bit sources",
+            c.op
+        )));
     }
     let s = l.int_srcs(c)?;
     if s.len() < 2 {
-        return Err(format!("{}: missing source", c.op));
+        return Err(RuleError::operand(format!("{}: missing source", c.op)));
     }
     let b = &mut l.b;
     let half = |b: &mut Builder, v: Handle| {

@@ -2,6 +2,7 @@
 //! too), min/max/med3, bit-field ops, carries (this lane's bit of the carry mask), 64-bit
 //! shifts, v_cndmask_b32 and v_mbcnt; and the scalar moves that set up lane-contract inputs.
 
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::saturate;
 use super::Lowerer;
@@ -9,16 +10,16 @@ use crate::build::Fmt;
 use crate::ir::{Handle, IntBin, IntCmp, IntUn};
 
 /// s_nop, s_endpgm, v_nop: nothing to compute.
-pub(super) fn nop(_l: &mut Lowerer, _c: &Ctx) -> Result<(), String> {
+pub(super) fn nop(_l: &mut Lowerer, _c: &Ctx) -> RuleResult {
     Ok(())
 }
 
 /// s_mov_b32 and s_mov_b64 (`dwords`).
-pub(super) fn s_mov(l: &mut Lowerer, c: &Ctx, dwords: u8) -> Result<(), String> {
+pub(super) fn s_mov(l: &mut Lowerer, c: &Ctx, dwords: u8) -> RuleResult {
     let dsts = c.inst.dsts(l.wave);
     match (c.srcs.first(), dsts.first()) {
         (Some(s), Some(d)) => l.read(s, dwords, false).and_then(|v| l.write_sreg(d, &v)),
-        _ => Err("missing operand".into()),
+        _ => Err(RuleError::operand("missing operand")),
     }
 }
 
@@ -104,13 +105,13 @@ pub(super) struct Carry {
 
 /// The VALU integer ops (their opcodes are routed here by the dispatch): sources after SDWA
 /// selection, one 32-bit result (carries and 64-bit shifts write two).
-pub(super) fn op(l: &mut Lowerer, c: &Ctx, op: IntOp) -> Result<(), String> {
+pub(super) fn op(l: &mut Lowerer, c: &Ctx, op: IntOp) -> RuleResult {
     let wave = l.wave;
     let s = l.int_srcs(c)?;
-    let arg = |i: usize| -> Result<Handle, String> {
+    let arg = |i: usize| -> RuleResult<Handle> {
         s.get(i)
             .copied()
-            .ok_or_else(|| format!("{}: missing source {i}", c.op))
+            .ok_or_else(|| RuleError::operand(format!("{}: missing source {i}", c.op)))
     };
     let b = &mut l.b;
     if c.mods.clamp {
@@ -141,7 +142,9 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx, op: IntOp) -> Result<(), String> {
         }
         IntOp::Cndmask => {
             let srcs = c.srcs.clone();
-            let mask = srcs.get(2).ok_or("v_cndmask_b32 without a mask")?;
+            let mask = srcs
+                .get(2)
+                .ok_or(RuleError::operand("v_cndmask_b32 without a mask"))?;
             let bit = l.read_mask(mask)?;
             // The VOP3, SDWA and DPP16 forms take float input modifiers on both data sources
             // (LLVM folds fabs/fneg into them: `v_cndmask_b32_e64 v8, |v2|, v8, s0`): abs
@@ -375,7 +378,9 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx, op: IntOp) -> Result<(), String> {
                 (arg(0)?, arg(1)?)
             };
             let cin = if carry.carry_in {
-                let mk = srcs.get(2).ok_or("carry-in mask missing")?;
+                let mk = srcs
+                    .get(2)
+                    .ok_or(RuleError::operand("carry-in mask missing"))?;
                 let bit = l.read_mask(mk)?;
                 l.b.b2u(bit)
             } else {
@@ -402,14 +407,19 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx, op: IntOp) -> Result<(), String> {
                 b.trunc64(r)
             };
             let dsts = c.inst.dsts(wave);
-            let cd = dsts.get(1).ok_or("carry destination missing")?;
+            let cd = dsts
+                .get(1)
+                .ok_or(RuleError::operand("carry destination missing"))?;
             l.write_result(c.inst, lo)?;
             return l.write_mask(cd, carry);
         }
         IntOp::ShiftRev64(shift) => {
             let srcs = c.srcs.clone();
-            let sh = l.read32(srcs.first().ok_or("missing shift")?)?;
-            let x = l.read64(srcs.get(1).ok_or("missing source")?, false)?;
+            let sh = l.read32(srcs.first().ok_or(RuleError::operand("missing shift"))?)?;
+            let x = l.read64(
+                srcs.get(1).ok_or(RuleError::operand("missing source"))?,
+                false,
+            )?;
             let b = &mut l.b;
             let sh = b.andc(sh, 63);
             let sh = b.zext(sh);
@@ -417,7 +427,7 @@ pub(super) fn op(l: &mut Lowerer, c: &Ctx, op: IntOp) -> Result<(), String> {
             let lo = b.trunc64(r);
             let hi = b.hi32(r);
             let dsts = c.inst.dsts(wave);
-            let d = *dsts.first().ok_or("no destination")?;
+            let d = *dsts.first().ok_or(RuleError::operand("no destination"))?;
             return l.write_vdst(&d, &[lo, hi]);
         }
     };

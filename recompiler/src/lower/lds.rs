@@ -6,6 +6,7 @@
 //! all lanes' first before any lane's second. An access whose four bytes are not all inside
 //! the wave's LDS reads 0 and writes nothing (docs/dataset-format.md, "Wave contract").
 
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::regs::Lowerer;
 use crate::ir::{Expr, Handle, LdsOp};
@@ -29,9 +30,11 @@ pub(super) enum Ds {
     Atomic { op: LdsOp, rtn: bool },
 }
 
-pub(super) fn fields(c: &Ctx) -> Result<(u32, [u16; 4]), String> {
+pub(super) fn fields(c: &Ctx) -> RuleResult<(u32, [u16; 4])> {
     let w = c.inst.words();
-    let w1 = *w.get(1).ok_or("DS instruction without its second word")?;
+    let w1 = *w
+        .get(1)
+        .ok_or(RuleError::operand("DS instruction without its second word"))?;
     Ok((
         w[0] & 0xffff,
         [0, 8, 16, 24].map(|s| ((w1 >> s) & 0xff) as u16),
@@ -55,9 +58,9 @@ impl Lowerer {
 }
 
 /// Lowers the DS instruction `c` as `what`.
-pub(super) fn ds(l: &mut Lowerer, c: &Ctx, what: Ds) -> Result<(), String> {
+pub(super) fn ds(l: &mut Lowerer, c: &Ctx, what: Ds) -> RuleResult {
     if !l.wave_contract {
-        return Err(NEEDS_WAVE.into());
+        return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
     let (offset, [addr, data0, data1, vdst]) = fields(c)?;
     let a = l.vgpr_get(addr);

@@ -8,6 +8,7 @@
 //! alignment for the plain and 32-bit forms; an 8-byte atomic faults the wave at an address
 //! that is not a multiple of 8 ([`Expr::LdsWide`]).
 
+use super::error::{RuleError, RuleResult};
 use super::lds::fields;
 use super::operands::Ctx;
 use super::regs::Lowerer;
@@ -148,9 +149,9 @@ fn resolve(l: &Lowerer, op: Aop, bytes: u8) -> LdsOp {
 }
 
 /// Lowers the DS instruction `c` as `what`.
-pub(super) fn ds(l: &mut Lowerer, c: &Ctx, what: Dw) -> Result<(), String> {
+pub(super) fn ds(l: &mut Lowerer, c: &Ctx, what: Dw) -> RuleResult {
     if !l.wave_contract {
-        return Err(NEEDS_WAVE.into());
+        return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
     let (offset, [addr, d0, d1, vdst]) = fields(c)?;
     let base = l.vgpr_get(addr);

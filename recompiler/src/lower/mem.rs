@@ -27,6 +27,7 @@
 //!   format needs no conversion and is addressed the same way.
 //! - SMEM: see [`super::smem`].
 
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::regs::Lowerer;
 use crate::ir::{Expr, Handle, LdsOp};
@@ -154,12 +155,12 @@ impl Vm {
 }
 
 /// GLOBAL instructions ([`flat`] with the GLOBAL segment's addressing).
-pub(super) fn global(l: &mut Lowerer, c: &Ctx, what: Vm) -> Result<(), String> {
+pub(super) fn global(l: &mut Lowerer, c: &Ctx, what: Vm) -> RuleResult {
     flat(l, c, what, true)
 }
 
 /// FLAT instructions ([`flat`] with the FLAT segment's addressing).
-pub(super) fn flat_seg(l: &mut Lowerer, c: &Ctx, what: Vm) -> Result<(), String> {
+pub(super) fn flat_seg(l: &mut Lowerer, c: &Ctx, what: Vm) -> RuleResult {
     flat(l, c, what, false)
 }
 
@@ -186,12 +187,12 @@ pub(super) fn init_region(l: &mut Lowerer, mem_bytes: u32) {
 /// (`None`: EXEC alone).
 type AddressOf<'a> = dyn FnMut(&mut Lowerer, u32) -> (Handle, Option<Handle>) + 'a;
 
-pub(super) fn word(c: &Ctx, i: usize) -> Result<u32, String> {
+pub(super) fn word(c: &Ctx, i: usize) -> RuleResult<u32> {
     c.inst
         .words()
         .get(i)
         .copied()
-        .ok_or_else(|| "memory instruction without its second word".into())
+        .ok_or_else(|| RuleError::operand("memory instruction without its second word"))
 }
 
 impl Lowerer {
@@ -222,13 +223,15 @@ impl Lowerer {
     }
 
     /// A scalar register's value by code (SGPR, VCC, M0, EXEC, an inline integer or null).
-    pub(super) fn scalar_src(&mut self, code: u16) -> Result<Handle, String> {
+    pub(super) fn scalar_src(&mut self, code: u16) -> RuleResult<Handle> {
         match code {
             0..=107 | 124 | 126 | 127 => Ok(self.sgpr_get(code)),
             NULL | 128 => Ok(self.b.c32(0)),
             129..=192 => Ok(self.b.c32(u32::from(code - 128))),
             193..=208 => Ok(self.b.c32((-(i32::from(code) - 192)) as u32)),
-            _ => Err(format!("scalar offset operand code {code} is not modelled")),
+            _ => Err(RuleError::not_modelled(format!(
+                "scalar offset operand code {code} is not modelled"
+            ))),
         }
     }
 
@@ -382,13 +385,15 @@ pub(super) fn sext(v: u32, bits: u32) -> u64 {
 }
 
 /// GLOBAL and FLAT instructions (`global` false: FLAT).
-pub(super) fn flat(l: &mut Lowerer, c: &Ctx, what: Vm, global: bool) -> Result<(), String> {
+pub(super) fn flat(l: &mut Lowerer, c: &Ctx, what: Vm, global: bool) -> RuleResult {
     if !l.wave_contract {
-        return Err(NEEDS_WAVE.into());
+        return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
     let (w0, w1) = (word(c, 0)?, word(c, 1)?);
     if w0 & (1 << 13) != 0 {
-        return Err("memory: the LDS (lds) form of a FLAT load is not modelled".into());
+        return Err(RuleError::not_modelled(
+            "memory: the LDS (lds) form of a FLAT load is not modelled",
+        ));
     }
     let glc = w0 & (1 << 16) != 0;
     let offset = if global {
@@ -404,7 +409,9 @@ pub(super) fn flat(l: &mut Lowerer, c: &Ctx, what: Vm, global: bool) -> Result<(
     );
     let base = if global && saddr != NULL {
         if saddr > 104 {
-            return Err(format!("memory: SADDR s{saddr} is not an SGPR pair"));
+            return Err(RuleError::operand(format!(
+                "memory: SADDR s{saddr} is not an SGPR pair"
+            )));
         }
         let lo = l.sgpr_get(saddr);
         let hi = l.sgpr_get(saddr + 1);
@@ -425,9 +432,9 @@ pub(super) fn flat(l: &mut Lowerer, c: &Ctx, what: Vm, global: bool) -> Result<(
 /// `global_load_dword_addtid` / `global_store_dword_addtid`: one dword at
 /// `s[saddr:saddr+1] + sext(offset12) + lane * 4` (the lane id in the wave; VADDR unused). The
 /// form without SADDR is not documented for gfx10 and is refused.
-pub(super) fn addtid(l: &mut Lowerer, c: &Ctx, store: bool) -> Result<(), String> {
+pub(super) fn addtid(l: &mut Lowerer, c: &Ctx, store: bool) -> RuleResult {
     if !l.wave_contract {
-        return Err(NEEDS_WAVE.into());
+        return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
     let (w0, w1) = (word(c, 0)?, word(c, 1)?);
     let glc = w0 & (1 << 16) != 0;
@@ -437,12 +444,14 @@ pub(super) fn addtid(l: &mut Lowerer, c: &Ctx, store: bool) -> Result<(), String
         ((w1 >> 24) & 0xff) as u16,
     );
     if saddr == NULL {
-        return Err(
-            "memory: addtid without SADDR (off): the address base is not documented".into(),
-        );
+        return Err(RuleError::not_measured(
+            "memory: addtid without SADDR (off): the address base is not documented",
+        ));
     }
     if saddr > 104 {
-        return Err(format!("memory: addtid SADDR s{saddr} is not an SGPR pair"));
+        return Err(RuleError::operand(format!(
+            "memory: addtid SADDR s{saddr} is not an SGPR pair"
+        )));
     }
     let lo = l.sgpr_get(saddr);
     let hi = l.sgpr_get(saddr + 1);
@@ -464,12 +473,14 @@ pub(super) fn addtid(l: &mut Lowerer, c: &Ctx, store: bool) -> Result<(), String
 
 /// MUBUF instructions: the exact bytes at base + index * stride + offset (rule:
 /// buffer-exact-bytes).
-pub(super) fn mubuf(l: &mut Lowerer, c: &Ctx, what: Vm) -> Result<(), String> {
+pub(super) fn mubuf(l: &mut Lowerer, c: &Ctx, what: Vm) -> RuleResult {
     if !l.wave_contract {
-        return Err(NEEDS_WAVE.into());
+        return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
     if word(c, 0)? & (1 << 16) != 0 {
-        return Err("memory: the LDS (lds) form of a buffer load is not modelled".into());
+        return Err(RuleError::not_modelled(
+            "memory: the LDS (lds) form of a buffer load is not modelled",
+        ));
     }
     buffer(l, c, what)
 }
@@ -479,9 +490,9 @@ pub(super) fn mubuf(l: &mut Lowerer, c: &Ctx, what: Vm) -> Result<(), String> {
 /// 72..74 32_32_32, 75..77 32_32_32_32, UINT/SINT/FLOAT): no conversion, so `n` dword
 /// accesses as MUBUF's. Other formats convert ([`super::mem_format`]); more components than
 /// the format has are unsupported.
-pub(super) fn mtbuf(l: &mut Lowerer, c: &Ctx, n: u16, store: bool) -> Result<(), String> {
+pub(super) fn mtbuf(l: &mut Lowerer, c: &Ctx, n: u16, store: bool) -> RuleResult {
     if !l.wave_contract {
-        return Err(NEEDS_WAVE.into());
+        return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
     let format = (word(c, 0)? >> 19) & 0x7f;
     let comps = match format {
@@ -492,10 +503,10 @@ pub(super) fn mtbuf(l: &mut Lowerer, c: &Ctx, n: u16, store: bool) -> Result<(),
         _ => return super::mem_format::mtbuf_typed(l, c, n, store, false),
     };
     if n > comps {
-        return Err(format!(
+        return Err(RuleError::not_modelled(format!(
             "memory: {n} components of a {comps}-component format (the fill of the missing \
              ones is not modelled)"
-        ));
+        )));
     }
     let what = if store {
         Vm::Store {
@@ -515,7 +526,7 @@ pub(super) fn mtbuf(l: &mut Lowerer, c: &Ctx, n: u16, store: bool) -> Result<(),
 }
 
 /// The addressing and range check shared by MUBUF and MTBUF.
-fn buffer(l: &mut Lowerer, c: &Ctx, what: Vm) -> Result<(), String> {
+fn buffer(l: &mut Lowerer, c: &Ctx, what: Vm) -> RuleResult {
     let a = BufferAddr::new(l, c)?;
     l.vmem(what, a.vdata, a.vdata, a.glc, &mut |l, k| a.at(l, k));
     Ok(())

@@ -24,6 +24,7 @@
 //! with 32-bit components, a DST_SEL other than XYZW, loads of more components than the
 //! format has, and stores of a different number.
 
+use super::error::{RuleError, RuleResult};
 use super::mem::{word, BufferAddr, NEEDS_WAVE};
 use super::operands::Ctx;
 use super::regs::Lowerer;
@@ -53,7 +54,7 @@ pub(super) struct Format {
 }
 
 /// The gfx10 unified buffer format `index` (LLVM's `BUF_FMT_*` numbering).
-pub(super) fn format(index: u32) -> Result<Format, String> {
+pub(super) fn format(index: u32) -> RuleResult<Format> {
     use Num::*;
     const ALL: [Num; 7] = [Unorm, Snorm, Uscaled, Sscaled, Uint, Sint, Float];
     const WIDE: [Num; 3] = [Uint, Sint, Float];
@@ -71,15 +72,15 @@ pub(super) fn format(index: u32) -> Result<Format, String> {
         72..=74 => (72, 12, &[(0, 32), (32, 32), (64, 32)], &WIDE),
         75..=77 => (75, 16, &[(0, 32), (32, 32), (64, 32), (96, 32)], &WIDE),
         37..=49 => {
-            return Err(format!(
+            return Err(RuleError::not_measured(format!(
                 "memory: buffer format {index} (11_11_10 or 10_10_10_2): the component layout \
                  is not documented for gfx10"
-            ))
+            )))
         }
         _ => {
-            return Err(format!(
+            return Err(RuleError::operand(format!(
                 "memory: buffer format {index} is not a valid format"
-            ))
+            )))
         }
     };
     Ok(Format {
@@ -109,42 +110,37 @@ pub(super) enum D16Form {
 }
 
 /// `buffer_load/store_format_*`: the format and DST_SEL of the V#'s word3.
-pub(super) fn mubuf_format(l: &mut Lowerer, c: &Ctx, t: Typed) -> Result<(), String> {
+pub(super) fn mubuf_format(l: &mut Lowerer, c: &Ctx, t: Typed) -> RuleResult {
     if !l.wave_contract {
-        return Err(NEEDS_WAVE.into());
+        return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
     if !t.store && word(c, 0)? & (1 << 16) != 0 {
-        return Err("memory: the LDS (lds) form of a buffer load is not modelled".into());
+        return Err(RuleError::not_modelled(
+            "memory: the LDS (lds) form of a buffer load is not modelled",
+        ));
     }
     let a = BufferAddr::new(l, c)?;
     let Some(w3) = l.b.known(a.word3) else {
-        return Err(
+        return Err(RuleError::not_modelled(
             "memory: a typed buffer access needs the V#'s word3 (its FORMAT) known \
-                    when lowering (set it with s_mov_b32)"
-                .into(),
-        );
+                    when lowering (set it with s_mov_b32)",
+        ));
     };
     let w3 = w3 as u32;
     // DST_SEL swizzles what a load returns; a store writes the components in order.
     if !t.store && w3 & 0xfff != 0xfac {
-        return Err(format!(
+        return Err(RuleError::not_modelled(format!(
             "memory: V# DST_SEL 0x{:03x} (only XYZW, 0xfac, is modelled)",
             w3 & 0xfff
-        ));
+        )));
     }
     typed(l, &a, format((w3 >> 12) & 0x7f)?, t)
 }
 
 /// `tbuffer_*_format_*` (`d16`: the `_d16_` forms) with the format of the instruction.
-pub(super) fn mtbuf_typed(
-    l: &mut Lowerer,
-    c: &Ctx,
-    n: u16,
-    store: bool,
-    d16: bool,
-) -> Result<(), String> {
+pub(super) fn mtbuf_typed(l: &mut Lowerer, c: &Ctx, n: u16, store: bool, d16: bool) -> RuleResult {
     if !l.wave_contract {
-        return Err(NEEDS_WAVE.into());
+        return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
     let f = format((word(c, 0)? >> 19) & 0x7f)?;
     let a = BufferAddr::new(l, c)?;
@@ -161,21 +157,21 @@ fn mask(w: u8) -> u64 {
 }
 
 /// The typed access `t` of format `f` at `a`.
-fn typed(l: &mut Lowerer, a: &BufferAddr, f: Format, t: Typed) -> Result<(), String> {
+fn typed(l: &mut Lowerer, a: &BufferAddr, f: Format, t: Typed) -> RuleResult {
     let comps = f.comps.len() as u16;
     if t.n > comps {
-        return Err(format!(
+        return Err(RuleError::not_modelled(format!(
             "memory: {} components of a {comps}-component format (the fill of the missing ones \
              is not modelled)",
             t.n
-        ));
+        )));
     }
     if t.store && t.n != comps {
-        return Err(format!(
+        return Err(RuleError::not_measured(format!(
             "memory: a store of {} components to a {comps}-component format (whether the others \
              are written is not documented)",
             t.n
-        ));
+        )));
     }
     let used = &f.comps[..usize::from(t.n)];
     // The element's words that hold the used components, accessed as 1, 2 or 4 bytes.
@@ -260,7 +256,7 @@ fn store_value(
     d16: D16Form,
     num: Num,
     w: u8,
-) -> Result<Handle, String> {
+) -> RuleResult<Handle> {
     let (r, hi) = match d16 {
         D16Form::No => return Ok(l.vgpr_get(vdata + k)),
         D16Form::Packed => (vdata + k / 2, k % 2 == 1),
@@ -278,22 +274,21 @@ fn store_value(
             l.b.sarc(up, 16)
         }
         Num::Uscaled | Num::Sscaled => {
-            return Err(
+            return Err(RuleError::not_measured(
                 "memory: a store to a scaled format: the float-to-integer rounding is \
-                        not documented"
-                    .into(),
-            )
+                        not documented",
+            ))
         }
     })
 }
 
 /// A component's raw `w` bits (low bits of a U32) as a VGPR gets it (`d16`: 16 bits).
-fn load_conv(l: &mut Lowerer, raw: Handle, w: u8, num: Num, d16: bool) -> Result<Handle, String> {
+fn load_conv(l: &mut Lowerer, raw: Handle, w: u8, num: Num, d16: bool) -> RuleResult<Handle> {
     let fmt = if d16 { Fmt::F16 } else { Fmt::F32 };
     let wide_d16 = || {
-        Err(format!(
+        Err(RuleError::not_measured(format!(
             "memory: a d16 load of a 32-bit {num:?} component (its narrowing is not documented)"
-        ))
+        )))
     };
     let b = &mut l.b;
     Ok(match num {
@@ -394,7 +389,7 @@ fn ratio(l: &mut Lowerer, a: Handle, g: u8) -> (Handle, Handle) {
 }
 
 /// A store's 32-bit component value `x` as the raw bits of a `w`-bit component.
-fn store_conv(l: &mut Lowerer, x: Handle, w: u8, num: Num) -> Result<Handle, String> {
+fn store_conv(l: &mut Lowerer, x: Handle, w: u8, num: Num) -> RuleResult<Handle> {
     let b = &mut l.b;
     Ok(match num {
         _ if w == 32 => x,
@@ -431,17 +426,16 @@ fn store_conv(l: &mut Lowerer, x: Handle, w: u8, num: Num) -> Result<Handle, Str
             b.sel(neg, minus, r)
         }
         Num::Float => {
-            return Err(format!(
+            return Err(RuleError::not_measured(format!(
                 "memory: a store to a {w}-bit float component: the rounding of the conversion is \
                  not documented"
-            ))
+            )))
         }
         Num::Uscaled | Num::Sscaled => {
-            return Err(
+            return Err(RuleError::not_measured(
                 "memory: a store to a scaled format: the float-to-integer rounding is \
-                        not documented"
-                    .into(),
-            )
+                        not documented",
+            ))
         }
     })
 }

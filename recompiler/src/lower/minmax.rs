@@ -1,6 +1,7 @@
 //! Float min/max (rule: minmax-nan): the ordering on the bits (-0 below +0), the IEEE-mode
 //! signaling-NaN rule, median of three, and the f32 v_min/v_max/v_min3/v_max3/v_med3 forms.
 
+use super::error::RuleResult;
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Builder, Fmt};
@@ -68,7 +69,7 @@ pub(super) fn med3(
 }
 
 /// v_min_f32 and v_max_f32 (`max`).
-pub(super) fn minmax_f32(l: &mut Lowerer, c: &Ctx, max: bool) -> Result<(), String> {
+pub(super) fn minmax_f32(l: &mut Lowerer, c: &Ctx, max: bool) -> RuleResult {
     let ieee = l.mode.ieee;
     let (fi, fo) = (l.flush_in32(), l.flush_out32());
     let a = l.f32_src(c, 0)?;
@@ -89,7 +90,7 @@ pub(super) enum Of3 {
 }
 
 /// v_min3_f32, v_max3_f32 and v_med3_f32.
-pub(super) fn of3_f32(l: &mut Lowerer, c: &Ctx, which: Of3) -> Result<(), String> {
+pub(super) fn of3_f32(l: &mut Lowerer, c: &Ctx, which: Of3) -> RuleResult {
     let ieee = l.mode.ieee;
     let (fi, fo) = (l.flush_in32(), l.flush_out32());
     let mut s = Vec::new();

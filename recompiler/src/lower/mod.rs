@@ -33,6 +33,7 @@ mod division;
 mod dot;
 mod dot_f16;
 mod dpp;
+mod error;
 mod float16;
 mod float16_of3;
 mod float64;
@@ -88,28 +89,33 @@ mod wave_tests;
 use crate::ir::Kernel;
 use control::Flow;
 use dispatch::Rule;
+pub use error::RuleError;
 use operands::Ctx;
 use rdnaprobe_isa::{
-    decode_stream, Decoded, Encoding, FloatMode, Instruction, Opcode, Target, Wave,
+    decode_stream, DecodeError, Decoded, Encoding, FloatMode, Instruction, Opcode, Target, Wave,
 };
 use regs::Lowerer;
 
 /// Why a body could not be lowered. Every variant names the instruction's word offset.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LowerError {
-    /// The instruction (or one of its operands/modifiers) has no lowering.
+    /// The instruction (or one of its operands/modifiers) has no lowering: the rule's typed
+    /// reason.
     #[error("word {offset}: {mnemonic}: {reason}")]
     Unsupported {
         offset: usize,
         mnemonic: String,
-        reason: String,
+        reason: RuleError,
     },
-    /// The decoder did not recognise the instruction.
-    #[error("word {offset}: {reason}")]
-    Undecoded { offset: usize, reason: String },
+    /// The decoder did not recognise the instruction (its words are kept).
+    #[error("word {offset}: {unknown}")]
+    Undecoded {
+        offset: usize,
+        unknown: rdnaprobe_isa::decode::Unsupported,
+    },
     /// The words could not be decoded at all (truncated stream).
     #[error("decode: {0}")]
-    Decode(String),
+    Decode(#[source] DecodeError),
 }
 
 /// Decodes `words` and lowers them ([`lower`]).
@@ -119,7 +125,7 @@ pub fn lower_words(
     wave: Wave,
     gfx: Target,
 ) -> Result<Kernel, LowerError> {
-    let body = decode_stream(words).map_err(|e| LowerError::Decode(e.to_string()))?;
+    let body = decode_stream(words).map_err(LowerError::Decode)?;
     lower(&body, mode, wave, gfx)
 }
 
@@ -152,7 +158,7 @@ pub fn lower_wave_words_mem(
     gfx: Target,
     mem_bytes: u32,
 ) -> Result<Kernel, LowerError> {
-    let body = decode_stream(words).map_err(|e| LowerError::Decode(e.to_string()))?;
+    let body = decode_stream(words).map_err(LowerError::Decode)?;
     lower_wave_mem(&body, mode, wave, gfx, mem_bytes)
 }
 
@@ -199,7 +205,7 @@ pub fn lower_program_words(
     mem_bytes: u32,
     entries: &[usize],
 ) -> Result<Kernel, LowerError> {
-    let body = decode_stream(words).map_err(|e| LowerError::Decode(e.to_string()))?;
+    let body = decode_stream(words).map_err(LowerError::Decode)?;
     let mut l = Lowerer::new_wave(mode, wave, gfx);
     mem::init_region(&mut l, mem_bytes);
     l.named_vgprs = movrel::named_vgprs(&body, wave);
@@ -216,10 +222,7 @@ fn lower_body(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, LowerError> {
         match d {
             Decoded::Inst(inst) => l.inst(inst, offset)?,
             Decoded::Unsupported(u) => {
-                return Err(LowerError::Undecoded {
-                    offset,
-                    reason: u.to_string(),
-                });
+                return Err(control::undecoded(offset, u));
             }
         }
         offset += d.len();
@@ -242,15 +245,11 @@ pub fn unlowered_reason(op: Opcode, gfx: Target) -> Option<&'static str> {
 }
 
 impl Lowerer {
-    pub(super) fn unsupported(
-        inst: &Instruction,
-        offset: usize,
-        reason: impl Into<String>,
-    ) -> LowerError {
+    pub(super) fn unsupported(inst: &Instruction, offset: usize, reason: RuleError) -> LowerError {
         LowerError::Unsupported {
             offset,
             mnemonic: inst.info().mnemonic.to_string(),
-            reason: reason.into(),
+            reason,
         }
     }
 
@@ -268,8 +267,10 @@ impl Lowerer {
             // nothing to do there (`control::reachable` stops the body at the end), the
             // branches and program-counter ops need the wave contract's blocks.
             Rule::Flow(Flow::Barrier | Flow::EndWave) => Ok(()),
-            Rule::Flow(Flow::Branch(_) | Flow::Pc(_)) => Err(control::NEEDS_WAVE.to_string()),
-            Rule::Unlowered(reason) => Err(reason.to_string()),
+            Rule::Flow(Flow::Branch(_) | Flow::Pc(_)) => {
+                Err(RuleError::not_modelled(control::NEEDS_WAVE))
+            }
+            Rule::Unlowered(reason) => Err(RuleError::Unlowered(reason)),
         };
         r.map_err(|reason| Self::unsupported(inst, offset, reason))
     }
@@ -335,6 +336,42 @@ pub(super) mod tests {
         let t = "v_add_co_u32 v10, vcc_lo, v4, v5\nv_add_co_ci_u32 v11, vcc_lo, v6, v7, vcc_lo";
         let o = run(t, [0xffff_ffff, 2, 5, 6, 0, 0], 0);
         assert_eq!((o[0], o[1]), (1, 12));
+    }
+
+    #[test]
+    fn errors_are_typed_and_keep_the_decoders_error() {
+        let lower = |words: &[u32]| {
+            lower_words(words, FloatMode::DEFAULT, Wave::W32, Target::Gfx1030).unwrap_err()
+        };
+        let lower_text = |t: &str| lower(&assemble(t).expect("assembles"));
+        // an opcode without a lowering carries the dispatch's reason
+        match lower_text("image_load v[4:7], v[0:1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D") {
+            LowerError::Unsupported {
+                reason: RuleError::Unlowered(why),
+                offset: 0,
+                ..
+            } => assert_eq!(Some(why), unlowered_reason(Opcode::image_load, Target::Gfx1030)),
+            e => panic!("{e:?}"),
+        }
+        // a modifier without a rule, and a branch outside the wave contract
+        // (op_sel bit 0 of a VOP3 word, which llvm-mc-19 does not write for this opcode)
+        let mut words = assemble("v_lshlrev_b16_e64 v10, v4, v5").expect("assembles");
+        words[0] |= 1 << 11;
+        let e = lower(&words);
+        assert!(
+            matches!(&e, LowerError::Unsupported { reason: RuleError::Modifier(_), .. }),
+            "{e:?}"
+        );
+        let e = lower_text("s_branch 0\nv_mov_b32 v10, 1");
+        assert!(
+            matches!(&e, LowerError::Unsupported { reason: RuleError::NotModelled(_), .. }),
+            "{e:?}"
+        );
+        // a truncated stream keeps the decoder's error as the source
+        let e = lower(&[0xd503_0000]);
+        let source = std::error::Error::source(&e).expect("a source");
+        assert!(source.downcast_ref::<DecodeError>().is_some(), "{e:?}");
+        assert!(e.to_string().starts_with("decode: truncated"), "{e}");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! results and clamp (rules: output-modifier, clamp), FP16_OVFL (rule: fp16-overflow), and
 //! 16-bit results keeping the destination's upper half (rule: f16-keeps-high).
 
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Fmt, Tiny};
@@ -11,9 +12,9 @@ use rdnaprobe_isa::{Encoding, Instruction, Operand, RegKind, Round};
 
 impl Lowerer {
     /// Writes a 32-bit VALU result to the first destination, with SDWA dst_sel/dst_unused.
-    pub(crate) fn write_result(&mut self, inst: &Instruction, v: Handle) -> Result<(), String> {
+    pub(crate) fn write_result(&mut self, inst: &Instruction, v: Handle) -> RuleResult {
         let dsts = inst.dsts(self.wave);
-        let d = dsts.first().ok_or("no destination")?;
+        let d = dsts.first().ok_or(RuleError::operand("no destination"))?;
         let v = match inst.modifiers().sdwa {
             Some(sd) if sd.dst_sel < 6 => {
                 let (shift, width) = match sd.dst_sel {
@@ -194,13 +195,13 @@ impl Lowerer {
 
     /// Writes a 16-bit result: VOP3 op_sel[3] writes the high half; SDWA uses dst_sel;
     /// otherwise the low half, keeping bits 31:16 (rule: f16-keeps-high).
-    pub(super) fn write16(&mut self, c: &Ctx, r: Handle) -> Result<(), String> {
+    pub(super) fn write16(&mut self, c: &Ctx, r: Handle) -> RuleResult {
         let r = self.b.andc(r, 0xffff);
         if c.mods.sdwa.is_some() {
             return self.write_result(c.inst, r);
         }
         let dsts = c.inst.dsts(self.wave);
-        let d = *dsts.first().ok_or("no destination")?;
+        let d = *dsts.first().ok_or(RuleError::operand("no destination"))?;
         let old = match d {
             Operand::Reg(reg) if reg.kind == rdnaprobe_isa::RegKind::Vgpr => {
                 self.vgpr_get(reg.index)
@@ -222,11 +223,11 @@ impl Lowerer {
         self.write_vdst(&d, &[v])
     }
 
-    pub(super) fn write64(&mut self, c: &Ctx, r: Handle) -> Result<(), String> {
+    pub(super) fn write64(&mut self, c: &Ctx, r: Handle) -> RuleResult {
         let lo = self.b.trunc64(r);
         let hi = self.b.hi32(r);
         let dsts = c.inst.dsts(self.wave);
-        let d = *dsts.first().ok_or("no destination")?;
+        let d = *dsts.first().ok_or(RuleError::operand("no destination"))?;
         self.write_vdst(&d, &[lo, hi])
     }
 

@@ -1,31 +1,34 @@
 //! Register moves that are not a plain result write: v_swap_b32 exchanges two VGPRs. The
 //! M0-relative moves live in `movrel`; their tests stay here.
 
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::Lowerer;
 use rdnaprobe_isa::{Operand, RegKind};
 
 /// The index of a VGPR operand.
-pub(super) fn vgpr_index(op: &Operand, what: &str) -> Result<u16, String> {
+pub(super) fn vgpr_index(op: &Operand, what: &str) -> RuleResult<u16> {
     match *op {
         Operand::Reg(r) if r.kind == RegKind::Vgpr => Ok(r.index),
-        _ => Err(format!("{what} is not a VGPR")),
+        _ => Err(RuleError::operand(format!("{what} is not a VGPR"))),
     }
 }
 
 /// The destination and first source operands; SDWA forms are refused.
-pub(super) fn dst_src(l: &Lowerer, c: &Ctx) -> Result<(Operand, Operand), String> {
+pub(super) fn dst_src(l: &Lowerer, c: &Ctx) -> RuleResult<(Operand, Operand)> {
     if c.mods.sdwa.is_some() {
-        return Err("SDWA on a register move is not modelled".into());
+        return Err(RuleError::modifier(
+            "SDWA on a register move is not modelled",
+        ));
     }
     let dsts = c.inst.dsts(l.wave);
-    let d = *dsts.first().ok_or("no destination")?;
+    let d = *dsts.first().ok_or(RuleError::operand("no destination"))?;
     let s = l.src_op(c, 0)?;
     Ok((d, s))
 }
 
 /// v_swap_b32: D = S0 and S0 = D, both VGPRs, under EXEC.
-pub(super) fn swap(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn swap(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     let (d, s) = dst_src(l, c)?;
     let di = vgpr_index(&d, "the destination")?;
     let si = vgpr_index(&s, "source 0")?;

@@ -13,6 +13,7 @@
 //! 113 s on lavapipe instead of 4 s.) Under the lane contract a scalar built from lane values
 //! (a compare mask) holds only this lane's bits, so a non-constant M0 is refused there.
 
+use super::error::{RuleError, RuleResult};
 use super::moves::{dst_src, vgpr_index};
 use super::operands::Ctx;
 use super::Lowerer;
@@ -188,16 +189,15 @@ pub(super) enum VMovrel {
     Swap,
 }
 
-pub(super) fn movrel(l: &mut Lowerer, c: &Ctx, op: VMovrel) -> Result<(), String> {
+pub(super) fn movrel(l: &mut Lowerer, c: &Ctx, op: VMovrel) -> RuleResult {
     let (d, s) = dst_src(l, c)?;
     let di = vgpr_index(&d, "the destination")?;
     let m0 = l.sgpr_get(124);
     if !l.wave_contract && !matches!(l.offset(m0), Offset::Const(_)) {
-        return Err(
+        return Err(RuleError::not_modelled(
             "M0 is not a constant at lowering time (a run-time M0 needs the wave \
-                    contract)"
-                .into(),
-        );
+                    contract)",
+        ));
     }
     let zero = Offset::Const(0);
     let (src_off, dst_off) = match op {

@@ -2,6 +2,7 @@
 //! sources with their input modifiers (abs/neg, VOP3 op_sel, SDWA select), the integer
 //! sources with SDWA select, and the mode's denormal-flush switches.
 
+use super::error::{RuleError, RuleResult};
 use super::Lowerer;
 use crate::build::Fmt;
 use crate::ir::Handle;
@@ -42,15 +43,15 @@ impl Lowerer {
         !self.mode.keep_out16()
     }
 
-    pub(super) fn src_op(&self, c: &Ctx, i: usize) -> Result<Operand, String> {
+    pub(super) fn src_op(&self, c: &Ctx, i: usize) -> RuleResult<Operand> {
         c.srcs
             .get(i)
             .copied()
-            .ok_or_else(|| format!("missing source {i}"))
+            .ok_or_else(|| RuleError::operand(format!("missing source {i}")))
     }
 
     /// f32 source `i` as bits, with SDWA select and abs/neg applied (rule: source-modifiers).
-    pub(super) fn f32_src(&mut self, c: &Ctx, i: usize) -> Result<Handle, String> {
+    pub(super) fn f32_src(&mut self, c: &Ctx, i: usize) -> RuleResult<Handle> {
         let op = self.src_op(c, i)?;
         let mut v = self.read32(&op)?;
         if let Some(sd) = c.mods.sdwa {
@@ -75,7 +76,7 @@ impl Lowerer {
 
     /// f16 source `i` in the low 16 bits (VOP3 op_sel picks the high half; SDWA selects;
     /// abs/neg on bit 15).
-    pub(super) fn f16_src(&mut self, c: &Ctx, i: usize) -> Result<Handle, String> {
+    pub(super) fn f16_src(&mut self, c: &Ctx, i: usize) -> RuleResult<Handle> {
         let op = self.src_op(c, i)?;
         let mut v = self.read32(&op)?;
         if c.enc == Encoding::VOP3 && c.mods.op_sel & (1 << i) != 0 {
@@ -91,14 +92,14 @@ impl Lowerer {
         Ok(self.apply_absneg(Fmt::F16, v, c, i))
     }
 
-    pub(super) fn f64_src(&mut self, c: &Ctx, i: usize) -> Result<Handle, String> {
+    pub(super) fn f64_src(&mut self, c: &Ctx, i: usize) -> RuleResult<Handle> {
         let op = self.src_op(c, i)?;
         let v = self.read64(&op, true)?;
         Ok(self.apply_absneg(Fmt::F64, v, c, i))
     }
 
     /// Source operands after SDWA selection (integers: no modifiers).
-    pub(super) fn int_srcs(&mut self, c: &Ctx) -> Result<Vec<Handle>, String> {
+    pub(super) fn int_srcs(&mut self, c: &Ctx) -> RuleResult<Vec<Handle>> {
         let mut out = Vec::with_capacity(c.srcs.len());
         for (i, s) in c.srcs.iter().enumerate() {
             let v = self.read32(s)?;
@@ -129,7 +130,7 @@ impl Lowerer {
     }
 
     /// Destination of a compare's lane mask: EXEC for v_cmpx_*, else the first destination.
-    pub(crate) fn cmp_dst(&self, inst: &Instruction) -> Result<Operand, String> {
+    pub(crate) fn cmp_dst(&self, inst: &Instruction) -> RuleResult<Operand> {
         if inst.info().mnemonic.starts_with("v_cmpx_") {
             let count = if self.wave == Wave::W64 { 2 } else { 1 };
             return Ok(Operand::Reg(rdnaprobe_isa::Reg {
@@ -141,6 +142,6 @@ impl Lowerer {
         inst.dsts(self.wave)
             .first()
             .copied()
-            .ok_or_else(|| "no destination".to_string())
+            .ok_or_else(|| RuleError::operand("no destination"))
     }
 }

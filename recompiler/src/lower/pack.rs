@@ -4,6 +4,7 @@
 //! v_cvt_off_f32_i4.
 
 use super::arithmetic::finish_f32;
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Fmt, Tiny};
@@ -11,9 +12,11 @@ use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, IntBin, Ty};
 use rdnaprobe_isa::Round;
 
 /// An output modifier that a packed result cannot honour.
-fn no_omod(c: &Ctx) -> Result<(), String> {
+fn no_omod(c: &Ctx) -> RuleResult {
     if c.mods.omod != 0 {
-        return Err("omod on a packed result is not modelled".into());
+        return Err(RuleError::modifier(
+            "omod on a packed result is not modelled",
+        ));
     }
     Ok(())
 }
@@ -23,7 +26,7 @@ fn no_omod(c: &Ctx) -> Result<(), String> {
 /// value never overflows; infinities stay infinite, a NaN keeps its sign and top payload bits,
 /// quieted; an f16 denormal result is flushed with denorm16 bit 1 clear. S0 goes to the low
 /// half, S1 to the high half; clamp applies to each half.
-pub(super) fn pkrtz(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn pkrtz(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     no_omod(c)?;
     let fi = l.flush_in32();
     let fo16 = l.flush_out16();
@@ -57,13 +60,17 @@ pub(super) fn pkrtz(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 /// and kept with IEEE=0 (rule: snan-ieee). Whether a denormal half is flushed is not
 /// measured, so only the mode that keeps f16 denormals (denorm16 = 3) is lowered; clamp, omod
 /// and op_sel[3] are refused.
-pub(super) fn pack_b32_f16(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn pack_b32_f16(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     no_omod(c)?;
     if c.mods.clamp || c.mods.op_sel & 8 != 0 {
-        return Err("clamp or op_sel[3] on v_pack_b32_f16 is not modelled".into());
+        return Err(RuleError::modifier(
+            "clamp or op_sel[3] on v_pack_b32_f16 is not modelled",
+        ));
     }
     if l.mode.denorm16 != 3 {
-        return Err("v_pack_b32_f16 with f16 denormals flushed: not measured".into());
+        return Err(RuleError::not_measured(
+            "v_pack_b32_f16 with f16 denormals flushed: not measured",
+        ));
     }
     let ieee = l.mode.ieee;
     let mut halves = Vec::new();
@@ -82,10 +89,12 @@ pub(super) fn pack_b32_f16(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 /// v_cvt_pknorm_i16_f32 (`signed`) and v_cvt_pknorm_u16_f32: each f32 source (flushed with
 /// f32 input flushing) to a normalised 16-bit integer by the rule of v_cvt_norm_i16/u16_f16
 /// (rule: cvt-norm); S0 in the low half, S1 in the high half.
-pub(super) fn pknorm_f32(l: &mut Lowerer, c: &Ctx, signed: bool) -> Result<(), String> {
+pub(super) fn pknorm_f32(l: &mut Lowerer, c: &Ctx, signed: bool) -> RuleResult {
     no_omod(c)?;
     if c.mods.clamp {
-        return Err("clamp on an integer pack is not modelled".into());
+        return Err(RuleError::modifier(
+            "clamp on an integer pack is not modelled",
+        ));
     }
     let fi = l.flush_in32();
     let mut halves = Vec::new();
@@ -110,8 +119,11 @@ fn norm16_f32(l: &mut Lowerer, x: Handle, signed: bool) -> Handle {
 
 /// rule: cvt-off-f32-i4: v_cvt_off_f32_i4: bits 3:0 of S0 as a signed 4-bit integer, divided
 /// by 16 (exact: -0.5 to 0.4375); the f32 result modifiers apply.
-pub(super) fn cvt_off_f32_i4(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
-    let x = *l.int_srcs(c)?.first().ok_or("missing source 0")?;
+pub(super) fn cvt_off_f32_i4(l: &mut Lowerer, c: &Ctx) -> RuleResult {
+    let x = *l
+        .int_srcs(c)?
+        .first()
+        .ok_or(RuleError::operand("missing source 0"))?;
     let b = &mut l.b;
     let v = b.shlc(x, 28);
     let v = b.sarc(v, 28);
@@ -126,10 +138,12 @@ pub(super) fn cvt_off_f32_i4(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 /// flushing) rounded to the nearest integer, ties to even, in every round mode, saturated to
 /// [0, 255] (NaN gives 0), written into byte S1[1:0] of S2; the other bytes of S2 pass
 /// unchanged. Modifiers on the integer sources, clamp and omod are refused.
-pub(super) fn cvt_pk_u8_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn cvt_pk_u8_f32(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     no_omod(c)?;
     if c.mods.clamp || c.mods.abs[1..].iter().chain(&c.mods.neg[1..]).any(|&m| m) {
-        return Err("clamp or a modifier on an integer source of v_cvt_pk_u8_f32".into());
+        return Err(RuleError::modifier(
+            "clamp or a modifier on an integer source of v_cvt_pk_u8_f32",
+        ));
     }
     let fi = l.flush_in32();
     let x = l.f32_src(c, 0)?;

@@ -2,6 +2,7 @@
 //! packed-f16-nan) and the mixed-precision v_fma_mix_f32 / v_fma_mixlo_f16 / v_fma_mixhi_f16.
 
 use super::arithmetic::{arith, Arith};
+use super::error::{RuleError, RuleResult};
 use super::minmax::minmax;
 use super::operands::Ctx;
 use super::Lowerer;
@@ -30,7 +31,7 @@ pub(super) enum Mix {
 impl Lowerer {
     /// Packed source `i`, element `hi`: op_sel / op_sel_hi pick the half, neg_lo / neg_hi
     /// negate it.
-    pub(super) fn pk_src(&mut self, c: &Ctx, i: usize, hi: bool) -> Result<Handle, String> {
+    pub(super) fn pk_src(&mut self, c: &Ctx, i: usize, hi: bool) -> RuleResult<Handle> {
         let op = self.src_op(c, i)?;
         let v = self.read32(&op)?;
         let sel = if hi { c.mods.op_sel_hi } else { c.mods.op_sel };
@@ -50,7 +51,7 @@ impl Lowerer {
 
     /// A v_fma_mix* source as f32 bits: op_sel_hi[i] set reads an f16 (op_sel[i] picks the
     /// half), converted exactly; neg_lo is neg and neg_hi is abs.
-    fn mix_src(&mut self, c: &Ctx, i: usize) -> Result<(Handle, bool), String> {
+    fn mix_src(&mut self, c: &Ctx, i: usize) -> RuleResult<(Handle, bool)> {
         let op = self.src_op(c, i)?;
         let v = self.read32(&op)?;
         let is16 = c.mods.op_sel_hi & (1 << i) != 0;
@@ -82,7 +83,7 @@ impl Lowerer {
 }
 
 /// v_pk_add_f16, v_pk_mul_f16, v_pk_fma_f16, v_pk_min_f16, v_pk_max_f16.
-pub(super) fn pk_f16(l: &mut Lowerer, c: &Ctx, op: Pk) -> Result<(), String> {
+pub(super) fn pk_f16(l: &mut Lowerer, c: &Ctx, op: Pk) -> RuleResult {
     let ieee = l.mode.ieee;
     let round = l.mode.round16();
     let (fi, fo) = (l.flush_in16(), l.flush_out16());
@@ -128,7 +129,7 @@ pub(super) fn pk_f16(l: &mut Lowerer, c: &Ctx, op: Pk) -> Result<(), String> {
 /// v_fma_mix_f32 (f32 result, the f32 fma rules) and v_fma_mixlo/hi_f16 (the exact
 /// product-sum rounded once to f16 in the f16 mode).
 // rule: fma-mix
-pub(super) fn mix(l: &mut Lowerer, c: &Ctx, which: Mix) -> Result<(), String> {
+pub(super) fn mix(l: &mut Lowerer, c: &Ctx, which: Mix) -> RuleResult {
     let ieee = l.mode.ieee;
     let mut s = Vec::new();
     for i in 0..3 {
@@ -168,7 +169,7 @@ pub(super) fn mix(l: &mut Lowerer, c: &Ctx, which: Mix) -> Result<(), String> {
     let r = l.f16_finish(c, r, si);
     // mixlo writes the low half and mixhi the high half; the other half is kept
     let dsts = c.inst.dsts(l.wave);
-    let d = *dsts.first().ok_or("no destination")?;
+    let d = *dsts.first().ok_or(RuleError::operand("no destination"))?;
     let old = l.read32(&d)?;
     let b = &mut l.b;
     let r = b.andc(r, 0xffff);

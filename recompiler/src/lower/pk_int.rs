@@ -3,6 +3,7 @@
 //! apart, op_sel / op_sel_hi picking the source halves; the clamp bit saturates each half of
 //! the add, sub and mad forms (rule: integer-clamp).
 
+use super::error::{RuleError, RuleResult};
 use super::int16::{ext16, int_mods, sat16};
 use super::operands::Ctx;
 use super::Lowerer;
@@ -10,7 +11,7 @@ use crate::ir::{Handle, IntBin, IntCmp};
 
 impl Lowerer {
     /// Packed integer source `i`, element `hi`, extended to a U32.
-    fn pk_int_src(&mut self, c: &Ctx, i: usize, hi: bool, signed: bool) -> Result<Handle, String> {
+    fn pk_int_src(&mut self, c: &Ctx, i: usize, hi: bool, signed: bool) -> RuleResult<Handle> {
         let op = self.src_op(c, i)?;
         let v = self.read32(&op)?;
         let sel = if hi { c.mods.op_sel_hi } else { c.mods.op_sel };
@@ -45,14 +46,17 @@ pub(super) enum Pk16 {
 }
 
 /// The packed integer ops (their opcodes are routed here by the dispatch).
-pub(super) fn op(l: &mut Lowerer, c: &Ctx, PkInt { op, signed: sg }: PkInt) -> Result<(), String> {
+pub(super) fn op(l: &mut Lowerer, c: &Ctx, PkInt { op, signed: sg }: PkInt) -> RuleResult {
     let clamp_ok = match op {
         Pk16::Add | Pk16::Sub | Pk16::Mad | Pk16::Min | Pk16::Max => true,
         Pk16::MulLo | Pk16::ShiftRev(_) => false,
     };
     int_mods(c, clamp_ok)?;
     if c.mods.neg_lo != 0 || c.mods.neg_hi != 0 {
-        return Err(format!("{}: neg_lo/neg_hi on an integer op", c.op));
+        return Err(RuleError::modifier(format!(
+            "{}: neg_lo/neg_hi on an integer op",
+            c.op
+        )));
     }
     let n = if op == Pk16::Mad { 3 } else { 2 };
     let mut halves = [l.b.c32(0); 2];

@@ -2,6 +2,7 @@
 //! lane contract, and the reads and writes of register operands. Lane masks are held per lane:
 //! this lane's bit is what a write sets and a read tests.
 
+use super::error::{RuleError, RuleResult};
 use crate::build::Builder;
 use crate::ir::{Expr, Handle, IntBin, IntCmp, Kernel};
 use rdnaprobe_isa::{FloatMode, Operand, RegKind, Special, Target, Wave};
@@ -164,7 +165,7 @@ impl Lowerer {
         op: &Operand,
         dwords: u8,
         float64: bool,
-    ) -> Result<Vec<Handle>, String> {
+    ) -> RuleResult<Vec<Handle>> {
         let n = usize::from(dwords.max(1));
         let mut out = Vec::with_capacity(n);
         match *op {
@@ -221,8 +222,15 @@ impl Lowerer {
                 out.push(self.b.b2u(z));
             }
             Operand::Special(Special::Scc) => out.push(self.sgpr_get(SCC)),
-            Operand::Special(s) => return Err(format!("source {} is not modelled", s.name())),
-            Operand::Invalid(c) => return Err(format!("invalid source code {c}")),
+            Operand::Special(s) => {
+                return Err(RuleError::not_modelled(format!(
+                    "source {} is not modelled",
+                    s.name()
+                )))
+            }
+            Operand::Invalid(c) => {
+                return Err(RuleError::operand(format!("invalid source code {c}")))
+            }
         }
         out.truncate(n);
         while out.len() < n {
@@ -232,18 +240,18 @@ impl Lowerer {
         Ok(out)
     }
 
-    pub(crate) fn read32(&mut self, op: &Operand) -> Result<Handle, String> {
+    pub(crate) fn read32(&mut self, op: &Operand) -> RuleResult<Handle> {
         Ok(self.read(op, 1, false)?[0])
     }
 
     /// Reads a 64-bit source as `U64`.
-    pub(crate) fn read64(&mut self, op: &Operand, float: bool) -> Result<Handle, String> {
+    pub(crate) fn read64(&mut self, op: &Operand, float: bool) -> RuleResult<Handle> {
         let v = self.read(op, 2, float)?;
         Ok(self.b.pack64(v[0], v[1]))
     }
 
     /// This lane's bit of a lane-mask source.
-    pub(crate) fn read_mask(&mut self, op: &Operand) -> Result<Handle, String> {
+    pub(crate) fn read_mask(&mut self, op: &Operand) -> RuleResult<Handle> {
         let n = if self.wave == Wave::W64 { 2 } else { 1 };
         let v = self.read(op, n, false)?;
         let hi = if n == 2 { v[1] } else { v[0] };
@@ -251,15 +259,16 @@ impl Lowerer {
     }
 
     /// Writes a 32-bit scalar destination (whole register).
-    pub(super) fn write_sreg(&mut self, op: &Operand, vals: &[Handle]) -> Result<(), String> {
+    pub(super) fn write_sreg(&mut self, op: &Operand, vals: &[Handle]) -> RuleResult {
         match *op {
             Operand::Reg(r) => {
                 if r.kind == RegKind::Null {
                     return Ok(());
                 }
                 for (i, &v) in vals.iter().enumerate() {
-                    let code = sreg_code(r.kind, r.index + i as u16)
-                        .ok_or_else(|| "destination is not a scalar register".to_string())?;
+                    let code = sreg_code(r.kind, r.index + i as u16).ok_or_else(|| {
+                        RuleError::operand("destination is not a scalar register")
+                    })?;
                     if code == 126 || code == 127 {
                         self.exec_all = false;
                     }
@@ -267,14 +276,14 @@ impl Lowerer {
                 }
                 Ok(())
             }
-            _ => Err("destination is not a register".into()),
+            _ => Err(RuleError::operand("destination is not a register")),
         }
     }
 
     /// Writes this lane's bit `bit` (Bool) of a lane-mask destination, ANDed with EXEC. Under
     /// the lane contract the other lanes' bits are 0 in this lane's view; under the wave
     /// contract the mask is the wave's ballot (rule: compare-mask).
-    pub(crate) fn write_mask(&mut self, op: &Operand, bit: Handle) -> Result<(), String> {
+    pub(crate) fn write_mask(&mut self, op: &Operand, bit: Handle) -> RuleResult {
         let bit = match self.exec_bit() {
             Some(e) => self.b.band(e, bit),
             None => bit,
@@ -300,7 +309,7 @@ impl Lowerer {
     }
 
     /// Writes the first destination (a VGPR, `dwords` wide).
-    pub(crate) fn write_vdst(&mut self, op: &Operand, vals: &[Handle]) -> Result<(), String> {
+    pub(crate) fn write_vdst(&mut self, op: &Operand, vals: &[Handle]) -> RuleResult {
         match *op {
             Operand::Reg(r) if r.kind == RegKind::Vgpr => {
                 for (i, &v) in vals.iter().enumerate() {
@@ -309,7 +318,7 @@ impl Lowerer {
                 Ok(())
             }
             Operand::Reg(_) => self.write_sreg(op, vals),
-            _ => Err("destination is not a register".into()),
+            _ => Err(RuleError::operand("destination is not a register")),
         }
     }
 }

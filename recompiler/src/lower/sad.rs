@@ -3,6 +3,7 @@
 //! v_qsad_pk_u16_u8, v_mqsad_pk_u16_u8, v_mqsad_u32_u8: rule: sad-window), v_lerp_u8 and
 //! v_perm_b32. None of them has a rule for the clamp bit or op_sel, which are refused.
 
+use super::error::{RuleError, RuleResult};
 use super::int16::int_mods;
 use super::operands::Ctx;
 use super::Lowerer;
@@ -49,10 +50,13 @@ fn window(b: &mut Builder, v: Handle, i: u32) -> Handle {
 }
 
 /// Refuses the modifiers these ops have no rule for.
-fn plain(c: &Ctx) -> Result<(), String> {
+fn plain(c: &Ctx) -> RuleResult {
     int_mods(c, false)?;
     if c.mods.op_sel != 0 {
-        return Err(format!("{}: op_sel has no rule for this op", c.op));
+        return Err(RuleError::modifier(format!(
+            "{}: op_sel has no rule for this op",
+            c.op
+        )));
     }
     Ok(())
 }
@@ -70,11 +74,11 @@ pub(super) enum ByteOp {
 }
 
 /// v_sad_u8, v_sad_hi_u8, v_sad_u16, v_sad_u32, v_msad_u8, v_lerp_u8, v_perm_b32.
-pub(super) fn op(l: &mut Lowerer, c: &Ctx, op: ByteOp) -> Result<(), String> {
+pub(super) fn op(l: &mut Lowerer, c: &Ctx, op: ByteOp) -> RuleResult {
     plain(c)?;
     let s = l.int_srcs(c)?;
     if s.len() < 3 {
-        return Err(format!("{}: missing source", c.op));
+        return Err(RuleError::operand(format!("{}: missing source", c.op)));
     }
     let (x, y, z) = (s[0], s[1], s[2]);
     let b = &mut l.b;
@@ -171,7 +175,7 @@ fn perm(b: &mut Builder, s0: Handle, s1: Handle, sel: Handle) -> Handle {
 /// src0 at byte i against src1 (the masked forms skip zero reference bytes), plus field i of
 /// src2, wrapping in the field.
 /// `masked` skips zero reference bytes; `wide` is v_mqsad_u32_u8's 32-bit fields.
-pub(super) fn qsad(l: &mut Lowerer, c: &Ctx, masked: bool, wide: bool) -> Result<(), String> {
+pub(super) fn qsad(l: &mut Lowerer, c: &Ctx, masked: bool, wide: bool) -> RuleResult {
     plain(c)?;
     let data = l.read64(&l.src_op(c, 0)?, false)?;
     let r = l.read32(&l.src_op(c, 1)?)?;
@@ -200,7 +204,7 @@ pub(super) fn qsad(l: &mut Lowerer, c: &Ctx, masked: bool, wide: bool) -> Result
         out
     };
     let dsts = c.inst.dsts(l.wave);
-    let d = *dsts.first().ok_or("no destination")?;
+    let d = *dsts.first().ok_or(RuleError::operand("no destination"))?;
     l.write_vdst(&d, &out)
 }
 

@@ -13,6 +13,7 @@
 //! and reports the source as unsupported instead of computing a per-lane answer.
 
 use super::control::SCALAR_VARS;
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::regs::SCC;
 use super::Lowerer;
@@ -72,9 +73,9 @@ impl Lowerer {
     }
 
     /// Requires every value in `hs` to be uniform.
-    pub(super) fn uniform(&mut self, hs: &[Handle]) -> Result<(), String> {
+    pub(super) fn uniform(&mut self, hs: &[Handle]) -> RuleResult {
         if hs.iter().any(|&h| self.is_varying(h)) {
-            return Err(LANE_VIEW.into());
+            return Err(RuleError::not_modelled(LANE_VIEW));
         }
         Ok(())
     }
@@ -90,7 +91,7 @@ impl Lowerer {
 
     /// SCC as a `Bool`; `uniform` requires it to be one value for the wave (it is read as a
     /// condition).
-    pub(super) fn scc_bool(&mut self) -> Result<Handle, String> {
+    pub(super) fn scc_bool(&mut self) -> RuleResult<Handle> {
         let s = self.sgpr_get(SCC);
         self.uniform(&[s])?;
         Ok(self.b.nec(s, 0))
@@ -103,7 +104,7 @@ impl Lowerer {
     }
 
     /// Reads `op` as a U32 (`dwords` 1) or a U64 (`dwords` 2, low dword first).
-    pub(super) fn s_read(&mut self, op: &Operand, dwords: u8) -> Result<Handle, String> {
+    pub(super) fn s_read(&mut self, op: &Operand, dwords: u8) -> RuleResult<Handle> {
         let v = self.read(op, dwords, false)?;
         Ok(if dwords == 2 {
             self.b.pack64(v[0], v[1])
@@ -113,14 +114,14 @@ impl Lowerer {
     }
 
     /// Scalar source `i` at the width of its operand spec.
-    pub(super) fn s_src(&mut self, c: &Ctx, i: usize) -> Result<Handle, String> {
+    pub(super) fn s_src(&mut self, c: &Ctx, i: usize) -> RuleResult<Handle> {
         let op = self.src_op(c, i)?;
         let dwords = c.inst.info().srcs.get(i).map_or(1, |s| s.dwords);
         self.s_read(&op, dwords)
     }
 
     /// Writes a U32 or U64 value to the scalar register(s) of `op`.
-    pub(super) fn s_write(&mut self, op: &Operand, v: Handle) -> Result<(), String> {
+    pub(super) fn s_write(&mut self, op: &Operand, v: Handle) -> RuleResult {
         let vals = if self.b.ty(v) == Ty::U64 {
             let lo = self.b.trunc64(v);
             let hi = self.b.hi32(v);
@@ -132,16 +133,16 @@ impl Lowerer {
     }
 
     /// The first destination operand.
-    pub(super) fn s_dst_op(&self, c: &Ctx) -> Result<Operand, String> {
+    pub(super) fn s_dst_op(&self, c: &Ctx) -> RuleResult<Operand> {
         c.inst
             .dsts(self.wave)
             .first()
             .copied()
-            .ok_or_else(|| "no destination".to_string())
+            .ok_or_else(|| RuleError::operand("no destination"))
     }
 
     /// Writes the first destination.
-    pub(super) fn s_dst(&mut self, c: &Ctx, v: Handle) -> Result<(), String> {
+    pub(super) fn s_dst(&mut self, c: &Ctx, v: Handle) -> RuleResult {
         let d = self.s_dst_op(c)?;
         self.s_write(&d, v)
     }
@@ -219,7 +220,7 @@ pub(super) enum Sop2 {
 }
 
 /// SOP2: two sources, one 32- or 64-bit result, SCC as the ISA gives it.
-pub(super) fn sop2(l: &mut Lowerer, c: &Ctx, op: Sop2) -> Result<(), String> {
+pub(super) fn sop2(l: &mut Lowerer, c: &Ctx, op: Sop2) -> RuleResult {
     let a = l.s_src(c, 0)?;
     let bv = l.s_src(c, 1)?;
     let bitwise = matches!(
@@ -398,7 +399,7 @@ pub(super) enum Sopc {
     },
 }
 
-pub(super) fn sopc(l: &mut Lowerer, c: &Ctx, op: Sopc) -> Result<(), String> {
+pub(super) fn sopc(l: &mut Lowerer, c: &Ctx, op: Sopc) -> RuleResult {
     let a = l.s_src(c, 0)?;
     let bv = l.s_src(c, 1)?;
     l.uniform(&[a, bv])?;

@@ -16,6 +16,7 @@
 //! instructions address a lane's private memory by offset alone, so the base changes nothing
 //! else.
 
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::Lowerer;
 use rdnaprobe_isa::layout::Field;
@@ -67,7 +68,7 @@ enum HwReg {
 
 /// The hwreg(id, offset, size) operand of a SOPK immediate: the register, the offset and a
 /// mask of the bits it names.
-fn hwreg(c: &Ctx) -> Result<(HwReg, u32, u32), String> {
+fn hwreg(c: &Ctx) -> RuleResult<(HwReg, u32, u32)> {
     let imm = c.inst.field(Field::Simm16);
     let id = imm & 0x3f;
     let offset = imm >> 6 & 0x1f;
@@ -77,9 +78,9 @@ fn hwreg(c: &Ctx) -> Result<(HwReg, u32, u32), String> {
         HW_REG_FLAT_SCR_LO => HwReg::FlatScratch(0),
         21 => HwReg::FlatScratch(1),
         _ => {
-            return Err(format!(
+            return Err(RuleError::not_modelled(format!(
                 "hardware register {id}: not modelled (HW_REG_MODE 1, FLAT_SCR_LO/HI 20/21)"
-            ))
+            )))
         }
     };
     let mask = (((1u64 << size) - 1) << offset) as u32;
@@ -87,19 +88,19 @@ fn hwreg(c: &Ctx) -> Result<(HwReg, u32, u32), String> {
 }
 
 /// Installs the MODE bits `v` for the instructions that follow.
-fn set_mode(l: &mut Lowerer, v: u32) -> Result<(), String> {
+fn set_mode(l: &mut Lowerer, v: u32) -> RuleResult {
     let other = v & !FLOAT_FIELDS;
     if other != 0 {
-        return Err(format!(
+        return Err(RuleError::not_modelled(format!(
             "MODE bits {other:#010x} outside the float fields: not modelled"
-        ));
+        )));
     }
     l.mode = from_mode_bits(v);
     Ok(())
 }
 
 /// s_getreg_b32: `D = MODE[offset + size - 1 : offset]`.
-pub(super) fn getreg(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn getreg(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     // rule: mode-register: MODE's field layout and writes that change the following rules
     let (reg, offset, mask) = hwreg(c)?;
     let v = match reg {
@@ -116,13 +117,15 @@ pub(super) fn getreg(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
 
 /// s_setreg_b32 / s_setreg_imm32_b32: `MODE[offset + size - 1 : offset] = S0[size - 1 : 0]`.
 /// `imm32`: s_setreg_imm32_b32, whose value is its literal.
-pub(super) fn setreg(l: &mut Lowerer, c: &Ctx, imm32: bool) -> Result<(), String> {
+pub(super) fn setreg(l: &mut Lowerer, c: &Ctx, imm32: bool) -> RuleResult {
     // rule: mode-register
     let (reg, offset, mask) = hwreg(c)?;
     if let HwReg::FlatScratch(half) = reg {
         let value = match c.inst.literal() {
             Some(v) if imm32 => l.b.c32(v),
-            None if imm32 => return Err("s_setreg_imm32_b32 without its literal".into()),
+            None if imm32 => {
+                return Err(RuleError::operand("s_setreg_imm32_b32 without its literal"))
+            }
             _ => {
                 let s = decode_sdst(c.inst.field(Field::Sdst) as u16, 1);
                 l.read32(&s)?
@@ -140,14 +143,14 @@ pub(super) fn setreg(l: &mut Lowerer, c: &Ctx, imm32: bool) -> Result<(), String
     let value = if imm32 {
         c.inst
             .literal()
-            .ok_or("s_setreg_imm32_b32 without its literal")?
+            .ok_or(RuleError::operand("s_setreg_imm32_b32 without its literal"))?
     } else {
         let s = decode_sdst(c.inst.field(Field::Sdst) as u16, 1);
         let h = l.read32(&s)?;
-        l.constant_of(h).ok_or(
+        l.constant_of(h).ok_or(RuleError::not_modelled(
             "the value is not a constant of the body: the float mode after it is unknown while \
              lowering",
-        )? as u32
+        ))? as u32
     };
     let old = mode_bits(&l.mode);
     set_mode(l, old & !mask | value << offset & mask)
@@ -155,7 +158,7 @@ pub(super) fn setreg(l: &mut Lowerer, c: &Ctx, imm32: bool) -> Result<(), String
 
 /// s_denorm_mode (`imm[3:0]` to MODE bits 7:4) and s_round_mode (`imm[3:0]` to bits 3:0).
 /// `denorm`: s_denorm_mode, else s_round_mode.
-pub(super) fn denorm_round(l: &mut Lowerer, c: &Ctx, denorm: bool) -> Result<(), String> {
+pub(super) fn denorm_round(l: &mut Lowerer, c: &Ctx, denorm: bool) -> RuleResult {
     // rule: mode-register
     let imm = c.inst.field(Field::Simm16) & 0xf;
     let old = mode_bits(&l.mode);
@@ -168,10 +171,10 @@ pub(super) fn denorm_round(l: &mut Lowerer, c: &Ctx, denorm: bool) -> Result<(),
 }
 
 /// s_sethalt: with bit 0 of the immediate clear it does nothing.
-pub(super) fn sethalt(_l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn sethalt(_l: &mut Lowerer, c: &Ctx) -> RuleResult {
     // rule: s-sethalt-resume: SIMM16[0] clear is a no-op; only that bit is read
     if c.inst.field(Field::Simm16) & 1 != 0 {
-        return Err("halts the wave (SIMM16[0] set)".into());
+        return Err(RuleError::not_modelled("halts the wave (SIMM16[0] set)"));
     }
     Ok(())
 }

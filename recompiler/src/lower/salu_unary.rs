@@ -3,6 +3,7 @@
 //! moves) and SOPK (a 16-bit immediate against an SGPR). Results and SCC as the RDNA2 ISA
 //! manual gives them; the helpers are in `salu`.
 
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::salu::nonzero;
 use super::Lowerer;
@@ -129,7 +130,7 @@ pub(super) enum Sop1 {
 }
 
 /// SOP1 ops with one source and one result (saveexec and relative moves apart).
-pub(super) fn sop1(l: &mut Lowerer, c: &Ctx, op: Sop1) -> Result<(), String> {
+pub(super) fn sop1(l: &mut Lowerer, c: &Ctx, op: Sop1) -> RuleResult {
     let a = l.s_src(c, 0)?;
     let copy = matches!(op, Sop1::Cmov | Sop1::Not | Sop1::Bitset { .. });
     if !copy {
@@ -231,7 +232,7 @@ pub(super) enum ExecOp {
 }
 
 /// `wrexec`: the s_*_wrexec forms, which write the new EXEC to D as well.
-pub(super) fn saveexec(l: &mut Lowerer, c: &Ctx, op: ExecOp, wrexec: bool) -> Result<(), String> {
+pub(super) fn saveexec(l: &mut Lowerer, c: &Ctx, op: ExecOp, wrexec: bool) -> RuleResult {
     let dwords = c.inst.info().srcs.first().map_or(1, |s| s.dwords);
     let s0 = l.s_src(c, 0)?;
     let old = l.s_read(&exec(dwords), dwords)?;
@@ -290,24 +291,24 @@ pub(super) enum SMovrel {
     Both,
 }
 
-pub(super) fn movrel(l: &mut Lowerer, c: &Ctx, which: SMovrel) -> Result<(), String> {
+pub(super) fn movrel(l: &mut Lowerer, c: &Ctx, which: SMovrel) -> RuleResult {
     let m0 = l.sgpr_get(124);
     let m0 = l
         .constant_of(m0)
-        .ok_or("M0 is not a constant of the body")? as u32;
+        .ok_or(RuleError::not_modelled("M0 is not a constant of the body"))? as u32;
     let (src_off, dst_off) = match which {
         SMovrel::Src => (m0, 0),
         SMovrel::Dst => (0, m0),
         SMovrel::Both => (m0 & 0x3ff, (m0 >> 16) & 0x3ff),
     };
-    let shift = |op: Operand, off: u32| -> Result<Operand, String> {
+    let shift = |op: Operand, off: u32| -> RuleResult<Operand> {
         match op {
             Operand::Reg(r) if r.kind == RegKind::Sgpr => {
                 let index = u32::from(r.index) + off;
                 if index + u32::from(r.count) > 106 {
-                    return Err(format!(
+                    return Err(RuleError::not_modelled(format!(
                         "s{index}: past the SGPR file (s0..s105): not modelled"
-                    ));
+                    )));
                 }
                 Ok(Operand::Reg(Reg {
                     index: index as u16,
@@ -315,7 +316,9 @@ pub(super) fn movrel(l: &mut Lowerer, c: &Ctx, which: SMovrel) -> Result<(), Str
                 }))
             }
             Operand::Reg(_) if off == 0 => Ok(op),
-            _ => Err("relative addressing of a register other than an SGPR".into()),
+            _ => Err(RuleError::not_modelled(
+                "relative addressing of a register other than an SGPR",
+            )),
         }
     };
     let dwords = c.inst.info().srcs.first().map_or(1, |s| s.dwords);
@@ -343,7 +346,7 @@ pub(super) enum Sopk {
     Cmp(IntCmp, bool),
 }
 
-pub(super) fn sopk(l: &mut Lowerer, c: &Ctx, op: Sopk) -> Result<(), String> {
+pub(super) fn sopk(l: &mut Lowerer, c: &Ctx, op: Sopk) -> RuleResult {
     let imm = c.inst.field(Field::Simm16) as u16;
     let sext = l.b.c32(imm as i16 as i32 as u32);
     let zext = l.b.c32(u32::from(imm));

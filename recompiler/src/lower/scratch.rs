@@ -15,6 +15,7 @@
 //! follow the body's control flow like registers): a load selects its dwords by index, a
 //! store rewrites the dwords it touches.
 
+use super::error::{RuleError, RuleResult};
 use super::mem::{sext, word, Vm};
 use super::operands::Ctx;
 use super::regs::Lowerer;
@@ -35,10 +36,12 @@ fn width_mask(bytes: u8) -> u64 {
 }
 
 /// `scratch_*` loads (`Vm::Load`) and stores (`Vm::Store`).
-pub(super) fn scratch(l: &mut Lowerer, c: &Ctx, what: Vm) -> Result<(), String> {
+pub(super) fn scratch(l: &mut Lowerer, c: &Ctx, what: Vm) -> RuleResult {
     let (w0, w1) = (word(c, 0)?, word(c, 1)?);
     if w0 & (1 << 13) != 0 {
-        return Err("memory: the LDS (lds) form of a scratch load is not modelled".into());
+        return Err(RuleError::not_modelled(
+            "memory: the LDS (lds) form of a scratch load is not modelled",
+        ));
     }
     let (vaddr, data, saddr, vdst) = (
         (w1 & 0xff) as u16,
@@ -86,7 +89,11 @@ pub(super) fn scratch(l: &mut Lowerer, c: &Ctx, what: Vm) -> Result<(), String> 
         | Vm::Atomic64 { .. }
         | Vm::CmpSwap
         | Vm::FloatAtomic64 { .. }
-        | Vm::FCmpSwap { .. } => return Err("memory: scratch has loads and stores only".into()),
+        | Vm::FCmpSwap { .. } => {
+            return Err(RuleError::not_modelled(
+                "memory: scratch has loads and stores only",
+            ))
+        }
     }
     Ok(())
 }

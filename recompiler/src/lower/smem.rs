@@ -4,6 +4,7 @@
 //! off a DWORD boundary"), each dword out of range (0) when its offset >= num_records (x
 //! stride when stride is not 0).
 
+use super::error::{RuleError, RuleResult};
 use super::mem::{sext, word, NEEDS_WAVE};
 use super::operands::Ctx;
 use super::regs::Lowerer;
@@ -11,16 +12,16 @@ use crate::ir::{Expr, Handle, IntBin, IntCmp, LdsOp};
 
 /// SMEM loads of `n` dwords; `buffer`: through the V# at s[sbase:sbase+3], from
 /// `(base & ~3) + (offset & ~3)` (rule: buffer-exact-bytes).
-pub(super) fn smem(l: &mut Lowerer, c: &Ctx, n: u16, buffer: bool) -> Result<(), String> {
+pub(super) fn smem(l: &mut Lowerer, c: &Ctx, n: u16, buffer: bool) -> RuleResult {
     if !l.wave_contract {
-        return Err(NEEDS_WAVE.into());
+        return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
     let (w0, w1) = (word(c, 0)?, word(c, 1)?);
     let sbase = ((w0 & 0x3f) * 2) as u16;
     let sdata = ((w0 >> 6) & 0x7f) as u16;
     let soffset = ((w1 >> 25) & 0x7f) as u16;
     if sdata + n > 106 || sbase + if buffer { 4 } else { 2 } > 106 {
-        return Err("memory: SMEM registers past s105".into());
+        return Err(RuleError::not_modelled("memory: SMEM registers past s105"));
     }
     let s = l.scalar_src(soffset)?;
     let imm = sext(w1 & 0x1f_ffff, 21);

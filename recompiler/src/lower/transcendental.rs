@@ -3,6 +3,7 @@
 //! revolutions-based sine and cosine that f16 uses too.
 
 use super::arithmetic::finish_f32;
+use super::error::RuleResult;
 use super::operands::Ctx;
 use super::unary::{Unary, UnaryOp};
 use super::Lowerer;
@@ -119,7 +120,7 @@ fn small_argument(b: &mut Builder, d: Handle, v: Handle, sine: bool) -> Handle {
 impl Lowerer {
     /// The f32 source 0 of a unary op, flushed with input flushing (or always, `always_flush`),
     /// and the facts the rules select on.
-    pub(super) fn f32_unary_input(&mut self, c: &Ctx, always_flush: bool) -> Result<Unary, String> {
+    pub(super) fn f32_unary_input(&mut self, c: &Ctx, always_flush: bool) -> RuleResult<Unary> {
         let ieee = self.mode.ieee;
         let round = self.mode.round32();
         let (fi, fo) = (self.flush_in32(), self.flush_out32());
@@ -133,7 +134,7 @@ impl Lowerer {
 /// v_OP_f32 for the unary ops with a shared rule; the transcendentals are software sequences
 /// in f64 (`build::transcend`), rounded once.
 // rule: transcendental-approximation
-pub(super) fn unary_f32(l: &mut Lowerer, c: &Ctx, op: UnaryOp) -> Result<(), String> {
+pub(super) fn unary_f32(l: &mut Lowerer, c: &Ctx, op: UnaryOp) -> RuleResult {
     // rule: transcendental-denormal-input: rcp, rsq, sqrt and log read a denormal as zero in
     // every mode
     let always = matches!(
@@ -146,7 +147,7 @@ pub(super) fn unary_f32(l: &mut Lowerer, c: &Ctx, op: UnaryOp) -> Result<(), Str
 }
 
 /// v_frexp_exp_i32_f32: an integer result, no result modifiers.
-pub(super) fn frexp_exp_f32(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn frexp_exp_f32(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     let u = l.f32_unary_input(c, false)?;
     let r = u.frexp_exp(&mut l.b);
     l.write_result(c.inst, r)

@@ -1,6 +1,7 @@
 //! v_trig_preop_f64 (rule: trig-preop): 53 bits of 2/pi, chosen by S1 and the exponent of S0,
 //! scaled to their place value, for the argument reduction of f64 sine and cosine.
 
+use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Builder, Fmt};
@@ -34,15 +35,16 @@ fn word(b: &mut Builder, k: Handle) -> Handle {
 /// exponent field. omod is ignored (measured); clamp is refused. Whether a denormal result
 /// follows the f64 denormal and round fields is not measured, so only the mode that keeps f64
 /// denormals and rounds to nearest even is lowered.
-pub(super) fn trig_preop_f64(l: &mut Lowerer, c: &Ctx) -> Result<(), String> {
+pub(super) fn trig_preop_f64(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     if c.mods.clamp {
-        return Err("clamp on v_trig_preop_f64 is not modelled".into());
+        return Err(RuleError::modifier(
+            "clamp on v_trig_preop_f64 is not modelled",
+        ));
     }
     if l.mode.denorm16 != 3 || l.mode.round16 != 0 {
-        return Err(
-            "v_trig_preop_f64 with f64 denormals flushed or a directed rounding: not measured"
-                .into(),
-        );
+        return Err(RuleError::not_measured(
+            "v_trig_preop_f64 with f64 denormals flushed or a directed rounding: not measured",
+        ));
     }
     let x = l.f64_src(c, 0)?;
     let op1 = l.src_op(c, 1)?;

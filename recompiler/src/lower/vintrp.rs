@@ -13,6 +13,7 @@
 //! the wave's LDS gives 0, as every LDS read of the wave contract does.
 
 use super::arithmetic::{arith, Arith};
+use super::error::{RuleError, RuleResult};
 use super::interp16::{interp_f16, InterpStep};
 use super::operands::Ctx;
 use super::Lowerer;
@@ -47,9 +48,9 @@ struct Fields {
     src2: u32,
 }
 
-fn fields(l: &Lowerer, c: &Ctx) -> Result<Fields, String> {
+fn fields(l: &Lowerer, c: &Ctx) -> RuleResult<Fields> {
     if !l.wave_contract {
-        return Err(NEEDS_WAVE.into());
+        return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
     let i = c.inst;
     if c.enc == Encoding::VINTRP {
@@ -65,10 +66,14 @@ fn fields(l: &Lowerer, c: &Ctx) -> Result<Fields, String> {
     // VOP3: src0 is {high[8], chan[7:6], attr[5:0]}; LLVM neither prints nor accepts op_sel
     // or modifiers on it for these opcodes
     if c.mods.op_sel != 0 {
-        return Err("interpolation: op_sel is not part of these opcodes (llvm-mc)".into());
+        return Err(RuleError::modifier(
+            "interpolation: op_sel is not part of these opcodes (llvm-mc)",
+        ));
     }
     if c.mods.neg[0] || c.mods.abs[0] {
-        return Err("interpolation: a modifier on the attribute operand".into());
+        return Err(RuleError::modifier(
+            "interpolation: a modifier on the attribute operand",
+        ));
     }
     let s0 = i.field(Field::Src0);
     Ok(Fields {
@@ -128,13 +133,15 @@ impl Lowerer {
         code: u32,
         i: usize,
         fmt: Option<Fmt>,
-    ) -> Result<Handle, String> {
+    ) -> RuleResult<Handle> {
         let r = if c.enc == Encoding::VINTRP {
             code
         } else if code >= 256 {
             code - 256
         } else {
-            return Err(format!("interpolation: source {i} is not a VGPR"));
+            return Err(RuleError::operand(format!(
+                "interpolation: source {i} is not a VGPR"
+            )));
         };
         let v = self.vgpr_get(r as u16);
         Ok(match fmt {
@@ -156,7 +163,7 @@ pub(super) enum InterpF32 {
     Mov,
 }
 
-pub(super) fn interp_f32(l: &mut Lowerer, c: &Ctx, step: InterpF32) -> Result<(), String> {
+pub(super) fn interp_f32(l: &mut Lowerer, c: &Ctx, step: InterpF32) -> RuleResult {
     let f = fields(l, c)?;
     let r = if step == InterpF32::Mov {
         let p = match f.src1 {
@@ -164,9 +171,9 @@ pub(super) fn interp_f32(l: &mut Lowerer, c: &Ctx, step: InterpF32) -> Result<()
             1 => Param::P20,
             2 => Param::P0,
             n => {
-                return Err(format!(
+                return Err(RuleError::operand(format!(
                     "interpolation: invalid parameter {n} of v_interp_mov_f32"
-                ))
+                )))
             }
         };
         l.interp_param(f.attr, f.chan, p)
@@ -214,7 +221,7 @@ pub(super) enum InterpF16 {
     P2,
 }
 
-pub(super) fn interp_f16_op(l: &mut Lowerer, c: &Ctx, op: InterpF16) -> Result<(), String> {
+pub(super) fn interp_f16_op(l: &mut Lowerer, c: &Ctx, op: InterpF16) -> RuleResult {
     let f = fields(l, c)?;
     let coord = l.interp_vgpr(c, f.src1, 1, Some(Fmt::F32))?;
     let mode = l.mode;

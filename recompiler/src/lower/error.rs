@@ -1,0 +1,56 @@
+//! Why one instruction has no lowering: the typed reason a rule gives up, which
+//! [`LowerError::Unsupported`](super::LowerError::Unsupported) carries as its source.
+//!
+//! The kinds say whose the gap is. [`Operand`](RuleError::Operand) is the body's: the decoded
+//! instruction does not have the operands its rule reads or writes. The others are the model's:
+//! a modifier or form that has no rule for the opcode, an instruction or mode the model leaves
+//! out, a case no hardware row has measured (and no document settles), or an opcode the
+//! dispatch gives no lowering at all.
+
+use std::borrow::Cow;
+
+/// The reason a rule does not lower an instruction. The message is what the user reads after
+/// the word offset and mnemonic.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    /// An operand the rule reads or writes is missing or of another kind (`no destination`,
+    /// `DPP src0 is not a VGPR`).
+    #[error("{0}")]
+    Operand(Cow<'static, str>),
+    /// A modifier, or a modifier on this form, without a rule for the opcode (op_sel, clamp,
+    /// omod, abs/neg, SDWA, DPP controls).
+    #[error("{0}")]
+    Modifier(Cow<'static, str>),
+    /// An instruction, operand source or mode the model leaves out (TFE, messages, traps, the
+    /// LDS form of a load).
+    #[error("{0}")]
+    NotModelled(Cow<'static, str>),
+    /// A case no hardware row has measured and the documents leave open, so no rule is
+    /// claimed for it.
+    #[error("{0}")]
+    NotMeasured(Cow<'static, str>),
+    /// The opcode has no lowering at all: the dispatch's reason.
+    #[error("{0}")]
+    Unlowered(&'static str),
+}
+
+impl RuleError {
+    pub(crate) fn operand(why: impl Into<Cow<'static, str>>) -> Self {
+        Self::Operand(why.into())
+    }
+
+    pub(crate) fn modifier(why: impl Into<Cow<'static, str>>) -> Self {
+        Self::Modifier(why.into())
+    }
+
+    pub(crate) fn not_modelled(why: impl Into<Cow<'static, str>>) -> Self {
+        Self::NotModelled(why.into())
+    }
+
+    pub(crate) fn not_measured(why: impl Into<Cow<'static, str>>) -> Self {
+        Self::NotMeasured(why.into())
+    }
+}
+
+/// What a rule returns.
+pub(crate) type RuleResult<T = ()> = Result<T, RuleError>;
