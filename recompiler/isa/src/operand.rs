@@ -59,6 +59,25 @@ pub enum Operand {
     Invalid(u16),
 }
 
+/// The scalar source and destination codes of the register file and its named registers
+/// (RDNA2 ISA, SSRC/SDST fields): one place for the numbers the decoder, the encoder and the
+/// lowering share.
+pub mod code {
+    /// s0..s105 are codes 0..106: this is the number of SGPRs.
+    pub const SGPRS: u16 = 106;
+    pub const VCC_LO: u16 = 106;
+    pub const VCC_HI: u16 = 107;
+    pub const TTMP0: u16 = 108;
+    pub const M0: u16 = 124;
+    /// The null destination (and `off` in an SADDR field).
+    pub const NULL: u16 = 125;
+    pub const EXEC_LO: u16 = 126;
+    pub const EXEC_HI: u16 = 127;
+    pub const SCC: u16 = 253;
+    /// v0 as a 9-bit source.
+    pub const VGPR0: u16 = 256;
+}
+
 pub const LITERAL: u16 = 255;
 pub const SDWA: u16 = 249;
 pub const DPP16: u16 = 250;
@@ -102,35 +121,35 @@ pub fn decode_src(code: u16, ty: ValueType, dwords: u8, literal: Option<u32>) ->
     match code {
         // Multi-dword SGPR/TTMP operands are aligned: the hardware ignores the low index bits
         // (two for a pair, four for wider tuples), and llvm-mc prints the aligned register.
-        0..=105 => Operand::Reg(Reg {
+        0..code::SGPRS => Operand::Reg(Reg {
             kind: RegKind::Sgpr,
             index: align(code, count),
             count,
         }),
         // VCC and EXEC pairs are aligned like SGPR pairs: vcc_hi in a 64-bit slot reads vcc.
-        106 | 107 => Operand::Reg(Reg {
+        code::VCC_LO | code::VCC_HI => Operand::Reg(Reg {
             kind: RegKind::Vcc,
-            index: align(code - 106, count),
+            index: align(code - code::VCC_LO, count),
             count,
         }),
-        108..=123 => Operand::Reg(Reg {
+        code::TTMP0..code::M0 => Operand::Reg(Reg {
             kind: RegKind::Ttmp,
-            index: align(code - 108, count),
+            index: align(code - code::TTMP0, count),
             count,
         }),
-        124 => Operand::Reg(Reg {
+        code::M0 => Operand::Reg(Reg {
             kind: RegKind::M0,
             index: 0,
             count: 1,
         }),
-        125 => Operand::Reg(Reg {
+        code::NULL => Operand::Reg(Reg {
             kind: RegKind::Null,
             index: 0,
             count: 1,
         }),
-        126 | 127 => Operand::Reg(Reg {
+        code::EXEC_LO | code::EXEC_HI => Operand::Reg(Reg {
             kind: RegKind::Exec,
-            index: align(code - 126, count),
+            index: align(code - code::EXEC_LO, count),
             count,
         }),
         128..=192 => Operand::InlineInt((code - 128) as i8),
@@ -146,15 +165,15 @@ pub fn decode_src(code: u16, ty: ValueType, dwords: u8, literal: Option<u32>) ->
         },
         251 => Operand::Special(Special::Vccz),
         252 => Operand::Special(Special::Execz),
-        253 => Operand::Special(Special::Scc),
+        code::SCC => Operand::Special(Special::Scc),
         254 => Operand::Special(Special::LdsDirect),
         255 => match literal {
             Some(v) => Operand::Literal(v),
             None => Operand::Invalid(code),
         },
-        256..=511 => Operand::Reg(Reg {
+        code::VGPR0..=511 => Operand::Reg(Reg {
             kind: RegKind::Vgpr,
-            index: code - 256,
+            index: code - code::VGPR0,
             count,
         }),
         _ => Operand::Invalid(code),
@@ -174,12 +193,12 @@ pub fn encode_src(op: &Operand) -> u16 {
     match *op {
         Operand::Reg(r) => match r.kind {
             RegKind::Sgpr => r.index,
-            RegKind::Vcc => 106 + r.index,
-            RegKind::Ttmp => 108 + r.index,
-            RegKind::M0 => 124,
-            RegKind::Null => 125,
-            RegKind::Exec => 126 + r.index,
-            RegKind::Vgpr => 256 + r.index,
+            RegKind::Vcc => code::VCC_LO + r.index,
+            RegKind::Ttmp => code::TTMP0 + r.index,
+            RegKind::M0 => code::M0,
+            RegKind::Null => code::NULL,
+            RegKind::Exec => code::EXEC_LO + r.index,
+            RegKind::Vgpr => code::VGPR0 + r.index,
         },
         Operand::InlineInt(v) if v >= 0 => 128 + v as u16,
         Operand::InlineInt(v) => 192 + (-(v as i16)) as u16,
@@ -193,7 +212,7 @@ pub fn encode_src(op: &Operand) -> u16 {
             Special::PopsExitingWaveId => 239,
             Special::Vccz => 251,
             Special::Execz => 252,
-            Special::Scc => 253,
+            Special::Scc => code::SCC,
             Special::LdsDirect => 254,
         },
         Operand::Invalid(c) => c,

@@ -29,12 +29,30 @@ pub(crate) fn hwreg_name(id: u32) -> Option<&'static str> {
     })
 }
 
-/// `hwreg(id[, offset, size])`: simm16 bits 5:0 id, 10:6 bit offset, 15:11 size - 1. Offset 0 and
-/// size 32 are the defaults and are left out.
+/// The fields of an s_getreg/s_setreg SIMM16: bits 5:0 the hardware register id, 10:6 the bit
+/// offset, 15:11 the size - 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HwRegField {
+    pub id: u32,
+    pub offset: u32,
+    /// 1..=32 bits.
+    pub size: u32,
+}
+
+impl HwRegField {
+    pub fn decode(simm16: u32) -> HwRegField {
+        HwRegField {
+            id: simm16 & 0x3f,
+            offset: (simm16 >> 6) & 0x1f,
+            size: ((simm16 >> 11) & 0x1f) + 1,
+        }
+    }
+}
+
+/// `hwreg(id[, offset, size])` ([`HwRegField`]). Offset 0 and size 32 are the defaults and are
+/// left out.
 pub fn hwreg(simm16: u32) -> String {
-    let id = simm16 & 0x3f;
-    let offset = (simm16 >> 6) & 0x1f;
-    let size = ((simm16 >> 11) & 0x1f) + 1;
+    let HwRegField { id, offset, size } = HwRegField::decode(simm16);
     let name = hwreg_name(id).map_or_else(|| id.to_string(), str::to_string);
     if offset == 0 && size == 32 {
         format!("hwreg({name})")

@@ -12,10 +12,10 @@
 //! is computed on the unswizzled index and offset, as for the other V#s (not measured).
 
 use super::error::{RuleError, RuleResult};
-use super::mem::word;
 use super::operands::Ctx;
 use super::regs::Lowerer;
 use crate::ir::{Handle, IntBin, IntCmp};
+use rdnaprobe_isa::layout::Field;
 
 /// Whether bit `bit` of `h` is known to be clear while lowering.
 fn bit_clear(l: &Lowerer, h: Handle, bit: u32) -> bool {
@@ -55,23 +55,17 @@ struct Swizzle {
 
 impl BufferAddr {
     pub(super) fn new(l: &mut Lowerer, c: &Ctx) -> RuleResult<BufferAddr> {
-        let (w0, w1) = (word(c, 0)?, word(c, 1)?);
-        if w1 & (1 << 23) != 0 {
+        let f = |field| c.inst.field(field);
+        if f(Field::Tfe) != 0 {
             return Err(RuleError::not_modelled(
                 "memory: TFE (partially resident textures) is not modelled",
             ));
         }
-        let (offen, idxen, glc) = (
-            w0 & (1 << 12) != 0,
-            w0 & (1 << 13) != 0,
-            w0 & (1 << 14) != 0,
-        );
-        let (vaddr, vdata, srsrc, soffset) = (
-            (w1 & 0xff) as u16,
-            ((w1 >> 8) & 0xff) as u16,
-            (((w1 >> 16) & 0x1f) * 4) as u16,
-            ((w1 >> 24) & 0xff) as u16,
-        );
+        let [offen, idxen, glc] = [Field::Offen, Field::Idxen, Field::Glc].map(|x| f(x) != 0);
+        let [vaddr, vdata, soffset] =
+            [Field::Vaddr, Field::Vdata, Field::Soffset].map(|x| f(x) as u16);
+        // SRSRC names an SGPR quad: s[4 * SRSRC .. 4 * SRSRC + 3]
+        let srsrc = (f(Field::Srsrc) * 4) as u16;
         if srsrc > 100 {
             return Err(RuleError::operand(format!(
                 "memory: SRSRC s{srsrc} is not an SGPR quad"
@@ -104,7 +98,7 @@ impl BufferAddr {
         };
         let s = l.scalar_src(soffset)?;
         let b = &mut l.b;
-        let unswizzled = b.addc(voffset, u64::from(w0 & 0xfff));
+        let unswizzled = b.addc(voffset, u64::from(f(Field::Offset)));
         let offset = b.add(unswizzled, s);
         let (i64_, s64) = (b.zext(index), b.zext(stride));
         let scaled = b.ib(IntBin::Mul, i64_, s64);

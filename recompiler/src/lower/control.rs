@@ -18,6 +18,7 @@ use super::regs::Lowerer;
 use super::wave::SCC;
 use super::{LowerError, RuleError};
 use crate::ir::{Block, Expr, Handle, Kernel, Terminator};
+use rdnaprobe_isa::operand::code;
 use rdnaprobe_isa::{Decoded, Instruction, Opcode, Wave};
 
 /// The variable of scalar source code `c` is `SCALAR_VARS + c`.
@@ -150,14 +151,14 @@ impl Lowerer {
                 let z = scc(self);
                 self.b.bnot(z)
             }
-            Branch::Vccz => self.mask_zero(106),
+            Branch::Vccz => self.mask_zero(code::VCC_LO),
             Branch::Vccnz => {
-                let z = self.mask_zero(106);
+                let z = self.mask_zero(code::VCC_LO);
                 self.b.bnot(z)
             }
-            Branch::Execz => self.mask_zero(126),
+            Branch::Execz => self.mask_zero(code::EXEC_LO),
             Branch::Execnz => {
-                let z = self.mask_zero(126);
+                let z = self.mask_zero(code::EXEC_LO);
                 self.b.bnot(z)
             }
         };

@@ -5,6 +5,7 @@
 //! read).
 
 use super::error::{RuleError, RuleResult};
+use super::lds;
 use super::operands::Ctx;
 use super::regs::Lowerer;
 use crate::ir::{Expr, Handle, IntBin, IntCmp, IntUn};
@@ -156,25 +157,9 @@ fn src_bit(l: &mut Lowerer, lo: Handle, hi: Handle, lane: Handle) -> Handle {
     b.bit(s, 1)
 }
 
-/// The 16-bit offset of a DS instruction (offset1:offset0).
-fn ds_offset(c: &Ctx) -> u32 {
-    c.inst.words()[0] & 0xffff
-}
-
-/// The VGPR fields of a DS instruction's second word: ADDR, DATA0, DATA1, VDST (RDNA2 ISA,
-/// DS format).
-fn ds_vgprs(c: &Ctx) -> RuleResult<[u16; 4]> {
-    let w = *c
-        .inst
-        .words()
-        .get(1)
-        .ok_or(RuleError::operand("DS instruction without its second word"))?;
-    Ok([0, 8, 16, 24].map(|s| ((w >> s) & 0xff) as u16))
-}
-
 /// Writes `v` to the VGPR destination of a DS instruction under EXEC.
 fn write_vdst(l: &mut Lowerer, c: &Ctx, v: Handle) -> RuleResult {
-    let vdst = ds_vgprs(c)?[3];
+    let vdst = lds::fields(c).1[3];
     l.vgpr_set(vdst, v);
     Ok(())
 }
@@ -204,8 +189,8 @@ fn read_active(l: &mut Lowerer, v: Handle, from: Handle) -> Handle {
 /// `thread_valid`).
 pub(super) fn ds_swizzle(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     l.need_wave()?;
-    let off = ds_offset(c);
-    let v = l.vgpr_get(ds_vgprs(c)?[0]);
+    let off = lds::fields(c).0;
+    let v = l.vgpr_get(lds::fields(c).1[0]);
     let b = &mut l.b;
     let lane = l.lane;
     let group = b.andc(lane, !31u32 as u64);
@@ -254,9 +239,9 @@ pub(super) fn ds_swizzle(l: &mut Lowerer, c: &Ctx) -> RuleResult {
 /// `((vaddr + n) / 4) % wave`, 0 when that lane is disabled (RDNA2 ISA pseudocode).
 pub(super) fn ds_bpermute(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     l.need_wave()?;
-    let [addr, data, ..] = ds_vgprs(c)?;
+    let [addr, data, ..] = lds::fields(c).1;
     let (addr, data) = (l.vgpr_get(addr), l.vgpr_get(data));
-    let off = ds_offset(c);
+    let off = lds::fields(c).0;
     let a = l.b.addc(addr, u64::from(off));
     let from = l.b.shrc(a, 2);
     let from = l.b.andc(from, u64::from(l.wave.lanes() - 1));

@@ -24,6 +24,7 @@ use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::regs::Lowerer;
 use crate::ir::{Handle, IntBin, IntCmp};
+use rdnaprobe_isa::operand::code;
 use rdnaprobe_isa::{Encoding, Operand, Reg, RegKind, Wave};
 
 /// Where the permuted src0 lives while the instruction's lowering runs: past the 256 VGPRs
@@ -200,19 +201,19 @@ impl Lowerer {
             enc: c.enc,
         };
         // EXEC for this one instruction: the lanes that write.
-        let exec_before = (self.sgpr_get(126), self.sgpr_get(127));
+        let exec_before = (self.sgpr_get(code::EXEC_LO), self.sgpr_get(code::EXEC_HI));
         let mask = self.ballot_dwords(writes);
         let lo = self.b.and(exec_before.0, mask[0]);
-        self.sgpr_init(126, lo);
+        self.sgpr_init(code::EXEC_LO, lo);
         if self.wave == Wave::W64 {
             let hi = self.b.and(exec_before.1, mask[1]);
-            self.sgpr_init(127, hi);
+            self.sgpr_init(code::EXEC_HI, hi);
         }
         let r = f(self, &shadow);
         // Restore EXEC unless the instruction wrote it (v_cmpx).
-        if self.sgpr_get(126) == lo {
-            self.sgpr_init(126, exec_before.0);
-            self.sgpr_init(127, exec_before.1);
+        if self.sgpr_get(code::EXEC_LO) == lo {
+            self.sgpr_init(code::EXEC_LO, exec_before.0);
+            self.sgpr_init(code::EXEC_HI, exec_before.1);
         }
         for i in 0..u16::from(dwords) {
             self.vgpr.remove(&(DPP_SRC0 + i));

@@ -10,6 +10,7 @@ use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::regs::Lowerer;
 use crate::ir::{Expr, Handle, LdsOp};
+use rdnaprobe_isa::layout::Field;
 
 /// The error of an LDS instruction under the lane contract.
 const NEEDS_WAVE: &str =
@@ -30,15 +31,13 @@ pub(super) enum Ds {
     Atomic { op: LdsOp, rtn: bool },
 }
 
-pub(super) fn fields(c: &Ctx) -> RuleResult<(u32, [u16; 4])> {
-    let w = c.inst.words();
-    let w1 = *w
-        .get(1)
-        .ok_or(RuleError::operand("DS instruction without its second word"))?;
-    Ok((
-        w[0] & 0xffff,
-        [0, 8, 16, 24].map(|s| ((w1 >> s) & 0xff) as u16),
-    ))
+/// A DS instruction's 16-bit offset (OFFSET1:OFFSET0) and its ADDR, DATA0, DATA1 and VDST.
+pub(super) fn fields(c: &Ctx) -> (u32, [u16; 4]) {
+    let f = |field| c.inst.field(field);
+    (
+        f(Field::Offset1) << 8 | f(Field::Offset0),
+        [Field::Addr, Field::Data0, Field::Data1, Field::Vdst].map(|x| f(x) as u16),
+    )
 }
 
 impl Lowerer {
@@ -62,7 +61,7 @@ pub(super) fn ds(l: &mut Lowerer, c: &Ctx, what: Ds) -> RuleResult {
     if !l.wave_contract {
         return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
-    let (offset, [addr, data0, data1, vdst]) = fields(c)?;
+    let (offset, [addr, data0, data1, vdst]) = fields(c);
     let a = l.vgpr_get(addr);
     let zero = l.b.c32(0);
     match what {

@@ -13,6 +13,7 @@ use super::lds::fields;
 use super::operands::Ctx;
 use super::regs::Lowerer;
 use crate::ir::{Expr, Handle, IntCmp, IntUn, LdsOp};
+use rdnaprobe_isa::operand::code;
 
 /// The float atomics of a [`Dw::Atomic`] row (rule: lds-float-atomics): their flush comes from the row's mode (the f32
 /// denormal field for 4 bytes, the f16/f64 one for 8; bit 0 clear flushes).
@@ -126,7 +127,7 @@ impl Lowerer {
 
     /// M0[15:0], the LDS base address of the M0-based forms.
     fn m0_base(&mut self) -> Handle {
-        let m0 = self.sgpr_get(124);
+        let m0 = self.sgpr_get(code::M0);
         self.b.andc(m0, 0xffff)
     }
 }
@@ -153,7 +154,7 @@ pub(super) fn ds(l: &mut Lowerer, c: &Ctx, what: Dw) -> RuleResult {
     if !l.wave_contract {
         return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
-    let (offset, [addr, d0, d1, vdst]) = fields(c)?;
+    let (offset, [addr, d0, d1, vdst]) = fields(c);
     let base = l.vgpr_get(addr);
     let a = l.b.addc(base, u64::from(offset));
     match what {

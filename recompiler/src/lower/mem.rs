@@ -32,6 +32,8 @@ use super::operands::Ctx;
 use super::regs::Lowerer;
 use crate::ir::{Expr, Handle, LdsOp};
 use crate::wave::MEM_BASE;
+use rdnaprobe_isa::layout::Field;
+use rdnaprobe_isa::operand::code;
 
 pub(super) use super::buffer_addr::BufferAddr;
 pub(super) use super::smem::smem;
@@ -43,9 +45,6 @@ pub(super) const NEEDS_WAVE: &str =
 /// Word3 of the region's V# in s23 (the HIP template's `RAW_BUFFER_WORD3`): DST_SEL_XYZW,
 /// FORMAT 32_FLOAT, RESOURCE_LEVEL 1, OOB_SELECT 3 (raw).
 pub const RAW_BUFFER_WORD3: u32 = 0x3101_6fac;
-
-/// The SGPR code meaning "no register" in SADDR / SOFFSET fields.
-const NULL: u16 = 0x7d;
 
 /// Which half of a VGPR a d16 load writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,14 +186,6 @@ pub(super) fn init_region(l: &mut Lowerer, mem_bytes: u32) {
 /// (`None`: EXEC alone).
 type AddressOf<'a> = dyn FnMut(&mut Lowerer, u32) -> (Handle, Option<Handle>) + 'a;
 
-pub(super) fn word(c: &Ctx, i: usize) -> RuleResult<u32> {
-    c.inst
-        .words()
-        .get(i)
-        .copied()
-        .ok_or_else(|| RuleError::operand("memory instruction without its second word"))
-}
-
 impl Lowerer {
     /// One access of every active lane (`active` a Bool, or `None` for EXEC alone).
     pub(super) fn mem(
@@ -225,8 +216,8 @@ impl Lowerer {
     /// A scalar register's value by code (SGPR, VCC, M0, EXEC, an inline integer or null).
     pub(super) fn scalar_src(&mut self, code: u16) -> RuleResult<Handle> {
         match code {
-            0..=107 | 124 | 126 | 127 => Ok(self.sgpr_get(code)),
-            NULL | 128 => Ok(self.b.c32(0)),
+            0..=code::VCC_HI | code::M0 | code::EXEC_LO | code::EXEC_HI => Ok(self.sgpr_get(code)),
+            code::NULL | 128 => Ok(self.b.c32(0)),
             129..=192 => Ok(self.b.c32(u32::from(code - 128))),
             193..=208 => Ok(self.b.c32((-(i32::from(code) - 192)) as u32)),
             _ => Err(RuleError::not_modelled(format!(
@@ -389,25 +380,22 @@ pub(super) fn flat(l: &mut Lowerer, c: &Ctx, what: Vm, global: bool) -> RuleResu
     if !l.wave_contract {
         return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
-    let (w0, w1) = (word(c, 0)?, word(c, 1)?);
-    if w0 & (1 << 13) != 0 {
+    let f = |field| c.inst.field(field);
+    if f(Field::Lds) != 0 {
         return Err(RuleError::not_modelled(
             "memory: the LDS (lds) form of a FLAT load is not modelled",
         ));
     }
-    let glc = w0 & (1 << 16) != 0;
+    let glc = f(Field::Glc) != 0;
+    // FLAT's offset is 11 bits unsigned on gfx10, GLOBAL's 12 bits signed
     let offset = if global {
-        sext(w0 & 0xfff, 12)
+        sext(f(Field::Offset), 12)
     } else {
-        u64::from(w0 & 0x7ff)
+        u64::from(f(Field::Offset) & 0x7ff)
     };
-    let (addr, data, saddr, vdst) = (
-        (w1 & 0xff) as u16,
-        ((w1 >> 8) & 0xff) as u16,
-        ((w1 >> 16) & 0x7f) as u16,
-        ((w1 >> 24) & 0xff) as u16,
-    );
-    let base = if global && saddr != NULL {
+    let [addr, data, saddr, vdst] =
+        [Field::Addr, Field::Data, Field::Saddr, Field::Vdst].map(|x| f(x) as u16);
+    let base = if global && saddr != code::NULL {
         if saddr > 104 {
             return Err(RuleError::operand(format!(
                 "memory: SADDR s{saddr} is not an SGPR pair"
@@ -436,14 +424,10 @@ pub(super) fn addtid(l: &mut Lowerer, c: &Ctx, store: bool) -> RuleResult {
     if !l.wave_contract {
         return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
-    let (w0, w1) = (word(c, 0)?, word(c, 1)?);
-    let glc = w0 & (1 << 16) != 0;
-    let (data, saddr, vdst) = (
-        ((w1 >> 8) & 0xff) as u16,
-        ((w1 >> 16) & 0x7f) as u16,
-        ((w1 >> 24) & 0xff) as u16,
-    );
-    if saddr == NULL {
+    let f = |field| c.inst.field(field);
+    let glc = f(Field::Glc) != 0;
+    let [data, saddr, vdst] = [Field::Data, Field::Saddr, Field::Vdst].map(|x| f(x) as u16);
+    if saddr == code::NULL {
         return Err(RuleError::not_measured(
             "memory: addtid without SADDR (off): the address base is not documented",
         ));
@@ -461,7 +445,7 @@ pub(super) fn addtid(l: &mut Lowerer, c: &Ctx, store: bool) -> RuleResult {
     let t = b.shlc(lane, 2);
     let t = b.zext(t);
     let a = b.add(s, t);
-    let a = b.addc(a, sext(w0 & 0xfff, 12));
+    let a = b.addc(a, sext(f(Field::Offset), 12));
     let what = if store {
         Vm::store(4, 1)
     } else {
@@ -477,7 +461,7 @@ pub(super) fn mubuf(l: &mut Lowerer, c: &Ctx, what: Vm) -> RuleResult {
     if !l.wave_contract {
         return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
-    if word(c, 0)? & (1 << 16) != 0 {
+    if c.inst.field(Field::Lds) != 0 {
         return Err(RuleError::not_modelled(
             "memory: the LDS (lds) form of a buffer load is not modelled",
         ));
@@ -494,7 +478,7 @@ pub(super) fn mtbuf(l: &mut Lowerer, c: &Ctx, n: u16, store: bool) -> RuleResult
     if !l.wave_contract {
         return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
-    let format = (word(c, 0)? >> 19) & 0x7f;
+    let format = c.inst.field(Field::Format);
     let comps = match format {
         20..=22 => 1,
         62..=64 => 2,

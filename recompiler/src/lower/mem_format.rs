@@ -25,11 +25,12 @@
 //! format has, and stores of a different number.
 
 use super::error::{RuleError, RuleResult};
-use super::mem::{word, BufferAddr, NEEDS_WAVE};
+use super::mem::{BufferAddr, NEEDS_WAVE};
 use super::operands::Ctx;
 use super::regs::Lowerer;
 use crate::build::{Fmt, Tiny};
 use crate::ir::{Convert, FloatBin, Handle, IntBin, IntCmp, LdsOp, Ty};
+use rdnaprobe_isa::layout::Field;
 use rdnaprobe_isa::Round;
 
 /// A buffer format's number format.
@@ -114,7 +115,7 @@ pub(super) fn mubuf_format(l: &mut Lowerer, c: &Ctx, t: Typed) -> RuleResult {
     if !l.wave_contract {
         return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
-    if !t.store && word(c, 0)? & (1 << 16) != 0 {
+    if !t.store && c.inst.field(Field::Lds) != 0 {
         return Err(RuleError::not_modelled(
             "memory: the LDS (lds) form of a buffer load is not modelled",
         ));
@@ -142,7 +143,7 @@ pub(super) fn mtbuf_typed(l: &mut Lowerer, c: &Ctx, n: u16, store: bool, d16: bo
     if !l.wave_contract {
         return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
-    let f = format((word(c, 0)? >> 19) & 0x7f)?;
+    let f = format(c.inst.field(Field::Format))?;
     let a = BufferAddr::new(l, c)?;
     let d16 = if d16 { D16Form::Packed } else { D16Form::No };
     typed(l, &a, f, Typed { n, store, d16 })

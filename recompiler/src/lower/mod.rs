@@ -350,7 +350,10 @@ pub(super) mod tests {
                 reason: RuleError::Unlowered(why),
                 offset: 0,
                 ..
-            } => assert_eq!(Some(why), unlowered_reason(Opcode::image_load, Target::Gfx1030)),
+            } => assert_eq!(
+                Some(why),
+                unlowered_reason(Opcode::image_load, Target::Gfx1030)
+            ),
             e => panic!("{e:?}"),
         }
         // a modifier without a rule, and a branch outside the wave contract
@@ -359,12 +362,24 @@ pub(super) mod tests {
         words[0] |= 1 << 11;
         let e = lower(&words);
         assert!(
-            matches!(&e, LowerError::Unsupported { reason: RuleError::Modifier(_), .. }),
+            matches!(
+                &e,
+                LowerError::Unsupported {
+                    reason: RuleError::Modifier(_),
+                    ..
+                }
+            ),
             "{e:?}"
         );
         let e = lower_text("s_branch 0\nv_mov_b32 v10, 1");
         assert!(
-            matches!(&e, LowerError::Unsupported { reason: RuleError::NotModelled(_), .. }),
+            matches!(
+                &e,
+                LowerError::Unsupported {
+                    reason: RuleError::NotModelled(_),
+                    ..
+                }
+            ),
             "{e:?}"
         );
         // a truncated stream keeps the decoder's error as the source

@@ -18,6 +18,7 @@ use super::moves::{dst_src, vgpr_index};
 use super::operands::Ctx;
 use super::Lowerer;
 use crate::ir::{Expr, Handle, IntCmp};
+use rdnaprobe_isa::operand::code;
 use rdnaprobe_isa::{Decoded, Opcode, Target, Wave};
 
 /// VGPRs in the wave's allocation.
@@ -192,7 +193,7 @@ pub(super) enum VMovrel {
 pub(super) fn movrel(l: &mut Lowerer, c: &Ctx, op: VMovrel) -> RuleResult {
     let (d, s) = dst_src(l, c)?;
     let di = vgpr_index(&d, "the destination")?;
-    let m0 = l.sgpr_get(124);
+    let m0 = l.sgpr_get(code::M0);
     if !l.wave_contract && !matches!(l.offset(m0), Offset::Const(_)) {
         return Err(RuleError::not_modelled(
             "M0 is not a constant at lowering time (a run-time M0 needs the wave \

@@ -5,6 +5,7 @@
 use super::error::{RuleError, RuleResult};
 use crate::build::Builder;
 use crate::ir::{Expr, Handle, IntBin, IntCmp, Kernel};
+use rdnaprobe_isa::operand::code;
 use rdnaprobe_isa::{FloatMode, Operand, RegKind, Special, Target, Wave};
 use std::collections::HashMap;
 
@@ -38,16 +39,16 @@ pub(crate) struct Lowerer {
 }
 
 /// Where SCC lives in the scalar register map: its source-operand code (`src_scc`), as U32 0/1.
-pub(super) const SCC: u16 = 253;
+pub(super) use rdnaprobe_isa::operand::code::SCC;
 
 /// Where an operand's value lives, for writes.
 fn sreg_code(kind: RegKind, index: u16) -> Option<u16> {
     match kind {
         RegKind::Sgpr => Some(index),
-        RegKind::Vcc => Some(106 + index),
-        RegKind::Ttmp => Some(108 + index),
-        RegKind::M0 => Some(124),
-        RegKind::Exec => Some(126 + index),
+        RegKind::Vcc => Some(code::VCC_LO + index),
+        RegKind::Ttmp => Some(code::TTMP0 + index),
+        RegKind::M0 => Some(code::M0),
+        RegKind::Exec => Some(code::EXEC_LO + index),
         RegKind::Null | RegKind::Vgpr => None,
     }
 }
@@ -63,9 +64,9 @@ impl Lowerer {
         let lane = b.push(Expr::LaneId);
         let mut sgpr = HashMap::new();
         let all = b.c32(u32::MAX);
-        sgpr.insert(126, all);
+        sgpr.insert(code::EXEC_LO, all);
         if wave == Wave::W64 {
-            sgpr.insert(127, all);
+            sgpr.insert(code::EXEC_HI, all);
         }
         Lowerer {
             b,
@@ -122,8 +123,8 @@ impl Lowerer {
         if self.exec_all {
             return None;
         }
-        let lo = self.sgpr_get(126);
-        let hi = self.sgpr_get(127);
+        let lo = self.sgpr_get(code::EXEC_LO);
+        let hi = self.sgpr_get(code::EXEC_HI);
         Some(self.lane_bit(lo, hi))
     }
 
@@ -175,7 +176,7 @@ impl Lowerer {
                         RegKind::Vgpr => self.vgpr_get(r.index + i),
                         RegKind::Null => self.b.c32(0),
                         k => {
-                            let code = sreg_code(k, r.index + i).unwrap_or(125);
+                            let code = sreg_code(k, r.index + i).unwrap_or(code::NULL);
                             self.sgpr_get(code)
                         }
                     };
@@ -207,9 +208,9 @@ impl Lowerer {
             }
             Operand::Special(Special::Execz) | Operand::Special(Special::Vccz) => {
                 let code = if matches!(op, Operand::Special(Special::Execz)) {
-                    126
+                    code::EXEC_LO
                 } else {
-                    106
+                    code::VCC_LO
                 };
                 let lo = self.sgpr_get(code);
                 let hi = self.sgpr_get(code + 1);
@@ -269,7 +270,7 @@ impl Lowerer {
                     let code = sreg_code(r.kind, r.index + i as u16).ok_or_else(|| {
                         RuleError::operand("destination is not a scalar register")
                     })?;
-                    if code == 126 || code == 127 {
+                    if code == code::EXEC_LO || code == code::EXEC_HI {
                         self.exec_all = false;
                     }
                     self.sgpr.insert(code, v);

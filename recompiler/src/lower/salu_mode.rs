@@ -21,6 +21,7 @@ use super::operands::Ctx;
 use super::Lowerer;
 use rdnaprobe_isa::layout::Field;
 use rdnaprobe_isa::operand::decode_sdst;
+use rdnaprobe_isa::symbolic::HwRegField;
 use rdnaprobe_isa::FloatMode;
 
 /// HW_REG_MODE's hardware-register id.
@@ -69,10 +70,7 @@ enum HwReg {
 /// The hwreg(id, offset, size) operand of a SOPK immediate: the register, the offset and a
 /// mask of the bits it names.
 fn hwreg(c: &Ctx) -> RuleResult<(HwReg, u32, u32)> {
-    let imm = c.inst.field(Field::Simm16);
-    let id = imm & 0x3f;
-    let offset = imm >> 6 & 0x1f;
-    let size = (imm >> 11 & 0x1f) + 1;
+    let HwRegField { id, offset, size } = HwRegField::decode(c.inst.field(Field::Simm16));
     let reg = match id {
         HW_REG_MODE => HwReg::Mode,
         HW_REG_FLAT_SCR_LO => HwReg::FlatScratch(0),

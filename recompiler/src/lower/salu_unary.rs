@@ -10,6 +10,7 @@ use super::Lowerer;
 use crate::build::Builder;
 use crate::ir::{Handle, IntBin, IntCmp, IntUn, Ty};
 use rdnaprobe_isa::layout::Field;
+use rdnaprobe_isa::operand::code;
 use rdnaprobe_isa::operand::decode_sdst;
 use rdnaprobe_isa::{Operand, Reg, RegKind};
 
@@ -292,7 +293,7 @@ pub(super) enum SMovrel {
 }
 
 pub(super) fn movrel(l: &mut Lowerer, c: &Ctx, which: SMovrel) -> RuleResult {
-    let m0 = l.sgpr_get(124);
+    let m0 = l.sgpr_get(code::M0);
     let m0 = l
         .constant_of(m0)
         .ok_or(RuleError::not_modelled("M0 is not a constant of the body"))? as u32;
@@ -305,7 +306,7 @@ pub(super) fn movrel(l: &mut Lowerer, c: &Ctx, which: SMovrel) -> RuleResult {
         match op {
             Operand::Reg(r) if r.kind == RegKind::Sgpr => {
                 let index = u32::from(r.index) + off;
-                if index + u32::from(r.count) > 106 {
+                if index + u32::from(r.count) > u32::from(code::SGPRS) {
                     return Err(RuleError::not_modelled(format!(
                         "s{index}: past the SGPR file (s0..s105): not modelled"
                     )));

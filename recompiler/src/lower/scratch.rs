@@ -16,10 +16,12 @@
 //! store rewrites the dwords it touches.
 
 use super::error::{RuleError, RuleResult};
-use super::mem::{sext, word, Vm};
+use super::mem::{sext, Vm};
 use super::operands::Ctx;
 use super::regs::Lowerer;
 use crate::ir::{Handle, IntBin, IntCmp};
+use rdnaprobe_isa::layout::Field;
+use rdnaprobe_isa::operand::code;
 
 /// The private dwords of a lane.
 pub(super) const SCRATCH_DWORDS: u16 = 64;
@@ -28,33 +30,26 @@ pub const SCRATCH_BYTES: u32 = 4 * SCRATCH_DWORDS as u32;
 /// The pseudo VGPR of private dword 0 (past every real VGPR and the scalar variables).
 pub(super) const SCRATCH_REG: u16 = 1024;
 
-/// The SGPR code meaning "no register" in SADDR.
-const NULL: u16 = 0x7d;
-
 fn width_mask(bytes: u8) -> u64 {
     (1u64 << (8 * u32::from(bytes))) - 1
 }
 
 /// `scratch_*` loads (`Vm::Load`) and stores (`Vm::Store`).
 pub(super) fn scratch(l: &mut Lowerer, c: &Ctx, what: Vm) -> RuleResult {
-    let (w0, w1) = (word(c, 0)?, word(c, 1)?);
-    if w0 & (1 << 13) != 0 {
+    let f = |field| c.inst.field(field);
+    if f(Field::Lds) != 0 {
         return Err(RuleError::not_modelled(
             "memory: the LDS (lds) form of a scratch load is not modelled",
         ));
     }
-    let (vaddr, data, saddr, vdst) = (
-        (w1 & 0xff) as u16,
-        ((w1 >> 8) & 0xff) as u16,
-        ((w1 >> 16) & 0x7f) as u16,
-        ((w1 >> 24) & 0xff) as u16,
-    );
-    let base = if saddr == NULL {
+    let [vaddr, data, saddr, vdst] =
+        [Field::Addr, Field::Data, Field::Saddr, Field::Vdst].map(|x| f(x) as u16);
+    let base = if saddr == code::NULL {
         l.vgpr_get(vaddr)
     } else {
         l.scalar_src(saddr)?
     };
-    let a = l.b.addc(base, sext(w0 & 0xfff, 12) & 0xffff_ffff);
+    let a = l.b.addc(base, sext(f(Field::Offset), 12) & 0xffff_ffff);
     match what {
         Vm::Load {
             bytes,

@@ -5,10 +5,12 @@
 //! stride when stride is not 0).
 
 use super::error::{RuleError, RuleResult};
-use super::mem::{sext, word, NEEDS_WAVE};
+use super::mem::{sext, NEEDS_WAVE};
 use super::operands::Ctx;
 use super::regs::Lowerer;
 use crate::ir::{Expr, Handle, IntBin, IntCmp, LdsOp};
+use rdnaprobe_isa::layout::Field;
+use rdnaprobe_isa::operand::code;
 
 /// SMEM loads of `n` dwords; `buffer`: through the V# at s[sbase:sbase+3], from
 /// `(base & ~3) + (offset & ~3)` (rule: buffer-exact-bytes).
@@ -16,15 +18,15 @@ pub(super) fn smem(l: &mut Lowerer, c: &Ctx, n: u16, buffer: bool) -> RuleResult
     if !l.wave_contract {
         return Err(RuleError::not_modelled(NEEDS_WAVE));
     }
-    let (w0, w1) = (word(c, 0)?, word(c, 1)?);
-    let sbase = ((w0 & 0x3f) * 2) as u16;
-    let sdata = ((w0 >> 6) & 0x7f) as u16;
-    let soffset = ((w1 >> 25) & 0x7f) as u16;
-    if sdata + n > 106 || sbase + if buffer { 4 } else { 2 } > 106 {
+    let f = |field| c.inst.field(field);
+    // SBASE names an SGPR pair: s[2 * SBASE .. 2 * SBASE + 1]
+    let sbase = (f(Field::Sbase) * 2) as u16;
+    let [sdata, soffset] = [Field::Sdata, Field::Soffset].map(|x| f(x) as u16);
+    if sdata + n > code::SGPRS || sbase + if buffer { 4 } else { 2 } > code::SGPRS {
         return Err(RuleError::not_modelled("memory: SMEM registers past s105"));
     }
     let s = l.scalar_src(soffset)?;
-    let imm = sext(w1 & 0x1f_ffff, 21);
+    let imm = sext(f(Field::Offset), 21);
     let lo = l.sgpr_get(sbase);
     let hi = l.sgpr_get(sbase + 1);
     let zero = l.b.c32(0);

@@ -20,6 +20,7 @@ use super::Lowerer;
 use crate::build::Fmt;
 use crate::ir::{Expr, Handle, IntBin, IntUn, LdsOp};
 use rdnaprobe_isa::layout::Field;
+use rdnaprobe_isa::operand::code;
 use rdnaprobe_isa::{Encoding, Wave};
 
 /// The error of an interpolation under the lane contract.
@@ -91,7 +92,7 @@ impl Lowerer {
     /// wave's LDS at the address M0 gives.
     // rule: interp-params
     fn interp_param(&mut self, attr: u32, chan: u32, p: Param) -> Handle {
-        let m0 = self.sgpr_get(124);
+        let m0 = self.sgpr_get(code::M0);
         let quads = if self.wave == Wave::W64 { 16 } else { 8 };
         let b = &mut self.b;
         let offset = b.andc(m0, 0xffff);

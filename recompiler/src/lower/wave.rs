@@ -13,11 +13,7 @@ use rdnaprobe_isa::{FloatMode, Target, Wave};
 
 /// SCC's source operand code: where the lowering keeps SCC (a `U32`, 0 or 1).
 pub(super) use super::regs::SCC;
-/// EXEC_LO, EXEC_HI, VCC_LO, VCC_HI source codes.
-const EXEC_LO: u16 = 126;
-const EXEC_HI: u16 = 127;
-const VCC_LO: u16 = 106;
-const VCC_HI: u16 = 107;
+use rdnaprobe_isa::operand::code::{EXEC_HI, EXEC_LO, VCC_HI, VCC_LO};
 
 impl Lowerer {
     /// A lowering state under the wave contract.
