@@ -1,5 +1,12 @@
-//! The typed, per-lane IR that both the CPU model (`interp`) and the SPIR-V backend (`spirv`)
-//! execute. A [`Kernel`] is a pure dataflow graph for one lane: no control flow, no memory.
+//! The typed, per-lane IR that both the CPU model (`interp`, and `wave` for whole waves) and
+//! the SPIR-V backend (`spirv`) execute. A [`Kernel`] is a dataflow graph of one lane's
+//! expressions. Under the lane contract it is pure: one straight-line body, no memory. Under the
+//! wave contract it may also hold
+//! - control flow: [`Block`]s that each own a range of the expressions, end in a
+//!   [`Terminator`] and carry register values between them in variables ([`Expr::Var`]);
+//! - memory and the other lanes: the LDS and memory-region accesses ([`Expr::Lds`],
+//!   [`Expr::LdsWide`], [`Expr::Mem`]), ballots and cross-lane reads, which run in program
+//!   order on every lane of the wave in uniform control flow.
 //!
 //! Every RDNA2 semantic rule (denormal flushing, directed rounding, NaN quieting, clamp/omod,
 //! FP16_OVFL, ...) is built by the lowering out of the primitive operations below, so that a
