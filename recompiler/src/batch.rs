@@ -153,11 +153,7 @@ impl BatchKernel {
                     consts.push((i, u64::MAX));
                     (Op::Const, Ty::U64)
                 }
-                Expr::WaveBallot(_)
-                | Expr::WaveRead { .. }
-                | Expr::Lds { .. }
-                | Expr::LdsWide { .. }
-                | Expr::Mem { .. } => {
+                Expr::WaveBallot(_) | Expr::WaveRead { .. } | Expr::Mem { .. } => {
                     return Err(IrError::Type {
                         at: crate::ir::Handle(i as u32),
                         what: "a cross-lane operation runs over a whole wave (crate::wave), \

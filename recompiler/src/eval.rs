@@ -31,7 +31,8 @@
 //! driver may differ from it in the low bits, and the diff treats that as approximation. Their
 //! NaN bits still follow the rule above whenever both sides produce a NaN.
 
-use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, IntBin, IntCmp, IntUn, Ty};
+use crate::build::Fmt;
+use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, IntBin, IntCmp, IntUn, LdsOp, Ty};
 
 /// The f32 default NaN: what an invalid operation without NaN operands returns.
 pub const DEFAULT_NAN32: u32 = 0xffc0_0000;
@@ -498,3 +499,211 @@ mod tests {
         assert!(!float_cmp64(FloatCmp::Unord, 0, 0x7ff0_0000_0000_0000));
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Memory: the value an [`Expr::Mem`](crate::ir::Expr::Mem) leaves at its address.
+
+/// The low `bytes` bytes of a value (1, 2, 4 or 8).
+pub fn width_mask(bytes: u8) -> u64 {
+    match bytes {
+        1 => 0xff,
+        2 => 0xffff,
+        4 => 0xffff_ffff,
+        _ => u64::MAX,
+    }
+}
+
+/// The value `op` leaves at its address of `bytes` bytes, given the `old` value there, `data`
+/// and `data2` (all zero-extended; `bytes` 8 is a 64-bit operation, the others 32-bit ones
+/// whose result keeps the low `bytes` bytes). The signed min/max compare the operands as
+/// signed values of the operation's width; the float ops work on f32 bits, f64 for `bytes` 8.
+/// [`Kernel::validate`](crate::ir::Kernel::validate) admits each op at the widths its
+/// instructions have (FAdd 4 bytes, CondXchg 8); the formulas below are the op's at any width.
+pub fn mem_apply(op: LdsOp, bytes: u8, old: u64, data: u64, data2: u64) -> u64 {
+    let wide = bytes == 8;
+    let f = if wide { Fmt::F64 } else { Fmt::F32 };
+    let signed = |x: u64| {
+        if wide {
+            x as i64
+        } else {
+            i64::from(x as u32 as i32)
+        }
+    };
+    let new = match op {
+        LdsOp::Read => old,
+        LdsOp::Write | LdsOp::FCmpSwap { .. } => data,
+        LdsOp::Add => old.wrapping_add(data),
+        LdsOp::Sub => old.wrapping_sub(data),
+        LdsOp::Rsub => data.wrapping_sub(old),
+        LdsOp::Inc => {
+            if old >= data {
+                0
+            } else {
+                old + 1
+            }
+        }
+        LdsOp::Dec => {
+            if old == 0 || old > data {
+                data
+            } else {
+                old - 1
+            }
+        }
+        LdsOp::MinI => signed(old).min(signed(data)) as u64,
+        LdsOp::MaxI => signed(old).max(signed(data)) as u64,
+        LdsOp::MinU => old.min(data),
+        LdsOp::MaxU => old.max(data),
+        LdsOp::And => old & data,
+        LdsOp::Or => old | data,
+        LdsOp::Xor => old ^ data,
+        LdsOp::Csub => old.saturating_sub(data),
+        LdsOp::FMin { flush } => float_minmax(f, old, data, flush, false),
+        LdsOp::FMax { flush } => float_minmax(f, old, data, flush, true),
+        LdsOp::MskOr => (old & !data) | data2,
+        LdsOp::Cmpst => {
+            if old == data {
+                data2
+            } else {
+                old
+            }
+        }
+        // rule: lds-float-atomics: ds_cmpst_f32/f64 compare the flushed floats
+        LdsOp::FCmpst { flush } => {
+            if float_cmp_equal(f, old, data, flush) {
+                data2
+            } else {
+                old
+            }
+        }
+        LdsOp::Wrap => {
+            if old >= data {
+                old.wrapping_sub(data)
+            } else {
+                old.wrapping_add(data2)
+            }
+        }
+        LdsOp::FAdd { flush } => u64::from(fadd32(old as u32, data as u32, flush)),
+        LdsOp::CondXchg => {
+            // per dword: data's bit 31 set writes that dword of data with bit 31 cleared
+            let half = |o: u64, d: u64| {
+                if d & 0x8000_0000 != 0 {
+                    d & 0x7fff_ffff
+                } else {
+                    o
+                }
+            };
+            let lo = half(old & 0xffff_ffff, data & 0xffff_ffff);
+            let hi = half(old >> 32, data >> 32);
+            lo | hi << 32
+        }
+    };
+    new & width_mask(bytes)
+}
+
+/// Whether a compare-and-swap of `bytes` writes, given the `old` value and the compare value
+/// `c`: equal bits, or for [`LdsOp::FCmpSwap`] equal floats ([`float_cmp_equal`]).
+pub fn mem_swaps(op: LdsOp, bytes: u8, old: u64, c: u64) -> bool {
+    match op {
+        LdsOp::FCmpSwap { flush } => {
+            let f = if bytes == 8 { Fmt::F64 } else { Fmt::F32 };
+            float_cmp_equal(f, old, c, flush)
+        }
+        _ => old == c,
+    }
+}
+
+/// `x` (bits of `f`) flushed to the zero of its sign when `flush` and its exponent is 0.
+fn flush_bits(f: Fmt, x: u64, flush: bool) -> u64 {
+    if flush && x & f.exp_mask() == 0 {
+        x & f.sign_mask()
+    } else {
+        x
+    }
+}
+
+fn nan_bits(f: Fmt, x: u64) -> bool {
+    x & !f.sign_mask() > f.exp_mask()
+}
+
+/// The float atomics min/max rule (`max`: the larger wins) on the bits of `f` (f32 or f64):
+/// both operands are flushed to the zero of their sign when `flush` (bit 0 of the type's
+/// denormal field clear: the f32 field for f32, the f16/f64 field for f64); then a
+/// signalling-NaN data is stored quieted, else a signalling-NaN old value is stored quieted,
+/// else a quiet-NaN old value is replaced by the data, else a quiet-NaN data loses, else the
+/// ordered compare with -0 below +0 decides. The flushed value is what is written, also when
+/// the old value wins. IEEE_MODE has no effect (rule: float-atomics; the reference notes' "LDS
+/// float atomics" entry, whose bit rule the buffer, global and flat float atomics share,
+/// measured on gfx1036 for the LDS forms).
+pub fn float_minmax(f: Fmt, old: u64, data: u64, flush: bool, max: bool) -> u64 {
+    let (o, d) = (flush_bits(f, old, flush), flush_bits(f, data, flush));
+    let snan = |x: u64| nan_bits(f, x) && x & f.quiet_bit() == 0;
+    if snan(d) {
+        return d | f.quiet_bit();
+    }
+    if snan(o) {
+        return o | f.quiet_bit();
+    }
+    if nan_bits(f, o) {
+        return d;
+    }
+    if nan_bits(f, d) {
+        return o;
+    }
+    // the ordered key: negative values reversed below the positive ones, -0 just below +0
+    let all = f.sign_mask() | (f.sign_mask() - 1);
+    let key = |x: u64| {
+        if x & f.sign_mask() != 0 {
+            !x & all
+        } else {
+            x | f.sign_mask()
+        }
+    };
+    let d_wins = if max {
+        key(d) > key(o)
+    } else {
+        key(d) < key(o)
+    };
+    if d_wins {
+        d
+    } else {
+        o
+    }
+}
+
+/// Whether a float compare-and-swap writes: the old value and the compare value, both
+/// flushed when `flush`, are equal as floats of `f` (the two zeros equal, a NaN equal to
+/// nothing). The data is then stored as given, not flushed: the notes' cmpst rule, whose
+/// denormal and signalling-NaN data are not measured (rule: float-cmpswap).
+pub fn float_cmp_equal(f: Fmt, old: u64, cmp: u64, flush: bool) -> bool {
+    let (o, c) = (flush_bits(f, old, flush), flush_bits(f, cmp, flush));
+    if nan_bits(f, o) || nan_bits(f, c) {
+        return false;
+    }
+    o == c || (o | c) & !f.sign_mask() == 0
+}
+
+/// ds_add_f32 (rule: ds-add-f32; not measured bit for bit; the reference notes' "DS src2"
+/// entry says only that it ignores IEEE_MODE and depends on the f32 denormal field): with
+/// `flush` both operands and the sum are flushed to the zero of their sign; the sum is rounded
+/// to nearest even; a NaN operand gives the first NaN (`old`, then `data`) quieted; an invalid
+/// sum (inf - inf) gives 0x7fc00000.
+pub fn fadd32(old: u32, data: u32, flush: bool) -> u32 {
+    let f = Fmt::F32;
+    let fl = |x: u32| flush_bits(f, u64::from(x), flush) as u32;
+    let (o, d) = (fl(old), fl(data));
+    if nan_bits(f, u64::from(o)) {
+        return o | QUIET32;
+    }
+    if nan_bits(f, u64::from(d)) {
+        return d | QUIET32;
+    }
+    let s = (f32::from_bits(o) + f32::from_bits(d)).to_bits();
+    if nan_bits(f, u64::from(s)) {
+        return 0x7fc0_0000;
+    }
+    fl(s)
+}
+
+#[cfg(test)]
+#[path = "eval_mem_tests.rs"]
+mod mem_tests;

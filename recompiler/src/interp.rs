@@ -109,7 +109,7 @@ pub(crate) fn eval_expr(
         // A straight-line kernel has no variables; [`crate::wave`] runs kernels with blocks.
         Expr::Var(_) => 0,
         // One lane alone has no LDS: every access is out of range.
-        Expr::Lds { .. } | Expr::LdsWide { .. } | Expr::Mem { .. } => 0,
+        Expr::Mem { .. } => 0,
     }
 }
 

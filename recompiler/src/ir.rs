@@ -4,8 +4,8 @@
 //! wave contract it may also hold
 //! - control flow: [`Block`]s that each own a range of the expressions, end in a
 //!   [`Terminator`] and carry register values between them in variables ([`Expr::Var`]);
-//! - memory and the other lanes: the LDS and memory-region accesses ([`Expr::Lds`],
-//!   [`Expr::LdsWide`], [`Expr::Mem`]), ballots and cross-lane reads, which run in program
+//! - memory and the other lanes: the LDS and memory-region accesses (one expression,
+//!   [`Expr::Mem`], with its [`Space`]), ballots and cross-lane reads, which run in program
 //!   order on every lane of the wave in uniform control flow.
 //!
 //! Every RDNA2 semantic rule (denormal flushing, directed rounding, NaN quieting, clamp/omod,
@@ -315,52 +315,32 @@ pub enum Expr {
     /// Cross-lane: the `U32` `value` held by lane `lane % wave` (`lane` a per-lane `U32`).
     /// Runs on every lane of the wave in uniform control flow. Bits: [`crate::wave`].
     WaveRead { value: Handle, lane: Handle },
-    /// Wave contract: one LDS operation of every lane of the wave, active lanes in ascending
-    /// lane order, at byte address `addr` (`U32`) with `data` (`U32`) where `active`
-    /// (`Bool`) holds; gives the dword at `addr` before the operation (0 for an inactive lane
-    /// or an access past the LDS). Runs in program order on every lane in uniform control
-    /// flow. Bits: [`crate::wave::lds_apply`] and [`crate::wave`].
-    Lds {
-        op: LdsOp,
-        addr: Handle,
-        data: Handle,
-        active: Handle,
-    },
-    /// Wave contract: one access of every lane of the wave to the wave's memory region,
-    /// active lanes in ascending lane order: `bytes` (1, 2 or 4) little-endian bytes at the
-    /// 64-bit address `addr` (`U64`) with `data` (`U32`) where `active` (`Bool`) holds. Gives
-    /// the bytes before the operation, zero-extended; 0 for an inactive lane or an access whose
-    /// bytes are not all inside the region ([`crate::wave::MEM_BASE`] and the region's size),
-    /// which writes nothing. A write keeps the low `bytes` bytes of the new value; only 4-byte
-    /// accesses may be atomics. An 8-byte access is a 64-bit integer atomic: `data`, `cmp` and
-    /// the result are `U64`, and an address that is not a multiple of 8 is out of range (the
-    /// hardware faults the wave). With `cmp` (only for a `Write`) the access is a
-    /// compare-and-swap: `data` is written only where the old value equals `cmp`. Runs in
-    /// program order on every lane in uniform control flow. Bits: [`crate::wave::lds_apply`]
-    /// and [`crate::wave`].
+    /// Wave contract: one memory access of every lane of the wave, active lanes in ascending
+    /// lane order, in program order on every lane in uniform control flow: `op` on `bytes`
+    /// (1, 2, 4 or 8) little-endian bytes at `addr` in `space`, with `data` (and `data2`, the
+    /// second operand of the two-operand atomics) where `active` (`Bool`) holds. It gives the
+    /// bytes before the operation, zero-extended (0 for an inactive lane or an access out of
+    /// range, which writes nothing); a write keeps the low `bytes` bytes of the new value. `data`,
+    /// `data2`, `cmp` and the result are `U64` for `bytes` 8 and `U32` otherwise.
+    /// - [`Space::Lds`]: `addr` is a `U32` byte address, any alignment; an access whose bytes
+    ///   are not all inside the LDS is out of range. An 8-byte access at an address that is not
+    ///   a multiple of 8 faults the wave (the reference notes' "64-bit LDS atomics" entry; an
+    ///   LDS under 8 bytes has no 8-byte access in range and none faults).
+    /// - [`Space::Region`]: `addr` is a `U64`; the access is in range when its bytes all lie in
+    ///   the wave's region ([`crate::wave::MEM_BASE`] and the region's size), and for 8 bytes at a
+    ///   multiple of 8 (the hardware faults the wave: out of range here). With `cmp` (only for a
+    ///   `Write` or `FCmpSwap`) it is a compare-and-swap: `data` is written only where the old
+    ///   value equals `cmp` ([`crate::eval::mem_swaps`]).
+    ///
+    /// The new value is [`crate::eval::mem_apply`]'s; the access rule [`crate::wave`]'s.
     Mem {
+        space: Space,
         op: LdsOp,
         bytes: u8,
         addr: Handle,
         data: Handle,
-        active: Handle,
+        data2: Option<Handle>,
         cmp: Option<Handle>,
-    },
-    /// Wave contract: [`Expr::Lds`] of `bytes` (1, 2, 4 or 8) little-endian bytes at any byte
-    /// address, with a second data operand `data2` (the source of the two-operand atomics:
-    /// mskor, cmpst, wrap). `data`, `data2` and the result are `U64` for `bytes` 8 and `U32`
-    /// otherwise (the bytes before the operation, zero-extended). A write keeps the low `bytes`
-    /// bytes of the new value. An 8-byte access is a 64-bit atomic: an active lane's address
-    /// that is not a multiple of 8 faults the wave (the reference notes' "64-bit LDS atomics"
-    /// entry; an LDS under 8 bytes has no 8-byte access in range and none faults); one whose
-    /// bytes are not all inside the LDS reads 0 and writes nothing. Bits:
-    /// [`crate::lds_bits::lds_apply_wide`] and [`crate::wave`].
-    LdsWide {
-        op: LdsOp,
-        bytes: u8,
-        addr: Handle,
-        data: Handle,
-        data2: Handle,
         active: Handle,
     },
     /// Control flow: the value of register variable `id` when the current [`Block`] began
@@ -368,8 +348,17 @@ pub enum Expr {
     Var(u16),
 }
 
-/// What an [`Expr::Lds`] does with the dword `old` at its address and its `data`; every form
-/// but `Read` writes the new value. Bits: [`crate::wave::lds_apply`].
+/// Where an [`Expr::Mem`] goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    /// The workgroup's LDS.
+    Lds,
+    /// The wave's memory region (global, flat, buffer, scalar and scratch accesses).
+    Region,
+}
+
+/// What an [`Expr::Mem`] does with the `old` bytes at its address and its `data`; every form
+/// but `Read` writes the new value. Bits: [`crate::eval::mem_apply`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LdsOp {
     Read,
@@ -402,9 +391,9 @@ pub enum LdsOp {
     FMax {
         flush: bool,
     },
-    /// A float compare-and-swap (only in an [`Expr::Mem`] with `cmp`): `data`, written where
-    /// the old value and `cmp` are equal floats, both flushed first when `flush`:
-    /// [`crate::wave::mem_swaps`].
+    /// A float compare-and-swap (only in a region [`Expr::Mem`] with `cmp`): `data`, written
+    /// where the old value and `cmp` are equal floats, both flushed first when `flush`:
+    /// [`crate::eval::mem_swaps`].
     FCmpSwap {
         flush: bool,
     },
@@ -413,14 +402,14 @@ pub enum LdsOp {
     /// `old == data ? data2 : old` (ds_cmpst: `data` is the compare value).
     Cmpst,
     /// ds_cmpst_f32/f64: the float atomics rule's compare of the flushed `old` and `data`
-    /// (zeros equal, NaN never equal) stores `data2` as given: [`crate::lds_bits`].
+    /// (zeros equal, NaN never equal) stores `data2` as given: [`crate::eval::mem_apply`].
     FCmpst {
         flush: bool,
     },
     /// `old >= data ? old - data : old + data2` (ds_wrap_rtn_b32).
     Wrap,
     /// ds_add_f32: `old + data` in f32, operands and sum flushed when `flush`:
-    /// [`crate::lds_bits::fadd32`].
+    /// [`crate::eval::fadd32`].
     FAdd {
         flush: bool,
     },
@@ -430,22 +419,61 @@ pub enum LdsOp {
 }
 
 impl LdsOp {
-    /// Whether `op` exists only in [`Expr::LdsWide`] (a second data operand, or an op no
-    /// memory instruction has).
-    pub fn two_operand_or_lds_only(op: LdsOp) -> bool {
+    /// Whether `op` exists only in the LDS: a second data operand, or an op no memory
+    /// instruction has.
+    pub fn lds_only(op: LdsOp) -> bool {
+        match op {
+            LdsOp::MskOr
+            | LdsOp::Cmpst
+            | LdsOp::FCmpst { .. }
+            | LdsOp::Wrap
+            | LdsOp::FAdd { .. }
+            | LdsOp::CondXchg => true,
+            LdsOp::Read
+            | LdsOp::Write
+            | LdsOp::Add
+            | LdsOp::Sub
+            | LdsOp::Rsub
+            | LdsOp::Inc
+            | LdsOp::Dec
+            | LdsOp::MinI
+            | LdsOp::MaxI
+            | LdsOp::MinU
+            | LdsOp::MaxU
+            | LdsOp::And
+            | LdsOp::Or
+            | LdsOp::Xor
+            | LdsOp::Csub
+            | LdsOp::FMin { .. }
+            | LdsOp::FMax { .. }
+            | LdsOp::FCmpSwap { .. } => false,
+        }
+    }
+
+    /// Whether `op` reads `data2` (the two-operand atomics).
+    pub fn two_operand(op: LdsOp) -> bool {
         matches!(
             op,
-            LdsOp::MskOr
-                | LdsOp::Cmpst
-                | LdsOp::FCmpst { .. }
-                | LdsOp::Wrap
-                | LdsOp::FAdd { .. }
-                | LdsOp::CondXchg
+            LdsOp::MskOr | LdsOp::Cmpst | LdsOp::FCmpst { .. } | LdsOp::Wrap
         )
     }
 }
 
 impl Expr {
+    /// A one-operand dword access of the LDS (`ds_read_b32`, `ds_add_u32`, ...).
+    pub fn lds(op: LdsOp, addr: Handle, data: Handle, active: Handle) -> Expr {
+        Expr::Mem {
+            space: Space::Lds,
+            op,
+            bytes: 4,
+            addr,
+            data,
+            data2: None,
+            cmp: None,
+            active,
+        }
+    }
+
     /// Whether the expression has no operands and the same value wherever it is evaluated
     /// (a constant or an input): a kernel with blocks may use it from any block.
     pub fn is_leaf(&self) -> bool {
@@ -482,8 +510,6 @@ impl Expr {
             | Expr::ExecIn
             | Expr::WaveBallot(_)
             | Expr::WaveRead { .. }
-            | Expr::Lds { .. }
-            | Expr::LdsWide { .. }
             | Expr::Mem { .. }
             | Expr::Var(_) => false,
         }
@@ -494,11 +520,7 @@ impl Expr {
     pub fn is_cross_lane(&self) -> bool {
         matches!(
             self,
-            Expr::WaveBallot(_)
-                | Expr::WaveRead { .. }
-                | Expr::Lds { .. }
-                | Expr::LdsWide { .. }
-                | Expr::Mem { .. }
+            Expr::WaveBallot(_) | Expr::WaveRead { .. } | Expr::Mem { .. }
         )
     }
 }
@@ -566,9 +588,8 @@ impl Kernel {
             Expr::Select { a, .. } => self.ty(*a),
             Expr::Convert { to, .. } => *to,
             Expr::Pack64 { .. } => Ty::U64,
-            Expr::SgprIn(_) | Expr::WaveRead { .. } | Expr::Var(_) | Expr::Lds { .. } => Ty::U32,
-            Expr::Mem { bytes: 8, .. } | Expr::LdsWide { bytes: 8, .. } => Ty::U64,
-            Expr::LdsWide { .. } => Ty::U32,
+            Expr::SgprIn(_) | Expr::WaveRead { .. } | Expr::Var(_) => Ty::U32,
+            Expr::Mem { bytes: 8, .. } => Ty::U64,
             Expr::Mem { .. } => Ty::U32,
             Expr::ExecIn | Expr::WaveBallot(_) => Ty::U64,
         }
@@ -581,23 +602,19 @@ impl Kernel {
             Expr::SgprIn(_) | Expr::ExecIn | Expr::Var(_) => vec![],
             Expr::WaveBallot(a) => vec![a],
             Expr::WaveRead { value, lane } => vec![value, lane],
-            Expr::Lds {
-                addr, data, active, ..
-            } => vec![addr, data, active],
-            Expr::LdsWide {
-                addr,
-                data,
-                data2,
-                active,
-                ..
-            } => vec![addr, data, data2, active],
             Expr::Mem {
                 addr,
                 data,
-                active,
+                data2,
                 cmp,
+                active,
                 ..
-            } => [addr, data, active].into_iter().chain(cmp).collect(),
+            } => [addr, data]
+                .into_iter()
+                .chain(data2)
+                .chain(cmp)
+                .chain([active])
+                .collect(),
             Expr::IntBin { a, b, .. }
             | Expr::IntCmp { a, b, .. }
             | Expr::FloatBin { a, b, .. }

@@ -7,12 +7,10 @@ pub mod build;
 pub mod eval;
 pub mod interp;
 pub mod ir;
-pub mod lds_bits;
 pub mod lower;
 pub mod rules;
 pub mod spirv;
 pub mod wave;
-pub mod wave_float;
 pub mod workgroup;
 
 pub use lower::{

@@ -19,8 +19,9 @@
 //! [`MEM_BASE`]: [`Expr::Mem`] accesses whose bytes all lie in `[MEM_BASE, MEM_BASE + size)`
 //! read and write it, little-endian, at any byte address; others read 0 and write nothing.
 
+use crate::eval::{mem_apply, mem_swaps};
 use crate::interp::{eval_expr, Uniform};
-use crate::ir::{Expr, Kernel, LdsOp};
+use crate::ir::{Expr, Kernel, LdsOp, Space};
 
 /// A wave's state before the body.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,105 +68,45 @@ pub struct WaveOutput {
     pub lds: Vec<u32>,
 }
 
-/// The dword an [`LdsOp`] leaves at its address, given the `old` dword there and its `data`
-/// (the value `Read` leaves is `old`). The integer ops are [`lds_apply64`]'s on the operands
-/// widened (sign-extended for the signed min/max, zero-extended otherwise), cut back to 32
-/// bits.
-pub fn lds_apply(op: LdsOp, old: u32, data: u32) -> u32 {
-    let signed = |x: u32| x as i32 as i64 as u64;
-    match op {
-        LdsOp::FMin { flush } => float_atomic(old, data, flush, false),
-        LdsOp::FMax { flush } => float_atomic(old, data, flush, true),
-        LdsOp::FCmpSwap { .. } => data,
-        LdsOp::MinI | LdsOp::MaxI => lds_apply64(op, signed(old), signed(data)) as u32,
-        _ => lds_apply64(op, u64::from(old), u64::from(data)) as u32,
-    }
-}
+/// The message of a wave that a 64-bit LDS atomic faulted (rule: lds-atomic64).
+pub const LDS_FAULT: &str =
+    "fault: a 64-bit LDS atomic at an address that is not a multiple of 8 (the hardware faults the wave)";
 
-/// [`lds_apply`] for the 64-bit atomics of [`Expr::Mem`] (the float forms on f64 bits:
-/// [`crate::wave_float::float_minmax`]; the LDS-only ones are
-/// [`crate::lds_bits::lds_apply_wide`]'s: they leave `old`).
-pub fn lds_apply64(op: LdsOp, old: u64, data: u64) -> u64 {
-    match op {
-        LdsOp::Read => old,
-        LdsOp::FMin { flush } => crate::wave_float::float_minmax(old, data, flush, false, true),
-        LdsOp::FMax { flush } => crate::wave_float::float_minmax(old, data, flush, true, true),
-        LdsOp::Write | LdsOp::FCmpSwap { .. } => data,
-        LdsOp::MskOr
-        | LdsOp::Cmpst
-        | LdsOp::FCmpst { .. }
-        | LdsOp::Wrap
-        | LdsOp::FAdd { .. }
-        | LdsOp::CondXchg => old,
-        LdsOp::Add => old.wrapping_add(data),
-        LdsOp::Sub => old.wrapping_sub(data),
-        LdsOp::Rsub => data.wrapping_sub(old),
-        LdsOp::Inc => {
-            if old >= data {
-                0
-            } else {
-                old + 1
-            }
-        }
-        LdsOp::Dec => {
-            if old == 0 || old > data {
-                data
-            } else {
-                old - 1
-            }
-        }
-        LdsOp::MinI => (old as i64).min(data as i64) as u64,
-        LdsOp::MaxI => (old as i64).max(data as i64) as u64,
-        LdsOp::MinU => old.min(data),
-        LdsOp::MaxU => old.max(data),
-        LdsOp::And => old & data,
-        LdsOp::Or => old | data,
-        LdsOp::Xor => old ^ data,
-        LdsOp::Csub => old.saturating_sub(data),
-    }
-}
-
-/// The float atomics rule on f32 bits (the reference notes' "LDS float atomics" entry, whose
-/// bit rule the buffer float atomics share; measured on gfx1036): both operands are flushed
-/// to the zero of their sign when `flush` (bit 0 of the f32 denormal field clear); then a
-/// signalling-NaN data is stored quieted, else a signalling-NaN old value is stored quieted,
-/// else a quiet-NaN old value is replaced by the data, else a quiet-NaN data loses, else the
-/// ordered compare with -0 below +0 decides (`max`: the larger wins). The flushed value is
-/// what is written, also when the old value wins. IEEE_MODE has no effect (rule:
-/// float-atomics).
-pub fn float_atomic(old: u32, data: u32, flush: bool, max: bool) -> u32 {
-    crate::wave_float::float_minmax(u64::from(old), u64::from(data), flush, max, false) as u32
-}
-
-/// Whether a compare-and-swap of `bytes` writes, given the `old` value and the compare value
-/// `c`: equal bits, or for [`LdsOp::FCmpSwap`] equal floats
-/// ([`crate::wave_float::float_cmp_equal`]).
-pub fn mem_swaps(op: LdsOp, bytes: usize, old: u64, c: u64) -> bool {
-    match op {
-        LdsOp::FCmpSwap { flush } => crate::wave_float::float_cmp_equal(old, c, flush, bytes == 8),
-        _ => old == c,
-    }
-}
-
-/// The LDS as bytes, little-endian, with the access rule of [`Expr::Lds`]: a dword at any
-/// byte address inside the LDS (unaligned addresses included); an access whose four bytes do
-/// not all lie inside is out of range (reads 0, writes nothing).
+/// The LDS as bytes, little-endian, with the access rule of an LDS [`Expr::Mem`]: `bytes` at
+/// any byte address whose bytes all lie inside (out of range: reads 0, writes nothing); an
+/// 8-byte access at an address that is not a multiple of 8 faults the wave (rule:
+/// lds-atomic64), unless the LDS is too small for one (the SPIR-V module has no room for one
+/// either).
 pub(crate) struct Lds(pub(crate) Vec<u8>);
 
-impl Lds {
-    fn in_range(&self, a: u32) -> bool {
-        (a as usize)
-            .checked_add(4)
-            .is_some_and(|end| end <= self.0.len())
-    }
-    fn read(&self, a: u32) -> u32 {
+/// The `n` little-endian bytes at `a` of `mem`, or `None` when they are not all inside.
+fn read_bytes(mem: &[u8], a: u64, n: usize) -> Option<u64> {
+    let a = usize::try_from(a).ok()?;
+    let bytes = mem.get(a..a.checked_add(n)?)?;
+    let mut b = [0u8; 8];
+    b[..n].copy_from_slice(bytes);
+    Some(u64::from_le_bytes(b))
+}
+
+/// One lane's access of `op` on `mem` at `a` (in range: [`read_bytes`]): the old value, after
+/// writing [`mem_apply`]'s new one unless the op is a read or `swap` says no.
+fn access(
+    mem: &mut [u8],
+    op: LdsOp,
+    n: usize,
+    a: u64,
+    d: [u64; 2],
+    swap: impl Fn(u64) -> bool,
+) -> u64 {
+    let Some(old) = read_bytes(mem, a, n) else {
+        return 0;
+    };
+    if op != LdsOp::Read && swap(old) {
+        let new = mem_apply(op, n as u8, old, d[0], d[1]);
         let a = a as usize;
-        u32::from_le_bytes([self.0[a], self.0[a + 1], self.0[a + 2], self.0[a + 3]])
+        mem[a..a + n].copy_from_slice(&new.to_le_bytes()[..n]);
     }
-    fn write(&mut self, a: u32, v: u32) {
-        let a = a as usize;
-        self.0[a..a + 4].copy_from_slice(&v.to_le_bytes());
-    }
+    old
 }
 
 /// The virtual address of a wave's memory region on the backends that have no real one
@@ -225,89 +166,44 @@ impl State<'_> {
                         v[i] = r;
                     }
                 }
-                Expr::Lds {
-                    op,
-                    addr,
-                    data,
-                    active,
-                } => {
-                    for l in 0..n {
-                        let v = &self.vals[l];
-                        let (a, d) = (v[addr.index()] as u32, v[data.index()] as u32);
-                        let r = if v[active.index()] != 0 && self.lds.in_range(a) {
-                            let old = self.lds.read(a);
-                            if op != LdsOp::Read {
-                                self.lds.write(a, lds_apply(op, old, d));
-                            }
-                            old
-                        } else {
-                            0
-                        };
-                        self.vals[l][i] = u64::from(r);
-                    }
-                }
-                Expr::LdsWide {
+                Expr::Mem {
+                    space,
                     op,
                     bytes,
                     addr,
                     data,
                     data2,
-                    active,
-                } => {
-                    for l in 0..n {
-                        let v = &self.vals[l];
-                        let (a, d, d2) =
-                            (v[addr.index()] as u32, v[data.index()], v[data2.index()]);
-                        let r = if v[active.index()] != 0 {
-                            let r = crate::lds_bits::wide_access(
-                                &mut self.lds.0,
-                                op,
-                                bytes,
-                                a,
-                                [d, d2],
-                            );
-                            self.fault |= r.is_err();
-                            r.unwrap_or(0)
-                        } else {
-                            0
-                        };
-                        self.vals[l][i] = r;
-                    }
-                }
-                Expr::Mem {
-                    op,
-                    bytes,
-                    addr,
-                    data,
-                    active,
                     cmp,
+                    active,
                 } => {
                     let nb = usize::from(bytes);
                     for l in 0..n {
                         let v = &self.vals[l];
-                        let off = v[addr.index()].wrapping_sub(MEM_BASE);
-                        let inside = off
-                            .checked_add(nb as u64)
-                            .is_some_and(|end| end <= self.mem.len() as u64)
-                            && (nb != 8 || off % 8 == 0);
-                        let r = if v[active.index()] != 0 && inside {
-                            let o = off as usize;
-                            let mut b = [0u8; 8];
-                            b[..nb].copy_from_slice(&self.mem[o..o + nb]);
-                            let old = u64::from_le_bytes(b);
-                            let swap = cmp.is_none_or(|c| mem_swaps(op, nb, old, v[c.index()]));
-                            if op != LdsOp::Read && swap {
-                                let d = v[data.index()];
-                                let new = if nb == 8 {
-                                    lds_apply64(op, old, d)
+                        if v[active.index()] == 0 {
+                            self.vals[l][i] = 0;
+                            continue;
+                        }
+                        let a = v[addr.index()];
+                        let d = [v[data.index()], data2.map_or(0, |h| v[h.index()])];
+                        let c = cmp.map(|h| v[h.index()]);
+                        let swap = |old| c.is_none_or(|c| mem_swaps(op, bytes, old, c));
+                        let r = match space {
+                            Space::Lds => {
+                                if nb == 8 && a % 8 != 0 && self.lds.0.len() >= 8 {
+                                    self.fault = true;
+                                    0
                                 } else {
-                                    u64::from(lds_apply(op, old as u32, d as u32))
-                                };
-                                self.mem[o..o + nb].copy_from_slice(&new.to_le_bytes()[..nb]);
+                                    access(&mut self.lds.0, op, nb, a, d, swap)
+                                }
                             }
-                            old
-                        } else {
-                            0
+                            Space::Region => {
+                                let off = a.wrapping_sub(MEM_BASE);
+                                if nb == 8 && off % 8 != 0 {
+                                    0
+                                } else {
+                                    access(&mut self.mem, op, nb, off, d, swap)
+                                }
+                            }
                         };
                         self.vals[l][i] = r;
                     }
@@ -435,6 +331,16 @@ mod tests {
         assert_eq!(u.exec, 0xf);
         assert_eq!(u.vcc, 0xffff_ffc0);
         assert!(u.scc);
+    }
+
+    /// The f32 min/max of the float atomics rule ([`mem_apply`] at 4 bytes).
+    fn float_atomic(old: u32, data: u32, flush: bool, max: bool) -> u32 {
+        let op = if max {
+            LdsOp::FMax { flush }
+        } else {
+            LdsOp::FMin { flush }
+        };
+        mem_apply(op, 4, old.into(), data.into(), 0) as u32
     }
 
     #[test]

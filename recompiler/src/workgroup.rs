@@ -139,7 +139,7 @@ impl<'k, 'i> WaveRun<'k, 'i> {
     pub(crate) fn finish(self) -> (WaveOutput, Vec<u8>, Vec<u8>) {
         let WaveRun { st, mut error, .. } = self;
         if st.fault {
-            error = Some(crate::lds_bits::LDS_FAULT.to_string());
+            error = Some(crate::wave::LDS_FAULT.to_string());
         }
         let kernel = st.kernel;
         let vals = &st.vals;

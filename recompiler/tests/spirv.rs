@@ -444,8 +444,6 @@ fn shape(k: &Kernel, h: Handle) -> String {
         | Expr::ExecIn
         | Expr::WaveBallot(_)
         | Expr::WaveRead { .. }
-        | Expr::Lds { .. }
-        | Expr::LdsWide { .. }
         | Expr::Mem { .. }
         | Expr::Var(_) => "wave".into(),
     }

@@ -49,7 +49,7 @@ fn a_misaligned_64bit_lds_atomic_faults_the_wave_on_every_backend() {
                 if fault {
                     assert_eq!(
                         row.extra[1],
-                        format!("error: {}", rdnaprobe_recompiler::lds_bits::LDS_FAULT),
+                        format!("error: {}", rdnaprobe_recompiler::wave::LDS_FAULT),
                         "{backend}"
                     );
                 } else {

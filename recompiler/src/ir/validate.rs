@@ -98,77 +98,55 @@ impl Kernel {
                         return bad("wave read of non-U32".into());
                     }
                 }
-                Expr::Lds {
-                    op,
-                    addr,
-                    data,
-                    active,
-                } => {
-                    if t(addr) != U32 || t(data) != U32 || t(active) != Bool {
-                        return bad("LDS operands are U32 address, U32 data, Bool active".into());
-                    }
-                    if matches!(op, LdsOp::FCmpSwap { .. }) {
-                        return bad("an LDS FCmpSwap (it needs a compare value)".into());
-                    }
-                }
-                Expr::LdsWide {
+                Expr::Mem {
+                    space,
                     op,
                     bytes,
                     addr,
                     data,
                     data2,
-                    active,
-                } => {
-                    let dt = if bytes == 8 { U64 } else { U32 };
-                    if t(addr) != U32 || t(data) != dt || t(data2) != dt || t(active) != Bool {
-                        return bad(
-                            "LDS operands are U32 address, data of the width, Bool active".into(),
-                        );
-                    }
-                    let float32 = matches!(op, LdsOp::FAdd { .. } | LdsOp::Csub);
-                    let ok = match bytes {
-                        1 | 2 => matches!(op, LdsOp::Read | LdsOp::Write),
-                        4 => op != LdsOp::CondXchg && !matches!(op, LdsOp::FCmpSwap { .. }),
-                        8 => !float32 && !matches!(op, LdsOp::FCmpSwap { .. }),
-                        _ => false,
-                    };
-                    if !ok {
-                        return bad(format!("a {bytes}-byte LDS {op:?}"));
-                    }
-                }
-                Expr::Mem {
-                    op,
-                    bytes,
-                    addr,
-                    data,
-                    active,
                     cmp,
+                    active,
                 } => {
                     let dt = if bytes == 8 { U64 } else { U32 };
-                    if t(addr) != U64 || t(data) != dt || t(active) != Bool {
-                        return bad(
-                            "memory operands are U64 address, data of the width, Bool active"
-                                .into(),
-                        );
+                    let at = match space {
+                        Space::Lds => U32,
+                        Space::Region => U64,
+                    };
+                    if t(addr) != at || t(data) != dt || t(active) != Bool {
+                        return bad(format!(
+                            "{space:?} access operands are a {at:?} address, data of the width, \
+                             Bool active"
+                        ));
                     }
-                    if let Some(c) = cmp {
-                        let swap = matches!(op, LdsOp::Write | LdsOp::FCmpSwap { .. });
-                        if t(c) != dt || !swap || bytes < 4 {
-                            return bad("a compare-and-swap is a 4- or 8-byte Write".into());
-                        }
+                    if data2.is_some_and(|d| t(d) != dt) || cmp.is_some_and(|c| t(c) != dt) {
+                        return bad("a second data or compare operand of another width".into());
                     }
-                    if LdsOp::two_operand_or_lds_only(op) {
+                    if data2.is_some() != LdsOp::two_operand(op) {
+                        return bad(format!("{op:?} with a second data operand: {data2:?}"));
+                    }
+                    let fcmp = matches!(op, LdsOp::FCmpSwap { .. });
+                    let swap = matches!(op, LdsOp::Write | LdsOp::FCmpSwap { .. });
+                    if (cmp.is_some() && (!swap || bytes < 4 || space == Space::Lds))
+                        || (fcmp && cmp.is_none())
+                    {
+                        return bad("a compare-and-swap is a 4- or 8-byte region Write".into());
+                    }
+                    if space == Space::Region && LdsOp::lds_only(op) {
                         return bad(format!("{op:?} is an LDS-only operation"));
                     }
                     let plain = matches!(op, LdsOp::Read | LdsOp::Write);
-                    let fcmp = matches!(op, LdsOp::FCmpSwap { .. });
-                    let ok = match bytes {
-                        1 | 2 => plain,
-                        4 | 8 => op != LdsOp::Read || bytes == 4,
+                    let float32 = matches!(op, LdsOp::FAdd { .. } | LdsOp::Csub);
+                    let ok = match (space, bytes) {
+                        (_, 1 | 2) => plain,
+                        (Space::Lds, 4) => op != LdsOp::CondXchg,
+                        (Space::Lds, 8) => !float32 && op != LdsOp::Wrap,
+                        (Space::Region, 4) => true,
+                        (Space::Region, 8) => op != LdsOp::Read,
                         _ => false,
                     };
-                    if !ok || (fcmp && cmp.is_none()) {
-                        return bad(format!("a {bytes}-byte memory {op:?}"));
+                    if !ok {
+                        return bad(format!("a {bytes}-byte {space:?} {op:?}"));
                     }
                 }
                 Expr::SgprIn(i) => {

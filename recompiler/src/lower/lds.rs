@@ -47,12 +47,7 @@ impl Lowerer {
             Some(e) => e,
             None => self.b.cb(true),
         };
-        self.b.push(Expr::Lds {
-            op,
-            addr: a,
-            data,
-            active,
-        })
+        self.b.push(Expr::lds(op, a, data, active))
     }
 }
 

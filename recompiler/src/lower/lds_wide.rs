@@ -12,7 +12,7 @@ use super::error::{RuleError, RuleResult};
 use super::lds::fields;
 use super::operands::Ctx;
 use super::regs::Lowerer;
-use crate::ir::{Expr, Handle, IntCmp, IntUn, LdsOp};
+use crate::ir::{Expr, Handle, IntCmp, IntUn, LdsOp, Space};
 use rdnaprobe_isa::operand::code;
 
 /// The float atomics of a [`Dw::Atomic`] row (rule: lds-float-atomics): their flush comes from the row's mode (the f32
@@ -101,12 +101,14 @@ impl Lowerer {
             Some(e) => e,
             None => self.b.cb(true),
         };
-        self.b.push(Expr::LdsWide {
+        self.b.push(Expr::Mem {
+            space: Space::Lds,
             op,
             bytes,
             addr: a,
             data,
-            data2,
+            data2: LdsOp::two_operand(op).then_some(data2),
+            cmp: None,
             active,
         })
     }

@@ -3,7 +3,7 @@
 //! notes' rules, worked out by hand in each test.
 
 use super::*;
-use crate::lds_bits::LDS_FAULT;
+use crate::wave::LDS_FAULT;
 use crate::wave::{run_wave, WaveInput, WaveOutput};
 
 /// Runs `words` as one wave32 under `mode` with in0 = 100 + lane, in1 = lane (v4, v5),

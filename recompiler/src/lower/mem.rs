@@ -30,7 +30,7 @@
 use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::regs::Lowerer;
-use crate::ir::{Expr, Handle, LdsOp};
+use crate::ir::{Expr, Handle, LdsOp, Space};
 use crate::wave::MEM_BASE;
 use rdnaprobe_isa::layout::Field;
 use rdnaprobe_isa::operand::code;
@@ -204,12 +204,14 @@ impl Lowerer {
             (None, None) => self.b.cb(true),
         };
         self.b.push(Expr::Mem {
+            space: Space::Region,
             op,
             bytes,
             addr,
             data,
-            active,
+            data2: None,
             cmp,
+            active,
         })
     }
 

@@ -17,7 +17,7 @@ use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::regs::SCC;
 use super::Lowerer;
-use crate::ir::{Expr, Handle, IntBin, IntCmp, IntUn, Kernel, Ty};
+use crate::ir::{Expr, Handle, IntBin, IntCmp, IntUn, Kernel, Space, Ty};
 use rdnaprobe_isa::Operand;
 
 /// Scalar-ALU state kept beside the register files.
@@ -45,7 +45,11 @@ impl Lowerer {
         while v.len() < k.exprs.len() {
             let e = &k.exprs[v.len()];
             let x = match *e {
-                Expr::Input(_) | Expr::LaneId | Expr::Lds { .. } | Expr::LdsWide { .. } => true,
+                Expr::Input(_)
+                | Expr::LaneId
+                | Expr::Mem {
+                    space: Space::Lds, ..
+                } => true,
                 Expr::SgprIn(_) | Expr::ExecIn | Expr::WaveBallot(_) => false,
                 Expr::WaveRead { lane, .. } => v[lane.index()],
                 Expr::Var(id) => id < SCALAR_VARS,

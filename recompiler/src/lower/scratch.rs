@@ -30,10 +30,6 @@ pub const SCRATCH_BYTES: u32 = 4 * SCRATCH_DWORDS as u32;
 /// The pseudo VGPR of private dword 0 (past every real VGPR and the scalar variables).
 pub(super) const SCRATCH_REG: u16 = 1024;
 
-fn width_mask(bytes: u8) -> u64 {
-    (1u64 << (8 * u32::from(bytes))) - 1
-}
-
 /// `scratch_*` loads (`Vm::Load`) and stores (`Vm::Store`).
 pub(super) fn scratch(l: &mut Lowerer, c: &Ctx, what: Vm) -> RuleResult {
     let f = |field| c.inst.field(field);
@@ -126,7 +122,7 @@ fn read(l: &mut Lowerer, a: Handle, bytes: u8) -> Handle {
     let sh64 = b.zext(sh);
     let v = b.ib(IntBin::ShrU, both, sh64);
     let v = b.trunc64(v);
-    let v = b.andc(v, width_mask(bytes));
+    let v = b.andc(v, crate::eval::width_mask(bytes));
     let zero = b.c32(0);
     b.sel(inside, v, zero)
 }
@@ -141,9 +137,9 @@ fn write(l: &mut Lowerer, a: Handle, bytes: u8, d: Handle) {
     };
     let b = &mut l.b;
     let sh64 = b.zext(sh);
-    let m = b.c64(width_mask(bytes));
+    let m = b.c64(crate::eval::width_mask(bytes));
     let m = b.ib(IntBin::Shl, m, sh64);
-    let d = b.andc(d, width_mask(bytes));
+    let d = b.andc(d, crate::eval::width_mask(bytes));
     let d = b.zext(d);
     let d = b.ib(IntBin::Shl, d, sh64);
     let (m_lo, m_hi) = (b.trunc64(m), b.hi32(m));

@@ -8,7 +8,7 @@ use super::error::{RuleError, RuleResult};
 use super::mem::{sext, NEEDS_WAVE};
 use super::operands::Ctx;
 use super::regs::Lowerer;
-use crate::ir::{Expr, Handle, IntBin, IntCmp, LdsOp};
+use crate::ir::{Expr, Handle, IntBin, IntCmp, LdsOp, Space};
 use rdnaprobe_isa::layout::Field;
 use rdnaprobe_isa::operand::code;
 
@@ -53,12 +53,14 @@ pub(super) fn smem(l: &mut Lowerer, c: &Ctx, n: u16, buffer: bool) -> RuleResult
                 let o64 = b.zext(o);
                 let a = b.add(base, o64);
                 l.b.push(Expr::Mem {
+                    space: Space::Region,
                     op: LdsOp::Read,
                     bytes: 4,
                     addr: a,
                     data: zero,
-                    active: ok,
+                    data2: None,
                     cmp: None,
+                    active: ok,
                 })
             })
             .collect()
@@ -73,12 +75,14 @@ pub(super) fn smem(l: &mut Lowerer, c: &Ctx, n: u16, buffer: bool) -> RuleResult
             .map(|i| {
                 let addr = l.b.addc(a, 4 * u64::from(i));
                 l.b.push(Expr::Mem {
+                    space: Space::Region,
                     op: LdsOp::Read,
                     bytes: 4,
                     addr,
                     data: zero,
-                    active: all,
+                    data2: None,
                     cmp: None,
+                    active: all,
                 })
             })
             .collect()

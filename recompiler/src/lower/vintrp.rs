@@ -118,12 +118,7 @@ impl Lowerer {
         let addr = b.add(offset, bytes);
         let zero = b.c32(0);
         let active = b.cb(true);
-        b.push(Expr::Lds {
-            op: LdsOp::Read,
-            addr,
-            data: zero,
-            active,
-        })
+        b.push(Expr::lds(LdsOp::Read, addr, zero, active))
     }
 
     /// A VGPR source given by its 9-bit source code (VOP3) or 8-bit VGPR number (VINTRP).

@@ -5,7 +5,7 @@ use rspirv::spirv::{GLOp, Word};
 
 use super::interface::{Inputs, Io};
 use super::{build_err, Emitter, SpirvError, INPUT_DWORDS};
-use crate::ir::{Convert, Expr, FloatCmp, Handle, IntBin, IntCmp, IntUn, Ty};
+use crate::ir::{Convert, Expr, FloatCmp, Handle, IntBin, IntCmp, IntUn, LdsOp, Space, Ty};
 
 impl Emitter<'_> {
     pub(super) fn expr(&mut self, h: Handle, io: &Io) -> Result<Word, SpirvError> {
@@ -122,40 +122,56 @@ impl Emitter<'_> {
             Expr::WaveBallot(a) => self.wave_ballot(io, self.v(a))?,
             Expr::WaveRead { value, lane } => self.wave_read(io, self.v(value), self.v(lane))?,
             Expr::Var(id) => self.var_load(id)?,
-            Expr::Lds {
+            // One memory expression, three ways to serve it: the memory region
+            // (`spirv::mem`), a one-operand dword of the LDS (`spirv::lds`), and every other
+            // LDS access (`spirv::lds_wide`: bytes, 64 bits, two operands, faults).
+            Expr::Mem {
+                space: Space::Region,
                 op,
+                bytes,
                 addr,
                 data,
+                cmp,
                 active,
+                ..
             } => {
+                let w = self.wave_io(io, "a memory access")?;
+                let args = [self.v(addr), self.v(data), self.v(active)];
+                let cmp = cmp.map(|c| self.v(c));
+                self.mem_op(&w, io.lane, op, bytes, args, cmp)?
+            }
+            Expr::Mem {
+                space: Space::Lds,
+                op,
+                bytes: 4,
+                addr,
+                data,
+                data2: None,
+                active,
+                ..
+            } if !LdsOp::lds_only(op) => {
                 let w = self.wave_io(io, "an LDS access")?;
                 let args = [self.v(addr), self.v(data), self.v(active)];
                 self.lds_op(&w, io.lane, op, args)?
             }
-            Expr::LdsWide {
+            Expr::Mem {
+                space: Space::Lds,
                 op,
                 bytes,
                 addr,
                 data,
                 data2,
                 active,
+                ..
             } => {
                 let w = self.wave_io(io, "an LDS access")?;
-                let args = [self.v(addr), self.v(data), self.v(data2), self.v(active)];
+                let ty = if bytes == 8 { Ty::U64 } else { Ty::U32 };
+                let d2 = match data2 {
+                    Some(h) => self.v(h),
+                    None => self.constant(ty, 0),
+                };
+                let args = [self.v(addr), self.v(data), d2, self.v(active)];
                 self.lds_wide_op(&w, io.lane, op, bytes, args)?
-            }
-            Expr::Mem {
-                op,
-                bytes,
-                addr,
-                data,
-                active,
-                cmp,
-            } => {
-                let w = self.wave_io(io, "a memory access")?;
-                let args = [self.v(addr), self.v(data), self.v(active)];
-                let cmp = cmp.map(|c| self.v(c));
-                self.mem_op(&w, io.lane, op, bytes, args, cmp)?
             }
         })
     }

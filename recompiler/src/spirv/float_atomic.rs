@@ -1,5 +1,5 @@
 //! The float memory atomics' bits in SPIR-V, on f32 (`U32`) or f64 (`U64`) words: the same
-//! sequence as [`crate::wave_float`] (min/max order, flush, NaN cases; the float
+//! sequence as [`crate::eval`] (min/max order, flush, NaN cases; the float
 //! compare-and-swap's equality).
 
 use rspirv::spirv::Word;
@@ -43,7 +43,7 @@ impl Emitter<'_> {
         self.b.u_greater_than(tb, None, a, exp).map_err(&err)
     }
 
-    /// [`crate::wave_float::float_minmax`] on `ty` words.
+    /// [`crate::eval::float_minmax`] on `ty` words.
     pub(super) fn float_minmax(
         &mut self,
         old: Word,
@@ -88,7 +88,7 @@ impl Emitter<'_> {
         b.select(t, None, sd, dq, r).map_err(&err)
     }
 
-    /// [`crate::wave_float::float_cmp_equal`] on `ty` words: a Bool.
+    /// [`crate::eval::float_cmp_equal`] on `ty` words: a Bool.
     pub(super) fn float_cmp_equal(
         &mut self,
         old: Word,
@@ -113,7 +113,7 @@ impl Emitter<'_> {
         b.logical_and(tb, None, eq, ordered).map_err(&err)
     }
 
-    /// Whether a compare-and-swap of `op` writes ([`crate::wave::mem_swaps`]).
+    /// Whether a compare-and-swap of `op` writes ([`crate::eval::mem_swaps`]).
     pub(super) fn mem_swaps(
         &mut self,
         op: crate::ir::LdsOp,

@@ -236,13 +236,13 @@ impl Emitter<'_> {
         b.select(t, None, aligned, lo, u).map_err(&err)
     }
 
-    /// The new dword of an `op` on `old` with `data` (see [`crate::wave::lds_apply`]).
+    /// The new dword of an `op` on `old` with `data` (see [`crate::eval::mem_apply`]).
     pub(super) fn lds_new(&mut self, op: LdsOp, old: Word, d: Word) -> Result<Word, SpirvError> {
         self.lds_new_ty(op, old, d, crate::ir::Ty::U32)
     }
 
     /// [`Self::lds_new`] on `ty` (`U32`, or `U64` for the 64-bit memory atomics of
-    /// [`crate::wave::lds_apply64`]; the float forms on f32 or f64 bits by `ty`).
+    /// [`crate::eval::mem_apply`]; the float forms on f32 or f64 bits by `ty`).
     pub(super) fn lds_new_ty(
         &mut self,
         op: LdsOp,

@@ -1,5 +1,5 @@
 //! [`Expr::LdsWide`](crate::ir::Expr::LdsWide) in the wave module, with the bits of
-//! `crate::lds_bits`: every operation, reads included, is serialised as the LDS atomics are
+//! `crate::eval::mem_apply`: every operation, reads included, is serialised as the LDS atomics are
 //! (`lds`): each lane publishes its address, data, second data and a state (0: nothing to
 //! do, 1: in range, 2: a fault), lane 0 applies the lanes' operations in ascending order and
 //! each lane takes its old value after a barrier. A 1-, 2- or 4-byte access works on the one
@@ -132,7 +132,7 @@ impl Emitter<'_> {
                 let hi = self.wg_load(w, v.lds, i1)?;
                 let byte = self.b.bitwise_and(t, None, a, c3).map_err(&err)?;
                 let sh = self.b.shift_left_logical(t, None, byte, c3).map_err(&err)?;
-                let mask = self.u32c(crate::lds_bits::width_mask(bytes));
+                let mask = self.u32c(crate::eval::width_mask(bytes) as u32);
                 let whole = self.funnel(lo, hi, sh)?;
                 let old = self.b.bitwise_and(t, None, whole, mask).map_err(&err)?;
                 let new = self.lds_new2(op, old, dl, d2l, Ty::U32)?;
@@ -255,7 +255,7 @@ impl Emitter<'_> {
         })
     }
 
-    /// [`crate::lds_bits::fadd32`] on the bits. The sum is taken in f64 on operands widened
+    /// [`crate::eval::fadd32`] on the bits. The sum is taken in f64 on operands widened
     /// exactly on the bits and narrowed on the bits below 2^-126, so no driver's f32 denormal
     /// handling (NVIDIA flushes f32 denormals in `OpFAdd` and `OpFConvert`) reaches it: the f64
     /// sum of two f32 values rounds to f32 as the f32 sum does (53 >= 2 * 24 + 2).

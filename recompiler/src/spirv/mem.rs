@@ -189,7 +189,7 @@ impl Emitter<'_> {
             .shift_right_logical(t64, None, both, sh)
             .map_err(&err)?;
         let (lo, _) = self.split64(x)?;
-        let mask = self.u32c(width_mask(bytes));
+        let mask = self.u32c(crate::eval::width_mask(bytes) as u32);
         self.b
             .bitwise_and(self.t.u32_, None, lo, mask)
             .map_err(&err)
@@ -230,7 +230,7 @@ impl Emitter<'_> {
             self.wg_store(w, array, lane, value)?;
         }
         let merge = self.lane0_begin(lane)?;
-        let mask64 = self.constant(Ty::U64, u64::from(width_mask(bytes)));
+        let mask64 = self.constant(Ty::U64, crate::eval::width_mask(bytes.min(4)));
         // Lane by lane, in lane order (see `lane_loop`).
         self.lane_loop(v.index, |e, ci| {
             let load = |x: &mut Self, array: Word| x.wg_load(w, array, ci);
@@ -350,14 +350,5 @@ impl Emitter<'_> {
         let rl = self.wg_load(w, v.xr, lane)?;
         let rh = self.wg_load(w, v.xrh, lane)?;
         self.pack64(rl, rh)
-    }
-}
-
-/// The low `bytes` bytes of a dword.
-fn width_mask(bytes: u8) -> u32 {
-    match bytes {
-        1 => 0xff,
-        2 => 0xffff,
-        _ => u32::MAX,
     }
 }

@@ -277,11 +277,7 @@ impl Uses {
                 // F64 transcendental functions are evaluated in f32.
                 Expr::FloatUn { op, .. } if f64_via_f32(op) => u.f32 = true,
                 // ds_add_f32 adds in f64 (spirv::lds_wide).
-                Expr::Lds {
-                    op: crate::ir::LdsOp::FAdd { .. },
-                    ..
-                }
-                | Expr::LdsWide {
+                Expr::Mem {
                     op: crate::ir::LdsOp::FAdd { .. },
                     ..
                 } => {

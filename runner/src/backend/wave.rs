@@ -165,7 +165,7 @@ pub fn module_outputs(words: &[u32], lanes: usize) -> Result<ModuleOutputs, Stri
         0 => {}
         1 => return Err(watchdog_message()),
         s if s == rdnaprobe_recompiler::spirv::LDS_FAULT_STATUS => {
-            return Err(rdnaprobe_recompiler::lds_bits::LDS_FAULT.to_string())
+            return Err(rdnaprobe_recompiler::wave::LDS_FAULT.to_string())
         }
         s if s == rdnaprobe_recompiler::spirv::LOOP_CUT_STATUS => {
             return Err(

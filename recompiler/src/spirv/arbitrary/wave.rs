@@ -80,12 +80,7 @@ pub fn with_cross_lane(mut k: Kernel, seed: u64) -> Kernel {
         LdsOp::Xor,
         LdsOp::Dec,
     ][(seed % 5) as usize];
-    let old = k.push(Expr::Lds {
-        op,
-        addr,
-        data: k.outputs[3],
-        active: nz,
-    });
+    let old = k.push(Expr::lds(op, addr, k.outputs[3], nz));
     let back = k.push(Expr::IntBin {
         op: IntBin::Xor,
         a: addr,
@@ -100,12 +95,7 @@ pub fn with_cross_lane(mut k: Kernel, seed: u64) -> Kernel {
         ty: Ty::Bool,
         bits: 1,
     });
-    let lds_read = k.push(Expr::Lds {
-        op: LdsOp::Read,
-        addr: back,
-        data: zero,
-        active: yes,
-    });
+    let lds_read = k.push(Expr::lds(LdsOp::Read, back, zero, yes));
     k.outputs[11] = old;
     k.outputs[12] = lds_read;
     k.outputs[13] = plus;
