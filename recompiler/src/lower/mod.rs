@@ -10,7 +10,12 @@
 //!
 //! The float mode is constant at lowering time: the rules specialise on it, one kernel per
 //! (body, mode, wave, target). Each instruction goes through `dispatch`: one exhaustive
-//! `match` on the table's [`Opcode`] that names its lowering or the reason it has none. The
+//! `match` on the table's [`Opcode`] that names its lowering or the reason it has none. An
+//! opcode that shares a family function passes it the family's own op (`IntOp`, `Sop2`,
+//! `F64Op`, ...), which the function matches exhaustively, so an opcode filed under the wrong
+//! family does not compile; the control-flow opcodes are a `Rule::Flow` that `control` reads.
+//! A rule that gives up returns a typed [`RuleError`] (whose kind says whether the body or the
+//! model lacks something), which [`LowerError::Unsupported`] carries with the word offset. The
 //! register files live in `regs`, operand reading in `operands`, result modifiers in
 //! `modifiers`; the family modules (`integer`, `arithmetic`, `minmax`, `compare`, `division`,
 //! `transcendental`, `conversion`, `pack`, `float16`, `float16_of3`, `packed`, `float64`,
