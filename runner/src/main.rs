@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod backend;
+mod batch;
 mod cmd;
 mod dispatch;
 mod fuzz;

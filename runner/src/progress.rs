@@ -37,6 +37,21 @@ impl Rows {
         Rows { bar: Some(bar) }
     }
 
+    /// A bar of `total` rows without a label or a steady tick, redrawn as rows are added:
+    /// the bar of `replay` and `sweep`, whose rows come in batches.
+    pub fn plain(total: u64) -> Rows {
+        if !std::io::stderr().is_terminal() {
+            return Rows { bar: None };
+        }
+        let bar = indicatif::ProgressBar::new(total);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:40} {human_pos}/{human_len} rows {per_sec} {elapsed} (eta {eta})",
+        ) {
+            bar.set_style(style);
+        }
+        Rows { bar: Some(bar) }
+    }
+
     pub fn add(&self, rows: u64) {
         if let Some(bar) = &self.bar {
             bar.inc(rows);

@@ -33,6 +33,21 @@ pub struct Producer {
     pub gfx: Option<String>,
 }
 
+impl Producer {
+    /// The manifest's `producer` object of a dataset these results are written to.
+    pub fn manifest(&self) -> rdnaprobe_dataset::ManifestProducer {
+        rdnaprobe_dataset::ManifestProducer {
+            backend: self.backend.clone(),
+            device: self.device.clone(),
+            gfx: self.gfx.clone(),
+            driver: self.driver.clone(),
+            runtime: String::new(),
+            rdnaprobe_version: env!("CARGO_PKG_VERSION").to_string(),
+            git_commit: rdnaprobe_dataset::git_commit(),
+        }
+    }
+}
+
 pub trait Backend {
     fn producer(&self) -> Producer;
     /// Runs `rows`; the result has one entry per row, in order.

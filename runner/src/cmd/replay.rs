@@ -28,7 +28,8 @@ use rdnaprobe_dataset::{
 
 use crate::backend::phase::{self, span, Phase};
 use crate::backend::Backend;
-use crate::sweep::out::{manifest_producer, progress, run_batch};
+use crate::batch;
+use crate::progress::Rows;
 
 mod one_row;
 
@@ -210,7 +211,7 @@ fn replay_into<W: Write>(
         // The output's wave columns: the input's plus the uniform outputs it lacks.
         let out_columns = WaveLayout::output_columns(reader.extra_columns());
         let out_layout = WaveLayout::from_columns(&out_columns);
-        let bar = progress(count_lines(input).saturating_sub(1));
+        let bar = Rows::plain(count_lines(input).saturating_sub(1));
         let mut rows: Vec<Row> = Vec::with_capacity(batch);
         let mut flush = |rows: &mut Vec<Row>,
                          w: &mut ReplayWriter<W>,
@@ -233,24 +234,20 @@ fn replay_into<W: Write>(
                     out_layout.set_outputs(&mut row, uni.as_ref());
                     w.write(&row, res.outputs, backend_name, &res.status)?;
                 }
-                if let Some(b) = &bar {
-                    b.inc(n);
-                }
+                bar.add(n);
                 rows.clear();
                 return Ok(());
             }
             let results = {
                 let _s = span(Phase::Backend);
-                run_batch(backend, &rows[..])
+                batch::run(backend, &rows[..])
             };
             let _s = span(Phase::Write);
             for (row, res) in rows.iter().zip(&results) {
                 w.write(row, res.outputs, backend_name, &res.status)?;
                 tally.add(row, &res.status);
             }
-            if let Some(b) = &bar {
-                b.inc(rows.len() as u64);
-            }
+            bar.add(rows.len() as u64);
             rows.clear();
             Ok(())
         };
@@ -280,9 +277,7 @@ fn replay_into<W: Write>(
             }
         }
         flush(&mut rows, w, &mut tally)?;
-        if let Some(b) = bar {
-            b.finish_and_clear();
-        }
+        bar.finish();
     }
     Ok(tally)
 }
@@ -319,7 +314,7 @@ fn replay_to_file(
     w.finish()?.commit()?;
     let mut manifest = Manifest::new_v1(
         out,
-        manifest_producer(&backend.producer()),
+        backend.producer().manifest(),
         tally.rows,
         sha256_file(out)?,
     );

@@ -13,12 +13,14 @@ use std::ops::Range;
 use std::path::Path;
 use std::time::Instant;
 
-use rdnaprobe_dataset::{manifest_path, sha256_file, Manifest, Reader, Writer};
+use rdnaprobe_dataset::{
+    manifest_path, sha256_file, Manifest, Reader, Tally, Writer, REPLAY_COLUMNS,
+};
 use serde::{Deserialize, Serialize};
 
-use super::out::{manifest_producer, progress, run_batch, Tally, RESULT_COLUMNS};
 use super::spec::{Sweep, SWEEP_ROW_COLUMN};
 use crate::backend::{Backend, Status};
+use crate::batch;
 use crate::plan::journal::partial_path;
 use crate::plan::journal::{self, AbortHooks, Begin, Snapshot};
 pub use crate::plan::order::Shard;
@@ -55,7 +57,7 @@ fn header_bytes(label: &str) -> anyhow::Result<Vec<u8>> {
     let w = Writer::new(
         Vec::new(),
         label,
-        &RESULT_COLUMNS,
+        &REPLAY_COLUMNS,
         &[SWEEP_ROW_COLUMN.to_string()],
     )?;
     Ok(w.finish()?)
@@ -95,10 +97,8 @@ pub fn run(
         .ok()
         .and_then(|v| v.parse().ok())
         .map(std::time::Duration::from_millis);
-    let bar = progress(total);
-    if let Some(b) = &bar {
-        b.set_position(journal.rows_done);
-    }
+    let bar = crate::progress::Rows::plain(total);
+    bar.set(journal.rows_done);
     let chunk = opts.chunk.max(1);
     let mut chunks_done = 0u64;
     let mut this_run = Tally::default();
@@ -106,11 +106,11 @@ pub fn run(
         let first = range.start + journal.rows_done;
         let last = (first + chunk).min(range.end);
         let rows: Vec<_> = (first..last).map(|i| sweep.row(i)).collect();
-        let results = run_batch(backend, &rows);
-        let mut w = Writer::headless(Vec::new(), &label, RESULT_COLUMNS.len(), 1);
+        let results = batch::run(backend, &rows);
+        let mut w = Writer::headless(Vec::new(), &label, REPLAY_COLUMNS.len(), 1);
         for (row, res) in rows.iter().zip(&results) {
             let status = res.status.to_string();
-            let out_row = super::out::result_row(row, res);
+            let out_row = batch::output_row(row, res);
             w.write_row(&out_row, &[opts.backend.as_str(), status.as_str()])?;
             this_run.add(row, &res.status);
         }
@@ -135,22 +135,18 @@ pub fn run(
         if let Some(d) = delay {
             std::thread::sleep(d);
         }
-        if let Some(b) = &bar {
-            b.set_position(journal.rows_done);
-        }
+        bar.set(journal.rows_done);
         if hooks.abort_after == Some(chunks_done) {
             eprintln!("{ABORT_AFTER_ENV}: aborting after chunk {chunks_done}");
             std::process::abort();
         }
     }
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     Snapshot::<Key>::finish(out)?;
     let tally = tally_file(out)?;
     let mut manifest = Manifest::new_v1(
         out,
-        manifest_producer(&backend.producer()),
+        backend.producer().manifest(),
         tally.rows,
         sha256_file(out)?,
     );

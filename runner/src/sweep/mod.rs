@@ -1,7 +1,6 @@
 //! Sweeps: TOML specs ([`spec`]) read into the plan model ([`crate::plan`]) and the
-//! crash-safe, shardable executor ([`exec`]). Also the small pieces `replay`, `sweep` and
-//! `merge` share: the manifest producer and the summary of mode defaults ([`out`]).
+//! crash-safe, shardable executor ([`exec`]). The batches it runs and the row bar it draws
+//! are [`crate::batch`]'s and [`crate::progress`]'s, shared with `replay`.
 
 pub mod exec;
-pub mod out;
 pub mod spec;

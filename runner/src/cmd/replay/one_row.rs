@@ -12,7 +12,7 @@ use rdnaprobe_dataset::{parse_hex, ModeCells, ModeField, Reader, Row, Status, Ta
 use rdnaprobe_reports::format;
 
 use super::Args;
-use crate::sweep::out::run_batch;
+use crate::batch;
 
 /// `--asm`/`--encoding` with the flags of one experiment.
 pub fn from_args(args: &Args) -> anyhow::Result<ExitCode> {
@@ -148,7 +148,7 @@ pub fn parse_mode(text: &str) -> anyhow::Result<ModeCells> {
 /// (whose outputs are shown next to the backend's).
 fn print(args: &Args, row: &Row, data_row: Option<u64>) -> anyhow::Result<ExitCode> {
     let mut backend = crate::backend::open(&args.backend)?;
-    let result = run_batch(backend.as_mut(), std::slice::from_ref(row))
+    let result = batch::run(backend.as_mut(), std::slice::from_ref(row))
         .pop()
         .context("the backend returned no result")?;
     let mut out = std::io::stdout().lock();
