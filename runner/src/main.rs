@@ -13,6 +13,7 @@ mod fuzz;
 mod plan;
 mod progfuzz;
 mod progress;
+mod specials;
 mod stream;
 mod sweep;
 mod vulkan;

@@ -143,7 +143,7 @@ pub fn instance(t: &Template, rng: &mut impl Rng, chained: bool) -> String {
         let spec = t.row.srcs[k];
         let w = width(tok);
         let op = match (spec.kind, w) {
-            (OperandKind::Imm, _) => format!("0x{:x}", values::input_dword(rng)),
+            (OperandKind::Imm, _) => format!("0x{:x}", crate::specials::dword(rng)),
             (OperandKind::LaneMask | OperandKind::Sgpr, Some(_)) => {
                 if rng.gen_bool(0.5) { "vcc_lo" } else { "s10" }.to_string()
             }

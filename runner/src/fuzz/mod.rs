@@ -1,6 +1,6 @@
 //! The differential VALU fuzzer: random bodies of lowered VALU instructions (see `body`), run
 //! on the CPU model and on a candidate backend with random inputs biased to special values
-//! (see `values`) in random float modes. Every row whose outputs or status differ is a
+//! ([`crate::specials`]) in random float modes (see `values`). Every row whose outputs or status differ is a
 //! mismatch, reported as a one-line `rdnaprobe exhaustive` command that reruns exactly that
 //! row. Generation is seeded (ChaCha8): the same seed and sizes give the same rows.
 
@@ -90,7 +90,7 @@ pub fn generate(cfg: &Config) -> Generated {
                 encoding: words.clone(),
                 wave: Some(if wave == Wave::W64 { 64 } else { 32 }),
                 mode: cells,
-                inputs: values::inputs(&mut rng),
+                inputs: crate::specials::inputs(&mut rng),
                 outputs: [None; 16],
                 gfx: body::GFX.to_string(),
                 source: format!("rdnaprobe fuzz --seed {}", cfg.seed),

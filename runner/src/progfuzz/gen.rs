@@ -150,39 +150,11 @@ impl Pools {
     }
 }
 
-/// Values that find bugs: zeros, ones, infinities, NaNs (quiet and signalling), denormals,
-/// extremes, in f32 and in both f16 halves.
-pub const SPECIALS: [u32; 24] = [
-    0,
-    0x8000_0000,
-    0x3f80_0000,
-    0xbf80_0000,
-    0x7f80_0000,
-    0xff80_0000,
-    0x7fc0_0000,
-    0x7fa0_0000,
-    0x0000_0001,
-    0x807f_ffff,
-    0x7f7f_ffff,
-    0xffff_ffff,
-    0x7fff_ffff,
-    1,
-    2,
-    31,
-    32,
-    0x3c00,
-    0x7c00_fc00,
-    0x7e00_7d00,
-    0x0001_8001,
-    0x3c00_bc00,
-    0x4f80_0000,
-    0xcf00_0000,
-];
-
-/// A dword biased to [`SPECIALS`] and small integers.
+/// A dword: three times in eight a special value ([`crate::specials`]), else a
+/// small integer or any dword.
 pub fn value(rng: &mut Rng) -> u32 {
     match rng.below(8) {
-        0..=2 => rng.pick(&SPECIALS),
+        0..=2 => crate::specials::dword(&mut crate::specials::Draw(rng)),
         3 => rng.below(16) as u32,
         _ => rng.next_u64() as u32,
     }
