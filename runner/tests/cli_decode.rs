@@ -2,33 +2,14 @@
 //! and JSON output, unsupported opcodes, and the exit code 2 with its message for input that is
 //! not hex, a truncated stream, a bad option or bad assembly.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn rdnaprobe(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rdnaprobe"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("rdnaprobe runs");
-    let mut pipe = child.stdin.take().expect("stdin");
-    if let Some(s) = stdin {
-        pipe.write_all(s.as_bytes()).expect("write stdin");
-    }
-    drop(pipe);
-    child.wait_with_output().expect("rdnaprobe finishes")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{rdnaprobe, rdnaprobe_stdin, text};
 
 #[test]
 fn decodes_words_given_as_arguments() {
     // v_mov_b32 v10, v4 then s_endpgm.
-    let out = rdnaprobe(&["decode", "0x7e140304", "0xbf810000"], None);
+    let out = rdnaprobe(["decode", "0x7e140304", "0xbf810000"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(
         text(&out.stdout),
@@ -41,7 +22,7 @@ fn decodes_words_given_as_arguments() {
 #[test]
 fn stdin_lines_are_streams() {
     let input = "0x7e140304\n\n0xd5080011 0x00020501  0xbf810000\n";
-    let out = rdnaprobe(&["decode"], Some(input));
+    let out = rdnaprobe_stdin(["decode"], input);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let lines: Vec<String> = text(&out.stdout).lines().map(str::to_string).collect();
     assert_eq!(lines.len(), 3, "{lines:?}");
@@ -53,18 +34,15 @@ fn stdin_lines_are_streams() {
 #[test]
 fn wave64_prints_lane_masks_as_pairs() {
     // v_cmp_eq_f32_e32 vcc, v0, v1
-    let w32 = rdnaprobe(&["decode", "0x7c040300"], None);
-    let w64 = rdnaprobe(&["decode", "--wave", "64", "0x7c040300"], None);
+    let w32 = rdnaprobe(["decode", "0x7c040300"]);
+    let w64 = rdnaprobe(["decode", "--wave", "64", "0x7c040300"]);
     assert_eq!(text(&w32.stdout).trim(), "v_cmp_eq_f32_e32 vcc_lo, v0, v1");
     assert_eq!(text(&w64.stdout).trim(), "v_cmp_eq_f32_e32 vcc, v0, v1");
 }
 
 #[test]
 fn json_lines_carry_words_family_and_text() {
-    let out = rdnaprobe(
-        &["decode", "--format", "json", "0x7e140304 0xbf810000"],
-        None,
-    );
+    let out = rdnaprobe(["decode", "--format", "json", "0x7e140304 0xbf810000"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     let lines: Vec<serde_json::Value> = stdout
@@ -82,7 +60,7 @@ fn json_lines_carry_words_family_and_text() {
 #[test]
 fn unknown_opcode_prints_unsupported_and_keeps_the_stream_in_step() {
     // VOP1 opcode 0x7f is not defined on GFX10.3; s_endpgm follows.
-    let out = rdnaprobe(&["decode", "0x7e00fe00", "0xbf810000"], None);
+    let out = rdnaprobe(["decode", "0x7e00fe00", "0xbf810000"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
@@ -96,7 +74,7 @@ fn unknown_opcode_prints_unsupported_and_keeps_the_stream_in_step() {
 
 #[test]
 fn non_hex_input_exits_2_with_line_and_column() {
-    let out = rdnaprobe(&["decode"], Some("0x7e140304\n0x7e140304 zz12\n"));
+    let out = rdnaprobe_stdin(["decode"], "0x7e140304\n0x7e140304 zz12\n");
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(
@@ -108,7 +86,7 @@ fn non_hex_input_exits_2_with_line_and_column() {
 #[test]
 fn truncated_stream_exits_2_with_word_offset() {
     // A VOP3 instruction needs two words; the stream ends after the first word of the second.
-    let out = rdnaprobe(&["decode", "0x7e140304", "0xd5080011"], None);
+    let out = rdnaprobe(["decode", "0x7e140304", "0xd5080011"]);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(
@@ -119,10 +97,10 @@ fn truncated_stream_exits_2_with_word_offset() {
 
 #[test]
 fn bad_options_exit_2() {
-    let out = rdnaprobe(&["decode", "--wave", "16", "0x7e140304"], None);
+    let out = rdnaprobe(["decode", "--wave", "16", "0x7e140304"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("--wave must be 32 or 64"));
-    let out = rdnaprobe(&["decode", "--mcpu", "gfx900", "0x7e140304"], None);
+    let out = rdnaprobe(["decode", "--mcpu", "gfx900", "0x7e140304"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("gfx900"),
@@ -133,14 +111,11 @@ fn bad_options_exit_2() {
 
 #[test]
 fn encode_prints_words_that_decode_back() {
-    let out = rdnaprobe(
-        &["encode", "v_mov_b32 v10, v4; v_add_f32 v1, -v2, 0x40490fdb"],
-        None,
-    );
+    let out = rdnaprobe(["encode", "v_mov_b32 v10, v4; v_add_f32 v1, -v2, 0x40490fdb"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let words = text(&out.stdout);
     assert!(words.starts_with("0x7e140304 "), "{words}");
-    let back = rdnaprobe(&["decode", words.trim()], None);
+    let back = rdnaprobe(["decode", words.trim()]);
     assert_eq!(
         text(&back.stdout),
         "v_mov_b32_e32 v10, v4\nv_add_f32_e64 v1, -v2, 0x40490fdb\n",
@@ -151,7 +126,7 @@ fn encode_prints_words_that_decode_back() {
 
 #[test]
 fn bad_assembly_exits_2_with_column() {
-    let out = rdnaprobe(&["encode", "v_mov_b32 v10, q4"], None);
+    let out = rdnaprobe(["encode", "v_mov_b32 v10, q4"]);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(err.contains("column"), "{err}");

@@ -10,7 +10,6 @@ mod common;
 
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::Command;
 
 use rdnaprobe_dataset::{read_dataset, Dataset};
 use rdnaprobe_isa::assemble;
@@ -119,13 +118,12 @@ fn dataset() -> String {
 }
 
 fn replay(input: &Path, backend: &str, out: &Path) -> Dataset {
-    let o = Command::new(common::bin())
-        .args(["replay", "-b", backend, "-o"])
+    let o = common::command(["replay", "-b", backend, "-o"])
         .arg(out)
         .arg(input)
         .output()
         .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", common::stderr(&o));
     read_dataset(out).unwrap()
 }
 

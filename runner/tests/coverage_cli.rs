@@ -2,22 +2,13 @@
 //! JSON view (counts that add up, unlowered opcodes with a reason, spelled for the target),
 //! and exit code 2 for an unknown target.
 
-use std::process::{Command, Output};
+mod common;
 
-fn rdnaprobe(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rdnaprobe"))
-        .args(args)
-        .output()
-        .expect("rdnaprobe runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{rdnaprobe, text};
 
 #[test]
 fn table_has_one_line_per_family_and_a_total() {
-    let out = rdnaprobe(&["coverage"]);
+    let out = rdnaprobe(["coverage"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
@@ -48,7 +39,7 @@ fn table_has_one_line_per_family_and_a_total() {
 
 #[test]
 fn json_lists_families_and_unlowered_opcodes_with_reasons() {
-    let out = rdnaprobe(&["coverage", "--format", "json", "--gfx", "gfx1010"]);
+    let out = rdnaprobe(["coverage", "--format", "json", "--gfx", "gfx1010"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let families = v["families"].as_array().expect("families");
@@ -74,7 +65,7 @@ fn json_lists_families_and_unlowered_opcodes_with_reasons() {
 
 #[test]
 fn unknown_target_exits_2() {
-    let out = rdnaprobe(&["coverage", "--gfx", "gfx900"]);
+    let out = rdnaprobe(["coverage", "--gfx", "gfx900"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("gfx900"),

@@ -1,34 +1,14 @@
 //! `rdnaprobe diff` end to end: exit codes (0 clean, 1 unexpected differences, 2 error), the
 //! three formats, `-o`, known discrepancies, and the message of each kind of bad input.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../reports/tests/fixtures")
-        .join(name)
-}
-
-fn rdnaprobe(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rdnaprobe"))
-        .args(args)
-        .output()
-        .expect("rdnaprobe runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn path(name: &str) -> String {
-    fixture(name).display().to_string()
-}
+use common::{fixture_arg, rdnaprobe, scratch_dir, text};
 
 #[test]
 fn identical_files_exit_0() {
-    let r = path("reference.csv");
-    let out = rdnaprobe(&["diff", &r, &r]);
+    let r = fixture_arg("reference.csv");
+    let out = rdnaprobe(["diff", &r, &r]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(
@@ -39,7 +19,11 @@ fn identical_files_exit_0() {
 
 #[test]
 fn differences_exit_1_with_a_table() {
-    let out = rdnaprobe(&["diff", &path("reference.csv"), &path("candidate.csv")]);
+    let out = rdnaprobe([
+        "diff",
+        &fixture_arg("reference.csv"),
+        &fixture_arg("candidate.csv"),
+    ]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     for needle in [
@@ -56,15 +40,14 @@ fn differences_exit_1_with_a_table() {
 
 #[test]
 fn known_file_and_csv_output() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diff_cli");
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = scratch_dir("diff_cli");
     let out_file = dir.join("diff.csv");
-    let out = rdnaprobe(&[
+    let out = rdnaprobe([
         "diff",
-        &path("reference.csv"),
-        &path("candidate.csv"),
+        &fixture_arg("reference.csv"),
+        &fixture_arg("candidate.csv"),
         "--known",
-        &path("known.toml"),
+        &fixture_arg("known.toml"),
         "--format",
         "csv",
         "-o",
@@ -90,10 +73,10 @@ fn known_file_and_csv_output() {
 
 #[test]
 fn json_lines_end_with_a_summary() {
-    let out = rdnaprobe(&[
+    let out = rdnaprobe([
         "diff",
-        &path("reference.csv"),
-        &path("candidate.csv"),
+        &fixture_arg("reference.csv"),
+        &fixture_arg("candidate.csv"),
         "--format",
         "json",
         "--differences-only",
@@ -125,18 +108,18 @@ fn bad_inputs_exit_2_with_file_line_column() {
         ),
     ];
     for (name, needle) in cases {
-        let out = rdnaprobe(&["diff", &path("reference.csv"), &path(name)]);
+        let out = rdnaprobe(["diff", &fixture_arg("reference.csv"), &fixture_arg(name)]);
         assert_eq!(out.status.code(), Some(2), "{name}");
         let stderr = text(&out.stderr);
         assert!(stderr.starts_with("rdnaprobe: error: "), "{stderr}");
         assert!(stderr.contains(needle), "{name}: {stderr}");
     }
-    let out = rdnaprobe(&[
+    let out = rdnaprobe([
         "diff",
-        &path("reference.csv"),
-        &path("candidate.csv"),
+        &fixture_arg("reference.csv"),
+        &fixture_arg("candidate.csv"),
         "--known",
-        &path("reference.csv"),
+        &fixture_arg("reference.csv"),
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(

@@ -12,16 +12,15 @@
 //! run against the CPU model. Without lavapipe the test is skipped with a message, unless
 //! `CI=true`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-mod common;
-use common::BIN;
+use common::{command, stderr};
 
 fn dir(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("digests-{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    common::scratch_path(&format!("digests-{name}"))
 }
 
 /// Rows whose out0 the test hook flips in the candidate: rows 0, 10007, 20014 and 30021 of each
@@ -29,9 +28,8 @@ fn dir(name: &str) -> PathBuf {
 const FLIP_EVERY: &str = "10007";
 
 fn exhaustive(asm: &str, range: &str, extra: &[&str], out: &Path) -> Output {
-    std::process::Command::new(BIN)
+    command(["exhaustive", "--asm", asm, "--input", range])
         .env("RDNAPROBE_EXHAUSTIVE_FLIP_EVERY", FLIP_EVERY)
-        .args(["exhaustive", "--asm", asm, "--input", range])
         .args([
             "--modes",
             "denorm32=0/3",
@@ -50,8 +48,7 @@ fn exhaustive(asm: &str, range: &str, extra: &[&str], out: &Path) -> Output {
 
 /// The CPU model's digests of `asm` over `range` in both modes, saved into `store`.
 fn save_cpu_digests(asm: &str, range: &str, store: &Path, out: &Path) -> Output {
-    std::process::Command::new(BIN)
-        .args(["exhaustive", "--asm", asm, "--input", range])
+    command(["exhaustive", "--asm", asm, "--input", range])
         .args([
             "--modes",
             "denorm32=0/3",
@@ -73,10 +70,6 @@ fn manifest(out: &Path) -> serde_json::Value {
         .expect("json")
 }
 
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
 #[test]
 fn lavapipe_rechecks_against_cpu_digests() {
     if common::skip_without_lavapipe().is_some() {
@@ -86,7 +79,7 @@ fn lavapipe_rechecks_against_cpu_digests() {
     let sqrt = ("v_sqrt_f32 v10, v4", "in0=range:0x3f000000:0x3f03ffff");
     let saved = dir("sqrt-cpu");
     let o = save_cpu_digests(sqrt.0, sqrt.1, &store, &saved);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", stderr(&o));
     let keys: Vec<PathBuf> = std::fs::read_dir(&store)
         .expect("store")
         .map(|e| e.expect("entry").path())
@@ -101,8 +94,7 @@ fn lavapipe_rechecks_against_cpu_digests() {
     let check = dir("sqrt-lavapipe");
     let against = ["--backend", "vulkan:lavapipe", "--against-digests"];
     let run_against = |out: &Path| {
-        std::process::Command::new(BIN)
-            .args(["exhaustive", "--asm", sqrt.0, "--input", sqrt.1])
+        command(["exhaustive", "--asm", sqrt.0, "--input", sqrt.1])
             .args([
                 "--modes",
                 "denorm32=0/3",
@@ -119,7 +111,7 @@ fn lavapipe_rechecks_against_cpu_digests() {
             .expect("runs")
     };
     let o = run_against(&check);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", stderr(&o));
     let m = manifest(&check);
     assert_eq!(m["against_digests"]["blocks_recomputed"], 0, "{m}");
     assert_eq!(m["against_digests"]["device_hash"], true, "{m}");
@@ -143,7 +135,7 @@ fn lavapipe_rechecks_against_cpu_digests() {
     std::fs::write(&dfile, lines.join("\n") + "\n").expect("write");
     let tampered = dir("sqrt-dhash-tampered");
     let o = run_against(&tampered);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", stderr(&o));
     let m = manifest(&tampered);
     assert_eq!(m["against_digests"]["blocks_recomputed"], 1, "{m}");
     assert_eq!(m["bytes_read_back"], 128 * 8 + 4096 * 4, "{m}");
@@ -166,7 +158,7 @@ fn lavapipe_rechecks_against_cpu_digests() {
     std::fs::write(file, lines.join("\n") + "\n").expect("write");
     let tampered = dir("sqrt-tampered");
     let o = run_against(&tampered);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", stderr(&o));
     let m = manifest(&tampered);
     assert_eq!(m["against_digests"]["blocks_recomputed"], 1, "{m}");
     assert_eq!(m["against_digests"]["device_hash"], false, "{m}");
@@ -178,10 +170,10 @@ fn lavapipe_rechecks_against_cpu_digests() {
     let log = ("v_log_f32 v10, v4", "in0=range:0x3f7fc000:0x3f803fff");
     let log_store = dir("log-store");
     let o = save_cpu_digests(log.0, log.1, &log_store, &dir("log-cpu"));
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", stderr(&o));
     let full = dir("log-full");
     let o = exhaustive(log.0, log.1, &["--backend", "vulkan:lavapipe"], &full);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let by_digest = dir("log-against");
     let o = exhaustive(
         log.0,
@@ -194,7 +186,7 @@ fn lavapipe_rechecks_against_cpu_digests() {
         ],
         &by_digest,
     );
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let (a, b) = (manifest(&full), manifest(&by_digest));
     assert_eq!(a["classes"], b["classes"]);
     assert_eq!(a["mismatches"]["total"], 8, "{a}");

@@ -5,11 +5,12 @@
 //! lavapipe itself gives the CPU model's bits), so mismatch rows cross the interruption too.
 //! Without lavapipe the test is skipped with a message, unless `CI=true`, where it fails.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
 mod common;
-use common::BIN;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use common::text;
 
 /// 8 chunks of 4,096 rows x 2 modes.
 const ARGS: &[&str] = &[
@@ -33,23 +34,15 @@ const ARGS: &[&str] = &[
 ];
 
 fn dir(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("exhaustive-{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    common::scratch_path(&format!("exhaustive-{name}"))
 }
 
 fn exhaustive(out: &Path, extra: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(BIN);
-    cmd.args(ARGS).arg("-o").arg(out).args(extra);
+    let mut cmd = common::command(ARGS);
+    cmd.arg("-o").arg(out).args(extra);
     cmd.env("RDNAPROBE_EXHAUSTIVE_FLIP_EVERY", "7");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
+    cmd.envs(env.iter().copied());
     cmd.output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 /// The parts of a manifest that do not depend on time or on the process.

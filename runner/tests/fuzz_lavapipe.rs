@@ -10,8 +10,6 @@
 
 mod common;
 
-use std::process::Command;
-
 fn env_u64(name: &str) -> Option<u64> {
     std::env::var(name).ok().map(|v| {
         v.trim()
@@ -32,15 +30,14 @@ fn random_valu_bodies_agree_on_cpu_and_lavapipe() {
     });
     let rows = env_u64("RDNAPROBE_FUZZ_ROWS").unwrap_or(16_384);
     eprintln!("fuzz seed {seed}, {rows} rows (RDNAPROBE_FUZZ_SEED / RDNAPROBE_FUZZ_ROWS)");
-    let o = Command::new(common::bin())
-        .args(["fuzz", "--backend", "vulkan:lavapipe", "--seed"])
+    let o = common::command(["fuzz", "--backend", "vulkan:lavapipe", "--seed"])
         .arg(seed.to_string())
         .arg("--rows")
         .arg(rows.to_string())
         .output()
         .expect("run rdnaprobe fuzz");
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    let stderr = String::from_utf8_lossy(&o.stderr);
+    let stdout = common::stdout(&o);
+    let stderr = common::stderr(&o);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -60,20 +57,13 @@ fn random_valu_bodies_agree_on_cpu_and_lavapipe() {
 #[test]
 fn the_cli_prints_the_seed_and_refuses_an_unknown_backend() {
     // the CPU model against itself never differs; an unknown backend is an error (exit 2)
-    let o = Command::new(common::bin())
-        .args(["fuzz", "--backend", "cpu", "--seed", "5", "--rows", "512"])
+    let o = common::command(["fuzz", "--backend", "cpu", "--seed", "5", "--rows", "512"])
         .output()
         .expect("run rdnaprobe fuzz");
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let stderr = common::stderr(&o);
     assert!(stderr.contains("seed 5"), "the seed is printed: {stderr}");
-    let o = Command::new(common::bin())
-        .args(["fuzz", "--backend", "nope", "--rows", "1"])
+    let o = common::command(["fuzz", "--backend", "nope", "--rows", "1"])
         .output()
         .expect("run rdnaprobe fuzz");
     assert_eq!(o.status.code(), Some(2));

@@ -2,12 +2,11 @@
 //! purpose: ROCm's runtime and Mesa's RADV both bring their own LLVM and libdrm_amdgpu, and
 //! loading both into one test process crashes it (see docs/oracle.md).
 
-use std::path::Path;
-use std::process::Command;
+mod common;
 
-fn rdnaprobe() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_rdnaprobe"))
-}
+use std::path::Path;
+
+use common::{rdnaprobe, repo_root, s, scratch_dir, shipped, stderr};
 
 fn no_amd_gpu() -> bool {
     !Path::new("/dev/kfd").exists()
@@ -19,18 +18,11 @@ fn hip_backend_without_a_gpu_exits_2_with_one_line_and_writes_nothing() {
         eprintln!("skipped: this machine has /dev/kfd");
         return;
     }
-    let dir = std::env::temp_dir().join(format!("rdnaprobe-hip-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("hip-cli");
     let out = dir.join("out.csv");
-    let dataset = Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets/rdna2/log.csv");
-    let o = rdnaprobe()
-        .arg("replay")
-        .arg(&dataset)
-        .args(["--backend", "hip", "-o"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
+    let dataset = shipped("log.csv");
+    let o = rdnaprobe(["replay", &s(&dataset), "--backend", "hip", "-o", &s(&out)]);
+    let stderr = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{stderr}");
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(lines.len(), 1, "{stderr}");
@@ -47,11 +39,8 @@ fn hip_backend_without_a_gpu_exits_2_with_one_line_and_writes_nothing() {
 
 #[test]
 fn devices_reports_hip_devices_or_the_reason_there_are_none() {
-    let o = rdnaprobe()
-        .args(["devices", "--format", "json"])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = rdnaprobe(["devices", "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let hip = &v["hip"];
     let devices = hip["devices"].as_array().map_or(0, |d| d.len());
@@ -67,14 +56,9 @@ fn hip_backend_on_a_wave_dataset_without_a_gpu_exits_2_with_one_line() {
         eprintln!("skipped: this machine has /dev/kfd");
         return;
     }
-    let dataset = Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets/wave/lds.csv");
-    let o = rdnaprobe()
-        .arg("replay")
-        .arg(&dataset)
-        .args(["--backend", "hip"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
+    let dataset = repo_root().join("datasets/wave/lds.csv");
+    let o = rdnaprobe(["replay", &s(&dataset), "--backend", "hip"]);
+    let stderr = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(

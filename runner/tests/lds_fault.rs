@@ -4,8 +4,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use rdnaprobe_dataset::read_dataset;
 
 fn wave_csv(offset: u32) -> String {
@@ -37,13 +35,12 @@ fn a_misaligned_64bit_lds_atomic_faults_the_wave_on_every_backend() {
         std::fs::write(&input, wave_csv(offset)).unwrap();
         for backend in &backends {
             let out = dir.join(format!("{offset}-{}.csv", backend.replace(':', "-")));
-            let o = Command::new(common::bin())
-                .args(["replay", "-b", backend, "-o"])
+            let o = common::command(["replay", "-b", backend, "-o"])
                 .arg(&out)
                 .arg(&input)
                 .output()
                 .unwrap();
-            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            assert!(o.status.success(), "{}", common::stderr(&o));
             let got = read_dataset(&out).unwrap();
             for (lane, row) in got.rows.iter().enumerate() {
                 if fault {

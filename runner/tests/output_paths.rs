@@ -2,22 +2,15 @@
 //! commands whose output is a file fail with one line that names the path (not a doubled OS
 //! error), before doing any work.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
 mod common;
-use common::BIN;
 
-fn run(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
-}
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use common::{rdnaprobe, stderr};
 
 fn os(s: &str) -> &std::ffi::OsStr {
     s.as_ref()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 fn dataset() -> PathBuf {
@@ -44,7 +37,7 @@ fn file_outputs_in_a_missing_directory_fail_with_one_line() {
     )
     .unwrap();
     let out = missing.join("sweep.csv");
-    let o = run(&[
+    let o = rdnaprobe([
         os("sweep"),
         spec.as_os_str(),
         os("--backend"),
@@ -55,10 +48,10 @@ fn file_outputs_in_a_missing_directory_fail_with_one_line() {
     one_line_error(&o, &out);
     let out = missing.join("replay.csv");
     let input = dataset();
-    let o = run(&[os("replay"), input.as_os_str(), os("-o"), out.as_os_str()]);
+    let o = rdnaprobe([os("replay"), input.as_os_str(), os("-o"), out.as_os_str()]);
     one_line_error(&o, &out);
     let out = missing.join("diff.csv");
-    let o = run(&[
+    let o = rdnaprobe([
         os("diff"),
         input.as_os_str(),
         input.as_os_str(),
@@ -74,7 +67,7 @@ fn directory_outputs_are_created() {
     let dir = common::scratch_dir("out-create");
     let input = dataset();
     let replay_dir = dir.join("a/b/");
-    let o = run(&[
+    let o = rdnaprobe([
         os("replay"),
         input.as_os_str(),
         os("-o"),
@@ -83,7 +76,7 @@ fn directory_outputs_are_created() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(replay_dir.join(input.file_name().unwrap()).is_file());
     let result = dir.join("c/d");
-    let o = run(&[
+    let o = rdnaprobe([
         os("exhaustive"),
         os("--words"),
         os("0x7e14ab04"),
@@ -103,7 +96,7 @@ fn an_unwritable_output_says_the_os_error_once() {
     let out = dir.join("taken.csv");
     std::fs::create_dir_all(out.join("x")).unwrap();
     let input = dataset();
-    let o = run(&[os("merge"), input.as_os_str(), os("-o"), out.as_os_str()]);
+    let o = rdnaprobe([os("merge"), input.as_os_str(), os("-o"), out.as_os_str()]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");

@@ -3,35 +3,20 @@
 //! either side Parquet; a truncated Parquet file is exit 2 naming the file; a binary built
 //! without the `report` feature (no polars) says it cannot read Parquet, exit 2.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
-
-fn rdnaprobe(args: &[&Path]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rdnaprobe"))
-        .args(args)
-        .output()
-        .expect("rdnaprobe runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{rdnaprobe, s, scratch_dir, text};
 
 #[cfg(not(feature = "report"))]
 #[test]
 fn a_binary_without_polars_says_it_cannot_read_parquet() {
-    let dir = scratch("parquet_cli_no_polars");
+    let dir = scratch_dir("parquet_cli_no_polars");
     let (r, _) = pair(&dir, 10);
     let pq = dir.join("cand.data");
     std::fs::write(&pq, b"PAR1\x15\x04 not more\x00PAR1").expect("write");
-    let out = rdnaprobe(&[Path::new("diff"), &r, &pq]);
+    let out = rdnaprobe(["diff", &s(&r), &s(&pq)]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let err = text(&out.stderr);
     assert!(
@@ -72,10 +57,10 @@ fn pair(dir: &Path, rows: u32) -> (PathBuf, PathBuf) {
 #[cfg(feature = "report")]
 #[test]
 fn exported_parquet_diffs_and_reports_as_its_csv() {
-    let dir = scratch("parquet_cli");
+    let dir = scratch_dir("parquet_cli");
     let (r, c) = pair(&dir, 3_000);
     let pq = dir.join("pq");
-    let out = rdnaprobe(&[Path::new("export"), Path::new("--parquet"), &pq, &r, &c]);
+    let out = rdnaprobe(["export", "--parquet", &s(&pq), &s(&r), &s(&c)]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let part = |backend: &str| {
         pq.join("datasets/instruction=v_add_f32")
@@ -87,7 +72,7 @@ fn exported_parquet_diffs_and_reports_as_its_csv() {
 
     let diff = |a: &Path, b: &Path, name: &str| {
         let o = dir.join(name);
-        let out = rdnaprobe(&[Path::new("diff"), a, b, Path::new("-o"), &o]);
+        let out = rdnaprobe(["diff", &s(a), &s(b), "-o", &s(&o)]);
         assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
         (std::fs::read(&o).expect("diff csv"), out.stdout)
     };
@@ -105,13 +90,7 @@ fn exported_parquet_diffs_and_reports_as_its_csv() {
 
     let report = |inputs: [&Path; 2], name: &str| {
         let o = dir.join(name);
-        let out = rdnaprobe(&[
-            Path::new("report"),
-            inputs[0],
-            inputs[1],
-            Path::new("-o"),
-            &o,
-        ]);
+        let out = rdnaprobe(["report", &s(inputs[0]), &s(inputs[1]), "-o", &s(&o)]);
         assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
         std::fs::read_to_string(o.join("summary.csv")).expect("summary")
     };
@@ -122,7 +101,7 @@ fn exported_parquet_diffs_and_reports_as_its_csv() {
     let truncated = dir.join("truncated.parquet");
     let bytes = std::fs::read(&cq).expect("read");
     std::fs::write(&truncated, &bytes[..bytes.len() - 9]).expect("write");
-    let out = rdnaprobe(&[Path::new("diff"), &r, &truncated]);
+    let out = rdnaprobe(["diff", &s(&r), &s(&truncated)]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let err = text(&out.stderr);
     assert!(

@@ -4,27 +4,24 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
-use common::{add_f32_spec, BIN};
+use common::{add_f32_spec, command, ok, stdout};
 
 // 36 x 3 input rows x 2 modes = 216 rows.
 
 fn plan(dir: &Path, extra: &[&str]) -> String {
-    let o = Command::new(BIN)
-        .arg("plan")
+    let o = command(["plan"])
         .arg(dir.join("spec.toml"))
         .args(extra)
         .output()
         .expect("plan");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    ok(&o);
+    stdout(&o)
 }
 
 #[test]
 fn shards_and_estimates() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("plan-cli");
-    std::fs::create_dir_all(&dir).expect("dir");
+    let dir = common::scratch_dir("plan-cli");
     std::fs::write(dir.join("spec.toml"), add_f32_spec("plan_test", false)).expect("spec");
     let out = plan(&dir, &["--shards", "4"]);
     assert!(out.contains("216 rows in 4 shard(s)"), "{out}");

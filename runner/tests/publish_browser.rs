@@ -15,29 +15,23 @@
 mod cdp;
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
+use common::s;
 use serde_json::Value;
 
 const DATASETS: [&str; 3] = ["log", "f16_rounding", "fp16_overflow"];
 
+/// Runs `rdnaprobe ARGS` and requires exit code 0 or 1 (differences found).
 fn rdnaprobe(args: &[&str]) -> std::process::Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_rdnaprobe"))
-        .args(args)
-        .output()
-        .expect("rdnaprobe runs");
+    let out = common::rdnaprobe(args);
     assert!(
         out.status.code().is_some_and(|c| c <= 1),
         "rdnaprobe {}: {}",
         args.join(" "),
-        String::from_utf8_lossy(&out.stderr)
+        common::stderr(&out)
     );
     out
-}
-
-fn s(p: &Path) -> String {
-    p.display().to_string()
 }
 
 fn csvs(dir: &Path) -> Vec<String> {
@@ -66,15 +60,6 @@ fn add(store: &Path, dir: &Path, time: &str) {
     rdnaprobe(&args);
 }
 
-fn artifacts() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("target dir")
-        .join("test-artifacts");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// `rgb(r,g,b)` or `rgb(r, g, b)` as numbers.
 fn rgb(text: &str) -> Vec<i64> {
     text.trim_start_matches("rgb(")
@@ -90,7 +75,11 @@ fn keep_screenshot(b: &mut cdp::Browser, name: &str) {
         png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 5_000,
         "{name}: not a real PNG"
     );
-    std::fs::write(artifacts().join(format!("site-{name}.png")), png).unwrap();
+    std::fs::write(
+        common::artifacts_dir().join(format!("site-{name}.png")),
+        png,
+    )
+    .unwrap();
 }
 
 #[test]
@@ -105,9 +94,7 @@ fn site_works_in_chromium() {
     if common::skip_without_lavapipe().is_some() {
         return;
     }
-    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("publish_browser");
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).unwrap();
+    let tmp = common::scratch_dir("publish_browser");
     let hw = csvs(&common::repo_root().join("datasets/rdna2"));
     let store = tmp.join("store");
     replay(&hw, "cpu", &tmp.join("cpu"));

@@ -12,6 +12,8 @@
 //! Without clang-19 and ld.lld-19 the tests say so and pass, except under CI, where
 //! scripts/setup installs them and their absence fails.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -103,8 +105,7 @@ fn dispatch(
         "{kernel}_{}",
         co.file_stem().unwrap().to_string_lossy()
     ));
-    let o = Command::new(env!("CARGO_BIN_EXE_rdnaprobe"))
-        .arg("dispatch")
+    let o = common::command(["dispatch"])
         .arg(co)
         .args(["--kernel", kernel, "--grid", &N.to_string()])
         .args(["--block", &block.to_string(), "--backend", backend])

@@ -3,34 +3,22 @@
 //! output modes (stdout, one file, one file per input), and the one-row forms (`--asm` /
 //! `--encoding` with flags, `DATASET --row ID`) that the report's repro commands use.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use common::{ok, rdnaprobe, scratch_dir, shipped, stdout};
 use rdnaprobe_dataset::{manifest_path, read_dataset, verify, Manifest, V1_COLUMNS};
 
-const BIN: &str = env!("CARGO_BIN_EXE_rdnaprobe");
-
-fn shipped(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../datasets/rdna2")
-        .join(name)
-}
-
 fn dir(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("replay-{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    scratch_dir(&format!("replay-{name}"))
 }
 
-fn replay(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(BIN).arg("replay").args(args).output().unwrap()
-}
-
-fn ok(o: &Output) -> String {
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert!(o.status.success(), "{err}");
-    err
+/// `rdnaprobe replay ARGS`.
+fn replay(args: &[&OsStr]) -> Output {
+    rdnaprobe(std::iter::once(OsStr::new("replay")).chain(args.iter().copied()))
 }
 
 fn check_statuses(path: &Path, backend: &str) -> usize {
@@ -209,7 +197,7 @@ fn shell_words(cmd: &str) -> Vec<String> {
 
 fn stdout_of(o: &Output) -> String {
     ok(o);
-    String::from_utf8(o.stdout.clone()).unwrap()
+    stdout(o)
 }
 
 #[test]
@@ -297,7 +285,7 @@ fn one_dataset_row_and_its_repro_command_give_the_replay_outputs() {
         let cmd = rdnaprobe_reports::format::repro_command(row, "cpu");
         let words = shell_words(&cmd);
         assert_eq!(&words[..2], ["rdnaprobe", "replay"], "{cmd}");
-        let o = Command::new(BIN).args(&words[1..]).output().unwrap();
+        let o = rdnaprobe(&words[1..]);
         let out = stdout_of(&o);
         assert!(
             out.lines().any(|l| l == format!("  out0=0x{cpu:08x}")),
@@ -330,11 +318,7 @@ fn one_row_errors_are_exit_2_and_say_what_is_wrong() {
         (vec![log.to_str().unwrap(), "--row", "91"], "90 data rows"),
         (vec![log.to_str().unwrap(), "--in0", "0x1"], "--asm"),
     ] {
-        let o = Command::new(BIN)
-            .arg("replay")
-            .args(&args)
-            .output()
-            .unwrap();
+        let o = rdnaprobe(std::iter::once("replay").chain(args.iter().copied()));
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");

@@ -6,16 +6,12 @@
 //! Built only with the `report` feature (the `report` command needs polars).
 #![cfg(feature = "report")]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn fixture(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../reports/tests/fixtures")
-        .join(name)
-        .display()
-        .to_string()
-}
+use common::{fixture_arg, stderr};
 
 fn chromium() -> Option<PathBuf> {
     ["chromium", "chromium-browser", "google-chrome"]
@@ -58,27 +54,18 @@ fn report_renders_in_chromium() {
         eprintln!("skipped: chromium not found (set CI=true to make this a failure)");
         return;
     };
-    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report_browser");
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let tmp = common::scratch_dir("report_browser");
     let dir = tmp.join("report");
-    let out = Command::new(env!("CARGO_BIN_EXE_rdnaprobe"))
-        .args([
-            "report",
-            &fixture("reference.csv"),
-            &fixture("candidate.csv"),
-            "-o",
-        ])
-        .arg(&dir)
-        .args(["--known", &fixture("known.toml")])
-        .output()
-        .expect("rdnaprobe runs");
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = common::rdnaprobe([
+        "report",
+        &fixture_arg("reference.csv"),
+        &fixture_arg("candidate.csv"),
+        "-o",
+        &common::s(&dir),
+        "--known",
+        &fixture_arg("known.toml"),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let index = dir
         .join("index.html")
         .canonicalize()
@@ -108,12 +95,7 @@ fn report_renders_in_chromium() {
         console.join("\n")
     );
 
-    let artifacts = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("target dir")
-        .join("test-artifacts");
-    std::fs::create_dir_all(&artifacts).expect("artifact dir");
-    let png = artifacts.join("report.png");
+    let png = common::artifacts_dir().join("report.png");
     let _ = std::fs::remove_file(&png);
     let shot = headless(
         &browser,

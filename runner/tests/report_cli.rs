@@ -1,43 +1,22 @@
 //! `rdnaprobe report` and `rdnaprobe export --parquet` end to end on the fixtures.
 #![cfg(feature = "report")]
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-fn fixture(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../reports/tests/fixtures")
-        .join(name)
-        .display()
-        .to_string()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
-
-fn rdnaprobe(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_rdnaprobe"))
-        .args(args)
-        .output()
-        .expect("rdnaprobe runs")
-}
+use common::{fixture_arg, rdnaprobe, scratch_dir};
 
 #[test]
 fn report_writes_every_file() {
-    let dir = scratch("report_cli").join("report");
+    let dir = scratch_dir("report_cli").join("report");
     let d = dir.to_str().expect("utf8");
-    let out = rdnaprobe(&[
+    let out = rdnaprobe([
         "report",
-        &fixture("reference.csv"),
-        &fixture("candidate.csv"),
+        &fixture_arg("reference.csv"),
+        &fixture_arg("candidate.csv"),
         "-o",
         d,
         "--known",
-        &fixture("known.toml"),
+        &fixture_arg("known.toml"),
     ]);
     assert_eq!(
         out.status.code(),
@@ -107,10 +86,10 @@ fn report_writes_every_file() {
 
     // A second run replaces the directory as a whole.
     std::fs::write(dir.join("stale.txt"), "old").expect("write");
-    let again = rdnaprobe(&[
+    let again = rdnaprobe([
         "report",
-        &fixture("reference.csv"),
-        &fixture("reference.csv"),
+        &fixture_arg("reference.csv"),
+        &fixture_arg("reference.csv"),
         "-o",
         d,
         "--reference",
@@ -129,10 +108,10 @@ fn report_writes_every_file() {
 
 #[test]
 fn report_needs_a_reference() {
-    let dir = scratch("report_noref").join("r");
-    let out = rdnaprobe(&[
+    let dir = scratch_dir("report_noref").join("r");
+    let out = rdnaprobe([
         "report",
-        &fixture("candidate.csv"),
+        &fixture_arg("candidate.csv"),
         "-o",
         dir.to_str().expect("utf8"),
     ]);
@@ -147,23 +126,23 @@ fn report_needs_a_reference() {
 
 #[test]
 fn export_partitions_datasets_and_diffs() {
-    let tmp = scratch("export_cli");
+    let tmp = scratch_dir("export_cli");
     let diff = tmp.join("diff.csv");
-    let out = rdnaprobe(&[
+    let out = rdnaprobe([
         "diff",
-        &fixture("reference.csv"),
-        &fixture("candidate.csv"),
+        &fixture_arg("reference.csv"),
+        &fixture_arg("candidate.csv"),
         "-o",
         diff.to_str().expect("utf8"),
     ]);
     assert_eq!(out.status.code(), Some(1));
     let dir = tmp.join("lake");
-    let out = rdnaprobe(&[
+    let out = rdnaprobe([
         "export",
         "--parquet",
         dir.to_str().expect("utf8"),
-        &fixture("reference.csv"),
-        &fixture("candidate.csv"),
+        &fixture_arg("reference.csv"),
+        &fixture_arg("candidate.csv"),
         diff.to_str().expect("utf8"),
     ]);
     assert_eq!(

@@ -9,7 +9,6 @@
 mod common;
 
 use std::fmt::Write as _;
-use std::process::Command;
 
 use rdnaprobe_dataset::read_dataset;
 use rdnaprobe_isa::difftest::Rng;
@@ -191,18 +190,13 @@ fn salu_ops_agree_on_lavapipe_and_pass_spirv_val() {
     std::fs::write(&input, csv).unwrap();
     let replay = |backend: &str, name: &str| {
         let out = dir.join(name);
-        let o = Command::new(common::bin())
-            .arg("replay")
+        let o = common::command(["replay"])
             .arg(&input)
             .args(["--backend", backend, "-o"])
             .arg(&out)
             .output()
             .unwrap();
-        assert!(
-            o.status.success(),
-            "{backend}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        assert!(o.status.success(), "{backend}: {}", common::stderr(&o));
         read_dataset(&out).unwrap().rows
     };
     let started = std::time::Instant::now();

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use common::{add_f32_spec, BIN};
+use common::add_f32_spec;
 
 /// 864 rows in 4 shards of 216, each 3 chunks of 72.
 const SHARDS: u64 = 4;
@@ -130,8 +130,7 @@ fn a_sharded_sweep_runs_as_an_array_and_a_cancelled_shard_resumes() {
     std::fs::create_dir_all(&work).expect("work dir");
     std::fs::write(work.join("spec.toml"), add_f32_spec("slurm_test", true)).expect("spec");
     let plan = work.join("plan");
-    let out = ok(&Command::new(BIN)
-        .arg("plan")
+    let out = ok(&common::command(["plan"])
         .arg(work.join("spec.toml"))
         .args(["--shards", &SHARDS.to_string(), "--backend", "cpu"])
         .args(["--chunk", &CHUNK.to_string(), "--slurm", "-o"])
@@ -190,8 +189,7 @@ fn a_sharded_sweep_runs_as_an_array_and_a_cancelled_shard_resumes() {
         "shard 2 did not resume from row {left}: {log}"
     );
     let unsharded = work.join("full.csv");
-    ok(&Command::new(BIN)
-        .arg("sweep")
+    ok(&common::command(["sweep"])
         .arg(work.join("spec.toml"))
         .args(["--backend", "cpu", "--chunk", &CHUNK.to_string(), "-o"])
         .arg(&unsharded)

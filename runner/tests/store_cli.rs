@@ -7,28 +7,9 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
 
+use common::{printed, rdnaprobe, s};
 use serde_json::Value;
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rdnaprobe"))
-        .args(args)
-        .output()
-        .expect("rdnaprobe runs")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn s(p: &Path) -> String {
-    p.display().to_string()
-}
 
 const DATASETS: [&str; 2] = ["log", "dx10_clamp"];
 
@@ -43,8 +24,8 @@ fn replay(dir: &Path) -> Vec<String> {
     args.extend(hw.iter().map(String::as_str));
     let d = format!("{}/", dir.display());
     args.extend(["--backend", "cpu", "-o", &d]);
-    let o = run(&args);
-    assert!(o.status.code().is_some_and(|c| c <= 1), "{}", text(&o));
+    let o = rdnaprobe(&args);
+    assert!(o.status.code().is_some_and(|c| c <= 1), "{}", printed(&o));
     DATASETS
         .iter()
         .map(|d| s(&dir.join(format!("{d}.csv"))))
@@ -66,27 +47,31 @@ fn store_add_ls_and_regress() {
     let store = tmp.join("store");
     let st = s(&store);
     let first = replay(&tmp.join("a"));
-    let o = run(&["store", "add", &first[0], &first[1], "--store", &st]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = rdnaprobe(["store", "add", &first[0], &first[1], "--store", &st]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     assert!(
-        text(&o).contains("4 files stored, 0 already stored"),
+        printed(&o).contains("4 files stored, 0 already stored"),
         "{}",
-        text(&o)
+        printed(&o)
     );
     assert_eq!(objects(&store), 4, "two outputs and their two datasets");
 
     // The same outputs again, in the other order: the same run, nothing stored.
-    let o = run(&["store", "add", &first[1], &first[0], "--store", &st]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(text(&o).starts_with("already stored: run "), "{}", text(&o));
+    let o = rdnaprobe(["store", "add", &first[1], &first[0], "--store", &st]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert!(
+        printed(&o).starts_with("already stored: run "),
+        "{}",
+        printed(&o)
+    );
     // A fresh replay of the same rows has the same bytes: still one run.
     let again = replay(&tmp.join("b"));
-    let o = run(&["store", "add", &again[0], &again[1], "--store", &st]);
-    assert!(text(&o).starts_with("already stored"), "{}", text(&o));
+    let o = rdnaprobe(["store", "add", &again[0], &again[1], "--store", &st]);
+    assert!(printed(&o).starts_with("already stored"), "{}", printed(&o));
     assert_eq!(objects(&store), 4);
 
-    let o = run(&["store", "ls", "--store", &st, "--format", "json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = rdnaprobe(["store", "ls", "--store", &st, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     let runs: Value = serde_json::from_slice(&o.stdout).unwrap();
     let runs = runs.as_array().unwrap();
     assert_eq!(runs.len(), 1);
@@ -112,8 +97,8 @@ fn store_add_ls_and_regress() {
     assert!(!r["host"].as_str().unwrap().is_empty());
     assert_eq!(r["git_commit"].as_str().unwrap().len(), 40);
     assert_eq!(r["outputs"].as_array().unwrap().len(), 2);
-    let table = run(&["store", "ls", "--store", &st]);
-    assert!(text(&table).contains(r["id"].as_str().unwrap()));
+    let table = rdnaprobe(["store", "ls", "--store", &st]);
+    assert!(printed(&table).contains(r["id"].as_str().unwrap()));
 
     // The results table, through a polars lazy scan over the store.
     let handle = rdnaprobe_reports::store::Store::open(&store).unwrap();
@@ -135,9 +120,9 @@ fn store_add_ls_and_regress() {
 
     // regress: a run against itself moves nothing; a worse copy regresses; bad input is 2.
     let id = r["id"].as_str().unwrap();
-    let o = run(&["regress", &id[..6], id, "--store", &st]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(text(&o).contains("0 groups moved"), "{}", text(&o));
+    let o = rdnaprobe(["regress", &id[..6], id, "--store", &st]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert!(printed(&o).contains("0 groups moved"), "{}", printed(&o));
     let worse = tmp.join("worse");
     std::fs::create_dir_all(&worse).unwrap();
     for d in DATASETS {
@@ -149,21 +134,21 @@ fn store_add_ls_and_regress() {
     let log = worse.join("log.csv");
     let t = std::fs::read_to_string(&log).unwrap();
     std::fs::write(&log, t.replacen(",0xbf800000,", ",0x7fc00000,", 1)).unwrap();
-    let o = run(&["regress", &s(&tmp.join("a")), &s(&worse)]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    let out = text(&o);
+    let o = rdnaprobe(["regress", &s(&tmp.join("a")), &s(&worse)]);
+    assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
+    let out = printed(&o);
     assert!(
         out.contains("v_log_f32") && out.contains("REGRESSED"),
         "{out}"
     );
-    let o = run(&[
+    let o = rdnaprobe([
         "regress",
         &s(&worse),
         &s(&tmp.join("a")),
         "--format",
         "json",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     let j: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(
         (
@@ -174,17 +159,25 @@ fn store_add_ls_and_regress() {
     );
 
     let hw = common::repo_root().join("datasets/rdna2/log.csv");
-    let o = run(&["store", "add", &s(&hw), "--store", &st]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).contains("not a replay output"), "{}", text(&o));
-    let o = run(&["store", "ls", "--store", &s(&tmp.join("a"))]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).contains("not a results store"), "{}", text(&o));
-    let o = run(&["regress", "nope", id, "--store", &st]);
+    let o = rdnaprobe(["store", "add", &s(&hw), "--store", &st]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        text(&o).contains("no run id starts with \"nope\""),
+        printed(&o).contains("not a replay output"),
         "{}",
-        text(&o)
+        printed(&o)
+    );
+    let o = rdnaprobe(["store", "ls", "--store", &s(&tmp.join("a"))]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        printed(&o).contains("not a results store"),
+        "{}",
+        printed(&o)
+    );
+    let o = rdnaprobe(["regress", "nope", id, "--store", &st]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        printed(&o).contains("no run id starts with \"nope\""),
+        "{}",
+        printed(&o)
     );
 }

@@ -11,37 +11,13 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
 
+use common::{printed, rdnaprobe, rdnaprobe_env, s};
 use serde_json::Value;
 
-fn run(args: &[&str]) -> Output {
-    run_env(args, &[])
-}
-
-fn run_env(args: &[&str], env: &[(&str, &str)]) -> Output {
-    Command::new(common::BIN)
-        .args(args)
-        .envs(env.iter().copied())
-        .output()
-        .expect("rdnaprobe runs")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn s(p: &Path) -> String {
-    p.display().to_string()
-}
-
 fn ls(store: &Path) -> Vec<Value> {
-    let o = run(&["store", "ls", "--store", &s(store), "--format", "json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = rdnaprobe(["store", "ls", "--store", &s(store), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     serde_json::from_slice::<Value>(&o.stdout)
         .unwrap()
         .as_array()
@@ -53,8 +29,8 @@ fn replay_log(dir: &Path) -> String {
     std::fs::create_dir_all(dir).unwrap();
     let hw = common::repo_root().join("datasets/rdna2/log.csv");
     let out = format!("{}/", dir.display());
-    let o = run(&["replay", &s(&hw), "--backend", "cpu", "-o", &out]);
-    assert!(o.status.code().is_some_and(|c| c <= 1), "{}", text(&o));
+    let o = rdnaprobe(["replay", &s(&hw), "--backend", "cpu", "-o", &out]);
+    assert!(o.status.code().is_some_and(|c| c <= 1), "{}", printed(&o));
     s(&dir.join("log.csv"))
 }
 
@@ -85,26 +61,26 @@ fn bad_input_leaves_no_store_and_half_runs_are_completed() {
     }
     writer.flush().unwrap();
     let fresh = tmp.join("fresh");
-    let o = run(&["store", "add", &s(&bad), "--store", &s(&fresh)]);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let o = rdnaprobe(["store", "add", &s(&bad), "--store", &s(&fresh)]);
+    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
     assert!(
-        text(&o).contains(&format!("log.csv:7:{} (in0)", col + 1)),
+        printed(&o).contains(&format!("log.csv:7:{} (in0)", col + 1)),
         "{}",
-        text(&o)
+        printed(&o)
     );
     assert!(
         !fresh.exists(),
         "a failed add into a new store leaves nothing"
     );
     // A missing output: checked before anything is created.
-    let o = run(&["store", "add", &good, "nope.csv", "--store", &s(&fresh)]);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let o = rdnaprobe(["store", "add", &good, "nope.csv", "--store", &s(&fresh)]);
+    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
     assert!(!fresh.exists());
 
     // An add killed after writing the run but before its rename leaves `runs/.tmp-<id>`.
     let whole = tmp.join("whole");
-    let o = run(&["store", "add", &good, "--store", &s(&whole)]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = rdnaprobe(["store", "add", &good, "--store", &s(&whole)]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     let id = ls(&whole)[0]["id"].as_str().unwrap().to_string();
     let half = tmp.join("half");
     std::fs::create_dir_all(half.join("runs")).unwrap();
@@ -115,12 +91,12 @@ fn bad_input_leaves_no_store_and_half_runs_are_completed() {
         std::fs::copy(whole.join("runs").join(&id).join(f), tmp_run.join(f)).unwrap();
     }
     assert!(ls(&half).is_empty(), "a half-written run is not a run");
-    let o = run(&["store", "add", &good, "--store", &s(&half)]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = rdnaprobe(["store", "add", &good, "--store", &s(&half)]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     assert!(
-        text(&o).starts_with(&format!("added run {id}")),
+        printed(&o).starts_with(&format!("added run {id}")),
         "{}",
-        text(&o)
+        printed(&o)
     );
     let runs = ls(&half);
     assert_eq!(runs.len(), 1);
@@ -138,8 +114,8 @@ fn bad_input_leaves_no_store_and_half_runs_are_completed() {
     let log = worse.join("log.csv");
     let t = std::fs::read_to_string(&log).unwrap();
     std::fs::write(&log, t.replacen(",0xbf800000,", ",0x7fc00000,", 1)).unwrap();
-    let o = run(&["regress", &good, &s(&log), "--format", "md"]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let o = rdnaprobe(["regress", &good, &s(&log), "--format", "md"]);
+    assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
     let md = String::from_utf8_lossy(&o.stdout).into_owned();
     let lines: Vec<&str> = md.lines().collect();
     let header = lines
@@ -154,15 +130,15 @@ fn bad_input_leaves_no_store_and_half_runs_are_completed() {
         lines[header + 3].starts_with("| **total** | 1 groups moved |"),
         "{md}"
     );
-    let o = run(&["regress", &good, &good, "--format", "md"]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = rdnaprobe(["regress", &good, &good, "--format", "md"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     assert!(
-        text(&o).contains("| **total** | 0 groups moved |"),
+        printed(&o).contains("| **total** | 0 groups moved |"),
         "{}",
-        text(&o)
+        printed(&o)
     );
-    let o = run(&["regress", &good, "nope.csv", "--format", "md"]);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let o = rdnaprobe(["regress", &good, "nope.csv", "--format", "md"]);
+    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
 }
 
 #[test]
@@ -176,8 +152,8 @@ fn exhaustive_and_sweep_outputs_are_runs() {
     // exhaustive run gets its mismatching rows from the test hook: out0 of every 97th row
     // flipped, 338 rows over both modes, more than the 300 it may write.
     let flip = [("RDNAPROBE_EXHAUSTIVE_FLIP_EVERY", "97")];
-    let o = run_env(
-        &[
+    let o = rdnaprobe_env(
+        [
             "exhaustive",
             "--asm",
             "v_log_f32 v10, v4",
@@ -200,45 +176,50 @@ fn exhaustive_and_sweep_outputs_are_runs() {
         o.status.code(),
         Some(1),
         "flipped rows differ: {}",
-        text(&o)
+        printed(&o)
     );
     let m: Value =
         serde_json::from_slice(&std::fs::read(ex.join("manifest.json")).unwrap()).unwrap();
     let store = tmp.join("store");
     let st = s(&store);
-    let o = run(&["store", "add", &s(&ex), "--store", &st]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let o = run(&[
+    let o = rdnaprobe(["store", "add", &s(&ex), "--store", &st]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    let o = rdnaprobe([
         "store",
         "add",
         &s(&ex.join("manifest.json")),
         "--store",
         &st,
     ]);
-    assert!(text(&o).starts_with("already stored"), "{}", text(&o));
+    assert!(printed(&o).starts_with("already stored"), "{}", printed(&o));
 
     // A sweep on lavapipe against the same sweep on the CPU model.
     let spec = common::repo_root().join("datasets/specs/dx10_clamp.toml");
     for (backend, dir) in [("cpu", "sw-cpu"), ("vulkan:lavapipe", "sw-lvp")] {
         std::fs::create_dir_all(tmp.join(dir)).unwrap();
         let out = s(&tmp.join(dir).join("dx10_clamp.csv"));
-        let o = run(&["sweep", &s(&spec), "--backend", backend, "-o", &out]);
-        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let o = rdnaprobe(["sweep", &s(&spec), "--backend", backend, "-o", &out]);
+        assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     }
     let sweep_rows = csv::Reader::from_path(tmp.join("sw-lvp/dx10_clamp.csv"))
         .unwrap()
         .records()
         .count() as u64;
     let lvp = s(&tmp.join("sw-lvp/dx10_clamp.csv"));
-    let o = run(&["store", "add", &lvp, "--store", &st]);
-    assert_eq!(o.status.code(), Some(2), "no reference: {}", text(&o));
-    assert!(text(&o).contains("--reference"), "{}", text(&o));
+    let o = rdnaprobe(["store", "add", &lvp, "--store", &st]);
+    assert_eq!(o.status.code(), Some(2), "no reference: {}", printed(&o));
+    assert!(printed(&o).contains("--reference"), "{}", printed(&o));
     let hw = common::repo_root().join("datasets/rdna2/dx10_clamp.csv");
-    let o = run(&["store", "add", &lvp, "--store", &st, "--reference", &s(&hw)]);
-    assert_eq!(o.status.code(), Some(2), "other experiments: {}", text(&o));
-    assert!(text(&o).contains("none of its"), "{}", text(&o));
+    let o = rdnaprobe(["store", "add", &lvp, "--store", &st, "--reference", &s(&hw)]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "other experiments: {}",
+        printed(&o)
+    );
+    assert!(printed(&o).contains("none of its"), "{}", printed(&o));
     let cpu_sweep = s(&tmp.join("sw-cpu/dx10_clamp.csv"));
-    let o = run(&[
+    let o = rdnaprobe([
         "store",
         "add",
         &lvp,
@@ -247,7 +228,7 @@ fn exhaustive_and_sweep_outputs_are_runs() {
         "--reference",
         &cpu_sweep,
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
 
     let runs = ls(&store);
     assert_eq!(runs.len(), 2);
@@ -268,7 +249,7 @@ fn exhaustive_and_sweep_outputs_are_runs() {
     let sweep = runs.iter().find(|r| r["kind"] == "sweep").unwrap();
     assert_eq!(sweep["compared"], sweep_rows);
     assert_eq!(sweep["outputs"][0]["reference"]["name"], "dx10_clamp.csv");
-    let table = text(&run(&["store", "ls", "--store", &st]));
+    let table = printed(&rdnaprobe(["store", "ls", "--store", &st]));
     assert!(
         table.contains("  exhaustive  ") && table.contains("  sweep  "),
         "{table}"
@@ -291,15 +272,15 @@ fn exhaustive_and_sweep_outputs_are_runs() {
         .count();
     assert_eq!(exact, 0, "only mismatching rows");
     assert_eq!(df.column("repro").unwrap().null_count(), 0);
-    let o = run(&["regress", id, id, "--store", &st]);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("kind exhaustive"), "{}", text(&o));
+    let o = rdnaprobe(["regress", id, id, "--store", &st]);
+    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
+    assert!(printed(&o).contains("kind exhaustive"), "{}", printed(&o));
 
     // The site: an exhaustive column whose per-mode exact shares are the manifest's, and the
     // kinds in the history.
     let site = tmp.join("site");
-    let o = run(&["publish", "--store", &st, "-o", &s(&site)]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = rdnaprobe(["publish", "--store", &st, "-o", &s(&site)]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     let page = std::fs::read_to_string(site.join("i/v_log_f32.html")).unwrap();
     let shares: Vec<String> = page
         .lines()

@@ -7,36 +7,28 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-use common::{add_f32_spec, BIN};
+use common::{add_f32_spec, command, ok};
 
 // 36 * 3 * 2 = 216 input rows x 4 modes = 864 rows.
 const ROWS: usize = 864;
 
 fn dir(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("sweep-{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
+    let d = common::scratch_dir(&format!("sweep-{name}"));
     std::fs::write(d.join("spec.toml"), add_f32_spec("resume_test", true)).unwrap();
     d
 }
 
 fn sweep(d: &Path, out: &str, extra: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(BIN);
-    cmd.arg("sweep")
+    command(["sweep"])
         .arg(d.join("spec.toml"))
         .args(["--backend", "cpu", "--chunk", "100", "-o"])
         .arg(d.join(out))
-        .args(extra);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.output().unwrap()
-}
-
-fn ok(o: &Output) {
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        .args(extra)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap()
 }
 
 fn data_lines(bytes: &[u8]) -> usize {
@@ -132,8 +124,7 @@ fn shards_merge_into_the_unsharded_dataset() {
     assert_eq!(total, ROWS);
     // Given out of order: merge orders shards by their sweep_row cells.
     let merge = |inputs: &[&str], out: &str| {
-        Command::new(BIN)
-            .arg("merge")
+        command(["merge"])
             .args(inputs.iter().map(|n| d.join(n)))
             .arg("-o")
             .arg(d.join(out))

@@ -1,20 +1,19 @@
 //! Every example spec in datasets/specs parses (through the project's assembler where it
 //! uses `asm`) and a slice of it runs on the cpu backend into a valid dataset.
 
-use std::path::Path;
-use std::process::Command;
-
 mod common;
-use common::BIN;
+
+use std::path::Path;
+
+use common::{command, stderr};
 
 /// The row count `--dry-run` reports (`... = N rows`).
 fn dry_run_rows(spec: &Path) -> u64 {
-    let o = Command::new(BIN)
-        .args(["sweep", "--backend", "cpu", "-o", "unused.csv", "--dry-run"])
+    let o = command(["sweep", "--backend", "cpu", "-o", "unused.csv", "--dry-run"])
         .arg(spec)
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = stderr(&o);
     assert!(o.status.success(), "{}: {err}", spec.display());
     let tail = err.rsplit("= ").next().unwrap();
     tail.trim()
@@ -27,9 +26,7 @@ fn dry_run_rows(spec: &Path) -> u64 {
 fn example_specs_parse_and_run_on_cpu() {
     let specs = common::repo_files("datasets/specs", "toml");
     assert!(specs.len() >= 12, "{specs:?}");
-    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sweep-specs");
-    let _ = std::fs::remove_dir_all(&out_dir);
-    std::fs::create_dir_all(&out_dir).unwrap();
+    let out_dir = common::scratch_dir("sweep-specs");
     for spec in &specs {
         let total = dry_run_rows(spec);
         assert!(total > 0);
@@ -37,18 +34,12 @@ fn example_specs_parse_and_run_on_cpu() {
         let out = out_dir
             .join(spec.file_stem().unwrap())
             .with_extension("csv");
-        let o = Command::new(BIN)
-            .args(["sweep", "--backend", "cpu", "--shard", "1/32", "-o"])
+        let o = command(["sweep", "--backend", "cpu", "--shard", "1/32", "-o"])
             .arg(&out)
             .arg(spec)
             .output()
             .unwrap();
-        assert!(
-            o.status.success(),
-            "{}: {}",
-            spec.display(),
-            String::from_utf8_lossy(&o.stderr)
-        );
+        assert!(o.status.success(), "{}: {}", spec.display(), stderr(&o));
         let checked = rdnaprobe_dataset::verify(&out).unwrap();
         assert_eq!(checked.rows, total / 32, "{}", spec.display());
         let ds = rdnaprobe_dataset::read_dataset(&out).unwrap();

@@ -14,7 +14,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use rdnaprobe_dataset::{read_dataset, Row};
 use rdnaprobe_isa::{FloatMode, Target, Wave};
@@ -26,8 +25,7 @@ mod common;
 const MIN_AGREEMENT: f64 = 0.999;
 
 fn replay(inputs: &[PathBuf], backend: &str, out: &Path) -> Vec<Row> {
-    let o = Command::new(common::bin())
-        .arg("replay")
+    let o = common::command(["replay"])
         .args(inputs)
         .args(["--backend", backend, "-o"])
         .arg(out)
@@ -36,7 +34,7 @@ fn replay(inputs: &[PathBuf], backend: &str, out: &Path) -> Vec<Row> {
     assert!(
         o.status.success(),
         "replay on {backend}: {}",
-        String::from_utf8_lossy(&o.stderr)
+        common::stderr(&o)
     );
     read_dataset(out).unwrap().rows
 }

@@ -6,11 +6,8 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn rdnaprobe(args: &[&str]) -> Output {
-    Command::new(common::bin()).args(args).output().unwrap()
-}
+use common::rdnaprobe;
 
 fn records(path: &Path) -> Vec<Vec<String>> {
     let mut r = csv::ReaderBuilder::new()
@@ -46,23 +43,17 @@ fn one_altered_uniform_cell_is_found_by_diff_and_report() {
     let input = dir.join("waves.csv");
     write(&input, &big);
     let replayed = dir.join("cpu.csv");
-    let o = Command::new(common::bin())
-        .args(["replay", "-b", "cpu", "-o"])
+    let o = common::command(["replay", "-b", "cpu", "-o"])
         .arg(&replayed)
         .arg(&input)
         .output()
         .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", common::stderr(&o));
     let (input, replayed) = (input.to_str().unwrap(), replayed.to_str().unwrap());
 
     // The replay agrees with the hand-computed rows, uniform cells included.
-    let same = rdnaprobe(&["diff", input, replayed]);
-    assert_eq!(
-        same.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&same.stdout)
-    );
+    let same = rdnaprobe(["diff", input, replayed]);
+    assert_eq!(same.status.code(), Some(0), "{}", common::stdout(&same));
 
     // Alter s3 of the s_out of the second-to-last wave that has one.
     let mut rows = records(Path::new(replayed));
@@ -85,7 +76,7 @@ fn one_altered_uniform_cell_is_found_by_diff_and_report() {
     write(&altered, &rows);
     let altered = altered.to_str().unwrap();
 
-    let out = rdnaprobe(&[
+    let out = rdnaprobe([
         "diff",
         replayed,
         altered,
@@ -93,12 +84,7 @@ fn one_altered_uniform_cell_is_found_by_diff_and_report() {
         "csv",
         "--differences-only",
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(1), "{}", common::stderr(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().skip(1).collect();
     assert_eq!(
@@ -121,13 +107,8 @@ fn one_altered_uniform_cell_is_found_by_diff_and_report() {
         return;
     }
     let report = dir.join("report");
-    let out = rdnaprobe(&["report", input, altered, "-o", report.to_str().unwrap()]);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = rdnaprobe(["report", input, altered, "-o", report.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", common::stderr(&out));
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(report.join("summary.json")).unwrap()).unwrap();
     assert_eq!(json["unexpected_rows"], 1, "{json}");

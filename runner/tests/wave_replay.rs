@@ -7,20 +7,18 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
 use rdnaprobe_dataset::{read_dataset, Dataset, WaveCol, WaveLayout};
 
 const UNIFORM_OUT: [WaveCol; 6] = WaveCol::UNIFORM_OUT;
 
 fn replay(input: &Path, backend: &str, out: &Path) {
-    let o = Command::new(common::bin())
-        .args(["replay", "-b", backend, "-o"])
+    let o = common::command(["replay", "-b", backend, "-o"])
         .arg(out)
         .arg(input)
         .output()
         .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", common::stderr(&o));
 }
 
 /// Compares a replay output with the dataset's expected cells; returns the rows compared.
@@ -103,13 +101,12 @@ fn a_bad_wave_cell_is_an_error_with_its_location() {
         w.write_record(rec).unwrap();
     }
     w.flush().unwrap();
-    let o = Command::new(common::bin())
-        .args(["replay", "-b", "cpu"])
+    let o = common::command(["replay", "-b", "cpu"])
         .arg(&bad)
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = common::stderr(&o);
     assert!(
         err.contains(&format!("bad.csv:3:{} (exec_in)", col + 1)),
         "{err}"

@@ -1,13 +1,111 @@
-//! Helpers shared by the integration tests (each test file uses some of them).
+//! Helpers shared by the integration tests (each test file uses some of them): running the
+//! binary and reading what it printed, the repository's files and fixtures, scratch
+//! directories, the sweep spec of the plan and sweep tests, and the lavapipe checks.
 #![allow(dead_code)]
 
 #[path = "../../../recompiler/tests/common/spirv_val.rs"]
 pub mod spirv_val;
 
+use std::ffi::OsStr;
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_rdnaprobe");
+
+/// `rdnaprobe ARGS` as a command, to add environment variables or a working directory.
+pub fn command<I, S>(args: I) -> Command
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let mut cmd = Command::new(bin());
+    cmd.args(args);
+    cmd
+}
+
+/// Runs `rdnaprobe ARGS` to the end; stdout and stderr are captured.
+pub fn rdnaprobe<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    command(args).output().expect("rdnaprobe runs")
+}
+
+/// Runs `rdnaprobe ARGS` with the environment variables `env` added.
+pub fn rdnaprobe_env<I, S>(args: I, env: &[(&str, &str)]) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let mut cmd = command(args);
+    cmd.envs(env.iter().copied());
+    cmd.output().expect("rdnaprobe runs")
+}
+
+/// Runs `rdnaprobe ARGS` with `stdin` as its standard input.
+pub fn rdnaprobe_stdin<I, S>(args: I, stdin: &str) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let mut child = command(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("rdnaprobe runs");
+    let mut pipe = child.stdin.take().expect("stdin");
+    pipe.write_all(stdin.as_bytes()).expect("write stdin");
+    drop(pipe);
+    child.wait_with_output().expect("rdnaprobe finishes")
+}
+
+/// Bytes the binary printed, as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+pub fn stdout(o: &Output) -> String {
+    text(&o.stdout)
+}
+
+pub fn stderr(o: &Output) -> String {
+    text(&o.stderr)
+}
+
+/// Everything the command printed: stdout, then stderr.
+pub fn printed(o: &Output) -> String {
+    stdout(o) + &stderr(o)
+}
+
+/// Requires exit code 0 and returns what the command said on stderr.
+pub fn ok(o: &Output) -> String {
+    let err = stderr(o);
+    assert!(o.status.success(), "exit {:?}: {err}", o.status.code());
+    err
+}
+
+/// A path as one command-line word.
+pub fn s(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// A fixture of the reports crate's tests (`reports/tests/fixtures/NAME`).
+pub fn fixture(name: &str) -> PathBuf {
+    repo_root().join("reports/tests/fixtures").join(name)
+}
+
+/// [`fixture`] as one command-line word.
+pub fn fixture_arg(name: &str) -> String {
+    s(&fixture(name))
+}
+
+/// A shipped hardware dataset (`datasets/rdna2/NAME`).
+pub fn shipped(name: &str) -> PathBuf {
+    repo_root().join("datasets/rdna2").join(name)
+}
 
 /// The sweep spec `name` of the plan, sweep and Slurm tests: `v_add_f32` over the f32
 /// specials (level 1, 36 values) x 3 values under `ieee` 0/1; `full` adds 2 random `in2` and
@@ -51,10 +149,27 @@ pub fn repo_root() -> PathBuf {
 /// A fresh scratch directory `name`: under `RDNAPROBE_SCRATCH` when set, else under cargo's
 /// temporary directory for integration tests.
 pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = scratch_path(name);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    dir
+}
+
+/// A scratch path `name` that does not exist (for a command that creates it): removed if an
+/// earlier run left it, under the same root as [`scratch_dir`].
+pub fn scratch_path(name: &str) -> PathBuf {
     let root = std::env::var_os("RDNAPROBE_SCRATCH")
         .map_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")), PathBuf::from);
-    let dir = root.join(name);
-    let _ = std::fs::remove_dir_all(&dir);
+    let path = root.join(name);
+    let _ = std::fs::remove_dir_all(&path);
+    path
+}
+
+/// `target/test-artifacts`, where tests keep what a person may want to look at (screenshots).
+pub fn artifacts_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("target dir")
+        .join("test-artifacts");
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     dir
 }
