@@ -1,6 +1,7 @@
 //! `rdnaprobe decode` and `rdnaprobe encode` end to end: words as arguments and on stdin, text
-//! and JSON output, unsupported opcodes, and the exit code 2 with its message for input that is
-//! not hex, a truncated stream, a bad option or bad assembly.
+//! and JSON output, unsupported opcodes, the target flag and its old spelling, and the exit
+//! code 2 with its message for input that is not hex, a truncated stream, a bad option or bad
+//! assembly.
 
 mod common;
 
@@ -100,13 +101,35 @@ fn bad_options_exit_2() {
     let out = rdnaprobe(["decode", "--wave", "16", "0x7e140304"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("--wave must be 32 or 64"));
-    let out = rdnaprobe(["decode", "--mcpu", "gfx900", "0x7e140304"]);
+    for flag in ["--gfx", "--mcpu"] {
+        let out = rdnaprobe(["decode", flag, "gfx900", "0x7e140304"]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("gfx900") && err.contains("gfx1030..gfx1036"),
+            "{flag}: {err}"
+        );
+    }
+    let out = rdnaprobe(["decode", "--format", "xml", "0x7e140304"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("gfx900"),
-        "{}",
-        text(&out.stderr)
-    );
+    let err = text(&out.stderr);
+    assert!(err.contains("xml") && err.contains("text, json"), "{err}");
+}
+
+/// VOP2 opcode 6 with v10, v4, v5: `v_mac_legacy_f32` on RDNA1, `v_fmac_legacy_f32` on RDNA2.
+const FMAC_LEGACY: &str = "0x0c140b04";
+
+#[test]
+fn the_target_is_gfx_and_mcpu_is_its_hidden_alias() {
+    let rdna2 = rdnaprobe(["decode", FMAC_LEGACY]);
+    let gfx = rdnaprobe(["decode", "--gfx", "gfx1010", FMAC_LEGACY]);
+    let mcpu = rdnaprobe(["decode", "--mcpu", "gfx1010", FMAC_LEGACY]);
+    assert_eq!(text(&rdna2.stdout), "v_fmac_legacy_f32_e32 v10, v4, v5\n");
+    assert_eq!(text(&gfx.stdout), "v_mac_legacy_f32_e32 v10, v4, v5\n");
+    assert_eq!(gfx.stdout, mcpu.stdout);
+    let help = text(&rdnaprobe(["decode", "--help"]).stdout);
+    assert!(help.contains("--gfx <TARGET>"), "{help}");
+    assert!(!help.contains("mcpu"), "{help}");
 }
 
 #[test]

@@ -128,3 +128,42 @@ fn bad_inputs_exit_2_with_file_line_column() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn the_ulp_bound_is_ulp_with_ulp_k_its_hidden_alias_and_at_least_1() {
+    let diff = |flag: &str, k: &str| {
+        rdnaprobe([
+            "diff",
+            &fixture_arg("reference.csv"),
+            &fixture_arg("candidate.csv"),
+            flag,
+            k,
+        ])
+    };
+    // The candidate has one row 2..=4 ULP off: `ulp<=k` at K = 4, `wrong` at K = 2.
+    let four = text(&diff("--ulp", "4").stdout);
+    assert!(four.contains("\nulp<=k "), "{four}");
+    let two = diff("--ulp", "2");
+    assert_eq!(two.status.code(), Some(1), "{}", text(&two.stderr));
+    assert!(
+        !text(&two.stdout).contains("\nulp<=k "),
+        "{}",
+        text(&two.stdout)
+    );
+    assert_eq!(diff("--ulp-k", "2").stdout, two.stdout);
+    // K = 1 is taken as given (an empty `ulp<=k` class), not raised.
+    assert_eq!(diff("--ulp", "1").stdout, two.stdout);
+    for k in ["0", "1.5", "four"] {
+        let out = diff("--ulp", k);
+        assert_eq!(out.status.code(), Some(2), "{k}");
+        assert!(out.stdout.is_empty(), "{k}");
+        let err = text(&out.stderr);
+        assert!(err.contains("--ulp <K>"), "{k}: {err}");
+    }
+    assert!(text(&diff("--ulp", "0").stderr).contains("at least 1"));
+    let help = text(&rdnaprobe(["diff", "--help"]).stdout);
+    assert!(
+        help.contains("--ulp <K>") && !help.contains("ulp-k"),
+        "{help}"
+    );
+}

@@ -89,7 +89,7 @@ fn killed_runs_resume_to_the_uninterrupted_result() {
         assert!(text(&o.stderr).contains("--resume"), "{}", text(&o.stderr));
 
         // Another run's settings are refused.
-        let o = exhaustive(&out, &["--resume", "--ulp-k", "9"], &[]);
+        let o = exhaustive(&out, &["--resume", "--ulp", "9"], &[]);
         assert_eq!(o.status.code(), Some(2), "{name}: {}", text(&o.stderr));
         assert!(
             text(&o.stderr).contains("different run"),

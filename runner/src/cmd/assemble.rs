@@ -12,9 +12,9 @@ use rdnaprobe_oracle::{assemble_probe, Comgr, FloatMode, Mode, ModeField, Target
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Target: gfx1030 ... gfx1036.
-    #[arg(long)]
-    pub mcpu: String,
+    // The chip the probe kernel is assembled for: gfx1030 ... gfx1036.
+    #[command(flatten)]
+    pub gfx: super::args::Gfx,
     /// Wave size, 32 or 64.
     #[arg(long, default_value_t = 32)]
     pub wave: u32,
@@ -50,25 +50,9 @@ pub struct Args {
     pub source: Option<PathBuf>,
 }
 
-/// Parses `0x7e140304 0xabcdabcd` or `7e140304,abcdabcd`; errors name the word's position.
+/// The body's words of `--encoding`; errors name the word's position.
 pub fn parse_words(text: &str) -> anyhow::Result<Vec<u32>> {
-    let words: Vec<u32> = text
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .enumerate()
-        .map(|(i, t)| {
-            let digits = t
-                .strip_prefix("0x")
-                .or_else(|| t.strip_prefix("0X"))
-                .unwrap_or(t);
-            u32::from_str_radix(digits, 16).map_err(|e| {
-                anyhow::anyhow!(
-                    "--encoding word {} (`{t}`): not a 32-bit hex word: {e}",
-                    i + 1
-                )
-            })
-        })
-        .collect::<anyhow::Result<_>>()?;
+    let words = super::args::parse_words(text).map_err(|e| anyhow::anyhow!("--encoding {e}"))?;
     anyhow::ensure!(!words.is_empty(), "--encoding has no words");
     Ok(words)
 }
@@ -121,10 +105,10 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let target: Target = args.mcpu.parse()?;
+    let target = args.gfx.gfx;
     anyhow::ensure!(
         Target::GFX103X.contains(&target),
-        "--mcpu {target}: the probe kernel is assembled for one RDNA2 chip, gfx1030 ... gfx1036"
+        "--gfx {target}: the probe kernel is assembled for one RDNA2 chip, gfx1030 ... gfx1036"
     );
     super::check_output_file(&args.output)?;
     if let Some(src) = &args.source {
@@ -161,15 +145,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn words_parse_with_positions_in_errors() {
-        assert_eq!(
-            parse_words("0x7e140304 abcdABCD,0X1").unwrap(),
-            vec![0x7e14_0304, 0xabcd_abcd, 1]
-        );
+    fn encoding_errors_name_the_flag_and_the_word() {
+        assert_eq!(parse_words("0x7e140304,1").unwrap(), vec![0x7e14_0304, 1]);
         let err = parse_words("0x1 0xZZ").unwrap_err().to_string();
-        assert!(err.contains("word 2") && err.contains("0xZZ"), "{err}");
-        assert!(parse_words("1ffffffff").is_err());
-        assert!(parse_words("  ").is_err());
+        assert_eq!(
+            err,
+            "--encoding column 5: `0xZZ` is not a 32-bit hex word (word 2)"
+        );
+        assert_eq!(
+            parse_words("  ").unwrap_err().to_string(),
+            "--encoding has no words"
+        );
     }
 
     #[test]

@@ -14,9 +14,9 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableOrJson::Table)]
     pub format: TableOrJson,
-    /// Target whose mnemonics and rules are reported.
-    #[arg(long, default_value = "gfx1030")]
-    pub gfx: String,
+    // The target whose mnemonics and rules are reported.
+    #[command(flatten)]
+    pub gfx: super::args::Gfx,
 }
 
 /// Lowered and total opcodes of one family.
@@ -75,11 +75,7 @@ pub fn coverage(gfx: Target) -> Coverage {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let gfx: Target = args
-        .gfx
-        .parse()
-        .map_err(|e| anyhow::anyhow!("--gfx: {e}"))?;
-    let report = coverage(gfx);
+    let report = coverage(args.gfx.gfx);
     super::print_report(args.format, &report, write_table)
 }
 

@@ -8,57 +8,35 @@ use rdnaprobe_isa::{decode_stream, Decoded, Target, Wave};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Target GPU (gfx1010, gfx1013, gfx1030..gfx1036).
-    #[arg(long, default_value = "gfx1030")]
-    mcpu: String,
+    #[command(flatten)]
+    gfx: super::args::Gfx,
     /// Wave size: 32 or 64.
     #[arg(long, default_value_t = 32)]
     wave: u32,
     /// Output format: text (llvm-mc syntax) or json (JSON Lines).
-    #[arg(long, default_value = "text")]
-    format: String,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
     /// Hex words (`0x7e145504`); without them each stdin line is one stream.
     words: Vec<String>,
 }
 
-/// Parse hex words of one stream; errors name the line, column and word position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+/// The words of one stream; errors name the line as well as the column and word.
 fn parse_words(line: &str, line_no: usize) -> anyhow::Result<Vec<u32>> {
-    let mut out = Vec::new();
-    let mut col = 1;
-    for (idx, tok) in line
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .enumerate()
-    {
-        let start = col;
-        col += tok.len() + 1;
-        if tok.is_empty() {
-            continue;
-        }
-        let digits = tok
-            .strip_prefix("0x")
-            .or_else(|| tok.strip_prefix("0X"))
-            .unwrap_or(tok);
-        match u32::from_str_radix(digits, 16) {
-            Ok(w) if !digits.is_empty() => out.push(w),
-            _ => bail!(
-                "line {line_no}, column {start}: `{tok}` is not a 32-bit hex word (token {})",
-                idx + 1
-            ),
-        }
-    }
-    Ok(out)
+    super::args::parse_words(line).map_err(|e| anyhow::anyhow!("line {line_no}, {e}"))
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let target: Target = args.mcpu.parse()?;
+    let target = args.gfx.gfx;
     let Ok(wave) = Wave::from_lanes(args.wave) else {
         bail!("--wave must be 32 or 64, not {}", args.wave)
     };
-    let json = match args.format.as_str() {
-        "text" => false,
-        "json" => true,
-        f => bail!("--format must be text or json, not `{f}`"),
-    };
+    let json = args.format == Format::Json;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if !args.words.is_empty() {

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use rdnaprobe_dataset::AtomicFile;
-use rdnaprobe_reports::diff::{Options, DEFAULT_ULP_K};
+use rdnaprobe_reports::diff::Options;
 use rdnaprobe_reports::output::{row_json, write_csv_line, CsvSink, JsonSink, Table};
 use rdnaprobe_reports::pipeline::diff_paths;
 use rdnaprobe_reports::{Known, RowDiff};
@@ -40,9 +40,8 @@ pub struct Args {
     /// Known-discrepancy file (TOML): differences it explains are expected.
     #[arg(long)]
     pub known: Option<PathBuf>,
-    /// Bound of class `ulp<=k` (distances 2..=k; beyond is `wrong`).
-    #[arg(long = "ulp", default_value_t = DEFAULT_ULP_K, value_parser = clap::value_parser!(u64).range(1..))]
-    pub ulp_k: u64,
+    #[command(flatten)]
+    pub ulp: super::args::Ulp,
     /// Leave `exact` rows out of the CSV / JSON rows.
     #[arg(long)]
     pub differences_only: bool,
@@ -103,7 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => Known::default(),
     };
     let options = Options {
-        ulp_k: args.ulp_k,
+        ulp_k: args.ulp.ulp_k,
         known,
     };
     let mut screen = match args.format {

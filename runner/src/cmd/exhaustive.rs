@@ -42,9 +42,9 @@ pub struct Args {
     pub modes: String,
     #[arg(long, default_value_t = 32)]
     pub wave: u32,
-    /// Target whose instruction table decodes the body.
-    #[arg(long, default_value = "gfx1030")]
-    pub gfx: String,
+    // The target whose instruction table decodes the body.
+    #[command(flatten)]
+    pub gfx: super::args::Gfx,
     /// Candidate backend: cpu, cpu:interp, vulkan[:lavapipe|nvidia|radv|N].
     #[arg(long, short, default_value = "cpu")]
     pub backend: String,
@@ -60,9 +60,8 @@ pub struct Args {
     /// Mismatching rows written to mismatches.csv; the rest are counted.
     #[arg(long, default_value_t = 10_000)]
     pub max_mismatches: usize,
-    /// The k of the ulp<=k class.
-    #[arg(long, default_value_t = 4)]
-    pub ulp_k: u64,
+    #[command(flatten)]
+    pub ulp: super::args::Ulp,
     /// CPU threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -78,19 +77,6 @@ pub struct Args {
     /// reference: only blocks whose digest differs are computed by `--reference` and diffed.
     #[arg(long)]
     pub against_digests: Option<PathBuf>,
-}
-
-fn parse_words(s: &str) -> anyhow::Result<Vec<u32>> {
-    s.split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let h = w
-                .strip_prefix("0x")
-                .or_else(|| w.strip_prefix("0X"))
-                .unwrap_or(w);
-            u32::from_str_radix(h, 16).with_context(|| format!("`{w}` is not a hex word"))
-        })
-        .collect()
 }
 
 /// Readable text of a body, one instruction after another.
@@ -110,15 +96,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let words = match (&args.asm, &args.words) {
         (Some(text), _) => rdnaprobe_isa::assemble(&text.replace(';', "\n"))
             .with_context(|| format!("assembling `{text}`"))?,
-        (None, Some(w)) => parse_words(w)?,
+        (None, Some(w)) => {
+            super::args::parse_words(w).map_err(|e| anyhow::anyhow!("--words {e}"))?
+        }
         (None, None) => anyhow::bail!("give the body with --asm or --words"),
     };
     anyhow::ensure!(!words.is_empty(), "the body has no instruction words");
     let wave = crate::plan::modes::wave(args.wave).map_err(|e| anyhow::anyhow!("wave {e}"))?;
-    let gfx: Target = args
-        .gfx
-        .parse()
-        .map_err(|e| anyhow::anyhow!("--gfx: {e}"))?;
+    let gfx = args.gfx.gfx;
     let plan = Plan {
         instruction: body_text(&words, gfx, wave)?,
         words,
@@ -128,7 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         gfx,
         chunk_rows: Plan::round_chunk(args.chunk),
         max_mismatches: args.max_mismatches,
-        ulp_k: args.ulp_k.max(2),
+        ulp_k: args.ulp.ulp_k,
     };
     let candidate = Engine::parse(&args.backend)?;
     let reference = match args.reference.as_str() {

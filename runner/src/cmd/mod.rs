@@ -1,6 +1,7 @@
 //! One module per subcommand. Each exposes `Args` (clap) and `run(Args) -> anyhow::Result<ExitCode>`:
 //! `Ok(0)` success, `Ok(1)` ran but found unexpected mismatches, `Err` becomes exit code 2.
 
+pub mod args;
 pub mod assemble;
 pub mod coverage;
 pub mod decode;

@@ -43,9 +43,8 @@ pub struct Args {
     /// Known-discrepancy file (TOML).
     #[arg(long)]
     pub known: Option<PathBuf>,
-    /// Bound of class `ulp<=k`.
-    #[arg(long = "ulp", default_value_t = rdnaprobe_reports::diff::DEFAULT_ULP_K, value_parser = clap::value_parser!(u64).range(1..))]
-    pub ulp_k: u64,
+    #[command(flatten)]
+    pub ulp: super::args::Ulp,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
 }
@@ -138,7 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => Known::default(),
     };
     let options = Options {
-        ulp_k: args.ulp_k,
+        ulp_k: args.ulp.ulp_k,
         known,
     };
     let side = |label: &str, files, backend| Side {

@@ -70,8 +70,8 @@ pub struct Args {
     #[arg(long, requires = "one_row")]
     pub wave: Option<u32>,
     /// One row's target (the row's `gfx` cell), e.g. gfx1030.
-    #[arg(long, requires = "one_row")]
-    pub gfx: Option<String>,
+    #[arg(long, alias = "mcpu", value_name = "TARGET", requires = "one_row", value_parser = super::args::target)]
+    pub gfx: Option<rdnaprobe_isa::Target>,
     /// A line per input (with -o DIR/), with the default-mode notes of each.
     #[arg(long, short)]
     pub verbose: bool,

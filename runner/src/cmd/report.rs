@@ -19,9 +19,8 @@ pub struct Args {
     /// Known-discrepancy file (TOML): differences it explains are expected.
     #[arg(long)]
     pub known: Option<PathBuf>,
-    /// Bound of class `ulp<=k`.
-    #[arg(long = "ulp", default_value_t = rdnaprobe_reports::diff::DEFAULT_ULP_K, value_parser = clap::value_parser!(u64).range(1..))]
-    pub ulp_k: u64,
+    #[command(flatten)]
+    pub ulp: super::args::Ulp,
     /// Title of the report.
     #[arg(long)]
     pub title: Option<String>,
@@ -41,7 +40,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let options = ReportOptions {
         reference: args.reference,
         diff: Options {
-            ulp_k: args.ulp_k,
+            ulp_k: args.ulp.ulp_k,
             known,
         },
         title: args.title,

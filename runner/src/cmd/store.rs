@@ -40,9 +40,8 @@ pub struct AddArgs {
     /// Known-discrepancy file (TOML): the results' `unexpected` flag leaves its rows out.
     #[arg(long)]
     pub known: Option<PathBuf>,
-    /// Bound of class `ulp<=k`.
-    #[arg(long = "ulp", default_value_t = rdnaprobe_reports::diff::DEFAULT_ULP_K, value_parser = clap::value_parser!(u64).range(1..))]
-    pub ulp_k: u64,
+    #[command(flatten)]
+    pub ulp: super::args::Ulp,
     /// The run's time (RFC 3339; default: the outputs' manifests' `created`).
     #[arg(long)]
     pub time: Option<String>,
@@ -83,7 +82,7 @@ fn add(args: AddArgs) -> anyhow::Result<ExitCode> {
     let options = AddOptions {
         references: args.references,
         diff: Options {
-            ulp_k: args.ulp_k,
+            ulp_k: args.ulp.ulp_k,
             known,
         },
         time: args.time,

@@ -9,10 +9,7 @@ use super::gen::{sreg, Item, Program};
 /// the project's assembler makes of it.
 pub fn encode_line(line: &str) -> Result<Vec<u32>, String> {
     match line.split_once("; words:") {
-        Some((_, words)) => words
-            .split_whitespace()
-            .map(|w| u32::from_str_radix(w.trim_start_matches("0x"), 16).map_err(|e| e.to_string()))
-            .collect(),
+        Some((_, words)) => crate::cmd::args::parse_words(words).map_err(|e| e.to_string()),
         None => assemble(line).map_err(|e| e.to_string()),
     }
 }

@@ -8,7 +8,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use rdnaprobe_dataset::{parse_hex, ModeCells, ModeField, Reader, Row, Status, Target, Wave};
+use rdnaprobe_dataset::{parse_hex, ModeCells, ModeField, Reader, Row, Status, Wave};
 use rdnaprobe_reports::format;
 
 use super::Args;
@@ -97,13 +97,7 @@ fn row_from_args(args: &Args) -> anyhow::Result<Row> {
             *slot = parse_hex(cell.trim()).map_err(|e| anyhow::anyhow!("--in{k} `{cell}`: {e}"))?;
         }
     }
-    let gfx = match &args.gfx {
-        None => String::new(),
-        Some(g) => {
-            Target::from_cell(g).map_err(|e| anyhow::anyhow!("--gfx {g}: {e}"))?;
-            g.clone()
-        }
-    };
+    let gfx = args.gfx.map(|g| g.to_string()).unwrap_or_default();
     Ok(Row {
         instruction,
         encoding,
