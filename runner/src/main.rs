@@ -73,7 +73,6 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    reset_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Decode(a) => cmd::decode::run(a),
@@ -126,16 +125,16 @@ fn error_line(err: &anyhow::Error) -> String {
     line
 }
 
-/// A closed pipe (`rdnaprobe decode | head`) ends the program quietly.
+/// A closed pipe (`rdnaprobe decode | head`) ends the program quietly, with exit code 0.
+/// Rust programs start with SIGPIPE ignored, so a write to a closed pipe fails with EPIPE
+/// instead of killing the process (which also keeps a dead worker's pipe from killing the
+/// hip backend's parent). Commands write stdout through `io::Write` and return the error
+/// (never `print!`, which would panic), and it ends here.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
         e.downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
-}
-
-fn reset_sigpipe() {
-    // Writing to a closed pipe returns EPIPE instead of killing the process; see is_broken_pipe.
 }
 
 #[cfg(test)]

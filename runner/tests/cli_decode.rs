@@ -1,11 +1,11 @@
 //! `rdnaprobe decode` and `rdnaprobe encode` end to end: words as arguments and on stdin, text
-//! and JSON output, unsupported opcodes, the target flag and its old spelling, and the exit
-//! code 2 with its message for input that is not hex, a truncated stream, a bad option or bad
-//! assembly.
+//! and JSON output, unsupported opcodes, the target flag and its old spelling, a closed pipe
+//! (exit 0, nothing said), and the exit code 2 with its message for input that is not hex, a
+//! truncated stream, a bad option or bad assembly.
 
 mod common;
 
-use common::{rdnaprobe, rdnaprobe_stdin, text};
+use common::{rdnaprobe, rdnaprobe_into_closed_pipe, rdnaprobe_stdin, text};
 
 #[test]
 fn decodes_words_given_as_arguments() {
@@ -130,6 +130,16 @@ fn the_target_is_gfx_and_mcpu_is_its_hidden_alias() {
     let help = text(&rdnaprobe(["decode", "--help"]).stdout);
     assert!(help.contains("--gfx <TARGET>"), "{help}");
     assert!(!help.contains("mcpu"), "{help}");
+}
+
+#[test]
+fn a_closed_pipe_ends_decode_quietly() {
+    // 20,000 lines of text, far more than a pipe holds.
+    let mut args = vec!["decode".to_string()];
+    args.extend(std::iter::repeat_n("0x7e140304".to_string(), 20_000));
+    let out = rdnaprobe_into_closed_pipe(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
 }
 
 #[test]

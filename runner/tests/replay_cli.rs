@@ -325,3 +325,13 @@ fn one_row_errors_are_exit_2_and_say_what_is_wrong() {
         assert!(o.stdout.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn a_closed_pipe_ends_the_replay_quietly() {
+    // Some 1,000 rows of CSV on stdout, many times what a pipe holds.
+    let input = shipped("vop1_float_unary.csv");
+    let o = common::rdnaprobe_into_closed_pipe([OsStr::new("replay"), input.as_os_str()]);
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("error") && !err.contains("panicked"), "{err}");
+}

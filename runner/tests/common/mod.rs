@@ -259,3 +259,29 @@ pub fn exhaustive_on_lavapipe_agrees(
     assert_eq!(m["rows"], rows, "{what}");
     assert_eq!(m["mismatches"]["total"], 0, "{what}: {}", m["mismatches"]);
 }
+
+/// Runs `rdnaprobe ARGS` with stdout a pipe that is closed after the first bytes (as `| head
+/// -c 100` would), and returns how it ended. Its output must be larger than a pipe's buffer
+/// (64 KiB) for the close to hit a write.
+pub fn rdnaprobe_into_closed_pipe<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    use std::io::Read;
+    let mut child = command(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("rdnaprobe runs");
+    let mut first = [0u8; 100];
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_exact(&mut first)
+        .expect("the first 100 bytes");
+    // The read end is closed here; the command's next write fails with EPIPE.
+    child.wait_with_output().expect("rdnaprobe finishes")
+}
