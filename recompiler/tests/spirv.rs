@@ -266,7 +266,11 @@ fn snapshots_match_and_validate() {
         }
         match std::fs::read_to_string(&path) {
             Ok(old) if old == text => {}
-            Ok(_) => failures.push(format!("{} is stale", path.display())),
+            Ok(old) => failures.push(format!(
+                "{} is stale (- the file, + what the case emits now):\n{}",
+                path.display(),
+                common::line_diff::line_diff(&old, &text, 80)
+            )),
             Err(e) => failures.push(format!("{}: {e}", path.display())),
         }
     }
@@ -288,6 +292,24 @@ fn snapshots_match_and_validate() {
         "{}\nrun with BLESS=1 to rewrite",
         failures.join("\n")
     );
+}
+
+#[test]
+fn a_stale_snapshot_shows_the_changed_lines() {
+    let old: String = (1..=20).map(|i| format!("%{i} = OpLoad\n")).collect();
+    let new = old
+        .replace("%5 = OpLoad\n", "%5 = OpIAdd\n")
+        .replace("%18 = OpLoad\n", "");
+    let diff = common::line_diff::line_diff(&old, &new, 100);
+    assert_eq!(
+        diff,
+        "@@ old line 2\n %2 = OpLoad\n %3 = OpLoad\n %4 = OpLoad\n-%5 = OpLoad\n+%5 = OpIAdd\n \
+         %6 = OpLoad\n %7 = OpLoad\n %8 = OpLoad\n@@ old line 15\n %15 = OpLoad\n %16 = OpLoad\n \
+         %17 = OpLoad\n-%18 = OpLoad\n %19 = OpLoad\n %20 = OpLoad"
+    );
+    assert_eq!(common::line_diff::line_diff(&old, &old, 100), "");
+    let cut = common::line_diff::line_diff(&old, &new, 3);
+    assert!(cut.ends_with("\n... 13 more diff lines"), "{cut}");
 }
 
 #[test]
