@@ -1,7 +1,8 @@
 //! Replays every shipped hardware row (datasets/rdna2/*.csv, lane contract) through
 //! decode -> lower -> interp and compares out0/out1 bit for bit (an empty expected cell is not
-//! compared). Prints per-file exact shares, asserts the overall share >= 99% and that every
-//! mismatching row is listed in tests/expected-mismatches.toml with its reason class.
+//! compared). Prints per-file exact shares, asserts the overall share >= 99%, that every
+//! mismatching row is listed in tests/expected-mismatches.toml with its reason class, and that
+//! every listed row still mismatches (a stale entry fails the test).
 //!
 //! `BLESS=1 cargo test -p rdnaprobe-recompiler --test replay_hwdata` rewrites the list (new
 //! rows get the class `unclassified`, rows that match again are dropped).
@@ -86,8 +87,9 @@ fn bless_expected(entries: &[KnownEntry], mism: &BTreeMap<String, String>) {
     let mut text = String::from(
         "# Known differences of scope `hardware`: rows of datasets/rdna2 that the CPU model does not\n\
          # reproduce bit for bit, grouped by reason (format: recompiler/isa/src/known.rs). The\n\
-         # replay_hwdata test fails on a mismatching row listed nowhere; BLESS=1 rewrites the row\n\
-         # lists (new rows go to `unclassified`: classify them by hand).\n",
+         # replay_hwdata test fails on a mismatching row listed nowhere and on a listed row that\n\
+         # matches; BLESS=1 rewrites the row lists (new rows go to `unclassified`: classify them by\n\
+         # hand).\n",
     );
     let mut write =
         |id: &str, rule: Option<&str>, reason: &str, evidence: &str, rows: Vec<&str>| {
@@ -212,7 +214,8 @@ fn replay_shipped_hardware_rows() {
     }
 
     let (entries, listed) = load_expected();
-    if std::env::var("BLESS").is_ok_and(|v| v == "1") {
+    let bless = std::env::var("BLESS").is_ok_and(|v| v == "1");
+    if bless {
         bless_expected(&entries, &mism);
     }
     let new: Vec<String> = mism
@@ -220,19 +223,24 @@ fn replay_shipped_hardware_rows() {
         .filter(|(id, _)| !listed.contains_key(*id))
         .map(|(id, why)| format!("{id}: {why}"))
         .collect();
-    let fixed: Vec<&String> = listed.keys().filter(|id| !mism.contains_key(*id)).collect();
-    if !fixed.is_empty() {
-        eprintln!(
-            "{} listed rows match now (run with BLESS=1 to drop them): {:?}",
-            fixed.len(),
-            fixed
-        );
-    }
+    // A listed row that was replayed and matches is a stale entry: the list must say what
+    // differs today (rows of another RDNAPROBE_HWDATA folder are not judged).
+    let replayed: std::collections::HashSet<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+    let stale: Vec<&String> = listed
+        .keys()
+        .filter(|id| replayed.contains(id.as_str()) && !mism.contains_key(*id))
+        .collect();
     assert!(
         new.is_empty(),
         "{} rows mismatch that are not in expected-mismatches.toml:\n{}",
         new.len(),
         new.join("\n")
+    );
+    assert!(
+        bless || stale.is_empty(),
+        "{} rows listed in expected-mismatches.toml match now: {stale:?}; drop them with \
+         `BLESS=1 cargo test -p rdnaprobe-recompiler --test replay_hwdata`",
+        stale.len()
     );
     assert!(share >= 0.99, "exact share {share:.4} is below 0.99");
 }
