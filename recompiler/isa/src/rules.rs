@@ -12,7 +12,8 @@ pub(crate) struct Shape {
 }
 
 /// Operand tokens of an llvm-mc text line: the first word of each comma-separated operand
-/// after the mnemonic, with `/* ... */` comments removed.
+/// after the mnemonic, with `/* ... */` comments removed. Commas inside parentheses and
+/// brackets belong to one operand or modifier (`hwreg(52, 8, 3)`, `op_sel_hi:[0,0,0]`).
 pub(crate) fn probe_operands(text: &str) -> Vec<String> {
     let mut clean = String::new();
     let mut rest = text;
@@ -27,7 +28,22 @@ pub(crate) fn probe_operands(text: &str) -> Vec<String> {
     let Some((_, ops)) = clean.trim().split_once(char::is_whitespace) else {
         return Vec::new();
     };
-    ops.split(',')
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in ops.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&ops[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&ops[start..]);
+    parts
+        .into_iter()
         .filter_map(|o| o.split_whitespace().next().map(str::to_string))
         .collect()
 }
