@@ -5,8 +5,9 @@
 //! zero, for example) decode to what the hardware runs: unused fields are kept, not checked.
 
 use crate::layout::{self, Field, Fields, Slot};
+use crate::opcode::Opcode;
 use crate::operand;
-use crate::table::{self, flags, Family, OpInfo};
+use crate::table::{self, Family, Flags, OpInfo};
 
 /// The encoding actually used by an instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -230,7 +231,7 @@ fn length(fmt: Format, words: &[u32]) -> (&'static str, usize) {
             };
             let src0 = src9(w0, 0);
             let info = short_info(fmt, w0);
-            let lit_op = info.is_some_and(|i| i.has(flags::LITERAL_OPERAND));
+            let lit_op = info.is_some_and(|i| i.has(Flags::LITERAL_OPERAND));
             let n = match src0 {
                 operand::SDWA | operand::DPP16 | operand::DPP8 | operand::DPP8_FI => 2,
                 operand::LITERAL => 2,
@@ -250,7 +251,7 @@ fn length(fmt: Format, words: &[u32]) -> (&'static str, usize) {
                 return ("VOP3", 2);
             }
             // VOP3 interpolation keeps the attribute in src0: no literal there.
-            let first = usize::from(info.is_some_and(|i| i.has(flags::INTERP)));
+            let first = usize::from(info.is_some_and(|i| i.has(Flags::INTERP)));
             let lit = (first..n).any(|i| src9(w1, 9 * i as u32) == operand::LITERAL);
             (
                 if fmt == Format::Vop3 { "VOP3" } else { "VOP3P" },
@@ -271,7 +272,7 @@ fn length(fmt: Format, words: &[u32]) -> (&'static str, usize) {
         }
         Format::Sopk => {
             let info = table::lookup(Family::SOPK, ((w0 >> 23) & 0x1f) as u16);
-            let lit = info.is_some_and(|i| i.mnemonic == "s_setreg_imm32_b32");
+            let lit = info.is_some_and(|i| i.op() == Opcode::s_setreg_imm32_b32);
             ("SOPK", 1 + usize::from(lit))
         }
         Format::Sopp => ("SOPP", 1),
@@ -314,7 +315,7 @@ pub(crate) fn layouts(enc: Encoding, info: &OpInfo) -> (&'static [Slot], &'stati
         Encoding::VOP1 => (layout::VOP1, &[]),
         Encoding::VOP2 => (layout::VOP2, &[]),
         Encoding::VOPC => (layout::VOPC, &[]),
-        Encoding::VOP3 if info.has(flags::VOP3B) => (layout::VOP3B, &[]),
+        Encoding::VOP3 if info.has(Flags::VOP3B) => (layout::VOP3B, &[]),
         Encoding::VOP3 => (layout::VOP3, &[]),
         Encoding::VOP3P => (layout::VOP3P, &[]),
         Encoding::SDWA if info.family == Family::VOPC => (base, layout::SDWA_VOPC),
@@ -423,7 +424,7 @@ fn build(fmt: Format, words: &[u32]) -> Decoded {
     match table::lookup(family, opcode as u16) {
         Some(info) => {
             if matches!(enc, Encoding::SDWA | Encoding::DPP16 | Encoding::DPP8)
-                && info.has(flags::LITERAL_OPERAND)
+                && info.has(Flags::LITERAL_OPERAND)
             {
                 return unsupported(
                     Some(family),

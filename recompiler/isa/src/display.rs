@@ -1,8 +1,9 @@
 //! Printer: LLVM syntax, as `llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 --disassemble` prints it.
 
 use crate::decode::{Encoding, Instruction};
+use crate::opcode::Opcode;
 use crate::operand::{self, Operand};
-use crate::table::{Family, OperandKind, ValueType};
+use crate::table::{Family, Flags, OperandKind, ValueType};
 use crate::{Target, Wave};
 
 fn float_text(code: u16, bits: u32) -> &'static str {
@@ -226,7 +227,7 @@ impl Instruction {
 
     fn valu_text(&self, target: Target, wave: Wave) -> String {
         let info = self.info;
-        if self.encoding == Encoding::VOP3 && info.has(crate::table::flags::INTERP) {
+        if self.encoding == Encoding::VOP3 && info.has(Flags::INTERP) {
             return self.vop3_interp_text(info.mnemonic_for(target));
         }
         let m = self.modifiers();
@@ -254,10 +255,10 @@ impl Instruction {
         let srcs = self.srcs(wave);
         let specs = &info.srcs;
         let sdwa = m.sdwa;
-        let mix = info.mnemonic.starts_with("v_fma_mix");
+        let mix = info.has(Flags::FMA_MIX);
         // Integer operations take no neg/abs (the bits are ignored), except v_cndmask_b32,
         // whose sources take float modifiers.
-        let float_mods = |ty: ValueType| ty.is_float() || info.mnemonic == "v_cndmask_b32";
+        let float_mods = |ty: ValueType| ty.is_float() || info.op() == Opcode::v_cndmask_b32;
         let has_float_src = specs.iter().any(|sp| sp.ty.is_float());
         for (i, s) in srcs.iter().enumerate() {
             let ty = specs.get(i).map(|s| s.ty).unwrap_or(ValueType::B32);
@@ -326,7 +327,10 @@ impl Instruction {
             Encoding::VOP3 => {
                 // op_sel exists only on opcodes with 16-bit operands; elsewhere the bits are ignored.
                 let sixteen = info.result.bits() == 16 || specs.iter().any(|s| s.ty.bits() == 16);
-                if info.mnemonic.starts_with("v_permlane") {
+                if matches!(
+                    info.op(),
+                    Opcode::v_permlane16_b32 | Opcode::v_permlanex16_b32
+                ) {
                     // v_permlane16/x16 use op_sel bits 0 and 1 as fetch-inactive and
                     // bound-control.
                     if m.op_sel & 3 != 0 {
@@ -343,7 +347,7 @@ impl Instruction {
                 }
             }
             Encoding::VOP3P => {
-                let mix = info.mnemonic.starts_with("v_fma_mix");
+                let mix = info.has(Flags::FMA_MIX);
                 if m.op_sel != 0 {
                     out.push_str(&format!(" op_sel:{}", bits_list(m.op_sel.into(), nsrc)));
                 }

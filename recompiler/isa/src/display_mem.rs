@@ -2,15 +2,17 @@
 //! (SOPP, SOPK, SMEM, VINTRP, DS, MUBUF, MTBUF, FLAT/GLOBAL/SCRATCH, MIMG, EXP), in llvm-mc's
 //! syntax. Register widths that do not depend on the encoding's fields come from the row's
 //! operand list (the llvm-mc probe of the row); widths that do (MUBUF/MIMG `tfe`, MIMG `dmask`,
-//! `d16`, address count, FLAT address width) are computed from the fields here.
+//! `d16`, address count, FLAT address width) are computed from the fields here, with the row's
+//! flags saying which operands the opcode has.
 
 use crate::decode::{Encoding, Instruction};
 use crate::display::{invalid_note, SlotClass};
 use crate::layout::Field;
+use crate::opcode::Opcode;
 use crate::operand::{self, Operand, Reg, RegKind};
-use crate::rules;
+use crate::probe::{probe_operands, probe_widths, token_dwords};
 use crate::symbolic;
-use crate::table::{Family, ValueType};
+use crate::table::{Family, Flags, OpInfo, ValueType};
 use crate::Target;
 
 fn v(index: u32, count: u32) -> String {
@@ -39,15 +41,6 @@ fn scalar_text(op: &Operand) -> String {
         Operand::Reg(r) => operand::reg_name(r),
         other => crate::display::operand_text(other, ValueType::B32),
     }
-}
-
-/// Widths (dwords) of the register tokens of a row's probe text, in printed order.
-pub(crate) fn probe_widths(probe_text: &str) -> Vec<u8> {
-    rules::probe_operands(probe_text)
-        .iter()
-        .filter(|t| t.starts_with('v') || t.starts_with('s') || t.starts_with('['))
-        .map(|t| rules::token_dwords(t))
-        .collect()
 }
 
 fn join(mnemonic: &str, ops: &[String]) -> String {
@@ -84,37 +77,6 @@ fn hex_signed(v: i64) -> String {
     }
 }
 
-/// DS opcodes that write a VGPR destination (printed first).
-pub(crate) fn ds_has_vdst(m: &str) -> bool {
-    m.contains("_rtn_")
-        || m.starts_with("ds_read")
-        || matches!(
-            m,
-            "ds_swizzle_b32"
-                | "ds_permute_b32"
-                | "ds_bpermute_b32"
-                | "ds_append"
-                | "ds_consume"
-                | "ds_ordered_count"
-        )
-}
-
-/// DS opcodes without an address operand (their first register operand is data0).
-pub(crate) fn ds_no_addr(m: &str) -> bool {
-    m.starts_with("ds_gws")
-        || matches!(
-            m,
-            "ds_append" | "ds_consume" | "ds_read_addtid_b32" | "ds_write_addtid_b32"
-        )
-}
-
-/// The two-address DS forms (read2, write2, wrxchg2 and their st64 variants): two 8-bit
-/// offsets instead of one 16-bit offset.
-pub(crate) fn ds_two_offsets(m: &str) -> bool {
-    m.split('_')
-        .any(|t| matches!(t.trim_end_matches("st64"), "read2" | "write2" | "wrxchg2"))
-}
-
 impl Instruction {
     /// Text of the families this module prints.
     pub(crate) fn other_text(&self, target: Target) -> String {
@@ -131,7 +93,7 @@ impl Instruction {
                     f(Field::Attr),
                     ["x", "y", "z", "w"][f(Field::AttrChan) as usize & 3]
                 );
-                let src = if m == "v_interp_mov_f32" {
+                let src = if info.op() == Opcode::v_interp_mov_f32_vintrp {
                     match f(Field::Vsrc) {
                         0 => "p10".to_string(),
                         1 => "p20".to_string(),
@@ -154,11 +116,11 @@ impl Instruction {
 
     fn sopp_text(&self, m: &str) -> String {
         let imm = self.fields.get(Field::Simm16);
-        let probe = rules::probe_operands(self.info.probe_text);
-        match m {
-            "s_waitcnt" => format!("{m} {}", symbolic::waitcnt(imm)),
-            "s_sendmsg" | "s_sendmsghalt" => format!("{m} {}", symbolic::sendmsg(imm)),
-            "s_waitcnt_depctr" => format!("{m} {}", symbolic::depctr(imm)),
+        let probe = probe_operands(self.info.probe_text);
+        match self.info.op() {
+            Opcode::s_waitcnt => format!("{m} {}", symbolic::waitcnt(imm)),
+            Opcode::s_sendmsg | Opcode::s_sendmsghalt => format!("{m} {}", symbolic::sendmsg(imm)),
+            Opcode::s_waitcnt_depctr => format!("{m} {}", symbolic::depctr(imm)),
             // Opcodes whose probe printed `0x0` always print hexadecimal.
             _ if probe.first().is_some_and(|t| t.starts_with("0x")) => format!("{m} 0x{imm:x}"),
             _ if probe.is_empty() => {
@@ -169,7 +131,7 @@ impl Instruction {
                     format!("{m} {imm}")
                 }
             }
-            _ if m == "s_branch" || m.starts_with("s_cbranch") => format!("{m} {imm}"),
+            _ if self.info.has(Flags::BRANCH) => format!("{m} {imm}"),
             // Others: decimal in the inline-integer range, hexadecimal above.
             _ if imm <= 64 => format!("{m} {imm}"),
             _ => format!("{m} 0x{imm:x}"),
@@ -182,22 +144,22 @@ impl Instruction {
             let w = self.info.dsts.first().map_or(1, |d| d.dwords);
             s(self.fields.get(Field::Sdst), w)
         };
-        match m {
-            "s_getreg_b32" => format!("{m} {}, {}", sdst(), symbolic::hwreg(imm)),
-            "s_setreg_b32" => format!(
+        match self.info.op() {
+            Opcode::s_getreg_b32 => format!("{m} {}, {}", sdst(), symbolic::hwreg(imm)),
+            Opcode::s_setreg_b32 => format!(
                 "{m} {}, {}",
                 symbolic::hwreg(imm),
                 s(self.fields.get(Field::Sdst), 1)
             ),
-            "s_setreg_imm32_b32" => format!(
+            Opcode::s_setreg_imm32_b32 => format!(
                 "{m} {}, 0x{:x}",
                 symbolic::hwreg(imm),
                 self.literal.unwrap_or(0)
             ),
-            "s_version" => format!("{m} {}", symbolic::version(imm)),
+            Opcode::s_version => format!("{m} {}", symbolic::version(imm)),
             _ => {
-                let toks = rules::probe_operands(self.info.probe_text);
-                let reg = toks.first().map_or(1, |t| rules::token_dwords(t));
+                let toks = probe_operands(self.info.probe_text);
+                let reg = toks.first().map_or(1, |t| token_dwords(t));
                 let dst = s(self.fields.get(Field::Sdst), reg);
                 let decimal = toks.last().is_some_and(|t| !t.starts_with("0x"));
                 if decimal {
@@ -212,12 +174,13 @@ impl Instruction {
     fn smem_text(&self, m: &str) -> String {
         let f = |x| self.fields.get(x);
         let widths = probe_widths(self.info.probe_text);
-        let toks = rules::probe_operands(self.info.probe_text);
+        let toks = probe_operands(self.info.probe_text);
         let mut out;
         if toks.is_empty() {
             return m.to_string();
         }
-        let data = if m.starts_with("s_atc_probe") {
+        let probe = self.info.has(Flags::ATC_PROBE);
+        let data = if probe {
             // The probe mode is an immediate: decimal in the inline-integer range, else hex.
             match f(Field::Sdata) {
                 d @ 0..=64 => d.to_string(),
@@ -245,7 +208,7 @@ impl Instruction {
         if toks.len() == 1 {
             out = format!("{m} {data}");
         } else {
-            let base_w = if m.starts_with("s_atc_probe") {
+            let base_w = if probe {
                 widths.first().copied().unwrap_or(2)
             } else {
                 widths.get(1).copied().unwrap_or(2)
@@ -268,7 +231,7 @@ impl Instruction {
                 }
             };
         }
-        if m.contains("load") {
+        if self.info.has(Flags::LOAD) {
             cache_bits(&mut out, f(Field::Glc), 0, f(Field::Dlc));
         }
         out
@@ -277,7 +240,8 @@ impl Instruction {
     fn ds_text(&self, m: &str) -> String {
         let f = |x| self.fields.get(x);
         let widths = probe_widths(self.info.probe_text);
-        let (has_vdst, no_addr) = (ds_has_vdst(m), ds_no_addr(m));
+        let (has_vdst, no_addr) = (self.info.has(Flags::VDST), self.info.has(Flags::NO_ADDR));
+        let gws = self.info.has(Flags::GWS);
         let mut ops = Vec::new();
         let mut w = widths.iter().copied();
         if has_vdst {
@@ -288,7 +252,7 @@ impl Instruction {
         for (i, width) in rest.iter().enumerate() {
             if i == 0 && !no_addr {
                 ops.push(v(f(Field::Addr), 1));
-            } else if i == 0 && m.starts_with("ds_gws") {
+            } else if i == 0 && gws {
                 // The gws forms' data0 sits in the address field (LLVM's has_gws_data0).
                 ops.push(v(f(Field::Addr), (*width).into()));
             } else if let Some(df) = data_fields.next() {
@@ -297,12 +261,11 @@ impl Instruction {
             }
         }
         let mut out = join(m, &ops);
-        let two = ds_two_offsets(m);
-        if m == "ds_swizzle_b32" {
+        if self.info.op() == Opcode::ds_swizzle_b32 {
             out.push_str(&symbolic::swizzle(
                 f(Field::Offset0) | (f(Field::Offset1) << 8),
             ));
-        } else if two {
+        } else if self.info.has(Flags::TWO_OFFSETS) {
             if f(Field::Offset0) != 0 {
                 out.push_str(&format!(" offset0:{}", f(Field::Offset0)));
             }
@@ -315,7 +278,7 @@ impl Instruction {
                 out.push_str(&format!(" offset:{off}"));
             }
         }
-        if f(Field::Gds) != 0 || m.starts_with("ds_gws") {
+        if f(Field::Gds) != 0 || gws {
             out.push_str(" gds");
         }
         out
@@ -372,10 +335,10 @@ impl Instruction {
         let fam = self.info.family;
         let saddr = f(Field::Saddr);
         let saddr_off = saddr == 0x7d || saddr == 0x7f;
-        let atomic = m.contains("_atomic_");
-        let load = m.contains("_load_");
+        let atomic = self.info.has(Flags::ATOMIC);
+        let load = self.info.has(Flags::LOAD);
         let lds = f(Field::Lds) != 0;
-        let addtid = m.contains("addtid");
+        let addtid = self.info.has(Flags::ADDTID);
         let vaddr = match fam {
             Family::FLAT => Some(v(f(Field::Addr), 2)),
             Family::GLOBAL if addtid => None,
@@ -406,7 +369,7 @@ impl Instruction {
             // Stores and atomics: [vdst when the atomic returns], address, data.
             let data_w = widths.get(1).copied().unwrap_or(1);
             if atomic && f(Field::Glc) != 0 {
-                let ret_w = if m.contains("cmpswap") {
+                let ret_w = if self.info.has(Flags::ATOMIC_X2) {
                     data_w / 2
                 } else {
                     data_w
@@ -441,11 +404,12 @@ impl Instruction {
 
     fn mimg_text(&self, m: &str) -> String {
         let f = |x| self.fields.get(x);
-        if m.starts_with("image_bvh") {
+        let info = self.info;
+        if info.has(Flags::BVH) {
             return self.bvh_text(m);
         }
         let dmask = f(Field::Dmask);
-        let gather = m.starts_with("image_gather4");
+        let gather = info.has(Flags::GATHER4);
         let d16 = f(Field::D16) != 0;
         let a16 = f(Field::A16) != 0;
         let nsa = f(Field::Nsa);
@@ -461,8 +425,8 @@ impl Instruction {
             data = data.div_ceil(2);
         }
         data += f(Field::Tfe);
-        let naddr = mimg_address_count(m, dim, a16);
-        let sampler = m.contains("sample") || gather || m == "image_get_lod";
+        let naddr = mimg_address_count(info, dim, a16);
+        let sampler = info.has(Flags::SAMPLER);
         // Address counts the opcode has variants for. Sample and gather opcodes: a range by
         // kind (1..3 plain, 2..9 with gradients, 2..7 with 16-bit gradients; one more with
         // lod/clamp), shifted by the extra arguments; other image opcodes: 1..4. Non-NSA
@@ -470,7 +434,7 @@ impl Instruction {
         // 5..8 and a 16-register one for 13..16; NSA variants for each count from 2 to 12, the
         // default of each NSA size being the largest count it holds.
         let counts: Vec<u32> = if sampler {
-            let (lo, hi) = mimg_sampler_range(m);
+            let (lo, hi) = mimg_sampler_range(info);
             (lo..=hi).collect()
         } else {
             (1..=4).collect()
@@ -514,7 +478,7 @@ impl Instruction {
         } else {
             let default_data = if gather {
                 4
-            } else if m.contains("cmpswap") {
+            } else if info.has(Flags::ATOMIC_X2) {
                 2
             } else {
                 1
@@ -565,7 +529,7 @@ impl Instruction {
     fn bvh_text(&self, m: &str) -> String {
         let f = |x| self.fields.get(x);
         let a16 = f(Field::A16) != 0;
-        let naddr = match (m.contains("bvh64"), a16) {
+        let naddr = match (self.info.has(Flags::BVH64), a16) {
             (false, false) => 11,
             (false, true) => 8,
             (true, false) => 12,
@@ -667,7 +631,7 @@ impl Instruction {
         } else {
             ""
         };
-        let src1 = if m == "v_interp_mov_f32" {
+        let src1 = if self.info.op() == Opcode::v_interp_mov_f32_vop3 {
             match f(Field::Src1) {
                 0 => "p10".to_string(),
                 1 => "p20".to_string(),
@@ -699,17 +663,23 @@ impl Instruction {
 }
 
 /// The range of address counts of a sample or gather opcode's variants.
-pub(crate) fn mimg_sampler_range(m: &str) -> (u32, u32) {
-    let parts: Vec<&str> = m.split('_').collect();
-    let has = |p: &str| parts.contains(&p);
-    let extra = u32::from(has("o")) + u32::from(has("b")) + u32::from(has("c"));
-    let lod = u32::from(has("l") || has("cl"));
-    let (lo, hi) = if has("d") || has("cd") {
-        (2, if has("g16") { 7 } else { 9 })
+pub(crate) fn mimg_sampler_range(info: &OpInfo) -> (u32, u32) {
+    let extra = mimg_extra_args(info);
+    let lod = u32::from(info.has(Flags::LOD));
+    let (lo, hi) = if info.has(Flags::GRADIENTS) {
+        (2, if info.has(Flags::G16) { 7 } else { 9 })
     } else {
         (1, 3)
     };
     (lo + extra, hi + lod + extra)
+}
+
+/// The address arguments before the gradients and coordinates: offset, bias, z-compare.
+fn mimg_extra_args(info: &OpInfo) -> u32 {
+    [Flags::OFFSET, Flags::BIAS, Flags::COMPARE]
+        .into_iter()
+        .map(|f| u32::from(info.has(f)))
+        .sum()
 }
 
 /// The MIMG `dim` field's names, after `SQ_RSRC_IMG_` (the assembler reads them too).
@@ -727,7 +697,7 @@ pub(crate) const DIMS: [&str; 8] = [
 /// Number of address dwords an image opcode reads: extra arguments (offset, bias, z-compare),
 /// gradients, coordinates of the dimension, and lod/clamp/mip; with `a16` the coordinates (and
 /// the gradients of non-g16 opcodes) are packed two to a dword.
-pub(crate) fn mimg_address_count(m: &str, dim: u32, a16: bool) -> u32 {
+pub(crate) fn mimg_address_count(info: &OpInfo, dim: u32, a16: bool) -> u32 {
     // (coordinates, gradients) per dimension: 1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY, 2D_MSAA,
     // 2D_MSAA_ARRAY.
     const DIM: [(u32, u32); 8] = [
@@ -741,20 +711,11 @@ pub(crate) fn mimg_address_count(m: &str, dim: u32, a16: bool) -> u32 {
         (4, 4),
     ];
     let (coords, grads) = DIM[dim as usize & 7];
-    let parts: Vec<&str> = m.split('_').collect();
-    let has = |p: &str| parts.contains(&p);
-    let sample = has("sample") || m.starts_with("image_gather4");
-    let extra = u32::from(sample && has("o"))
-        + u32::from(sample && has("b"))
-        + u32::from(sample && has("c"));
-    let lod = if m == "image_get_resinfo" {
-        true
-    } else {
-        has("mip") || (sample && (has("l") || has("cl")))
-    };
-    let gradients = sample && (has("d") || has("cd"));
-    let g16 = has("g16");
-    let with_coords = m != "image_get_resinfo";
+    let extra = mimg_extra_args(info);
+    let lod = info.has(Flags::LOD);
+    let gradients = info.has(Flags::GRADIENTS);
+    let g16 = info.has(Flags::G16);
+    let with_coords = !info.has(Flags::NO_COORDINATES);
     let comps = if with_coords { coords } else { 0 } + u32::from(lod);
     let mut n = extra + if a16 { comps.div_ceil(2) } else { comps };
     if gradients {

@@ -4,7 +4,7 @@
 use crate::decode::{Encoding, Instruction};
 use crate::layout::Field;
 use crate::operand::{self, Operand, Reg, RegKind};
-use crate::table::{flags, Family, OperandKind, OperandSpec, ValueType};
+use crate::table::{Family, Flags, OperandKind, OperandSpec, ValueType};
 use crate::Wave;
 
 /// SDWA fields (selects: 0..=3 BYTE_0..3, 4/5 WORD_0/1, 6 DWORD).
@@ -110,7 +110,7 @@ impl Instruction {
             Encoding::VOP1 | Encoding::VOP2 | Encoding::SDWA | Encoding::DPP16 | Encoding::DPP8 => {
                 let mut v = Vec::new();
                 if info.family == Family::VOPC {
-                    if info.has(flags::CMPX) {
+                    if info.has(Flags::CMPX) {
                         return v;
                     }
                     if self.encoding == Encoding::SDWA && f(Field::Sd) == 1 {
@@ -142,7 +142,7 @@ impl Instruction {
                 v
             }
             Encoding::VOPC => {
-                if info.has(flags::CMPX) {
+                if info.has(Flags::CMPX) {
                     Vec::new()
                 } else {
                     vec![Self::vcc(wave)]
@@ -212,9 +212,10 @@ impl Instruction {
                 } else {
                     operand::vgpr(f(Field::Vsrc1) as u16, s1.dwords)
                 };
-                if info.has(flags::LITERAL_OPERAND) {
+                if info.has(Flags::LITERAL_OPERAND) {
                     let k = Operand::Literal(self.literal.unwrap_or(0));
-                    if info.mnemonic.contains("mk") {
+                    // fmamk: the literal is the second source; fmaak: the third.
+                    if specs.get(1).is_some_and(|s| s.kind == OperandKind::Imm) {
                         v.push(k);
                         v.push(vsrc1);
                     } else {
@@ -224,7 +225,7 @@ impl Instruction {
                     return v;
                 }
                 v.push(vsrc1);
-                if info.has(flags::READS_VCC) {
+                if info.has(Flags::READS_VCC) {
                     v.push(Self::vcc(wave));
                 }
                 v
@@ -241,7 +242,7 @@ impl Instruction {
         match self.encoding {
             Encoding::VOP3 => {
                 m.neg = bits3(f(Field::Neg));
-                if !self.info.has(flags::VOP3B) {
+                if !self.info.has(Flags::VOP3B) {
                     m.abs = bits3(f(Field::Abs));
                     m.op_sel = f(Field::OpSel) as u8;
                 }

@@ -3,6 +3,7 @@
 
 use crate::decode::{decode_stream, Decoded, Encoding, Instruction};
 use crate::layout::Field;
+use crate::opcode::Opcode;
 use crate::operand::{Operand, RegKind};
 use crate::table::{Family, OpInfo, ValueType};
 use crate::Wave;
@@ -63,11 +64,11 @@ fn apply(i: &Instruction, regs: &mut [DwordType; 256]) {
         return;
     };
     let srcs = i.srcs(Wave::W32);
-    let m = info.mnemonic;
+    let op = info.op();
     // Copies keep the source's type.
-    if m == "v_mov_b32" || m == "v_cndmask_b32" {
+    if matches!(op, Opcode::v_mov_b32 | Opcode::v_cndmask_b32) {
         let from = |op: &Operand| vgpr_of(op).map(|(s, _)| regs[s]);
-        let t = if m == "v_mov_b32" {
+        let t = if op == Opcode::v_mov_b32 {
             from(&srcs[0]).unwrap_or(DwordType::Int)
         } else {
             match (srcs.first().and_then(from), srcs.get(1).and_then(from)) {
@@ -80,7 +81,7 @@ fn apply(i: &Instruction, regs: &mut [DwordType; 256]) {
         set(regs, d, t);
         return;
     }
-    if m == "v_swap_b32" {
+    if op == Opcode::v_swap_b32 {
         if let Some((s, _)) = srcs.first().and_then(vgpr_of) {
             regs.swap(d, s);
         }
@@ -106,7 +107,7 @@ fn apply(i: &Instruction, regs: &mut [DwordType; 256]) {
 
 /// An instruction whose 16-bit result always goes to bits 31:16.
 fn writes_high_half(info: &OpInfo) -> bool {
-    info.mnemonic == "v_fma_mixhi_f16"
+    info.op() == Opcode::v_fma_mixhi_f16
 }
 
 /// The dword type(s) of a result of value type `result`: the first dword's, and the second's

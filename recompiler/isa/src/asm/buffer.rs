@@ -5,17 +5,7 @@
 
 use super::mem::{count, mem_mods, ranged, sreg, vreg, Scalar};
 use super::*;
-use crate::display_mem::probe_widths;
-
-/// MUBUF loads with an LDS form (`lds`, no vdata), as llvm-mc-19 has them for GFX10.
-const LDS_LOADS: [&str; 6] = [
-    "buffer_load_ubyte",
-    "buffer_load_sbyte",
-    "buffer_load_ushort",
-    "buffer_load_sshort",
-    "buffer_load_dword",
-    "buffer_load_format_x",
-];
+use crate::probe::probe_widths;
 
 pub(super) fn buffer(
     info: &'static OpInfo,
@@ -55,10 +45,10 @@ pub(super) fn buffer(
             }
         }
     }
-    let store = m.contains("store");
-    let atomic = m.contains("atomic");
+    let store = info.has(Flags::STORE);
+    let atomic = info.has(Flags::ATOMIC);
     let mut flags = vec!["offen", "idxen", "glc", "slc", "dlc"];
-    if !mtbuf && LDS_LOADS.contains(&m) {
+    if info.has(Flags::LDS_FORM) {
         flags.push("lds");
     }
     // llvm-mc-19 takes tfe on MUBUF loads only (no MTBUF form has it).

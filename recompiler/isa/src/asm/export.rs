@@ -84,7 +84,7 @@ pub(super) fn vintrp(
     let mut f = Fields::default();
     f.set(Field::Vdst, super::mem::vreg(&ops[0], 1)?);
     let (st, sc) = &ops[1];
-    let src = if info.mnemonic == "v_interp_mov_f32" {
+    let src = if info.op() == Opcode::v_interp_mov_f32_vintrp {
         ["p10", "p20", "p0"]
             .iter()
             .position(|p| p == st)
@@ -111,12 +111,16 @@ pub(super) fn vop3_interp(
     mods: &Tokens,
 ) -> Res<Vec<u32>> {
     let m = info.mnemonic;
-    let three = matches!(m, "v_interp_p1lv_f16" | "v_interp_p2_f16");
+    // p1lv and p2_f16 read a third source (P0 or the first step's result).
+    let three = info.srcs.len() >= 3;
     count(info, ops, if three { 4 } else { 3 })?;
-    let f16 = m.ends_with("_f16");
-    let flags: &[&'static str] = if f16 { &["high", "clamp"] } else { &["clamp"] };
+    let flags: &[&'static str] = if info.has(Flags::INTERP_HIGH) {
+        &["high", "clamp"]
+    } else {
+        &["clamp"]
+    };
     // v_interp_p2_f16 has no output modifier.
-    let keys: &[&'static str] = if m == "v_interp_p2_f16" {
+    let keys: &[&'static str] = if info.op() == Opcode::v_interp_p2_f16 {
         &[]
     } else {
         &["mul", "div"]
@@ -143,7 +147,7 @@ pub(super) fn vop3_interp(
             _ => Err((o.1, format!("`{}` is not a VGPR operand", o.0))),
         }
     };
-    let src1 = if m == "v_interp_mov_f32" {
+    let src1 = if info.op() == Opcode::v_interp_mov_f32_vop3 {
         let (st, sc) = &ops[1];
         ["p10", "p20", "p0"]
             .iter()

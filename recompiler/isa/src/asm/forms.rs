@@ -19,7 +19,7 @@ fn salu_hwreg(info: &'static OpInfo, ops: &[(String, usize)], at: usize) -> Res<
     }
     let (o, oc) = other[0];
     let mut literal = None;
-    if info.mnemonic == "s_setreg_imm32_b32" {
+    if info.op() == Opcode::s_setreg_imm32_b32 {
         let v = parse_int(o)
             .filter(|v| (-(1i64 << 31)..(1i64 << 32)).contains(v))
             .ok_or((*oc, format!("`{o}` is not a 32-bit integer")))?;
@@ -39,13 +39,12 @@ fn salu_hwreg(info: &'static OpInfo, ops: &[(String, usize)], at: usize) -> Res<
     finish(&[layout::SOPK], &f, 1, literal, 0)
 }
 
-/// SOP1 opcodes whose source is a register, never a constant (llvm-mc-19's SReg operands).
-const REGISTER_ONLY: [&str; 4] = ["s_setpc_b64", "s_rfe_b64", "s_movrels_b32", "s_movrels_b64"];
-
 pub(super) fn salu(info: &'static OpInfo, ops: &[(String, usize)]) -> Res<Vec<u32>> {
-    match info.mnemonic {
-        "s_getreg_b32" if !ops.is_empty() => return salu_hwreg(info, ops, 1.min(ops.len() - 1)),
-        "s_setreg_b32" | "s_setreg_imm32_b32" if !ops.is_empty() => {
+    match info.op() {
+        Opcode::s_getreg_b32 if !ops.is_empty() => {
+            return salu_hwreg(info, ops, 1.min(ops.len() - 1))
+        }
+        Opcode::s_setreg_b32 | Opcode::s_setreg_imm32_b32 if !ops.is_empty() => {
             return salu_hwreg(info, ops, 0)
         }
         _ => {}
@@ -118,10 +117,7 @@ pub(super) fn salu(info: &'static OpInfo, ops: &[(String, usize)]) -> Res<Vec<u3
                 matches!(code, 239 | 251..=253)
             }
         };
-        if REGISTER_ONLY.contains(&info.mnemonic)
-            && !matches!(s.op, Operand::Reg(_))
-            && !special_reg
-        {
+        if info.has(Flags::REGISTER_ONLY) && !matches!(s.op, Operand::Reg(_)) && !special_reg {
             return Err((*c, format!("`{t}`: {} reads a register", info.mnemonic)));
         }
         if let Operand::Reg(r) = s.op {

@@ -4,7 +4,7 @@
 //! widths come from the row's probe text, read as the printer reads it (`display_mem`).
 
 use super::*;
-use crate::display_mem::{ds_has_vdst, ds_no_addr, ds_two_offsets, probe_widths};
+use crate::probe::probe_widths;
 
 /// A VGPR tuple of `count` dwords: its 8-bit field.
 pub(super) fn vreg(tok: &(String, usize), count: u8) -> Res<u32> {
@@ -207,7 +207,7 @@ pub(super) fn ds(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens) 
     count(info, ops, widths.len())?;
     let mut f = Fields::default();
     let mut w = widths.iter().copied().zip(ops);
-    if ds_has_vdst(m) {
+    if info.has(Flags::VDST) {
         if let Some((n, o)) = w.next() {
             f.set(Field::Vdst, vreg(o, n)?);
         }
@@ -215,27 +215,27 @@ pub(super) fn ds(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens) 
     let mut data = [Field::Data0, Field::Data1].into_iter();
     for (i, (n, o)) in w.enumerate() {
         // The gws forms' data0 sits in the address field, as the printer reads it.
-        let field = if i == 0 && (!ds_no_addr(m) || m.starts_with("ds_gws")) {
+        let field = if i == 0 && (!info.has(Flags::NO_ADDR) || info.has(Flags::GWS)) {
             Field::Addr
         } else {
             data.next().unwrap_or(Field::Data1)
         };
         f.set(field, vreg(o, n)?);
     }
-    let two = ds_two_offsets(m);
+    let two = info.has(Flags::TWO_OFFSETS);
     let keys: &[&'static str] = if two {
         &["offset0", "offset1"]
-    } else if m == "ds_nop" {
+    } else if info.op() == Opcode::ds_nop {
         &[]
     } else {
         &["offset"]
     };
     // ds_nop takes nothing; ds_permute_b32 and ds_bpermute_b32 have no GDS form.
-    let flags: &[&'static str] = if matches!(m, "ds_nop" | "ds_permute_b32" | "ds_bpermute_b32") {
-        &[]
-    } else {
-        &["gds"]
-    };
+    let no_gds = matches!(
+        info.op(),
+        Opcode::ds_nop | Opcode::ds_permute_b32 | Opcode::ds_bpermute_b32
+    );
+    let flags: &[&'static str] = if no_gds { &[] } else { &["gds"] };
     let mm = mem_mods(m, mods, flags, keys)?;
     if two {
         f.set(
@@ -248,7 +248,7 @@ pub(super) fn ds(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens) 
         );
     } else {
         let off = match mm.value("offset") {
-            Some((t, c)) if m == "ds_swizzle_b32" => symbols::swizzle(t, c)?,
+            Some((t, c)) if info.op() == Opcode::ds_swizzle_b32 => symbols::swizzle(t, c)?,
             v => ranged(v, 0, 65535, "a 16-bit unsigned offset")? as u32,
         };
         f.set(Field::Offset0, off & 0xff);
@@ -271,15 +271,11 @@ pub(super) fn flat(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens
     let m = info.mnemonic;
     let fam = info.family;
     let widths = probe_widths(info.probe_text);
-    let load = m.contains("_load_");
-    let atomic = m.contains("_atomic_");
-    let addtid = m.contains("addtid");
+    let load = info.has(Flags::LOAD);
+    let atomic = info.has(Flags::ATOMIC);
+    let addtid = info.has(Flags::ADDTID);
     // GLOBAL and SCRATCH loads of a byte, short or dword have an LDS form (`lds`, no vdst).
-    let lds_form = fam != Family::FLAT
-        && ["ubyte", "sbyte", "ushort", "sshort", "dword"]
-            .iter()
-            .any(|t| m.split_once("_load_").is_some_and(|(_, k)| k == *t));
-    let flags: &[&'static str] = if lds_form {
+    let flags: &[&'static str] = if info.has(Flags::LDS_FORM) {
         &["glc", "slc", "dlc", "lds"]
     } else {
         &["glc", "slc", "dlc"]
@@ -320,7 +316,7 @@ pub(super) fn flat(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens
             vreg(next(), widths.first().copied().unwrap_or(1))?,
         );
     } else if returns {
-        let ret = if m.contains("cmpswap") {
+        let ret = if info.has(Flags::ATOMIC_X2) {
             data_w / 2
         } else {
             data_w

@@ -55,9 +55,9 @@ fn vdata(tok: &(String, usize)) -> Res<(u32, u32)> {
 
 pub(super) fn mimg(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens) -> Res<Vec<u32>> {
     let m = info.mnemonic;
-    let bvh = m.starts_with("image_bvh");
-    let gather = m.starts_with("image_gather4");
-    let sampler = m.contains("sample") || gather || m == "image_get_lod";
+    let bvh = info.has(Flags::BVH);
+    let gather = info.has(Flags::GATHER4);
+    let sampler = info.has(Flags::SAMPLER);
     count(info, ops, if sampler { 4 } else { 3 })?;
     let mut f = Fields::default();
     f.set(Field::Enc, 0x3c);
@@ -87,7 +87,7 @@ pub(super) fn mimg(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens
         f.set(Field::Dmask, 0xf);
         f.set(Field::Unorm, 1);
         f.set(Field::R128, 1);
-        let n = match (m.contains("bvh64"), a16) {
+        let n = match (info.has(Flags::BVH64), a16) {
             (false, false) => 11,
             (false, true) => 8,
             (true, false) => 12,
@@ -113,14 +113,12 @@ pub(super) fn mimg(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens
                 "invalid image_gather dmask: only one bit must be set".into(),
             ));
         }
-        let atomic = m.contains("_atomic_");
+        let atomic = info.has(Flags::ATOMIC);
         // d16 is for the data of loads, stores, samples and gathers.
-        let no_d16 =
-            atomic || m.contains("_pck") || m == "image_get_resinfo" || m == "image_get_lod";
-        if no_d16 && mm.has("d16") {
+        if info.has(Flags::NO_D16) && mm.has("d16") {
             return Err((mm.col("d16"), format!("{m} takes no d16")));
         }
-        if m == "image_msaa_load" && dim < 6 {
+        if info.has(Flags::MSAA) && dim < 6 {
             return Err((dc, "invalid dim; must be MSAA type".into()));
         }
         if atomic {
@@ -131,7 +129,7 @@ pub(super) fn mimg(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens
                 ));
             }
             // One or two data dwords (cmpswap: two or four).
-            let ok: &[u32] = if m.contains("cmpswap") {
+            let ok: &[u32] = if info.has(Flags::ATOMIC_X2) {
                 &[2, 4]
             } else {
                 &[1, 2]
@@ -162,7 +160,7 @@ pub(super) fn mimg(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens
             data = data.div_ceil(2);
         }
         data += u32::from(mm.has("tfe"));
-        (mimg_address_count(m, dim, a16), data)
+        (mimg_address_count(info, dim, a16), data)
     };
     f.set(Field::A16, u32::from(a16));
     // gather4 returns four channels: two dwords with d16, five with tfe.
@@ -185,7 +183,7 @@ pub(super) fn mimg(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens
     let counts = if bvh {
         (naddr, naddr)
     } else if sampler {
-        mimg_sampler_range(m)
+        mimg_sampler_range(info)
     } else {
         (1, 4)
     };

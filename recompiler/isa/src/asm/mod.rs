@@ -27,8 +27,9 @@ mod valu;
 use crate::decode::{decode_one, Decoded};
 use crate::layout::{self, Field, Fields, Slot};
 use crate::mode::Wave;
+use crate::opcode::Opcode;
 use crate::operand::{self, Operand, Reg, RegKind};
-use crate::table::{self, flags, Family, OpInfo, OperandKind, ValueType};
+use crate::table::{self, Family, Flags, OpInfo, OperandKind, ValueType};
 use forms::*;
 use mods::*;
 use operands::*;
@@ -105,13 +106,15 @@ pub(super) fn assemble_one(s: &str, wave: Option<Wave>) -> Res<Vec<u32>> {
         .find(|r| (r.family == Family::VINTRP) != (forced == Some("_e64")))
         .or(rows.first())
         .ok_or((0, format!("unknown mnemonic `{mn}`")))?;
-    let symbolic = match base {
-        "s_waitcnt" => Some(symbols::waitcnt as fn(&str, usize) -> Res<u32>),
-        "s_waitcnt_depctr" => Some(symbols::depctr as fn(&str, usize) -> Res<u32>),
-        "s_sendmsg" | "s_sendmsghalt" => Some(symbols::sendmsg as fn(&str, usize) -> Res<u32>),
-        "s_version" => Some(symbols::version as fn(&str, usize) -> Res<u32>),
+    let symbolic = match info.op() {
+        Opcode::s_waitcnt => Some(symbols::waitcnt as fn(&str, usize) -> Res<u32>),
+        Opcode::s_waitcnt_depctr => Some(symbols::depctr as fn(&str, usize) -> Res<u32>),
+        Opcode::s_sendmsg | Opcode::s_sendmsghalt => {
+            Some(symbols::sendmsg as fn(&str, usize) -> Res<u32>)
+        }
+        Opcode::s_version => Some(symbols::version as fn(&str, usize) -> Res<u32>),
         // s_endpgm takes an optional 16-bit immediate (llvm-mc-19 prints it when not 0).
-        "s_endpgm" if !rest.trim().is_empty() => {
+        Opcode::s_endpgm if !rest.trim().is_empty() => {
             Some(symbols::imm16_text as fn(&str, usize) -> Res<u32>)
         }
         _ => None,
@@ -147,7 +150,7 @@ pub(super) fn assemble_one(s: &str, wave: Option<Wave>) -> Res<Vec<u32>> {
     if memory && forced.is_some() && !(info.family == Family::VINTRP && forced == Some("_e32")) {
         return Err((0, format!("`{mn}`: no such encoding of {}", info.family)));
     }
-    let interp3 = info.family == Family::VOP3 && base.starts_with("v_interp_");
+    let interp3 = info.family == Family::VOP3 && info.has(Flags::INTERP);
     let mut mods = Mods::default();
     if !memory && !interp3 {
         for (t, c) in &mods_t {
@@ -162,7 +165,7 @@ pub(super) fn assemble_one(s: &str, wave: Option<Wave>) -> Res<Vec<u32>> {
             }
             salu(info, &ops)
         }
-        Family::VOP3 if base.starts_with("v_interp_") => export::vop3_interp(info, &ops, &mods_t),
+        Family::VOP3 if interp3 => export::vop3_interp(info, &ops, &mods_t),
         Family::VOP1 | Family::VOP2 | Family::VOPC | Family::VOP3 | Family::VOP3P => {
             valu(info, forced, &ops, &mods, wave)
         }

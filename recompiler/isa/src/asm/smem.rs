@@ -5,7 +5,7 @@
 
 use super::mem::{count, mem_mods, ranged, sreg, Scalar};
 use super::*;
-use crate::display_mem::probe_widths;
+use crate::probe::{probe_operands, probe_widths};
 
 const OFFSET21: &str = "a 21-bit signed offset";
 const OFFSET20: &str = "a 20-bit unsigned offset";
@@ -13,13 +13,13 @@ const OFFSET20: &str = "a 20-bit unsigned offset";
 pub(super) fn smem(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens) -> Res<Vec<u32>> {
     let m = info.mnemonic;
     let widths = probe_widths(info.probe_text);
-    let probe = m.starts_with("s_atc_probe");
-    let load = m.contains("load");
+    let probe = info.has(Flags::ATC_PROBE);
+    let load = info.has(Flags::LOAD);
     let mut f = Fields::default();
     f.set(Field::Enc, 0x3d);
     f.set(Field::Op, u32::from(info.opcode));
     let flags: &[&'static str] = if load { &["glc", "dlc"] } else { &[] };
-    let plain = rules_operands(info) < 3;
+    let plain = probe_operands(info.probe_text).len() < 3;
     let keys: &[&'static str] = if plain { &[] } else { &["offset"] };
     let mm = mem_mods(m, mods, flags, keys)?;
     f.set(Field::Glc, u32::from(mm.has("glc")));
@@ -55,7 +55,7 @@ pub(super) fn smem(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens
     f.set(Field::Sbase, base >> 1);
     // s_buffer_* and s_atc_probe_buffer offsets are 20-bit unsigned, the others 21-bit signed
     // (GFX10).
-    let (lo, what) = if m.starts_with("s_buffer") || m == "s_atc_probe_buffer" {
+    let (lo, what) = if info.has(Flags::SMEM_BUFFER) {
         (0, OFFSET20)
     } else {
         (-0x10_0000, OFFSET21)
@@ -74,9 +74,4 @@ pub(super) fn smem(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens
         f.set(Field::Offset, v as u32 & 0x1f_ffff);
     }
     finish(&[layout::SMEM], &f, 2, None, 0)
-}
-
-/// Operands of the row's probe text.
-fn rules_operands(info: &OpInfo) -> usize {
-    crate::rules::probe_operands(info.probe_text).len()
 }

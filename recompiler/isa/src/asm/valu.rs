@@ -6,9 +6,6 @@
 use super::caps::{caps, Form, FormCaps};
 use super::*;
 
-/// 64-bit shifts: one scalar value on the constant bus (gfx10 allows two for other VALU words).
-const ONE_CONSTANT: [&str; 3] = ["v_lshlrev_b64", "v_lshrrev_b64", "v_ashrrev_i64"];
-
 fn width_ok(count: u8, wave: Option<Wave>) -> bool {
     match wave {
         Some(Wave::W32) => count == 1,
@@ -112,7 +109,7 @@ pub(super) fn valu(
     wave: Option<Wave>,
 ) -> Res<Vec<u32>> {
     let specs = specs_of(info);
-    let nd = if info.family == Family::VOPC && info.has(flags::CMPX) {
+    let nd = if info.family == Family::VOPC && info.has(Flags::CMPX) {
         0
     } else {
         info.dsts.len()
@@ -168,7 +165,7 @@ pub(super) fn valu(
         let mut s = parse_src(t, *c, spec.ty)?;
         // v_fma_mix* literals are 16-bit (see `check`): a negative one is its 16-bit pattern.
         if let Operand::Literal(v) = s.op {
-            if info.mnemonic.starts_with("v_fma_mix") && v >= 0xffff_8000 {
+            if info.has(Flags::FMA_MIX) && v >= 0xffff_8000 {
                 s.op = Operand::Literal(v & 0xffff);
             }
         }
@@ -327,24 +324,20 @@ fn check(
         }
     }
     // The VGPR-only second source of the 32-bit encodings (fmamk: the third).
-    let vsrc1 = if info.has(flags::LITERAL_OPERAND) {
-        if info.mnemonic.contains("mk") {
-            2
-        } else {
-            1
-        }
+    let vsrc1 = if info.srcs.get(1).is_some_and(|s| s.kind == OperandKind::Imm) {
+        2
     } else {
         1
     };
     // LDS_DIRECT: src0 only, and not in the SDWA encoding or the reversed-operand opcodes
     // (v_subrev_*, v_lshlrev_* ..., v_movrels*), as llvm-mc-19 checks it.
-    let rev = info
-        .mnemonic
-        .split('_')
-        .any(|t| t.ends_with("rev") && t != "bfrev")
-        || info.mnemonic.starts_with("v_movrels");
+    let rev = info.has(Flags::NO_LDS_DIRECT);
     // v_permlane16/x16: op_sel holds fi and bound_ctrl in its first two bits only.
-    if info.mnemonic.starts_with("v_permlane") && m.op_sel.is_some_and(|o| o > 3) {
+    let permlane = matches!(
+        info.op(),
+        Opcode::v_permlane16_b32 | Opcode::v_permlanex16_b32
+    );
+    if permlane && m.op_sel.is_some_and(|o| o > 3) {
         return Err((col0, "invalid op_sel operand".into()));
     }
     for (i, s) in srcs.iter().enumerate() {
@@ -362,15 +355,11 @@ fn check(
     }
     let mut literals: Vec<u32> = Vec::new();
     let mut bus: Vec<(u8, u16, u8)> = Vec::new();
-    if info.mnemonic.starts_with("v_div_fmas") {
+    if matches!(info.op(), Opcode::v_div_fmas_f32 | Opcode::v_div_fmas_f64) {
         // The implicit read is the VCC pair: `vcc` named again counts once, `vcc_lo` twice.
         bus.push((1, 0, 2));
     }
-    let limit = if ONE_CONSTANT.contains(&info.mnemonic) {
-        1
-    } else {
-        2
-    };
+    let limit = if info.has(Flags::ONE_CONSTANT) { 1 } else { 2 };
     for (i, (spec, s)) in specs_of(info).iter().zip(srcs).enumerate() {
         match spec.kind {
             OperandKind::LaneMask => {
@@ -423,7 +412,7 @@ fn check(
                     // LDS_DIRECT goes where a VGPR or an SGPR does, and in the VGPR-only
                     // source of v_readfirstlane_b32 (llvm-mc-19's VRegOrLds_32).
                     Operand::Special(crate::operand::Special::LdsDirect) => (
-                        sc.vgpr && (sc.sgpr || info.mnemonic == "v_readfirstlane_b32"),
+                        sc.vgpr && (sc.sgpr || info.op() == Opcode::v_readfirstlane_b32),
                         "LDS_DIRECT",
                     ),
                     Operand::Reg(_) | Operand::Special(_) => (sc.sgpr, "a scalar register"),
@@ -461,7 +450,7 @@ fn check(
                 return Err((s.col, "no neg/abs on a literal of a 64-bit operand".into()));
             }
             // v_fma_mix* sources are f16 or f32 by op_sel_hi; llvm-mc-19 takes 16-bit literals.
-            let bits16 = ty.bits() == 16 || info.mnemonic.starts_with("v_fma_mix");
+            let bits16 = ty.bits() == 16 || info.has(Flags::FMA_MIX);
             if bits16 && v > 0xffff && v < 0xffff_8000 {
                 return Err((
                     s.col,
@@ -526,9 +515,14 @@ fn pack_e32(info: &'static OpInfo, dsts: &[(Reg, usize)], srcs: &[Src]) -> Res<V
         .filter(|(s, _)| s.kind != OperandKind::LaneMask)
         .map(|(_, s)| s)
         .collect();
-    if info.has(flags::LITERAL_OPERAND) {
-        // fmamk: src0, K, vsrc1; fmaak: src0, vsrc1, K.
-        let k_at = if info.mnemonic.contains("mk") { 1 } else { 2 };
+    if info.has(Flags::LITERAL_OPERAND) {
+        // fmamk: src0, K, vsrc1; fmaak: src0, vsrc1, K (the row's `imm` source).
+        let k_at = info
+            .srcs
+            .iter()
+            .filter(|s| s.kind != OperandKind::LaneMask)
+            .position(|s| s.kind == OperandKind::Imm)
+            .unwrap_or(2);
         let k = order
             .get(k_at)
             .ok_or((col0, "missing literal operand".to_string()))?;
@@ -580,7 +574,7 @@ fn pack_e64(info: &'static OpInfo, dsts: &[(Reg, usize)], srcs: &[Src], m: &Mods
         // v_cmpx_*_e64 writes EXEC; llvm-mc-19 puts exec_lo (126) in the destination field.
         f.set(Field::Vdst, 126);
     }
-    if info.has(flags::VOP3B) {
+    if info.has(Flags::VOP3B) {
         if let Some((r, _)) = dsts.get(1) {
             f.set(
                 Field::Sdst,
@@ -603,7 +597,7 @@ fn pack_e64(info: &'static OpInfo, dsts: &[(Reg, usize)], srcs: &[Src], m: &Mods
     if vop3p {
         f.set(Field::NegLo, m.neg_lo.unwrap_or(0) | neg);
         // v_fma_mix* keep the sources' abs bits where the other VOP3P words have neg_hi.
-        let mix = info.mnemonic.starts_with("v_fma_mix");
+        let mix = info.has(Flags::FMA_MIX);
         f.set(
             Field::NegHi,
             m.neg_hi.unwrap_or(0) | if mix { abs } else { 0 },
@@ -618,14 +612,14 @@ fn pack_e64(info: &'static OpInfo, dsts: &[(Reg, usize)], srcs: &[Src], m: &Mods
     }
     f.set(Field::Neg, neg);
     f.set(Field::Omod, m.omod);
-    if !info.has(flags::VOP3B) {
+    if !info.has(Flags::VOP3B) {
         f.set(Field::Abs, abs);
         // op_sel lists the sources, then the destination.
         let os = m.op_sel.unwrap_or(0);
         f.set(Field::OpSel, (os & ((1 << n) - 1)) | (((os >> n) & 1) << 3));
     }
     finish(
-        &[if info.has(flags::VOP3B) {
+        &[if info.has(Flags::VOP3B) {
             layout::VOP3B
         } else {
             layout::VOP3

@@ -1,21 +1,20 @@
-//! A snapshot of the table's operand data: every row's destinations, sources (kind, value type,
-//! register width), result type and flags, in table order (tests/golden/table-operands.txt).
-//! A change to what the table says about any row shows up as a diff of that file;
-//! `BLESS=1 cargo test -p rdnaprobe-isa --test table_operands` rewrites it.
+//! The committed instruction table against its generator and its snapshot:
+//! `src/table/gfx10.txt` must be what `scripts/isa/gen_table.py` writes today (from llvm-mc-19
+//! and `src/table/overrides.toml`), and the operand data the crate reads from it (every row's
+//! destinations, sources with kind, value type and register width, result type and flags, in
+//! table order) must be `tests/golden/table-operands.txt`, so a change to what the table says
+//! about any row shows up as a diff of that file. `BLESS=1 cargo test -p rdnaprobe-isa --test
+//! table` runs the generator and rewrites the snapshot.
 
+use rdnaprobe_isa::difftest::llvm_mc_or_skip;
 use rdnaprobe_isa::table::{table, OpInfo, OperandSpec};
 use std::fmt::Write;
 use std::path::Path;
+use std::process::Command;
 
-const FLAG_NAMES: [(u32, &str); 7] = [
-    (1, "CMPX"),
-    (2, "VOP3B"),
-    (4, "READS_VCC"),
-    (8, "WRITES_VCC"),
-    (16, "LITERAL_OPERAND"),
-    (32, "KEEPS_HIGH"),
-    (64, "INTERP"),
-];
+fn bless() -> bool {
+    std::env::var("BLESS").is_ok_and(|v| v == "1")
+}
 
 fn specs(v: &[OperandSpec]) -> String {
     if v.is_empty() {
@@ -29,11 +28,7 @@ fn specs(v: &[OperandSpec]) -> String {
 }
 
 fn flags(r: &OpInfo) -> String {
-    let n: Vec<&str> = FLAG_NAMES
-        .iter()
-        .filter(|(b, _)| r.flags & b != 0)
-        .map(|(_, n)| *n)
-        .collect();
+    let n: Vec<&str> = r.flags.iter_names().map(|(n, _)| n).collect();
     if n.is_empty() {
         "-".into()
     } else {
@@ -45,7 +40,7 @@ fn snapshot() -> String {
     let mut out = String::from(
         "# The table's operand data, one row per line: family opcode mnemonic [vop3 opcode] |\n\
          # destinations | sources | result type | flags. Regenerate with\n\
-         # BLESS=1 cargo test -p rdnaprobe-isa --test table_operands\n",
+         # BLESS=1 cargo test -p rdnaprobe-isa --test table\n",
     );
     for r in &table().rows {
         let vop3 = r
@@ -71,7 +66,7 @@ fn snapshot() -> String {
 fn table_operand_data_is_the_snapshot() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/table-operands.txt");
     let text = snapshot();
-    if std::env::var("BLESS").is_ok_and(|v| v == "1") {
+    if bless() {
         std::fs::write(&path, &text).expect("write the snapshot");
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
@@ -91,4 +86,33 @@ fn table_operand_data_is_the_snapshot() {
             .join("\n")
     );
     assert_eq!(text, committed, "tests/golden/table-operands.txt is stale");
+}
+
+/// The generator run on the committed file with `--check` (without it under `BLESS=1`). It
+/// needs python3 and llvm-mc-19: without them the test skips, except under CI.
+#[test]
+fn gfx10_txt_is_what_the_generator_writes() {
+    if !llvm_mc_or_skip() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut cmd = Command::new("python3");
+    cmd.arg("scripts/isa/gen_table.py").current_dir(&root);
+    if !bless() {
+        cmd.arg("--check");
+    }
+    let out = match cmd.output() {
+        Ok(o) => o,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            assert!(std::env::var("CI").is_err(), "python3 is required under CI");
+            eprintln!("python3 not found; skipping");
+            return;
+        }
+        Err(e) => panic!("running scripts/isa/gen_table.py: {e}"),
+    };
+    assert!(
+        out.status.success(),
+        "scripts/isa/gen_table.py --check: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
