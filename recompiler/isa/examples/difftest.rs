@@ -35,9 +35,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         start.elapsed().as_secs_f64()
     );
     println!(
-        "llvm-mc decodes {}, rejects {}; agree {}, known-class {}, unexplained {}",
+        "llvm-mc decodes {}, rejects {}; hardware-only rows (not compared) {}; agree {}, \
+         known-class {}, unexplained {}",
         t.decoded(),
         t.llvm_rejects,
+        t.hardware_only,
         t.agree,
         t.known_total(),
         t.unexplained.len()

@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 
 use crate::decode::{decode_one, Decoded};
 use crate::known::{KnownEntry, Scope};
-use crate::table::{self, Family, OpInfo};
+use crate::table::{self, Family, OpInfo, Source};
 use crate::{encode, Wave};
 
 /// Name of the llvm-mc binary.
@@ -332,6 +332,12 @@ pub fn random_instruction_for(row: &OpInfo, rng: &mut Rng) -> Vec<u32> {
 pub enum Outcome {
     /// llvm-mc rejects the words.
     LlvmRejects,
+    /// The words are a row llvm-mc-19 does not know ([`Source::HardwareOnly`]): not compared,
+    /// whatever llvm-mc makes of them. `evidence` is the row's reason for existing.
+    HardwareOnly {
+        mnemonic: &'static str,
+        evidence: &'static str,
+    },
     Agree,
     /// llvm-mc and this crate disagree on the length in words (`llvm_longer`: llvm-mc read
     /// more words).
@@ -351,11 +357,22 @@ pub enum Outcome {
     },
 }
 
-/// Compare a batch of streams (each one instruction long by this crate's decoder).
+/// Compare a batch of streams (each one instruction long by this crate's decoder). A stream
+/// this crate decodes as a hardware-only row is [`Outcome::HardwareOnly`], not compared.
 pub fn compare(streams: &[Vec<u32>], wave: Wave) -> std::io::Result<Vec<Outcome>> {
     let mc = disassemble_split(streams, wave == Wave::W64)?;
     let mut out = Vec::with_capacity(streams.len());
     for (s, first) in streams.iter().zip(mc) {
+        if let Ok(Decoded::Inst(i)) = decode_one(s, 0) {
+            let info = i.info();
+            if info.source == Source::HardwareOnly {
+                out.push(Outcome::HardwareOnly {
+                    mnemonic: info.mnemonic,
+                    evidence: info.evidence,
+                });
+                continue;
+            }
+        }
         let Some(LlvmFirst {
             text,
             length_differs,
@@ -478,7 +495,7 @@ impl KnownDifferences {
     /// The first entry a disagreement belongs to (`family`: the family this crate decoded).
     pub fn classify(&self, family: &str, outcome: &Outcome) -> Option<&KnownEntry> {
         let (kind, llvm, ours) = match outcome {
-            Outcome::Agree | Outcome::LlvmRejects => return None,
+            Outcome::Agree | Outcome::LlvmRejects | Outcome::HardwareOnly { .. } => return None,
             Outcome::Text { llvm, ours } => ("text", llvm.as_str(), ours.as_str()),
             Outcome::Length { llvm_text, .. } => ("length", llvm_text.as_str(), ""),
             Outcome::OursUnsupported { llvm, reason } => {
@@ -503,6 +520,8 @@ impl KnownDifferences {
 pub struct Tally {
     pub total: usize,
     pub llvm_rejects: usize,
+    /// Draws of rows llvm-mc-19 does not know, left out of the comparison.
+    pub hardware_only: usize,
     pub agree: usize,
     /// Disagreements in a known class, by class name.
     pub known: std::collections::BTreeMap<String, usize>,
@@ -515,9 +534,9 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// Instructions llvm-mc decodes.
+    /// Instructions llvm-mc decodes (hardware-only rows left out).
     pub fn decoded(&self) -> usize {
-        self.total - self.llvm_rejects
+        self.total - self.llvm_rejects - self.hardware_only
     }
     pub fn known_total(&self) -> usize {
         self.known.values().sum()
@@ -554,9 +573,16 @@ pub fn run(
                 Ok(Decoded::Unsupported(u)) => u.family.map_or("unknown", |f| f.name()).to_string(),
                 Err(_) => "truncated".into(),
             };
-            if o == Outcome::LlvmRejects {
-                t.llvm_rejects += 1;
-                continue;
+            match o {
+                Outcome::LlvmRejects => {
+                    t.llvm_rejects += 1;
+                    continue;
+                }
+                Outcome::HardwareOnly { .. } => {
+                    t.hardware_only += 1;
+                    continue;
+                }
+                _ => {}
             }
             let e = t.by_family.entry(fam.clone()).or_default();
             e.0 += 1;

@@ -211,7 +211,7 @@ fn golden_texts_agree_with_llvm_mc() {
             fams.push(family);
         }
     }
-    let (mut decoded, mut agree, mut known_n) = (0, 0, 0);
+    let (mut decoded, mut agree, mut known_n, mut hardware) = (0, 0, 0, 0);
     let mut bad = Vec::new();
     for (chunk, fchunk) in streams.chunks(4000).zip(fams.chunks(4000)) {
         for ((w, f), o) in chunk
@@ -221,6 +221,8 @@ fn golden_texts_agree_with_llvm_mc() {
         {
             match &o {
                 Outcome::LlvmRejects => {}
+                // Rows llvm-mc-19 does not know have no reference text.
+                Outcome::HardwareOnly { .. } => hardware += 1,
                 Outcome::Agree => {
                     decoded += 1;
                     agree += 1;
@@ -237,7 +239,8 @@ fn golden_texts_agree_with_llvm_mc() {
         }
     }
     println!(
-        "golden cases vs llvm-mc: {} cases, llvm-mc decodes {decoded}, agree {agree}, known-class {known_n}",
+        "golden cases vs llvm-mc: {} cases, hardware-only (not compared) {hardware}, llvm-mc \
+         decodes {decoded}, agree {agree}, known-class {known_n}",
         streams.len()
     );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
