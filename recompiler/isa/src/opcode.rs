@@ -2280,11 +2280,43 @@ pub enum Opcode {
     image_gather4h_pck,
     /// MIMG 99
     image_gather8h_pck,
+    /// MIMG 66
+    image_load_by2,
+    /// MIMG 67
+    image_load_by4,
+    /// MIMG 74
+    image_load_mip_by2,
+    /// MIMG 75
+    image_load_mip_by4,
+    /// MIMG 82
+    image_store_by2,
+    /// MIMG 83
+    image_store_by4,
+    /// MIMG 90
+    image_store_mip_by2,
+    /// MIMG 91
+    image_store_mip_by4,
+    /// MIMG 112
+    image_load_pck2,
+    /// MIMG 113
+    image_load_pck4,
+    /// MIMG 115
+    image_load_mip_pck2,
+    /// MIMG 116
+    image_load_mip_pck4,
+    /// MIMG 118
+    image_store_pck2,
+    /// MIMG 119
+    image_store_pck4,
+    /// MIMG 121
+    image_store_mip_pck2,
+    /// MIMG 122
+    image_store_mip_pck4,
 }
 
 impl Opcode {
     /// Every opcode in table order: `Opcode::ALL[op as usize] == op`.
-    pub const ALL: [Opcode; 1135] = [
+    pub const ALL: [Opcode; 1151] = [
         Opcode::s_add_u32,
         Opcode::s_sub_u32,
         Opcode::s_add_i32,
@@ -3420,10 +3452,26 @@ impl Opcode {
         Opcode::image_sample_c_cd_cl_o_g16,
         Opcode::image_gather4h_pck,
         Opcode::image_gather8h_pck,
+        Opcode::image_load_by2,
+        Opcode::image_load_by4,
+        Opcode::image_load_mip_by2,
+        Opcode::image_load_mip_by4,
+        Opcode::image_store_by2,
+        Opcode::image_store_by4,
+        Opcode::image_store_mip_by2,
+        Opcode::image_store_mip_by4,
+        Opcode::image_load_pck2,
+        Opcode::image_load_pck4,
+        Opcode::image_load_mip_pck2,
+        Opcode::image_load_mip_pck4,
+        Opcode::image_store_pck2,
+        Opcode::image_store_pck4,
+        Opcode::image_store_mip_pck2,
+        Opcode::image_store_mip_pck4,
     ];
 
     /// (family, opcode number) of each opcode, in table order.
-    pub(crate) const KEYS: [(Family, u16); 1135] = [
+    pub(crate) const KEYS: [(Family, u16); 1151] = [
         (Family::SOP2, 0),
         (Family::SOP2, 1),
         (Family::SOP2, 2),
@@ -4559,5 +4607,21 @@ impl Opcode {
         (Family::MIMG, 239),
         (Family::MIMG, 98),
         (Family::MIMG, 99),
+        (Family::MIMG, 66),
+        (Family::MIMG, 67),
+        (Family::MIMG, 74),
+        (Family::MIMG, 75),
+        (Family::MIMG, 82),
+        (Family::MIMG, 83),
+        (Family::MIMG, 90),
+        (Family::MIMG, 91),
+        (Family::MIMG, 112),
+        (Family::MIMG, 113),
+        (Family::MIMG, 115),
+        (Family::MIMG, 116),
+        (Family::MIMG, 118),
+        (Family::MIMG, 119),
+        (Family::MIMG, 121),
+        (Family::MIMG, 122),
     ];
 }

@@ -91,7 +91,29 @@ fn table_rows_per_family_and_llvm_known() {
         .filter(|r| r.source == Source::HardwareOnly)
         .map(|r| r.mnemonic)
         .collect();
-    assert_eq!(hw, ["image_gather4h_pck", "image_gather8h_pck"]);
+    assert_eq!(
+        hw,
+        [
+            "image_gather4h_pck",
+            "image_gather8h_pck",
+            "image_load_by2",
+            "image_load_by4",
+            "image_load_mip_by2",
+            "image_load_mip_by4",
+            "image_store_by2",
+            "image_store_by4",
+            "image_store_mip_by2",
+            "image_store_mip_by4",
+            "image_load_pck2",
+            "image_load_pck4",
+            "image_load_mip_pck2",
+            "image_load_mip_pck4",
+            "image_store_pck2",
+            "image_store_pck4",
+            "image_store_mip_pck2",
+            "image_store_mip_pck4",
+        ]
+    );
 }
 
 /// The generated table is the golden file: each row keeps the words llvm-mc decoded and its

@@ -1813,7 +1813,23 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::image_sample_c_cd_o_g16
         | Opcode::image_sample_c_cd_cl_o_g16
         | Opcode::image_gather4h_pck
-        | Opcode::image_gather8h_pck => Unlowered(IMAGE),
+        | Opcode::image_gather8h_pck
+        | Opcode::image_load_by2
+        | Opcode::image_load_by4
+        | Opcode::image_load_mip_by2
+        | Opcode::image_load_mip_by4
+        | Opcode::image_store_by2
+        | Opcode::image_store_by4
+        | Opcode::image_store_mip_by2
+        | Opcode::image_store_mip_by4
+        | Opcode::image_load_pck2
+        | Opcode::image_load_pck4
+        | Opcode::image_load_mip_pck2
+        | Opcode::image_load_mip_pck4
+        | Opcode::image_store_pck2
+        | Opcode::image_store_pck4
+        | Opcode::image_store_mip_pck2
+        | Opcode::image_store_mip_pck4 => Unlowered(IMAGE),
     }
 }
 
