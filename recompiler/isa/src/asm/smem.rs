@@ -5,7 +5,7 @@
 
 use super::mem::{count, mem_mods, ranged, sreg, Scalar};
 use super::*;
-use crate::probe::{probe_operands, probe_widths};
+use crate::probe::probe_widths;
 
 const OFFSET21: &str = "a 21-bit signed offset";
 const OFFSET20: &str = "a 20-bit unsigned offset";
@@ -19,7 +19,7 @@ pub(super) fn smem(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens
     f.set(Field::Enc, 0x3d);
     f.set(Field::Op, u32::from(info.opcode));
     let flags: &[&'static str] = if load { &["glc", "dlc"] } else { &[] };
-    let plain = probe_operands(info.probe_text).len() < 3;
+    let plain = info.srcs.len() < 3;
     let keys: &[&'static str] = if plain { &[] } else { &["offset"] };
     let mm = mem_mods(m, mods, flags, keys)?;
     f.set(Field::Glc, u32::from(mm.has("glc")));
