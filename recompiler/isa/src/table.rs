@@ -254,12 +254,6 @@ pub enum Source {
     HardwareOnly,
 }
 
-/// The lower-case spelling of [`Flags`] that `flags::KEEPS_HIGH` reads (the recompiler's
-/// lowering still imports it); new code names [`Flags`].
-#[allow(non_camel_case_types)]
-#[doc(hidden)]
-pub type flags = Flags;
-
 /// One instruction of the table.
 #[derive(Debug, serde::Serialize)]
 pub struct OpInfo {

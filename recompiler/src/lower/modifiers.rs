@@ -7,7 +7,7 @@ use super::operands::Ctx;
 use super::Lowerer;
 use crate::build::{Fmt, Tiny};
 use crate::ir::{FloatBin, Handle, IntCmp};
-use rdnaprobe_isa::table::flags;
+use rdnaprobe_isa::table::Flags;
 use rdnaprobe_isa::{Encoding, Instruction, Operand, RegKind, Round};
 
 impl Lowerer {
@@ -209,7 +209,7 @@ impl Lowerer {
             _ => self.b.c32(0),
         };
         let hi = c.enc == Encoding::VOP3 && c.mods.op_sel & 8 != 0;
-        let keep = c.inst.info().has(flags::KEEPS_HIGH) || c.enc == Encoding::VOP3;
+        let keep = c.inst.info().has(Flags::KEEPS_HIGH) || c.enc == Encoding::VOP3;
         let v = if hi {
             let lo = self.b.andc(old, 0xffff);
             let s = self.b.shlc(r, 16);
