@@ -41,35 +41,35 @@ pub(crate) enum SlotClass {
 
 /// Operand slots whose class differs from what their family gives (position: `None` for the
 /// destination, `Some(i)` for source i in printed order).
-const SLOT_CLASSES: &[(&str, Option<usize>, SlotClass)] = &[
-    ("s_movrels_b32", Some(0), SlotClass::ScalarReg(1)),
-    ("s_movrels_b64", Some(0), SlotClass::ScalarReg(2)),
-    ("s_setpc_b64", Some(0), SlotClass::ScalarReg(2)),
-    ("s_rfe_b64", Some(0), SlotClass::ScalarReg(2)),
-    ("v_readfirstlane_b32", None, SlotClass::ScalarReg(1)),
-    ("v_readfirstlane_b32", Some(0), SlotClass::VgprOrLds),
-    ("v_readlane_b32", Some(1), SlotClass::ScalarSrc(1)),
-    ("v_writelane_b32", Some(0), SlotClass::ScalarOrLds),
-    ("v_writelane_b32", Some(1), SlotClass::ScalarSrc(1)),
-    ("v_swap_b32", Some(0), SlotClass::Vgpr(1)),
-    ("v_swaprel_b32", Some(0), SlotClass::Vgpr(1)),
-    ("v_movrels_b32", Some(0), SlotClass::Vgpr(1)),
-    ("v_movrelsd_b32", Some(0), SlotClass::Vgpr(1)),
-    ("v_movrelsd_2_b32", Some(0), SlotClass::Vgpr(1)),
-    ("v_permlane16_b32", Some(0), SlotClass::Vgpr(1)),
-    ("v_permlane16_b32", Some(1), SlotClass::ScalarSrc(1)),
-    ("v_permlane16_b32", Some(2), SlotClass::ScalarSrc(1)),
-    ("v_permlanex16_b32", Some(0), SlotClass::Vgpr(1)),
-    ("v_permlanex16_b32", Some(1), SlotClass::ScalarSrc(1)),
-    ("v_permlanex16_b32", Some(2), SlotClass::ScalarSrc(1)),
-    ("v_mqsad_u32_u8", Some(2), SlotClass::Vgpr(4)),
+const SLOT_CLASSES: &[(Opcode, Option<usize>, SlotClass)] = &[
+    (Opcode::s_movrels_b32, Some(0), SlotClass::ScalarReg(1)),
+    (Opcode::s_movrels_b64, Some(0), SlotClass::ScalarReg(2)),
+    (Opcode::s_setpc_b64, Some(0), SlotClass::ScalarReg(2)),
+    (Opcode::s_rfe_b64, Some(0), SlotClass::ScalarReg(2)),
+    (Opcode::v_readfirstlane_b32, None, SlotClass::ScalarReg(1)),
+    (Opcode::v_readfirstlane_b32, Some(0), SlotClass::VgprOrLds),
+    (Opcode::v_readlane_b32, Some(1), SlotClass::ScalarSrc(1)),
+    (Opcode::v_writelane_b32, Some(0), SlotClass::ScalarOrLds),
+    (Opcode::v_writelane_b32, Some(1), SlotClass::ScalarSrc(1)),
+    (Opcode::v_swap_b32, Some(0), SlotClass::Vgpr(1)),
+    (Opcode::v_swaprel_b32, Some(0), SlotClass::Vgpr(1)),
+    (Opcode::v_movrels_b32, Some(0), SlotClass::Vgpr(1)),
+    (Opcode::v_movrelsd_b32, Some(0), SlotClass::Vgpr(1)),
+    (Opcode::v_movrelsd_2_b32, Some(0), SlotClass::Vgpr(1)),
+    (Opcode::v_permlane16_b32, Some(0), SlotClass::Vgpr(1)),
+    (Opcode::v_permlane16_b32, Some(1), SlotClass::ScalarSrc(1)),
+    (Opcode::v_permlane16_b32, Some(2), SlotClass::ScalarSrc(1)),
+    (Opcode::v_permlanex16_b32, Some(0), SlotClass::Vgpr(1)),
+    (Opcode::v_permlanex16_b32, Some(1), SlotClass::ScalarSrc(1)),
+    (Opcode::v_permlanex16_b32, Some(2), SlotClass::ScalarSrc(1)),
+    (Opcode::v_mqsad_u32_u8, Some(2), SlotClass::Vgpr(4)),
 ];
 
 /// The class of an operand slot of a row, if llvm-mc checks one there.
-pub(crate) fn slot_class(mnemonic: &str, slot: Option<usize>) -> Option<SlotClass> {
+pub(crate) fn slot_class(op: Opcode, slot: Option<usize>) -> Option<SlotClass> {
     SLOT_CLASSES
         .iter()
-        .find(|(m, p, _)| *m == mnemonic && *p == slot)
+        .find(|(o, p, _)| *o == op && *p == slot)
         .map(|(_, _, c)| *c)
 }
 
@@ -245,7 +245,7 @@ impl Instruction {
             .iter()
             .enumerate()
             .map(|(i, d)| {
-                let note = match slot_class(info.mnemonic, None) {
+                let note = match slot_class(info.op(), None) {
                     Some(c) if i == 0 => invalid_note(d, c),
                     _ => String::new(),
                 };
@@ -289,7 +289,7 @@ impl Instruction {
                     t = format!("sext({t})");
                 }
             }
-            if let Some(c) = slot_class(info.mnemonic, Some(i)) {
+            if let Some(c) = slot_class(info.op(), Some(i)) {
                 t.push_str(&invalid_note(s, c));
             }
             let (neg, abs) = if i >= 3 {
@@ -436,8 +436,8 @@ impl Instruction {
                 Operand::Literal(_) => ValueType::B32,
                 _ => spec.ty,
             };
-            let class = slot_class(info.mnemonic, Some(i))
-                .unwrap_or(SlotClass::ScalarSrc(spec.dwords.min(2)));
+            let class =
+                slot_class(info.op(), Some(i)).unwrap_or(SlotClass::ScalarSrc(spec.dwords.min(2)));
             // A constant where only registers go prints in its 32-bit form.
             let ty = match (class, s) {
                 (SlotClass::ScalarReg(_), Operand::InlineFloat { .. }) => ValueType::B32,
