@@ -14,6 +14,8 @@ use rdnaprobe_recompiler::{
 use std::fmt::Write;
 use std::path::Path;
 
+mod common;
+
 #[test]
 fn valu_lowering_coverage() {
     let gfx = Target::Gfx1030;
@@ -37,9 +39,10 @@ fn valu_lowering_coverage() {
         std::fs::write(&path, &text).expect("write unlowered-valu.txt");
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert_eq!(
-        committed, text,
-        "tests/unlowered-valu.txt is stale: rerun with BLESS=1"
+    assert!(
+        committed == text,
+        "tests/unlowered-valu.txt is stale: rerun with BLESS=1\n{}",
+        common::line_diff::line_diff(&committed, &text, 80)
     );
 }
 

@@ -196,6 +196,7 @@ fn semantics_doc_is_the_registry() {
     assert!(
         have == want,
         "docs/semantics.md is stale: regenerate it with \
-         `BLESS=1 cargo test -p rdnaprobe-recompiler --test rules`"
+         `BLESS=1 cargo test -p rdnaprobe-recompiler --test rules`\n{}",
+        common::line_diff::line_diff(&have, &want, 80)
     );
 }

@@ -9,6 +9,10 @@ mod asm_llvm;
 
 use rdnaprobe_isa::{table, Family, OpInfo, OperandKind};
 
+/// The line diff the recompiler's golden tests print (recompiler/tests/common/line_diff.rs).
+#[path = "../../tests/common/line_diff.rs"]
+mod line_diff;
+
 fn reg(prefix: &str, index: u32, dwords: u8) -> String {
     if dwords <= 1 {
         format!("{prefix}{index}")
@@ -322,7 +326,8 @@ fn asm_caps_match_llvm_mc() {
     let old = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         old == text,
-        "{} is stale: BLESS=1 cargo test -p rdnaprobe-isa --test asm_caps",
-        path.display()
+        "{} is stale: BLESS=1 cargo test -p rdnaprobe-isa --test asm_caps\n{}",
+        path.display(),
+        line_diff::line_diff(&old, &text, 80)
     );
 }

@@ -8,6 +8,10 @@ use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::Path;
 
+/// The line diff the recompiler's golden tests print (recompiler/tests/common/line_diff.rs).
+#[path = "../../tests/common/line_diff.rs"]
+mod line_diff;
+
 /// Variant names: the mnemonic, with the family appended (lower case) where two rows of
 /// different families share it (v_interp_p1_f32 in VOP3 and VINTRP).
 fn variant_names(rows: &[(Family, u16, &str)]) -> Vec<String> {
@@ -82,7 +86,8 @@ fn opcode_rs_is_current() {
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == text,
-        "src/opcode.rs is stale: BLESS=1 cargo test -p rdnaprobe-isa --test opcode"
+        "src/opcode.rs is stale: BLESS=1 cargo test -p rdnaprobe-isa --test opcode\n{}",
+        line_diff::line_diff(&committed, &text, 80)
     );
 }
 

@@ -12,6 +12,10 @@ use std::fmt::Write;
 use std::path::Path;
 use std::process::Command;
 
+/// The line diff the recompiler's golden tests print (recompiler/tests/common/line_diff.rs).
+#[path = "../../tests/common/line_diff.rs"]
+mod line_diff;
+
 fn bless() -> bool {
     std::env::var("BLESS").is_ok_and(|v| v == "1")
 }
@@ -85,7 +89,11 @@ fn table_operand_data_is_the_snapshot() {
             .collect::<Vec<_>>()
             .join("\n")
     );
-    assert_eq!(text, committed, "tests/golden/table-operands.txt is stale");
+    assert!(
+        text == committed,
+        "tests/golden/table-operands.txt is stale\n{}",
+        line_diff::line_diff(&committed, &text, 80)
+    );
 }
 
 /// The generator run on the committed file with `--check` (without it under `BLESS=1`). It
