@@ -100,6 +100,11 @@ pub enum OracleError {
     #[error("worker process: {0}")]
     Worker(String),
 
+    /// An executor other than HIP (the runner's CPU model of the probe kernels) could not run
+    /// a batch; the message says what and where.
+    #[error("{0}")]
+    Executor(String),
+
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,

@@ -4,12 +4,12 @@
 use std::collections::HashMap;
 
 use crate::error::{OracleError, Result};
-use crate::hip::{Function, Hip, Module};
+use crate::hip::{Hip, Module};
 use crate::template::{
     DONE_MARK, INPUT_DWORDS, KERNARG_SIZE, KERNEL_NAME, OUTPUT_DWORDS, WORKGROUP_SIZE,
 };
 use crate::wave::hip::{check_code_object, HipWaveDevice};
-use crate::wave::{run_waves_on, WaveBatch, WaveInput, WaveResult, WaveShape};
+use crate::wave::{run_waves_on, WaveBatch, WaveDevice, WaveInput, WaveResult, WaveShape};
 
 /// Rows per dispatch: 4 Mi rows keep the per-lane byte offsets of the template (row * 64) far
 /// inside 32 bits and the buffers at 96 MiB in + 256 MiB out.
@@ -94,12 +94,11 @@ impl Executor for HipExecutor {
         self.select(batch.device)?;
         self.load(&batch.code_object)?;
         let module = &self.modules[&batch.code_object];
-        let f = self.hip.module_get_function(module, KERNEL_NAME)?;
-        let mut out = Vec::with_capacity(batch.inputs.len());
-        for chunk in batch.inputs.chunks(MAX_ROWS_PER_DISPATCH) {
-            out.extend(self.dispatch(f, chunk)?);
-        }
-        Ok(out)
+        let device = HipWaveDevice {
+            hip: &self.hip,
+            function: self.hip.module_get_function(module, KERNEL_NAME)?,
+        };
+        run_lanes_on(&device, &batch.inputs)
     }
 
     fn run_waves(&mut self, batch: &WaveBatch) -> Result<Vec<WaveResult>> {
@@ -123,34 +122,53 @@ impl HipExecutor {
         }
         Ok(())
     }
+}
 
-    fn dispatch(&self, f: Function<'_>, rows: &[[u32; INPUT_DWORDS]]) -> Result<Vec<LaneOutput>> {
-        let n = rows.len();
-        let input: Vec<u8> = rows
-            .iter()
-            .flatten()
-            .flat_map(|w| w.to_le_bytes())
-            .collect();
-        let d_in = self.hip.alloc(input.len())?;
-        let d_out = self.hip.alloc(n * OUTPUT_DWORDS * 4)?;
-        let d_done = self.hip.alloc(n * 4)?;
-        d_in.upload(&input)?;
-        d_out.fill(0)?;
-        d_done.fill(0)?;
-        let mut kernargs = [0u8; KERNARG_SIZE];
-        kernargs[0..8].copy_from_slice(&(d_in.ptr() as u64).to_le_bytes());
-        kernargs[8..16].copy_from_slice(&(d_out.ptr() as u64).to_le_bytes());
-        kernargs[16..24].copy_from_slice(&(d_done.ptr() as u64).to_le_bytes());
-        kernargs[24..28].copy_from_slice(&(n as u32).to_le_bytes());
-        let groups = n.div_ceil(WORKGROUP_SIZE as usize) as u32;
-        self.hip.launch(f, groups, WORKGROUP_SIZE, &mut kernargs)?;
-        self.hip.synchronize()?;
-        let mut outputs = vec![0u8; n * OUTPUT_DWORDS * 4];
-        let mut done = vec![0u8; n * 4];
-        d_out.download(&mut outputs)?;
-        d_done.download(&mut done)?;
-        Ok(decode_lanes(&outputs, &done))
+/// Runs the rows of a loaded lane kernel on `dev`, in dispatches of at most
+/// [`MAX_ROWS_PER_DISPATCH`] rows: the input, output and done buffers and the kernel-argument
+/// block of the template (`crate::template`), one lane per row in workgroups of
+/// [`WORKGROUP_SIZE`]. The HIP executor and the runner's CPU model of the template both come
+/// through here, so both see the same buffers.
+pub fn run_lanes_on<D: WaveDevice>(
+    dev: &D,
+    rows: &[[u32; INPUT_DWORDS]],
+) -> Result<Vec<LaneOutput>> {
+    let mut out = Vec::with_capacity(rows.len());
+    for chunk in rows.chunks(MAX_ROWS_PER_DISPATCH) {
+        out.extend(dispatch_lanes(dev, chunk)?);
     }
+    Ok(out)
+}
+
+fn dispatch_lanes<D: WaveDevice>(dev: &D, rows: &[[u32; INPUT_DWORDS]]) -> Result<Vec<LaneOutput>> {
+    let n = rows.len();
+    let input: Vec<u8> = rows
+        .iter()
+        .flatten()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    // Outputs start zeroed so that a lane that never stores leaves no stale done mark.
+    let zeroed = |bytes: usize| -> Result<D::Buffer> {
+        let b = dev.alloc(bytes)?;
+        dev.upload(&b, &vec![0u8; bytes])?;
+        Ok(b)
+    };
+    let d_in = dev.alloc(input.len())?;
+    dev.upload(&d_in, &input)?;
+    let d_out = zeroed(n * OUTPUT_DWORDS * 4)?;
+    let d_done = zeroed(n * 4)?;
+    let mut kernargs = [0u8; KERNARG_SIZE];
+    kernargs[0..8].copy_from_slice(&dev.address(&d_in).to_le_bytes());
+    kernargs[8..16].copy_from_slice(&dev.address(&d_out).to_le_bytes());
+    kernargs[16..24].copy_from_slice(&dev.address(&d_done).to_le_bytes());
+    kernargs[24..28].copy_from_slice(&(n as u32).to_le_bytes());
+    let groups = n.div_ceil(WORKGROUP_SIZE as usize) as u32;
+    dev.launch(&mut kernargs, groups, WORKGROUP_SIZE)?;
+    let mut outputs = vec![0u8; n * OUTPUT_DWORDS * 4];
+    let mut done = vec![0u8; n * 4];
+    dev.download(&d_out, &mut outputs)?;
+    dev.download(&d_done, &mut done)?;
+    Ok(decode_lanes(&outputs, &done))
 }
 
 fn decode_lanes(outputs: &[u8], done: &[u8]) -> Vec<LaneOutput> {

@@ -62,7 +62,8 @@ pub struct WaveResult {
     pub done: bool,
 }
 
-/// Device memory and a launcher for one loaded wave kernel.
+/// Device memory and a launcher for one loaded probe kernel (a wave kernel, or the lane kernel
+/// through [`crate::exec::run_lanes_on`]).
 pub trait WaveDevice {
     type Buffer;
     fn alloc(&self, bytes: usize) -> Result<Self::Buffer>;

@@ -17,8 +17,9 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use rdnaprobe_dataset::{Row, WaveLayout};
+use rdnaprobe_oracle::exec::{Batch, Executor, LaneOutput};
 use rdnaprobe_oracle::hip::DeviceInfo;
-use rdnaprobe_oracle::wave::WaveShape;
+use rdnaprobe_oracle::wave::{WaveBatch, WaveInput, WaveResult, WaveShape};
 use rdnaprobe_oracle::worker::{Supervisor, Watchdog};
 use rdnaprobe_oracle::{
     assemble_probe, assemble_wave_probe, Comgr, Hip, Mode, OracleError, Target,
@@ -26,6 +27,7 @@ use rdnaprobe_oracle::{
 
 use super::hip_wave::{self, WaveKernel};
 use super::{Backend, Producer, RowResult, Status, WaveResults};
+use crate::dispatch::probe::CpuProbe;
 
 /// Environment variable overriding the per-batch watchdog deadline, in seconds.
 pub const TIMEOUT_ENV: &str = "RDNAPROBE_HIP_TIMEOUT_S";
@@ -34,12 +36,75 @@ pub struct HipBackend {
     target: Target,
     device: DeviceInfo,
     comgr: Comgr,
-    supervisor: Supervisor,
+    runner: Runner,
     runtime: String,
     /// Per kernel: its code object, or the status its rows get.
     kernels: HashMap<(Vec<u32>, Mode), Result<Vec<u8>, Status>>,
     /// Per wave kernel: its code object, or the status its rows get.
     wave_kernels: HashMap<WaveKernel, Result<Vec<u8>, Status>>,
+}
+
+/// Where the code objects run: the GPU through the worker process, or the CPU model in this
+/// process (`hip-template-cpu`, [`crate::dispatch::probe`]).
+enum Runner {
+    Worker(Supervisor),
+    CpuModel(CpuProbe),
+}
+
+impl Runner {
+    fn run(
+        &mut self,
+        device: i32,
+        code: &[u8],
+        inputs: &[[u32; 6]],
+    ) -> Result<Vec<LaneOutput>, Status> {
+        match self {
+            Runner::Worker(s) => s
+                .run(device, code, inputs)
+                .map_err(|e| Status::Error(e.to_string())),
+            Runner::CpuModel(c) => c
+                .run(&Batch {
+                    id: 0,
+                    device,
+                    code_object: code.to_vec(),
+                    inputs: inputs.to_vec(),
+                })
+                .map_err(cpu_status),
+        }
+    }
+
+    fn run_waves(
+        &mut self,
+        device: i32,
+        code: &[u8],
+        shape: WaveShape,
+        waves: &[WaveInput],
+    ) -> Result<Vec<WaveResult>, Status> {
+        match self {
+            Runner::Worker(s) => s
+                .run_waves(device, code, shape, waves)
+                .map_err(|e| Status::Error(e.to_string())),
+            Runner::CpuModel(c) => c
+                .run_waves(&WaveBatch {
+                    id: 0,
+                    device,
+                    code_object: code.to_vec(),
+                    shape,
+                    waves: waves.to_vec(),
+                })
+                .map_err(cpu_status),
+        }
+    }
+}
+
+/// A batch the CPU model could not run: what the recompiler cannot lower (the template's own
+/// instructions included) is `unsupported`, anything else an error.
+fn cpu_status(e: OracleError) -> Status {
+    let m = e.to_string();
+    match m.split_once("unsupported: ") {
+        Some((at, why)) => Status::Unsupported(format!("{at}{why}")),
+        None => Status::Error(m),
+    }
 }
 
 /// Picks the device: the first whose arch is `wanted` (a gfx103x chip, or `gfx103x` for any of
@@ -115,8 +180,49 @@ impl HipBackend {
             target,
             device,
             comgr,
-            supervisor,
+            runner: Runner::Worker(supervisor),
             runtime,
+            kernels: HashMap::new(),
+            wave_kernels: HashMap::new(),
+        })
+    }
+
+    /// Opens `hip-template-cpu[:gfx10NN]`: the code objects `hip` would load for that chip
+    /// (comgr, no GPU; gfx1030 unless named), dispatched on the CPU model with the buffers `hip`
+    /// would pass. Needs comgr only. The RDNA1 chips are accepted too, so rows measured there
+    /// (their `gfx` cell) are read with their own instruction table, as `cpu` reads them.
+    pub fn cpu_model(target: Option<&str>) -> anyhow::Result<HipBackend> {
+        let target = match target.filter(|t| !t.is_empty()) {
+            Some(t) => t
+                .parse::<Target>()
+                .ok()
+                .filter(|t| Target::ALL.contains(t))
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "hip-template-cpu: `{t}` is not a chip (gfx1010, gfx1013, gfx1030 .. \
+                         gfx1036)"
+                    )
+                })?,
+            None => Target::Gfx1030,
+        };
+        let comgr = Comgr::load()
+            .map_err(|e| anyhow::anyhow!("hip-template-cpu backend unavailable: {e}"))?;
+        let (major, minor) = comgr.version();
+        Ok(HipBackend {
+            target,
+            device: DeviceInfo {
+                index: 0,
+                name: "host CPU (the probe kernels on the IR interpreter)".into(),
+                arch: target.to_string(),
+                total_mem: 0,
+            },
+            runtime: format!(
+                "rdnaprobe-recompiler {}, comgr {major}.{minor} ({})",
+                env!("CARGO_PKG_VERSION"),
+                comgr.soname()
+            ),
+            comgr,
+            runner: Runner::CpuModel(CpuProbe),
             kernels: HashMap::new(),
             wave_kernels: HashMap::new(),
         })
@@ -184,8 +290,12 @@ fn failed(status: Status) -> RowResult {
 
 impl Backend for HipBackend {
     fn producer(&self) -> Producer {
+        let name = match self.runner {
+            Runner::Worker(_) => "hip",
+            Runner::CpuModel(_) => "hip-template-cpu",
+        };
         Producer {
-            backend: format!("hip:{}", self.target),
+            backend: format!("{name}:{}", self.target),
             device: self.device.name.clone(),
             driver: self.runtime.clone(),
             gfx: Some(self.target.to_string()),
@@ -231,7 +341,7 @@ impl Backend for HipBackend {
                 }
             };
             let inputs: Vec<[u32; 6]> = idx.iter().map(|&i| rows[i].inputs).collect();
-            match self.supervisor.run(self.device.index, &code, &inputs) {
+            match self.runner.run(self.device.index, &code, &inputs) {
                 Ok(lanes) => {
                     for (&i, lane) in idx.iter().zip(lanes) {
                         results[i] = Some(if lane.done {
@@ -244,8 +354,7 @@ impl Backend for HipBackend {
                         });
                     }
                 }
-                Err(e) => {
-                    let status = Status::Error(e.to_string());
+                Err(status) => {
                     for &i in idx {
                         results[i] = Some(failed(status.clone()));
                     }
@@ -277,9 +386,8 @@ impl Backend for HipBackend {
             let idx = &groups[key];
             let outcome = self.wave_code_object(key).and_then(|code| {
                 let inputs: Vec<_> = idx.iter().map(|&i| waves[i].input.clone()).collect();
-                self.supervisor
+                self.runner
                     .run_waves(self.device.index, &code, key.2, &inputs)
-                    .map_err(|e| Status::Error(e.to_string()))
             });
             match outcome {
                 Ok(done) => {

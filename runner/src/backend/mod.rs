@@ -5,6 +5,7 @@
 //! | `hip[:gfx10xx]` | the native body on an AMD GPU (oracle crate: comgr + HIP) |
 //! | `vulkan[:lavapipe\|nvidia\|radv\|N]` | the recompiled SPIR-V through ash |
 //! | `cpu` | the recompiler's IR, interpreted on the host |
+//! | `hip-template-cpu` | `hip`'s code objects (template + body) dispatched on the CPU model |
 //!
 //! A backend groups rows by kernel (body words, resolved mode, wave) itself, runs every row it
 //! can, and reports each row that it cannot run with a status instead of failing the batch.
@@ -85,6 +86,9 @@ pub fn open(spec: &str) -> anyhow::Result<Box<dyn Backend>> {
             Ok(Box::new(vulkan::VulkanBackend::open(which.as_deref())?))
         }
         Some(BackendName::Hip(gfx)) => Ok(Box::new(hip::HipBackend::open(gfx.as_deref())?)),
+        Some(BackendName::HipTemplateCpu(gfx)) => {
+            Ok(Box::new(hip::HipBackend::cpu_model(gfx.as_deref())?))
+        }
         _ => anyhow::bail!("unknown backend `{spec}`: expected {ROW_BACKENDS}"),
     }
 }

@@ -17,6 +17,7 @@
 
 pub mod abi;
 pub mod args;
+pub mod probe;
 
 use anyhow::{bail, Context};
 use rdnaprobe_isa::{FloatMode, Target, Wave};
@@ -61,7 +62,18 @@ impl Program {
                 let arch = arch.split(':').next().unwrap_or(arch);
                 Target::from_arch_name(arch).with_context(|| format!("amdhsa.target `{t}`"))?
             }
-            None => bail!("the metadata names no amdhsa.target"),
+            // Code object v4 metadata written by hand (the probe kernels) may leave it out;
+            // the ELF header's EF_AMDGPU_MACH names the chip as well.
+            None => Target::ALL
+                .into_iter()
+                .find(|t| t.elf_mach() == code.mach())
+                .with_context(|| {
+                    format!(
+                        "the metadata names no amdhsa.target and EF_AMDGPU_MACH {:#x} is no \
+                         gfx10 chip",
+                        code.mach()
+                    )
+                })?,
         };
         let kd_sym = code.symbol(&k.symbol)?;
         let kd = code.kernel_descriptor(k.symbol.trim_end_matches(".kd"))?;
@@ -262,7 +274,19 @@ fn lower(
 /// Runs `dispatch` of `program` on the CPU model: workgroups in order (x fastest), each one's
 /// waves together ([`rdnaprobe_recompiler::workgroup::run_workgroup`]).
 pub fn run_cpu(program: &Program, dispatch: &Dispatch) -> anyhow::Result<Outcome> {
-    let (layout, mut mem) = abi::memory(program, dispatch)?;
+    let (layout, mem) = abi::memory(program, dispatch)?;
+    run_cpu_in(program, dispatch, layout, mem)
+}
+
+/// Runs `dispatch` of `program` on the CPU model in a memory region the caller laid out:
+/// `layout` and `mem` as [`abi::memory`] gives them, or grown past its end (the probe
+/// kernels' buffers, [`probe`]); the region is `layout.total` bytes.
+pub fn run_cpu_in(
+    program: &Program,
+    dispatch: &Dispatch,
+    layout: abi::Layout,
+    mut mem: Vec<u32>,
+) -> anyhow::Result<Outcome> {
     let lds = vec![0u32; program.lds_dwords(dispatch.dynamic_lds) as usize];
     let mut kernels: std::collections::HashMap<Extra, rdnaprobe_recompiler::ir::Kernel> =
         Default::default();

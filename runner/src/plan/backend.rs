@@ -6,6 +6,7 @@
 //! | `cpu:interp` | - | the per-row IR interpreter |
 //! | `vulkan[:lavapipe\|nvidia\|radv\|N]` | recompiled SPIR-V | recompiled SPIR-V |
 //! | `hip[:gfx10xx]` | the native instruction (comgr + HIP) | - |
+//! | `hip-template-cpu[:gfx103N]` | `hip`'s code objects (comgr) dispatched on the CPU model | - |
 
 /// A backend as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,10 +19,13 @@ pub enum BackendName {
     Vulkan(Option<String>),
     /// `hip` or `hip:GFX`.
     Hip(Option<String>),
+    /// `hip-template-cpu` or `hip-template-cpu:GFX`.
+    HipTemplateCpu(Option<String>),
 }
 
 /// What every command's help lists.
-pub const ROW_BACKENDS: &str = "cpu, vulkan[:lavapipe|nvidia|radv|N] or hip[:gfx10xx]";
+pub const ROW_BACKENDS: &str =
+    "cpu, vulkan[:lavapipe|nvidia|radv|N], hip[:gfx10xx] or hip-template-cpu[:gfx103N]";
 
 impl BackendName {
     /// Parses a name; `None` for anything not in the registry.
@@ -30,10 +34,12 @@ impl BackendName {
             None if s == "cpu" => BackendName::Cpu,
             None if s == "vulkan" => BackendName::Vulkan(None),
             None if s == "hip" => BackendName::Hip(None),
+            None if s == "hip-template-cpu" => BackendName::HipTemplateCpu(None),
             Some(("cpu", "interp")) => BackendName::CpuInterp,
             Some(("cpu", "batch")) => BackendName::Cpu,
             Some(("vulkan", w)) => BackendName::Vulkan(Some(w.to_string())),
             Some(("hip", g)) => BackendName::Hip(Some(g.to_string())),
+            Some(("hip-template-cpu", g)) => BackendName::HipTemplateCpu(Some(g.to_string())),
             _ => return None,
         })
     }
@@ -48,6 +54,8 @@ impl std::fmt::Display for BackendName {
             BackendName::Vulkan(Some(w)) => write!(f, "vulkan:{w}"),
             BackendName::Hip(None) => f.write_str("hip"),
             BackendName::Hip(Some(g)) => write!(f, "hip:{g}"),
+            BackendName::HipTemplateCpu(None) => f.write_str("hip-template-cpu"),
+            BackendName::HipTemplateCpu(Some(g)) => write!(f, "hip-template-cpu:{g}"),
         }
     }
 }
@@ -66,6 +74,8 @@ mod tests {
             "vulkan:1",
             "hip",
             "hip:gfx1030",
+            "hip-template-cpu",
+            "hip-template-cpu:gfx1031",
         ] {
             assert_eq!(BackendName::parse(s).unwrap().to_string(), s);
         }

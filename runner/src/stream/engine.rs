@@ -24,7 +24,7 @@ impl Engine {
             Some(BackendName::Cpu) => Engine::Cpu,
             Some(BackendName::CpuInterp) => Engine::CpuInterp,
             Some(BackendName::Vulkan(w)) => Engine::Vulkan(w),
-            Some(BackendName::Hip(_)) | None => anyhow::bail!(
+            Some(BackendName::Hip(_) | BackendName::HipTemplateCpu(_)) | None => anyhow::bail!(
                 "streaming backend `{s}`: expected cpu, cpu:interp, vulkan or vulkan:WHICH"
             ),
         })
