@@ -51,14 +51,14 @@ pub fn run_batch(kernel: &Kernel, lanes: &[([u32; 6], u32)]) -> Vec<[u32; 16]> {
 /// The wave-uniform state before the body that [`Expr::SgprIn`] and [`Expr::ExecIn`] read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Uniform {
-    pub sgprs: [u32; 16],
+    pub sgprs: [u32; crate::wave::SGPR_INPUTS],
     pub exec: u64,
 }
 
 impl Uniform {
     /// The lane contract's state: SGPRs 0, EXEC all ones.
     pub const LANE_CONTRACT: Uniform = Uniform {
-        sgprs: [0; 16],
+        sgprs: [0; crate::wave::SGPR_INPUTS],
         exec: u64::MAX,
     };
 }

@@ -302,8 +302,9 @@ pub enum Expr {
     Convert { op: Convert, a: Handle, to: Ty },
     /// Two U32 -> U64: `lo | hi << 32`.
     Pack64 { lo: Handle, hi: Handle },
-    /// Wave contract: SGPR `index` (0..16: s0..s15) before the body, `U32`, the same on every
-    /// lane of the wave. Outside a wave (the lane contract) it reads as 0.
+    /// Wave contract: SGPR `index` (s0..s15 and s24..s103: the wave's `s_in`) before the
+    /// body, `U32`, the same on every lane of the wave. Outside a wave (the lane contract) it
+    /// reads as 0.
     SgprIn(u8),
     /// Wave contract: EXEC before the body, `U64` (a wave32 has the high 32 bits 0). Outside a
     /// wave it is every lane of a wave64 (all ones).

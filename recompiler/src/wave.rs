@@ -22,14 +22,15 @@
 use crate::eval::{mem_apply, mem_swaps};
 use crate::interp::{eval_expr, Uniform};
 use crate::ir::{Expr, Kernel, LdsOp, Space};
+pub use rdnaprobe_contract::{CONTRACT_SGPRS, SGPR_INPUTS};
 
 /// A wave's state before the body.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WaveInput {
     /// in0..in5 of every lane (`wave` entries, lane order).
     pub lanes: Vec<[u32; 6]>,
-    /// s0..s15.
-    pub sgprs: [u32; 16],
+    /// s0..s103 (`s_in`; s16..s23 are the contract's and read as 0 here).
+    pub sgprs: [u32; SGPR_INPUTS],
     /// EXEC (a wave32 uses the low 32 bits).
     pub exec: u64,
     /// The wave's LDS before the body (its whole size; empty: no LDS).
@@ -37,15 +38,22 @@ pub struct WaveInput {
 }
 
 impl WaveInput {
-    /// A wave of `lanes` (in0..in5 each) under `exec`, with `lds` and s0..s15 zero.
+    /// A wave of `lanes` (in0..in5 each) under `exec`, with `lds` and every SGPR input zero.
     pub fn new(lanes: Vec<[u32; 6]>, exec: u64, lds: Vec<u32>) -> WaveInput {
         WaveInput {
             lanes,
-            sgprs: [0; 16],
+            sgprs: [0; SGPR_INPUTS],
             exec,
             lds,
         }
     }
+}
+
+/// The SGPR inputs s0.. from `first` (the rest 0), as [`WaveInput::sgprs`] holds them.
+pub fn sgprs_in(first: &[u32]) -> [u32; SGPR_INPUTS] {
+    let mut s = [0; SGPR_INPUTS];
+    s[..first.len()].copy_from_slice(first);
+    s
 }
 
 /// The uniform state after the body.
@@ -315,7 +323,7 @@ mod tests {
             &k,
             &WaveInput {
                 lanes,
-                sgprs: [0, 0, 0, 100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                sgprs: sgprs_in(&[0, 0, 0, 100]),
                 exec: 0xf,
                 lds: vec![],
             },

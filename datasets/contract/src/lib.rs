@@ -25,4 +25,4 @@ pub use error::ContractError;
 pub use mode::{FloatMode, ModeCells, ModeField, Round};
 pub use status::Status;
 pub use target::{Target, UnknownTarget};
-pub use wave::Wave;
+pub use wave::{Wave, CONTRACT_SGPRS, SGPR_INPUTS};

@@ -1,6 +1,15 @@
-//! Wave size of a kernel: 32 or 64 lanes.
+//! Wave size of a kernel: 32 or 64 lanes, and the wave contract's SGPR inputs.
 
 use crate::error::ContractError;
+
+/// The SGPRs a wave dataset's `s_in` sets before the body: s0..s103 (docs/dataset-format.md,
+/// "Wave contract"). s16..s23 hold the memory region's address and V#, so their dwords must be
+/// zero in `s_in`.
+pub const SGPR_INPUTS: usize = 104;
+
+/// The SGPRs the contract itself sets before the body (the region's address in s[16:17], its
+/// V# in s[20:23]; s18 and s19 are 0): `s_in` leaves them zero.
+pub const CONTRACT_SGPRS: std::ops::Range<usize> = 16..24;
 
 /// Wave size. Rows fill waves in order: row `i` of a kernel is lane `i % lanes`.
 #[derive(

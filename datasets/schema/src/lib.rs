@@ -20,7 +20,7 @@ pub use manifest::{
     git_commit, manifest_path, rfc3339_utc, sha256_file, sha256_hex, verify, Manifest,
     ManifestProducer, Verified, SCHEMA_VERSION,
 };
-pub use rdnaprobe_contract::{FloatMode, ModeField, Status, Target, Wave};
+pub use rdnaprobe_contract::{FloatMode, ModeField, Status, Target, Wave, SGPR_INPUTS};
 pub use read::{parse_dataset, parse_encoding, parse_hex, read_dataset, Dataset, Reader};
 pub use replay::{clashing_column, replay_row, ReplayWriter, Tally, REPLAY_COLUMNS};
 pub use row::{resolve_mode, ModeCells, Row, V1_COLUMNS};

@@ -10,6 +10,8 @@
 
 use std::collections::HashSet;
 
+use rdnaprobe_contract::{CONTRACT_SGPRS, SGPR_INPUTS};
+
 use crate::row::{Row, V1_COLUMNS};
 
 /// The wave columns, in the order the docs list them.
@@ -83,16 +85,27 @@ pub const MAX_MEM_BYTES: u32 = 1 << 20;
 pub const LDS_GRANULE: u32 = 512;
 
 /// A wave's state before the body, from its uniform input cells.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WaveInputs {
     /// EXEC before the body; `None` (an empty cell) is every lane of the wave.
     pub exec: Option<u64>,
-    /// s0..s15 (missing dwords are 0).
-    pub sgprs: [u32; 16],
+    /// s0..s103 (missing dwords are 0; s16..s23, the contract's, are 0 here).
+    pub sgprs: [u32; SGPR_INPUTS],
     /// The whole LDS allocation as dwords (`lds_in`, then zeros); empty = no LDS.
     pub lds: Vec<u32>,
     /// The whole memory region as dwords (`mem_in`, then zeros); empty = no region.
     pub mem: Vec<u32>,
+}
+
+impl Default for WaveInputs {
+    fn default() -> WaveInputs {
+        WaveInputs {
+            exec: None,
+            sgprs: [0; SGPR_INPUTS],
+            lds: Vec::new(),
+            mem: Vec::new(),
+        }
+    }
 }
 
 impl WaveInputs {
@@ -214,10 +227,26 @@ impl WaveLayout {
             "" => None,
             s => Some(parse_hex64(s).map_err(|r| err(WaveCol::ExecIn, r))?),
         };
-        let mut sgprs = [0u32; 16];
+        let mut sgprs = [0u32; SGPR_INPUTS];
         let s_in = parse_dwords(cell(WaveCol::SIn)).map_err(|r| err(WaveCol::SIn, r))?;
-        if s_in.len() > 16 {
-            return Err(err(WaveCol::SIn, "at most 16 dwords (s0..s15)".into()));
+        if s_in.len() > SGPR_INPUTS {
+            return Err(err(
+                WaveCol::SIn,
+                format!("at most {SGPR_INPUTS} dwords (s0..s{})", SGPR_INPUTS - 1),
+            ));
+        }
+        if let Some(k) = CONTRACT_SGPRS
+            .clone()
+            .find(|&k| s_in.get(k).is_some_and(|&d| d != 0))
+        {
+            return Err(err(
+                WaveCol::SIn,
+                format!(
+                    "dword {}: s{k} is set by the contract (s[16:17] the memory region's \
+                     address, s[20:23] its V#): write 0x00000000 for s16..s23",
+                    k + 1
+                ),
+            ));
         }
         sgprs[..s_in.len()].copy_from_slice(&s_in);
         // A region's two cells: `(in_cell, reason)` names the failing one.

@@ -77,6 +77,26 @@ fn error_of(rows: &[String]) -> String {
 }
 
 #[test]
+fn s_in_reaches_s103_around_the_contracts_sgprs() {
+    let mut s: Vec<String> = (0..104u32)
+        .map(|k| format!("0x{:x}", if (16..24).contains(&k) { 0 } else { k + 1 }))
+        .collect();
+    let text = dataset(&[row(1, &format!("a,0,,{},,,,,", s.join(" ")))]);
+    let ds = parse_dataset(text.as_bytes(), "w.csv").unwrap();
+    let layout = WaveLayout::from_columns(&ds.extra_columns).unwrap();
+    let w = &group_waves(&ds.rows, &layout).unwrap()[0];
+    assert_eq!(w.inputs.sgprs.len(), 104);
+    assert_eq!(
+        (w.inputs.sgprs[15], w.inputs.sgprs[16], w.inputs.sgprs[24]),
+        (16, 0, 25)
+    );
+    assert_eq!(w.inputs.sgprs[103], 104);
+    s[20] = "0x5".into();
+    let e = error_of(&[row(1, &format!("a,0,,{},,,,,", s.join(" ")))]);
+    assert!(e.contains("dword 21: s20 is set by the contract"), "{e}");
+}
+
+#[test]
 fn bad_wave_cells_name_file_line_and_column() {
     // 36 = first wave column (wave_id), 37 lane, 38 exec_in, 39 s_in.
     let e = error_of(&[row(1, "a,0,0x5,,,,,,"), row(2, "a,1,0x7,,,,,,")]);
@@ -100,6 +120,13 @@ fn bad_wave_cells_name_file_line_and_column() {
     let s17 = vec!["0x1"; 17].join(" ");
     let e = error_of(&[row(1, &format!("a,0,,{s17},,,,,"))]);
     assert!(e.starts_with("w.csv:2:39 (s_in)"), "{e}");
+    assert!(e.contains("s16 is set by the contract"), "{e}");
+    let s105 = vec!["0x0"; 105].join(" ");
+    let e = error_of(&[row(1, &format!("a,0,,{s105},,,,,"))]);
+    assert!(
+        e.starts_with("w.csv:2:39 (s_in)") && e.contains("at most 104"),
+        "{e}"
+    );
     let e = error_of(&[row(1, "a,0,,,0x1 0x2,4,,,")]);
     assert!(
         e.starts_with("w.csv:2:40 (lds_in)") && e.contains("do not fit"),

@@ -150,8 +150,13 @@ impl Kernel {
                     }
                 }
                 Expr::SgprIn(i) => {
-                    if i >= 16 {
-                        return bad(format!("SGPR input s{i} (s0..s15 exist)"));
+                    if usize::from(i) >= crate::wave::SGPR_INPUTS
+                        || crate::wave::CONTRACT_SGPRS.contains(&usize::from(i))
+                    {
+                        return bad(format!(
+                            "SGPR input s{i} (s0..s15 and s24..s103 exist; s16..s23 are the \
+                             contract's)"
+                        ));
                     }
                 }
                 Expr::Const { .. }

@@ -2,7 +2,9 @@
 //! [`LowerError::Unsupported`](super::LowerError::Unsupported) carries as its source.
 //!
 //! The kinds say whose the gap is. [`Operand`](RuleError::Operand) is the body's: the decoded
-//! instruction does not have the operands its rule reads or writes. The others are the model's:
+//! instruction does not have the operands its rule reads or writes. [`BadInput`](RuleError::BadInput)
+//! is the row's: a value the instruction reads is one it cannot take (a T# field no image
+//! has), which a replay reports as the row's error. The others are the model's:
 //! a modifier or form that has no rule for the opcode, an instruction or mode the model leaves
 //! out, a case no hardware row has measured (and no document settles), or an opcode the
 //! dispatch gives no lowering at all.
@@ -32,6 +34,10 @@ pub enum RuleError {
     /// The opcode has no lowering at all: the dispatch's reason.
     #[error("{0}")]
     Unlowered(&'static str),
+    /// A value the instruction reads, known when lowering, is not valid for it (a T# field
+    /// no image has: `T# word3 TYPE 0 is not an image type (8..15)`).
+    #[error("{0}")]
+    BadInput(Cow<'static, str>),
 }
 
 impl RuleError {

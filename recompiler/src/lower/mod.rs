@@ -100,6 +100,7 @@ use rdnaprobe_isa::{
     decode_stream, DecodeError, Decoded, Encoding, FloatMode, Instruction, Opcode, Target, Wave,
 };
 use regs::Lowerer;
+pub use wave::SgprValues;
 
 /// Why a body could not be lowered. Every variant names the instruction's word offset.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -121,6 +122,20 @@ pub enum LowerError {
     /// The words could not be decoded at all (truncated stream).
     #[error("decode: {0}")]
     Decode(#[source] DecodeError),
+}
+
+impl LowerError {
+    /// Whether the row's input is at fault (a [`RuleError::BadInput`]): a replay reports such
+    /// a row as an `error:`, the others as `unsupported:`.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            LowerError::Unsupported {
+                reason: RuleError::BadInput(_),
+                ..
+            }
+        )
+    }
 }
 
 /// Decodes `words` and lowers them ([`lower`]).
@@ -163,8 +178,35 @@ pub fn lower_wave_words_mem(
     gfx: Target,
     mem_bytes: u32,
 ) -> Result<Kernel, LowerError> {
+    lower_wave_words_sgprs(words, mode, wave, gfx, mem_bytes, None)
+}
+
+/// [`lower_wave_words_mem`] for one wave's SGPR inputs: with `sgprs`, the kernel holds those
+/// values as constants instead of reading `s_in` at run time, so it runs only waves with the
+/// same `s_in`. Bodies that [`specialises_on_sgprs`] names need it.
+pub fn lower_wave_words_sgprs(
+    words: &[u32],
+    mode: FloatMode,
+    wave: Wave,
+    gfx: Target,
+    mem_bytes: u32,
+    sgprs: SgprValues,
+) -> Result<Kernel, LowerError> {
     let body = decode_stream(words).map_err(LowerError::Decode)?;
-    lower_wave_mem(&body, mode, wave, gfx, mem_bytes)
+    lower_wave_body(&body, mode, wave, gfx, mem_bytes, sgprs)
+}
+
+/// Whether the wave-contract kernel of `words` is lowered for each wave's SGPR inputs
+/// ([`lower_wave_words_sgprs`]): a body with an image instruction is, as its T# decides the
+/// texel layout and the conversions the lowering emits (`image`). The runner keys such a
+/// body's kernels by the wave's `s_in` too.
+pub fn specialises_on_sgprs(words: &[u32]) -> bool {
+    decode_stream(words).is_ok_and(|body| {
+        body.iter().any(|d| match d {
+            Decoded::Inst(i) => i.encoding() == Encoding::MIMG,
+            Decoded::Unsupported(_) => false,
+        })
+    })
 }
 
 /// Lowers a decoded body under the wave contract: SGPR and EXEC inputs, whole-wave lane
@@ -188,7 +230,18 @@ pub fn lower_wave_mem(
     gfx: Target,
     mem_bytes: u32,
 ) -> Result<Kernel, LowerError> {
-    let mut l = Lowerer::new_wave(mode, wave, gfx);
+    lower_wave_body(body, mode, wave, gfx, mem_bytes, None)
+}
+
+fn lower_wave_body(
+    body: &[Decoded],
+    mode: FloatMode,
+    wave: Wave,
+    gfx: Target,
+    mem_bytes: u32,
+    sgprs: SgprValues,
+) -> Result<Kernel, LowerError> {
+    let mut l = Lowerer::new_wave(mode, wave, gfx, body, sgprs);
     mem::init_region(&mut l, mem_bytes);
     l.named_vgprs = movrel::named_vgprs(body, wave);
     if control::has_control_flow(body) {
@@ -211,7 +264,8 @@ pub fn lower_program_words(
     entries: &[usize],
 ) -> Result<Kernel, LowerError> {
     let body = decode_stream(words).map_err(LowerError::Decode)?;
-    let mut l = Lowerer::new_wave(mode, wave, gfx);
+    // a dispatched program's SGPR inputs are s0..s15 (its user SGPRs): no body names are read
+    let mut l = Lowerer::new_wave(mode, wave, gfx, &[], None);
     mem::init_region(&mut l, mem_bytes);
     l.named_vgprs = movrel::named_vgprs(&body, wave);
     l.jump_targets = Some(entries.to_vec());

@@ -46,13 +46,23 @@ fn is_relative(op: Opcode) -> bool {
 /// The VGPRs `body` names in any operand (`vN` and `v[N:M]` in its printed text), sorted;
 /// empty for a body without a relative move.
 pub(super) fn named_vgprs(body: &[Decoded], wave: Wave) -> Vec<u16> {
+    let relative = body.iter().any(|d| match d {
+        Decoded::Inst(i) => is_relative(i.info().op()),
+        Decoded::Unsupported(_) => false,
+    });
+    if !relative {
+        return Vec::new();
+    }
+    named_registers(body, wave, 'v', 255)
+}
+
+/// The registers of the file whose operands print as `{file}N` or `{file}[N:M]` (`v`, `s`)
+/// that `body` names in any operand, up to `last`, sorted.
+pub(super) fn named_registers(body: &[Decoded], wave: Wave, file: char, last: u16) -> Vec<u16> {
     let insts = body.iter().filter_map(|d| match d {
         Decoded::Inst(i) => Some(i),
         Decoded::Unsupported(_) => None,
     });
-    if !insts.clone().any(|i| is_relative(i.info().op())) {
-        return Vec::new();
-    }
     let mut out = Vec::new();
     for i in insts {
         let text = i.to_llvm_text_for(Target::Gfx1030, wave);
@@ -67,7 +77,8 @@ pub(super) fn named_vgprs(body: &[Decoded], wave: Wave) -> Vec<u16> {
         };
         let mut k = 0;
         while k < c.len() {
-            let start = c[k] == 'v' && (k == 0 || !(c[k - 1].is_alphanumeric() || c[k - 1] == '_'));
+            let start =
+                c[k] == file && (k == 0 || !(c[k - 1].is_alphanumeric() || c[k - 1] == '_'));
             k += 1;
             if !start {
                 continue;
@@ -77,10 +88,12 @@ pub(super) fn named_vgprs(body: &[Decoded], wave: Wave) -> Vec<u16> {
                 let lo = num(&mut k);
                 k += 1;
                 if let (Some(lo), Some(hi)) = (lo, num(&mut k)) {
-                    out.extend(lo..=hi.min(255));
+                    out.extend(lo..=hi.min(last));
                 }
             } else if let Some(r) = num(&mut k) {
-                out.push(r);
+                if r <= last {
+                    out.push(r);
+                }
             }
         }
     }

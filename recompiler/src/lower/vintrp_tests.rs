@@ -34,7 +34,7 @@ fn run(
     k.validate().expect("valid kernel");
     let lanes = (0..wave.lanes()).map(|l| [in0(l), l, 0, 0, 0, 0]).collect();
     let mut input = WaveInput::new(lanes, u64::MAX, lds);
-    input.sgprs = sgprs;
+    input.sgprs = crate::wave::sgprs_in(&sgprs);
     run_wave(&k, &input)
 }
 

@@ -1,5 +1,7 @@
 //! The wave contract's lowering state (docs/dataset-format.md, "Wave contract"): before the
-//! body s0..s15 are the wave's `s_in` ([`Expr::SgprIn`]), EXEC is `exec_in` ([`Expr::ExecIn`];
+//! body s0..s15 and s24..s103 are the wave's `s_in` ([`Expr::SgprIn`]; of s24..s103 only those
+//! the body names, as no other can be read), or constants in a kernel lowered for one wave's
+//! values ([`SgprValues`]), EXEC is `exec_in` ([`Expr::ExecIn`];
 //! a wave32's EXEC_HI is 0), VCC, M0 and SCC are 0; lane masks that VALU instructions write
 //! (VOPC into VCC, an SGPR pair or EXEC, carries, `v_div_scale`) are the wave's ballot of the
 //! lanes' bits ANDed with EXEC. After the body the kernel's uniform outputs are s0..s15,
@@ -9,21 +11,38 @@
 
 use super::regs::Lowerer;
 use crate::ir::{Expr, Handle, IntBin, Ty, UniformOutputs};
-use rdnaprobe_isa::{FloatMode, Target, Wave};
+use crate::wave::SGPR_INPUTS;
+use rdnaprobe_isa::{Decoded, FloatMode, Target, Wave};
+
+/// The values of a wave's SGPR inputs (`s_in`, s0..s103) that a kernel is lowered for
+/// (`super::specialises_on_sgprs`); `None`: the kernel reads them at run time.
+pub type SgprValues<'a> = Option<&'a [u32; SGPR_INPUTS]>;
 
 /// SCC's source operand code: where the lowering keeps SCC (a `U32`, 0 or 1).
 pub(super) use super::regs::SCC;
 use rdnaprobe_isa::operand::code::{EXEC_HI, EXEC_LO, VCC_HI, VCC_LO};
 
 impl Lowerer {
-    /// A lowering state under the wave contract.
-    pub(super) fn new_wave(mode: FloatMode, wave: Wave, gfx: Target) -> Lowerer {
+    /// A lowering state under the wave contract for `body`, its SGPR inputs read at run time
+    /// or, with `known`, the constants a kernel for one wave's `s_in` holds.
+    pub(super) fn new_wave(
+        mode: FloatMode,
+        wave: Wave,
+        gfx: Target,
+        body: &[Decoded],
+        known: SgprValues,
+    ) -> Lowerer {
         let mut l = Lowerer::new(mode, wave, gfx);
         l.wave_contract = true;
         l.exec_all = false;
-        for i in 0..16u8 {
-            let s = l.b.push(Expr::SgprIn(i));
-            l.sgpr_init(u16::from(i), s);
+        let high = super::movrel::named_registers(body, wave, 's', SGPR_INPUTS as u16 - 1);
+        let inputs = (0..16u16).chain(high.into_iter().filter(|&s| s >= 24));
+        for i in inputs {
+            let s = match known {
+                Some(v) => l.b.c32(v[usize::from(i)]),
+                None => l.b.push(Expr::SgprIn(i as u8)),
+            };
+            l.sgpr_init(i, s);
         }
         let exec = l.b.push(Expr::ExecIn);
         let lo = l.b.trunc64(exec);

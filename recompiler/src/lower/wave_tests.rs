@@ -23,7 +23,7 @@ fn wave_run(
         &k,
         &WaveInput {
             lanes,
-            sgprs,
+            sgprs: crate::wave::sgprs_in(&sgprs),
             exec,
             lds,
         },

@@ -6,7 +6,7 @@
 //! - `LocalSize = (wave, 1, 1)`; wave `w` = `WorkgroupId.x`, lane = `LocalInvocationId.x`;
 //! - binding 0 (input, [`wave_in_stride`] words per wave): the lanes' in0..in5 (6 words per
 //!   lane, lane order; lanes without a row hold zeros), then [`WAVE_IN_DWORDS`] uniform words:
-//!   EXEC low, EXEC high, s0..s15;
+//!   EXEC low, EXEC high, s0..s103 (the wave's `s_in`; s16..s23 are not read);
 //! - binding 1 (output, [`wave_out_stride`] words per wave): the lanes' out0..out15, then
 //!   [`WAVE_OUT_DWORDS`] uniform words stored by lane 0: s0..s15, EXEC low/high, VCC low/high,
 //!   SCC (0/1) and a status word (0: ran to the end, 1: stopped by the watchdog, 2: an LDS
@@ -36,8 +36,8 @@ use crate::ir::{Handle, Kernel, Ty};
 use rdnaprobe_isa::Wave;
 use rspirv::binary::Assemble;
 
-/// Uniform input words per wave: EXEC low, EXEC high, s0..s15.
-pub const WAVE_IN_DWORDS: u32 = 18;
+/// Uniform input words per wave: EXEC low, EXEC high, s0..s103.
+pub const WAVE_IN_DWORDS: u32 = 2 + crate::wave::SGPR_INPUTS as u32;
 /// Uniform output words per wave: s0..s15, EXEC low/high, VCC low/high, SCC, status.
 pub const WAVE_OUT_DWORDS: u32 = 22;
 /// Index of the status word among the uniform outputs (0: the body ran to its end).

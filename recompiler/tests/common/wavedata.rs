@@ -7,8 +7,8 @@
 use rdnaprobe_dataset::{
     group_waves, read_dataset, Row, WaveCol, WaveInputs, WaveLayout, WaveOutputs,
 };
-use rdnaprobe_recompiler::lower_wave_words_mem;
 use rdnaprobe_recompiler::wave::{run_wave_mem, WaveInput};
+use rdnaprobe_recompiler::{lower_wave_words_sgprs, specialises_on_sgprs};
 use std::path::{Path, PathBuf};
 
 /// One wave of a wave dataset: its rows (lanes) and where their wave cells are.
@@ -52,12 +52,30 @@ pub fn load(dir: &Path) -> Vec<Wave> {
 }
 
 impl Wave {
+    /// The wave's kernel, lowered as the runner lowers it: for its `s_in` when the body has image
+    /// instructions (`specialises_on_sgprs`).
+    pub fn lower(
+        &self,
+    ) -> Result<rdnaprobe_recompiler::ir::Kernel, rdnaprobe_recompiler::LowerError> {
+        let first = &self.rows[0];
+        let words = &first.encoding;
+        let sgprs = specialises_on_sgprs(words).then_some(&self.inputs.sgprs);
+        lower_wave_words_sgprs(
+            words,
+            first.float_mode(),
+            first.wave_size().unwrap_or_default(),
+            first.target().unwrap_or(rdnaprobe_isa::Target::DEFAULT),
+            4 * self.inputs.mem.len() as u32,
+            sgprs,
+        )
+    }
+
     /// Runs the wave on the CPU model and lists every expected cell it does not reproduce
     /// (empty: bit for bit), or why it could not run.
     pub fn replay(&self) -> Result<Vec<String>, String> {
         let first = &self.rows[0];
         let wave = first.wave_size().map_err(|e| e.to_string())?;
-        let gfx = first.target().map_err(|e| e.to_string())?;
+        first.target().map_err(|e| e.to_string())?;
         let n = wave.lanes();
         let mut lanes = vec![[0u32; 6]; n as usize];
         for (r, &lane) in self.rows.iter().zip(&self.lanes) {
@@ -70,14 +88,7 @@ impl Wave {
             lds: self.inputs.lds.clone(),
         };
         let mem = &self.inputs.mem;
-        let kernel = lower_wave_words_mem(
-            &first.encoding,
-            first.float_mode(),
-            wave,
-            gfx,
-            4 * mem.len() as u32,
-        )
-        .map_err(|e| e.to_string())?;
+        let kernel = self.lower().map_err(|e| e.to_string())?;
         let (out, mem_after) = run_wave_mem(&kernel, &input, mem);
         if let Some(e) = out.error {
             return Err(e);

@@ -10,7 +10,7 @@ use super::phase::{span, Phase};
 use super::{kernel_key, wave, Backend, KernelKey, Producer, RowResult, Status, WaveResults};
 use rayon::prelude::*;
 use rdnaprobe_dataset::{Row, WaveLayout};
-use rdnaprobe_recompiler::{interp, ir::Kernel, lower_wave_words_mem, lower_words, LowerError};
+use rdnaprobe_recompiler::{interp, ir::Kernel, lower_wave_words_sgprs, lower_words, LowerError};
 use std::collections::HashMap;
 
 pub struct CpuBackend {}
@@ -77,26 +77,33 @@ impl Backend for CpuBackend {
     fn run_waves(&mut self, rows: &[Row], layout: &WaveLayout) -> WaveResults {
         let mut results = WaveResults::all(rows.len(), Status::Error("not scheduled".into()));
         let jobs = wave::prepare(rows, layout, &mut results);
-        // The region's size is part of the kernel: the V# in s[20:23] holds it.
+        // The region's size is part of the kernel (the V# in s[20:23] holds it), and so is
+        // `s_in` for an image body (`WaveJob::sgpr_values`).
         let lowering = span(Phase::Lower);
-        let mut kernels: HashMap<(&KernelKey, u32), Result<Kernel, LowerError>> = HashMap::new();
+        type Key<'a> = (&'a KernelKey, u32, Option<Vec<u32>>);
+        let mut kernels: HashMap<Key<'_>, Result<Kernel, LowerError>> = HashMap::new();
         for j in &jobs {
             let k = &j.key;
             let bytes = j.mem_bytes();
             kernels
-                .entry((k, bytes))
-                .or_insert_with(|| lower_wave_words_mem(&k.words, k.mode, k.wave, k.target, bytes));
+                .entry((k, bytes, j.sgpr_values()))
+                .or_insert_with(|| {
+                    let sgprs = j.specialised.then_some(&j.input.sgprs);
+                    lower_wave_words_sgprs(&k.words, k.mode, k.wave, k.target, bytes, sgprs)
+                });
         }
         drop(lowering);
         let running = span(Phase::Run);
         let outs: Vec<_> = jobs
             .par_iter()
-            .map(|j| match &kernels[&(&j.key, j.mem_bytes())] {
-                Ok(k) => Ok(rdnaprobe_recompiler::wave::run_wave_mem(
-                    k, &j.input, &j.mem,
-                )),
-                Err(e) => Err(e.to_string()),
-            })
+            .map(
+                |j| match &kernels[&(&j.key, j.mem_bytes(), j.sgpr_values())] {
+                    Ok(k) => Ok(rdnaprobe_recompiler::wave::run_wave_mem(
+                        k, &j.input, &j.mem,
+                    )),
+                    Err(e) => Err(wave::lower_status(e)),
+                },
+            )
             .collect();
         drop(running);
         let _s = span(Phase::Store);
@@ -109,7 +116,7 @@ impl Backend for CpuBackend {
                         results.set_mem(&j.rows, mem);
                     }
                 },
-                Err(e) => results.fail(&j.rows, &Status::Unsupported(e)),
+                Err(status) => results.fail(&j.rows, &status),
             }
         }
         results

@@ -58,9 +58,23 @@ pub fn prepare(rows: &[Row], layout: &WaveLayout, results: &mut WaveResults) -> 
             }
         };
         let lanes = mode.wave.lanes();
+        let (low, high) = w.inputs.sgprs.split_at(16);
+        if let Some(k) = high.iter().position(|&d| d != 0) {
+            results.fail(
+                &w,
+                &Status::Unsupported(format!(
+                    "hip: the wave kernel sets s0..s15 from s_in, not s{} (s24..s103 are not \
+                     loaded yet)",
+                    k + 16
+                )),
+            );
+            continue;
+        }
+        let mut s_in = [0u32; 16];
+        s_in.copy_from_slice(low);
         let mut input = WaveInput {
             lanes: Vec::new(),
-            s_in: w.inputs.sgprs,
+            s_in,
             exec_in: w.inputs.exec_mask(lanes),
             lds_in: w.inputs.lds.clone(),
             mem_in: w.inputs.mem.clone(),

@@ -18,12 +18,15 @@ use super::phase::{span, Phase};
 use super::{kernel_key, Backend, KernelKey, Producer, RowResult, Status, WaveResults};
 use crate::vulkan::{DeviceSelector, Executor, Job, PipelineId};
 
+type WaveKernelKey = (KernelKey, u32, u32, Option<Vec<u32>>);
+
 pub struct VulkanBackend {
     exec: Executor,
     /// Per kernel: its pipeline, or the status its rows get.
     kernels: HashMap<KernelKey, Result<PipelineId, Status>>,
-    /// The same for kernels lowered under the wave contract (wave modules), per LDS size.
-    wave_kernels: HashMap<(KernelKey, u32, u32), Result<PipelineId, Status>>,
+    /// The same for kernels lowered under the wave contract (wave modules), per LDS and region
+    /// size, and per `s_in` for a body lowered for it (`WaveJob::sgpr_values`).
+    wave_kernels: HashMap<WaveKernelKey, Result<PipelineId, Status>>,
 }
 
 impl VulkanBackend {
@@ -64,24 +67,23 @@ impl VulkanBackend {
 
 impl VulkanBackend {
     /// The wave module of `key` (lowered, emitted and compiled once).
-    fn prepare_wave(
-        &mut self,
-        key: &KernelKey,
-        lds_dwords: u32,
-        mem_dwords: u32,
-    ) -> Result<PipelineId, Status> {
-        let cache_key = (key.clone(), lds_dwords, mem_dwords);
+    fn prepare_wave(&mut self, job: &super::wave::WaveJob) -> Result<PipelineId, Status> {
+        let key = &job.key;
+        let lds_dwords = job.input.lds.len() as u32;
+        let mem_dwords = job.mem.len() as u32;
+        let cache_key = (key.clone(), lds_dwords, mem_dwords, job.sgpr_values());
         if let Some(r) = self.wave_kernels.get(&cache_key) {
             return r.clone();
         }
-        let r = rdnaprobe_recompiler::lower_wave_words_mem(
+        let r = rdnaprobe_recompiler::lower_wave_words_sgprs(
             &key.words,
             key.mode,
             key.wave,
             key.target,
             4 * mem_dwords,
+            job.specialised.then_some(&job.input.sgprs),
         )
-        .map_err(|e| Status::Unsupported(e.to_string()))
+        .map_err(|e| super::wave::lower_status(&e))
         .and_then(|kernel| {
             let opts = self.exec.spirv_options();
             spirv::emit_wave_mem(&kernel, key.wave, lds_dwords, mem_dwords, &opts).map_err(|e| {
@@ -115,7 +117,7 @@ impl Backend for VulkanBackend {
         for (i, j) in jobs.iter().enumerate() {
             let lds_dwords = j.input.lds.len() as u32;
             let mem_dwords = j.mem.len() as u32;
-            match self.prepare_wave(&j.key, lds_dwords, mem_dwords) {
+            match self.prepare_wave(j) {
                 Ok(p) => groups
                     .entry(p)
                     .or_insert_with(|| {

@@ -4,7 +4,10 @@
 //! first row also gets the uniform outputs.
 //!
 //! The memory region's size is part of the kernel (the V# in s[20:23] holds it), so backends
-//! key their kernels by it too ([`WaveJob::mem_bytes`]).
+//! key their kernels by it too ([`WaveJob::mem_bytes`]), and a body with image instructions is
+//! lowered for its wave's `s_in` ([`WaveJob::sgpr_values`]).
+
+use rdnaprobe_recompiler::LowerError;
 
 use rdnaprobe_dataset::{group_waves, Row, WaveLayout, WaveOutputs, WaveRows};
 use rdnaprobe_recompiler::spirv::{WAVE_OUT_DWORDS, WAVE_STATUS_WORD};
@@ -86,12 +89,31 @@ pub struct WaveJob {
     pub input: WaveInput,
     /// The memory region before the body (its whole size; empty: no region).
     pub mem: Vec<u32>,
+    /// Whether the body's kernel is lowered for the wave's `s_in` ([`WaveJob::sgpr_values`]).
+    pub specialised: bool,
 }
 
 impl WaveJob {
     /// The memory region's size in bytes.
     pub fn mem_bytes(&self) -> u32 {
         4 * self.mem.len() as u32
+    }
+
+    /// The SGPR inputs the wave's kernel is lowered for: `s_in` for a body the recompiler
+    /// specialises on it (`rdnaprobe_recompiler::specialises_on_sgprs`: image instructions),
+    /// `None` for a kernel that reads them at run time.
+    pub fn sgpr_values(&self) -> Option<Vec<u32>> {
+        self.specialised.then(|| self.input.sgprs.to_vec())
+    }
+}
+
+/// The row status of a body that does not lower: an input the instruction cannot take (a bad
+/// T# field) is the row's error, a missing lowering `unsupported`.
+pub fn lower_status(e: &LowerError) -> Status {
+    if e.is_bad_input() {
+        Status::Error(e.to_string())
+    } else {
+        Status::Unsupported(e.to_string())
     }
 }
 
@@ -107,6 +129,7 @@ pub fn prepare(rows: &[Row], layout: &WaveLayout, results: &mut WaveResults) -> 
         }
     };
     let mut jobs = Vec::with_capacity(waves.len());
+    let mut specialises: std::collections::HashMap<Vec<u32>, bool> = Default::default();
     for w in waves {
         let key = match kernel_key(&rows[w.start]) {
             Ok(k) => k,
@@ -127,11 +150,15 @@ pub fn prepare(rows: &[Row], layout: &WaveLayout, results: &mut WaveResults) -> 
             lds: w.inputs.lds.clone(),
         };
         let mem = w.inputs.mem.clone();
+        let specialised = *specialises
+            .entry(key.words.clone())
+            .or_insert_with(|| rdnaprobe_recompiler::specialises_on_sgprs(&key.words));
         jobs.push(WaveJob {
             rows: w,
             key,
             input,
             mem,
+            specialised,
         });
     }
     jobs

@@ -255,7 +255,7 @@ impl WaveSetup {
     pub fn input(&self, lds: Vec<u32>) -> WaveInput {
         WaveInput {
             lanes: self.lanes.clone(),
-            sgprs: self.sgprs,
+            sgprs: rdnaprobe_recompiler::wave::sgprs_in(&self.sgprs),
             exec: self.exec,
             lds,
         }

@@ -45,7 +45,7 @@ fn structured_and_dispatched_loops_agree_and_their_times_are_printed() {
     let inputs: Vec<WaveInput> = (0..64u32)
         .map(|w| WaveInput {
             lanes: (0..32u32).map(|l| [w * 32 + l, 0, 0, 0, 0, 0]).collect(),
-            sgprs: [0; 16],
+            sgprs: [0; rdnaprobe_recompiler::wave::SGPR_INPUTS],
             exec: 0xffff_ffff,
             lds: vec![],
         })
