@@ -133,6 +133,29 @@ const PROBE_OPERAND_REFUSED: &[(&str, &str)] = &[
     ("global_store_dword_addtid", "addtid without SADDR"),
     // the VOP3 probe's src1 is 257, not one of the parameter codes 0..2
     ("v_interp_mov_f32", "invalid parameter 257"),
+    // the image probes' T# is all zeros (TYPE 0 is no image), and gfx101x T#s are refused
+    ("image_load", "is not an image type"),
+    ("image_load_mip", "is not an image type"),
+    ("image_load_pck", "is not an image type"),
+    ("image_load_pck_sgn", "is not an image type"),
+    ("image_load_mip_pck", "is not an image type"),
+    ("image_load_mip_pck_sgn", "is not an image type"),
+    ("image_store", "is not an image type"),
+    ("image_store_mip", "is not an image type"),
+    ("image_store_pck", "is not an image type"),
+    ("image_store_mip_pck", "is not an image type"),
+    ("image_get_resinfo", "is not an image type"),
+    ("image_load", "gfx101x T#s"),
+    ("image_load_mip", "gfx101x T#s"),
+    ("image_load_pck", "gfx101x T#s"),
+    ("image_load_pck_sgn", "gfx101x T#s"),
+    ("image_load_mip_pck", "gfx101x T#s"),
+    ("image_load_mip_pck_sgn", "gfx101x T#s"),
+    ("image_store", "gfx101x T#s"),
+    ("image_store_mip", "gfx101x T#s"),
+    ("image_store_pck", "gfx101x T#s"),
+    ("image_store_mip_pck", "gfx101x T#s"),
+    ("image_get_resinfo", "gfx101x T#s"),
 ];
 
 #[test]

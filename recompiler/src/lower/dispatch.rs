@@ -13,6 +13,7 @@ use super::dot::Dot;
 use super::error::RuleResult;
 use super::float16::F16Arith;
 use super::float64::{F64Arith, F64Op, F64Un};
+use super::image::{self, Img, Op as ImgOp};
 use super::int16::{Int16, I16};
 use super::integer::{Carry, IntOp};
 use super::lds::{self, Ds};
@@ -1700,18 +1701,30 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
             Lower(|l, c| scratch(l, c, Vm::d16(2, false, D16::Hi)))
         }
 
-        Opcode::image_load
-        | Opcode::image_load_mip
-        | Opcode::image_load_pck
-        | Opcode::image_load_pck_sgn
-        | Opcode::image_load_mip_pck
-        | Opcode::image_load_mip_pck_sgn
-        | Opcode::image_store
-        | Opcode::image_store_mip
-        | Opcode::image_store_pck
-        | Opcode::image_store_mip_pck
-        | Opcode::image_get_resinfo
-        | Opcode::image_atomic_swap
+        Opcode::image_load => Lower(|l, c| image::image(l, c, Img::new(ImgOp::Load, false))),
+        Opcode::image_load_mip => Lower(|l, c| image::image(l, c, Img::new(ImgOp::Load, true))),
+        Opcode::image_load_pck => {
+            Lower(|l, c| image::image(l, c, Img::new(ImgOp::LoadPck { sgn: false }, false)))
+        }
+        Opcode::image_load_pck_sgn => {
+            Lower(|l, c| image::image(l, c, Img::new(ImgOp::LoadPck { sgn: true }, false)))
+        }
+        Opcode::image_load_mip_pck => {
+            Lower(|l, c| image::image(l, c, Img::new(ImgOp::LoadPck { sgn: false }, true)))
+        }
+        Opcode::image_load_mip_pck_sgn => {
+            Lower(|l, c| image::image(l, c, Img::new(ImgOp::LoadPck { sgn: true }, true)))
+        }
+        Opcode::image_store => Lower(|l, c| image::image(l, c, Img::new(ImgOp::Store, false))),
+        Opcode::image_store_mip => Lower(|l, c| image::image(l, c, Img::new(ImgOp::Store, true))),
+        Opcode::image_store_pck => {
+            Lower(|l, c| image::image(l, c, Img::new(ImgOp::StorePck, false)))
+        }
+        Opcode::image_store_mip_pck => {
+            Lower(|l, c| image::image(l, c, Img::new(ImgOp::StorePck, true)))
+        }
+        Opcode::image_get_resinfo => Lower(image::resinfo),
+        Opcode::image_atomic_swap
         | Opcode::image_atomic_cmpswap
         | Opcode::image_atomic_add
         | Opcode::image_atomic_sub

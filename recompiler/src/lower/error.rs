@@ -56,6 +56,29 @@ impl RuleError {
     pub(crate) fn not_measured(why: impl Into<Cow<'static, str>>) -> Self {
         Self::NotMeasured(why.into())
     }
+
+    pub(crate) fn bad_input(why: impl Into<Cow<'static, str>>) -> Self {
+        Self::BadInput(why.into())
+    }
+
+    /// The same error with its message's leading `from` replaced by `to` (a shared rule's
+    /// `memory:` read as `image:` where an image instruction uses it).
+    pub(crate) fn retitled(self, from: &str, to: &str) -> Self {
+        let re = |c: Cow<'static, str>| -> Cow<'static, str> {
+            match c.strip_prefix(from) {
+                Some(rest) => format!("{to}{rest}").into(),
+                None => c,
+            }
+        };
+        match self {
+            Self::Operand(c) => Self::Operand(re(c)),
+            Self::Modifier(c) => Self::Modifier(re(c)),
+            Self::NotModelled(c) => Self::NotModelled(re(c)),
+            Self::NotMeasured(c) => Self::NotMeasured(re(c)),
+            Self::BadInput(c) => Self::BadInput(re(c)),
+            Self::Unlowered(r) => Self::Unlowered(r),
+        }
+    }
 }
 
 /// What a rule returns.

@@ -1,4 +1,5 @@
-//! Typed (format) buffer accesses under the wave contract: `buffer_load/store_format_*` and
+//! Typed (format) buffer accesses under the wave contract (and the component conversions
+//! image accesses share, `super::image_format`): `buffer_load/store_format_*` and
 //! their `_d16_hi_x` forms take the format from the V#'s word3 (FORMAT, bits 18:12, gfx10's
 //! unified numbering), which must be known when lowering, with DST_SEL (bits 11:0) XYZW;
 //! `tbuffer_*_format_*` take it from the instruction (word0 bits 25:19) and, like the
@@ -149,7 +150,7 @@ pub(super) fn mtbuf_typed(l: &mut Lowerer, c: &Ctx, n: u16, store: bool, d16: bo
     typed(l, &a, f, Typed { n, store, d16 })
 }
 
-fn mask(w: u8) -> u64 {
+pub(super) fn mask(w: u8) -> u64 {
     if w >= 32 {
         0xffff_ffff
     } else {
@@ -216,7 +217,7 @@ fn typed(l: &mut Lowerer, a: &BufferAddr, f: Format, t: Typed) -> RuleResult {
 }
 
 /// Puts the loaded components in VGPRs from `vdst` as `d16` lays them out.
-fn write_loaded(l: &mut Lowerer, vdst: u16, vals: &[Handle], d16: D16Form) {
+pub(super) fn write_loaded(l: &mut Lowerer, vdst: u16, vals: &[Handle], d16: D16Form) {
     match d16 {
         D16Form::No => {
             for (i, &v) in vals.iter().enumerate() {
@@ -250,7 +251,7 @@ fn write_loaded(l: &mut Lowerer, vdst: u16, vals: &[Handle], d16: D16Form) {
 /// Component `k` of a store's data as 32 bits: the VGPR, or a d16 half widened (f16 to f32
 /// exactly for the float-valued formats, integers zero- or sign-extended; a 16-bit FLOAT
 /// component keeps its bits).
-fn store_value(
+pub(super) fn store_value(
     l: &mut Lowerer,
     vdata: u16,
     k: u16,
@@ -284,7 +285,13 @@ fn store_value(
 }
 
 /// A component's raw `w` bits (low bits of a U32) as a VGPR gets it (`d16`: 16 bits).
-fn load_conv(l: &mut Lowerer, raw: Handle, w: u8, num: Num, d16: bool) -> RuleResult<Handle> {
+pub(super) fn load_conv(
+    l: &mut Lowerer,
+    raw: Handle,
+    w: u8,
+    num: Num,
+    d16: bool,
+) -> RuleResult<Handle> {
     let fmt = if d16 { Fmt::F16 } else { Fmt::F32 };
     let wide_d16 = || {
         Err(RuleError::not_measured(format!(
@@ -390,7 +397,7 @@ fn ratio(l: &mut Lowerer, a: Handle, g: u8) -> (Handle, Handle) {
 }
 
 /// A store's 32-bit component value `x` as the raw bits of a `w`-bit component.
-fn store_conv(l: &mut Lowerer, x: Handle, w: u8, num: Num) -> RuleResult<Handle> {
+pub(super) fn store_conv(l: &mut Lowerer, x: Handle, w: u8, num: Num) -> RuleResult<Handle> {
     let b = &mut l.b;
     Ok(match num {
         _ if w == 32 => x,

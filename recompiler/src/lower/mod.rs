@@ -46,6 +46,11 @@ mod float64_int;
 mod float64_recip;
 #[cfg(test)]
 mod float64_tests;
+mod image;
+mod image_desc;
+mod image_format;
+#[cfg(test)]
+mod image_tests;
 mod int16;
 mod integer;
 pub mod interp16;
@@ -404,14 +409,16 @@ pub(super) mod tests {
         };
         let lower_text = |t: &str| lower(&assemble(t).expect("assembles"));
         // an opcode without a lowering carries the dispatch's reason
-        match lower_text("image_load v[4:7], v[0:1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D") {
+        match lower_text(
+            "image_sample v[4:7], v[0:1], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        ) {
             LowerError::Unsupported {
                 reason: RuleError::Unlowered(why),
                 offset: 0,
                 ..
             } => assert_eq!(
                 Some(why),
-                unlowered_reason(Opcode::image_load, Target::Gfx1030)
+                unlowered_reason(Opcode::image_sample, Target::Gfx1030)
             ),
             e => panic!("{e:?}"),
         }
