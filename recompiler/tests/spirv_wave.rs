@@ -174,6 +174,29 @@ fn memory_bodies_emit_valid_modules() {
     }
 }
 
+#[test]
+fn image_bodies_emit_valid_modules() {
+    // every wave of the image fixtures, lowered for its s_in as the runner does
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let mut waves = common::wavedata::load(&std::path::Path::new(root).join("datasets/wave"));
+    waves.extend(common::wavedata::load(
+        &std::path::Path::new(root).join("datasets/notes"),
+    ));
+    let mut checked = 0;
+    for w in waves
+        .iter()
+        .filter(|w| rdnaprobe_recompiler::specialises_on_sgprs(&w.rows[0].encoding))
+    {
+        let k = w.lower().unwrap_or_else(|e| panic!("{}: {e}", w.id));
+        let wave = w.rows[0].wave_size().unwrap();
+        let (lds, mem) = (w.inputs.lds.len() as u32, w.inputs.mem.len() as u32);
+        let spv = emit_wave_mem(&k, wave, lds, mem, &SpirvOptions::DESKTOP).expect("emits");
+        spirv_val(&spv, &w.id).unwrap();
+        checked += 1;
+    }
+    assert!(checked >= 60, "{checked} image waves");
+}
+
 fn lower_wave_mem_words(
     words: &[u32],
     wave: Wave,

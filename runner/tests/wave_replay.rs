@@ -201,3 +201,72 @@ fn uniform_outputs_are_written_even_when_the_input_lacks_their_columns() {
         );
     }
 }
+
+#[test]
+fn an_image_body_runs_for_each_wave_s_in_and_a_bad_t_sharp_is_a_row_error() {
+    let dir = common::scratch_dir("wave-images");
+    let input = dir.join("img.csv");
+    let mut text = format!(
+        "{},wave_id,lane,s_in,mem_in\n",
+        rdnaprobe_dataset::V1_COLUMNS.join(",")
+    );
+    // the T# in s[8:15], relocated by the region's address; image_load v10, v4, s[8:15]
+    // dmask:0x1 dim:SQ_RSRC_IMG_1D (llvm-mc-19 -mcpu=gfx1030)
+    let body =
+        "\"s_lshr_b64 s[40:41], s[16:17], 8; s_add_u32 s8, s8, s40; s_addc_u32 s9, s9, s41; \
+                image_load v10, v4, s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_1D\",\
+                0x90a88810 0x80082808 0x82092909 0xf0000100 0x00020a04";
+    // 4-texel 1D T#s: 32_UINT, 8_8_8_8_UNORM, and TYPE 0 (no image type)
+    let tsharp = |word1: u32, word3: u32| {
+        let mut s = vec![0u32; 8];
+        s.extend([0, word1, 0, word3, 0, 0, 0, 0]);
+        s.iter()
+            .map(|d| format!("0x{d:08x}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let waves = [
+        ("u32", tsharp(0xc140_0000, 0x8000_0fac)),
+        ("unorm", tsharp(0xc380_0000, 0x8000_0fac)),
+        ("bad", tsharp(0xc140_0000, 0x0000_0fac)),
+    ];
+    for (id, s_in) in &waves {
+        for lane in 0..5u32 {
+            let uniform = if lane == 0 {
+                format!("{s_in},0x000000ff 0x00000033 0x00000066 0x00000000")
+            } else {
+                ",".into()
+            };
+            text += &format!(
+                "{body},32,,,,,,,,0x{lane:08x},0x0,0x0,0x0,0x0,0x0,{},gfx1030,,,{id},{lane},{uniform}\n",
+                [""; 16].join(",")
+            );
+        }
+    }
+    std::fs::write(&input, text).unwrap();
+    let mut backends = vec!["cpu"];
+    if common::skip_without_lavapipe().is_none() {
+        backends.push("vulkan:lavapipe");
+    }
+    for backend in backends {
+        let out = dir.join(format!("{}.csv", backend.replace(':', "-")));
+        replay(&input, backend, &out);
+        let got = read_dataset(&out).unwrap();
+        let out0: Vec<Option<u32>> = got.rows.iter().map(|r| r.outputs[0]).collect();
+        // one body, two kernels: the texels as 32-bit integers, then as 8-bit UNORM X
+        assert_eq!(
+            out0[..5],
+            [Some(0xff), Some(0x33), Some(0x66), Some(0), Some(0)],
+            "{backend}"
+        );
+        let unorm = [0x3f80_0000, 0x3e4c_cccd, 0x3ecc_cccd, 0, 0].map(Some);
+        assert_eq!(out0[5..10], unorm, "{backend}");
+        for row in &got.rows[10..] {
+            assert_eq!(
+                row.extra[1],
+                "error: word 3: image_load: T# word3 TYPE 0 is not an image type (8..15)",
+                "{backend}"
+            );
+        }
+    }
+}
