@@ -6,6 +6,7 @@ use super::error::{RuleError, RuleResult};
 use super::Lowerer;
 use crate::build::Fmt;
 use crate::ir::Handle;
+use rdnaprobe_isa::table::Flags;
 use rdnaprobe_isa::{Encoding, Instruction, Opcode, Operand, RegKind, Wave};
 
 /// Per-instruction context: the instruction, its opcode, operands and modifiers.
@@ -131,7 +132,7 @@ impl Lowerer {
 
     /// Destination of a compare's lane mask: EXEC for v_cmpx_*, else the first destination.
     pub(crate) fn cmp_dst(&self, inst: &Instruction) -> RuleResult<Operand> {
-        if inst.info().mnemonic.starts_with("v_cmpx_") {
+        if inst.info().has(Flags::CMPX) {
             let count = if self.wave == Wave::W64 { 2 } else { 1 };
             return Ok(Operand::Reg(rdnaprobe_isa::Reg {
                 kind: RegKind::Exec,
