@@ -26,10 +26,7 @@ fn wave_csv(offset: u32) -> String {
 #[test]
 fn a_misaligned_64bit_lds_atomic_faults_the_wave_on_every_backend() {
     let dir = common::scratch_dir("lds-fault");
-    let mut backends = vec!["cpu"];
-    if common::skip_without_lavapipe().is_none() {
-        backends.push("vulkan:lavapipe");
-    }
+    let backends = common::cpu_and_lavapipe();
     for (offset, fault) in [(4, true), (8, false)] {
         let input = dir.join(format!("fault{offset}.csv"));
         std::fs::write(&input, wave_csv(offset)).unwrap();

@@ -54,10 +54,7 @@ fn check(expected: &Dataset, got: &Dataset, what: &str) -> usize {
 #[test]
 fn hand_computed_wave_rows_replay_on_cpu_and_lavapipe() {
     let dir = common::scratch_dir("wave-replay");
-    let mut backends = vec!["cpu"];
-    if common::skip_without_lavapipe().is_none() {
-        backends.push("vulkan:lavapipe");
-    }
+    let backends = common::cpu_and_lavapipe();
     // the hand-computed waves, and the waves written from the reference notes
     let mut files = common::repo_files("datasets/wave", "csv");
     files.extend(common::repo_files("datasets/notes", "csv"));
@@ -127,10 +124,7 @@ fn a_body_that_never_ends_is_a_row_error_on_every_backend() {
         );
     }
     std::fs::write(&input, text).unwrap();
-    let mut backends = vec!["cpu"];
-    if common::skip_without_lavapipe().is_none() {
-        backends.push("vulkan:lavapipe");
-    }
+    let backends = common::cpu_and_lavapipe();
     for backend in backends {
         let out = dir.join(format!("{}.csv", backend.replace(':', "-")));
         replay(&input, backend, &out);
@@ -244,10 +238,7 @@ fn an_image_body_runs_for_each_wave_s_in_and_a_bad_t_sharp_is_a_row_error() {
         }
     }
     std::fs::write(&input, text).unwrap();
-    let mut backends = vec!["cpu"];
-    if common::skip_without_lavapipe().is_none() {
-        backends.push("vulkan:lavapipe");
-    }
+    let backends = common::cpu_and_lavapipe();
     for backend in backends {
         let out = dir.join(format!("{}.csv", backend.replace(':', "-")));
         replay(&input, backend, &out);

@@ -222,6 +222,16 @@ pub fn skip_without_lavapipe() -> Option<String> {
     Some(why)
 }
 
+/// The backends a cpu-vs-lavapipe test runs on: `cpu`, and `vulkan:lavapipe` unless
+/// [`skip_without_lavapipe`] skips it.
+pub fn cpu_and_lavapipe() -> Vec<&'static str> {
+    let mut backends = vec!["cpu"];
+    if skip_without_lavapipe().is_none() {
+        backends.push("vulkan:lavapipe");
+    }
+    backends
+}
+
 /// Runs `rdnaprobe exhaustive` for `body` over `inputs` (`inN=GEN`) in `modes` and `wave` on
 /// lavapipe against the CPU model, in a scratch directory named after `name`, and requires
 /// exit 0, `rows` rows (rows x modes) and no mismatching row. `what` names the run in a failure.
