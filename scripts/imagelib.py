@@ -1,0 +1,376 @@
+"""Shared pieces of the image fixture generators (scripts/image-fixtures.py and the sampler
+fixtures): llvm-mc-19 encodings, exact float rounding, the image formats' conversions, the T#
+and its linear layout (the gfx10 address library's), the wave rows and the dataset writer.
+Nothing here is a hardware capture: the rules are those of docs/dataset-format.md (Images)."""
+import hashlib, json, math, struct, subprocess, sys
+from fractions import Fraction
+
+V1 = ("instruction,encoding,wave,ieee,dx10_clamp,denorm32,denorm16,round32,round16,fp16_overflow,"
+      + ",".join(f"in{i}" for i in range(6)) + "," + ",".join(f"out{i}" for i in range(16))
+      + ",gfx,source,note")
+WAVE = "wave_id,lane,exec_in,s_in,mem_in,mem_bytes,s_out,mem_out"
+HAND = "hand-computed from the image rules of docs/dataset-format.md (Images)"
+NOTES = "rdnaprobe datasets/notes/image_notes.csv: written from ../reference notes (see note)"
+# the T# (in s[8:15], which the HIP wave kernel loads) is relocated first: s[8:9] += s[16:17] >> 8
+PRE = "s_lshr_b64 s[40:41], s[16:17], 8; s_add_u32 s8, s8, s40; s_addc_u32 s9, s9, s41"
+
+
+def encode(text):
+    """The body's words, one llvm-mc-19 run per instruction."""
+    words = []
+    for inst in text.split("; "):
+        out = subprocess.run(["llvm-mc-19", "-arch=amdgcn", "-mcpu=gfx1030", "-show-encoding"],
+                             input=inst, capture_output=True, text=True, check=True).stdout
+        enc = out.split("encoding: [")[1].split("]")[0].split(",")
+        b = [int(x, 16) for x in enc]
+        words += [b[i] | b[i + 1] << 8 | b[i + 2] << 16 | b[i + 3] << 24 for i in range(0, len(b), 4)]
+    return " ".join(f"0x{w:08x}" for w in words)
+
+
+def dw(xs):
+    return " ".join(f"0x{x:08x}" for x in xs)
+
+
+# ---- numbers ----------------------------------------------------------------------------------
+
+def round_frac(q, mbits, ebits):
+    """The float (mbits fraction bits, ebits exponent bits) nearest to q, ties to even."""
+    sign = 1 if q < 0 else 0
+    q = abs(q)
+    if q == 0:
+        return sign << (mbits + ebits)
+    bias = (1 << (ebits - 1)) - 1
+    e = q.numerator.bit_length() - q.denominator.bit_length()
+    while Fraction(2) ** e > q:
+        e -= 1
+    while Fraction(2) ** (e + 1) <= q:
+        e += 1
+    e = max(e, 1 - bias)
+    scaled = q / Fraction(2) ** (e - mbits)
+    m = scaled.numerator // scaled.denominator
+    rem = scaled - m
+    if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and m & 1):
+        m += 1
+    if m >= 1 << (mbits + 1):
+        m >>= 1
+        e += 1
+    biased = e + bias if m >= 1 << mbits else 0
+    return sign << (mbits + ebits) | biased << mbits | (m & ((1 << mbits) - 1))
+
+
+f32 = lambda q: round_frac(Fraction(q), 23, 8)
+f16 = lambda q: round_frac(Fraction(q), 10, 5)
+
+
+def fval(bits):
+    """The exact value of f32 bits (None for NaN, inf as float)."""
+    e, m, s = bits >> 23 & 0xff, bits & 0x7fffff, -1 if bits >> 31 else 1
+    if e == 0xff:
+        return None if m else s * math.inf
+    return s * (Fraction(m, 1 << 23) * Fraction(2) ** -126 if e == 0 else
+                (1 + Fraction(m, 1 << 23)) * Fraction(2) ** (e - 127))
+
+
+def sx(v, n):
+    return v - (1 << n) if v >> (n - 1) & 1 else v
+
+
+def small_float(v, mbits, signed):
+    """An e5 float with mbits fraction bits (signed: f16) as f32 bits, exactly."""
+    sign = v >> (5 + mbits) & 1 if signed else 0
+    e, m = v >> mbits & 0x1f, v & ((1 << mbits) - 1)
+    if e == 0x1f:
+        return sign << 31 | 0x7f800000 | m << (23 - mbits)
+    q = (Fraction(m, 1 << mbits) * Fraction(2) ** -14 if e == 0 else
+         (1 + Fraction(m, 1 << mbits)) * Fraction(2) ** (e - 15))
+    return sign << 31 | f32(q)
+
+
+def srgb_bf16(i):
+    """The sRGB transfer function of i / 255, rounded to nearest even at bf16 precision."""
+    c = i / 255
+    v = c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    if v == 0:
+        return 0
+    b = struct.unpack("<Q", struct.pack("<d", v))[0]
+    e, m = (b >> 52) - 1023, b & ((1 << 52) - 1)
+    keep, rest, half = m >> 45, m & ((1 << 45) - 1), 1 << 44
+    assert abs(rest - half) > 1 << 12, "too close to a bf16 midpoint to round from a double"
+    if rest > half or (rest == half and keep & 1):
+        keep += 1
+    if keep == 128:
+        keep, e = 0, e + 1
+    return (e + 127) << 23 | keep << 16
+
+
+# ---- formats: index -> (bytes, [(bit offset, width)], number format, sRGB) ---------------------
+
+C8 = [(0, 8)]
+C16 = [(0, 16)]
+C8_8 = [(0, 8), (8, 8)]
+C16_16 = [(0, 16), (16, 16)]
+C8x4 = [(0, 8), (8, 8), (16, 8), (24, 8)]
+C16x4 = [(0, 16), (16, 16), (32, 16), (48, 16)]
+FORMATS = {
+    1: (1, C8, "unorm", False), 2: (1, C8, "snorm", False), 5: (1, C8, "uint", False),
+    6: (1, C8, "sint", False), 7: (2, C16, "unorm", False), 8: (2, C16, "snorm", False),
+    9: (2, C16, "uscaled", False), 12: (2, C16, "sint", False), 13: (2, C16, "float", False),
+    14: (2, C8_8, "unorm", False), 18: (2, C8_8, "uint", False), 19: (2, C8_8, "sint", False),
+    20: (4, [(0, 32)], "uint", False), 21: (4, [(0, 32)], "sint", False), 22: (4, [(0, 32)], "float", False),
+    23: (4, C16_16, "unorm", False), 24: (4, C16_16, "snorm", False), 27: (4, C16_16, "uint", False),
+    28: (4, C16_16, "sint", False), 29: (4, C16_16, "float", False),
+    36: (4, [(0, 11), (11, 11), (22, 10)], "float", False),
+    50: (4, [(0, 10), (10, 10), (20, 10), (30, 2)], "unorm", False),
+    51: (4, [(0, 10), (10, 10), (20, 10), (30, 2)], "snorm", False),
+    54: (4, [(0, 10), (10, 10), (20, 10), (30, 2)], "uint", False),
+    56: (4, C8x4, "unorm", False), 57: (4, C8x4, "snorm", False), 60: (4, C8x4, "uint", False),
+    61: (4, C8x4, "sint", False),
+    62: (8, [(0, 32), (32, 32)], "uint", False), 64: (8, [(0, 32), (32, 32)], "float", False),
+    65: (8, C16x4, "unorm", False), 70: (8, C16x4, "sint", False), 71: (8, C16x4, "float", False),
+    77: (16, [(0, 32), (32, 32), (64, 32), (96, 32)], "float", False),
+    128: (1, C8, "unorm", True), 129: (2, C8_8, "unorm", True), 130: (4, C8x4, "unorm", True),
+    133: (2, [(0, 5), (5, 6), (11, 5)], "unorm", False),
+    134: (2, [(0, 5), (5, 5), (10, 5), (15, 1)], "unorm", False),
+}
+D1, D2, D3, CUBE, D1A, D2A = 8, 9, 10, 11, 12, 13
+ROWS = {D1: False, D1A: False}
+
+
+def load_conv(fmt, k, raw, d16=False):
+    """Component k of format fmt, its raw bits, as a load returns it."""
+    _, comps, num, srgb = FORMATS[fmt]
+    w = comps[k][1]
+    if srgb and k < 3:
+        return srgb_bf16(raw)
+    out = f16 if d16 else f32
+    if num == "unorm":
+        return out(Fraction(raw, (1 << w) - 1))
+    if num == "snorm":
+        return out(max(Fraction(sx(raw, w), (1 << (w - 1)) - 1), Fraction(-1)))
+    if num == "uscaled":
+        return out(raw)
+    if num == "uint":
+        return raw
+    if num == "sint":
+        return sx(raw, w) & (0xffff if d16 else 0xffffffff)
+    if w == 32:
+        return raw
+    if d16 and w == 16:
+        return raw
+    return small_float(raw, 10 if w == 16 else w - 5, w == 16)
+
+
+def store_conv(fmt, k, x):
+    """The raw bits component k of format fmt gets from the 32-bit store value x."""
+    _, comps, num, _ = FORMATS[fmt]
+    w = comps[k][1]
+    if w == 32:
+        return x
+    if num == "uint":
+        return min(x, (1 << w) - 1)
+    if num == "sint":
+        v = min(max(sx(x, 32), -(1 << (w - 1))), (1 << (w - 1)) - 1)
+        return v & ((1 << w) - 1)
+    v = fval(x)
+    mx = (1 << w) - 1 if num == "unorm" else (1 << (w - 1)) - 1
+    if v is None:
+        return 0
+    mag = min(abs(v), 1)
+    r = math.floor(mag * mx + Fraction(1, 2))
+    if num == "unorm":
+        return 0 if v < 0 else r
+    return (-r if v < 0 else r) & ((1 << w) - 1)
+
+
+# ---- T# and linear layout --------------------------------------------------------------------
+
+def tsharp(fmt, ty, w, h=1, depth=0, base_array=0, max_mip=0, base_level=0, last_level=None,
+           dst_sel=0xfac, off=0, pitch=None):
+    """A linear T# (words 0..7) whose base is byte `off` of the region (before relocation)."""
+    last = max_mip if last_level is None else last_level
+    w4 = (pitch - 1) if pitch else depth | base_array << 16
+    return [off >> 8, fmt << 20 | ((w - 1) & 3) << 30, (w - 1) >> 2 | (h - 1) << 14,
+            dst_sel | base_level << 12 | last << 16 | ty << 28, w4, max_mip << 4, 0, 0]
+
+
+class Image:
+    """The texel layout a T# gives (the gfx10 address library's linear layout)."""
+
+    def __init__(self, t):
+        self.t = t
+        self.fmt = t[1] >> 20 & 0x1ff
+        self.ty = t[3] >> 28
+        self.bpe = FORMATS[self.fmt][0]
+        self.base = t[0] << 8
+        self.w = ((t[1] >> 30) | (t[2] & 0xfff) << 2) + 1
+        self.h = ((t[2] >> 14) & 0x3fff) + 1 if ROWS.get(self.ty, True) else 1
+        self.base_level, self.last_level = t[3] >> 12 & 15, t[3] >> 16 & 15
+        self.max_mip = t[5] >> 4 & 15
+        self.depth_field, self.base_array = t[4] & 0x1fff, t[4] >> 16 & 0x1fff
+        self.d = self.depth_field + 1 if self.ty == D3 else 1
+        align = 256 // self.bpe
+        self.levels, off = {}, 0
+        for l in reversed(range(self.max_mip + 1)):
+            lw, lh = -(-self.w // 2 ** l), -(-self.h // 2 ** l)
+            pitch = -(-max(lw, 1) // align) * align
+            if self.max_mip == 0 and self.ty in (D1, D2):
+                pitch = max(pitch, (t[4] & 0x3fff) + 1)
+            self.levels[l] = (pitch, off)
+            off += pitch * max(lh, 1) * self.bpe
+        self.slice_bytes = off
+
+    def size(self, l):
+        return max(self.w >> l, 1), max(self.h >> l, 1), max(self.d >> l, 1)
+
+    def addr(self, x, y=0, slice_=0, level=0):
+        pitch, off = self.levels[level]
+        return self.base + slice_ * self.slice_bytes + off + (y * pitch + x) * self.bpe
+
+    def at(self, coords, mip=0):
+        """The byte address of the texel (kind, value) coordinates name, or None out of range."""
+        level = self.base_level + mip
+        if level > self.last_level:
+            return None
+        w, h, d = self.size(level)
+        x = y = s = 0
+        for kind, v in coords:
+            if kind == "x":
+                if v >= w:
+                    return None
+                x = v
+            elif kind == "y":
+                if v >= h:
+                    return None
+                y = v
+            elif kind == "z":
+                if v >= d:
+                    return None
+                s = v
+            elif kind == "layer":
+                if v > self.depth_field - self.base_array:
+                    return None
+                s = self.base_array + v
+            elif kind == "zero":
+                if v != 0:
+                    return None
+        return self.addr(x, y, s, level)
+
+
+class Region:
+    def __init__(self, size):
+        self.b = bytearray(size)
+
+    def put(self, a, value, n):
+        self.b[a:a + n] = value.to_bytes(n, "little")
+
+    def get(self, a, n):
+        return int.from_bytes(self.b[a:a + n], "little")
+
+    def dwords(self):
+        return [int.from_bytes(self.b[i:i + 4], "little") for i in range(0, len(self.b), 4)]
+
+
+def texel_comps(img, raw):
+    return [raw >> o & ((1 << w) - 1) for o, w in FORMATS[img.fmt][1]]
+
+
+def load_value(img, addr, dmask, d16=False):
+    """What a load writes to its VGPRs for the texel at addr (None: out of range)."""
+    raw = 0 if addr is None else img.region.get(addr, img.bpe)
+    comps = texel_comps(img, raw)
+    vals = []
+    for s in range(4):
+        if not dmask >> s & 1:
+            continue
+        sel = img.t[3] >> (3 * s) & 7
+        if sel == 0:
+            vals.append(0)
+        elif sel == 1:
+            num = FORMATS[img.fmt][2]
+            vals.append(1 if num in ("uint", "sint") else (0x3c00 if d16 else 0x3f800000))
+        else:
+            vals.append(load_conv(img.fmt, sel - 4, comps[sel - 4], d16))
+    if d16:
+        vals = [vals[i] | (vals[i + 1] << 16 if i + 1 < len(vals) else 0) for i in range(0, len(vals), 2)]
+    return vals
+
+
+def store_texel(img, addr, dmask, data):
+    """Stores the data VGPRs (DMASK-packed) at addr (X,Y,Z,W DST_SEL; a two-component format's
+    second component from W)."""
+    if addr is None:
+        return
+    comps = FORMATS[img.fmt][1]
+    slot_data = {}
+    it = iter(data)
+    for s in range(4):
+        if dmask >> s & 1:
+            slot_data[s] = next(it)
+    raw = 0
+    for k, (o, w) in enumerate(comps):
+        slot = 3 if len(comps) == 2 and k == 1 else k
+        raw |= store_conv(img.fmt, k, slot_data[slot]) << o
+    img.region.put(addr, raw, img.bpe)
+
+
+# ---- rows ------------------------------------------------------------------------------------
+
+def case(rows, wid, text, w, t, region, ins, outs, note, gfx="gfx1030", source=HAND, mem_out=None,
+         exec_in=None, pre=True):
+    """One wave: a row per lane; `ins(l)` its in0.., `outs(l)` its out0.. (unlisted dwords 0).
+    s_out is left empty (not captured): the relocated T# words hold the region's address."""
+    body = PRE + "; " + text if pre else text
+    enc = encode(body)
+    s_in = [0] * 8 + t
+    exec_in = (1 << w) - 1 if exec_in is None else exec_in
+    for l in range(w):
+        i = ins(l) + [0] * (6 - len(ins(l)))
+        o = outs(l) + [0] * (16 - len(outs(l)))
+        cells = [f'"{body}"', enc, str(w)] + [""] * 7 + [f"0x{x:08x}" for x in i + o]
+        cells += [gfx, source, f'"{note}"', wid, str(l)]
+        first = l == 0
+        cells += [f"0x{exec_in:016x}" if first else "", dw(s_in) if first else "",
+                  dw(region[0]) if first else "", str(4 * len(region[0])) if first else "",
+                  "", dw(mem_out if mem_out is not None else region[0]) if first else ""]
+        rows.append(",".join(cells))
+
+
+def image_of(t, size, fill):
+    img = Image(t)
+    img.region = Region(size)
+    fill(img)
+    return img
+
+
+def fill_pattern(img, seed, levels=None, slices=1):
+    """Every texel of every level and slice gets bytes from a simple generator."""
+    v = seed
+    for s in range(slices):
+        for l in (levels if levels is not None else range(img.max_mip + 1)):
+            pitch, _ = img.levels[l]
+            rows = -(-img.h // 2 ** l) if ROWS.get(img.ty, True) else 1
+            for y in range(max(rows, 1)):
+                for x in range(max(-(-img.w // 2 ** l), 1)):
+                    raw = 0
+                    for b in range(img.bpe):
+                        v = (v * 1103515245 + 12345) & 0xffffffff
+                        raw |= (v >> 16 & 0xff) << (8 * b)
+                    img.region.put(img.addr(x, y, s, l), raw, img.bpe)
+
+
+def write(out, rows, generator, claims, caveat, producer_device):
+    text = V1 + "," + WAVE + "\n" + "".join(r + "\n" for r in rows)
+    open(out, "w").write(text)
+    manifest = {
+        "schema_version": 1,
+        "format": "rdnaprobe dataset schema v1 with the wave contract's columns (docs/dataset-format.md)",
+        "dataset": out.rsplit("/", 1)[-1],
+        "producer": {"backend": "none", "device": producer_device, "gfx": "gfx1030",
+                     "driver": "not applicable", "runtime": "not applicable", "rdnaprobe_version": ""},
+        "generator": generator,
+        "rows": len(rows),
+        "sha256": hashlib.sha256(text.encode()).hexdigest(),
+        "created": "2026-12-03T12:00:00Z",
+        "provenance": {"claims": claims, "caveats": [caveat]},
+    }
+    open(out.rsplit(".", 1)[0] + ".manifest.json", "w").write(json.dumps(manifest, indent=2) + "\n")
