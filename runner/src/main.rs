@@ -5,6 +5,16 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// `eprintln!` for the program's notes and errors: a closed stderr (`2>&-`, or a log pipe
+/// whose reader has exited) loses the line instead of panicking as `eprintln!` does, so a
+/// command's exit code is the same whoever reads its stderr.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod backend;
 mod batch;
 mod cmd;
@@ -102,7 +112,7 @@ fn main() -> ExitCode {
             if is_broken_pipe(&err) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("rdnaprobe: error: {}", error_line(&err));
+            note!("rdnaprobe: error: {}", error_line(&err));
             ExitCode::from(2)
         }
     }

@@ -98,9 +98,29 @@ fn truncated_stream_exits_2_with_word_offset() {
 
 #[test]
 fn bad_options_exit_2() {
-    let out = rdnaprobe(["decode", "--wave", "16", "0x7e140304"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("--wave must be 32 or 64"));
+    // One wave-size flag, checked once, in every command that takes it.
+    for args in [
+        &["decode", "--wave", "16", "0x7e140304"][..],
+        &[
+            "assemble",
+            "--wave",
+            "16",
+            "--encoding",
+            "0x7e140304",
+            "-o",
+            "x.co",
+        ],
+        &["replay", "--asm", "v_mov_b32 v1, v2", "--wave", "16"],
+        &["exhaustive", "--wave", "16", "--asm", "v_mov_b32 v1, v2"],
+    ] {
+        let out = rdnaprobe(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("'--wave <LANES>': `16` is not a wave size: give 32 or 64"),
+            "{args:?}: {err}"
+        );
+    }
     for flag in ["--gfx", "--mcpu"] {
         let out = rdnaprobe(["decode", flag, "gfx900", "0x7e140304"]);
         assert_eq!(out.status.code(), Some(2));

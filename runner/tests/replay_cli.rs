@@ -335,3 +335,28 @@ fn a_closed_pipe_ends_the_replay_quietly() {
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(!err.contains("error") && !err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn a_closed_stderr_changes_neither_the_output_nor_the_exit_code() {
+    let d = dir("closed-stderr");
+    let out = d.join("legacy.csv");
+    let input = shipped("legacy_mad_mac_f32.csv");
+    let args = [
+        OsStr::new("replay"),
+        input.as_os_str(),
+        "--backend".as_ref(),
+        "cpu".as_ref(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ];
+    // The replay writes its summary and default-mode notes to stderr; they are lost.
+    let o = common::rdnaprobe_with_stderr_closed(args);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert_eq!(check_statuses(&out, "cpu"), 198);
+    // An error still exits 2 (not a panic's 101) when its line cannot be written.
+    let bad = common::rdnaprobe_with_stderr_closed([
+        OsStr::new("replay"),
+        d.join("missing.csv").as_os_str(),
+    ]);
+    assert_eq!(bad.status.code(), Some(2), "{bad:?}");
+}

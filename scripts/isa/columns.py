@@ -36,6 +36,7 @@ FLAGS = [
     "LOAD", "STORE", "ATOMIC", "ATOMIC_X2", "ADDTID", "LDS_FORM", "VDST", "NO_ADDR",
     "TWO_OFFSETS", "GWS", "ATC_PROBE", "SMEM_BUFFER", "SAMPLER", "GATHER4", "NO_D16", "MSAA",
     "BVH", "BVH64", "OFFSET", "BIAS", "COMPARE", "GRADIENTS", "G16", "LOD", "NO_COORDINATES",
+    "GDS_ONLY", "NO_GDS",
 ]
 
 # Type suffixes of mnemonics and the value type each stands for (8-, 4- and 24-bit integers are
@@ -217,6 +218,9 @@ def memory(r, flags):
             flags.add("TWO_OFFSETS")
         if words[1] == "gws":
             flags.update(("GWS", "NO_ADDR"))
+        # llvm-mc-19 prints `gds` in the probe text of the forms that have no LDS variant
+        if r["text"].endswith(" gds"):
+            flags.add("GDS_ONLY")
     if fam == "SMEM" and ops:
         if ops[0].isdigit():
             flags.add("ATC_PROBE")

@@ -228,6 +228,34 @@ impl FloatMode {
             | (self.denorm32 & 3) << 4
             | (self.denorm16 & 3) << 6
     }
+
+    /// The MODE register's bits that a float mode holds (the RDNA2 ISA manual's MODE
+    /// register table; LLVM's SIDefines.h FP_ROUND_* and FP_DENORM_*): 7:0 the FLOAT_MODE
+    /// byte, 8 DX10_CLAMP, 9 IEEE, 23 FP16_OVFL.
+    pub const MODE_REGISTER_FIELDS: u32 = 0x0080_03ff;
+
+    /// The MODE register as this float mode sets it (its other fields 0), as s_getreg_b32
+    /// of HW_REG_MODE reads it.
+    pub fn mode_register(&self) -> u32 {
+        u32::from(self.float_mode_byte())
+            | u32::from(self.dx10_clamp) << 8
+            | u32::from(self.ieee) << 9
+            | u32::from(self.fp16_overflow) << 23
+    }
+
+    /// The float mode of MODE register bits `v`; bits outside
+    /// [`FloatMode::MODE_REGISTER_FIELDS`] are not read.
+    pub fn from_mode_register(v: u32) -> FloatMode {
+        FloatMode {
+            round32: (v & 3) as u8,
+            round16: (v >> 2 & 3) as u8,
+            denorm32: (v >> 4 & 3) as u8,
+            denorm16: (v >> 6 & 3) as u8,
+            dx10_clamp: v & 1 << 8 != 0,
+            ieee: v & 1 << 9 != 0,
+            fp16_overflow: v & 1 << 23 != 0,
+        }
+    }
 }
 
 impl Default for FloatMode {
@@ -330,6 +358,25 @@ mod tests {
             ..cells
         };
         assert_eq!(bad.out_of_range(), Some((ModeField::Round32, 4)));
+    }
+
+    #[test]
+    fn mode_register_round_trips_every_float_mode() {
+        for v in 0..1u32 << 10 {
+            for ovfl in [0, 1 << 23] {
+                let bits = v | ovfl;
+                let m = FloatMode::from_mode_register(bits);
+                assert_eq!(m.mode_register(), bits);
+                assert_eq!(m.float_mode_byte() as u32, bits & 0xff);
+            }
+        }
+        // bits outside the float fields are not read
+        assert_eq!(
+            FloatMode::from_mode_register(0xff7f_fc00),
+            FloatMode::from_mode_register(0)
+        );
+        // f16/f64 denormals kept (7:6 = 3), DX10_CLAMP and IEEE set
+        assert_eq!(FloatMode::DEFAULT.mode_register(), 0x3c0);
     }
 
     #[test]

@@ -7,7 +7,9 @@ fn main() -> ExitCode {
     match rdnaprobe_oracle::worker::serve_stdio() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("rdnaprobe-oracle-worker: {e}");
+            // a closed stderr loses the message rather than panicking
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr(), "rdnaprobe-oracle-worker: {e}");
             ExitCode::from(2)
         }
     }

@@ -89,5 +89,11 @@ bitflags::bitflags! {
         const LOD = 1 << 36;
         /// Address: no coordinates (get_resinfo reads only the mip level).
         const NO_COORDINATES = 1 << 37;
+
+        // --- DS: the `gds` bit ---
+        /// Runs on the GDS only: `gds` must be written (global wave sync, ds_ordered_count).
+        const GDS_ONLY = 1 << 38;
+        /// Has no GDS form: `gds` is refused (ds_nop, ds_permute_b32, ds_bpermute_b32).
+        const NO_GDS = 1 << 39;
     }
 }

@@ -1,4 +1,4 @@
-//! LDS instructions under the wave contract ([`Expr::Lds`]): ds_read/write_b32/b64/b96/b128,
+//! LDS instructions under the wave contract ([`Expr::Mem`] of the LDS): ds_read/write_b32/b64/b96/b128,
 //! ds_read2/write2(st64)_b32 and the 32-bit integer atomics with and without return. The
 //! address is the ADDR VGPR plus the instruction's offset (offset1:offset0, or for the
 //! read2/write2 forms offset0 and offset1 in dwords, times 64 for st64). Active lanes (EXEC)

@@ -1,6 +1,6 @@
 //! LDS lowering tests under the wave contract, on the CPU model of a wave: words from
 //! `llvm-mc -mcpu=gfx1030` (the project's assembler has no DS modifiers); expected values from
-//! the rule of `Expr::Lds` (lane order, byte addresses, out-of-range accesses).
+//! the rule of the LDS `Expr::Mem` (lane order, byte addresses, out-of-range accesses).
 
 use super::*;
 use crate::wave::{run_wave, WaveInput, WaveOutput};

@@ -6,7 +6,7 @@
 //!
 //! Addresses are byte addresses: ADDR + offset (the 16-bit offset1:offset0), any byte
 //! alignment for the plain and 32-bit forms; an 8-byte atomic faults the wave at an address
-//! that is not a multiple of 8 ([`Expr::LdsWide`]).
+//! that is not a multiple of 8 ([`Expr::Mem`]).
 
 use super::error::{RuleError, RuleResult};
 use super::lds::fields;
@@ -88,7 +88,7 @@ const NEEDS_WAVE: &str =
     "LDS: needs the wave contract (give the rows a wave_id and lds_in or lds_bytes column)";
 
 impl Lowerer {
-    /// One [`Expr::LdsWide`] at byte address `a` where `active` (EXEC when `None`).
+    /// One [`Expr::Mem`] of the LDS at byte address `a` where `active` (EXEC when `None`).
     fn lds_wide(
         &mut self,
         op: LdsOp,

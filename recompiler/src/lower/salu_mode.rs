@@ -4,9 +4,9 @@
 //! The float mode is constant at lowering time, so a MODE write changes the [`FloatMode`] the
 //! following instructions are lowered under, from that instruction on. A write must therefore
 //! know its value while lowering: an immediate, a literal, or an SGPR that holds a constant of
-//! the body. MODE's fields (the RDNA2 ISA manual's MODE register table; LLVM's SIDefines.h
-//! FP_ROUND_* and FP_DENORM_*): bits 1:0 f32 round, 3:2 f16/f64 round, 5:4 f32 denormals,
-//! 7:6 f16/f64 denormals, 8 DX10_CLAMP, 9 IEEE, 23 FP16_OVFL. The other fields (LOD_CLAMPED, DEBUG,
+//! the body. MODE's float fields are [`FloatMode::mode_register`]'s: bits 1:0 f32 round, 3:2
+//! f16/f64 round, 5:4 f32 denormals, 7:6 f16/f64 denormals, 8 DX10_CLAMP, 9 IEEE, 23
+//! FP16_OVFL. The other fields (LOD_CLAMPED, DEBUG,
 //! EXCP_EN, VSKIP, CSP, ...) read as 0; a write that would set one is unsupported, since they
 //! change what the wave does (exceptions, skipped vector instructions) beyond the float rules.
 //!
@@ -31,33 +31,6 @@ const HW_REG_FLAT_SCR_LO: u32 = 20;
 /// Where the lowering keeps FLAT_SCR_LO/HI in its scalar map: gfx9's operand codes of
 /// flat_scratch_lo/hi, which a gfx10 operand cannot name.
 const FLAT_SCR_CODE: u16 = 102;
-
-/// The MODE bits the float mode holds.
-const FLOAT_FIELDS: u32 = 0x0080_03ff;
-
-/// MODE as the float mode gives it (the other fields 0).
-pub(super) fn mode_bits(m: &FloatMode) -> u32 {
-    u32::from(m.round32 & 3)
-        | u32::from(m.round16 & 3) << 2
-        | u32::from(m.denorm32 & 3) << 4
-        | u32::from(m.denorm16 & 3) << 6
-        | u32::from(m.dx10_clamp) << 8
-        | u32::from(m.ieee) << 9
-        | u32::from(m.fp16_overflow) << 23
-}
-
-/// The float mode of the MODE bits `v` (fields outside [`FLOAT_FIELDS`] are not read).
-pub(super) fn from_mode_bits(v: u32) -> FloatMode {
-    FloatMode {
-        round32: (v & 3) as u8,
-        round16: (v >> 2 & 3) as u8,
-        denorm32: (v >> 4 & 3) as u8,
-        denorm16: (v >> 6 & 3) as u8,
-        dx10_clamp: v & 1 << 8 != 0,
-        ieee: v & 1 << 9 != 0,
-        fp16_overflow: v & 1 << 23 != 0,
-    }
-}
 
 /// The registers a hwreg operand may name.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -87,13 +60,13 @@ fn hwreg(c: &Ctx) -> RuleResult<(HwReg, u32, u32)> {
 
 /// Installs the MODE bits `v` for the instructions that follow.
 fn set_mode(l: &mut Lowerer, v: u32) -> RuleResult {
-    let other = v & !FLOAT_FIELDS;
+    let other = v & !FloatMode::MODE_REGISTER_FIELDS;
     if other != 0 {
         return Err(RuleError::not_modelled(format!(
             "MODE bits {other:#010x} outside the float fields: not modelled"
         )));
     }
-    l.mode = from_mode_bits(v);
+    l.mode = FloatMode::from_mode_register(v);
     Ok(())
 }
 
@@ -102,7 +75,7 @@ pub(super) fn getreg(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     // rule: mode-register: MODE's field layout and writes that change the following rules
     let (reg, offset, mask) = hwreg(c)?;
     let v = match reg {
-        HwReg::Mode => l.b.c32((mode_bits(&l.mode) & mask) >> offset),
+        HwReg::Mode => l.b.c32((l.mode.mode_register() & mask) >> offset),
         HwReg::FlatScratch(half) => {
             let v = l.sgpr_get(FLAT_SCR_CODE + half);
             let v = l.b.andc(v, u64::from(mask));
@@ -150,7 +123,7 @@ pub(super) fn setreg(l: &mut Lowerer, c: &Ctx, imm32: bool) -> RuleResult {
              lowering",
         ))? as u32
     };
-    let old = mode_bits(&l.mode);
+    let old = l.mode.mode_register();
     set_mode(l, old & !mask | value << offset & mask)
 }
 
@@ -159,7 +132,7 @@ pub(super) fn setreg(l: &mut Lowerer, c: &Ctx, imm32: bool) -> RuleResult {
 pub(super) fn denorm_round(l: &mut Lowerer, c: &Ctx, denorm: bool) -> RuleResult {
     // rule: mode-register
     let imm = c.inst.field(Field::Simm16) & 0xf;
-    let old = mode_bits(&l.mode);
+    let old = l.mode.mode_register();
     let v = if denorm {
         old & !0xf0 | imm << 4
     } else {

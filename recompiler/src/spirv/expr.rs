@@ -122,9 +122,10 @@ impl Emitter<'_> {
             Expr::WaveBallot(a) => self.wave_ballot(io, self.v(a))?,
             Expr::WaveRead { value, lane } => self.wave_read(io, self.v(value), self.v(lane))?,
             Expr::Var(id) => self.var_load(id)?,
-            // One memory expression, three ways to serve it: the memory region
+            // One memory expression, three ways to reach its bits: the memory region
             // (`spirv::mem`), a one-operand dword of the LDS (`spirv::lds`), and every other
-            // LDS access (`spirv::lds_wide`: bytes, 64 bits, two operands, faults).
+            // LDS access (`spirv::lds_wide`: bytes, 64 bits, two operands, faults). The value
+            // each operation leaves is `spirv::mem_bits`'s, for all three.
             Expr::Mem {
                 space: Space::Region,
                 op,

@@ -1,7 +1,9 @@
 //! LDS in the wave module: the wave's LDS is a workgroup array of `lds_dwords` u32, filled
 //! from the input buffer before the body and copied to the output buffer after it.
 //!
-//! [`Expr::Lds`](crate::ir::Expr::Lds) gives the bits of `crate::wave`: a `Read` is done by
+//! A one-operand dword access of the LDS ([`Expr::Mem`](crate::ir::Expr::Mem) with
+//! `Space::Lds`, 4 bytes, no second operand) gives the bits of `crate::wave`, with the values
+//! of `mem_bits`: a `Read` is done by
 //! every lane at once after a barrier (reads do not interact); every other operation is
 //! serialised so that lanes apply it in ascending lane order: after a barrier each lane
 //! publishes its address, data and activity, lane 0 applies the operation for lane 0, 1, ...
@@ -28,7 +30,7 @@ pub(super) struct LdsVars {
     pub(super) xd: Word,
     pub(super) xe: Word,
     pub(super) xr: Word,
-    /// Per lane, for [`Expr::LdsWide`](crate::ir::Expr::LdsWide): second data, and the high
+    /// Per lane, for the accesses of `lds_wide`: second data, and the high
     /// halves of data, second data and old value of a 64-bit operation.
     pub(super) xd2: Word,
     pub(super) xdh: Word,
@@ -236,80 +238,7 @@ impl Emitter<'_> {
         b.select(t, None, aligned, lo, u).map_err(&err)
     }
 
-    /// The new dword of an `op` on `old` with `data` (see [`crate::eval::mem_apply`]).
-    pub(super) fn lds_new(&mut self, op: LdsOp, old: Word, d: Word) -> Result<Word, SpirvError> {
-        self.lds_new_ty(op, old, d, crate::ir::Ty::U32)
-    }
-
-    /// [`Self::lds_new`] on `ty` (`U32`, or `U64` for the 64-bit memory atomics of
-    /// [`crate::eval::mem_apply`]; the float forms on f32 or f64 bits by `ty`).
-    pub(super) fn lds_new_ty(
-        &mut self,
-        op: LdsOp,
-        old: Word,
-        d: Word,
-        ty: crate::ir::Ty,
-    ) -> Result<Word, SpirvError> {
-        let err = build_err(self.at);
-        let (t, tb) = (self.ty(ty), self.t.bool_);
-        let (c0, c1) = (self.constant(ty, 0), self.constant(ty, 1));
-        let b = &mut self.b;
-        Ok(match op {
-            LdsOp::Read => old,
-            LdsOp::Write => d,
-            LdsOp::Add => b.i_add(t, None, old, d).map_err(&err)?,
-            LdsOp::Sub => b.i_sub(t, None, old, d).map_err(&err)?,
-            LdsOp::Rsub => b.i_sub(t, None, d, old).map_err(&err)?,
-            LdsOp::Inc => {
-                let wrap = b.u_greater_than_equal(tb, None, old, d).map_err(&err)?;
-                let up = b.i_add(t, None, old, c1).map_err(&err)?;
-                b.select(t, None, wrap, c0, up).map_err(&err)?
-            }
-            LdsOp::Dec => {
-                let z = b.i_equal(tb, None, old, c0).map_err(&err)?;
-                let above = b.u_greater_than(tb, None, old, d).map_err(&err)?;
-                let wrap = b.logical_or(tb, None, z, above).map_err(&err)?;
-                let down = b.i_sub(t, None, old, c1).map_err(&err)?;
-                b.select(t, None, wrap, d, down).map_err(&err)?
-            }
-            LdsOp::MinI | LdsOp::MaxI | LdsOp::MinU | LdsOp::MaxU => {
-                let less = match op {
-                    LdsOp::MinI | LdsOp::MaxI => b.s_less_than(tb, None, old, d),
-                    _ => b.u_less_than(tb, None, old, d),
-                }
-                .map_err(&err)?;
-                let (x, y) = if matches!(op, LdsOp::MinI | LdsOp::MinU) {
-                    (old, d)
-                } else {
-                    (d, old)
-                };
-                b.select(t, None, less, x, y).map_err(&err)?
-            }
-            LdsOp::And => b.bitwise_and(t, None, old, d).map_err(&err)?,
-            LdsOp::Or => b.bitwise_or(t, None, old, d).map_err(&err)?,
-            LdsOp::Xor => b.bitwise_xor(t, None, old, d).map_err(&err)?,
-            LdsOp::Csub => {
-                let ge = b.u_greater_than_equal(tb, None, old, d).map_err(&err)?;
-                let diff = b.i_sub(t, None, old, d).map_err(&err)?;
-                b.select(t, None, ge, diff, c0).map_err(&err)?
-            }
-            LdsOp::FMin { flush } => self.float_minmax(old, d, flush, false, ty)?,
-            LdsOp::FMax { flush } => self.float_minmax(old, d, flush, true, ty)?,
-            LdsOp::FCmpSwap { .. } => d,
-            LdsOp::MskOr
-            | LdsOp::Cmpst
-            | LdsOp::FCmpst { .. }
-            | LdsOp::Wrap
-            | LdsOp::FAdd { .. }
-            | LdsOp::CondXchg => {
-                return Err(SpirvError::Unsupported {
-                    reason: format!("{op:?} takes a second data operand (lds_new2)"),
-                })
-            }
-        })
-    }
-
-    /// [`Expr::Lds`](crate::ir::Expr::Lds).
+    /// A one-operand dword access of the LDS.
     pub(super) fn lds_op(
         &mut self,
         w: &WaveIo,
@@ -349,7 +278,7 @@ impl Emitter<'_> {
             let lo = e.wg_load(w, v.lds, i0)?;
             let hi = e.wg_load(w, v.lds, i1)?;
             let old = e.funnel(lo, hi, sh)?;
-            let new = e.lds_new(op, old, d)?;
+            let new = e.mem_new(op, old, d, None, crate::ir::Ty::U32)?;
             let wv = e.b.select(t, None, ok, new, old).map_err(&err)?;
             // Put `wv` back at the byte shift: the low `sh` bits of `lo` and the high bits of
             // `hi` stay.

@@ -246,7 +246,7 @@ impl Emitter<'_> {
                 let equal = e.mem_swaps(op, old, c, Ty::U32)?;
                 write = e.b.logical_and(tb, None, ok, equal).map_err(&err)?;
             }
-            let new = e.lds_new(op, old, d)?;
+            let new = e.mem_new(op, old, d, None, Ty::U32)?;
             let new = e.b.select(t, None, write, new, old).map_err(&err)?;
             // Put the low `bytes` of `new` back at the shift; the other bits of the window
             // stay.
@@ -334,7 +334,7 @@ impl Emitter<'_> {
                 let equal = e.mem_swaps(op, old, c, Ty::U64)?;
                 write = e.b.logical_and(tb, None, ok, equal).map_err(&err)?;
             }
-            let new = e.lds_new_ty(op, old, d, Ty::U64)?;
+            let new = e.mem_new(op, old, d, None, Ty::U64)?;
             let new = e.b.select(t64, None, write, new, old).map_err(&err)?;
             let (nl, nh) = e.split64(new)?;
             e.sb_store(v.out_var, i0, nl)?;

@@ -52,6 +52,7 @@ mod lds;
 mod lds_wide;
 pub use lds_wide::LDS_FAULT_STATUS;
 mod mem;
+mod mem_bits;
 mod structured;
 mod wave;
 mod wide;

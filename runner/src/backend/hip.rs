@@ -259,7 +259,10 @@ impl HipBackend {
 pub fn probe_refusal(words: &[u32]) -> Option<String> {
     let body = rdnaprobe_isa::decode_stream(words).ok()?;
     body.iter().find_map(|d| match d {
-        rdnaprobe_isa::Decoded::Inst(i) if i.info().mnemonic.starts_with("v_interp_") => {
+        rdnaprobe_isa::Decoded::Inst(i)
+            if i.info().family == rdnaprobe_isa::Family::VINTRP
+                || i.info().has(rdnaprobe_isa::Flags::INTERP) =>
+        {
             Some(format!(
                 "{}: a compute probe cannot fill a pixel shader's parameter space (replay \
                  interpolation on cpu or vulkan:*)",

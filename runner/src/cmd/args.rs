@@ -1,7 +1,8 @@
 //! Arguments that several subcommands take, spelled and checked once: the target (`--gfx`),
-//! the bound of the `ulp<=k` class (`--ulp`) and instruction words in hex.
+//! the wave size (`--wave`), the bound of the `ulp<=k` class (`--ulp`) and instruction words
+//! in hex.
 
-use rdnaprobe_isa::Target;
+use rdnaprobe_isa::{Target, Wave};
 use rdnaprobe_reports::diff::DEFAULT_ULP_K;
 
 /// `--gfx TARGET` (the old spelling `--mcpu` is a hidden alias).
@@ -22,6 +23,23 @@ pub struct Gfx {
 pub fn target(text: &str) -> Result<Target, String> {
     text.parse()
         .map_err(|e: rdnaprobe_isa::UnknownTarget| e.to_string())
+}
+
+/// `--wave 32|64`.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct WaveSize {
+    /// Wave size: 32 or 64.
+    #[arg(long = "wave", value_name = "LANES", default_value = "32", value_parser = wave)]
+    pub wave: Wave,
+}
+
+/// The value parser of every wave-size flag.
+pub fn wave(text: &str) -> Result<Wave, String> {
+    match text.trim() {
+        "32" => Ok(Wave::W32),
+        "64" => Ok(Wave::W64),
+        other => Err(format!("`{other}` is not a wave size: give 32 or 64")),
+    }
 }
 
 /// `--ulp K` (the old spelling `--ulp-k` is a hidden alias).

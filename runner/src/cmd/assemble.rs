@@ -8,16 +8,15 @@ use std::process::ExitCode;
 use anyhow::Context;
 use rdnaprobe_oracle::elf::CodeObject;
 use rdnaprobe_oracle::template::KERNEL_NAME;
-use rdnaprobe_oracle::{assemble_probe, Comgr, FloatMode, Mode, ModeField, Target, Wave};
+use rdnaprobe_oracle::{assemble_probe, Comgr, FloatMode, Mode, ModeField, Target};
 
 #[derive(clap::Args)]
 pub struct Args {
     // The chip the probe kernel is assembled for: gfx1030 ... gfx1036.
     #[command(flatten)]
     pub gfx: super::args::Gfx,
-    /// Wave size, 32 or 64.
-    #[arg(long, default_value_t = 32)]
-    pub wave: u32,
+    #[command(flatten)]
+    pub wave: super::args::WaveSize,
     /// IEEE mode, 0 or 1.
     #[arg(long, default_value_t = 1)]
     pub ieee: u32,
@@ -70,7 +69,7 @@ pub fn mode_from_args(a: &Args) -> anyhow::Result<Mode> {
     ] {
         float = float.with(field, field.check(value)?);
     }
-    Ok(Mode::new(float, Wave::from_lanes(a.wave)?))
+    Ok(Mode::new(float, a.wave.wave))
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
@@ -125,7 +124,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if std::io::stderr().is_terminal() {
         let kd = CodeObject::parse(&kernel.code_object)?.kernel_descriptor(KERNEL_NAME)?;
-        eprintln!(
+        note!(
             "wrote {} ({} bytes): {target} wave{}, COMPUTE_PGM_RSRC1 {:#010x} (FLOAT_MODE {:#04x}), {} body words, comgr {}.{}",
             args.output.display(),
             kernel.code_object.len(),

@@ -3,16 +3,15 @@
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use rdnaprobe_isa::{decode_stream, Decoded, Target, Wave};
 
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
     gfx: super::args::Gfx,
-    /// Wave size: 32 or 64.
-    #[arg(long, default_value_t = 32)]
-    wave: u32,
+    #[command(flatten)]
+    wave: super::args::WaveSize,
     /// Output format: text (llvm-mc syntax) or json (JSON Lines).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -33,9 +32,7 @@ fn parse_words(line: &str, line_no: usize) -> anyhow::Result<Vec<u32>> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let target = args.gfx.gfx;
-    let Ok(wave) = Wave::from_lanes(args.wave) else {
-        bail!("--wave must be 32 or 64, not {}", args.wave)
-    };
+    let wave = args.wave.wave;
     let json = args.format == Format::Json;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

@@ -193,9 +193,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(sink) => {
             sink.finish(&summary)?.flush()?;
             if io::stderr().is_terminal() {
-                eprintln!(
+                note!(
                     "{} rows: {} expected, {} unexpected differences",
-                    summary.rows, summary.expected, summary.unexpected
+                    summary.rows,
+                    summary.expected,
+                    summary.unexpected
                 );
             }
         }

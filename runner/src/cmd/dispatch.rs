@@ -151,10 +151,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let json = serde_json::to_vec_pretty(&manifest)?;
     super::assemble::write_atomically(&a.output.join("dispatch.json"), &json)?;
     for e in &outcome.errors {
-        eprintln!("rdnaprobe: {e}");
+        note!("rdnaprobe: {e}");
     }
     for c in &outcome.compiled {
-        eprintln!(
+        note!(
             "pipeline: {} RDNA2 instructions, {} SPIR-V instructions ({:.1} per RDNA2 \
              instruction), created in {:.0} ms",
             c.rdna2_instructions,
@@ -163,7 +163,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             c.create_ms
         );
     }
-    eprintln!(
+    note!(
         "dispatch: {} on {}: {} waves, {} buffers in {}",
         manifest.kernel,
         a.backend,

@@ -40,8 +40,8 @@ pub struct Args {
     /// round32, round16, fp16_overflow.
     #[arg(long, default_value = "default")]
     pub modes: String,
-    #[arg(long, default_value_t = 32)]
-    pub wave: u32,
+    #[command(flatten)]
+    pub wave: super::args::WaveSize,
     // The target whose instruction table decodes the body.
     #[command(flatten)]
     pub gfx: super::args::Gfx,
@@ -102,7 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (None, None) => anyhow::bail!("give the body with --asm or --words"),
     };
     anyhow::ensure!(!words.is_empty(), "the body has no instruction words");
-    let wave = crate::plan::modes::wave(args.wave).map_err(|e| anyhow::anyhow!("wave {e}"))?;
+    let wave = args.wave.wave;
     let gfx = args.gfx.gfx;
     let plan = Plan {
         instruction: body_text(&words, gfx, wave)?,
@@ -139,7 +139,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (Journal::create(&journal_path, &key)?, Vec::new())
     };
     if !done.is_empty() {
-        eprintln!(
+        note!(
             "resuming after {} finished chunks ({})",
             done.len(),
             journal_path.display()
@@ -199,7 +199,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     journal.finish()?;
 
     let mism = outcome.total_mismatches();
-    eprintln!(
+    note!(
         "{} rows, {} modes, {:.3} s, {:.3e} rows/s; digest {}; {} mismatching rows{}; peak RSS {} MiB",
         outcome.rows,
         plan.modes.len(),

@@ -43,9 +43,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let mut cpu = crate::backend::open("cpu")?;
     let mut cand = crate::backend::open(&args.backend)?;
-    eprintln!(
+    note!(
         "fuzz: seed {seed}, {} rows, {} rows per body, bodies of 1..={} instructions, cpu vs {}",
-        args.rows, args.rows_per_body, args.max_len, args.backend
+        args.rows,
+        args.rows_per_body,
+        args.max_len,
+        args.backend
     );
     let mut out = std::io::stdout().lock();
     let (mut done, mut total_bad, mut bodies, mut refused) = (0usize, 0usize, 0usize, 0usize);
@@ -70,7 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         for m in fuzz::compare(&g.rows, cpu.as_mut(), cand.as_mut(), &args.backend) {
             if total_bad < args.max_repros {
                 writeln!(out, "{}", m.repro)?;
-                eprintln!("  row {}: {}", done + m.index, m.detail);
+                note!("  row {}: {}", done + m.index, m.detail);
             }
             total_bad += 1;
         }
@@ -79,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     let secs = start.elapsed().as_secs_f64();
-    eprintln!(
+    note!(
         "fuzz: seed {seed}: {done} rows, {bodies} bodies, {} of {templates} lowered VALU opcodes drawn, {refused} drawn instances refused, {total_bad} mismatching rows, {secs:.1} s",
         opcodes.len()
     );

@@ -164,7 +164,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .collect::<Vec<_>>()),
     );
     manifest.write(&manifest_path(&args.output))?;
-    eprintln!(
+    note!(
         "{label}: {} rows merged from {} files",
         tally.rows,
         parts.len()

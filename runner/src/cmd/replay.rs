@@ -67,8 +67,8 @@ pub struct Args {
     #[arg(long, requires = "one_row")]
     pub mode: Option<String>,
     /// One row's wave size, 32 or 64.
-    #[arg(long, requires = "one_row")]
-    pub wave: Option<u32>,
+    #[arg(long, value_name = "LANES", requires = "one_row", value_parser = super::args::wave)]
+    pub wave: Option<rdnaprobe_isa::Wave>,
     /// One row's target (the row's `gfx` cell), e.g. gfx1030.
     #[arg(long, alias = "mcpu", value_name = "TARGET", requires = "one_row", value_parser = super::args::target)]
     pub gfx: Option<rdnaprobe_isa::Target>,
@@ -104,7 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let mut w = ReplayWriter::new(stdout, "<stdout>", &columns)?;
             let tally = replay_into(&args.inputs, backend.as_mut(), &args.backend, batch, &mut w)?;
             w.finish()?.flush()?;
-            eprintln!("{}", tally.summary(Some(started.elapsed().as_secs_f64())));
+            note!("{}", tally.summary(Some(started.elapsed().as_secs_f64())));
         }
         Some(out) if is_dir_target(out) => {
             std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
@@ -125,13 +125,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 // The default-mode notes go once, on the summary line; a line per input only
                 // with -v or where rows did not run.
                 if args.verbose {
-                    eprintln!("{}: {}", target.display(), t.summary(None));
+                    note!("{}: {}", target.display(), t.summary(None));
                 } else if t.ok < t.rows {
-                    eprintln!("{}: {}", target.display(), counts(&t));
+                    note!("{}: {}", target.display(), counts(&t));
                 }
                 total.merge(&t);
             }
-            eprintln!(
+            note!(
                 "{}: {} files, {}",
                 out.display(),
                 args.inputs.len(),
@@ -144,11 +144,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             super::check_output_file(out)?;
             let tally = replay_to_file(&args.inputs, out, backend.as_mut(), &args.backend, batch)?;
-            eprintln!("{}", tally.summary(Some(started.elapsed().as_secs_f64())));
+            note!("{}", tally.summary(Some(started.elapsed().as_secs_f64())));
         }
     }
     if let Some(line) = phase::summary() {
-        eprintln!("{line}");
+        note!("{line}");
     }
     Ok(ExitCode::SUCCESS)
 }

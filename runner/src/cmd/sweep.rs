@@ -47,7 +47,7 @@ pub fn load(path: &std::path::Path) -> anyhow::Result<Sweep> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let sweep = load(&args.spec)?;
     if args.dry_run {
-        eprintln!("{}: {}", sweep.spec.name, sweep.describe());
+        note!("{}: {}", sweep.spec.name, sweep.describe());
         return Ok(ExitCode::SUCCESS);
     }
     super::check_output_file(&args.output)?;
@@ -59,6 +59,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         chunk: args.chunk,
     };
     let tally = exec::run(&sweep, backend.as_mut(), &args.output, &opts)?;
-    eprintln!("{}: {}", args.output.display(), tally.summary(None));
+    note!("{}: {}", args.output.display(), tally.summary(None));
     Ok(ExitCode::SUCCESS)
 }

@@ -25,6 +25,8 @@ pub struct Template {
     trailing: String,
     /// Printed destinations (the operands before the sources).
     ndst: usize,
+    /// The VOP3 form of a VOP1/VOP2/VOPC row (`_e64`).
+    promoted: bool,
 }
 
 /// Removes `/* ... */` comments.
@@ -66,11 +68,12 @@ impl Template {
             operands,
             trailing,
             ndst,
+            promoted: false,
         })
     }
 
     fn is_vop3(&self) -> bool {
-        matches!(self.row.family, Family::VOP3 | Family::VOP3P) || self.mnemonic.ends_with("_e64")
+        matches!(self.row.family, Family::VOP3 | Family::VOP3P) || self.promoted
     }
 }
 
@@ -91,6 +94,7 @@ pub fn templates() -> Vec<Template> {
                 let base = t.mnemonic.strip_suffix("_e32").unwrap_or(&t.mnemonic);
                 Template {
                     mnemonic: format!("{base}_e64"),
+                    promoted: true,
                     ..t.clone()
                 }
             });

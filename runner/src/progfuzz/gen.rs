@@ -7,7 +7,7 @@
 //! loop counters live in s30..s31 and saved EXEC masks in s24..s29, which no other
 //! instruction touches, so every loop ends and every narrowed EXEC comes back.
 
-use rdnaprobe_isa::{table, Family, FloatMode, Target, Wave};
+use rdnaprobe_isa::{table, Family, Flags, FloatMode, Target, Wave};
 use rdnaprobe_recompiler::lower_wave_words;
 
 pub use super::render::encode_line;
@@ -51,9 +51,10 @@ pub struct Template {
     pub family: Family,
     /// Float operands: source modifiers and output modifiers are legal.
     pub float: bool,
-    /// The table's probe words (DS instructions are encoded from them: the project's
-    /// assembler reads VALU and SALU forms only).
+    /// The table's probe words (DS instructions are encoded from them, field by field).
     pub words: &'static [u32],
+    /// The row's flags (DS: a VDST, two offsets).
+    pub flags: Flags,
 }
 
 /// The instruction pools the generator draws from.
@@ -64,9 +65,10 @@ pub struct Pools {
     pub ds: Vec<Template>,
 }
 
-const SALU_SKIP: [&str; 17] = [
-    "s_cbranch",
-    "s_branch",
+/// Left out of the SALU pool besides the branches (the table's BRANCH flag): program-counter,
+/// EXEC and M0-relative writers, waits and mode registers, and forms the generator does not
+/// build. A generator policy, by mnemonic word.
+const SALU_SKIP: [&str; 15] = [
     "s_getpc",
     "s_setpc",
     "s_swappc",
@@ -83,23 +85,22 @@ const SALU_SKIP: [&str; 17] = [
     "s_cmpk",
     "s_bitreplicate",
 ];
-/// Left out of the VALU pool: cross-lane and EXEC writers (generated on their own) and forms
+/// Left out of the VALU pool besides the EXEC-writing compares and interpolation (CMPX and
+/// INTERP flags): cross-lane and EXEC writers (generated on their own) and forms
 /// the generator does not build. (The transcendentals are in: their IR is exact operations.)
-const VALU_SKIP: [&str; 11] = [
+const VALU_SKIP: [&str; 9] = [
     "trig_preop",
     "readlane",
     "readfirstlane",
     "writelane",
     "permlane",
-    "cmpx",
     "movrel",
     "swaprel",
-    "interp",
     "_sdwa",
     "_dpp",
 ];
-const DS_SKIP: [&str; 7] = [
-    "gws", "append", "consume", "ordered", "swizzle", "_addtid", "_src2",
+const DS_SKIP: [&str; 6] = [
+    "append", "consume", "ordered", "swizzle", "_addtid", "_src2",
 ];
 const TEXT_SKIP: [&str; 7] = [
     "Invalid",
@@ -129,20 +130,24 @@ impl Pools {
                 family: row.family,
                 float: row.result.is_float() || row.srcs.iter().any(|s| s.ty.is_float()),
                 words: &row.probe_words,
+                flags: row.flags,
             };
             let m = row.mnemonic;
             match row.family {
                 Family::SOP1 | Family::SOP2 | Family::SOPK | Family::SOPC
-                    if !SALU_SKIP.iter().any(|s| m.contains(s)) =>
+                    if !row.has(Flags::BRANCH) && !SALU_SKIP.iter().any(|s| m.contains(s)) =>
                 {
                     p.salu.push(t)
                 }
                 Family::VOP1 | Family::VOP2 | Family::VOP3 | Family::VOP3P | Family::VOPC
-                    if !VALU_SKIP.iter().any(|s| m.contains(s)) =>
+                    if !row.flags.intersects(Flags::CMPX | Flags::INTERP)
+                        && !VALU_SKIP.iter().any(|s| m.contains(s)) =>
                 {
                     p.valu.push(t)
                 }
-                Family::DS if !DS_SKIP.iter().any(|s| m.contains(s)) => p.ds.push(t),
+                Family::DS if !row.has(Flags::GWS) && !DS_SKIP.iter().any(|s| m.contains(s)) => {
+                    p.ds.push(t)
+                }
                 _ => {}
             }
         }
@@ -369,8 +374,7 @@ impl Gen<'_> {
     fn ds(&self, rng: &mut Rng) -> Vec<String> {
         let t = &self.pools.ds[rng.below(self.pools.ds.len())];
         let toks = reg_tokens(t.text);
-        // The table lists no destination for DS rows: the probe's VDST field says.
-        let dsts = usize::from(t.words.get(1).is_some_and(|w| w >> 24 != 0));
+        let dsts = usize::from(t.flags.contains(Flags::VDST));
         let mnemonic = t.text.split(' ').next().unwrap_or("");
         let (mut vdst, mut fields, mut shown) = (0u32, Vec::new(), Vec::new());
         for &(_, _, _, width, operand) in &toks {
@@ -385,9 +389,7 @@ impl Gen<'_> {
                 shown.push(vreg(r, width));
             }
         }
-        let two = ["read2", "write2", "xchg2"]
-            .iter()
-            .any(|k| mnemonic.contains(k));
+        let two = t.flags.contains(Flags::TWO_OFFSETS);
         let (off0, off1) = if two {
             (rng.below(8) as u32, rng.below(8) as u32)
         } else {

@@ -159,7 +159,7 @@ pub fn fuzz(
             ));
         }
         if progress {
-            eprintln!(
+            note!(
                 "progfuzz: {} programs, {} waves, {} output dwords, {} differences",
                 s.programs,
                 s.waves,

@@ -87,7 +87,7 @@ pub fn run(
     let mut journal = match Snapshot::begin(out, key, total, &header, opts.resume, "sweep")? {
         Begin::Run(j) => j,
         Begin::Complete => {
-            eprintln!("{label}: already complete, nothing to resume");
+            note!("{label}: already complete, nothing to resume");
             return tally_file(out);
         }
     };
@@ -124,7 +124,7 @@ pub fn run(
             }
             f.write_all(&bytes[..cut.min(bytes.len())])?;
             f.sync_all()?;
-            eprintln!(
+            note!(
                 "{ABORT_MID_ENV}: aborting in the middle of chunk {}",
                 chunks_done + 1
             );
@@ -137,7 +137,7 @@ pub fn run(
         }
         bar.set(journal.rows_done);
         if hooks.abort_after == Some(chunks_done) {
-            eprintln!("{ABORT_AFTER_ENV}: aborting after chunk {chunks_done}");
+            note!("{ABORT_AFTER_ENV}: aborting after chunk {chunks_done}");
             std::process::abort();
         }
     }
@@ -155,7 +155,7 @@ pub fn run(
     manifest.defaults = tally.defaults_json();
     manifest.write(&manifest_path(out))?;
     Snapshot::<Key>::remove(out)?;
-    eprintln!(
+    note!(
         "{label}: this run: {}",
         this_run.summary(Some(started.elapsed().as_secs_f64()))
     );

@@ -295,3 +295,20 @@ where
     // The read end is closed here; the command's next write fails with EPIPE.
     child.wait_with_output().expect("rdnaprobe finishes")
 }
+
+/// Runs `rdnaprobe ARGS` with its stderr a pipe whose read end is closed before the command
+/// starts, so every write to stderr fails with EPIPE; stdout is captured.
+pub fn rdnaprobe_with_stderr_closed<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    command(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(writer))
+        .output()
+        .expect("rdnaprobe runs")
+}

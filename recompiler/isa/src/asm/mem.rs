@@ -230,12 +230,11 @@ pub(super) fn ds(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens) 
     } else {
         &["offset"]
     };
-    // ds_nop takes nothing; ds_permute_b32 and ds_bpermute_b32 have no GDS form.
-    let no_gds = matches!(
-        info.op(),
-        Opcode::ds_nop | Opcode::ds_permute_b32 | Opcode::ds_bpermute_b32
-    );
-    let flags: &[&'static str] = if no_gds { &[] } else { &["gds"] };
+    let flags: &[&'static str] = if info.has(Flags::NO_GDS) {
+        &[]
+    } else {
+        &["gds"]
+    };
     let mm = mem_mods(m, mods, flags, keys)?;
     if two {
         f.set(
@@ -254,7 +253,7 @@ pub(super) fn ds(info: &'static OpInfo, ops: &[(String, usize)], mods: &Tokens) 
         f.set(Field::Offset0, off & 0xff);
         f.set(Field::Offset1, off >> 8);
     }
-    if info.probe_text.ends_with(" gds") && !mm.has("gds") {
+    if info.has(Flags::GDS_ONLY) && !mm.has("gds") {
         return Err((0, format!("too few operands: {m} needs gds")));
     }
     f.set(Field::Gds, u32::from(mm.has("gds")));

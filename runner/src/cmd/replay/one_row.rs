@@ -65,14 +65,7 @@ pub fn from_dataset(args: &Args, id: &str) -> anyhow::Result<ExitCode> {
 }
 
 fn row_from_args(args: &Args) -> anyhow::Result<Row> {
-    let wave = match args.wave {
-        None => None,
-        Some(w) => Some(
-            Wave::from_lanes(w)
-                .map_err(|e| anyhow::anyhow!("--wave {w}: {e}"))?
-                .lanes(),
-        ),
-    };
+    let wave = args.wave.map(Wave::lanes);
     let (instruction, encoding) = match (&args.asm, &args.encoding) {
         (Some(text), _) => {
             let words = match wave {
