@@ -7,7 +7,7 @@
 //! The groups of N texels (BY2/PCK2: 2, BY4/PCK4: 4) start at the aligned `x & ~(N - 1)` of
 //! row y and are in range when the level is at most LAST_LEVEL, y is below the level's
 //! height and the unaligned x + N - 1 is below its width (unsigned, without wrapping past
-//! 2^32); out of range every register is 0 (rules: image-by, image-pck2-pck4). Data comes
+//! 2^32); out of range every register is 0 (rule: image-by; rule: image-pck2-pck4). Data comes
 //! back only when the N texels fit one dword; wider groups write zeros. All of them are
 //! measured on 2D T#s through DIM 2D with the identity DST_SEL (X, Y, .. for the format's
 //! components), without D16 or A16: everything else is refused as not measured. The
@@ -95,7 +95,7 @@ fn zeros(l: &mut Lowerer, m: &Mimg, n: u32) {
     }
 }
 
-/// The BY loads and the PCK2/PCK4 loads (rules: image-by, image-pck2-pck4).
+/// The BY loads (rule: image-by) and the PCK2/PCK4 loads (rule: image-pck2-pck4).
 pub(super) fn group(l: &mut Lowerer, c: &Ctx, g: Group) -> RuleResult {
     let what = if g.converted {
         "a BY load"
