@@ -15,15 +15,41 @@ NOTES = "rdnaprobe datasets/notes/image_notes.csv: written from ../reference not
 PRE = "s_lshr_b64 s[40:41], s[16:17], 8; s_add_u32 s8, s8, s40; s_addc_u32 s9, s9, s41"
 
 
+# The MIMG opcodes LLVM does not know, in the project's spelling: the LLVM instruction of the
+# same operand layout that stands in for the encoding, and the opcode written over its own
+# (word0 bits 24:18; all are below 0x80, so OPM, bit 0, stays 0). A gather stand-in takes one
+# DMASK bit in LLVM: its DMASK (word0 bits 11:8) is written over too.
+STAND_INS = {
+    "image_load_by2": ("image_load", 0x42), "image_load_by4": ("image_load", 0x43),
+    "image_load_mip_by2": ("image_load_mip", 0x4a), "image_load_mip_by4": ("image_load_mip", 0x4b),
+    "image_load_pck2": ("image_load", 0x70), "image_load_pck4": ("image_load", 0x71),
+    "image_load_mip_pck2": ("image_load_mip", 0x73), "image_load_mip_pck4": ("image_load_mip", 0x74),
+    "image_gather4h_pck": ("image_gather4h", 0x62), "image_gather8h_pck": ("image_load", 0x63),
+}
+
+
 def encode(text):
     """The body's words, one llvm-mc-19 run per instruction."""
     words = []
     for inst in text.split("; "):
+        mnemonic = inst.split(" ")[0]
+        patch = STAND_INS.get(mnemonic)
+        dmask = None
+        if patch:
+            inst = patch[0] + inst[len(mnemonic):]
+            if patch[0] == "image_gather4h":
+                dmask = int(inst.split("dmask:")[1].split(" ")[0], 16)
+                inst = inst.replace(f"dmask:{dmask:#x}", "dmask:0x1")
         out = subprocess.run(["llvm-mc-19", "-arch=amdgcn", "-mcpu=gfx1030", "-show-encoding"],
                              input=inst, capture_output=True, text=True, check=True).stdout
         enc = out.split("encoding: [")[1].split("]")[0].split(",")
         b = [int(x, 16) for x in enc]
-        words += [b[i] | b[i + 1] << 8 | b[i + 2] << 16 | b[i + 3] << 24 for i in range(0, len(b), 4)]
+        ws = [b[i] | b[i + 1] << 8 | b[i + 2] << 16 | b[i + 3] << 24 for i in range(0, len(b), 4)]
+        if patch:
+            ws[0] = ws[0] & ~(0x7f << 18) | patch[1] << 18
+            if dmask is not None:
+                ws[0] = ws[0] & ~0xf00 | dmask << 8
+        words += ws
     return " ".join(f"0x{w:08x}" for w in words)
 
 
@@ -114,7 +140,7 @@ C16x4 = [(0, 16), (16, 16), (32, 16), (48, 16)]
 FORMATS = {
     1: (1, C8, "unorm", False), 2: (1, C8, "snorm", False), 5: (1, C8, "uint", False),
     6: (1, C8, "sint", False), 7: (2, C16, "unorm", False), 8: (2, C16, "snorm", False),
-    9: (2, C16, "uscaled", False), 12: (2, C16, "sint", False), 13: (2, C16, "float", False),
+    9: (2, C16, "uscaled", False), 11: (2, C16, "uint", False), 12: (2, C16, "sint", False), 13: (2, C16, "float", False),
     14: (2, C8_8, "unorm", False), 18: (2, C8_8, "uint", False), 19: (2, C8_8, "sint", False),
     20: (4, [(0, 32)], "uint", False), 21: (4, [(0, 32)], "sint", False), 22: (4, [(0, 32)], "float", False),
     23: (4, C16_16, "unorm", False), 24: (4, C16_16, "snorm", False), 27: (4, C16_16, "uint", False),
@@ -125,7 +151,7 @@ FORMATS = {
     54: (4, [(0, 10), (10, 10), (20, 10), (30, 2)], "uint", False),
     56: (4, C8x4, "unorm", False), 57: (4, C8x4, "snorm", False), 60: (4, C8x4, "uint", False),
     61: (4, C8x4, "sint", False),
-    62: (8, [(0, 32), (32, 32)], "uint", False), 64: (8, [(0, 32), (32, 32)], "float", False),
+    62: (8, [(0, 32), (32, 32)], "uint", False), 63: (8, [(0, 32), (32, 32)], "sint", False), 64: (8, [(0, 32), (32, 32)], "float", False),
     65: (8, C16x4, "unorm", False), 70: (8, C16x4, "sint", False), 71: (8, C16x4, "float", False),
     77: (16, [(0, 32), (32, 32), (64, 32), (96, 32)], "float", False),
     128: (1, C8, "unorm", True), 129: (2, C8_8, "unorm", True), 130: (4, C8x4, "unorm", True),
@@ -313,20 +339,163 @@ def store_texel(img, addr, dmask, data):
     img.region.put(addr, raw, img.bpe)
 
 
+# ---- atomics, group loads and the packed gather (docs/dataset-format.md, Images) ---------------
+
+def float_rule(bits):
+    """The float atomics rule of the reference notes' "LDS float atomics" entry on f32 or f64
+    bits: (minmax, equal). minmax flushes both operands to the zero of their sign with
+    `flush`, then a signalling-NaN data is stored quieted, else a signalling-NaN old value,
+    else a quiet-NaN old value gives the data, else a quiet-NaN data gives the old value, else
+    the ordered compare with -0 below +0 decides; the flushed value is what is written. equal
+    compares the flushed old and compare values as floats (zeros equal, NaN equal to nothing)."""
+    sign = 1 << (bits - 1)
+    exp = (1 << (8 if bits == 32 else 11)) - 1 << (23 if bits == 32 else 52)
+    quiet = 1 << (22 if bits == 32 else 51)
+    flushed = lambda x, flush: x & sign if flush and x & exp == 0 else x
+    nan = lambda x: x & (sign - 1) > exp
+    value = lambda x: -(x & (sign - 1)) - (1 if x & sign else 0) if x & sign else x  # order key
+
+    def minmax(old, data, flush, mx):
+        o, d = flushed(old, flush), flushed(data, flush)
+        if nan(d) and not d & quiet:
+            return d | quiet
+        if nan(o) and not o & quiet:
+            return o | quiet
+        if nan(o):
+            return d
+        if nan(d):
+            return o
+        return d if (value(d) > value(o) if mx else value(d) < value(o)) else o
+
+    def equal(old, cmp, flush):
+        o, c = flushed(old, flush), flushed(cmp, flush)
+        return not nan(o) and not nan(c) and (o == c or (o | c) & (sign - 1) == 0)
+    return minmax, equal
+
+
+def atomic_new(op, bits, old, data, cmp=None, flush=False):
+    """The value an image atomic of `bits` (32 or 64) leaves in the texel (RDNA2 ISA guide,
+    the buffer atomics' operations): swap, cmpswap, add, sub, smin, umin, smax, umax, and,
+    or, xor, inc, dec, fcmpswap, fmin, fmax."""
+    m = (1 << bits) - 1
+    sv = lambda x: x - (1 << bits) if x >> (bits - 1) else x
+    minmax, equal = float_rule(bits)
+    return {
+        "swap": lambda: data, "add": lambda: (old + data) & m, "sub": lambda: (old - data) & m,
+        "smin": lambda: old if sv(old) <= sv(data) else data,
+        "smax": lambda: old if sv(old) >= sv(data) else data,
+        "umin": lambda: min(old, data), "umax": lambda: max(old, data),
+        "and": lambda: old & data, "or": lambda: old | data, "xor": lambda: old ^ data,
+        "inc": lambda: 0 if old >= data else old + 1,
+        "dec": lambda: data if old == 0 or old > data else old - 1,
+        "cmpswap": lambda: data if old == cmp else old,
+        "fcmpswap": lambda: data if equal(old, cmp, flush) else old,
+        "fmin": lambda: minmax(old, data, flush, False),
+        "fmax": lambda: minmax(old, data, flush, True),
+    }[op]()
+
+
+def atomic_wave(img, op, bits, lanes, flush=False):
+    """Runs an image atomic over the active lanes in ascending order: `lanes` lists per lane
+    (address or None, data, compare value); returns the old values (0 out of range)."""
+    olds = []
+    n = bits // 8
+    for addr, data, cmp in lanes:
+        if addr is None:
+            olds.append(0)
+            continue
+        old = img.region.get(addr, n)
+        img.region.put(addr, atomic_new(op, bits, old, data, cmp, flush), n)
+        olds.append(old)
+    return olds
+
+
+def group_load(img, n, x, y, mip=0, converted=True, dmask=None):
+    """The VGPRs of a BY (converted) or PCK2/PCK4 load of n texels at (x, y): the n texels
+    from x & ~(n - 1) when the level is in the view, y is below the level's height and the
+    unaligned x + n - 1 below its width; zeros otherwise, and zeros when the n texels are
+    wider than a dword or (PCK) DMASK is not 0x1."""
+    bpe, comps, _, _ = FORMATS[img.fmt]
+    count = bin(dmask).count("1") if dmask else n * len(comps) if converted else 1
+    level = img.base_level + mip
+    if n * bpe > 4 or (not converted and dmask not in (None, 1)):
+        return [0] * count
+    w, h, _ = img.size(level) if level <= img.last_level else (0, 0, 0)
+    if level > img.last_level or y >= h or x + n - 1 >= w:
+        return [0] * count
+    x0 = x & ~(n - 1)
+    raw = img.region.get(img.addr(x0, y, 0, level), n * bpe)
+    if not converted:
+        return [raw]
+    out = []
+    for k in range(n):
+        t = raw >> (8 * bpe * k) & ((1 << (8 * bpe)) - 1)
+        out += [load_conv(img.fmt, i, c) for i, c in enumerate(texel_comps(img, t))]
+    return out
+
+
+def f32_value(bits):
+    """The exact value of f32 bits for the gather's coordinates: NaN reads as 0."""
+    v = fval(bits)
+    return Fraction(0) if v is None else v
+
+
+def floor_f32(q):
+    """floor of q rounded to f32 (nearest even), clamped to +-2^30 (infinities too)."""
+    if q in (math.inf, -math.inf):
+        return (1 << 30) if q > 0 else -(1 << 30)
+    r = fval(f32(q))
+    if r in (math.inf, -math.inf):
+        return (1 << 30) if r > 0 else -(1 << 30)
+    return math.floor(r)
+
+
+def gather4h_pck(img, u, v, dmask):
+    """image_gather4h_pck at the f32 coordinates (u, v): columns floor(f32(f32(u * W) - 0.5))
+    + {-1, 0, 1, 2} clamped into the width, row floor(f32(v * H)) (negative: row 0; at or past
+    the height: zeros), level BASE_LEVEL; the raw texels a little-endian stream (texel k at
+    bit k * texel bits); DMASK bit i gives stream word i (0 past it) to the next VGPR; texels
+    wider than 32 bits give zeros."""
+    bpe = FORMATS[img.fmt][0]
+    bits = [i for i in range(4) if dmask >> i & 1]
+    if bpe > 4:
+        return [0] * len(bits)
+    w, h, _ = img.size(img.base_level)
+    fu, fv = fval(u), fval(v)
+    pu = 0 if fu is None else (fu * w if fu not in (math.inf, -math.inf) else fu)
+    pu = pu if pu in (math.inf, -math.inf) else fval(f32(pu))
+    anchor = floor_f32(pu - Fraction(1, 2)) if pu not in (math.inf, -math.inf) else floor_f32(pu)
+    pv = 0 if fv is None else (fv * h if fv not in (math.inf, -math.inf) else fv)
+    row = floor_f32(pv)
+    row = max(row, 0)
+    stream = 0
+    for k in range(4):
+        col = min(max(anchor + k - 1, 0), w - 1)
+        t = 0 if row >= h else img.region.get(img.addr(col, row, 0, img.base_level), bpe)
+        stream |= t << (8 * bpe * k)
+    words = [stream >> (32 * i) & 0xffffffff for i in range(bpe)]
+    return [words[i] if i < len(words) else 0 for i in bits]
+
+
 # ---- rows ------------------------------------------------------------------------------------
 
+MODE_CELLS = ["ieee", "dx10_clamp", "denorm32", "denorm16", "round32", "round16", "fp16_overflow"]
+
+
 def case(rows, wid, text, w, t, region, ins, outs, note, gfx="gfx1030", source=HAND, mem_out=None,
-         exec_in=None, pre=True):
-    """One wave: a row per lane; `ins(l)` its in0.., `outs(l)` its out0.. (unlisted dwords 0).
-    s_out is left empty (not captured): the relocated T# words hold the region's address."""
+         exec_in=None, pre=True, mode=None):
+    """One wave: a row per lane; `ins(l)` its in0.., `outs(l)` its out0.. (unlisted dwords 0);
+    `mode` the float-mode cells it states (the others empty). s_out is left empty (not
+    captured): the relocated T# words hold the region's address."""
     body = PRE + "; " + text if pre else text
     enc = encode(body)
     s_in = [0] * 8 + t
     exec_in = (1 << w) - 1 if exec_in is None else exec_in
+    modes = [str((mode or {}).get(k, "")) for k in MODE_CELLS]
     for l in range(w):
         i = ins(l) + [0] * (6 - len(ins(l)))
         o = outs(l) + [0] * (16 - len(outs(l)))
-        cells = [f'"{body}"', enc, str(w)] + [""] * 7 + [f"0x{x:08x}" for x in i + o]
+        cells = [f'"{body}"', enc, str(w)] + modes + [f"0x{x:08x}" for x in i + o]
         cells += [gfx, source, f'"{note}"', wid, str(l)]
         first = l == 0
         cells += [f"0x{exec_in:016x}" if first else "", dw(s_in) if first else "",

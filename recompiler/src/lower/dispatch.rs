@@ -14,6 +14,8 @@ use super::error::RuleResult;
 use super::float16::F16Arith;
 use super::float64::{F64Arith, F64Op, F64Un};
 use super::image::{self, Img, Op as ImgOp};
+use super::image_atomic::{self, ImgAtomic};
+use super::image_group::{self, Group};
 use super::int16::{Int16, I16};
 use super::integer::{Carry, IntOp};
 use super::lds::{self, Ds};
@@ -73,6 +75,11 @@ const GWS: &str = "global wave sync: the GWS semaphores and barrier order waves 
 const ORDERED_COUNT: &str = "ds_ordered_count: ordered append across waves by wave launch order \
      (GDS ordered-count hardware a single wave cannot model)";
 const IMAGE: &str = "image ops: not modelled";
+const BY_STORE: &str = "image: the BY stores (measured to write from the unaligned x up to the \
+     end of its dword) are not measured for which data VGPR feeds which texel nor for the \
+     conversion";
+const PCK_STORE: &str = "image: the PCK2/PCK4 stores are not measured (opcode 0x76 on a \
+     32_32_32_32_FLOAT image hung the GPU)";
 const EXPORT: &str = "export: not modelled (no pixel or vertex output)";
 
 /// A lowering that passes the opcode's per-group op to the group's function:
@@ -1724,23 +1731,25 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
             Lower(|l, c| image::image(l, c, Img::new(ImgOp::StorePck, true)))
         }
         Opcode::image_get_resinfo => Lower(image::resinfo),
-        Opcode::image_atomic_swap
-        | Opcode::image_atomic_cmpswap
-        | Opcode::image_atomic_add
-        | Opcode::image_atomic_sub
-        | Opcode::image_atomic_smin
-        | Opcode::image_atomic_umin
-        | Opcode::image_atomic_smax
-        | Opcode::image_atomic_umax
-        | Opcode::image_atomic_and
-        | Opcode::image_atomic_or
-        | Opcode::image_atomic_xor
-        | Opcode::image_atomic_inc
-        | Opcode::image_atomic_dec
-        | Opcode::image_atomic_fcmpswap
-        | Opcode::image_atomic_fmin
-        | Opcode::image_atomic_fmax
-        | Opcode::image_sample
+        Opcode::image_atomic_swap => lower!(image_atomic::atomic, ImgAtomic::Int(LdsOp::Write)),
+        Opcode::image_atomic_cmpswap => lower!(image_atomic::atomic, ImgAtomic::CmpSwap),
+        Opcode::image_atomic_add => lower!(image_atomic::atomic, ImgAtomic::Int(LdsOp::Add)),
+        Opcode::image_atomic_sub => lower!(image_atomic::atomic, ImgAtomic::Int(LdsOp::Sub)),
+        Opcode::image_atomic_smin => lower!(image_atomic::atomic, ImgAtomic::Int(LdsOp::MinI)),
+        Opcode::image_atomic_umin => lower!(image_atomic::atomic, ImgAtomic::Int(LdsOp::MinU)),
+        Opcode::image_atomic_smax => lower!(image_atomic::atomic, ImgAtomic::Int(LdsOp::MaxI)),
+        Opcode::image_atomic_umax => lower!(image_atomic::atomic, ImgAtomic::Int(LdsOp::MaxU)),
+        Opcode::image_atomic_and => lower!(image_atomic::atomic, ImgAtomic::Int(LdsOp::And)),
+        Opcode::image_atomic_or => lower!(image_atomic::atomic, ImgAtomic::Int(LdsOp::Or)),
+        Opcode::image_atomic_xor => lower!(image_atomic::atomic, ImgAtomic::Int(LdsOp::Xor)),
+        Opcode::image_atomic_inc => lower!(image_atomic::atomic, ImgAtomic::Int(LdsOp::Inc)),
+        Opcode::image_atomic_dec => lower!(image_atomic::atomic, ImgAtomic::Int(LdsOp::Dec)),
+        Opcode::image_atomic_fcmpswap => lower!(image_atomic::atomic, ImgAtomic::FCmpSwap),
+        Opcode::image_atomic_fmin => {
+            lower!(image_atomic::atomic, ImgAtomic::FMinMax { max: false })
+        }
+        Opcode::image_atomic_fmax => lower!(image_atomic::atomic, ImgAtomic::FMinMax { max: true }),
+        Opcode::image_sample
         | Opcode::image_sample_cl
         | Opcode::image_sample_d
         | Opcode::image_sample_d_cl
@@ -1824,25 +1833,25 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::image_sample_cd_o_g16
         | Opcode::image_sample_cd_cl_o_g16
         | Opcode::image_sample_c_cd_o_g16
-        | Opcode::image_sample_c_cd_cl_o_g16
-        | Opcode::image_gather4h_pck
-        | Opcode::image_gather8h_pck
-        | Opcode::image_load_by2
-        | Opcode::image_load_by4
-        | Opcode::image_load_mip_by2
-        | Opcode::image_load_mip_by4
-        | Opcode::image_store_by2
+        | Opcode::image_sample_c_cd_cl_o_g16 => Unlowered(IMAGE),
+        Opcode::image_gather4h_pck => Lower(image_group::gather4h_pck),
+        Opcode::image_gather8h_pck => Lower(image_group::gather8h_pck),
+        Opcode::image_load_by2 => lower!(image_group::group, Group::by(2, false)),
+        Opcode::image_load_by4 => lower!(image_group::group, Group::by(4, false)),
+        Opcode::image_load_mip_by2 => lower!(image_group::group, Group::by(2, true)),
+        Opcode::image_load_mip_by4 => lower!(image_group::group, Group::by(4, true)),
+        Opcode::image_load_pck2 => lower!(image_group::group, Group::pck(2, false)),
+        Opcode::image_load_pck4 => lower!(image_group::group, Group::pck(4, false)),
+        Opcode::image_load_mip_pck2 => lower!(image_group::group, Group::pck(2, true)),
+        Opcode::image_load_mip_pck4 => lower!(image_group::group, Group::pck(4, true)),
+        Opcode::image_store_by2
         | Opcode::image_store_by4
         | Opcode::image_store_mip_by2
-        | Opcode::image_store_mip_by4
-        | Opcode::image_load_pck2
-        | Opcode::image_load_pck4
-        | Opcode::image_load_mip_pck2
-        | Opcode::image_load_mip_pck4
-        | Opcode::image_store_pck2
+        | Opcode::image_store_mip_by4 => Unlowered(BY_STORE),
+        Opcode::image_store_pck2
         | Opcode::image_store_pck4
         | Opcode::image_store_mip_pck2
-        | Opcode::image_store_mip_pck4 => Unlowered(IMAGE),
+        | Opcode::image_store_mip_pck4 => Unlowered(PCK_STORE),
     }
 }
 

@@ -50,7 +50,7 @@ const NEEDS_WAVE: &str = "image: needs the wave contract (give the rows a wave_i
      or mem_bytes column, and the T# in s_in)";
 
 /// The MIMG DIM field's names (`SQ_RSRC_IMG_*`) and coordinate counts.
-const DIMS: [(&str, usize); 8] = [
+pub(super) const DIMS: [(&str, usize); 8] = [
     ("1D", 1),
     ("2D", 2),
     ("3D", 3),
@@ -89,19 +89,19 @@ impl Img {
 }
 
 /// The fields of a MIMG instruction this module reads.
-struct Mimg {
-    dim: usize,
-    dmask: u32,
-    a16: bool,
-    d16: bool,
-    vdata: u16,
+pub(super) struct Mimg {
+    pub(super) dim: usize,
+    pub(super) dmask: u32,
+    pub(super) a16: bool,
+    pub(super) d16: bool,
+    pub(super) vdata: u16,
     srsrc: u16,
     /// Address VGPRs in order (VADDR, then the NSA bytes).
     addr: Vec<u16>,
 }
 
 impl Mimg {
-    fn new(l: &Lowerer, c: &Ctx) -> RuleResult<Mimg> {
+    pub(super) fn new(l: &Lowerer, c: &Ctx) -> RuleResult<Mimg> {
         if !l.wave_contract {
             return Err(RuleError::not_modelled(NEEDS_WAVE));
         }
@@ -130,7 +130,7 @@ impl Mimg {
     }
 
     /// Address component `i` (a U32): a VGPR, or with A16 a 16-bit half of one.
-    fn coord(&self, l: &mut Lowerer, i: usize) -> RuleResult<Handle> {
+    pub(super) fn coord(&self, l: &mut Lowerer, i: usize) -> RuleResult<Handle> {
         let k = if self.a16 { i / 2 } else { i };
         let r = *self.addr.get(k).ok_or(RuleError::operand(
             "image: more address components than the NSA words name",
@@ -145,7 +145,7 @@ impl Mimg {
     }
 
     /// The T# at SRSRC, known when lowering, decoded.
-    fn tsharp(&self, l: &mut Lowerer) -> RuleResult<Tsharp> {
+    pub(super) fn tsharp(&self, l: &mut Lowerer) -> RuleResult<Tsharp> {
         let first = self.srsrc;
         if first + 8 > code::SGPRS {
             return Err(RuleError::operand(format!(
@@ -175,7 +175,7 @@ impl Mimg {
 
 /// What one address component of the DIM addresses on the T#'s type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Coord {
+pub(super) enum Coord {
     X,
     Y,
     Z,
@@ -216,13 +216,18 @@ fn plan(ty: ImgType, dim: usize, load: bool, raw: bool, mip: bool) -> RuleResult
 }
 
 /// A texel's byte address (U64) and whether it is in range (Bool).
-struct Texel {
-    addr: Handle,
-    ok: Handle,
+pub(super) struct Texel {
+    pub(super) addr: Handle,
+    pub(super) ok: Handle,
 }
 
 /// The texel the coordinates address on level BASE_LEVEL (+ `mip`, a U32).
-fn texel(l: &mut Lowerer, t: &Tsharp, coords: &[(Coord, Handle)], mip: Option<Handle>) -> Texel {
+pub(super) fn texel(
+    l: &mut Lowerer,
+    t: &Tsharp,
+    coords: &[(Coord, Handle)],
+    mip: Option<Handle>,
+) -> Texel {
     let bpe = u64::from(t.format.fmt.bytes);
     // The level's values: a constant, or selected by the run-time mip among the view's levels.
     let levels = t.base_level..=t.last_level;
@@ -298,16 +303,28 @@ fn texel(l: &mut Lowerer, t: &Tsharp, coords: &[(Coord, Handle)], mip: Option<Ha
 
 /// The texel's addressing inputs: the T#, the plan's coordinates and the mip.
 fn address(l: &mut Lowerer, c: &Ctx, img: Img) -> RuleResult<(Mimg, Tsharp, Texel)> {
-    let m = Mimg::new(l, c)?;
-    let t = m.tsharp(l)?;
     let load = matches!(img.op, Op::Load | Op::LoadPck { .. });
     let raw = matches!(img.op, Op::LoadPck { .. } | Op::StorePck);
-    let uses = plan(t.ty, m.dim, load, raw, img.mip)?;
+    locate(l, c, load, raw, img.mip)
+}
+
+/// [`address`] for an access that is a load or not (`load`), moves raw dwords or not (`raw`)
+/// and names the mip (`mip`): the plan's coordinates on the T#'s type.
+pub(super) fn locate(
+    l: &mut Lowerer,
+    c: &Ctx,
+    load: bool,
+    raw: bool,
+    mip: bool,
+) -> RuleResult<(Mimg, Tsharp, Texel)> {
+    let m = Mimg::new(l, c)?;
+    let t = m.tsharp(l)?;
+    let uses = plan(t.ty, m.dim, load, raw, mip)?;
     let mut coords = Vec::with_capacity(uses.len());
     for (i, &u) in uses.iter().enumerate() {
         coords.push((u, m.coord(l, i)?));
     }
-    let mip = if img.mip {
+    let mip = if mip {
         Some(m.coord(l, DIMS[m.dim].1)?)
     } else {
         None
@@ -339,11 +356,11 @@ fn write_texel(l: &mut Lowerer, f: &ImgFormat, tx: &Texel, dwords: &[Handle]) {
 }
 
 /// The DMASK slots in order.
-fn slots(dmask: u32) -> impl Iterator<Item = usize> {
+pub(super) fn slots(dmask: u32) -> impl Iterator<Item = usize> {
     (0..4).filter(move |s| dmask >> s & 1 != 0)
 }
 
-fn dmask_needed(m: &Mimg) -> RuleResult {
+pub(super) fn dmask_needed(m: &Mimg) -> RuleResult {
     if m.dmask == 0 {
         return Err(RuleError::not_measured(
             "image: DMASK 0 (what the hardware writes is not documented)",

@@ -9,7 +9,15 @@ use rdnaprobe_isa::assemble;
 
 /// A linear T# in s[24:31]: `fmt` the image format, `ty` its TYPE, `w` x `h`, word4 `d`
 /// (DEPTH, or PITCH - 1), `max_mip` (LAST_LEVEL too), the texels at byte `off` of the region.
-fn tsharp(fmt: u32, ty: u32, w: u32, h: u32, d: u32, max_mip: u32, off: u64) -> [u32; 8] {
+pub(super) fn tsharp(
+    fmt: u32,
+    ty: u32,
+    w: u32,
+    h: u32,
+    d: u32,
+    max_mip: u32,
+    off: u64,
+) -> [u32; 8] {
     let base = MEM_BASE + off;
     [
         (base >> 8) as u32,
@@ -24,7 +32,7 @@ fn tsharp(fmt: u32, ty: u32, w: u32, h: u32, d: u32, max_mip: u32, off: u64) -> 
 }
 
 /// s_in with the T# `t` at s24 (s0..s23 zero).
-fn s_in(t: [u32; 8]) -> Vec<u32> {
+pub(super) fn s_in(t: [u32; 8]) -> Vec<u32> {
     let mut s = vec![0; 24];
     s.extend(t);
     s
@@ -32,7 +40,7 @@ fn s_in(t: [u32; 8]) -> Vec<u32> {
 
 /// Runs `text` as one wave32 (lanes' in0..in5 from `lanes`, every lane active) on the region
 /// `mem`, lowered for the SGPR inputs `s`.
-fn run(
+pub(super) fn run(
     text: &str,
     s: &[u32],
     lanes: impl Fn(u32) -> [u32; 6],
@@ -46,7 +54,7 @@ fn run(
     run_wave_mem(&k, &input, mem)
 }
 
-fn lower_img(text: &str, s: &[u32]) -> Result<crate::ir::Kernel, LowerError> {
+pub(super) fn lower_img(text: &str, s: &[u32]) -> Result<crate::ir::Kernel, LowerError> {
     let words = assemble(text).expect("assembles");
     let bytes = 4096;
     lower_wave_words_sgprs(
@@ -59,7 +67,7 @@ fn lower_img(text: &str, s: &[u32]) -> Result<crate::ir::Kernel, LowerError> {
     )
 }
 
-fn mem(dwords: &[(usize, u32)]) -> Vec<u32> {
+pub(super) fn mem(dwords: &[(usize, u32)]) -> Vec<u32> {
     let mut m = vec![0; 1024];
     for &(i, d) in dwords {
         m[i] = d;

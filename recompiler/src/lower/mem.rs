@@ -184,7 +184,7 @@ pub(super) fn init_region(l: &mut Lowerer, mem_bytes: u32) {
 
 /// The address of the access at byte `k` of an instruction's data and its range check
 /// (`None`: EXEC alone).
-type AddressOf<'a> = dyn FnMut(&mut Lowerer, u32) -> (Handle, Option<Handle>) + 'a;
+pub(super) type AddressOf<'a> = dyn FnMut(&mut Lowerer, u32) -> (Handle, Option<Handle>) + 'a;
 
 impl Lowerer {
     /// One access of every active lane (`active` a Bool, or `None` for EXEC alone).
@@ -236,7 +236,14 @@ impl Lowerer {
 
     /// Loads and stores of one address computation: `addr(i)` is the address of access `i`
     /// and `ok(i)` its range check.
-    fn vmem(&mut self, what: Vm, vdata: u16, vdst: u16, glc: bool, at: &mut AddressOf<'_>) {
+    pub(super) fn vmem(
+        &mut self,
+        what: Vm,
+        vdata: u16,
+        vdst: u16,
+        glc: bool,
+        at: &mut AddressOf<'_>,
+    ) {
         let zero = self.b.c32(0);
         match what {
             Vm::Load {

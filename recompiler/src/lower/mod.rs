@@ -47,8 +47,14 @@ mod float64_recip;
 #[cfg(test)]
 mod float64_tests;
 mod image;
+mod image_atomic;
+#[cfg(test)]
+mod image_atomic_tests;
 mod image_desc;
 mod image_format;
+mod image_group;
+#[cfg(test)]
+mod image_group_tests;
 #[cfg(test)]
 mod image_tests;
 mod int16;
