@@ -11,9 +11,12 @@
 //! A [`BatchKernel`] is immutable and `Sync`; give each thread its own [`Scratch`]
 //! ([`BatchKernel::scratch`]) to run disjoint rows of one kernel in parallel.
 
+mod kernels;
+
 use crate::eval;
-use crate::ir::{Convert, Expr, FloatBin, FloatCmp, FloatUn, IntBin, IntCmp, IntUn, IrError};
-use crate::ir::{Kernel, Ty};
+use crate::ir::{Convert, Expr, FloatCmp, FloatUn, IntBin, IntCmp, IntUn, IrError};
+use crate::ir::{FloatBin, Kernel, Ty};
+use kernels::*;
 
 /// Lanes evaluated together. A column of one expression is `BLOCK` u64 values (4 KiB), so a
 /// kernel of a few hundred expressions keeps its working set in the L2 cache.
@@ -94,6 +97,8 @@ pub struct BatchKernel {
     /// (output, column) pairs that vary: an output row is the template plus those.
     template: [u32; 16],
     varying: Vec<(usize, usize)>,
+    /// Evaluate with the portable loops only ([`BatchKernel::portable`]).
+    portable: bool,
 }
 
 /// The value columns of one evaluating thread: `exprs x BLOCK` u64, constants pre-filled.
@@ -248,7 +253,15 @@ impl BatchKernel {
             consts,
             template,
             varying,
+            portable: false,
         })
+    }
+
+    /// The same kernel evaluated by the portable build of the loops even where a vector
+    /// instruction set is detected: the reference the vector builds are compared with.
+    pub fn portable(mut self) -> BatchKernel {
+        self.portable = true;
+        self
     }
 
     /// Number of expressions (value columns).
@@ -319,7 +332,29 @@ impl BatchKernel {
         }
     }
 
+    /// One block through the widest evaluator this CPU runs: the same loops compiled for AVX2
+    /// where it is detected (the vector forms of the same IEEE operations give the same bits),
+    /// the portable build otherwise or when [`BatchKernel::portable`] asked for it.
     fn block(&self, vals: &mut [u64], inputs: &[[u32; 6]], first_row: u64, wave: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if !self.portable && avx2_detected() {
+            // SAFETY: `block_avx2` only needs the instruction-set extensions it enables, and
+            // `avx2_detected` found every one of them on this CPU.
+            unsafe { self.block_avx2(vals, inputs, first_row, wave) };
+            return;
+        }
+        self.block_portable(vals, inputs, first_row, wave);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    fn block_avx2(&self, vals: &mut [u64], inputs: &[[u32; 6]], first_row: u64, wave: u64) {
+        self.block_portable(vals, inputs, first_row, wave);
+    }
+
+    /// The evaluator itself, inlined into each instruction set's copy.
+    #[inline(always)]
+    fn block_portable(&self, vals: &mut [u64], inputs: &[[u32; 6]], first_row: u64, wave: u64) {
         let n = inputs.len();
         for (i, op) in self.ops.iter().enumerate() {
             let (before, rest) = vals.split_at_mut(i * BLOCK);
@@ -371,121 +406,16 @@ impl BatchKernel {
     }
 }
 
-#[inline(always)]
-fn un(d: &mut [u64], a: &[u64], f: impl Fn(u64) -> u64) {
-    for (d, &x) in d.iter_mut().zip(a) {
-        *d = f(x);
-    }
-}
-
-#[inline(always)]
-fn bin(d: &mut [u64], a: &[u64], b: &[u64], f: impl Fn(u64, u64) -> u64) {
-    for ((d, &x), &y) in d.iter_mut().zip(a).zip(b) {
-        *d = f(x, y);
-    }
-}
-
-#[inline(always)]
-fn tern(d: &mut [u64], a: &[u64], b: &[u64], c: &[u64], f: impl Fn(u64, u64, u64) -> u64) {
-    for (((d, &x), &y), &z) in d.iter_mut().zip(a).zip(b).zip(c) {
-        *d = f(x, y, z);
-    }
-}
-
-/// One loop per operation: `$body` is instantiated with `$o` bound to each listed variant as a
-/// constant, so the scalar semantics of [`crate::eval`] (inlined) fold to that operation and
-/// every arm compiles to its own tight loop.
-macro_rules! per_op {
-    ($op:expr, $Enum:ident [$($v:ident),* $(,)?], |$o:ident| $body:expr) => {
-        match $op {
-            $($Enum::$v => {
-                let $o = $Enum::$v;
-                $body
-            })*
-        }
-    };
-}
-
-fn int_bin32(op: IntBin, d: &mut [u64], a: &[u64], b: &[u64]) {
-    per_op!(op, IntBin[Add, Sub, Mul, MulHiU, MulHiS, DivU, RemU, And, Or, Xor, Shl, ShrU, ShrS], |o| {
-        bin(d, a, b, |x, y| u64::from(eval::int_bin32(o, x as u32, y as u32)))
-    })
-}
-
-fn int_bin64(op: IntBin, d: &mut [u64], a: &[u64], b: &[u64]) {
-    per_op!(op, IntBin[Add, Sub, Mul, MulHiU, MulHiS, DivU, RemU, And, Or, Xor, Shl, ShrU, ShrS], |o| {
-        bin(d, a, b, |x, y| eval::int_bin64(o, x, y))
-    })
-}
-
-fn int_un32(op: IntUn, d: &mut [u64], a: &[u64]) {
-    per_op!(op, IntUn[Not, Neg, Popcount, BitReverse, FindMsbU, FindLsb], |o| {
-        un(d, a, |x| u64::from(eval::int_un32(o, x as u32)))
-    })
-}
-
-fn int_un64(op: IntUn, d: &mut [u64], a: &[u64]) {
-    per_op!(op, IntUn[Not, Neg, Popcount, BitReverse, FindMsbU, FindLsb], |o| {
-        un(d, a, |x| eval::int_un64(o, x))
-    })
-}
-
-fn int_cmp32(op: IntCmp, d: &mut [u64], a: &[u64], b: &[u64]) {
-    per_op!(op, IntCmp[Eq, Ne, LtU, LeU, GtU, GeU, LtS, LeS, GtS, GeS], |o| {
-        bin(d, a, b, |x, y| u64::from(eval::int_cmp32(o, x as u32, y as u32)))
-    })
-}
-
-fn int_cmp64(op: IntCmp, d: &mut [u64], a: &[u64], b: &[u64]) {
-    per_op!(op, IntCmp[Eq, Ne, LtU, LeU, GtU, GeU, LtS, LeS, GtS, GeS], |o| {
-        bin(d, a, b, |x, y| u64::from(eval::int_cmp64(o, x, y)))
-    })
-}
-
-fn float_bin32(op: FloatBin, d: &mut [u64], a: &[u64], b: &[u64]) {
-    per_op!(op, FloatBin[Add, Sub, Mul, Div], |o| {
-        bin(d, a, b, |x, y| u64::from(eval::float_bin32(o, x as u32, y as u32)))
-    })
-}
-
-fn float_bin64(op: FloatBin, d: &mut [u64], a: &[u64], b: &[u64]) {
-    per_op!(op, FloatBin[Add, Sub, Mul, Div], |o| {
-        bin(d, a, b, |x, y| eval::float_bin64(o, x, y))
-    })
-}
-
-fn float_un32(op: FloatUn, d: &mut [u64], a: &[u64]) {
-    per_op!(op, FloatUn[Sqrt, Floor, Ceil, Trunc, RoundEven, Exp2, Log2, InverseSqrt, Sin, Cos], |o| {
-        un(d, a, |x| u64::from(eval::float_un32(o, x as u32)))
-    })
-}
-
-fn float_un64(op: FloatUn, d: &mut [u64], a: &[u64]) {
-    per_op!(op, FloatUn[Sqrt, Floor, Ceil, Trunc, RoundEven, Exp2, Log2, InverseSqrt, Sin, Cos], |o| {
-        un(d, a, |x| eval::float_un64(o, x))
-    })
-}
-
-fn float_cmp32(op: FloatCmp, d: &mut [u64], a: &[u64], b: &[u64]) {
-    per_op!(op, FloatCmp[OrdEq, OrdNe, OrdLt, OrdLe, OrdGt, OrdGe, UnordEq, UnordNe, UnordLt, UnordLe, UnordGt, UnordGe, Unord], |o| {
-        bin(d, a, b, |x, y| u64::from(eval::float_cmp32(o, x as u32, y as u32)))
-    })
-}
-
-fn float_cmp64(op: FloatCmp, d: &mut [u64], a: &[u64], b: &[u64]) {
-    per_op!(op, FloatCmp[OrdEq, OrdNe, OrdLt, OrdLe, OrdGt, OrdGe, UnordEq, UnordNe, UnordLt, UnordLe, UnordGt, UnordGe, Unord], |o| {
-        bin(d, a, b, |x, y| u64::from(eval::float_cmp64(o, x, y)))
-    })
-}
-
-fn convert(op: Convert, d: &mut [u64], a: &[u64]) {
-    if op == Convert::Bitcast {
-        d.copy_from_slice(a);
-        return;
-    }
-    per_op!(op, Convert[ZextU32, SextU32, TruncU64, BoolToU32, Bitcast, F32ToF64, F64ToF32, S32ToF64, U32ToF64, F64ToS32, F64ToU32], |o| {
-        un(d, a, |x| eval::convert(o, x))
-    })
+/// The CPU has every extension `BatchKernel::block_avx2` is compiled for (the result is cached
+/// by std).
+#[cfg(target_arch = "x86_64")]
+fn avx2_detected() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("fma")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("lzcnt")
+        && std::arch::is_x86_feature_detected!("popcnt")
 }
 
 #[cfg(test)]
@@ -520,18 +450,21 @@ mod tests {
         wave: u32,
     ) -> Option<(usize, [u32; 16], [u32; 16])> {
         let bk = BatchKernel::new(kernel).expect("valid kernel");
-        let mut scratch = bk.scratch();
-        let mut got = vec![[0u32; 16]; inputs.len()];
-        bk.run(&mut scratch, inputs, first_row, wave, &mut got);
-        inputs
-            .iter()
-            .zip(&got)
-            .enumerate()
-            .find_map(|(i, (inp, g))| {
-                let lane = ((first_row + i as u64) % u64::from(wave)) as u32;
-                let want = interp::run(kernel, *inp, lane);
-                (want != *g).then_some((i, want, *g))
-            })
+        // the evaluator this CPU picks and the portable one
+        [bk.clone(), bk.portable()].iter().find_map(|bk| {
+            let mut scratch = bk.scratch();
+            let mut got = vec![[0u32; 16]; inputs.len()];
+            bk.run(&mut scratch, inputs, first_row, wave, &mut got);
+            inputs
+                .iter()
+                .zip(&got)
+                .enumerate()
+                .find_map(|(i, (inp, g))| {
+                    let lane = ((first_row + i as u64) % u64::from(wave)) as u32;
+                    let want = interp::run(kernel, *inp, lane);
+                    (want != *g).then_some((i, want, *g))
+                })
+        })
     }
 
     #[test]
