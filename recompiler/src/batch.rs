@@ -83,6 +83,33 @@ impl Op {
         };
         [a, b, c].into_iter().flatten()
     }
+
+    /// The operation with each operand column `c` replaced by `f(c)`.
+    fn map(self, f: impl Fn(usize) -> usize) -> Op {
+        match self {
+            Op::Const | Op::Input(_) | Op::Zero | Op::LaneId => self,
+            Op::IntBin32(o, a, b) => Op::IntBin32(o, f(a), f(b)),
+            Op::IntBin64(o, a, b) => Op::IntBin64(o, f(a), f(b)),
+            Op::IntUn32(o, a) => Op::IntUn32(o, f(a)),
+            Op::IntUn64(o, a) => Op::IntUn64(o, f(a)),
+            Op::IntCmp32(o, a, b) => Op::IntCmp32(o, f(a), f(b)),
+            Op::IntCmp64(o, a, b) => Op::IntCmp64(o, f(a), f(b)),
+            Op::FloatBin32(o, a, b) => Op::FloatBin32(o, f(a), f(b)),
+            Op::FloatBin64(o, a, b) => Op::FloatBin64(o, f(a), f(b)),
+            Op::Fma32(a, b, c) => Op::Fma32(f(a), f(b), f(c)),
+            Op::Fma64(a, b, c) => Op::Fma64(f(a), f(b), f(c)),
+            Op::FloatUn32(o, a) => Op::FloatUn32(o, f(a)),
+            Op::FloatUn64(o, a) => Op::FloatUn64(o, f(a)),
+            Op::FloatCmp32(o, a, b) => Op::FloatCmp32(o, f(a), f(b)),
+            Op::FloatCmp64(o, a, b) => Op::FloatCmp64(o, f(a), f(b)),
+            Op::BoolAnd(a, b) => Op::BoolAnd(f(a), f(b)),
+            Op::BoolOr(a, b) => Op::BoolOr(f(a), f(b)),
+            Op::BoolNot(a) => Op::BoolNot(f(a)),
+            Op::Select(c, a, b) => Op::Select(f(c), f(a), f(b)),
+            Op::Convert(o, a) => Op::Convert(o, f(a)),
+            Op::Pack64(lo, hi) => Op::Pack64(f(lo), f(hi)),
+        }
+    }
 }
 
 /// A kernel prepared for column-wise evaluation.
@@ -90,11 +117,16 @@ impl Op {
 pub struct BatchKernel {
     /// Distinguishes kernels for [`Scratch`] reuse (clones share it: they are identical).
     id: u64,
-    ops: Vec<Op>,
-    /// (column, value) of every constant.
+    /// Expressions of the kernel.
+    exprs: usize,
+    /// The evaluated operations in order, each with its destination slot; operands are slots.
+    steps: Vec<(usize, Op)>,
+    /// Value slots of a block (`slots x BLOCK` u64 in the scratch).
+    slots: usize,
+    /// (slot, value) of every constant.
     consts: Vec<(usize, u64)>,
     /// The sixteen outputs with the constant ones filled in (the others 0), and the
-    /// (output, column) pairs that vary: an output row is the template plus those.
+    /// (output, slot) pairs that vary: an output row is the template plus those.
     template: [u32; 16],
     varying: Vec<(usize, usize)>,
     /// Evaluate with the portable loops only ([`BatchKernel::portable`]).
@@ -143,7 +175,13 @@ impl BatchKernel {
             let ty_of = |h: crate::ir::Handle| tys[h.index()];
             let (op, ty) = match *e {
                 Expr::Const { ty, bits } => {
-                    consts.push((i, eval::constant(ty, bits)));
+                    // columns hold bits, so equal constants of any type share one column
+                    let v = eval::constant(ty, bits);
+                    if let Some(&(c, _)) = consts.iter().find(|&&(_, w)| w == v) {
+                        cols[i] = c;
+                    } else {
+                        consts.push((i, v));
+                    }
                     (Op::Const, ty)
                 }
                 Expr::Input(n) if usize::from(n) < 6 => (Op::Input(usize::from(n)), Ty::U32),
@@ -245,11 +283,57 @@ impl BatchKernel {
                 None => varying.push((o, col)),
             }
         }
+        // Slots: each constant keeps its own; a computed column takes a free slot and gives
+        // it back after its last reader, so a block's working set is the values live at once
+        // (a few dozen columns for the transcendentals instead of a few hundred) and stays in
+        // the core's caches. The destination never shares a slot with an operand.
+        let mut last_use = vec![0usize; ops.len()];
+        for (i, op) in ops.iter().enumerate() {
+            for c in op.operands() {
+                last_use[c] = i;
+            }
+        }
+        for &(_, col) in &varying {
+            last_use[col] = usize::MAX;
+        }
+        let mut slot = vec![usize::MAX; ops.len()];
+        for (k, &(col, _)) in consts.iter().enumerate() {
+            slot[col] = k;
+        }
+        let mut slots = consts.len();
+        let mut free: Vec<usize> = Vec::new();
+        let mut steps = Vec::new();
+        for (i, &op) in ops.iter().enumerate() {
+            if op == Op::Const {
+                continue;
+            }
+            let d = free.pop().unwrap_or_else(|| {
+                slots += 1;
+                slots - 1
+            });
+            slot[i] = d;
+            steps.push((d, op.map(|c| slot[c])));
+            let mut done: Vec<usize> = op
+                .operands()
+                .filter(|&c| last_use[c] == i && ops[c] != Op::Const)
+                .collect();
+            done.sort_unstable();
+            done.dedup();
+            free.extend(done.into_iter().map(|c| slot[c]));
+        }
+        for (_, col) in &mut varying {
+            *col = slot[*col];
+        }
+        for (col, _) in &mut consts {
+            *col = slot[*col];
+        }
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(BatchKernel {
             id,
-            ops,
+            exprs: ops.len(),
+            steps,
+            slots,
             consts,
             template,
             varying,
@@ -266,23 +350,23 @@ impl BatchKernel {
 
     /// Number of expressions (value columns).
     pub fn len(&self) -> usize {
-        self.ops.len()
+        self.exprs
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ops.is_empty()
+        self.exprs == 0
     }
 
     /// Operations evaluated per lane: the expressions that are not constants, bit casts,
     /// repeats of an earlier operation or unused by the outputs (the cost measure of
     /// docs/performance.md).
     pub fn evaluated(&self) -> usize {
-        self.ops.iter().filter(|op| **op != Op::Const).count()
+        self.steps.len()
     }
 
     /// Fresh value columns for this kernel, constants filled in.
     pub fn scratch(&self) -> Scratch {
-        let mut vals = vec![0u64; self.ops.len().max(1) * BLOCK];
+        let mut vals = vec![0u64; self.slots.max(1) * BLOCK];
         for &(col, v) in &self.consts {
             vals[col * BLOCK..(col + 1) * BLOCK].fill(v);
         }
@@ -306,7 +390,7 @@ impl BatchKernel {
         wave: u32,
         out: &mut [[u32; 16]],
     ) {
-        if scratch.kernel != self.id || scratch.vals.len() < self.ops.len() * BLOCK {
+        if scratch.kernel != self.id || scratch.vals.len() < self.slots * BLOCK {
             *scratch = self.scratch();
         }
         let wave = u64::from(wave.max(1));
@@ -356,11 +440,19 @@ impl BatchKernel {
     #[inline(always)]
     fn block_portable(&self, vals: &mut [u64], inputs: &[[u32; 6]], first_row: u64, wave: u64) {
         let n = inputs.len();
-        for (i, op) in self.ops.iter().enumerate() {
-            let (before, rest) = vals.split_at_mut(i * BLOCK);
-            let d = &mut rest[..n];
-            let c = |h: usize| &before[h * BLOCK..h * BLOCK + n];
-            match *op {
+        for &(dst, op) in &self.steps {
+            let (before, rest) = vals.split_at_mut(dst * BLOCK);
+            let (d, after) = rest.split_at_mut(BLOCK);
+            let d = &mut d[..n];
+            let c = |h: usize| {
+                if h < dst {
+                    &before[h * BLOCK..h * BLOCK + n]
+                } else {
+                    let h = h - dst - 1;
+                    &after[h * BLOCK..h * BLOCK + n]
+                }
+            };
+            match op {
                 Op::Const => {}
                 Op::Input(k) => {
                     for (d, inp) in d.iter_mut().zip(inputs) {
