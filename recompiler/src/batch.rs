@@ -20,7 +20,7 @@ use kernels::*;
 
 /// Lanes evaluated together. A column of one expression is `BLOCK` u64 values (4 KiB), so a
 /// kernel of a few hundred expressions keeps its working set in the L2 cache.
-pub const BLOCK: usize = 512;
+pub const BLOCK: usize = 256;
 
 /// One prepared expression: the [`Expr`] with its operand types resolved and its operands as
 /// column indices.
@@ -129,8 +129,8 @@ pub struct BatchKernel {
     /// (output, slot) pairs that vary: an output row is the template plus those.
     template: [u32; 16],
     varying: Vec<(usize, usize)>,
-    /// Evaluate with the portable loops only ([`BatchKernel::portable`]).
-    portable: bool,
+    /// The build of the loops that evaluates it.
+    isa: Isa,
 }
 
 /// The value columns of one evaluating thread: `exprs x BLOCK` u64, constants pre-filled.
@@ -337,14 +337,14 @@ impl BatchKernel {
             consts,
             template,
             varying,
-            portable: false,
+            isa: Isa::detected(),
         })
     }
 
     /// The same kernel evaluated by the portable build of the loops even where a vector
     /// instruction set is detected: the reference the vector builds are compared with.
     pub fn portable(mut self) -> BatchKernel {
-        self.portable = true;
+        self.isa = Isa::Portable;
         self
     }
 
@@ -420,13 +420,21 @@ impl BatchKernel {
     /// where it is detected (the vector forms of the same IEEE operations give the same bits),
     /// the portable build otherwise or when [`BatchKernel::portable`] asked for it.
     fn block(&self, vals: &mut [u64], inputs: &[[u32; 6]], first_row: u64, wave: u64) {
-        #[cfg(target_arch = "x86_64")]
-        if !self.portable && avx2_detected() {
-            // SAFETY: `block_avx2` only needs the instruction-set extensions it enables, and
-            // `avx2_detected` found every one of them on this CPU.
-            unsafe { self.block_avx2(vals, inputs, first_row, wave) };
-            return;
+        match self.isa {
+            Isa::Portable => self.block_portable(vals, inputs, first_row, wave),
+            // SAFETY: `Isa::Avx512` is only chosen where `Isa::detected` found every extension
+            // `block_avx512` enables on this CPU.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => unsafe { self.block_avx512(vals, inputs, first_row, wave) },
+            // SAFETY: as above, for `block_avx2`.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => unsafe { self.block_avx2(vals, inputs, first_row, wave) },
         }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    fn block_avx512(&self, vals: &mut [u64], inputs: &[[u32; 6]], first_row: u64, wave: u64) {
         self.block_portable(vals, inputs, first_row, wave);
     }
 
@@ -498,16 +506,48 @@ impl BatchKernel {
     }
 }
 
-/// The CPU has every extension `BatchKernel::block_avx2` is compiled for (the result is cached
-/// by std).
-#[cfg(target_arch = "x86_64")]
-fn avx2_detected() -> bool {
-    std::arch::is_x86_feature_detected!("avx2")
-        && std::arch::is_x86_feature_detected!("fma")
-        && std::arch::is_x86_feature_detected!("bmi1")
-        && std::arch::is_x86_feature_detected!("bmi2")
-        && std::arch::is_x86_feature_detected!("lzcnt")
-        && std::arch::is_x86_feature_detected!("popcnt")
+/// The builds of the column loops: one function body (`BatchKernel::block_portable`) compiled
+/// for the baseline target and, on x86-64, for AVX2+FMA and for AVX-512. The vector forms of
+/// the same IEEE operations give the same bits (fused multiply-add included: `mul_add` is one
+/// rounding on every build), so the choice only changes the speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Isa {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+}
+
+impl Isa {
+    /// Every build this CPU runs, the widest last.
+    fn available() -> Vec<Isa> {
+        #[allow(unused_mut)]
+        let mut v = vec![Isa::Portable];
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            let avx2 = has!("avx2")
+                && has!("fma")
+                && has!("bmi1")
+                && has!("bmi2")
+                && has!("lzcnt")
+                && has!("popcnt");
+            if avx2 {
+                v.push(Isa::Avx2);
+                if has!("avx512f") && has!("avx512vl") && has!("avx512dq") && has!("avx512bw") {
+                    v.push(Isa::Avx512);
+                }
+            }
+        }
+        v
+    }
+
+    /// The widest build this CPU runs (detected once).
+    fn detected() -> Isa {
+        static BEST: std::sync::OnceLock<Isa> = std::sync::OnceLock::new();
+        *BEST.get_or_init(|| *Isa::available().last().unwrap_or(&Isa::Portable))
+    }
 }
 
 #[cfg(test)]
@@ -542,8 +582,12 @@ mod tests {
         wave: u32,
     ) -> Option<(usize, [u32; 16], [u32; 16])> {
         let bk = BatchKernel::new(kernel).expect("valid kernel");
-        // the evaluator this CPU picks and the portable one
-        [bk.clone(), bk.portable()].iter().find_map(|bk| {
+        // every build of the loops this CPU runs
+        let builds: Vec<BatchKernel> = Isa::available()
+            .into_iter()
+            .map(|isa| BatchKernel { isa, ..bk.clone() })
+            .collect();
+        builds.iter().find_map(|bk| {
             let mut scratch = bk.scratch();
             let mut got = vec![[0u32; 16]; inputs.len()];
             bk.run(&mut scratch, inputs, first_row, wave, &mut got);
