@@ -4,20 +4,30 @@
 //!
 //! It computes exactly what the per-lane interpreter ([`crate::interp`]) computes, bit for bit:
 //! both call the scalar semantics of [`crate::eval`] (NaN bits, division by zero, shift amounts
-//! and out-of-range conversions included), here inlined into one loop per operation. What changes is the bookkeeping: operand types are
-//! resolved once when the kernel is prepared ([`BatchKernel::new`]), constants are written into
-//! their columns once per [`Scratch`], and the value columns are reused from block to block.
+//! and out-of-range conversions included), here inlined into one loop per operation
+//! ([`kernels`]). What changes is the bookkeeping: operand types are resolved once when the
+//! kernel is prepared ([`BatchKernel::new`]), constants are written into their slots once per
+//! [`Scratch`], a value's slot is reused once its last reader has run, and the slots are
+//! reused from block to block.
+//!
+//! The loops are one function body compiled three times on x86-64 (baseline, AVX2+FMA,
+//! AVX-512) and picked by runtime detection; the vector builds compute the same IEEE
+//! operations, so they give the same bits, which the tests check on every build the CPU has.
 //!
 //! A [`BatchKernel`] is immutable and `Sync`; give each thread its own [`Scratch`]
 //! ([`BatchKernel::scratch`]) to run disjoint rows of one kernel in parallel.
 
-use crate::eval;
-use crate::ir::{Convert, Expr, FloatBin, FloatCmp, FloatUn, IntBin, IntCmp, IntUn, IrError};
-use crate::ir::{Kernel, Ty};
+mod kernels;
 
-/// Lanes evaluated together. A column of one expression is `BLOCK` u64 values (4 KiB), so a
-/// kernel of a few hundred expressions keeps its working set in the L2 cache.
-pub const BLOCK: usize = 512;
+use crate::eval;
+use crate::ir::{Convert, Expr, FloatCmp, FloatUn, IntBin, IntCmp, IntUn, IrError};
+use crate::ir::{FloatBin, Kernel, Ty};
+use kernels::*;
+
+/// Lanes evaluated together. A value slot is `BLOCK` u64 values (2 KiB), and the slots are
+/// reused as values die, so a transcendental's few dozen live values and constants stay in the
+/// core's L1/L2 caches.
+pub const BLOCK: usize = 256;
 
 /// One prepared expression: the [`Expr`] with its operand types resolved and its operands as
 /// column indices.
@@ -50,6 +60,16 @@ enum Op {
     Select(usize, usize, usize),
     Convert(Convert, usize),
     Pack64(usize, usize),
+    /// A binary operation with one constant operand, `(op, column, constant bits, the
+    /// constant is the first operand)`: the constant is a scalar, not a column to load.
+    IntBin32K(IntBin, usize, u64, bool),
+    IntBin64K(IntBin, usize, u64, bool),
+    IntCmp32K(IntCmp, usize, u64, bool),
+    IntCmp64K(IntCmp, usize, u64, bool),
+    FloatBin32K(FloatBin, usize, u64, bool),
+    FloatBin64K(FloatBin, usize, u64, bool),
+    FloatCmp32K(FloatCmp, usize, u64, bool),
+    FloatCmp64K(FloatCmp, usize, u64, bool),
 }
 
 impl Op {
@@ -62,7 +82,15 @@ impl Op {
             | Op::FloatUn32(_, a)
             | Op::FloatUn64(_, a)
             | Op::BoolNot(a)
-            | Op::Convert(_, a) => (Some(a), None, None),
+            | Op::Convert(_, a)
+            | Op::IntBin32K(_, a, _, _)
+            | Op::IntBin64K(_, a, _, _)
+            | Op::IntCmp32K(_, a, _, _)
+            | Op::IntCmp64K(_, a, _, _)
+            | Op::FloatBin32K(_, a, _, _)
+            | Op::FloatBin64K(_, a, _, _)
+            | Op::FloatCmp32K(_, a, _, _)
+            | Op::FloatCmp64K(_, a, _, _) => (Some(a), None, None),
             Op::IntBin32(_, a, b)
             | Op::IntBin64(_, a, b)
             | Op::IntCmp32(_, a, b)
@@ -80,6 +108,63 @@ impl Op {
         };
         [a, b, c].into_iter().flatten()
     }
+
+    /// The operation with each operand column `c` replaced by `f(c)`.
+    fn map(self, f: impl Fn(usize) -> usize) -> Op {
+        match self {
+            Op::Const | Op::Input(_) | Op::Zero | Op::LaneId => self,
+            Op::IntBin32(o, a, b) => Op::IntBin32(o, f(a), f(b)),
+            Op::IntBin64(o, a, b) => Op::IntBin64(o, f(a), f(b)),
+            Op::IntUn32(o, a) => Op::IntUn32(o, f(a)),
+            Op::IntUn64(o, a) => Op::IntUn64(o, f(a)),
+            Op::IntCmp32(o, a, b) => Op::IntCmp32(o, f(a), f(b)),
+            Op::IntCmp64(o, a, b) => Op::IntCmp64(o, f(a), f(b)),
+            Op::FloatBin32(o, a, b) => Op::FloatBin32(o, f(a), f(b)),
+            Op::FloatBin64(o, a, b) => Op::FloatBin64(o, f(a), f(b)),
+            Op::Fma32(a, b, c) => Op::Fma32(f(a), f(b), f(c)),
+            Op::Fma64(a, b, c) => Op::Fma64(f(a), f(b), f(c)),
+            Op::FloatUn32(o, a) => Op::FloatUn32(o, f(a)),
+            Op::FloatUn64(o, a) => Op::FloatUn64(o, f(a)),
+            Op::FloatCmp32(o, a, b) => Op::FloatCmp32(o, f(a), f(b)),
+            Op::FloatCmp64(o, a, b) => Op::FloatCmp64(o, f(a), f(b)),
+            Op::BoolAnd(a, b) => Op::BoolAnd(f(a), f(b)),
+            Op::BoolOr(a, b) => Op::BoolOr(f(a), f(b)),
+            Op::BoolNot(a) => Op::BoolNot(f(a)),
+            Op::Select(c, a, b) => Op::Select(f(c), f(a), f(b)),
+            Op::Convert(o, a) => Op::Convert(o, f(a)),
+            Op::Pack64(lo, hi) => Op::Pack64(f(lo), f(hi)),
+            Op::IntBin32K(o, a, k, first) => Op::IntBin32K(o, f(a), k, first),
+            Op::IntBin64K(o, a, k, first) => Op::IntBin64K(o, f(a), k, first),
+            Op::IntCmp32K(o, a, k, first) => Op::IntCmp32K(o, f(a), k, first),
+            Op::IntCmp64K(o, a, k, first) => Op::IntCmp64K(o, f(a), k, first),
+            Op::FloatBin32K(o, a, k, first) => Op::FloatBin32K(o, f(a), k, first),
+            Op::FloatBin64K(o, a, k, first) => Op::FloatBin64K(o, f(a), k, first),
+            Op::FloatCmp32K(o, a, k, first) => Op::FloatCmp32K(o, f(a), k, first),
+            Op::FloatCmp64K(o, a, k, first) => Op::FloatCmp64K(o, f(a), k, first),
+        }
+    }
+
+    /// The operation with a constant operand (`konst(column)`) taken as a scalar: a binary
+    /// operation with exactly one constant operand becomes its `K` form.
+    fn with_const(self, konst: impl Fn(usize) -> Option<u64>) -> Op {
+        let pick = |a: usize, b: usize| match (konst(a), konst(b)) {
+            (None, Some(k)) => Some((a, k, false)),
+            (Some(k), None) => Some((b, k, true)),
+            _ => None,
+        };
+        let k = match self {
+            Op::IntBin32(o, a, b) => pick(a, b).map(|(x, k, f)| Op::IntBin32K(o, x, k, f)),
+            Op::IntBin64(o, a, b) => pick(a, b).map(|(x, k, f)| Op::IntBin64K(o, x, k, f)),
+            Op::IntCmp32(o, a, b) => pick(a, b).map(|(x, k, f)| Op::IntCmp32K(o, x, k, f)),
+            Op::IntCmp64(o, a, b) => pick(a, b).map(|(x, k, f)| Op::IntCmp64K(o, x, k, f)),
+            Op::FloatBin32(o, a, b) => pick(a, b).map(|(x, k, f)| Op::FloatBin32K(o, x, k, f)),
+            Op::FloatBin64(o, a, b) => pick(a, b).map(|(x, k, f)| Op::FloatBin64K(o, x, k, f)),
+            Op::FloatCmp32(o, a, b) => pick(a, b).map(|(x, k, f)| Op::FloatCmp32K(o, x, k, f)),
+            Op::FloatCmp64(o, a, b) => pick(a, b).map(|(x, k, f)| Op::FloatCmp64K(o, x, k, f)),
+            _ => None,
+        };
+        k.unwrap_or(self)
+    }
 }
 
 /// A kernel prepared for column-wise evaluation.
@@ -87,16 +172,23 @@ impl Op {
 pub struct BatchKernel {
     /// Distinguishes kernels for [`Scratch`] reuse (clones share it: they are identical).
     id: u64,
-    ops: Vec<Op>,
-    /// (column, value) of every constant.
+    /// Expressions of the kernel.
+    exprs: usize,
+    /// The evaluated operations in order, each with its destination slot; operands are slots.
+    steps: Vec<(usize, Op)>,
+    /// Value slots of a block (`slots x BLOCK` u64 in the scratch).
+    slots: usize,
+    /// (slot, value) of every constant.
     consts: Vec<(usize, u64)>,
     /// The sixteen outputs with the constant ones filled in (the others 0), and the
-    /// (output, column) pairs that vary: an output row is the template plus those.
+    /// (output, slot) pairs that vary: an output row is the template plus those.
     template: [u32; 16],
     varying: Vec<(usize, usize)>,
+    /// The build of the loops that evaluates it.
+    isa: Isa,
 }
 
-/// The value columns of one evaluating thread: `exprs x BLOCK` u64, constants pre-filled.
+/// The value slots of one evaluating thread: `slots x BLOCK` u64, constants pre-filled.
 #[derive(Clone, Debug)]
 pub struct Scratch {
     vals: Vec<u64>,
@@ -138,7 +230,13 @@ impl BatchKernel {
             let ty_of = |h: crate::ir::Handle| tys[h.index()];
             let (op, ty) = match *e {
                 Expr::Const { ty, bits } => {
-                    consts.push((i, eval::constant(ty, bits)));
+                    // columns hold bits, so equal constants of any type share one column
+                    let v = eval::constant(ty, bits);
+                    if let Some(&(c, _)) = consts.iter().find(|&&(_, w)| w == v) {
+                        cols[i] = c;
+                    } else {
+                        consts.push((i, v));
+                    }
                     (Op::Const, ty)
                 }
                 Expr::Input(n) if usize::from(n) < 6 => (Op::Input(usize::from(n)), Ty::U32),
@@ -240,36 +338,91 @@ impl BatchKernel {
                 None => varying.push((o, col)),
             }
         }
+        // Slots: each constant keeps its own; a computed column takes a free slot and gives
+        // it back after its last reader, so a block's working set is the values live at once
+        // (a few dozen columns for the transcendentals instead of a few hundred) and stays in
+        // the core's caches. The destination never shares a slot with an operand.
+        let mut last_use = vec![0usize; ops.len()];
+        for (i, op) in ops.iter().enumerate() {
+            for c in op.operands() {
+                last_use[c] = i;
+            }
+        }
+        for &(_, col) in &varying {
+            last_use[col] = usize::MAX;
+        }
+        let mut slot = vec![usize::MAX; ops.len()];
+        for (k, &(col, _)) in consts.iter().enumerate() {
+            slot[col] = k;
+        }
+        let mut slots = consts.len();
+        let mut free: Vec<usize> = Vec::new();
+        let mut steps = Vec::new();
+        for (i, &op) in ops.iter().enumerate() {
+            if op == Op::Const {
+                continue;
+            }
+            let d = free.pop().unwrap_or_else(|| {
+                slots += 1;
+                slots - 1
+            });
+            slot[i] = d;
+            let konst = |c: usize| consts.iter().find(|&&(k, _)| k == c).map(|&(_, v)| v);
+            steps.push((d, op.with_const(konst).map(|c| slot[c])));
+            let mut done: Vec<usize> = op
+                .operands()
+                .filter(|&c| last_use[c] == i && ops[c] != Op::Const)
+                .collect();
+            done.sort_unstable();
+            done.dedup();
+            free.extend(done.into_iter().map(|c| slot[c]));
+        }
+        for (_, col) in &mut varying {
+            *col = slot[*col];
+        }
+        for (col, _) in &mut consts {
+            *col = slot[*col];
+        }
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(BatchKernel {
             id,
-            ops,
+            exprs: ops.len(),
+            steps,
+            slots,
             consts,
             template,
             varying,
+            isa: Isa::detected(),
         })
+    }
+
+    /// The same kernel evaluated by the portable build of the loops even where a vector
+    /// instruction set is detected: the reference the vector builds are compared with.
+    pub fn portable(mut self) -> BatchKernel {
+        self.isa = Isa::Portable;
+        self
     }
 
     /// Number of expressions (value columns).
     pub fn len(&self) -> usize {
-        self.ops.len()
+        self.exprs
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ops.is_empty()
+        self.exprs == 0
     }
 
     /// Operations evaluated per lane: the expressions that are not constants, bit casts,
     /// repeats of an earlier operation or unused by the outputs (the cost measure of
     /// docs/performance.md).
     pub fn evaluated(&self) -> usize {
-        self.ops.iter().filter(|op| **op != Op::Const).count()
+        self.steps.len()
     }
 
     /// Fresh value columns for this kernel, constants filled in.
     pub fn scratch(&self) -> Scratch {
-        let mut vals = vec![0u64; self.ops.len().max(1) * BLOCK];
+        let mut vals = vec![0u64; self.slots.max(1) * BLOCK];
         for &(col, v) in &self.consts {
             vals[col * BLOCK..(col + 1) * BLOCK].fill(v);
         }
@@ -293,7 +446,7 @@ impl BatchKernel {
         wave: u32,
         out: &mut [[u32; 16]],
     ) {
-        if scratch.kernel != self.id || scratch.vals.len() < self.ops.len() * BLOCK {
+        if scratch.kernel != self.id || scratch.vals.len() < self.slots * BLOCK {
             *scratch = self.scratch();
         }
         let wave = u64::from(wave.max(1));
@@ -319,13 +472,51 @@ impl BatchKernel {
         }
     }
 
+    /// One block through the widest evaluator this CPU runs: the same loops compiled for AVX2
+    /// where it is detected (the vector forms of the same IEEE operations give the same bits),
+    /// the portable build otherwise or when [`BatchKernel::portable`] asked for it.
     fn block(&self, vals: &mut [u64], inputs: &[[u32; 6]], first_row: u64, wave: u64) {
+        match self.isa {
+            Isa::Portable => self.block_portable(vals, inputs, first_row, wave),
+            // SAFETY: `Isa::Avx512` is only chosen where `Isa::detected` found every extension
+            // `block_avx512` enables on this CPU.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => unsafe { self.block_avx512(vals, inputs, first_row, wave) },
+            // SAFETY: as above, for `block_avx2`.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => unsafe { self.block_avx2(vals, inputs, first_row, wave) },
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    fn block_avx512(&self, vals: &mut [u64], inputs: &[[u32; 6]], first_row: u64, wave: u64) {
+        self.block_portable(vals, inputs, first_row, wave);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    fn block_avx2(&self, vals: &mut [u64], inputs: &[[u32; 6]], first_row: u64, wave: u64) {
+        self.block_portable(vals, inputs, first_row, wave);
+    }
+
+    /// The evaluator itself, inlined into each instruction set's copy.
+    #[inline(always)]
+    fn block_portable(&self, vals: &mut [u64], inputs: &[[u32; 6]], first_row: u64, wave: u64) {
         let n = inputs.len();
-        for (i, op) in self.ops.iter().enumerate() {
-            let (before, rest) = vals.split_at_mut(i * BLOCK);
-            let d = &mut rest[..n];
-            let c = |h: usize| &before[h * BLOCK..h * BLOCK + n];
-            match *op {
+        for &(dst, op) in &self.steps {
+            let (before, rest) = vals.split_at_mut(dst * BLOCK);
+            let (d, after) = rest.split_at_mut(BLOCK);
+            let d = &mut d[..n];
+            let c = |h: usize| {
+                if h < dst {
+                    &before[h * BLOCK..h * BLOCK + n]
+                } else {
+                    let h = h - dst - 1;
+                    &after[h * BLOCK..h * BLOCK + n]
+                }
+            };
+            match op {
                 Op::Const => {}
                 Op::Input(k) => {
                     for (d, inp) in d.iter_mut().zip(inputs) {
@@ -366,126 +557,61 @@ impl BatchKernel {
                 }
                 Op::Convert(op, a) => convert(op, d, c(a)),
                 Op::Pack64(lo, hi) => bin(d, c(lo), c(hi), |l, h| eval::pack64(l as u32, h as u32)),
+                Op::IntBin32K(op, a, k, first) => int_bin32_k(op, d, c(a), k, first),
+                Op::IntBin64K(op, a, k, first) => int_bin64_k(op, d, c(a), k, first),
+                Op::IntCmp32K(op, a, k, first) => int_cmp32_k(op, d, c(a), k, first),
+                Op::IntCmp64K(op, a, k, first) => int_cmp64_k(op, d, c(a), k, first),
+                Op::FloatBin32K(op, a, k, first) => float_bin32_k(op, d, c(a), k, first),
+                Op::FloatBin64K(op, a, k, first) => float_bin64_k(op, d, c(a), k, first),
+                Op::FloatCmp32K(op, a, k, first) => float_cmp32_k(op, d, c(a), k, first),
+                Op::FloatCmp64K(op, a, k, first) => float_cmp64_k(op, d, c(a), k, first),
             }
         }
     }
 }
 
-#[inline(always)]
-fn un(d: &mut [u64], a: &[u64], f: impl Fn(u64) -> u64) {
-    for (d, &x) in d.iter_mut().zip(a) {
-        *d = f(x);
-    }
+/// The builds of the column loops: one function body (`BatchKernel::block_portable`) compiled
+/// for the baseline target and, on x86-64, for AVX2+FMA and for AVX-512. The vector forms of
+/// the same IEEE operations give the same bits (fused multiply-add included: `mul_add` is one
+/// rounding on every build), so the choice only changes the speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Isa {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
 }
 
-#[inline(always)]
-fn bin(d: &mut [u64], a: &[u64], b: &[u64], f: impl Fn(u64, u64) -> u64) {
-    for ((d, &x), &y) in d.iter_mut().zip(a).zip(b) {
-        *d = f(x, y);
-    }
-}
-
-#[inline(always)]
-fn tern(d: &mut [u64], a: &[u64], b: &[u64], c: &[u64], f: impl Fn(u64, u64, u64) -> u64) {
-    for (((d, &x), &y), &z) in d.iter_mut().zip(a).zip(b).zip(c) {
-        *d = f(x, y, z);
-    }
-}
-
-/// One loop per operation: `$body` is instantiated with `$o` bound to each listed variant as a
-/// constant, so the scalar semantics of [`crate::eval`] (inlined) fold to that operation and
-/// every arm compiles to its own tight loop.
-macro_rules! per_op {
-    ($op:expr, $Enum:ident [$($v:ident),* $(,)?], |$o:ident| $body:expr) => {
-        match $op {
-            $($Enum::$v => {
-                let $o = $Enum::$v;
-                $body
-            })*
+impl Isa {
+    /// Every build this CPU runs, the widest last.
+    fn available() -> Vec<Isa> {
+        #[allow(unused_mut)]
+        let mut v = vec![Isa::Portable];
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            let avx2 = has!("avx2")
+                && has!("fma")
+                && has!("bmi1")
+                && has!("bmi2")
+                && has!("lzcnt")
+                && has!("popcnt");
+            if avx2 {
+                v.push(Isa::Avx2);
+                if has!("avx512f") && has!("avx512vl") && has!("avx512dq") && has!("avx512bw") {
+                    v.push(Isa::Avx512);
+                }
+            }
         }
-    };
-}
-
-fn int_bin32(op: IntBin, d: &mut [u64], a: &[u64], b: &[u64]) {
-    per_op!(op, IntBin[Add, Sub, Mul, MulHiU, MulHiS, DivU, RemU, And, Or, Xor, Shl, ShrU, ShrS], |o| {
-        bin(d, a, b, |x, y| u64::from(eval::int_bin32(o, x as u32, y as u32)))
-    })
-}
-
-fn int_bin64(op: IntBin, d: &mut [u64], a: &[u64], b: &[u64]) {
-    per_op!(op, IntBin[Add, Sub, Mul, MulHiU, MulHiS, DivU, RemU, And, Or, Xor, Shl, ShrU, ShrS], |o| {
-        bin(d, a, b, |x, y| eval::int_bin64(o, x, y))
-    })
-}
-
-fn int_un32(op: IntUn, d: &mut [u64], a: &[u64]) {
-    per_op!(op, IntUn[Not, Neg, Popcount, BitReverse, FindMsbU, FindLsb], |o| {
-        un(d, a, |x| u64::from(eval::int_un32(o, x as u32)))
-    })
-}
-
-fn int_un64(op: IntUn, d: &mut [u64], a: &[u64]) {
-    per_op!(op, IntUn[Not, Neg, Popcount, BitReverse, FindMsbU, FindLsb], |o| {
-        un(d, a, |x| eval::int_un64(o, x))
-    })
-}
-
-fn int_cmp32(op: IntCmp, d: &mut [u64], a: &[u64], b: &[u64]) {
-    per_op!(op, IntCmp[Eq, Ne, LtU, LeU, GtU, GeU, LtS, LeS, GtS, GeS], |o| {
-        bin(d, a, b, |x, y| u64::from(eval::int_cmp32(o, x as u32, y as u32)))
-    })
-}
-
-fn int_cmp64(op: IntCmp, d: &mut [u64], a: &[u64], b: &[u64]) {
-    per_op!(op, IntCmp[Eq, Ne, LtU, LeU, GtU, GeU, LtS, LeS, GtS, GeS], |o| {
-        bin(d, a, b, |x, y| u64::from(eval::int_cmp64(o, x, y)))
-    })
-}
-
-fn float_bin32(op: FloatBin, d: &mut [u64], a: &[u64], b: &[u64]) {
-    per_op!(op, FloatBin[Add, Sub, Mul, Div], |o| {
-        bin(d, a, b, |x, y| u64::from(eval::float_bin32(o, x as u32, y as u32)))
-    })
-}
-
-fn float_bin64(op: FloatBin, d: &mut [u64], a: &[u64], b: &[u64]) {
-    per_op!(op, FloatBin[Add, Sub, Mul, Div], |o| {
-        bin(d, a, b, |x, y| eval::float_bin64(o, x, y))
-    })
-}
-
-fn float_un32(op: FloatUn, d: &mut [u64], a: &[u64]) {
-    per_op!(op, FloatUn[Sqrt, Floor, Ceil, Trunc, RoundEven, Exp2, Log2, InverseSqrt, Sin, Cos], |o| {
-        un(d, a, |x| u64::from(eval::float_un32(o, x as u32)))
-    })
-}
-
-fn float_un64(op: FloatUn, d: &mut [u64], a: &[u64]) {
-    per_op!(op, FloatUn[Sqrt, Floor, Ceil, Trunc, RoundEven, Exp2, Log2, InverseSqrt, Sin, Cos], |o| {
-        un(d, a, |x| eval::float_un64(o, x))
-    })
-}
-
-fn float_cmp32(op: FloatCmp, d: &mut [u64], a: &[u64], b: &[u64]) {
-    per_op!(op, FloatCmp[OrdEq, OrdNe, OrdLt, OrdLe, OrdGt, OrdGe, UnordEq, UnordNe, UnordLt, UnordLe, UnordGt, UnordGe, Unord], |o| {
-        bin(d, a, b, |x, y| u64::from(eval::float_cmp32(o, x as u32, y as u32)))
-    })
-}
-
-fn float_cmp64(op: FloatCmp, d: &mut [u64], a: &[u64], b: &[u64]) {
-    per_op!(op, FloatCmp[OrdEq, OrdNe, OrdLt, OrdLe, OrdGt, OrdGe, UnordEq, UnordNe, UnordLt, UnordLe, UnordGt, UnordGe, Unord], |o| {
-        bin(d, a, b, |x, y| u64::from(eval::float_cmp64(o, x, y)))
-    })
-}
-
-fn convert(op: Convert, d: &mut [u64], a: &[u64]) {
-    if op == Convert::Bitcast {
-        d.copy_from_slice(a);
-        return;
+        v
     }
-    per_op!(op, Convert[ZextU32, SextU32, TruncU64, BoolToU32, Bitcast, F32ToF64, F64ToF32, S32ToF64, U32ToF64, F64ToS32, F64ToU32], |o| {
-        un(d, a, |x| eval::convert(o, x))
-    })
+
+    /// The widest build this CPU runs (detected once).
+    fn detected() -> Isa {
+        static BEST: std::sync::OnceLock<Isa> = std::sync::OnceLock::new();
+        *BEST.get_or_init(|| *Isa::available().last().unwrap_or(&Isa::Portable))
+    }
 }
 
 #[cfg(test)]
@@ -520,18 +646,25 @@ mod tests {
         wave: u32,
     ) -> Option<(usize, [u32; 16], [u32; 16])> {
         let bk = BatchKernel::new(kernel).expect("valid kernel");
-        let mut scratch = bk.scratch();
-        let mut got = vec![[0u32; 16]; inputs.len()];
-        bk.run(&mut scratch, inputs, first_row, wave, &mut got);
-        inputs
-            .iter()
-            .zip(&got)
-            .enumerate()
-            .find_map(|(i, (inp, g))| {
-                let lane = ((first_row + i as u64) % u64::from(wave)) as u32;
-                let want = interp::run(kernel, *inp, lane);
-                (want != *g).then_some((i, want, *g))
-            })
+        // every build of the loops this CPU runs
+        let builds: Vec<BatchKernel> = Isa::available()
+            .into_iter()
+            .map(|isa| BatchKernel { isa, ..bk.clone() })
+            .collect();
+        builds.iter().find_map(|bk| {
+            let mut scratch = bk.scratch();
+            let mut got = vec![[0u32; 16]; inputs.len()];
+            bk.run(&mut scratch, inputs, first_row, wave, &mut got);
+            inputs
+                .iter()
+                .zip(&got)
+                .enumerate()
+                .find_map(|(i, (inp, g))| {
+                    let lane = ((first_row + i as u64) % u64::from(wave)) as u32;
+                    let want = interp::run(kernel, *inp, lane);
+                    (want != *g).then_some((i, want, *g))
+                })
+        })
     }
 
     #[test]
