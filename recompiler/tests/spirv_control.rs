@@ -11,7 +11,10 @@ use rdnaprobe_isa::{assemble, FloatMode, Target, Wave};
 use rdnaprobe_recompiler::ir::cfg::Cfg;
 use rdnaprobe_recompiler::ir::Kernel;
 use rdnaprobe_recompiler::lower_wave_words;
-use rdnaprobe_recompiler::spirv::{emit_wave, emit_wave_dispatcher, emit_wave_mem, SpirvOptions};
+use rdnaprobe_recompiler::spirv::{
+    emit_wave, emit_wave_dispatcher, emit_wave_mem, emit_wave_resumable, resume_dwords,
+    SpirvOptions,
+};
 use rspirv::spirv::Op;
 
 use common::spirv_val::spirv_val;
@@ -179,6 +182,55 @@ fn control_flow_modules_pass_spirv_val() {
             spirv_val(&spv, &format!("`{text}` ({wave:?}, dispatcher)")).unwrap();
         }
     }
+}
+
+/// Waves that meet at barriers in a loop, through the LDS.
+pub const BARRIER_LOOP: &str = "s_mov_b32 s1, 3
+v_lshlrev_b32 v1, 2, v4
+ds_write_b32 v1, v4
+s_waitcnt lgkmcnt(0)
+s_barrier
+ds_read_b32 v10, v1 offset:4
+s_waitcnt lgkmcnt(0)
+v_add_nc_u32 v4, v4, v10
+s_sub_u32 s1, s1, 1
+s_cmp_eq_u32 s1, 0
+s_cbranch_scc0 -9";
+
+#[test]
+fn resumable_modules_stop_at_barriers_and_pass_spirv_val() {
+    let bodies = [BARRIER_LOOP, IF_ELSE_LOOP, TWO_ENTRY_LOOP, ENDLESS];
+    for text in bodies {
+        for wave in [Wave::W32, Wave::W64] {
+            let k = kernel(text, wave);
+            let opts = SpirvOptions::DESKTOP;
+            let vars = (resume_dwords(&k, wave) - 2) / wave.lanes();
+            assert!(vars >= 1, "`{text}`: the registers are the state");
+            for (lds, mem) in [(0, 0), (64, 0), (64, 32)] {
+                let spv = emit_wave_resumable(&k, wave, lds, mem, &opts).expect("emits");
+                let o = ops(&spv);
+                assert_eq!(count(&o, Op::Switch), 1, "`{text}`: the dispatcher");
+                spirv_val(
+                    &spv,
+                    &format!("`{text}` ({wave:?}, {lds}, {mem}, resumable)"),
+                )
+                .unwrap();
+            }
+        }
+    }
+    // every barrier's block ends the dispatcher's loop: one more test of the suspension flag
+    // per barrier than without it
+    let k = kernel(BARRIER_LOOP, Wave::W32);
+    assert_eq!(k.blocks.iter().filter(|b| b.barrier).count(), 1);
+    let plain = ops(&emit_wave_dispatcher(&k, Wave::W32, 64, 0, &SpirvOptions::DESKTOP).unwrap());
+    let resumable =
+        ops(&emit_wave_resumable(&k, Wave::W32, 64, 0, &SpirvOptions::DESKTOP).unwrap());
+    assert!(count(&resumable, Op::Store) > count(&plain, Op::Store) + 2 * vars_of(&k));
+}
+
+/// Register variables a kernel's resumable module saves per lane.
+fn vars_of(k: &Kernel) -> usize {
+    ((resume_dwords(k, Wave::W32) - 2) / 32) as usize
 }
 
 /// Barriers of a memory region of 64 dwords in a straight-line body.

@@ -6,8 +6,9 @@
 //!
 //! On `cpu` every kernel runs with workgroups of several waves (64 work-items: two wave32
 //! waves; the LDS kernels 128: four or two), so barriers and the shared LDS are exercised. On
-//! lavapipe a workgroup is one wave: ten kernels without LDS run there too, -O2 wave32, those whose
-//! modules lavapipe compiles in seconds (the others take it up to minutes: docs/dispatch.md).
+//! lavapipe the kernels without LDS run with a workgroup of one wave, -O0 and -O2, and the LDS
+//! kernels with their workgroups of 128 work-items (four wave32 or two wave64 waves meeting at
+//! `s_barrier`: the resumable modules, docs/dispatch.md).
 //!
 //! Without clang-19 and ld.lld-19 the tests say so and pass, except under CI, where
 //! scripts/setup installs them and their absence fails.
@@ -583,9 +584,8 @@ fn every_kernel_is_bit_exact_on_cpu() {
     );
 }
 
-/// lavapipe, one wave per workgroup (Vulkan runs no workgroup of several waves yet, so the
-/// LDS kernels, whose references are for workgroups of 128 work-items, are left out): every
-/// other kernel at `opt`, wave32 and wave64, against the host references.
+/// lavapipe, one wave per workgroup: every kernel without LDS at `opt`, wave32 and wave64,
+/// against the host references.
 fn kernels_without_lds_on_lavapipe(opt: u32) {
     if !have_tools() {
         return;
@@ -622,6 +622,44 @@ fn kernels_without_lds_on_lavapipe(opt: u32) {
         failed.len(),
         failed.join("\n")
     );
+}
+
+/// lavapipe, workgroups of 128 work-items (four wave32 or two wave64 waves sharing the LDS
+/// and meeting at barriers): the LDS kernels at `opt` against the host references.
+fn lds_kernels_on_lavapipe(opt: u32) {
+    if !have_tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (inputs(1), inputs(2));
+    let mut failed = Vec::new();
+    let mut ran = 0;
+    for wave in [32u32, 64] {
+        let co = compile(dir.path(), "lds", wave, opt);
+        for (_, kernel, _, reference) in references().into_iter().filter(|r| r.2) {
+            let got = dispatch(&co, kernel, 128, "vulkan:lavapipe", dir.path());
+            let what = format!("{kernel} w{wave} -O{opt} lavapipe, 128 work-items");
+            failed.extend(check(got, &reference(&a, &b, wave), &what));
+            ran += 1;
+        }
+    }
+    assert_eq!(ran, 2 * 4);
+    assert!(
+        failed.is_empty(),
+        "{} of {ran} differ:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
+#[test]
+fn lds_kernels_with_workgroups_of_several_waves_are_bit_exact_on_lavapipe_at_o2() {
+    lds_kernels_on_lavapipe(2);
+}
+
+#[test]
+fn lds_kernels_with_workgroups_of_several_waves_are_bit_exact_on_lavapipe_at_o0() {
+    lds_kernels_on_lavapipe(0);
 }
 
 #[test]

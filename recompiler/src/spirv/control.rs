@@ -22,6 +22,27 @@ use crate::wave::WATCHDOG_BLOCKS;
 pub(super) const BLOCK_VAR: u16 = u16::MAX;
 pub(super) const COUNT_VAR: u16 = u16::MAX - 1;
 
+/// The register variables a kernel with blocks reads or writes, in ascending order.
+pub(super) fn register_vars(kernel: &crate::ir::Kernel) -> Vec<u16> {
+    let mut ids: Vec<u16> = kernel
+        .exprs
+        .iter()
+        .filter_map(|e| match e {
+            Expr::Var(id) => Some(*id),
+            _ => None,
+        })
+        .chain(
+            kernel
+                .blocks
+                .iter()
+                .flat_map(|b| b.stores.iter().map(|s| s.0)),
+        )
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
 impl Emitter<'_> {
     /// Opens `if (cond) {`: a selection whose then-block is begun here; returns the merge
     /// block for [`Self::end_if`].
@@ -66,24 +87,9 @@ impl Emitter<'_> {
             .b
             .type_pointer(None, StorageClass::Private, self.t.u32_);
         let zero = self.u32c(0);
-        let mut ids: Vec<u16> = self
-            .kernel
-            .exprs
-            .iter()
-            .filter_map(|e| match e {
-                Expr::Var(id) => Some(*id),
-                _ => None,
-            })
-            .chain(
-                self.kernel
-                    .blocks
-                    .iter()
-                    .flat_map(|b| b.stores.iter().map(|s| s.0)),
-            )
-            .chain([BLOCK_VAR, COUNT_VAR])
-            .collect();
-        ids.sort_unstable();
-        ids.dedup();
+        let ids = register_vars(self.kernel)
+            .into_iter()
+            .chain([BLOCK_VAR, COUNT_VAR]);
         for id in ids {
             let v = self
                 .b
@@ -183,6 +189,9 @@ impl Emitter<'_> {
                 }
             };
             self.b.store(block_var, next, None, []).map_err(&err)?;
+            if let Some(suspended) = self.suspended.filter(|_| block.barrier) {
+                self.suspend_here(io, suspended)?;
+            }
             self.b.branch(sw_merge).map_err(&err)?;
         }
 
@@ -203,7 +212,15 @@ impl Emitter<'_> {
         let spent = b
             .u_greater_than_equal(tb, None, count, c_limit)
             .map_err(&err)?;
-        let done = b.logical_or(tb, None, at_exit, spent).map_err(&err)?;
+        let mut done = b.logical_or(tb, None, at_exit, spent).map_err(&err)?;
+        if let Some(suspended) = self.suspended {
+            let c0 = self.u32c(0);
+            let b = &mut self.b;
+            let s = b.load(t, None, suspended, None, []).map_err(&err)?;
+            let s = b.i_not_equal(tb, None, s, c0).map_err(&err)?;
+            done = b.logical_or(tb, None, done, s).map_err(&err)?;
+        }
+        let b = &mut self.b;
         b.branch_conditional(done, merge, header, [])
             .map_err(&err)?;
 
@@ -215,5 +232,23 @@ impl Emitter<'_> {
         let now = b.load(t, None, block_var, None, []).map_err(&err)?;
         let finished = b.i_equal(tb, None, now, c_exit).map_err(&err)?;
         b.select(t, None, finished, zero, one).map_err(&err)
+    }
+
+    /// At the end of a barrier's block of a resumable module: the wave stops here
+    /// ([`super::wave::SUSPENDED_STATUS`]) unless an LDS access faulted it, which the CPU
+    /// model runs on to the end of the wave.
+    fn suspend_here(&mut self, io: &Io, suspended: Word) -> Result<(), SpirvError> {
+        let err = build_err(None);
+        let t = self.t.u32_;
+        let (c0, stop) = (self.u32c(0), self.u32c(super::wave::SUSPENDED_STATUS));
+        let value = match io.wave.and_then(|w| w.lds).map(|v| v.fault) {
+            Some(fault) => {
+                let f = self.b.load(t, None, fault, None, []).map_err(&err)?;
+                let ok = self.b.i_equal(self.t.bool_, None, f, c0).map_err(&err)?;
+                self.b.select(t, None, ok, stop, c0).map_err(&err)?
+            }
+            None => stop,
+        };
+        self.b.store(suspended, value, None, []).map_err(&err)
     }
 }

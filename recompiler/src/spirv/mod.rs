@@ -58,8 +58,9 @@ mod wave;
 mod wide;
 
 pub use wave::{
-    emit_wave, emit_wave_dispatcher, emit_wave_mem, wave_in_stride, wave_out_stride,
-    LOOP_CUT_STATUS, WAVE_IN_DWORDS, WAVE_OUT_DWORDS, WAVE_STATUS_WORD,
+    emit_wave, emit_wave_dispatcher, emit_wave_mem, emit_wave_resumable, resume_dwords,
+    wave_in_stride, wave_out_stride, LOOP_CUT_STATUS, SUSPENDED_STATUS, WAVE_IN_DWORDS,
+    WAVE_OUT_DWORDS, WAVE_STATUS_WORD,
 };
 
 use std::collections::HashMap;
@@ -350,6 +351,9 @@ struct Emitter<'k> {
     /// A Private u32 that a counted loop sets when it ended before its count: the driver
     /// stopped it (see [`wave::LOOP_CUT_STATUS`]).
     loop_cut: Option<Word>,
+    /// A resumable module's Private u32: set at the end of a barrier's block, it ends the
+    /// dispatcher's loop there (see [`wave::SUSPENDED_STATUS`]).
+    suspended: Option<Word>,
 }
 
 impl<'k> Emitter<'k> {
@@ -409,6 +413,7 @@ impl<'k> Emitter<'k> {
             dispatcher: false,
             zero: None,
             loop_cut: None,
+            suspended: None,
         }
     }
 

@@ -87,7 +87,7 @@ pub fn emit_wave_mem(
     mem_dwords: u32,
     opts: &SpirvOptions,
 ) -> Result<Vec<u32>, SpirvError> {
-    emit(kernel, wave, lds_dwords, mem_dwords, opts, false)
+    emit(kernel, wave, lds_dwords, mem_dwords, opts, Form::Structured)
 }
 
 /// [`emit_wave_mem`] with the blocks of a body under the block dispatcher even when they
@@ -99,7 +99,56 @@ pub fn emit_wave_dispatcher(
     mem_dwords: u32,
     opts: &SpirvOptions,
 ) -> Result<Vec<u32>, SpirvError> {
-    emit(kernel, wave, lds_dwords, mem_dwords, opts, true)
+    emit(kernel, wave, lds_dwords, mem_dwords, opts, Form::Dispatcher)
+}
+
+/// The status word of a resumable module's wave that stopped at a barrier: its state is in
+/// the resume words, and a later dispatch of the same module goes on from there.
+pub const SUSPENDED_STATUS: u32 = 4;
+
+/// Words of a resumable module's state ([`emit_wave_resumable`]): the next block, the
+/// watchdog's block count, then per lane (lane order) the register variables of `kernel`.
+pub fn resume_dwords(kernel: &Kernel, wave: Wave) -> u32 {
+    2 + wave.lanes() * super::control::register_vars(kernel).len() as u32
+}
+
+/// [`emit_wave_mem`] for a wave that shares its workgroup with others: the module runs the
+/// wave until the end of a block that ends at an `s_barrier` and stops there with status
+/// [`SUSPENDED_STATUS`], its state in [`resume_dwords`] words after the memory region of the
+/// output buffer; the same words after the memory region of the input buffer are where it
+/// starts (all zero: at the beginning). The host runs the waves of a workgroup in turn, each
+/// until it waits at a barrier, the LDS and the memory region of one the next one's input:
+/// the order [`crate::workgroup::run_workgroup`] runs them in on the CPU model. The input and
+/// output strides are [`wave_in_stride`] and [`wave_out_stride`] of `lds_dwords + mem_dwords
+/// + resume_dwords`.
+pub fn emit_wave_resumable(
+    kernel: &Kernel,
+    wave: Wave,
+    lds_dwords: u32,
+    mem_dwords: u32,
+    opts: &SpirvOptions,
+) -> Result<Vec<u32>, SpirvError> {
+    let exit = kernel.blocks.last().map_or(0, |b| b.exprs.end) as usize;
+    if kernel.exprs[exit..]
+        .iter()
+        .any(|e| matches!(e, crate::ir::Expr::Mem { .. }))
+    {
+        return Err(SpirvError::Unsupported {
+            reason: "a memory access in the exit code of a resumable wave".into(),
+        });
+    }
+    emit(kernel, wave, lds_dwords, mem_dwords, opts, Form::Resumable)
+}
+
+/// How the module runs a body with blocks.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// Structured where the block graph allows, else the dispatcher.
+    Structured,
+    /// Always the dispatcher.
+    Dispatcher,
+    /// The dispatcher, stopping at barriers with its state saved ([`emit_wave_resumable`]).
+    Resumable,
 }
 
 fn emit(
@@ -108,7 +157,7 @@ fn emit(
     lds_dwords: u32,
     mem_dwords: u32,
     opts: &SpirvOptions,
-    dispatcher: bool,
+    form: Form,
 ) -> Result<Vec<u32>, SpirvError> {
     if lds_dwords > 65536 / 4 {
         return Err(SpirvError::Interface {
@@ -130,13 +179,22 @@ fn emit(
         });
     }
     let mut e = Emitter::new(kernel, wave, uses, opts);
-    e.dispatcher = dispatcher;
-    e.wave_module(lds_dwords, mem_dwords)?;
+    e.dispatcher = form != Form::Structured;
+    let resume = match form {
+        Form::Resumable if !kernel.blocks.is_empty() => resume_dwords(kernel, wave),
+        _ => 0,
+    };
+    e.wave_module(lds_dwords, mem_dwords, resume)?;
     Ok(e.b.module().assemble())
 }
 
 impl Emitter<'_> {
-    fn wave_module(&mut self, lds_dwords: u32, mem_dwords: u32) -> Result<(), SpirvError> {
+    fn wave_module(
+        &mut self,
+        lds_dwords: u32,
+        mem_dwords: u32,
+        resume_dwords: u32,
+    ) -> Result<(), SpirvError> {
         let t_u32 = self.t.u32_;
         let err = build_err(None);
         let lanes = self.wave.lanes();
@@ -158,6 +216,13 @@ impl Emitter<'_> {
             self.b
                 .variable(ptr_private, None, StorageClass::Private, Some(c0)),
         );
+        if resume_dwords > 0 {
+            self.suspended =
+                Some(
+                    self.b
+                        .variable(ptr_private, None, StorageClass::Private, Some(c0)),
+                );
+        }
         if mem_dwords == 0 {
             self.b.decorate(out_var, Decoration::NonReadable, []);
         } else {
@@ -188,8 +253,9 @@ impl Emitter<'_> {
         self.begin_main([wg_var, lid_var])?;
         let w = self.load_x(wg_var)?;
         let lane = self.load_x(lid_var)?;
-        let c_in_stride = self.u32c(wave_in_stride(self.wave, lds_dwords + mem_dwords));
-        let c_out_stride = self.u32c(wave_out_stride(self.wave, lds_dwords + mem_dwords));
+        let extra = lds_dwords + mem_dwords + resume_dwords;
+        let c_in_stride = self.u32c(wave_in_stride(self.wave, extra));
+        let c_out_stride = self.u32c(wave_out_stride(self.wave, extra));
         let c6 = self.u32c(INPUT_DWORDS);
         let c16 = self.u32c(OUTPUT_DWORDS);
         let c_in_lanes = self.u32c(lanes * INPUT_DWORDS);
@@ -242,6 +308,18 @@ impl Emitter<'_> {
             let in_region = self.b.i_add(t_u32, None, uni_base, c).map_err(&err)?;
             self.mem_copy_in(&v, in_var, in_region, lane)?;
         }
+        let resume = if let Some(suspended) = self.suspended {
+            let c = self.u32c(WAVE_IN_DWORDS + lds_dwords + mem_dwords);
+            let at = self.b.i_add(t_u32, None, uni_base, c).map_err(&err)?;
+            self.resume_state(in_var, at, lane, true)?;
+            let c = self.u32c(WAVE_OUT_DWORDS + lds_dwords + mem_dwords);
+            Some((
+                suspended,
+                self.b.i_add(t_u32, None, uni_out, c).map_err(&err)?,
+            ))
+        } else {
+            None
+        };
         let status = if self.kernel.blocks.is_empty() {
             for i in 0..self.kernel.exprs.len() {
                 let h = Handle(i as u32);
@@ -257,6 +335,10 @@ impl Emitter<'_> {
         // A fault outranks the watchdog: the wave stopped at it. A loop the driver ended
         // early outranks both: nothing after it is the program's.
         let mut status = status;
+        if let Some((suspended, at)) = resume {
+            self.resume_state(out_var, at, lane, false)?;
+            status = self.status_unless_zero(suspended, status)?;
+        }
         for var in [lds.map(|v| v.fault), self.loop_cut].into_iter().flatten() {
             status = self.status_unless_zero(var, status)?;
         }
@@ -307,6 +389,50 @@ impl Emitter<'_> {
         self.b.ret().map_err(&err)?;
         self.b.end_function().map_err(&err)?;
         Ok(())
+    }
+
+    /// Moves the dispatcher's state between its Private variables and the resume words at
+    /// `base` of the buffer `var` ([`resume_dwords`]): loads them when `load`, else stores
+    /// them (the block and count words by lane 0).
+    fn resume_state(
+        &mut self,
+        var: Word,
+        base: Word,
+        lane: Word,
+        load: bool,
+    ) -> Result<(), SpirvError> {
+        let err = build_err(None);
+        let t = self.t.u32_;
+        let ids = super::control::register_vars(self.kernel);
+        let c_n = self.u32c(ids.len() as u32);
+        let c2 = self.u32c(2);
+        let lane_words = self.b.i_mul(t, None, lane, c_n).map_err(&err)?;
+        let lane_words = self.b.i_add(t, None, lane_words, c2).map_err(&err)?;
+        let lane_base = self.b.i_add(t, None, base, lane_words).map_err(&err)?;
+        let dispatcher = [super::control::BLOCK_VAR, super::control::COUNT_VAR];
+        if load {
+            for (k, id) in dispatcher.into_iter().enumerate() {
+                let x = self.load_word(var, base, k as u32)?;
+                let p = self.var_ptr(id)?;
+                self.b.store(p, x, None, []).map_err(&err)?;
+            }
+            for (k, &id) in ids.iter().enumerate() {
+                let x = self.load_word(var, lane_base, k as u32)?;
+                let p = self.var_ptr(id)?;
+                self.b.store(p, x, None, []).map_err(&err)?;
+            }
+            return Ok(());
+        }
+        for (k, &id) in ids.iter().enumerate() {
+            let x = self.var_load(id)?;
+            self.store_word(var, lane_base, k as u32, x)?;
+        }
+        let merge = self.if_lane0(lane)?;
+        for (k, id) in dispatcher.into_iter().enumerate() {
+            let x = self.var_load(id)?;
+            self.store_word(var, base, k as u32, x)?;
+        }
+        self.end_if(merge)
     }
 
     /// A pointer to word `base + k` of the storage buffer `var`.

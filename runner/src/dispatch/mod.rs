@@ -324,71 +324,48 @@ pub fn run_cpu_in(
 }
 
 /// Runs `dispatch` of `program` on a Vulkan device: one submit per wave, the memory region of
-/// one wave the next one's input. Workgroups of several waves need the waves to meet at
-/// barriers in one Vulkan workgroup, which the wave module does not do yet: they are refused.
+/// one wave the next one's input. The waves of a workgroup of several run as the CPU model
+/// runs them ([`rdnaprobe_recompiler::workgroup`]): in turn, each until it waits at a barrier
+/// or ends, through the resumable module (`spirv::emit_wave_resumable`), one submit per wave
+/// and barrier, the LDS and the region passed from each to the next.
 pub fn run_vulkan(
     exec: &mut crate::vulkan::Executor,
     program: &Program,
     dispatch: &Dispatch,
     save_spirv: Option<&std::path::Path>,
 ) -> anyhow::Result<Outcome> {
-    use rdnaprobe_recompiler::spirv;
-    let (layout, mut mem) = abi::memory(program, dispatch)?;
-    let lanes = program.wave.lanes();
+    let (layout, mem) = abi::memory(program, dispatch)?;
     let per_group: u32 = dispatch.block.iter().product();
-    if per_group > lanes {
-        bail!(
-            "unsupported: a workgroup of {per_group} work-items is {} waves; on vulkan a \
-             workgroup is one wave (run it on cpu)",
-            per_group.div_ceil(lanes)
-        );
-    }
-    let lds_dwords = program.lds_dwords(dispatch.dynamic_lds);
-    let mem_dwords = mem.len() as u32;
-    let mut pipelines = std::collections::HashMap::new();
-    let mut compiled = Vec::new();
-    let mut errors = Vec::new();
-    let mut waves = 0;
+    let mut run = VulkanRun {
+        exec,
+        program,
+        layout: &layout,
+        save_spirv,
+        lds_dwords: program.lds_dwords(dispatch.dynamic_lds),
+        mem,
+        resumable: per_group > program.wave.lanes(),
+        pipelines: Default::default(),
+        compiled: Vec::new(),
+        errors: Vec::new(),
+        waves: 0,
+    };
     for group in abi::workgroups(dispatch) {
-        for s in abi::waves(program, dispatch, &layout, group)? {
-            if !pipelines.contains_key(&s.extra) {
-                let (k, body) = lower(program, &s.extra, &layout)?;
-                let spv = spirv::emit_wave_mem(
-                    &k,
-                    program.wave,
-                    lds_dwords,
-                    mem_dwords,
-                    &exec.spirv_options(),
-                )
-                .map_err(|e| anyhow::anyhow!("SPIR-V backend: {e}"))?;
-                if let Some(dir) = save_spirv {
-                    // Before the driver sees it: a module that never compiles is kept too.
-                    std::fs::create_dir_all(dir)?;
-                    let bytes: Vec<u8> = spv.iter().flat_map(|w| w.to_le_bytes()).collect();
-                    let path = dir.join(format!("pipeline-{}.spv", compiled.len()));
-                    crate::cmd::assemble::write_atomically(&path, &bytes)?;
-                }
-                let (id, c) = Compiled::measure(&body, &spv, || exec.wave_pipeline(&spv))?;
-                compiled.push(c);
-                pipelines.insert(s.extra.clone(), id);
-            }
-            let input = s.input(vec![0; lds_dwords as usize]);
-            let words = vec![crate::backend::wave::module_inputs_mem(&input, &mem)];
-            let job = crate::vulkan::WaveJob {
-                pipeline: pipelines[&s.extra],
-                wave: program.wave,
-                lds_dwords: lds_dwords + mem_dwords,
-                waves: &words,
-            };
-            let out = exec.run_waves(&[job])?;
-            let out = &out[0][0];
-            waves += 1;
-            match crate::backend::wave::module_outputs(out, lanes as usize) {
-                Ok((_, _, rest)) => mem = rest[rest.len() - mem.len()..].to_vec(),
-                Err(e) => errors.push(format!("workgroup {group:?}: {e}")),
+        let setups = abi::waves(program, dispatch, &layout, group)?;
+        if run.resumable {
+            run.workgroup(&setups, group)?;
+        } else {
+            for s in &setups {
+                run.wave(s, group)?;
             }
         }
     }
+    let VulkanRun {
+        mem,
+        errors,
+        waves,
+        compiled,
+        ..
+    } = run;
     Ok(Outcome {
         layout,
         mem,
@@ -396,6 +373,142 @@ pub fn run_vulkan(
         waves,
         compiled,
     })
+}
+
+/// A pipeline of [`run_vulkan`]: its id and the resume words of its module (0 unless
+/// resumable).
+#[derive(Clone, Copy)]
+struct Pipeline {
+    id: crate::vulkan::PipelineId,
+    resume: u32,
+}
+
+/// The state of a [`run_vulkan`] dispatch between workgroups.
+struct VulkanRun<'a> {
+    exec: &'a mut crate::vulkan::Executor,
+    program: &'a Program,
+    layout: &'a abi::Layout,
+    save_spirv: Option<&'a std::path::Path>,
+    lds_dwords: u32,
+    /// The memory region after the waves run so far.
+    mem: Vec<u32>,
+    /// Workgroups hold several waves: every module is resumable.
+    resumable: bool,
+    pipelines: std::collections::HashMap<Extra, Pipeline>,
+    compiled: Vec<Compiled>,
+    errors: Vec<String>,
+    waves: usize,
+}
+
+impl VulkanRun<'_> {
+    /// The pipeline of the body for the registers `extra`, created on first use.
+    fn pipeline(&mut self, extra: &Extra) -> anyhow::Result<Pipeline> {
+        use rdnaprobe_recompiler::spirv;
+        if let Some(p) = self.pipelines.get(extra) {
+            return Ok(*p);
+        }
+        let (k, body) = lower(self.program, extra, self.layout)?;
+        let (wave, mem_dwords) = (self.program.wave, self.mem.len() as u32);
+        let opts = self.exec.spirv_options();
+        let (spv, resume) = if self.resumable {
+            let spv = spirv::emit_wave_resumable(&k, wave, self.lds_dwords, mem_dwords, &opts);
+            (spv, spirv::resume_dwords(&k, wave))
+        } else {
+            let spv = spirv::emit_wave_mem(&k, wave, self.lds_dwords, mem_dwords, &opts);
+            (spv, 0)
+        };
+        let spv = spv.map_err(|e| anyhow::anyhow!("SPIR-V backend: {e}"))?;
+        if let Some(dir) = self.save_spirv {
+            // Before the driver sees it: a module that never compiles is kept too.
+            std::fs::create_dir_all(dir)?;
+            let bytes: Vec<u8> = spv.iter().flat_map(|w| w.to_le_bytes()).collect();
+            let path = dir.join(format!("pipeline-{}.spv", self.compiled.len()));
+            crate::cmd::assemble::write_atomically(&path, &bytes)?;
+        }
+        let exec = &mut *self.exec;
+        let (id, c) = Compiled::measure(&body, &spv, || exec.wave_pipeline(&spv))?;
+        self.compiled.push(c);
+        let p = Pipeline { id, resume };
+        self.pipelines.insert(extra.clone(), p);
+        Ok(p)
+    }
+
+    /// One submit of the wave `s`: its LDS before is `lds`, its resume words `state`. Gives
+    /// the output words split as (lanes' outputs, uniform words, LDS, region, resume words).
+    fn submit(
+        &mut self,
+        s: &abi::WaveSetup,
+        lds: &[u32],
+        state: &[u32],
+    ) -> anyhow::Result<Vec<u32>> {
+        let p = self.pipeline(&s.extra)?;
+        let input = s.input(lds.to_vec());
+        let mut words = crate::backend::wave::module_inputs_mem(&input, &self.mem);
+        words.extend(state);
+        let job = crate::vulkan::WaveJob {
+            pipeline: p.id,
+            wave: self.program.wave,
+            lds_dwords: self.lds_dwords + self.mem.len() as u32 + p.resume,
+            waves: &[words],
+        };
+        let mut out = self.exec.run_waves(&[job])?;
+        Ok(std::mem::take(&mut out[0][0]))
+    }
+
+    /// A workgroup of one wave: the wave runs to its end (its LDS starts zeroed).
+    fn wave(&mut self, s: &abi::WaveSetup, group: [u32; 3]) -> anyhow::Result<()> {
+        let lanes = self.program.wave.lanes() as usize;
+        let out = self.submit(s, &vec![0; self.lds_dwords as usize], &[])?;
+        self.waves += 1;
+        match crate::backend::wave::module_outputs(&out, lanes) {
+            Ok((_, _, rest)) => self.mem = rest[rest.len() - self.mem.len()..].to_vec(),
+            Err(e) => self.errors.push(format!("workgroup {group:?}: {e}")),
+        }
+        Ok(())
+    }
+
+    /// A workgroup of several waves (see [`run_vulkan`]).
+    fn workgroup(&mut self, setups: &[abi::WaveSetup], group: [u32; 3]) -> anyhow::Result<()> {
+        use rdnaprobe_recompiler::spirv::{SUSPENDED_STATUS, WAVE_OUT_DWORDS, WAVE_STATUS_WORD};
+        let lanes = self.program.wave.lanes() as usize;
+        let mut lds = vec![0u32; self.lds_dwords as usize];
+        // Per wave its resume words; None once it ended.
+        let mut states: Vec<Option<Vec<u32>>> = Vec::with_capacity(setups.len());
+        for s in setups {
+            states.push(Some(vec![0; self.pipeline(&s.extra)?.resume as usize]));
+        }
+        self.waves += setups.len();
+        loop {
+            let mut waiting = 0;
+            for (w, s) in setups.iter().enumerate() {
+                let Some(state) = states[w].take() else {
+                    continue;
+                };
+                let out = self.submit(s, &lds, &state)?;
+                let uni = lanes * 16;
+                let status = out[uni + WAVE_STATUS_WORD as usize];
+                let rest = &out[uni + WAVE_OUT_DWORDS as usize..];
+                let (l, rest) = rest.split_at(lds.len());
+                let (m, resume) = rest.split_at(self.mem.len());
+                // The LDS and the region as the wave left them, as the CPU model keeps them
+                // after a watchdog stop or a fault too; not after the driver cut a loop short.
+                if status != rdnaprobe_recompiler::spirv::LOOP_CUT_STATUS {
+                    lds.copy_from_slice(l);
+                    self.mem.copy_from_slice(m);
+                }
+                if status == SUSPENDED_STATUS {
+                    states[w] = Some(resume.to_vec());
+                    waiting += 1;
+                } else if let Err(e) = crate::backend::wave::module_outputs(&out, lanes) {
+                    self.errors
+                        .push(format!("workgroup {group:?} wave {w}: {e}"));
+                }
+            }
+            if waiting == 0 {
+                return Ok(());
+            }
+        }
+    }
 }
 
 /// Runs `dispatch` of the code object `image` (kernel `program`) on a gfx103x GPU through HIP:

@@ -303,8 +303,14 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
-    let (reader, writer) = std::io::pipe().expect("a pipe");
-    drop(reader);
+    // The write end of a pipe whose only reader has exited: `true`'s stdin (std::io::pipe
+    // needs Rust 1.87, past the workspace's rust-version).
+    let mut reader = std::process::Command::new("true")
+        .stdin(Stdio::piped())
+        .spawn()
+        .expect("`true` runs");
+    let writer = reader.stdin.take().expect("the pipe's write end");
+    reader.wait().expect("`true` ends");
     command(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
