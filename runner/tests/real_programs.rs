@@ -673,3 +673,79 @@ fn kernels_without_lds_are_bit_exact_on_lavapipe_at_o2() {
 fn kernels_without_lds_are_bit_exact_on_lavapipe_at_o0() {
     kernels_without_lds_on_lavapipe(0);
 }
+
+/// The buffers after a dispatch are rows (`OUT/buffers.csv`, a replay output with its
+/// manifest): the CPU model's and lavapipe's diff as exact, the rows against the host
+/// reference, and one changed dword is found by `rdnaprobe diff` at its row and dword.
+#[test]
+fn dispatch_buffers_diff_as_rows_across_backends() {
+    if !have_tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let co = compile(dir.path(), "integer", 32, 2);
+    let (a, b) = (inputs(1), inputs(2));
+    let want = references()
+        .into_iter()
+        .find(|r| r.1 == "mad_u32")
+        .map(|r| (r.3)(&a, &b, 32))
+        .unwrap();
+    let mut rows = Vec::new();
+    for backend in ["cpu", "vulkan:lavapipe"] {
+        let got = dispatch(&co, "mad_u32", 64, backend, dir.path()).unwrap();
+        assert_eq!(got, want, "{backend}");
+        let od = dir.path().join(format!(
+            "mad_u32_{}",
+            co.file_stem().unwrap().to_string_lossy()
+        ));
+        let csv = dir
+            .path()
+            .join(format!("{}.csv", backend.replace(':', "_")));
+        std::fs::copy(od.join("buffers.csv"), &csv).unwrap();
+        assert!(od.join("buffers.manifest.json").exists());
+        rows.push(csv);
+    }
+    let text = std::fs::read_to_string(&rows[0]).unwrap();
+    // out: OUT_DWORDS dwords; a and b: N dwords each, 16 to a row
+    let expected_rows = OUT_DWORDS.div_ceil(16) + 2 * (N as usize).div_ceil(16);
+    assert_eq!(text.lines().count(), 1 + expected_rows);
+    // row 3 of `out` holds dwords 48..64 of the reference, in its out0..out15 cells
+    let line = text.lines().nth(4).unwrap();
+    assert!(
+        line.starts_with("dispatch mad_u32 out[48..64],n/a,32,"),
+        "{line}"
+    );
+    assert!(line.contains(&format!("0x{:08x}", want[48])), "{line}");
+
+    let (r, c) = (rows[0].to_str().unwrap(), rows[1].to_str().unwrap());
+    let same = common::rdnaprobe(["diff", r, c, "--format", "csv"]);
+    assert_eq!(
+        same.status.code(),
+        Some(0),
+        "{}",
+        common::text(&same.stderr)
+    );
+    // one dword of lavapipe's rows changed: diff finds that row and dword
+    let lvp = std::fs::read_to_string(c).unwrap();
+    let old = format!("0x{:08x}", want[50]);
+    let changed = lvp.replacen(&old, &format!("0x{:08x}", want[50] ^ 1), 1);
+    assert_ne!(changed, lvp);
+    let bad = dir.path().join("changed.csv");
+    std::fs::write(&bad, changed).unwrap();
+    let diff = common::rdnaprobe(["diff", r, bad.to_str().unwrap(), "--format", "csv"]);
+    assert_eq!(
+        diff.status.code(),
+        Some(1),
+        "{}",
+        common::text(&diff.stderr)
+    );
+    let out = common::text(&diff.stdout);
+    let wrong: Vec<&str> = out.lines().filter(|l| l.contains(",wrong,")).collect();
+    assert_eq!(wrong.len(), 1, "{out}");
+    assert!(
+        wrong[0].starts_with("dispatch mad_u32 out[48..64]"),
+        "{}",
+        wrong[0]
+    );
+    assert!(wrong[0].contains("out2"), "{}", wrong[0]);
+}

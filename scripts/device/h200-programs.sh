@@ -3,12 +3,13 @@
 # 1. replays the wave-contract fixtures (datasets/wave, datasets/notes) on vulkan:nvidia and cpu
 #    and counts the rows whose outputs differ;
 # 2. dispatches the real-kernel corpus (code objects compiled here by clang-19, see
-#    runner/tests/real_programs.rs) on vulkan:nvidia and cpu, one wave per workgroup, and
-#    compares the buffers (the cpu buffers are the ones the tests check against host references);
+#    runner/tests/real_programs.rs) on vulkan:nvidia and cpu, one wave per workgroup (the LDS
+#    kernels four or two), and compares the buffers (the cpu buffers are the ones the tests check against host references);
 # 3. runs progfuzz on vulkan:nvidia.
 # Paths come from the environment (scripts/device/common.sh) and CORPUS (a directory of .co
-# files named FILE_wWAVE_OPT.co); STEPS (default "fixtures corpus progfuzz") and OPT (default
-# O2: the corpus variants to run) pick the work, e.g.
+# files named FILE_wWAVE_OPT.co); STEPS (default "fixtures corpus progfuzz"), OPT (default
+# O2: the corpus variants to run) and FILES (default every file: the corpus files to run, e.g.
+# "lds") pick the work, e.g.
 #   RDNAPROBE_BIN=.dev/rdnaprobe RDNAPROBE_DEBS=.gl CORPUS=.dev/corpus OUT=/tmp/out \
 #       scripts/device/h200-programs.sh
 set -uo pipefail
@@ -33,18 +34,22 @@ bad = [r["note"] if "note" in r else i for i, (r, s) in enumerate(zip(a, b)) if 
 print(f"fixture {sys.argv[3]}: {len(a)} rows, {len(bad)} differ nvidia vs cpu {bad[:5]}")
 EOF
 done
-# 2. the corpus, one wave per workgroup
+# 2. the corpus
 [[ $steps == *corpus* ]] && for co in $(for o in $opt; do ls "$corpus"/*_"$o".co; done); do
     base=$(basename "$co" .co)
     file=${base%%_w*}
     wave=$(echo "$base" | sed 's/.*_w\([0-9]*\)_.*/\1/')
-    [[ $file == lds ]] && continue
+    # the LDS kernels' references are for workgroups of 128 work-items (4 wave32 or 2 wave64
+    # waves meeting at barriers: the resumable modules); the others run one wave per workgroup
+    block=$wave
+    [[ $file == lds ]] && block=128
+    [[ " ${FILES:-$file} " == *" $file "* ]] || continue
     for k in $(grep -o 'KERNEL([a-z0-9_]*)' "runner/tests/kernels/$file.cl" | sed 's/KERNEL(\(.*\))/\1/'); do
         for b in cpu vulkan:nvidia; do
             d=$work/corpus/${b#vulkan:}/${base}_$k
             mkdir -p "$(dirname "$d")"
             s=$(date +%s%N)
-            timeout 240 "$bin" dispatch "$co" --kernel "$k" --grid 256 --block "$wave" --backend "$b" \
+            timeout 240 "$bin" dispatch "$co" --kernel "$k" --grid 256 --block "$block" --backend "$b" \
                 --arg out=zeros:4224 --arg a=random:1:1024 --arg b=random:2:1024 --arg n=256 \
                 -o "$d" >/dev/null 2>"$d.log"
             rc=$?

@@ -1,7 +1,8 @@
 //! `rdnaprobe dispatch CODE_OBJECT`: runs a kernel of a real code object over a grid on `cpu`,
 //! a `vulkan:*` driver or `hip`, and writes every buffer argument after the run as
 //! `OUT/NAME.bin`, with `OUT/dispatch.json` (kernel, grid, backend, per-buffer SHA-256, wave
-//! errors). Exit 1 when a wave did not end normally.
+//! errors) and `OUT/buffers.csv`, the buffers as the rows of a replay output that `diff`,
+//! `report` and `store` take (see [`write_rows`]). Exit 1 when a wave did not end normally.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -113,6 +114,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(&a.output)
         .with_context(|| format!("creating {}", a.output.display()))?;
     let mut buffers = Vec::new();
+    let mut contents: Vec<(u32, String, &[u32])> = Vec::new();
     for (i, ((m, v), place)) in explicit
         .iter()
         .zip(&d.args)
@@ -123,10 +125,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             continue;
         };
         let name = m.name.clone().unwrap_or_else(|| format!("arg{i}"));
-        let bytes: Vec<u8> = outcome.mem[*at as usize / 4..(*at + *n) as usize / 4]
-            .iter()
-            .flat_map(|w| w.to_le_bytes())
-            .collect();
+        let words = &outcome.mem[*at as usize / 4..(*at + *n) as usize / 4];
+        contents.push((i as u32, name.clone(), words));
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         super::assemble::write_atomically(&a.output.join(format!("{name}.bin")), &bytes)?;
         buffers.push(BufferOut {
             name,
@@ -148,6 +149,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         errors: outcome.errors.clone(),
         pipelines: outcome.compiled.clone(),
     };
+    write_rows(
+        &a.output.join("buffers.csv"),
+        &manifest,
+        &program,
+        &contents,
+    )?;
     let json = serde_json::to_vec_pretty(&manifest)?;
     super::assemble::write_atomically(&a.output.join("dispatch.json"), &json)?;
     for e in &outcome.errors {
@@ -176,6 +183,77 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Writes the buffers after the dispatch as a replay output at `path` (schema v1 with
+/// `backend` and `status`, and its manifest), so that two backends' dispatches diff, report
+/// and store as rows do. One row per 16 dwords of a buffer: `instruction` `dispatch KERNEL
+/// NAME[FIRST..END]` (dwords), `encoding` `n/a`, the kernel's wave size and float mode, `in0`
+/// the argument's index and `in1` the row's first byte in the buffer (together the row's key),
+/// `out0..out15` the dwords (a short last row leaves the rest empty), `gfx` the code object's
+/// target, `source` the code object and its SHA-256, `note` the grid and block. Every row's
+/// status is `ok`, or `error:` with the first wave error when a wave did not end normally.
+fn write_rows(
+    path: &std::path::Path,
+    m: &Manifest,
+    program: &Program,
+    buffers: &[(u32, String, &[u32])],
+) -> anyhow::Result<()> {
+    use rdnaprobe_dataset::{AtomicFile, ReplayWriter, Row};
+    let status = match m.errors.first() {
+        None => rdnaprobe_dataset::Status::Ok,
+        Some(e) => {
+            rdnaprobe_dataset::Status::Error(format!("{} waves did not end: {e}", m.errors.len()))
+        }
+    };
+    let mut file = AtomicFile::create(path)?;
+    let mut w = ReplayWriter::new(&mut file, path.display().to_string(), &[])?;
+    let [gx, gy, gz] = m.grid;
+    let [bx, by, bz] = m.block;
+    for (arg, name, words) in buffers {
+        for (k, chunk) in words.chunks(16).enumerate() {
+            let first = 16 * k;
+            let mut outputs = [None; 16];
+            for (o, &v) in outputs.iter_mut().zip(chunk) {
+                *o = Some(v);
+            }
+            let row = Row {
+                instruction: format!(
+                    "dispatch {} {name}[{first}..{}]",
+                    m.kernel,
+                    first + chunk.len()
+                ),
+                encoding: Vec::new(),
+                wave: Some(m.wave),
+                mode: rdnaprobe_dataset::ModeCells::stated(&program.mode),
+                inputs: [*arg, 4 * first as u32, 0, 0, 0, 0],
+                outputs,
+                gfx: m.target.clone(),
+                source: format!("{} sha256:{}", m.code_object, m.code_object_sha256),
+                note: format!("grid {gx},{gy},{gz} block {bx},{by},{bz}"),
+                extra: Vec::new(),
+            };
+            w.write(&row, outputs, &m.backend, &status)?;
+        }
+    }
+    let rows = w.rows();
+    w.finish()?;
+    file.commit()?;
+    let producer = rdnaprobe_dataset::ManifestProducer {
+        backend: m.backend.clone(),
+        gfx: Some(m.target.clone()),
+        rdnaprobe_version: env!("CARGO_PKG_VERSION").to_string(),
+        git_commit: rdnaprobe_dataset::git_commit(),
+        ..Default::default()
+    };
+    let sha = rdnaprobe_dataset::sha256_file(path)?;
+    let mut manifest = rdnaprobe_dataset::Manifest::new_v1(path, producer, rows, sha);
+    manifest.generator = format!(
+        "rdnaprobe dispatch: the buffers of {} after the run",
+        m.kernel
+    );
+    manifest.write(&rdnaprobe_dataset::manifest_path(path))?;
+    Ok(())
 }
 
 fn hex(b: &[u8]) -> String {
