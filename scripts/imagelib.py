@@ -477,19 +477,139 @@ def gather4h_pck(img, u, v, dmask):
     return [words[i] if i < len(words) else 0 for i in bits]
 
 
+# ---- sampling at LOD 0 (image_sample_lz, image_gather4_lz; docs/dataset-format.md, Images) ----
+
+def ssharp(clamp_x=2, clamp_y=2, bilinear=False, unnorm=False, border=0):
+    """An S#: the addressing modes, point or bilinear (magnification and minification alike),
+    FORCE_UNNORMALIZED and BORDER_COLOR_TYPE; everything else 0."""
+    f = int(bilinear)
+    return [clamp_x | clamp_y << 3 | int(unnorm) << 15, 0, f << 20 | f << 22, border << 30]
+
+
+def _rnd32(q):
+    """q rounded to f32 (nearest even) as an exact value; infinities stay."""
+    if q in (math.inf, -math.inf):
+        return q
+    r = fval(f32(q))
+    return r
+
+
+def _floor24(x):
+    if x in (math.inf, -math.inf):
+        return (1 << 24) if x > 0 else -(1 << 24)
+    return min(max(math.floor(x), -(1 << 24)), 1 << 24)
+
+
+def address_mode(mode, i, n):
+    """(index read, texel read or border) of the signed texel index i on a level n wide."""
+    if mode == 0:
+        return i % n, True
+    if mode == 1:
+        m = i % (2 * n)
+        return (2 * n - 1 - m if m >= n else m), True
+    j = (-1 - i if i < 0 else i) if mode in (3, 7) else i
+    return min(max(j, 0), n - 1), (mode in (2, 3) or 0 <= j < n)
+
+
+def sample_axis(u_bits, size, unnorm, off, bilinear, mode):
+    """[(index, read, weight of 256)] of one axis: x = f32(u * size) (unnormalized: u), then
+    f32(x + off), then for bilinear f32(x - 0.5); floor, and the 8-bit weight round_even of the
+    fraction times 256; a NaN coordinate reads as 0."""
+    v = fval(u_bits)
+    x = Fraction(0) if v is None else v
+    if not unnorm:
+        x = _rnd32(x * size) if x not in (math.inf, -math.inf) else x
+    if off is not None:
+        x = _rnd32(x + off) if x not in (math.inf, -math.inf) else x
+    if bilinear:
+        x = _rnd32(x - Fraction(1, 2)) if x not in (math.inf, -math.inf) else x
+    i0 = _floor24(x)
+    if not bilinear:
+        return [address_mode(mode, i0, size) + (256,)]
+    # an infinite coordinate: the fraction is NaN, which converts to weight 0
+    w1 = 0 if x in (math.inf, -math.inf) else round((x - math.floor(x)) * 256)
+    return [address_mode(mode, i0, size) + (256 - w1,), address_mode(mode, i0 + 1, size) + (w1,)]
+
+
+def _border(btype, k):
+    return 0x3f800000 if btype == 2 or (btype == 1 and k == 3) else 0
+
+
+def _f32_bits_of_float(v):
+    if math.isnan(v):
+        return 0x7fc00000
+    if v in (math.inf, -math.inf):
+        return 0x7f800000 if v > 0 else 0xff800000
+    if v == 0:
+        return 0x80000000 if math.copysign(1, v) < 0 else 0
+    return f32(Fraction(v))
+
+
+def blend(taps, k):
+    """Component k of the bilinear blend: f32(sum / 65536) of weight * value in f64, the taps
+    in order, weight-0 taps adding +0.0; the first NaN among the used taps quieted, a NaN sum
+    the default NaN."""
+    for comps, w in taps:
+        c = comps[k]
+        if w and (c >> 23 & 0xff) == 0xff and c & 0x7fffff:
+            return c | 0x400000
+    acc = 0.0
+    for comps, w in taps:
+        c = fval(comps[k])
+        acc += float(w) * float(c) if w else 0.0
+    return _f32_bits_of_float(acc / 65536)
+
+
+def sample_lz(img, s, coords, off=(None, None), unorm=False, dmask=0xf, gather=False):
+    """What image_sample_lz (gather: image_gather4_lz) writes for the f32 coordinate bits
+    `coords` (x[, y][, layer]) through the T# of img and the S# s."""
+    unnorm = unorm or bool(s[0] >> 15 & 1)
+    bilinear = gather or bool(s[2] >> 20 & 3)
+    modes = [s[0] & 7, s[0] >> 3 & 7]
+    btype = s[3] >> 30
+    w, h, _ = img.size(img.base_level)
+    arrays = img.ty in (D1A, D2A)
+    rows = img.ty in (D2, D2A)
+    xs = sample_axis(coords[0], w, unnorm, off[0], bilinear, modes[0])
+    ys = sample_axis(coords[1], h, unnorm, off[1], bilinear, modes[1]) if rows else [(0, True, 256)]
+    layer = 0
+    if arrays:
+        lv = fval(coords[2 if rows else 1])
+        lv = Fraction(0) if lv is None else lv
+        layers = img.depth_field - img.base_array + 1
+        layer = 0 if lv == -math.inf else layers - 1 if lv == math.inf else min(max(round(lv), 0), layers - 1)
+    n = len(FORMATS[img.fmt][1])
+    taps = []
+    for y, y_in, wy in ys:
+        for x, x_in, wx in xs:
+            raw = img.region.get(img.addr(x, y, img.base_array + layer if arrays else 0, img.base_level), img.bpe)
+            comps = texel_comps(img, raw)
+            vals = [load_conv(img.fmt, k, comps[k]) if (x_in and y_in) else _border(btype, k) for k in range(n)]
+            taps.append((vals, wx * wy))
+
+    def sel(slot, comps):
+        d = img.t[3] >> (3 * slot) & 7
+        return 0 if d == 0 else 0x3f800000 if d == 1 else comps[d - 4]
+    if gather:
+        slot = [i for i in range(4) if dmask >> i & 1][0]
+        return [sel(slot, taps[t][0]) for t in (2, 3, 1, 0)]
+    comps = [blend(taps, k) if bilinear else taps[0][0][k] for k in range(n)]
+    return [sel(slot, comps) for slot in range(4) if dmask >> slot & 1]
+
+
 # ---- rows ------------------------------------------------------------------------------------
 
 MODE_CELLS = ["ieee", "dx10_clamp", "denorm32", "denorm16", "round32", "round16", "fp16_overflow"]
 
 
 def case(rows, wid, text, w, t, region, ins, outs, note, gfx="gfx1030", source=HAND, mem_out=None,
-         exec_in=None, pre=True, mode=None):
+         exec_in=None, pre=True, mode=None, ssamp=None):
     """One wave: a row per lane; `ins(l)` its in0.., `outs(l)` its out0.. (unlisted dwords 0);
-    `mode` the float-mode cells it states (the others empty). s_out is left empty (not
-    captured): the relocated T# words hold the region's address."""
+    `mode` the float-mode cells it states (the others empty); `ssamp` an S# for s[0:3]. s_out
+    is left empty (not captured): the relocated T# words hold the region's address."""
     body = PRE + "; " + text if pre else text
     enc = encode(body)
-    s_in = [0] * 8 + t
+    s_in = (ssamp or [0] * 4) + [0] * 4 + t
     exec_in = (1 << w) - 1 if exec_in is None else exec_in
     modes = [str((mode or {}).get(k, "")) for k in MODE_CELLS]
     for l in range(w):

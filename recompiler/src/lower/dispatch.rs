@@ -16,6 +16,7 @@ use super::float64::{F64Arith, F64Op, F64Un};
 use super::image::{self, Img, Op as ImgOp};
 use super::image_atomic::{self, ImgAtomic};
 use super::image_group::{self, Group};
+use super::image_sample::{self, Sample};
 use super::int16::{Int16, I16};
 use super::integer::{Carry, IntOp};
 use super::lds::{self, Ds};
@@ -1756,7 +1757,6 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::image_sample_l
         | Opcode::image_sample_b
         | Opcode::image_sample_b_cl
-        | Opcode::image_sample_lz
         | Opcode::image_sample_c
         | Opcode::image_sample_c_cl
         | Opcode::image_sample_c_d
@@ -1772,7 +1772,6 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::image_sample_l_o
         | Opcode::image_sample_b_o
         | Opcode::image_sample_b_cl_o
-        | Opcode::image_sample_lz_o
         | Opcode::image_sample_c_o
         | Opcode::image_sample_c_cl_o
         | Opcode::image_sample_c_d_o
@@ -1786,7 +1785,6 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::image_gather4_l
         | Opcode::image_gather4_b
         | Opcode::image_gather4_b_cl
-        | Opcode::image_gather4_lz
         | Opcode::image_gather4_c
         | Opcode::image_gather4_c_cl
         | Opcode::image_gather4_c_l
@@ -1798,7 +1796,6 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::image_gather4_l_o
         | Opcode::image_gather4_b_o
         | Opcode::image_gather4_b_cl_o
-        | Opcode::image_gather4_lz_o
         | Opcode::image_gather4_c_o
         | Opcode::image_gather4_c_cl_o
         | Opcode::image_gather4_c_l_o
@@ -1834,6 +1831,10 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::image_sample_cd_cl_o_g16
         | Opcode::image_sample_c_cd_o_g16
         | Opcode::image_sample_c_cd_cl_o_g16 => Unlowered(IMAGE),
+        Opcode::image_sample_lz => lower!(image_sample::sample, Sample::new(false, false)),
+        Opcode::image_sample_lz_o => lower!(image_sample::sample, Sample::new(false, true)),
+        Opcode::image_gather4_lz => lower!(image_sample::sample, Sample::new(true, false)),
+        Opcode::image_gather4_lz_o => lower!(image_sample::sample, Sample::new(true, true)),
         Opcode::image_gather4h_pck => Lower(image_group::gather4h_pck),
         Opcode::image_gather8h_pck => Lower(image_group::gather8h_pck),
         Opcode::image_load_by2 => lower!(image_group::group, Group::by(2, false)),

@@ -96,6 +96,8 @@ pub(super) struct Mimg {
     pub(super) d16: bool,
     pub(super) vdata: u16,
     srsrc: u16,
+    /// The S#'s first SGPR (SSAMP * 4).
+    ssamp: u16,
     /// Address VGPRs in order (VADDR, then the NSA bytes).
     addr: Vec<u16>,
 }
@@ -125,6 +127,7 @@ impl Mimg {
             d16: f(Field::D16) != 0,
             vdata: f(Field::Vdata) as u16,
             srsrc: (f(Field::Srsrc) * 4) as u16,
+            ssamp: (f(Field::Ssamp) * 4) as u16,
             addr,
         })
     }
@@ -142,6 +145,27 @@ impl Mimg {
         } else {
             v
         })
+    }
+
+    /// The S# at SSAMP (four dwords), known when lowering.
+    pub(super) fn ssharp(&self, l: &mut Lowerer) -> RuleResult<[u32; 4]> {
+        let first = self.ssamp;
+        if first + 4 > code::SGPRS {
+            return Err(RuleError::operand(format!(
+                "image: SSAMP s{first} leaves no room for a 4-dword S#"
+            )));
+        }
+        let mut w = [0u32; 4];
+        for (i, d) in w.iter_mut().enumerate() {
+            let h = l.sgpr_get(first + i as u16);
+            *d = l.b.known(h).ok_or_else(|| {
+                RuleError::not_modelled(format!(
+                    "image: the S# in s[{first}:{}] must be known when lowering (the wave's                      s_in, or scalar moves of constants in the body)",
+                    first + 3
+                ))
+            })? as u32;
+        }
+        Ok(w)
     }
 
     /// The T# at SRSRC, known when lowering, decoded.
@@ -335,7 +359,7 @@ pub(super) fn locate(
 
 /// The texel's dwords (its 1, 2 or 4 bytes zero-extended, or 2 or 4 dwords), read where it is
 /// in range.
-fn read_texel(l: &mut Lowerer, f: &ImgFormat, tx: &Texel) -> Vec<Handle> {
+pub(super) fn read_texel(l: &mut Lowerer, f: &ImgFormat, tx: &Texel) -> Vec<Handle> {
     let bytes = f.fmt.bytes;
     let zero = l.b.c32(0);
     (0..u64::from(bytes).div_ceil(4))

@@ -129,6 +129,8 @@ pub(super) struct Tsharp {
     pub(super) dst_sel: [u32; 4],
     pub(super) base_level: u32,
     pub(super) last_level: u32,
+    /// MIN_LOD (word1 19:8, unsigned 4.8 fixed point).
+    pub(super) min_lod: u32,
     /// The first layer of the view (arrays, cube) and the last one (DEPTH).
     pub(super) base_array: u32,
     pub(super) last_array: u32,
@@ -250,6 +252,7 @@ impl Tsharp {
             dst_sel,
             base_level,
             last_level,
+            min_lod: w[1] >> 8 & 0xfff,
             base_array,
             last_array: depth_field,
             levels,

@@ -1,0 +1,510 @@
+//! Sampling at LOD 0 under the wave contract: image_sample_lz(_o) and image_gather4_lz(_o),
+//! point and bilinear, every addressing mode but the half-border ones, through the S# (four
+//! SGPRs at SSAMP, known when lowering as the T# is). IR integer and f64 operations only, so
+//! the CPU model and every Vulkan driver give the same bits.
+//!
+//! What is measured and what is chosen (docs/dataset-format.md, Images): the notes measured
+//! that unnormalized texel offsets are added to the f32 coordinate before the addressing mode
+//! (gfx1035; rule: image-sample-unnorm-offset), that a 2D DIM through a 1D T# samples by the
+//! first coordinate alone (gfx1036, point filtering with wrap, clamp and border; rule:
+//! image-sample-dim), and two cube compare values that are multiples of 1/256 (154/256 and
+//! 102/256), which points to 8-bit sub-texel weights. The
+//! rest follows the public register definitions and the graphics APIs' rules, and is the
+//! model's choice until a gfx103x GPU measures it:
+//!
+//! - the texel-space coordinate is `f32(u * size)` (an unnormalized coordinate as it is),
+//!   then `f32(x + offset)` with `_o`, then for bilinear `f32(x - 0.5)`; a NaN coordinate reads
+//!   as 0 (as image_gather4h_pck's);
+//! - point: texel `floor(x)`; bilinear: texels `i0 = floor(x)` and `i0 + 1` with weights
+//!   `256 - w1` and `w1 = round_even((x - i0) * 256)`, and in 2D the products of the two axes'
+//!   weights (out of 65536);
+//! - a bilinear component is `f32(sum / 65536)` of the taps' `weight * value` in f64 (exact
+//!   products; the sum in the order (i0, j0), (i1, j0), (i0, j1), (i1, j1), each addition
+//!   rounded to nearest even), taps of weight 0 left out; a NaN among the taps gives the
+//!   first one quieted, a NaN sum of infinities the default NaN; point sampling returns the
+//!   texel's converted bits unchanged;
+//! - addressing on the integer texel index `i` of a level `n` texels wide: WRAP `i mod n`,
+//!   MIRROR the period `2n` folded, CLAMP_LAST_TEXEL `clamp(i, 0, n - 1)`,
+//!   MIRROR_ONCE_LAST_TEXEL `clamp(i < 0 ? -1 - i : i, 0, n - 1)`, CLAMP_BORDER and
+//!   MIRROR_ONCE_BORDER the border colour outside `[0, n)`; the border colour (types 0..2:
+//!   transparent black, opaque black, opaque white) stands for the texel's converted
+//!   components before DST_SEL;
+//! - an array's layer is `round_even(layer)` clamped into the view's layers;
+//! - LOD 0 is the T#'s BASE_LEVEL.
+//!
+//! Refused with the reason: implicit and explicit LOD, bias, derivatives and compare (the
+//! other suffixes); a magnification and minification filter that differ (which one LOD 0
+//! takes is not measured), anisotropy, the min/max FILTER_MODE, TRUNC_COORD, a nonzero
+//! LOD_BIAS or MIN_LOD, the half-border modes, the border colour table (type 3), integer
+//! formats, A16 and D16, cube and 3D images.
+
+use super::error::{RuleError, RuleResult};
+use super::image::{dmask_needed, read_texel, slots, texel, Coord, Mimg, DIMS};
+use super::image_desc::{ImgType, Tsharp};
+use super::image_format::{self, one, ImgFormat};
+use super::mem_format::{self, D16Form};
+use super::operands::Ctx;
+use super::regs::Lowerer;
+use crate::build::{Fmt, Tiny};
+use crate::ir::{Convert, FloatBin, FloatUn, Handle, IntBin, IntCmp, Ty};
+use rdnaprobe_isa::Round;
+
+/// Which sampling instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Sample {
+    /// image_gather4_lz: the four texels of the bilinear footprint, one component each.
+    pub(super) gather: bool,
+    /// The `_o` forms: a packed texel offset before the coordinates.
+    pub(super) offset: bool,
+}
+
+impl Sample {
+    pub(super) const fn new(gather: bool, offset: bool) -> Sample {
+        Sample { gather, offset }
+    }
+}
+
+/// The S# fields sampling reads (word0..3, after the public register definitions of Mesa's
+/// `sid.h` and ROCm's `resource_nv.h`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Ssharp {
+    /// CLAMP_X, CLAMP_Y (word0 2:0, 5:3).
+    pub(super) clamp: [u32; 2],
+    pub(super) max_aniso: u32,
+    pub(super) force_unnormalized: bool,
+    pub(super) trunc_coord: bool,
+    pub(super) filter_mode: u32,
+    pub(super) min_lod: u32,
+    pub(super) lod_bias: u32,
+    pub(super) mag_filter: u32,
+    pub(super) min_filter: u32,
+    pub(super) border_type: u32,
+}
+
+impl Ssharp {
+    pub(super) fn decode(w: &[u32; 4]) -> Ssharp {
+        Ssharp {
+            clamp: [w[0] & 7, w[0] >> 3 & 7],
+            max_aniso: w[0] >> 9 & 7,
+            force_unnormalized: w[0] >> 15 & 1 != 0,
+            trunc_coord: w[0] >> 27 & 1 != 0,
+            filter_mode: w[0] >> 29 & 3,
+            min_lod: w[1] & 0xfff,
+            lod_bias: w[2] & 0x3fff,
+            mag_filter: w[2] >> 20 & 3,
+            min_filter: w[2] >> 22 & 3,
+            border_type: w[3] >> 30,
+        }
+    }
+
+    /// Whether the S# asks only for what this module models; the filter is bilinear when
+    /// true.
+    fn bilinear(&self) -> RuleResult<bool> {
+        let refuse = |what: &str| Err(RuleError::not_measured(format!("image sample: {what}")));
+        if self.mag_filter != self.min_filter {
+            return refuse(
+                "XY_MAG_FILTER and XY_MIN_FILTER differ (which one LOD 0 takes is not measured)",
+            );
+        }
+        if self.mag_filter > 1 || self.max_aniso != 0 {
+            return refuse("anisotropic filtering is not modelled");
+        }
+        if self.filter_mode != 0 {
+            return refuse("FILTER_MODE min/max (a reduction filter) is not modelled");
+        }
+        if self.trunc_coord {
+            return refuse("TRUNC_COORD is not measured");
+        }
+        if self.lod_bias != 0 || self.min_lod != 0 {
+            return refuse("an S# LOD_BIAS or MIN_LOD at LOD 0 is not measured");
+        }
+        if let Some(&m) = self.clamp.iter().find(|&&m| m == 4 || m == 5) {
+            return refuse(&format!(
+                "the half-border addressing mode {m} is not modelled"
+            ));
+        }
+        if self.border_type == 3 && self.clamp.iter().any(|&m| m >= 6) {
+            return refuse("the border colour table (BORDER_COLOR_TYPE 3) is not modelled");
+        }
+        Ok(self.mag_filter == 1)
+    }
+
+    /// The border colour's component `k` (X..W) as f32 bits.
+    fn border(&self, k: usize) -> u32 {
+        match (self.border_type, k) {
+            (2, _) | (1, 3) => 0x3f80_0000,
+            _ => 0,
+        }
+    }
+}
+
+/// What the DIM's coordinates address on a T# of type `ty` for a sample: the type's own
+/// coordinates, or a 2D DIM through a 1D T# (the second coordinate ignored, measured).
+/// rule: image-sample-dim
+fn plan(ty: ImgType, dim: usize, gather: bool) -> RuleResult<Vec<Coord>> {
+    use Coord::*;
+    let name = DIMS[dim].0;
+    Ok(match (ty, name) {
+        (ImgType::D2, "2D") => vec![X, Y],
+        (ImgType::D2Array, "2D_ARRAY") => vec![X, Y, Layer],
+        (ImgType::D1, "1D") if !gather => vec![X],
+        (ImgType::D1Array, "1D_ARRAY") if !gather => vec![X, Layer],
+        (ImgType::D1, "2D") if !gather => vec![X, Ignored],
+        (ImgType::Cube | ImgType::D3, _) => {
+            return Err(RuleError::not_modelled(format!(
+                "image sample: a {} T# (cube and 3D sampling are not modelled)",
+                ty.name()
+            )))
+        }
+        _ => {
+            return Err(RuleError::not_measured(format!(
+                "image sample: DIM {name} through a {} T#{}",
+                ty.name(),
+                if gather { " (gather4)" } else { "" }
+            )))
+        }
+    })
+}
+
+/// One axis's taps: texel indices (in range for the address), whether each reads the texel
+/// (false: the border colour) and their weights out of 256.
+struct Axis {
+    taps: Vec<(Handle, Handle, Handle)>,
+}
+
+/// `f32(a op b)` of f32 bits `a` and an f64 `b`: exact in f64, rounded to nearest even.
+fn f32_op(l: &mut Lowerer, op: FloatBin, a: Handle, b: Handle) -> Handle {
+    let af = l.b.f32_to_f64_exact(a);
+    let r = l.b.fb(op, af, b);
+    l.b.round_to(Fmt::F32, r, None, Round::NearestEven, false, Tiny::Result)
+}
+
+/// The axis of coordinate `u` (f32 bits) over `size` texels.
+#[allow(clippy::too_many_arguments)]
+fn axis(
+    l: &mut Lowerer,
+    mode: u32,
+    u: Handle,
+    size: u32,
+    unnorm: bool,
+    offset: Option<Handle>,
+    bilinear: bool,
+) -> Axis {
+    let nan = l.b.is_nan(Fmt::F32, u);
+    let zero = l.b.c32(0);
+    let mut x = l.b.sel(nan, zero, u);
+    if !unnorm {
+        let n = l.b.cf64(f64::from(size));
+        // exact in f64: 24 by 15 significant bits
+        x = f32_op(l, FloatBin::Mul, x, n);
+    }
+    if let Some(off) = offset {
+        // rule: image-sample-unnorm-offset
+        let o = l.b.cvt(Convert::S32ToF64, off, Ty::F64);
+        x = f32_op(l, FloatBin::Add, x, o);
+    }
+    if bilinear {
+        let h = l.b.cf64(0.5);
+        x = f32_op(l, FloatBin::Sub, x, h);
+    }
+    // floor, clamped to +-2^24 (beyond that an f32 is an integer and no mode tells them apart
+    // from the clamp), as a signed U32
+    let xf = l.b.f32_to_f64_exact(x);
+    let bits = l.b.bits_of_f64(xf);
+    let fl = l.b.round_integral(Fmt::F64, FloatUn::Floor, bits);
+    let fl = l.b.f64_of(fl);
+    let (lo, hi) = (l.b.cf64(-16_777_216.0), l.b.cf64(16_777_216.0));
+    let below = l.b.fcmp(crate::ir::FloatCmp::OrdLt, fl, lo);
+    let fl_c = l.b.sel(below, lo, fl);
+    let above = l.b.fcmp(crate::ir::FloatCmp::OrdGt, fl_c, hi);
+    let fl_c = l.b.sel(above, hi, fl_c);
+    let i0 = l.b.cvt(Convert::F64ToS32, fl_c, Ty::U32);
+    if !bilinear {
+        let w = l.b.c32(256);
+        let (i, inside) = address_mode(l, mode, i0, size);
+        return Axis {
+            taps: vec![(i, inside, w)],
+        };
+    }
+    // w1 = round_even((x - floor(x)) * 256): the fraction is exact in f64
+    let frac = l.b.fb(FloatBin::Sub, xf, fl);
+    let c256 = l.b.cf64(256.0);
+    let scaled = l.b.fb(FloatBin::Mul, frac, c256);
+    let sb = l.b.bits_of_f64(scaled);
+    let r = l.b.round_integral(Fmt::F64, FloatUn::RoundEven, sb);
+    let r = l.b.f64_of(r);
+    let w1 = l.b.cvt(Convert::F64ToU32, r, Ty::U32);
+    let c256 = l.b.c32(256);
+    let w0 = l.b.sub(c256, w1);
+    let i1 = l.b.addc(i0, 1);
+    let (a, a_in) = address_mode(l, mode, i0, size);
+    let (b, b_in) = address_mode(l, mode, i1, size);
+    Axis {
+        taps: vec![(a, a_in, w0), (b, b_in, w1)],
+    }
+}
+
+/// The addressing mode `mode` (S# CLAMP_*) on the signed texel index `i` of a level `n`
+/// wide: the index to read (in `[0, n)`) and whether the texel is read (false: the border;
+/// rule: image-sample-addressing).
+fn address_mode(l: &mut Lowerer, mode: u32, i: Handle, n: u32) -> (Handle, Handle) {
+    let b = &mut l.b;
+    let yes = b.cb(true);
+    // i is within +-2^24 + 1: a bias of whole periods above 2^25 makes it non-negative
+    let wrap = |b: &mut crate::build::Builder, period: u32| {
+        let bias = u64::from(period) * (u64::from(1u32 << 25).div_ceil(u64::from(period)));
+        let shifted = b.addc(i, bias);
+        let p = b.c32(period);
+        b.ib(IntBin::RemU, shifted, p)
+    };
+    let clamp = |b: &mut crate::build::Builder, v: Handle| {
+        let neg = b.icmpc(IntCmp::LtS, v, 0);
+        let zero = b.c32(0);
+        let v = b.sel(neg, zero, v);
+        let last = b.c32(n - 1);
+        let past = b.icmp(IntCmp::GtS, v, last);
+        b.sel(past, last, v)
+    };
+    let mirror_once = |b: &mut crate::build::Builder| {
+        let neg = b.icmpc(IntCmp::LtS, i, 0);
+        let all = b.c32(u32::MAX);
+        let m = b.sub(all, i);
+        b.sel(neg, m, i)
+    };
+    match mode {
+        0 => (wrap(b, n), yes),
+        1 => {
+            let m = wrap(b, 2 * n);
+            let back = b.c32(2 * n - 1);
+            let folded = b.sub(back, m);
+            let upper = b.icmpc(IntCmp::GeU, m, u64::from(n));
+            (b.sel(upper, folded, m), yes)
+        }
+        2 => (clamp(b, i), yes),
+        3 => {
+            let m = mirror_once(b);
+            (clamp(b, m), yes)
+        }
+        6 | 7 => {
+            let v = if mode == 7 { mirror_once(b) } else { i };
+            let nonneg = b.icmpc(IntCmp::GeS, v, 0);
+            let below = b.icmpc(IntCmp::LtS, v, u64::from(n));
+            let inside = b.band(nonneg, below);
+            (clamp(b, v), inside)
+        }
+        _ => unreachable!("half-border modes are refused by Ssharp::bilinear"),
+    }
+}
+
+/// image_sample_lz(_o) and image_gather4_lz(_o) (see the module docs).
+pub(super) fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
+    let m = Mimg::new(l, c)?;
+    let t = m.tsharp(l)?;
+    let s = Ssharp::decode(&m.ssharp(l)?);
+    dmask_needed(&m)?;
+    let what = if form.gather { "gather4" } else { "sample" };
+    if m.a16 || m.d16 {
+        return Err(RuleError::not_measured(format!(
+            "image {what}: A16 and D16 (the f16 coordinates' and results' rounding) are not \
+             measured"
+        )));
+    }
+    if !t.format.float_valued() {
+        return Err(RuleError::not_measured(format!(
+            "image {what}: an integer format (UINT/SINT) is not measured"
+        )));
+    }
+    if t.min_lod != 0 {
+        return Err(RuleError::not_measured(format!(
+            "image {what}: a T# MIN_LOD at LOD 0 is not measured"
+        )));
+    }
+    if form.gather && m.dmask.count_ones() != 1 {
+        return Err(RuleError::not_measured(
+            "image gather4: a DMASK of other than one component",
+        ));
+    }
+    let bilinear = s.bilinear()? || form.gather;
+    let uses = plan(t.ty, m.dim, form.gather)?;
+    let first = usize::from(form.offset);
+    let offsets = if form.offset {
+        let o = m.coord(l, 0)?;
+        let field = |l: &mut Lowerer, at: u32| {
+            let v = l.b.shlc(o, 26 - at);
+            l.b.sarc(v, 26)
+        };
+        [Some(field(l, 0)), Some(field(l, 8))]
+    } else {
+        [None, None]
+    };
+    let unnorm = s.force_unnormalized || c.inst.field(rdnaprobe_isa::layout::Field::Unorm) != 0;
+    let level = t.levels[t.base_level as usize];
+    let mut axes: Vec<(Coord, Axis)> = Vec::new();
+    let mut layer = None;
+    for (i, &u) in uses.iter().enumerate() {
+        let v = m.coord(l, first + i)?;
+        match u {
+            Coord::X | Coord::Y => {
+                let k = usize::from(u == Coord::Y);
+                let size = if k == 0 { level.width } else { level.height };
+                let a = axis(l, s.clamp[k], v, size, unnorm, offsets[k], bilinear);
+                axes.push((u, a));
+            }
+            Coord::Layer => layer = Some(array_layer(l, &t, v)),
+            _ => {}
+        }
+    }
+    let f = t.format;
+    // the taps in the order (i0, j0), (i1, j0), (i0, j1), (i1, j1): each its converted
+    // components and its weight out of 65536
+    let mut taps: Vec<(Vec<Handle>, Handle)> = Vec::new();
+    let ys: Vec<(Handle, Handle, Handle)> = match axes.get(1) {
+        Some((_, a)) => a.taps.clone(),
+        None => vec![(l.b.c32(0), l.b.cb(true), l.b.c32(256))],
+    };
+    let xs = axes[0].1.taps.clone();
+    for &(y, y_in, wy) in &ys {
+        for &(x, x_in, wx) in &xs {
+            let mut coords = vec![(Coord::X, x)];
+            if axes.len() > 1 {
+                coords.push((Coord::Y, y));
+            }
+            if let Some(layer) = layer {
+                coords.push((Coord::Layer, layer));
+            }
+            let tx = texel(l, &t, &coords, None);
+            let inside = l.b.band(x_in, y_in);
+            let comps = texel_components(l, &f, &s, &tx, inside)?;
+            let w = l.b.ib(IntBin::Mul, wx, wy);
+            taps.push((comps, w));
+        }
+    }
+    let mut vals = Vec::new();
+    if form.gather {
+        // the footprint in the graphics APIs' order: (i0, j1), (i1, j1), (i1, j0), (i0, j0)
+        let slot = slots(m.dmask).next().expect("one DMASK bit");
+        for tap in [2, 3, 1, 0] {
+            vals.push(selected(l, &f, &t, slot, &taps[tap].0)?);
+        }
+    } else {
+        let blended: Vec<Handle> = (0..f.fmt.comps.len())
+            .map(|k| {
+                if bilinear {
+                    blend(l, &taps, k)
+                } else {
+                    taps[0].0[k]
+                }
+            })
+            .collect();
+        for slot in slots(m.dmask) {
+            vals.push(selected(l, &f, &t, slot, &blended)?);
+        }
+    }
+    mem_format::write_loaded(l, m.vdata, &vals, D16Form::No);
+    Ok(())
+}
+
+/// The view's layer of the f32 layer coordinate `v`: round to nearest even, clamped into
+/// `[0, layers - 1]` (a NaN reads as 0).
+fn array_layer(l: &mut Lowerer, t: &Tsharp, v: Handle) -> Handle {
+    let nan = l.b.is_nan(Fmt::F32, v);
+    let zero = l.b.c32(0);
+    let v = l.b.sel(nan, zero, v);
+    let vf = l.b.f32_to_f64_exact(v);
+    let bits = l.b.bits_of_f64(vf);
+    let r = l.b.round_integral(Fmt::F64, FloatUn::RoundEven, bits);
+    let r = l.b.f64_of(r);
+    let lo = l.b.cf64(0.0);
+    let hi = l.b.cf64(f64::from(t.layers() - 1));
+    let below = l.b.fcmp(crate::ir::FloatCmp::OrdLt, r, lo);
+    let r = l.b.sel(below, lo, r);
+    let above = l.b.fcmp(crate::ir::FloatCmp::OrdGt, r, hi);
+    let r = l.b.sel(above, hi, r);
+    l.b.cvt(Convert::F64ToU32, r, Ty::U32)
+}
+
+/// The texel's components converted as a load converts them (f32 bits), or the border
+/// colour's where `inside` is false.
+fn texel_components(
+    l: &mut Lowerer,
+    f: &ImgFormat,
+    s: &Ssharp,
+    tx: &super::image::Texel,
+    inside: Handle,
+) -> RuleResult<Vec<Handle>> {
+    let elem = read_texel(l, f, tx);
+    let mut out = Vec::with_capacity(f.fmt.comps.len());
+    for (k, &(o, w)) in f.fmt.comps.iter().enumerate() {
+        let raw = l.b.shrc(elem[usize::from(o / 32)], u32::from(o % 32));
+        let raw = l.b.andc(raw, mem_format::mask(w));
+        let v = image_format::load_component(l, f, k, raw, false)?;
+        let border = l.b.c32(s.border(k));
+        out.push(l.b.sel(inside, v, border));
+    }
+    Ok(out)
+}
+
+/// DST_SEL of slot `slot` over the components `comps`.
+fn selected(
+    l: &mut Lowerer,
+    f: &ImgFormat,
+    t: &Tsharp,
+    slot: usize,
+    comps: &[Handle],
+) -> RuleResult<Handle> {
+    Ok(match t.dst_sel[slot] {
+        0 => l.b.c32(0),
+        1 => one(l, f, false),
+        sel => *comps.get((sel - 4) as usize).ok_or_else(|| {
+            RuleError::not_measured(format!(
+                "image sample: DST_SEL {sel} selects a component the {}-component format lacks",
+                comps.len()
+            ))
+        })?,
+    })
+}
+
+/// Component `k` of the bilinear blend of `taps` (see the module docs).
+/// rule: image-sample-weights
+fn blend(l: &mut Lowerer, taps: &[(Vec<Handle>, Handle)], k: usize) -> Handle {
+    let b = &mut l.b;
+    let mut acc = b.cf64(0.0);
+    let mut first_nan = b.c32(0x7fc0_0000);
+    let mut any_nan = b.cb(false);
+    for (comps, w) in taps.iter().rev() {
+        let c = comps[k];
+        let used = b.nec(*w, 0);
+        let nan = b.is_nan(Fmt::F32, c);
+        let nan = b.band(nan, used);
+        let q = b.quiet(Fmt::F32, c);
+        first_nan = b.sel(nan, q, first_nan);
+        any_nan = b.bor(any_nan, nan);
+    }
+    for (comps, w) in taps {
+        let c = comps[k];
+        let used = b.nec(*w, 0);
+        let wf = b.cvt(Convert::U32ToF64, *w, Ty::F64);
+        let cf = b.f32_to_f64_exact(c);
+        let p = b.fb(FloatBin::Mul, wf, cf);
+        let z = b.cf64(0.0);
+        let p = b.sel(used, p, z);
+        acc = b.fb(FloatBin::Add, acc, p);
+    }
+    let scale = b.cf64(1.0 / 65536.0);
+    let v = b.fb(FloatBin::Mul, acc, scale);
+    let vb = b.bits_of_f64(v);
+    let sum_nan = b.is_nan(Fmt::F64, vb);
+    let zero = b.cf64(0.0);
+    let finite_or_inf = b.sel(sum_nan, zero, v);
+    let r = b.round_to(
+        Fmt::F32,
+        finite_or_inf,
+        None,
+        Round::NearestEven,
+        false,
+        Tiny::Result,
+    );
+    let dflt = b.c32(0x7fc0_0000);
+    let r = b.sel(sum_nan, dflt, r);
+    b.sel(any_nan, first_nan, r)
+}

@@ -1,0 +1,90 @@
+//! Sampling tests on the CPU model of a wave: a bilinear value worked out by hand from the
+//! 8-bit weights, and the S# and T# fields the model refuses (each with its kind of error).
+
+use super::image_tests::{lower_img, mem, run, s_in, tsharp};
+use super::*;
+
+/// s_in with the T# `t` at s24 and the S# `s` at s[4:7].
+fn with_sampler(t: [u32; 8], s: [u32; 4]) -> Vec<u32> {
+    let mut v = s_in(t);
+    v[4..8].copy_from_slice(&s);
+    v
+}
+
+/// An S#: CLAMP_X/Y `mode`, XY_MAG/MIN_FILTER `filter`.
+fn ssharp(mode: u32, filter: u32) -> [u32; 4] {
+    [mode | mode << 3, 0, filter << 20 | filter << 22, 0]
+}
+
+const SAMPLE_2D: &str =
+    "image_sample_lz v10, v[4:5], s[24:31], s[4:7] dmask:0x1 dim:SQ_RSRC_IMG_2D";
+
+#[test]
+fn bilinear_blends_four_texels_with_8_bit_weights() {
+    // a 2 x 2 R8_UNORM image (format 1): texels 0, 255 / 51, 204 (0, 1 / 0.2, 0.8)
+    let t = tsharp(1, 9, 2, 2, 0, 0, 0);
+    let m = mem(&[(0, 0xff00), (64, 0xcc33)]);
+    let s = with_sampler(t, ssharp(2, 1));
+    // u = 0.55 -> x = f32(1.1) - 0.5 = 0.6 (f32), frac 0.6 -> w1 = round(153.6) = 154;
+    // v = 0.5 -> y = 0.5: w1 = 128
+    let u = 0.55f32.to_bits();
+    let v = 0.5f32.to_bits();
+    let (out, _) = run(SAMPLE_2D, &s, |_| [u, v, 0, 0, 0, 0], &m);
+    // the texels convert as UNORM loads do (51/255 = 0.2 and 204/255 = 0.8 rounded to f32);
+    // weights x: 102 and 154, y: 128 and 128
+    let c = |q: f64| (q as f32) as f64;
+    let want_exact =
+        (154.0 * 128.0 + 102.0 * 128.0 * c(51.0 / 255.0) + 154.0 * 128.0 * c(204.0 / 255.0))
+            / 65536.0;
+    assert_eq!(out.lanes[0][0], (want_exact as f32).to_bits());
+    // point sampling reads texel floor(1.1) = 1 of row 1: 204/255
+    let s = with_sampler(t, ssharp(2, 0));
+    let (out, _) = run(SAMPLE_2D, &s, |_| [u, v, 0, 0, 0, 0], &m);
+    assert_eq!(out.lanes[0][0], ((204.0f64 / 255.0) as f32).to_bits());
+}
+
+#[test]
+fn what_the_model_does_not_know_is_refused_with_the_reason() {
+    let t = tsharp(1, 9, 2, 2, 0, 0, 0);
+    let err = |s: [u32; 4], t: [u32; 8], text: &str| {
+        let e = lower_img(text, &with_sampler(t, s)).expect_err("refused");
+        e.to_string()
+    };
+    // magnification and minification filters that differ
+    let mixed = [2 | 2 << 3, 0, 1 << 20, 0];
+    assert!(err(mixed, t, SAMPLE_2D).contains("XY_MAG_FILTER and XY_MIN_FILTER differ"));
+    // a half-border addressing mode
+    assert!(err(ssharp(4, 0), t, SAMPLE_2D).contains("half-border"));
+    // the border colour table
+    let table = [6 | 6 << 3, 0, 0, 3 << 30];
+    assert!(err(table, t, SAMPLE_2D).contains("BORDER_COLOR_TYPE 3"));
+    // an integer format (8_UINT, format 5)
+    let uint = tsharp(5, 9, 2, 2, 0, 0, 0);
+    assert!(err(ssharp(2, 0), uint, SAMPLE_2D).contains("integer format"));
+    // a cube T#
+    let cube = tsharp(1, 11, 2, 2, 5, 0, 0);
+    let text = "image_sample_lz v10, v[4:6], s[24:31], s[4:7] dmask:0x1 dim:SQ_RSRC_IMG_CUBE";
+    assert!(err(ssharp(2, 0), cube, text).contains("cube and 3D sampling are not modelled"));
+    // a gather with two components (the assembler refuses the text, as llvm-mc-19 does: the
+    // word is patched)
+    let text = "image_gather4_lz v[10:13], v[4:5], s[24:31], s[4:7] dmask:0x1 dim:SQ_RSRC_IMG_2D";
+    let mut words = rdnaprobe_isa::assemble(text).unwrap();
+    words[0] |= 0x3 << 8;
+    let e = lower_wave_words_sgprs(
+        &words,
+        FloatMode::DEFAULT,
+        Wave::W32,
+        Target::Gfx1030,
+        4096,
+        Some(&crate::wave::sgprs_in(&with_sampler(t, ssharp(2, 0)))),
+    )
+    .expect_err("refused");
+    assert!(
+        e.to_string()
+            .contains("a DMASK of other than one component"),
+        "{e}"
+    );
+    // the other suffixes stay unlowered
+    let text = "image_sample_l v10, v[4:6], s[24:31], s[4:7] dmask:0x1 dim:SQ_RSRC_IMG_2D";
+    assert!(err(ssharp(2, 0), t, text).contains("not modelled"));
+}

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Writes datasets/wave/image_samples.csv: hand-computed waves for image_sample_lz(_o) and
+image_gather4_lz(_o) (docs/dataset-format.md, Images, "Sampling at LOD 0"): point and bilinear
+filtering, every addressing mode the model takes, border colours, unnormalized coordinates
+(the S#'s FORCE_UNNORMALIZED and the instruction's UNORM), texel offsets, 1D, 2D, arrays, a 2D
+DIM through a 1D T#, DST_SEL, and the gather's footprint. The expected values are worked out
+here from the rules in exact fractions (imagelib.sample_lz), not by the recompiler, and are not
+a hardware capture: the weights, the blend's arithmetic and the addressing follow the rules
+docs/semantics.md lists as chosen, not measured (image-sample-weights, image-sample-addressing).
+The T# is in s[8:15] and the S# in s[0:3] (the registers the HIP wave kernel loads).
+Usage: scripts/sample-fixtures.py datasets/wave/image_samples.csv"""
+import struct
+import sys
+
+from imagelib import *  # noqa: F401,F403 (the shared fixture helpers)
+
+rows = []
+
+
+def fb(x):
+    """f32 bits of a Python float."""
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+# coordinates that straddle texel centres and edges, fall outside [0, 1] on both sides, and
+# hit the exact quarter and eighth points, one per lane
+US = [0.0, 0.03125, 0.0625, 0.1, 0.125, 0.2, 0.25, 0.3, 0.33, 0.375, 0.4, 0.45, 0.5, 0.55, 0.6,
+      0.6875, 0.7, 0.75, 0.8, 0.875, 0.9, 0.95, 0.99, 1.0, 1.05, 1.3, -0.05, -0.3, -1.1, 2.2, 1e-8, -0.6]
+VS = [0.0, 0.5, 0.25, 0.9, 1.2, -0.2, 0.7, 0.33]
+
+
+def coord_uv(l):
+    return [fb(US[l]), fb(VS[l % 8])]
+
+
+def sample_wave(wid, text, t, s, fill, note, coords=coord_uv, off=None, unorm=False, dmask=0xf,
+                gather=False, size=4096):
+    img = image_of(t, size, fill)
+    ins = (lambda l: [off(l)] + coords(l)) if off else coords
+    offs = (lambda l: (sx(off(l) & 63, 6), sx(off(l) >> 8 & 63, 6))) if off else (lambda l: (None, None))
+    case(rows, wid, text, 32, t, (img.region.dwords(),), ins,
+         lambda l: sample_lz(img, s, coords(l), offs(l), unorm, dmask, gather), note, ssamp=s)
+
+
+RGBA8 = 56
+T2 = lambda fmt=RGBA8, w=8, h=4, **k: tsharp(fmt, D2, w, h, **k)
+S2D = "image_sample_lz v[10:13], v[4:5], s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_2D"
+
+# -- point and bilinear, each addressing mode (X and Y alike; the borders' three colours) -------
+for mode, name, border in [(0, "wrap", 0), (1, "mirror", 0), (2, "clamp", 0), (3, "mirror_once", 0),
+                           (6, "border_black", 0), (6, "border_opaque", 1), (7, "mirror_once_border", 2)]:
+    for bil in (False, True):
+        f = "bilinear" if bil else "point"
+        sample_wave(f"sample_lz_{f}_{name}", S2D, T2(), ssharp(mode, mode, bil, border=border),
+                    lambda im: fill_pattern(im, 21), f"image_sample_lz {f}, CLAMP_X/Y {mode}, border type {border}: "
+                    "RGBA8 UNORM 8 x 4, coordinates in and past [0, 1]")
+
+# -- formats: float, snorm, 16-bit, packed, sRGB (bilinear, clamp) ------------------------------
+for fmt, name in [(22, "r32_float"), (29, "rg16_float"), (57, "rgba8_snorm"), (23, "rg16_unorm"),
+                  (133, "b5g6r5_unorm"), (130, "rgba8_srgb"), (65, "rgba16_unorm")]:
+    n = len(FORMATS[fmt][1])
+    sel = 0xfac if n == 4 else [0, 0x004, 0x02c, 0x1ac][n] | 1 << 9
+
+    def fill(im, fmt=fmt):
+        if fmt == 22:  # finite f32 texels of mixed sign and size
+            vals = [1.5, -2.25, 1e-3, 300.0, -0.0, 7.0, 1e10, -1e-10]
+            for y in range(4):
+                for x in range(8):
+                    im.region.put(im.addr(x, y), fb(vals[(3 * x + y) % 8] * (1 + x / 16)), 4)
+        else:
+            fill_pattern(im, 33 + fmt)
+    sample_wave(f"sample_lz_bilinear_{name}", S2D.replace("dmask:0xf", f"dmask:0x{(1 << n) - 1:x}")
+                .replace("v[10:13]", "v10" if n == 1 else f"v[10:{9 + n}]"),
+                T2(fmt, dst_sel=sel), ssharp(2, 0, True), fill,
+                f"image_sample_lz bilinear of format {fmt}: the converted texels blended with 8-bit weights, "
+                "clamp in x, wrap in y", dmask=(1 << n) - 1)
+
+# -- point sampling passes NaN, infinity and denormal texels unchanged -------------------------
+specials = [0x7fc00001, 0x7f800000, 0xff800000, 0x00000001, 0x807fffff, 0x3f800000, 0x80000000, 0x7f7fffff]
+sample_wave("sample_lz_point_special_texels", S2D.replace("v[10:13]", "v10").replace("dmask:0xf", "dmask:0x1"),
+            T2(22, dst_sel=0x4 | 1 << 9), ssharp(0, 0, False),
+            lambda im: [im.region.put(im.addr(x, y), specials[(x + y) % 8], 4) for y in range(4) for x in range(8)],
+            "image_sample_lz point of R32_FLOAT: a NaN (payload kept), infinities and denormals read back as stored",
+            dmask=1)
+
+# -- unnormalized coordinates: the S#'s FORCE_UNNORMALIZED and the instruction's UNORM bit ------
+UX = [0.0, 0.5, 1.0, 1.25, 1.5, 2.75, 3.5, 7.5, 7.9, 8.0, 8.5, -0.5, -1.0, 3.999, 4.0, 6.2] * 2
+unc = lambda l: [fb(UX[l]), fb([0.5, 1.5, 2.25, 3.9, -0.7, 4.5, 0.0, 1.0][l % 8])]
+sample_wave("sample_lz_unnormalized_s", S2D, T2(), ssharp(2, 2, True, unnorm=True),
+            lambda im: fill_pattern(im, 44), "FORCE_UNNORMALIZED: coordinates in texels, bilinear, clamp",
+            coords=unc)
+sample_wave("sample_lz_unnormalized_unorm_bit", S2D + " unorm", T2(), ssharp(0, 1, False),
+            lambda im: fill_pattern(im, 45), "the UNORM bit: coordinates in texels, point, wrap x, mirror y",
+            coords=unc, unorm=True)
+
+# -- texel offsets (_o): added to the f32 coordinate before the addressing mode ---------------
+OFFS = [0, 1, 2, 0x3f, 0x3e, 0x20, 0x1f, 0x100, 0x3f00, 0x0101, 0x3f3f, 0x0203]
+
+
+def offset_of(l):
+    return OFFS[l % len(OFFS)]
+
+
+S2DO = "image_sample_lz_o v[10:13], v[4:6], s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_2D"
+sample_wave("sample_lz_o_bilinear_clamp", S2DO, T2(), ssharp(2, 2, True), lambda im: fill_pattern(im, 51),
+            "image_sample_lz_o: signed 6-bit texel offsets (x 5:0, y 13:8), bilinear, clamp", off=offset_of)
+sample_wave("sample_lz_o_unnormalized_border", S2DO, T2(), ssharp(6, 6, True, unnorm=True, border=2),
+            lambda im: fill_pattern(im, 52),
+            "image_sample_lz_o on unnormalized coordinates: the offset before the border test [N-IMG-UNORM-OFFSET]",
+            coords=unc, off=offset_of)
+
+# -- 1D, 1D array, 2D array (layers by round to nearest even, clamped) -------------------------
+sample_wave("sample_lz_1d_bilinear_wrap", "image_sample_lz v[10:13], v4, s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_1D",
+            tsharp(RGBA8, D1, 16), ssharp(0, 0, True), lambda im: fill_pattern(im, 61),
+            "1D, bilinear, wrap", coords=lambda l: [fb(US[l])])
+LAYERS = [0.0, 0.5, 1.5, 2.5, 0.49, 1.51, -1.0, 7.0, 2.0, 1.0, 3.2, -0.5]
+sample_wave("sample_lz_1d_array_point", "image_sample_lz v[10:13], v[4:5], s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_1D_ARRAY",
+            tsharp(RGBA8, D1A, 8, depth=3, base_array=1), ssharp(2, 2, False),
+            lambda im: fill_pattern(im, 62, slices=4), "1D array, BASE_ARRAY 1: the layer rounded to nearest even, "
+            "clamped into the view's 3 layers", coords=lambda l: [fb(US[l]), fb(LAYERS[l % 12])])
+sample_wave("sample_lz_2d_array_bilinear", "image_sample_lz v[10:13], v[4:6], s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_2D_ARRAY",
+            tsharp(RGBA8, D2A, 4, 4, depth=2), ssharp(1, 3, True), lambda im: fill_pattern(im, 63, slices=3),
+            "2D array, bilinear, mirror x, mirror-once y", coords=lambda l: coord_uv(l) + [fb(LAYERS[l % 12])], size=8192)
+
+# -- a 2D DIM through a 1D T#: the first coordinate alone [N-IMG-2D-ON-1D-SAMPLE] --------------
+for mode in (0, 2, 6):
+    sample_wave(f"sample_lz_2d_dim_on_1d_{mode}", S2D, tsharp(RGBA8, D1, 16), ssharp(mode, mode, False),
+                lambda im: fill_pattern(im, 64), "image_sample_lz DIM 2D through a 1D T#: point, the y coordinate "
+                f"ignored (measured on gfx1036 for wrap, clamp and border); CLAMP_X {mode}")
+
+# -- DST_SEL on a bilinear result, and a partial DMASK -----------------------------------------
+sample_wave("sample_lz_dst_sel", S2D.replace("v[10:13]", "v[10:12]").replace("dmask:0xf", "dmask:0xb"),
+            T2(dst_sel=7 | 5 << 3 | 1 << 6 | 4 << 9), ssharp(2, 2, True), lambda im: fill_pattern(im, 71),
+            "DST_SEL W,Y,1,X with DMASK 0xb: the blended components selected after filtering", dmask=0xb)
+
+# -- special coordinates: NaN reads as 0, infinities clamp --------------------------------------
+SPC = [0x7fc00000, 0x7f800000, 0xff800000, 0x80000000, 0x00000001, 0x3f7fffff, 0x3f800001, 0xbf800000]
+sample_wave("sample_lz_special_coordinates", S2D, T2(), ssharp(6, 2, True, border=1), lambda im: fill_pattern(im, 72),
+            "NaN coordinates read as 0; +-infinity, -0, a denormal and the neighbours of 1.0; border x, clamp y",
+            coords=lambda l: [SPC[l % 8], SPC[l // 4 % 8]])
+
+# -- gather4: the footprint (i0,j1), (i1,j1), (i1,j0), (i0,j0) of the component DMASK names -----
+for dmask in (1, 2, 4, 8):
+    sample_wave(f"gather4_lz_dmask{dmask}", f"image_gather4_lz v[10:13], v[4:5], s[8:15], s[0:3] dmask:0x{dmask:x} dim:SQ_RSRC_IMG_2D",
+                T2(), ssharp([0, 1, 2, 6][dmask.bit_length() - 1], 2, False, border=2), lambda im: fill_pattern(im, 81),
+                f"image_gather4_lz DMASK {dmask:#x}: the bilinear footprint's component, whatever the S# filter",
+                dmask=dmask, gather=True)
+sample_wave("gather4_lz_o_2d_array", "image_gather4_lz_o v[10:13], v[4:7], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY",
+            tsharp(RGBA8, D2A, 4, 4, depth=2), ssharp(0, 0, True), lambda im: fill_pattern(im, 82, slices=3),
+            "image_gather4_lz_o on a 2D array: offsets, wrap", coords=lambda l: coord_uv(l) + [fb(LAYERS[l % 12])],
+            off=offset_of, dmask=1, gather=True, size=8192)
+
+write(sys.argv[1], rows,
+      "scripts/sample-fixtures.py: hand-computed waves for image_sample_lz(_o) and image_gather4_lz(_o); "
+      "encodings from llvm-mc-19 -mcpu=gfx1030",
+      {"[N-IMG-UNORM-OFFSET]": "unnormalized texel offsets are added to the f32 coordinate before the "
+                               "addressing mode (notes, measured on gfx1035)",
+       "[N-IMG-2D-ON-1D-SAMPLE]": "image_sample_lz with DIM 2D through a 1D T# samples by the first coordinate "
+                                  "(notes, measured on gfx1036, point with wrap, clamp and border)"},
+      "Hand-computed from the model's sampling rules, most of them chosen, not measured (the 8-bit weights, "
+      "the blend's f64 arithmetic, the layer rounding, the border colour before DST_SEL): see "
+      "docs/semantics.md, image-sample-weights and image-sample-addressing.",
+      "none: rows computed from the sampling rules, not captured")
