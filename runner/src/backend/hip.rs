@@ -42,6 +42,8 @@ pub struct HipBackend {
     kernels: HashMap<(Vec<u32>, Mode), Result<Vec<u8>, Status>>,
     /// Per wave kernel: its code object, or the status its rows get.
     wave_kernels: HashMap<WaveKernel, Result<Vec<u8>, Status>>,
+    /// `--allow-hazards`: run the waves [`super::hazards`] refuses.
+    allow_hazards: bool,
 }
 
 /// Where the code objects run: the GPU through the worker process, or the CPU model in this
@@ -184,6 +186,7 @@ impl HipBackend {
             runtime,
             kernels: HashMap::new(),
             wave_kernels: HashMap::new(),
+            allow_hazards: false,
         })
     }
 
@@ -225,6 +228,7 @@ impl HipBackend {
             runner: Runner::CpuModel(CpuProbe),
             kernels: HashMap::new(),
             wave_kernels: HashMap::new(),
+            allow_hazards: false,
         })
     }
 
@@ -292,6 +296,11 @@ fn failed(status: Status) -> RowResult {
 }
 
 impl Backend for HipBackend {
+    fn allow_hazards(&mut self) -> bool {
+        self.allow_hazards = true;
+        true
+    }
+
     fn producer(&self) -> Producer {
         let name = match self.runner {
             Runner::Worker(_) => "hip",
@@ -373,7 +382,7 @@ impl Backend for HipBackend {
     /// Waves with one kernel (body, mode, shape) run as one batch, in first-seen order.
     fn run_waves(&mut self, rows: &[Row], layout: &WaveLayout) -> WaveResults {
         let mut results = WaveResults::all(rows.len(), Status::Error("not scheduled".into()));
-        let waves = hip_wave::prepare(rows, layout, &mut results);
+        let waves = hip_wave::prepare(rows, layout, &mut results, self.allow_hazards);
         let mut order: Vec<&WaveKernel> = Vec::new();
         let mut groups: HashMap<&WaveKernel, Vec<usize>> = HashMap::new();
         for (i, w) in waves.iter().enumerate() {

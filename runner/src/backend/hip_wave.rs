@@ -31,8 +31,14 @@ pub struct HipWave {
 }
 
 /// Cuts `rows` into waves for the oracle. Waves that cannot run (no words, a bad mode or
-/// cell) get their status in `results` and are left out.
-pub fn prepare(rows: &[Row], layout: &WaveLayout, results: &mut WaveResults) -> Vec<HipWave> {
+/// cell, a hazard the user did not allow: [`super::hazards`]) get their status in `results`
+/// and are left out.
+pub fn prepare(
+    rows: &[Row],
+    layout: &WaveLayout,
+    results: &mut WaveResults,
+    allow_hazards: bool,
+) -> Vec<HipWave> {
     let waves = match group_waves(rows, layout) {
         Ok(w) => w,
         Err(e) => {
@@ -57,6 +63,12 @@ pub fn prepare(rows: &[Row], layout: &WaveLayout, results: &mut WaveResults) -> 
                 continue;
             }
         };
+        if let Some(why) = super::hazards::refusal(&first.encoding, &w.inputs.sgprs) {
+            if !allow_hazards {
+                results.fail(&w, &Status::Unsupported(format!("hazard: {why}")));
+                continue;
+            }
+        }
         let lanes = mode.wave.lanes();
         let (low, high) = w.inputs.sgprs.split_at(16);
         if let Some(k) = high.iter().position(|&d| d != 0) {
@@ -155,7 +167,7 @@ mod tests {
     fn waves_map_to_oracle_inputs() {
         let (rows, layout) = rows();
         let mut results = WaveResults::all(3, Status::Error("not scheduled".into()));
-        let waves = prepare(&rows, &layout, &mut results);
+        let waves = prepare(&rows, &layout, &mut results, false);
         assert_eq!(waves.len(), 2);
         let a = &waves[0];
         assert_eq!(a.kernel.0, [0x7e14_0281]);
@@ -196,10 +208,40 @@ mod tests {
     }
 
     #[test]
+    fn a_hazard_is_refused_unless_allowed() {
+        let (mut rows, layout) = rows();
+        // image_store_pck2 with a 32_32_32_32_FLOAT T# (format 77) in s[8:15]
+        let pck2 = rdnaprobe_isa::assemble(
+            "image_store_pck2 v0, v[4:5], s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm",
+        )
+        .unwrap();
+        let mut s_in = vec!["0x0"; 16];
+        s_in[9] = "0x04d00000";
+        let s_in = s_in.join(" ");
+        for r in &mut rows {
+            r.encoding = pck2.clone();
+        }
+        rows[0].extra[WaveCol::SIn as usize] = s_in;
+        let mut results = WaveResults::all(3, Status::Error("not scheduled".into()));
+        let waves = prepare(&rows, &layout, &mut results, false);
+        assert_eq!(
+            waves.len(),
+            1,
+            "wave b, whose s_in gives a T# of format 0, runs"
+        );
+        let Status::Unsupported(why) = &results.rows[0].status else {
+            panic!("{:?}", results.rows[0].status)
+        };
+        assert!(why.starts_with("hazard: image_store_pck2"), "{why}");
+        let mut results = WaveResults::all(3, Status::Error("not scheduled".into()));
+        assert_eq!(prepare(&rows, &layout, &mut results, true).len(), 2);
+    }
+
+    #[test]
     fn results_go_back_to_the_rows_and_unfinished_waves_fail() {
         let (rows, layout) = rows();
         let mut results = WaveResults::all(3, Status::Error("not scheduled".into()));
-        let waves = prepare(&rows, &layout, &mut results);
+        let waves = prepare(&rows, &layout, &mut results, false);
         let lanes: Vec<[u32; 16]> = (0..32u32).map(|l| [l * 10; 16]).collect();
         let done = WaveResult {
             lanes,
@@ -241,7 +283,7 @@ mod tests {
         let ds = rdnaprobe_dataset::read_dataset(std::path::Path::new(path)).unwrap();
         let layout = WaveLayout::from_columns(&ds.extra_columns).unwrap();
         let mut results = WaveResults::all(ds.rows.len(), Status::Error("not scheduled".into()));
-        let waves = prepare(&ds.rows, &layout, &mut results);
+        let waves = prepare(&ds.rows, &layout, &mut results, false);
         assert!(waves.len() >= 10);
         assert!(waves.iter().all(|w| w.input.mem_bytes > 0));
         let mut kernels: Vec<&WaveKernel> = waves.iter().map(|w| &w.kernel).collect();

@@ -54,6 +54,12 @@ pub trait Backend {
     /// Runs `rows`; the result has one entry per row, in order.
     fn run(&mut self, rows: &[Row]) -> Vec<RowResult>;
 
+    /// Lets the backend run what its hazard list refuses ([`hazards`]); false where the
+    /// backend has no such list (only `hip` runs on a GPU that a body can hang).
+    fn allow_hazards(&mut self) -> bool {
+        false
+    }
+
     /// Runs the rows of a wave dataset (docs/dataset-format.md, "Wave contract"): consecutive
     /// rows with one wave key are the lanes of one wave. `rows` holds whole waves.
     fn run_waves(&mut self, rows: &[Row], layout: &WaveLayout) -> WaveResults {
@@ -66,6 +72,7 @@ pub trait Backend {
 }
 
 pub mod cpu;
+pub mod hazards;
 pub mod hip;
 pub mod hip_wave;
 mod key;

@@ -21,6 +21,14 @@ pub mod report;
 pub mod store;
 pub mod sweep;
 
+/// `--allow-hazards`: lets `backend` run what its hazard list refuses; a note when the
+/// backend has none (only `hip` has one).
+pub fn allow_hazards(backend: &mut dyn crate::backend::Backend, allow: bool) {
+    if allow && !backend.allow_hazards() {
+        note!("--allow-hazards has no effect on this backend (only hip refuses hazards)");
+    }
+}
+
 /// Checks that the directory an output file goes into exists, so that a mistyped `-o` fails
 /// with one line naming the path before any work is done. (Commands whose `-o` is a
 /// directory create it instead.)

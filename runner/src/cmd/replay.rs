@@ -85,6 +85,10 @@ pub struct Args {
     /// Rows per backend call.
     #[arg(long, default_value_t = 4096)]
     pub batch: usize,
+    /// hip: run waves the hazard list refuses (instruction and format pairs known to hang the
+    /// GPU; docs/oracle.md, Hazards). The watchdog still makes a hung kernel a row error.
+    #[arg(long)]
+    pub allow_hazards: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -95,6 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return one_row::from_dataset(&args, id);
     }
     let mut backend = crate::backend::open(&args.backend)?;
+    super::allow_hazards(backend.as_mut(), args.allow_hazards);
     let started = Instant::now();
     let batch = args.batch.max(1);
     match &args.output {

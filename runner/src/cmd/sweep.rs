@@ -32,6 +32,10 @@ pub struct Args {
     /// Print the row count and the generators, run nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// hip: run waves the hazard list refuses (instruction and format pairs known to hang the
+    /// GPU; docs/oracle.md, Hazards). The watchdog still makes a hung kernel a row error.
+    #[arg(long)]
+    pub allow_hazards: bool,
 }
 
 /// Parses a spec file, assembling `asm` bodies with the project's assembler.
@@ -52,6 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     super::check_output_file(&args.output)?;
     let mut backend = crate::backend::open(&args.backend)?;
+    super::allow_hazards(backend.as_mut(), args.allow_hazards);
     let opts = Options {
         backend: args.backend.clone(),
         shard: args.shard,
