@@ -118,9 +118,11 @@ mod tests {
             .iter()
             .find(|f| f.family == Family::MIMG)
             .unwrap();
-        // the image loads, stores and image_get_resinfo; sampling, gathers and atomics are not
-        assert_eq!(mimg.lowered, 11, "{mimg:?}");
+        // the image loads, stores, image_get_resinfo, atomics, group loads, packed gathers and
+        // the LOD-0 sample and gather4; the other sampling suffixes and gathers are not
+        assert_eq!(mimg.lowered, 41, "{mimg:?}");
         assert!(c.unlowered.iter().any(|u| u.mnemonic == "image_sample"));
+        assert!(!c.unlowered.iter().any(|u| u.mnemonic == "image_sample_lz"));
         assert!(!c.unlowered.iter().any(|u| u.mnemonic == "image_load_mip"));
         assert!(c.unlowered.iter().any(|u| u.mnemonic == "ds_gws_init"));
         assert!(!c.unlowered.iter().any(|u| u.mnemonic == "ds_read_u8"));
