@@ -479,11 +479,11 @@ def gather4h_pck(img, u, v, dmask):
 
 # ---- sampling at LOD 0 (image_sample_lz, image_gather4_lz; docs/dataset-format.md, Images) ----
 
-def ssharp(clamp_x=2, clamp_y=2, bilinear=False, unnorm=False, border=0):
+def ssharp(clamp_x=2, clamp_y=2, bilinear=False, unnorm=False, border=0, compare=0):
     """An S#: the addressing modes, point or bilinear (magnification and minification alike),
-    FORCE_UNNORMALIZED and BORDER_COLOR_TYPE; everything else 0."""
+    FORCE_UNNORMALIZED, DEPTH_COMPARE_FUNC and BORDER_COLOR_TYPE; everything else 0."""
     f = int(bilinear)
-    return [clamp_x | clamp_y << 3 | int(unnorm) << 15, 0, f << 20 | f << 22, border << 30]
+    return [clamp_x | clamp_y << 3 | compare << 12 | int(unnorm) << 15, 0, f << 20 | f << 22, border << 30]
 
 
 def _rnd32(q):
@@ -560,9 +560,35 @@ def blend(taps, k):
     return _f32_bits_of_float(acc / 65536)
 
 
-def sample_lz(img, s, coords, off=(None, None), unorm=False, dmask=0xf, gather=False):
-    """What image_sample_lz (gather: image_gather4_lz) writes for the f32 coordinate bits
-    `coords` (x[, y][, layer]) through the T# of img and the S# s."""
+def compare_taps(img, s, taps, ref_bits):
+    """image_sample_c_lz's taps: 8-bit UNORM and sRGB compare to 0 (measured); otherwise
+    1.0 or 0.0 by `reference OP texel` on the first component (the S#'s DEPTH_COMPARE_FUNC), the
+    reference clamped to [0, 1] (UNORM) or [-1, 1] (SNORM), a NaN reference reading as 0."""
+    _, comps, num, srgb = FORMATS[img.fmt]
+    if num == "unorm" and all(w == 8 for _, w in comps):
+        return None
+    r = fval(ref_bits)
+    r = Fraction(0) if r is None else r
+    if num == "unorm":
+        r = min(max(r, 0), 1)
+    elif num == "snorm":
+        r = min(max(r, -1), 1)
+    fn = s[0] >> 12 & 7
+    out = []
+    for vals, w in taps:
+        t = fval(vals[0])
+        if t is None:
+            ok = fn in (5, 7)
+        else:
+            ok = [False, r < t, r == t, r <= t, r > t, r != t, r >= t, True][fn]
+        out.append(([0x3f800000 if ok else 0], w))
+    return out
+
+
+def sample_lz(img, s, coords, off=(None, None), unorm=False, dmask=0xf, gather=False, ref=None):
+    """What image_sample_lz (gather: image_gather4_lz; ref: image_sample_c_lz with the
+    reference's f32 bits) writes for the f32 coordinate bits `coords` (x[, y][, layer])
+    through the T# of img and the S# s."""
     unnorm = unorm or bool(s[0] >> 15 & 1)
     bilinear = gather or bool(s[2] >> 20 & 3)
     modes = [s[0] & 7, s[0] >> 3 & 7]
@@ -590,6 +616,11 @@ def sample_lz(img, s, coords, off=(None, None), unorm=False, dmask=0xf, gather=F
     def sel(slot, comps):
         d = img.t[3] >> (3 * slot) & 7
         return 0 if d == 0 else 0x3f800000 if d == 1 else comps[d - 4]
+    if ref is not None:
+        cmp = compare_taps(img, s, taps, ref)
+        if cmp is None:
+            return [0]
+        return [blend(cmp, 0) if bilinear else cmp[0][0][0]]
     if gather:
         slot = [i for i in range(4) if dmask >> i & 1][0]
         return [sel(slot, taps[t][0]) for t in (2, 3, 1, 0)]

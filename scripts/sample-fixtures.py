@@ -34,12 +34,14 @@ def coord_uv(l):
 
 
 def sample_wave(wid, text, t, s, fill, note, coords=coord_uv, off=None, unorm=False, dmask=0xf,
-                gather=False, size=4096):
+                gather=False, size=4096, ref=None, gfx="gfx1030", source=HAND):
     img = image_of(t, size, fill)
-    ins = (lambda l: [off(l)] + coords(l)) if off else coords
+    pre = ([off] if off else []) + ([ref] if ref else [])
+    ins = lambda l: [p(l) for p in pre] + coords(l)
     offs = (lambda l: (sx(off(l) & 63, 6), sx(off(l) >> 8 & 63, 6))) if off else (lambda l: (None, None))
     case(rows, wid, text, 32, t, (img.region.dwords(),), ins,
-         lambda l: sample_lz(img, s, coords(l), offs(l), unorm, dmask, gather), note, ssamp=s)
+         lambda l: sample_lz(img, s, coords(l), offs(l), unorm, dmask, gather, ref(l) if ref else None),
+         note, ssamp=s, gfx=gfx, source=source)
 
 
 RGBA8 = 56
@@ -150,10 +152,41 @@ sample_wave("gather4_lz_o_2d_array", "image_gather4_lz_o v[10:13], v[4:7], s[8:1
             "image_gather4_lz_o on a 2D array: offsets, wrap", coords=lambda l: coord_uv(l) + [fb(LAYERS[l % 12])],
             off=offset_of, dmask=1, gather=True, size=8192)
 
+# -- image_sample_c_lz: 8-bit UNORM and sRGB compare to 0 (measured); other formats compare, then
+# filter --------------------------------------------------------------------------------------
+REFS = [-0.5, 0.0, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 0.3, 0.9, -0.1, 0.6, 0.05, 0.45, 0.8, 0.2]
+ref_of = lambda l: fb(REFS[l % 16])
+SC = "image_sample_c_lz v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D"
+NOTES_SRC = "rdnaprobe datasets/wave/image_samples.csv: written from ../reference notes (see note)"
+for fmt, name in [(130, "rgba8_srgb"), (128, "r8_srgb"), (129, "rg8_srgb"), (56, "rgba8_unorm"), (1, "r8_unorm")]:
+    for func in (1, 3, 6, 7):
+        sample_wave(f"sample_c_lz_{name}_func{func}", SC, T2(fmt), ssharp(2, 2, func % 2 == 1, compare=func),
+                    lambda im, fmt=fmt: fill_pattern(im, 90 + fmt),
+                    f"image_sample_c_lz on 8-bit {'sRGB' if fmt > 127 else 'UNORM'} format {fmt}, DEPTH_COMPARE_FUNC "
+                    f"{func}: 0 for every reference and texel [N-IMG-COMPARE-8BIT]", ref=ref_of,
+                    gfx="gfx1035", source=NOTES_SRC, dmask=1)
+for fmt, name, bil, func in [(22, "r32_float", False, 1), (22, "r32_float", True, 3), (13, "r16_float", True, 6),
+                             (7, "r16_unorm", True, 1), (8, "r16_snorm", False, 4), (23, "rg16_unorm", True, 5)]:
+    def fill(im, fmt=fmt):
+        if fmt == 22:
+            vals = [0.0, 0.25, 0.5, 1.0, -0.5, 0.1, 0.75, 2.0]
+            for y in range(4):
+                for x in range(8):
+                    im.region.put(im.addr(x, y), fb(vals[(x + 3 * y) % 8]), 4)
+        else:
+            fill_pattern(im, 95 + fmt)
+    sample_wave(f"sample_c_lz_{name}_{'bilinear' if bil else 'point'}_func{func}", SC, T2(fmt),
+                ssharp(6, 2, bil, border=2, compare=func), fill,
+                f"image_sample_c_lz on format {fmt}: reference OP first component, the reference clamped for "
+                "UNORM/SNORM, the 0/1 results filtered; border x (opaque white), clamp y", ref=ref_of, dmask=1)
+
 write(sys.argv[1], rows,
       "scripts/sample-fixtures.py: hand-computed waves for image_sample_lz(_o) and image_gather4_lz(_o); "
       "encodings from llvm-mc-19 -mcpu=gfx1030",
-      {"[N-IMG-UNORM-OFFSET]": "unnormalized texel offsets are added to the f32 coordinate before the "
+      {"[N-IMG-COMPARE-8BIT]": "image_sample_c_lz on 8-bit sRGB (8, 8_8, 8_8_8_8) and 8-bit UNORM returns 0 for "
+                               "every compare function, references -0.5..1.5 and texel codes 0..255 (notes, "
+                               "measured on gfx1035)",
+       "[N-IMG-UNORM-OFFSET]": "unnormalized texel offsets are added to the f32 coordinate before the "
                                "addressing mode (notes, measured on gfx1035)",
        "[N-IMG-2D-ON-1D-SAMPLE]": "image_sample_lz with DIM 2D through a 1D T# samples by the first coordinate "
                                   "(notes, measured on gfx1036, point with wrap, clamp and border)"},

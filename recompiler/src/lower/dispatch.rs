@@ -1764,7 +1764,6 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::image_sample_c_l
         | Opcode::image_sample_c_b
         | Opcode::image_sample_c_b_cl
-        | Opcode::image_sample_c_lz
         | Opcode::image_sample_o
         | Opcode::image_sample_cl_o
         | Opcode::image_sample_d_o
@@ -1779,7 +1778,6 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::image_sample_c_l_o
         | Opcode::image_sample_c_b_o
         | Opcode::image_sample_c_b_cl_o
-        | Opcode::image_sample_c_lz_o
         | Opcode::image_gather4
         | Opcode::image_gather4_cl
         | Opcode::image_gather4_l
@@ -1833,6 +1831,8 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::image_sample_c_cd_cl_o_g16 => Unlowered(IMAGE),
         Opcode::image_sample_lz => lower!(image_sample::sample, Sample::new(false, false)),
         Opcode::image_sample_lz_o => lower!(image_sample::sample, Sample::new(false, true)),
+        Opcode::image_sample_c_lz => lower!(image_sample::sample, Sample::compare(false)),
+        Opcode::image_sample_c_lz_o => lower!(image_sample::sample, Sample::compare(true)),
         Opcode::image_gather4_lz => lower!(image_sample::sample, Sample::new(true, false)),
         Opcode::image_gather4_lz_o => lower!(image_sample::sample, Sample::new(true, true)),
         Opcode::image_gather4h_pck => Lower(image_group::gather4h_pck),

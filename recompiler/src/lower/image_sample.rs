@@ -32,8 +32,16 @@
 //! - an array's layer is `round_even(layer)` clamped into the view's layers;
 //! - LOD 0 is the T#'s BASE_LEVEL.
 //!
-//! Refused with the reason: implicit and explicit LOD, bias, derivatives and compare (the
-//! other suffixes); a magnification and minification filter that differ (which one LOD 0
+//! image_sample_c_lz(_o) compares (rule: image-sample-compare): on an 8-bit UNORM or sRGB
+//! image it returns 0 whatever the reference, texels and compare function (measured on
+//! gfx1035); on other formats each tap's first component is compared with the reference
+//! (`reference OP texel`, the S#'s DEPTH_COMPARE_FUNC; the reference clamped to [0, 1] for
+//! UNORM and [-1, 1] for SNORM, a border tap comparing the border colour's) and the 0.0/1.0
+//! results are filtered like texels (compare, then filter: the notes' 154/256 and 102/256 are
+//! such blends), not measured beyond that.
+//!
+//! Refused with the reason: implicit and explicit LOD, bias and derivatives (the other
+//! suffixes); a magnification and minification filter that differ (which one LOD 0
 //! takes is not measured), anisotropy, the min/max FILTER_MODE, TRUNC_COORD, a nonzero
 //! LOD_BIAS or MIN_LOD, the half-border modes, the border colour table (type 3), integer
 //! formats, A16 and D16, cube and 3D images.
@@ -56,11 +64,26 @@ pub(super) struct Sample {
     pub(super) gather: bool,
     /// The `_o` forms: a packed texel offset before the coordinates.
     pub(super) offset: bool,
+    /// The `_c` forms: a reference value (after the offset) compared with each tap.
+    pub(super) compare: bool,
 }
 
 impl Sample {
     pub(super) const fn new(gather: bool, offset: bool) -> Sample {
-        Sample { gather, offset }
+        Sample {
+            gather,
+            offset,
+            compare: false,
+        }
+    }
+
+    /// image_sample_c_lz(_o).
+    pub(super) const fn compare(offset: bool) -> Sample {
+        Sample {
+            gather: false,
+            offset,
+            compare: true,
+        }
     }
 }
 
@@ -79,6 +102,8 @@ pub(super) struct Ssharp {
     pub(super) mag_filter: u32,
     pub(super) min_filter: u32,
     pub(super) border_type: u32,
+    /// DEPTH_COMPARE_FUNC (word0 14:12): never, <, ==, <=, >, !=, >=, always.
+    pub(super) compare_func: u32,
 }
 
 impl Ssharp {
@@ -94,6 +119,7 @@ impl Ssharp {
             mag_filter: w[2] >> 20 & 3,
             min_filter: w[2] >> 22 & 3,
             border_type: w[3] >> 30,
+            compare_func: w[0] >> 12 & 7,
         }
     }
 
@@ -326,7 +352,19 @@ pub(super) fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     }
     let bilinear = s.bilinear()? || form.gather;
     let uses = plan(t.ty, m.dim, form.gather)?;
-    let first = usize::from(form.offset);
+    let mut first = usize::from(form.offset);
+    let reference = if form.compare {
+        if m.dmask != 1 {
+            return Err(RuleError::not_measured(
+                "image sample_c: a DMASK other than 0x1 (what the other slots return is not \
+                 measured)",
+            ));
+        }
+        first += 1;
+        Some(m.coord(l, first - 1)?)
+    } else {
+        None
+    };
     let offsets = if form.offset {
         let o = m.coord(l, 0)?;
         let field = |l: &mut Lowerer, at: u32| {
@@ -380,7 +418,9 @@ pub(super) fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
         }
     }
     let mut vals = Vec::new();
-    if form.gather {
+    if let Some(r) = reference {
+        vals.push(compare(l, &f, &s, &taps, r, bilinear));
+    } else if form.gather {
         // the footprint in the graphics APIs' order: (i0, j1), (i1, j1), (i1, j0), (i0, j0)
         let slot = slots(m.dmask).next().expect("one DMASK bit");
         for tap in [2, 3, 1, 0] {
@@ -462,6 +502,65 @@ fn selected(
             ))
         })?,
     })
+}
+
+/// image_sample_c_lz's one result (see the module docs).
+/// rule: image-sample-compare
+fn compare(
+    l: &mut Lowerer,
+    f: &ImgFormat,
+    s: &Ssharp,
+    taps: &[(Vec<Handle>, Handle)],
+    reference: Handle,
+    bilinear: bool,
+) -> Handle {
+    use crate::ir::FloatCmp;
+    use mem_format::Num;
+    let eight_bit_unorm = f.fmt.num == Num::Unorm && f.fmt.comps.iter().all(|&(_, w)| w == 8);
+    if eight_bit_unorm {
+        // measured: 0 for every compare function, reference and texel (8-bit UNORM and sRGB)
+        return l.b.c32(0);
+    }
+    let b = &mut l.b;
+    let nan = b.is_nan(Fmt::F32, reference);
+    let zero = b.c32(0);
+    let r = b.sel(nan, zero, reference);
+    let mut r = b.f32_to_f64_exact(r);
+    let bounds = match f.fmt.num {
+        Num::Unorm => Some((0.0, 1.0)),
+        Num::Snorm => Some((-1.0, 1.0)),
+        _ => None,
+    };
+    if let Some((lo, hi)) = bounds {
+        let (lo, hi) = (b.cf64(lo), b.cf64(hi));
+        let below = b.fcmp(FloatCmp::OrdLt, r, lo);
+        r = b.sel(below, lo, r);
+        let above = b.fcmp(FloatCmp::OrdGt, r, hi);
+        r = b.sel(above, hi, r);
+    }
+    let one = b.c32(0x3f80_0000);
+    let results: Vec<(Vec<Handle>, Handle)> = taps
+        .iter()
+        .map(|(comps, w)| {
+            let t = b.f32_to_f64_exact(comps[0]);
+            let pass = match s.compare_func {
+                0 => b.cb(false),
+                1 => b.fcmp(FloatCmp::OrdLt, r, t),
+                2 => b.fcmp(FloatCmp::OrdEq, r, t),
+                3 => b.fcmp(FloatCmp::OrdLe, r, t),
+                4 => b.fcmp(FloatCmp::OrdGt, r, t),
+                5 => b.fcmp(FloatCmp::UnordNe, r, t),
+                6 => b.fcmp(FloatCmp::OrdGe, r, t),
+                _ => b.cb(true),
+            };
+            (vec![b.sel(pass, one, zero)], *w)
+        })
+        .collect();
+    if bilinear {
+        blend(l, &results, 0)
+    } else {
+        results[0].0[0]
+    }
 }
 
 /// Component `k` of the bilinear blend of `taps` (see the module docs).
