@@ -223,3 +223,78 @@ fn a_scratch_body_gets_a_private_segment_on_all_targets() {
         }
     }
 }
+
+/// Image bodies as the image fixtures write them (llvm-mc-19 -mcpu=gfx1030 encodings): the T#
+/// relocation by the region address (`s_lshr_b64 s[40:41], s[16:17], 8; s_add_u32 s8, s8, s40;
+/// s_addc_u32 s9, s9, s41`), then one image instruction with the T# in s[8:15] and, for the
+/// samplers, the S# in s[0:3]: the registers the wave kernel sets from `s_in`.
+const IMAGE_BODIES: [(&str, [u32; 2]); 6] = [
+    // image_load v[10:13], v[4:5], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D
+    ("image_load", [0xf000_0f08, 0x0002_0a04]),
+    // image_store v[6:9], v[4:5], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D
+    ("image_store", [0xf020_0f08, 0x0002_0604]),
+    // image_sample_lz v[10:13], v[4:5], s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_2D
+    ("image_sample_lz", [0xf09c_0f08, 0x0002_0a04]),
+    // image_sample_c_lz v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D
+    ("image_sample_c_lz", [0xf0bc_0108, 0x0002_0a04]),
+    // image_gather4_lz v[10:13], v[4:5], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D
+    ("image_gather4_lz", [0xf11c_0108, 0x0002_0a04]),
+    // image_atomic_add v6, v[4:5], s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_2D glc
+    ("image_atomic_add", [0xf044_2108, 0x0002_0604]),
+];
+const RELOCATE: [u32; 3] = [0x90a8_8810, 0x8008_2808, 0x8209_2909];
+
+#[test]
+fn image_bodies_assemble_on_all_targets_with_their_resources_from_s_in() {
+    let name = "image_bodies_assemble_on_all_targets_with_their_resources_from_s_in";
+    let Some(comgr) = common::comgr_or_skip(name) else {
+        return;
+    };
+    let objdump = objdump_or_skip(name);
+    let mut checked = 0;
+    for target in Target::GFX103X {
+        for wave in [Wave::W32, Wave::W64] {
+            for (mnemonic, inst) in IMAGE_BODIES {
+                let body: Vec<u32> = RELOCATE.iter().chain(&inst).copied().collect();
+                let shape = WaveShape { wave, lds_bytes: 0 };
+                let what = format!("{mnemonic} {target} wave{}", wave.lanes());
+                let k = assemble_wave_probe(&comgr, target, &mode(wave, false), &shape, &body)
+                    .unwrap_or_else(|e| panic!("{what}: {e}"));
+                let elf = CodeObject::parse(&k.code_object).unwrap();
+                assert_eq!(elf.mach(), target.elf_mach(), "{what}");
+                let kd = elf.kernel_descriptor(KERNEL_NAME).unwrap();
+                assert_eq!(kd.kernarg_size as usize, WAVE_KERNARG_SIZE, "{what}");
+                assert_eq!(kd.wave32(), wave == Wave::W32, "{what}");
+                assert_eq!(kd.user_sgpr_enables(), 1 << 3, "{what}");
+                let Some(objdump) = objdump else {
+                    checked += 1;
+                    continue;
+                };
+                let insts = disassemble(objdump, target.name(), &k.code_object, mnemonic);
+                // s_in (the T# in s[8:15], the S# in s[0:3]) is loaded before the body, which
+                // is there verbatim: the relocation, then the image instruction
+                let s_in = position(&insts, "s_load_dwordx16", "s[0:15], s[100:101], 0x40");
+                let words: Vec<u32> = insts.iter().flat_map(|(_, _, w)| w.clone()).collect();
+                assert!(
+                    words.windows(body.len()).any(|w| w == body),
+                    "{what}: the body is not verbatim in the disassembly"
+                );
+                let image = insts
+                    .iter()
+                    .position(|(m, _, _)| m == mnemonic)
+                    .unwrap_or_else(|| panic!("{what}: no {mnemonic} in {insts:#?}"));
+                assert!(s_in < image, "{what}");
+                assert!(
+                    insts[image].1.contains("s[8:15]"),
+                    "{what}: {:?}",
+                    insts[image]
+                );
+                let samples = mnemonic.contains("sample") || mnemonic.contains("gather");
+                assert_eq!(insts[image].1.contains("s[0:3]"), samples, "{what}");
+                assert_eq!(insts[image - 3].0, "s_lshr_b64", "{what}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 7 * 2 * IMAGE_BODIES.len());
+}
