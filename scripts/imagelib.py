@@ -479,11 +479,13 @@ def gather4h_pck(img, u, v, dmask):
 
 # ---- sampling at LOD 0 (image_sample_lz, image_gather4_lz; docs/dataset-format.md, Images) ----
 
-def ssharp(clamp_x=2, clamp_y=2, bilinear=False, unnorm=False, border=0, compare=0):
+def ssharp(clamp_x=2, clamp_y=2, bilinear=False, unnorm=False, border=0, compare=0, mip=0, max_lod=0):
     """An S#: the addressing modes, point or bilinear (magnification and minification alike),
-    FORCE_UNNORMALIZED, DEPTH_COMPARE_FUNC and BORDER_COLOR_TYPE; everything else 0."""
+    FORCE_UNNORMALIZED, DEPTH_COMPARE_FUNC, BORDER_COLOR_TYPE, MIP_FILTER and MAX_LOD (u4.8);
+    everything else 0."""
     f = int(bilinear)
-    return [clamp_x | clamp_y << 3 | compare << 12 | int(unnorm) << 15, 0, f << 20 | f << 22, border << 30]
+    return [clamp_x | clamp_y << 3 | compare << 12 | int(unnorm) << 15, max_lod << 12,
+            f << 20 | f << 22 | mip << 26, border << 30]
 
 
 def _rnd32(q):
@@ -585,15 +587,59 @@ def compare_taps(img, s, taps, ref_bits):
     return out
 
 
-def sample_lz(img, s, coords, off=(None, None), unorm=False, dmask=0xf, gather=False, ref=None):
+def _coord0(bits):
+    v = fval(bits)
+    return Fraction(0) if v is None else v
+
+
+def lod_level(img, s, lod, coords_of, lane, extra_bits, unnorm):
+    """The level past BASE_LEVEL a point-mipmapped sample reads (`lod`: 'zero', 'implicit',
+    'explicit', 'clamp'): ceil(lod + 0.5) - 1 clamped to the view's levels and to the S#'s
+    MAX_LOD; the implicit LOD is log2 of the larger of the quad's two footprints (lane & ~3
+    top left, + 1 top right, + 2 bottom left; f32 differences, scaled by BASE_LEVEL's size,
+    squared and summed in f64), compared without a logarithm: it passes k - 0.5 when the
+    squared footprint passes 2^(2k - 1)."""
+    mip_filter = s[2] >> 26 & 3
+    if lod == "zero" or mip_filter == 0:
+        return 0
+    cap = math.ceil((s[1] >> 12 & 0xfff) / 256 + 0.5) - 1
+    top = min(cap, img.last_level - img.base_level)
+    extra = None if extra_bits is None else float(_coord0(extra_bits))
+    rho2 = None
+    if lod != "explicit":
+        quad = lane & ~3
+        w, h, _ = img.size(img.base_level)
+        rows = img.ty in (D2, D2A)
+        sums = [0.0, 0.0]
+        for ci, size in [(0, w)] + ([(1, h)] if rows else []):
+            tl = _coord0(coords_of(quad)[ci])
+            for d in (0, 1):
+                o = _coord0(coords_of(quad + 1 + d)[ci])
+                diff = o - tl
+                if isinstance(diff, float) and math.isnan(diff):
+                    dd = math.nan
+                else:
+                    dd = float(_rnd32(diff)) * (1 if unnorm else size)
+                sums[d] += dd * dd
+        rho2 = sums[1] if sums[1] > sums[0] else sums[0]
+    k = 0
+    for j in range(1, top + 1):
+        ok = rho2 is not None and rho2 > 2.0 ** (2 * j - 1)
+        ok = ok or (extra is not None and extra > j - 0.5)
+        k += int(ok)
+    return k
+
+
+def sample_lz(img, s, coords, off=(None, None), unorm=False, dmask=0xf, gather=False, ref=None, level=0):
     """What image_sample_lz (gather: image_gather4_lz; ref: image_sample_c_lz with the
     reference's f32 bits) writes for the f32 coordinate bits `coords` (x[, y][, layer])
-    through the T# of img and the S# s."""
+    through the T# of img and the S# s, reading level BASE_LEVEL + `level`."""
     unnorm = unorm or bool(s[0] >> 15 & 1)
     bilinear = gather or bool(s[2] >> 20 & 3)
     modes = [s[0] & 7, s[0] >> 3 & 7]
     btype = s[3] >> 30
-    w, h, _ = img.size(img.base_level)
+    lvl = img.base_level + level
+    w, h, _ = img.size(lvl)
     arrays = img.ty in (D1A, D2A)
     rows = img.ty in (D2, D2A)
     xs = sample_axis(coords[0], w, unnorm, off[0], bilinear, modes[0])
@@ -608,14 +654,15 @@ def sample_lz(img, s, coords, off=(None, None), unorm=False, dmask=0xf, gather=F
     taps = []
     for y, y_in, wy in ys:
         for x, x_in, wx in xs:
-            raw = img.region.get(img.addr(x, y, img.base_array + layer if arrays else 0, img.base_level), img.bpe)
+            raw = img.region.get(img.addr(x, y, img.base_array + layer if arrays else 0, lvl), img.bpe)
             comps = texel_comps(img, raw)
             vals = [load_conv(img.fmt, k, comps[k]) if (x_in and y_in) else _border(btype, k) for k in range(n)]
             taps.append((vals, wx * wy))
 
     def sel(slot, comps):
         d = img.t[3] >> (3 * slot) & 7
-        return 0 if d == 0 else 0x3f800000 if d == 1 else comps[d - 4]
+        one = 1 if FORMATS[img.fmt][2] in ("uint", "sint") else 0x3f800000
+        return 0 if d == 0 else one if d == 1 else comps[d - 4]
     if ref is not None:
         cmp = compare_taps(img, s, taps, ref)
         if cmp is None:

@@ -34,13 +34,16 @@ def coord_uv(l):
 
 
 def sample_wave(wid, text, t, s, fill, note, coords=coord_uv, off=None, unorm=False, dmask=0xf,
-                gather=False, size=4096, ref=None, gfx="gfx1030", source=HAND):
+                gather=False, size=4096, ref=None, gfx="gfx1030", source=HAND, lod="zero", extra=None):
     img = image_of(t, size, fill)
     pre = ([off] if off else []) + ([ref] if ref else [])
-    ins = lambda l: [p(l) for p in pre] + coords(l)
+    ins = lambda l: [p(l) for p in pre] + coords(l) + ([extra(l)] if extra else [])
     offs = (lambda l: (sx(off(l) & 63, 6), sx(off(l) >> 8 & 63, 6))) if off else (lambda l: (None, None))
+    texels = unorm or bool(s[0] >> 15 & 1)
+    level = lambda l: lod_level(img, s, lod, coords, l, extra(l) if extra else None, texels)
     case(rows, wid, text, 32, t, (img.region.dwords(),), ins,
-         lambda l: sample_lz(img, s, coords(l), offs(l), unorm, dmask, gather, ref(l) if ref else None),
+         lambda l: sample_lz(img, s, coords(l), offs(l), unorm, dmask, gather, ref(l) if ref else None,
+                             level(l)),
          note, ssamp=s, gfx=gfx, source=source)
 
 
@@ -180,10 +183,115 @@ for fmt, name, bil, func in [(22, "r32_float", False, 1), (22, "r32_float", True
                 f"image_sample_c_lz on format {fmt}: reference OP first component, the reference clamped for "
                 "UNORM/SNORM, the 0/1 results filtered; border x (opaque white), clamp y", ref=ref_of, dmask=1)
 
+# -- the level: point mipmapping by the quad's derivatives (no suffix), an explicit LOD (_l), the
+# derivatives clamped from below (_cl); a 16 x 16 RGBA8 image of 5 levels --------------------
+MIPS = lambda fmt=RGBA8: tsharp(fmt, D2, 16, 16, max_mip=4)
+STEPS = [0, 1, 1.5, 2, 2.9, 3, 4, 8]  # texels of level 0 per lane, one per quad
+MIP_S = lambda bil=False, **k: ssharp(2, 2, bil, mip=1, max_lod=0xf00, **k)
+mip_fill = lambda im: fill_pattern(im, 111)
+
+
+def quad_steps(along_y):
+    """Per lane (u, v) bits: quad q steps STEPS[q] texels of level 0 from lane to lane along x
+    (or y) from a base that moves with q."""
+    def c(l):
+        q, i = l // 4, l % 4
+        step = STEPS[q % 8] / 16
+        bu, bv = (0.7 + 1.3 * q) / 16, (2.5 + 0.9 * q) / 16
+        dx, dy = (i & 1), (i >> 1 & 1)
+        if along_y:
+            return [fb(bu + dy * step), fb(bv + dx * step)]
+        return [fb(bu + dx * step), fb(bv + dy * step)]
+    return c
+
+
+S2DI = "image_sample v[10:13], v[4:5], s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_2D"
+for along_y in (False, True):
+    for bil in (False, True):
+        d = "y" if along_y else "x"
+        f = "bilinear" if bil else "point"
+        sample_wave(f"sample_implicit_{f}_steps_{d}", S2DI, MIPS(), MIP_S(bil), mip_fill,
+                    f"image_sample (implicit LOD from the quad's derivatives) {f}, MIP_FILTER point: steps of "
+                    f"0..8 texels per lane along {d}", coords=quad_steps(along_y), lod="implicit", size=16384)
+LODS = [-1.0, 0.0, 0.25, 0.49, 0.5, 0.51, 0.75, 1.0, 1.49, 1.5, 1.51, 2.2, 2.5, 3.0, 3.6, 4.0, 4.6, 9.0,
+        -0.6, 0.9, 1.2, 2.9, 3.4, 0.1, float("nan"), float("inf"), float("-inf"), 1.75, 2.75, 3.25, 0.6, 2.0]
+sample_wave("sample_l_point", "image_sample_l v[10:13], v[4:6], s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_2D",
+            MIPS(), MIP_S(), mip_fill, "image_sample_l, MIP_FILTER point: level ceil(lod + 0.5) - 1 clamped to the "
+            "view's levels", lod="explicit", extra=lambda l: fb(LODS[l]), size=16384)
+sample_wave("sample_l_bilinear_max_lod", "image_sample_l v[10:13], v[4:6], s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_2D",
+            MIPS(), ssharp(0, 1, True, mip=1, max_lod=0x1c0), mip_fill,
+            "image_sample_l bilinear, wrap x, mirror y, MAX_LOD 1.75: at most level 2", lod="explicit",
+            extra=lambda l: fb(LODS[l]), size=16384)
+sample_wave("sample_l_o_point", "image_sample_l_o v[10:13], v[4:7], s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_2D",
+            MIPS(), MIP_S(), mip_fill, "image_sample_l_o: offsets on the selected level",
+            lod="explicit", extra=lambda l: fb(LODS[(l * 7) % 32]), off=offset_of, size=16384)
+sample_wave("sample_cl_point", "image_sample_cl v[10:13], v[4:6], s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_2D",
+            MIPS(), MIP_S(), mip_fill, "image_sample_cl: the derivatives' LOD, at least the clamp",
+            coords=quad_steps(False), lod="clamp", extra=lambda l: fb(LODS[(l * 5) % 32]), size=16384)
+sample_wave("sample_o_bilinear", "image_sample_o v[10:13], v[4:6], s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_2D",
+            MIPS(), MIP_S(True), mip_fill, "image_sample_o: implicit LOD, offsets",
+            coords=quad_steps(True), lod="implicit", off=offset_of, size=16384)
+sample_wave("sample_implicit_no_mip_filter", S2DI, MIPS(), ssharp(2, 2, True, max_lod=0xf00), mip_fill,
+            "image_sample with MIP_FILTER none: BASE_LEVEL whatever the derivatives", coords=quad_steps(False),
+            lod="implicit", size=16384)
+
+
+def r32_mips(im):
+    vals = [0.0, 0.25, 0.5, 1.0, -0.5, 0.1, 0.75, 2.0]
+    for lvl in range(5):
+        n = max(16 >> lvl, 1)
+        for y in range(n):
+            for x in range(n):
+                im.region.put(im.addr(x, y, 0, lvl), fb(vals[(x + 3 * y + lvl) % 8]), 4)
+
+
+sample_wave("sample_c_implicit_r32_float", "image_sample_c v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+            MIPS(22), MIP_S(True, compare=3), r32_mips,
+            "image_sample_c: implicit LOD, reference <= texel, filtered", coords=quad_steps(False), lod="implicit",
+            ref=ref_of, dmask=1, size=16384)
+sample_wave("gather4_l", "image_gather4_l v[10:13], v[4:6], s[8:15], s[0:3] dmask:0x2 dim:SQ_RSRC_IMG_2D",
+            MIPS(), MIP_S(), mip_fill, "image_gather4_l: the footprint on the selected level", lod="explicit",
+            extra=lambda l: fb(LODS[(l * 3) % 32]), dmask=2, gather=True, size=16384)
+sample_wave("gather4_implicit", "image_gather4 v[10:13], v[4:5], s[8:15], s[0:3] dmask:0x4 dim:SQ_RSRC_IMG_2D",
+            MIPS(), MIP_S(), mip_fill, "image_gather4: implicit LOD", coords=quad_steps(True), lod="implicit",
+            dmask=4, gather=True, size=16384)
+
+# -- the notes' implicit-LOD measurement: DIM 2D through a 1D T# of 16 texels and 5 levels,
+# 32_UINT, point filters; steps of 0, 1, 2, 4 and 8 texels per lane along x or y pick the 1D
+# level and texel, whatever the second coordinate [N-IMG-IMPLICIT-LOD] ------------------------
+T1M = tsharp(20, D1, 16, max_mip=4)
+
+
+def steps_1d(along_y, noise):
+    def c(l):
+        q, i = l // 4, l % 4
+        step = [0, 1, 2, 4, 8, 1, 2, 4][q] / 16
+        lane_step = (i >> 1 & 1) if along_y else (i & 1)
+        u = (0.5 + 0.37 * q) / 16 + lane_step * step
+        v = [0.1, 5.0, -3.0, 0.9][(i + q) % 4] * noise
+        return [fb(u), fb(v)]
+    return c
+
+
+for along_y in (False, True):
+    for noise in (0, 1):
+        d = "y" if along_y else "x"
+        sample_wave(f"sample_2d_dim_on_1d_implicit_{d}_{'v' if noise else 'flat'}",
+                    "image_sample v10, v[4:5], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+                    T1M, ssharp(0, 0, False, mip=1, max_lod=0xf00), lambda im: fill_pattern(im, 120),
+                    f"image_sample DIM 2D on a 1D T# (16 texels, 5 levels, 32_UINT), point: steps of 0..8 texels per "
+                    f"lane along {d} pick the level of log2(step){', the second coordinate varying' if noise else ''} "
+                    "[N-IMG-IMPLICIT-LOD]", coords=steps_1d(along_y, noise), lod="implicit", dmask=1,
+                    gfx="gfx1036", source=NOTES_SRC)
+
 write(sys.argv[1], rows,
       "scripts/sample-fixtures.py: hand-computed waves for image_sample_lz(_o) and image_gather4_lz(_o); "
       "encodings from llvm-mc-19 -mcpu=gfx1030",
-      {"[N-IMG-COMPARE-8BIT]": "image_sample_c_lz on 8-bit sRGB (8, 8_8, 8_8_8_8) and 8-bit UNORM returns 0 for "
+      {"[N-IMG-IMPLICIT-LOD]": "a compute wave's plain image_sample takes its LOD from the quad's derivatives; "
+                               "DIM 2D through a 1D T# uses the first coordinate's alone: steps of 0, 1, 2, 4 and 8 "
+                               "texels per lane along x or y pick the level and texel DIM 1D picks (notes, measured "
+                               "on gfx1036, 16 texels, 5 levels, 32_UINT, point filters)",
+       "[N-IMG-COMPARE-8BIT]": "image_sample_c_lz on 8-bit sRGB (8, 8_8, 8_8_8_8) and 8-bit UNORM returns 0 for "
                                "every compare function, references -0.5..1.5 and texel codes 0..255 (notes, "
                                "measured on gfx1035)",
        "[N-IMG-UNORM-OFFSET]": "unnormalized texel offsets are added to the f32 coordinate before the "

@@ -16,7 +16,7 @@ use super::float64::{F64Arith, F64Op, F64Un};
 use super::image::{self, Img, Op as ImgOp};
 use super::image_atomic::{self, ImgAtomic};
 use super::image_group::{self, Group};
-use super::image_sample::{self, Sample};
+use super::image_sample::{self, Lod, Sample};
 use super::int16::{Int16, I16};
 use super::integer::{Carry, IntOp};
 use super::lds::{self, Ds};
@@ -1750,37 +1750,22 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
             lower!(image_atomic::atomic, ImgAtomic::FMinMax { max: false })
         }
         Opcode::image_atomic_fmax => lower!(image_atomic::atomic, ImgAtomic::FMinMax { max: true }),
-        Opcode::image_sample
-        | Opcode::image_sample_cl
-        | Opcode::image_sample_d
+        Opcode::image_sample_d
         | Opcode::image_sample_d_cl
-        | Opcode::image_sample_l
         | Opcode::image_sample_b
         | Opcode::image_sample_b_cl
-        | Opcode::image_sample_c
-        | Opcode::image_sample_c_cl
         | Opcode::image_sample_c_d
         | Opcode::image_sample_c_d_cl
-        | Opcode::image_sample_c_l
         | Opcode::image_sample_c_b
         | Opcode::image_sample_c_b_cl
-        | Opcode::image_sample_o
-        | Opcode::image_sample_cl_o
         | Opcode::image_sample_d_o
         | Opcode::image_sample_d_cl_o
-        | Opcode::image_sample_l_o
         | Opcode::image_sample_b_o
         | Opcode::image_sample_b_cl_o
-        | Opcode::image_sample_c_o
-        | Opcode::image_sample_c_cl_o
         | Opcode::image_sample_c_d_o
         | Opcode::image_sample_c_d_cl_o
-        | Opcode::image_sample_c_l_o
         | Opcode::image_sample_c_b_o
         | Opcode::image_sample_c_b_cl_o
-        | Opcode::image_gather4
-        | Opcode::image_gather4_cl
-        | Opcode::image_gather4_l
         | Opcode::image_gather4_b
         | Opcode::image_gather4_b_cl
         | Opcode::image_gather4_c
@@ -1789,9 +1774,6 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::image_gather4_c_b
         | Opcode::image_gather4_c_b_cl
         | Opcode::image_gather4_c_lz
-        | Opcode::image_gather4_o
-        | Opcode::image_gather4_cl_o
-        | Opcode::image_gather4_l_o
         | Opcode::image_gather4_b_o
         | Opcode::image_gather4_b_cl_o
         | Opcode::image_gather4_c_o
@@ -1831,6 +1813,114 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::image_sample_c_cd_cl_o_g16 => Unlowered(IMAGE),
         Opcode::image_sample_lz => lower!(image_sample::sample, Sample::new(false, false)),
         Opcode::image_sample_lz_o => lower!(image_sample::sample, Sample::new(false, true)),
+        Opcode::image_sample => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Implicit, false, false, false)
+            )
+        }
+        Opcode::image_sample_l => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Explicit, false, false, false)
+            )
+        }
+        Opcode::image_sample_cl => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Clamp, false, false, false)
+            )
+        }
+        Opcode::image_sample_o => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Implicit, false, false, true)
+            )
+        }
+        Opcode::image_sample_l_o => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Explicit, false, false, true)
+            )
+        }
+        Opcode::image_sample_cl_o => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Clamp, false, false, true)
+            )
+        }
+        Opcode::image_sample_c => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Implicit, false, true, false)
+            )
+        }
+        Opcode::image_sample_c_l => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Explicit, false, true, false)
+            )
+        }
+        Opcode::image_sample_c_cl => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Clamp, false, true, false)
+            )
+        }
+        Opcode::image_sample_c_o => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Implicit, false, true, true)
+            )
+        }
+        Opcode::image_sample_c_l_o => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Explicit, false, true, true)
+            )
+        }
+        Opcode::image_sample_c_cl_o => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Clamp, false, true, true)
+            )
+        }
+        Opcode::image_gather4 => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Implicit, true, false, false)
+            )
+        }
+        Opcode::image_gather4_l => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Explicit, true, false, false)
+            )
+        }
+        Opcode::image_gather4_cl => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Clamp, true, false, false)
+            )
+        }
+        Opcode::image_gather4_o => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Implicit, true, false, true)
+            )
+        }
+        Opcode::image_gather4_l_o => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Explicit, true, false, true)
+            )
+        }
+        Opcode::image_gather4_cl_o => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Clamp, true, false, true)
+            )
+        }
         Opcode::image_sample_c_lz => lower!(image_sample::sample, Sample::compare(false)),
         Opcode::image_sample_c_lz_o => lower!(image_sample::sample, Sample::compare(true)),
         Opcode::image_gather4_lz => lower!(image_sample::sample, Sample::new(true, false)),

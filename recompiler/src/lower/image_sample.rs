@@ -1,16 +1,21 @@
-//! Sampling at LOD 0 under the wave contract: image_sample_lz(_o) and image_gather4_lz(_o),
-//! point and bilinear, every addressing mode but the half-border ones, through the S# (four
-//! SGPRs at SSAMP, known when lowering as the T# is). IR integer and f64 operations only, so
-//! the CPU model and every Vulkan driver give the same bits.
+//! Sampling under the wave contract: image_sample and image_gather4 at LOD 0 (`_lz`), with an
+//! explicit LOD (`_l`), the quad's derivatives (no suffix) and their clamp (`_cl`), with the
+//! `_c` (sample) and `_o` forms; point and bilinear filtering, point mipmapping, every
+//! addressing mode but the half-border ones, through the S# (four SGPRs at SSAMP, known when
+//! lowering as the T# is). IR integer and f64 operations only, so the CPU model and every
+//! Vulkan driver give the same bits.
 //!
 //! What is measured and what is chosen (docs/dataset-format.md, Images): the notes measured
 //! that unnormalized texel offsets are added to the f32 coordinate before the addressing mode
 //! (gfx1035; rule: image-sample-unnorm-offset), that a 2D DIM through a 1D T# samples by the
 //! first coordinate alone (gfx1036, point filtering with wrap, clamp and border; rule:
-//! image-sample-dim), and two cube compare values that are multiples of 1/256 (154/256 and
-//! 102/256), which points to 8-bit sub-texel weights. The
-//! rest follows the public register definitions and the graphics APIs' rules, and is the
-//! model's choice until a gfx103x GPU measures it:
+//! image-sample-dim), that a compute wave's plain sample takes its LOD from the quad's
+//! derivatives, which through such a pair are the first coordinate's (gfx1036; rule:
+//! image-sample-lod), that a compare on 8-bit UNORM and sRGB is 0 (gfx1035; rule:
+//! image-sample-compare), and two cube compare values that are multiples of 1/256 (154/256 and
+//! 102/256), which points to 8-bit sub-texel weights. The rest follows the public register
+//! definitions and the graphics APIs' rules, and is the model's choice until a gfx103x GPU
+//! measures it:
 //!
 //! - the texel-space coordinate is `f32(u * size)` (an unnormalized coordinate as it is),
 //!   then `f32(x + offset)` with `_o`, then for bilinear `f32(x - 0.5)`; a NaN coordinate reads
@@ -30,21 +35,23 @@
 //!   transparent black, opaque black, opaque white) stands for the texel's converted
 //!   components before DST_SEL;
 //! - an array's layer is `round_even(layer)` clamped into the view's layers;
-//! - LOD 0 is the T#'s BASE_LEVEL.
+//! - the level: BASE_LEVEL at LOD 0 or with MIP_FILTER none; with MIP_FILTER point
+//!   `ceil(lod + 0.5) - 1` past it, clamped to the view's levels and MAX_LOD, the implicit LOD
+//!   log2 of the quad's larger derivative footprint ([`select_level`]).
 //!
-//! image_sample_c_lz(_o) compares (rule: image-sample-compare): on an 8-bit UNORM or sRGB
-//! image it returns 0 whatever the reference, texels and compare function (measured on
-//! gfx1035); on other formats each tap's first component is compared with the reference
-//! (`reference OP texel`, the S#'s DEPTH_COMPARE_FUNC; the reference clamped to [0, 1] for
-//! UNORM and [-1, 1] for SNORM, a border tap comparing the border colour's) and the 0.0/1.0
-//! results are filtered like texels (compare, then filter: the notes' 154/256 and 102/256 are
-//! such blends), not measured beyond that.
+//! image_sample_c* compares: on an 8-bit UNORM or sRGB image it returns 0 whatever the
+//! reference, texels and compare function (measured on gfx1035); on other formats each tap's
+//! first component is compared with the reference (`reference OP texel`, the S#'s
+//! DEPTH_COMPARE_FUNC; the reference clamped to [0, 1] for UNORM and [-1, 1] for SNORM, a
+//! border tap comparing the border colour's) and the 0.0/1.0 results are filtered like texels
+//! (compare, then filter: the notes' 154/256 and 102/256 are such blends), not measured
+//! beyond that.
 //!
-//! Refused with the reason: implicit and explicit LOD, bias and derivatives (the other
-//! suffixes); a magnification and minification filter that differ (which one LOD 0
-//! takes is not measured), anisotropy, the min/max FILTER_MODE, TRUNC_COORD, a nonzero
-//! LOD_BIAS or MIN_LOD, the half-border modes, the border colour table (type 3), integer
-//! formats, A16 and D16, cube and 3D images.
+//! Refused with the reason: the bias and derivative forms (`_b`, `_d`, `_cd`), MIP_FILTER
+//! linear; a magnification and minification filter that differ (which one a LOD takes is not
+//! measured), anisotropy, the min/max FILTER_MODE, TRUNC_COORD, a nonzero LOD_BIAS or MIN_LOD,
+//! the half-border modes, the border colour table (type 3), integer formats but with point
+//! filtering (and without border), A16 and D16, cube and 3D images.
 
 use super::error::{RuleError, RuleResult};
 use super::image::{dmask_needed, read_texel, slots, texel, Coord, Mimg, DIMS};
@@ -57,6 +64,19 @@ use crate::build::{Fmt, Tiny};
 use crate::ir::{Convert, FloatBin, FloatUn, Handle, IntBin, IntCmp, Ty};
 use rdnaprobe_isa::Round;
 
+/// How a sample finds its level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Lod {
+    /// `_lz`: LOD 0, the T#'s BASE_LEVEL.
+    Zero,
+    /// No suffix: the LOD of the quad's derivatives.
+    Implicit,
+    /// `_l`: the LOD in the address dword after the coordinates.
+    Explicit,
+    /// `_cl`: the derivatives' LOD, at least the clamp in the dword after the coordinates.
+    Clamp,
+}
+
 /// Which sampling instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Sample {
@@ -66,6 +86,7 @@ pub(super) struct Sample {
     pub(super) offset: bool,
     /// The `_c` forms: a reference value (after the offset) compared with each tap.
     pub(super) compare: bool,
+    pub(super) lod: Lod,
 }
 
 impl Sample {
@@ -74,6 +95,17 @@ impl Sample {
             gather,
             offset,
             compare: false,
+            lod: Lod::Zero,
+        }
+    }
+
+    /// A sample or gather4 of any LOD form.
+    pub(super) const fn at(lod: Lod, gather: bool, compare: bool, offset: bool) -> Sample {
+        Sample {
+            gather,
+            offset,
+            compare,
+            lod,
         }
     }
 
@@ -83,6 +115,7 @@ impl Sample {
             gather: false,
             offset,
             compare: true,
+            lod: Lod::Zero,
         }
     }
 }
@@ -104,6 +137,10 @@ pub(super) struct Ssharp {
     pub(super) border_type: u32,
     /// DEPTH_COMPARE_FUNC (word0 14:12): never, <, ==, <=, >, !=, >=, always.
     pub(super) compare_func: u32,
+    /// MAX_LOD (word1 23:12, unsigned 4.8 fixed point).
+    pub(super) max_lod: u32,
+    /// MIP_FILTER (word2 27:26): none, point, linear.
+    pub(super) mip_filter: u32,
 }
 
 impl Ssharp {
@@ -120,6 +157,8 @@ impl Ssharp {
             min_filter: w[2] >> 22 & 3,
             border_type: w[3] >> 30,
             compare_func: w[0] >> 12 & 7,
+            max_lod: w[1] >> 12 & 0xfff,
+            mip_filter: w[2] >> 26 & 3,
         }
     }
 
@@ -199,10 +238,18 @@ struct Axis {
 }
 
 /// `f32(a op b)` of f32 bits `a` and an f64 `b`: exact in f64, rounded to nearest even.
+/// A NaN result (infinities of opposite signs) is the default NaN.
 fn f32_op(l: &mut Lowerer, op: FloatBin, a: Handle, b: Handle) -> Handle {
     let af = l.b.f32_to_f64_exact(a);
     let r = l.b.fb(op, af, b);
-    l.b.round_to(Fmt::F32, r, None, Round::NearestEven, false, Tiny::Result)
+    let rb = l.b.bits_of_f64(r);
+    let nan = l.b.is_nan(Fmt::F64, rb);
+    let zero = l.b.cf64(0.0);
+    let r = l.b.sel(nan, zero, r);
+    let v =
+        l.b.round_to(Fmt::F32, r, None, Round::NearestEven, false, Tiny::Result);
+    let dflt = l.b.c32(0x7fc0_0000);
+    l.b.sel(nan, dflt, v)
 }
 
 /// The axis of coordinate `u` (f32 bits) over `size` texels.
@@ -335,9 +382,14 @@ pub(super) fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
              measured"
         )));
     }
-    if !t.format.float_valued() {
+    if !t.format.float_valued() && (s.mag_filter != 0 || form.compare || form.gather) {
         return Err(RuleError::not_measured(format!(
-            "image {what}: an integer format (UINT/SINT) is not measured"
+            "image {what}: an integer format (UINT/SINT) is sampled only with point filtering"
+        )));
+    }
+    if !t.format.float_valued() && s.clamp.iter().any(|&c| c >= 6) {
+        return Err(RuleError::not_measured(format!(
+            "image {what}: the border colour of an integer format is not measured"
         )));
     }
     if t.min_lod != 0 {
@@ -376,72 +428,208 @@ pub(super) fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
         [None, None]
     };
     let unnorm = s.force_unnormalized || c.inst.field(rdnaprobe_isa::layout::Field::Unorm) != 0;
-    let level = t.levels[t.base_level as usize];
-    let mut axes: Vec<(Coord, Axis)> = Vec::new();
-    let mut layer = None;
+    let mut coords = Vec::with_capacity(uses.len());
     for (i, &u) in uses.iter().enumerate() {
-        let v = m.coord(l, first + i)?;
-        match u {
-            Coord::X | Coord::Y => {
-                let k = usize::from(u == Coord::Y);
-                let size = if k == 0 { level.width } else { level.height };
-                let a = axis(l, s.clamp[k], v, size, unnorm, offsets[k], bilinear);
-                axes.push((u, a));
-            }
-            Coord::Layer => layer = Some(array_layer(l, &t, v)),
-            _ => {}
-        }
+        coords.push((u, m.coord(l, first + i)?));
     }
-    let f = t.format;
-    // the taps in the order (i0, j0), (i1, j0), (i0, j1), (i1, j1): each its converted
-    // components and its weight out of 65536
-    let mut taps: Vec<(Vec<Handle>, Handle)> = Vec::new();
-    let ys: Vec<(Handle, Handle, Handle)> = match axes.get(1) {
-        Some((_, a)) => a.taps.clone(),
-        None => vec![(l.b.c32(0), l.b.cb(true), l.b.c32(256))],
+    let extra = match form.lod {
+        Lod::Explicit | Lod::Clamp => Some(m.coord(l, first + uses.len())?),
+        Lod::Zero | Lod::Implicit => None,
     };
-    let xs = axes[0].1.taps.clone();
-    for &(y, y_in, wy) in &ys {
-        for &(x, x_in, wx) in &xs {
-            let mut coords = vec![(Coord::X, x)];
-            if axes.len() > 1 {
-                coords.push((Coord::Y, y));
-            }
-            if let Some(layer) = layer {
-                coords.push((Coord::Layer, layer));
-            }
-            let tx = texel(l, &t, &coords, None);
-            let inside = l.b.band(x_in, y_in);
-            let comps = texel_components(l, &f, &s, &tx, inside)?;
-            let w = l.b.ib(IntBin::Mul, wx, wy);
-            taps.push((comps, w));
+    // the levels the sample may read: BASE_LEVEL + 0..=top (rule: image-sample-lod)
+    let top = match (form.lod, s.mip_filter) {
+        (Lod::Zero, _) | (_, 0) => 0,
+        (_, 1) => {
+            let cap = (f64::from(s.max_lod) / 256.0 + 0.5).ceil() as u32 - 1;
+            cap.min(t.last_level - t.base_level)
         }
-    }
-    let mut vals = Vec::new();
-    if let Some(r) = reference {
-        vals.push(compare(l, &f, &s, &taps, r, bilinear));
-    } else if form.gather {
-        // the footprint in the graphics APIs' order: (i0, j1), (i1, j1), (i1, j0), (i0, j0)
-        let slot = slots(m.dmask).next().expect("one DMASK bit");
-        for tap in [2, 3, 1, 0] {
-            vals.push(selected(l, &f, &t, slot, &taps[tap].0)?);
+        _ => {
+            return Err(RuleError::not_measured(format!(
+                "image {what}: MIP_FILTER linear (trilinear filtering) is not measured"
+            )))
         }
-    } else {
-        let blended: Vec<Handle> = (0..f.fmt.comps.len())
-            .map(|k| {
-                if bilinear {
-                    blend(l, &taps, k)
-                } else {
-                    taps[0].0[k]
-                }
-            })
-            .collect();
-        for slot in slots(m.dmask) {
-            vals.push(selected(l, &f, &t, slot, &blended)?);
+    };
+    let level = (top > 0).then(|| select_level(l, &t, form.lod, &coords, extra, unnorm, top));
+    let at = SampleAt {
+        s: &s,
+        form,
+        coords: &coords,
+        offsets,
+        unnorm,
+        bilinear,
+        reference,
+        dmask: m.dmask,
+    };
+    let mut vals = at.level(l, &t)?;
+    for k in 1..=top {
+        let tk = Tsharp {
+            base_level: t.base_level + k,
+            ..t.clone()
+        };
+        let vk = at.level(l, &tk)?;
+        let is = l.b.eqc(level.expect("several levels"), u64::from(k));
+        for (v, &w) in vals.iter_mut().zip(&vk) {
+            *v = l.b.sel(is, w, *v);
         }
     }
     mem_format::write_loaded(l, m.vdata, &vals, D16Form::No);
     Ok(())
+}
+
+/// What a sample computes at one level (see [`sample`]).
+struct SampleAt<'a> {
+    s: &'a Ssharp,
+    form: Sample,
+    coords: &'a [(Coord, Handle)],
+    offsets: [Option<Handle>; 2],
+    unnorm: bool,
+    bilinear: bool,
+    reference: Option<Handle>,
+    dmask: u32,
+}
+
+impl SampleAt<'_> {
+    /// The values the sample writes when it reads level BASE_LEVEL of `t`.
+    fn level(&self, l: &mut Lowerer, t: &Tsharp) -> RuleResult<Vec<Handle>> {
+        let s = self.s;
+        let level = t.levels[t.base_level as usize];
+        let mut axes: Vec<Axis> = Vec::new();
+        let mut layer = None;
+        for &(u, v) in self.coords {
+            match u {
+                Coord::X | Coord::Y => {
+                    let k = usize::from(u == Coord::Y);
+                    let size = if k == 0 { level.width } else { level.height };
+                    let (off, bil) = (self.offsets[k], self.bilinear);
+                    axes.push(axis(l, s.clamp[k], v, size, self.unnorm, off, bil));
+                }
+                Coord::Layer => layer = Some(array_layer(l, t, v)),
+                _ => {}
+            }
+        }
+        let f = t.format;
+        // the taps in the order (i0, j0), (i1, j0), (i0, j1), (i1, j1): each its converted
+        // components and its weight out of 65536
+        let mut taps: Vec<(Vec<Handle>, Handle)> = Vec::new();
+        let ys: Vec<(Handle, Handle, Handle)> = match axes.get(1) {
+            Some(a) => a.taps.clone(),
+            None => vec![(l.b.c32(0), l.b.cb(true), l.b.c32(256))],
+        };
+        let xs = axes[0].taps.clone();
+        for &(y, y_in, wy) in &ys {
+            for &(x, x_in, wx) in &xs {
+                let mut at = vec![(Coord::X, x)];
+                if axes.len() > 1 {
+                    at.push((Coord::Y, y));
+                }
+                if let Some(layer) = layer {
+                    at.push((Coord::Layer, layer));
+                }
+                let tx = texel(l, t, &at, None);
+                let inside = l.b.band(x_in, y_in);
+                let comps = texel_components(l, &f, s, &tx, inside)?;
+                let w = l.b.ib(IntBin::Mul, wx, wy);
+                taps.push((comps, w));
+            }
+        }
+        let mut vals = Vec::new();
+        if let Some(r) = self.reference {
+            vals.push(compare(l, &f, s, &taps, r, self.bilinear));
+        } else if self.form.gather {
+            // the footprint in the graphics APIs' order: (i0, j1), (i1, j1), (i1, j0), (i0, j0)
+            let slot = slots(self.dmask).next().expect("one DMASK bit");
+            for tap in [2, 3, 1, 0] {
+                vals.push(selected(l, &f, t, slot, &taps[tap].0)?);
+            }
+        } else {
+            let blended: Vec<Handle> = (0..f.fmt.comps.len())
+                .map(|k| {
+                    if self.bilinear {
+                        blend(l, &taps, k)
+                    } else {
+                        taps[0].0[k]
+                    }
+                })
+                .collect();
+            for slot in slots(self.dmask) {
+                vals.push(selected(l, &f, t, slot, &blended)?);
+            }
+        }
+        Ok(vals)
+    }
+}
+
+/// The level (0..=`top`, from BASE_LEVEL) a point-mipmapped sample reads: `ceil(lod + 0.5) - 1`
+/// clamped, without a logarithm: the LOD passes `k - 0.5` when the squared footprint passes
+/// `2^(2k - 1)` (see the module docs).
+/// rule: image-sample-lod
+fn select_level(
+    l: &mut Lowerer,
+    t: &Tsharp,
+    lod: Lod,
+    coords: &[(Coord, Handle)],
+    extra: Option<Handle>,
+    unnorm: bool,
+    top: u32,
+) -> Handle {
+    use crate::ir::FloatCmp;
+    let as_f64 = |l: &mut Lowerer, v: Handle| {
+        let nan = l.b.is_nan(Fmt::F32, v);
+        let zero = l.b.c32(0);
+        let v = l.b.sel(nan, zero, v);
+        l.b.f32_to_f64_exact(v)
+    };
+    let extra = extra.map(|v| as_f64(l, v));
+    let rho2 = (lod != Lod::Explicit).then(|| {
+        // the quad's lanes: 0 top left, 1 top right, 2 bottom left
+        let quad = l.b.andc(l.lane, !3u64 & 0xffff_ffff);
+        let base = t.levels[t.base_level as usize];
+        let mut sums = [l.b.cf64(0.0), l.b.cf64(0.0)];
+        for &(u, v) in coords {
+            let size = match u {
+                Coord::X => base.width,
+                Coord::Y => base.height,
+                _ => continue,
+            };
+            let nan = l.b.is_nan(Fmt::F32, v);
+            let zero = l.b.c32(0);
+            let v = l.b.sel(nan, zero, v);
+            let tl = l.wave_read(v, quad);
+            let tl = l.b.f32_to_f64_exact(tl);
+            for (dir, sum) in sums.iter_mut().enumerate() {
+                let other = l.b.addc(quad, 1 + dir as u64);
+                let o = l.wave_read(v, other);
+                let d = f32_op(l, FloatBin::Sub, o, tl);
+                let mut d = l.b.f32_to_f64_exact(d);
+                if !unnorm {
+                    let n = l.b.cf64(f64::from(size));
+                    d = l.b.fb(FloatBin::Mul, d, n);
+                }
+                let sq = l.b.fb(FloatBin::Mul, d, d);
+                *sum = l.b.fb(FloatBin::Add, *sum, sq);
+            }
+        }
+        let [x, y] = sums;
+        let bigger = l.b.fcmp(FloatCmp::OrdGt, y, x);
+        l.b.sel(bigger, y, x)
+    });
+    let mut level = l.b.c32(0);
+    for k in 1..=top {
+        let half = f64::from(k) - 0.5;
+        let mut pass = l.b.cb(false);
+        if let Some(r) = rho2 {
+            let edge = l.b.cf64(2f64.powi(2 * k as i32 - 1));
+            pass = l.b.fcmp(FloatCmp::OrdGt, r, edge);
+        }
+        if let Some(e) = extra {
+            let h = l.b.cf64(half);
+            let over = l.b.fcmp(FloatCmp::OrdGt, e, h);
+            pass = l.b.bor(pass, over);
+        }
+        let one = l.b.b2u(pass);
+        level = l.b.add(level, one);
+    }
+    level
 }
 
 /// The view's layer of the f32 layer coordinate `v`: round to nearest even, clamped into
