@@ -2025,7 +2025,7 @@ mod tests {
             Rule::Lower(_)
         ));
         assert!(matches!(
-            rule(Opcode::image_sample, Target::Gfx1030),
+            rule(Opcode::image_sample_b, Target::Gfx1030),
             Rule::Unlowered(IMAGE)
         ));
     }
