@@ -250,6 +250,27 @@ mem_rows += mem_case("store_byte", "global_store_byte v5, v5, s[16:17]", "0xdc60
                      [0xaaaaaaaa] * 8, 32,
                      [4 * k | 0xaa << 8 | (4 * k + 2) << 16 | 0xaa << 24 for k in range(8)], lambda l: [],
                      "global_store_byte: active lanes write one byte each, the others' bytes stay")
+# Lanes of one store that write the same bytes: in lane order, the last active lane's bytes
+# stay (a dword every lane writes; shorts at 4 + lane / 2, so lanes 2k and 2k + 1 write the
+# same bytes, neighbouring pairs overlap by one byte, and some cross a dword boundary).
+def collide_mem(w, exec_in):
+    m = bytearray(0xaa for _ in range(48))
+    for l in range(w):
+        if active(exec_in, l):
+            m[0:4] = (100 + l).to_bytes(4, "little")
+    for l in range(w):
+        if active(exec_in, l):
+            a = 4 + l // 2
+            m[a:a + 2] = ((100 + l) & 0xffff).to_bytes(2, "little")
+    return [int.from_bytes(m[i:i + 4], "little") for i in range(0, len(m), 4)]
+for w, all_ in ((32, ALL32), (64, ALL64)):
+    ex = all_ & ~(1 << (w - 1)) & ~(1 << 14)
+    mem_rows += mem_case(f"store_collide{w}", "v_mov_b32 v6, 0; global_store_dword v6, v4, s[16:17]; "
+                         "v_lshrrev_b32 v7, 1, v5; global_store_short v7, v4, s[16:17] offset:4",
+                         "0x7e0c0280 0xdc708000 0x00100406 0x2c0e0a81 0xdc688004 0x00100407", w, ex,
+                         [0xaaaaaaaa] * 12, 48, collide_mem(w, ex), lambda l: [],
+                         "stores whose lanes write the same bytes: the last active lane in lane order "
+                         "gives each byte its value (a dword all lanes write; overlapping unaligned shorts)")
 E = 0xf0f0f0f0f0f0f0f0
 mem_rows += mem_case("atomic_rank", "v_mov_b32 v8, 1; v_mov_b32 v7, 0; global_atomic_add v10, v7, v8, s[16:17] glc; "
                      "global_atomic_add v7, v8, s[16:17] offset:4",

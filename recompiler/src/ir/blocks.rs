@@ -32,6 +32,33 @@ pub struct Block {
 }
 
 impl Kernel {
+    /// Per expression, whether anything reads its value: another expression, an output, a
+    /// uniform output, a block's register store or a branch condition. A memory expression
+    /// nobody reads is done for its effect alone (a store).
+    pub fn read_values(&self) -> Vec<bool> {
+        let mut read = vec![false; self.exprs.len()];
+        let mut mark = |h: Handle| {
+            if let Some(r) = read.get_mut(h.0 as usize) {
+                *r = true;
+            }
+        };
+        for e in &self.exprs {
+            Kernel::operands(e).into_iter().for_each(&mut mark);
+        }
+        self.outputs.iter().copied().for_each(&mut mark);
+        if let Some(u) = &self.uniform {
+            u.sgprs.iter().copied().for_each(&mut mark);
+            [u.exec, u.vcc, u.scc].into_iter().for_each(&mut mark);
+        }
+        for b in &self.blocks {
+            b.stores.iter().for_each(|&(_, h)| mark(h));
+            if let Terminator::Branch { cond, .. } = b.term {
+                mark(cond);
+            }
+        }
+        read
+    }
+
     /// The block (index; `blocks.len()` for the exit code) that holds expression `h`.
     pub fn block_of(&self, h: Handle) -> usize {
         self.blocks.partition_point(|b| b.exprs.end <= h.0)

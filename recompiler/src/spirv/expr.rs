@@ -138,8 +138,12 @@ impl Emitter<'_> {
             } => {
                 let w = self.wave_io(io, "a memory access")?;
                 let args = [self.v(addr), self.v(data), self.v(active)];
-                let cmp = cmp.map(|c| self.v(c));
-                self.mem_op(&w, io.lane, op, bytes, args, cmp)?
+                if self.is_plain_store(h) {
+                    self.mem_store(&w, io.lane, bytes, args)?
+                } else {
+                    let cmp = cmp.map(|c| self.v(c));
+                    self.mem_op(&w, io.lane, op, bytes, args, cmp)?
+                }
             }
             Expr::Mem {
                 space: Space::Lds,

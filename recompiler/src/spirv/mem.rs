@@ -16,7 +16,7 @@ use rspirv::spirv::{StorageClass, Word};
 use super::fence::{self, Guard};
 use super::wave::WaveIo;
 use super::{build_err, Emitter, SpirvError};
-use crate::ir::{LdsOp, Ty};
+use crate::ir::{Expr, Handle, Kernel, LdsOp, Space, Ty};
 use crate::wave::MEM_BASE;
 
 /// The region's place in the output buffer and the arrays of the serialised operations.
@@ -26,6 +26,8 @@ pub(super) struct MemVars {
     pub(super) out_var: Word,
     pub(super) base: Word,
     pub(super) dwords: u32,
+    /// The index of the region's claim words in the output buffer (see [`Self::mem_store`]).
+    claims: Word,
     /// Per lane: offset, data, active, old value, compare value, and the high halves of
     /// data, compare value and old value of a 64-bit atomic.
     xa: Word,
@@ -58,13 +60,19 @@ impl Emitter<'_> {
         Some([xa, xd, xe, xr, xc, xdh, xch, xrh, index])
     }
 
-    /// The [`MemVars`] of a region at word `base` of `out_var`.
-    pub(super) fn mem_vars(arrays: [Word; 9], out_var: Word, base: Word, dwords: u32) -> MemVars {
+    /// The [`MemVars`] of a region at word `base` of `out_var`, its claim words at `claims`.
+    pub(super) fn mem_vars(
+        arrays: [Word; 9],
+        out_var: Word,
+        [base, claims]: [Word; 2],
+        dwords: u32,
+    ) -> MemVars {
         let [xa, xd, xe, xr, xc, xdh, xch, xrh, index] = arrays;
         MemVars {
             out_var,
             base,
             dwords,
+            claims,
             xa,
             xd,
             xe,
@@ -97,8 +105,9 @@ impl Emitter<'_> {
         self.mem_barrier()
     }
 
-    /// Copies the region from the input buffer (`in_var` from word `in_base`) into its slice
-    /// of the output buffer: `for (k = lane; k < dwords; k += wave)`, then a barrier.
+    /// Copies the region and its claim words (zeros) from the input buffer (`in_var` from word
+    /// `in_base`) into their slice of the output buffer: `for (k = lane; k <
+    /// region_words(dwords); k += wave)`, then a barrier.
     pub(super) fn mem_copy_in(
         &mut self,
         v: &MemVars,
@@ -107,13 +116,18 @@ impl Emitter<'_> {
         lane: Word,
     ) -> Result<(), SpirvError> {
         let (out_var, base) = (v.out_var, v.base);
-        self.strided_loop(v.index, v.dwords, lane, |e, k| {
-            let err = build_err(None);
-            let src = e.b.i_add(e.t.u32_, None, in_base, k).map_err(&err)?;
-            let x = e.sb_load(in_var, src)?;
-            let dst = e.b.i_add(e.t.u32_, None, base, k).map_err(&err)?;
-            e.sb_store(out_var, dst, x)
-        })?;
+        self.strided_loop(
+            v.index,
+            super::wave::region_words(v.dwords),
+            lane,
+            |e, k| {
+                let err = build_err(None);
+                let src = e.b.i_add(e.t.u32_, None, in_base, k).map_err(&err)?;
+                let x = e.sb_load(in_var, src)?;
+                let dst = e.b.i_add(e.t.u32_, None, base, k).map_err(&err)?;
+                e.sb_store(out_var, dst, x)
+            },
+        )?;
         self.mem_barrier()
     }
 
@@ -269,6 +283,149 @@ impl Emitter<'_> {
         self.lane0_end(merge)?;
         self.wg_load(w, v.xr, lane)
     }
+}
+
+impl Emitter<'_> {
+    /// Whether expression `h` is a store [`Self::mem_store`] serves: a [`LdsOp::Write`] to the
+    /// region of 1, 2 or 4 bytes whose value nothing reads, in a module whose claims cannot
+    /// run out ([`Self::declare_store_seq`]).
+    pub(super) fn is_plain_store(&self, h: Handle) -> bool {
+        self.store_seq.is_some() && plain_store(self.kernel, h, &self.read)
+    }
+
+    /// Declares the Private store counter of [`Self::mem_store`] when the kernel has plain
+    /// stores and at most [`MAX_STORES`] of them can run in one dispatch of the module (the
+    /// watchdog's block limit times the most stores in one block, plus the exit code's);
+    /// otherwise every store is serialised.
+    pub(super) fn declare_store_seq(&mut self) {
+        let k = self.kernel;
+        let stores = |r: std::ops::Range<u32>| {
+            r.filter(|&i| plain_store(k, Handle(i), &self.read)).count() as u64
+        };
+        let exit = k.blocks.last().map_or(0, |b| b.exprs.end);
+        let tail = stores(exit..k.exprs.len() as u32);
+        let most = k
+            .blocks
+            .iter()
+            .map(|b| stores(b.exprs.clone()))
+            .max()
+            .unwrap_or(0);
+        let bound = most * u64::from(crate::wave::WATCHDOG_BLOCKS) + tail;
+        if most + tail > 0 && bound <= MAX_STORES {
+            let t = self.t.u32_;
+            let pp = self.b.type_pointer(None, StorageClass::Private, t);
+            let zero = self.u32c(0);
+            self.store_seq = Some(self.b.variable(pp, None, StorageClass::Private, Some(zero)));
+        }
+    }
+
+    /// A store ([`Self::is_plain_store`]): the lanes write at once, with the bits of the
+    /// serialised form, where the last lane in lane order that writes a byte gives it its
+    /// value. The store's claim is `seq << 7 | lane + 1` (`seq` counts the module's stores
+    /// from 1, so a later store's claims are larger than an earlier one's); each writing lane
+    /// raises the claim word of each of its bytes to its claim (`OpAtomicUMax`), and after a
+    /// barrier writes the bytes whose claim word holds its own claim (`OpAtomicAnd` to clear
+    /// them, `OpAtomicOr` to set them: lanes that share a dword but not a byte do not disturb
+    /// each other). No loop and no lane-0 section: a driver compiles a store in the time of a
+    /// few arithmetic instructions, where the serialised form's loop cost lavapipe seconds
+    /// per store in real kernels' code.
+    pub(super) fn mem_store(
+        &mut self,
+        w: &WaveIo,
+        lane: Word,
+        bytes: u8,
+        [addr, d, active]: [Word; 3],
+    ) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb, t64) = (self.t.u32_, self.t.bool_, self.ty(Ty::U64));
+        let c0 = self.u32c(0);
+        let seq_var = self.store_seq.ok_or_else(|| SpirvError::Unsupported {
+            reason: "a parallel store without the store counter".into(),
+        })?;
+        self.fence(fence::WORKGROUP_AND_BUFFER, Guard::Any)?;
+        let Some(v) = w.mem else {
+            return Ok(c0);
+        };
+        let (ok, off) = self.mem_offset(&v, addr, bytes, active)?;
+        let (scope, relaxed) = (self.u32c(2), c0);
+        let (c1, c7) = (self.u32c(1), self.u32c(7));
+        let seq = self.b.load(t, None, seq_var, None, []).map_err(&err)?;
+        let seq = self.b.i_add(t, None, seq, c1).map_err(&err)?;
+        self.b.store(seq_var, seq, None, []).map_err(&err)?;
+        let b = &mut self.b;
+        let stamp = b.shift_left_logical(t, None, seq, c7).map_err(&err)?;
+        let me = b.i_add(t, None, lane, c1).map_err(&err)?;
+        let claim = b.bitwise_or(t, None, stamp, me).map_err(&err)?;
+        let claim = b.select(t, None, ok, claim, c0).map_err(&err)?;
+        let first = b.i_add(t, None, v.claims, off).map_err(&err)?;
+        let mut claim_words = Vec::with_capacity(usize::from(bytes));
+        for k in 0..u32::from(bytes) {
+            let ck = self.u32c(k);
+            let at = self.b.i_add(t, None, first, ck).map_err(&err)?;
+            claim_words.push(at);
+            let p = self.sb_ptr(v.out_var, at)?;
+            self.b
+                .atomic_u_max(t, None, p, scope, relaxed, claim)
+                .map_err(&err)?;
+        }
+        self.mem_barrier()?;
+        // The bytes this lane won, as a mask over the access's bytes.
+        let c0_64 = self.constant(Ty::U64, 0);
+        let mut won = c0_64;
+        for (k, &at) in claim_words.iter().enumerate() {
+            let owner = self.sb_load(v.out_var, at)?;
+            let mine = self.b.i_equal(tb, None, owner, claim).map_err(&err)?;
+            let mine = self.b.logical_and(tb, None, mine, ok).map_err(&err)?;
+            let byte = self.constant(Ty::U64, 0xff << (8 * k));
+            let m = self.b.select(t64, None, mine, byte, c0_64).map_err(&err)?;
+            won = self.b.bitwise_or(t64, None, won, m).map_err(&err)?;
+        }
+        let (c2, c3, cl) = (self.u32c(2), self.u32c(3), self.u32c(u32::from(bytes) - 1));
+        let b = &mut self.b;
+        let i0 = b.shift_right_logical(t, None, off, c2).map_err(&err)?;
+        let end = b.i_add(t, None, off, cl).map_err(&err)?;
+        let i1 = b.shift_right_logical(t, None, end, c2).map_err(&err)?;
+        let i0 = b.i_add(t, None, v.base, i0).map_err(&err)?;
+        let i1 = b.i_add(t, None, v.base, i1).map_err(&err)?;
+        let byte = b.bitwise_and(t, None, off, c3).map_err(&err)?;
+        let sh = b.shift_left_logical(t, None, byte, c3).map_err(&err)?;
+        let mask = b.shift_left_logical(t64, None, won, sh).map_err(&err)?;
+        let d64 = b.u_convert(t64, None, d).map_err(&err)?;
+        let bits = b.shift_left_logical(t64, None, d64, sh).map_err(&err)?;
+        let bits = b.bitwise_and(t64, None, bits, mask).map_err(&err)?;
+        let (mlo, mhi) = self.split64(mask)?;
+        let (blo, bhi) = self.split64(bits)?;
+        // A lane that won nothing has a zero mask: its atomics change nothing.
+        for (i, m, x) in [(i0, mlo, blo), (i1, mhi, bhi)] {
+            let keep = self.b.not(t, None, m).map_err(&err)?;
+            let p = self.sb_ptr(v.out_var, i)?;
+            self.b
+                .atomic_and(t, None, p, scope, relaxed, keep)
+                .map_err(&err)?;
+            self.b
+                .atomic_or(t, None, p, scope, relaxed, x)
+                .map_err(&err)?;
+        }
+        Ok(c0)
+    }
+}
+
+/// The most stores one dispatch of a module may run with [`Emitter::mem_store`]: its claims
+/// hold the store's number in 25 bits above the lane's 7.
+const MAX_STORES: u64 = (1 << 25) - 1;
+
+/// See [`Emitter::is_plain_store`].
+fn plain_store(k: &Kernel, h: Handle, read: &[bool]) -> bool {
+    matches!(
+        k.exprs.get(h.0 as usize),
+        Some(&Expr::Mem {
+            space: Space::Region,
+            op: LdsOp::Write,
+            bytes: 1 | 2 | 4,
+            cmp: None,
+            ..
+        })
+    ) && !read.get(h.0 as usize).copied().unwrap_or(true)
 }
 
 impl Emitter<'_> {

@@ -58,9 +58,9 @@ mod wave;
 mod wide;
 
 pub use wave::{
-    emit_wave, emit_wave_dispatcher, emit_wave_mem, emit_wave_resumable, resume_dwords,
-    wave_in_stride, wave_out_stride, LOOP_CUT_STATUS, SUSPENDED_STATUS, WAVE_IN_DWORDS,
-    WAVE_OUT_DWORDS, WAVE_STATUS_WORD,
+    emit_wave, emit_wave_dispatcher, emit_wave_mem, emit_wave_resumable, region_words,
+    resume_dwords, wave_in_stride, wave_out_stride, LOOP_CUT_STATUS, SUSPENDED_STATUS,
+    WAVE_IN_DWORDS, WAVE_OUT_DWORDS, WAVE_STATUS_WORD,
 };
 
 use std::collections::HashMap;
@@ -354,6 +354,10 @@ struct Emitter<'k> {
     /// A resumable module's Private u32: set at the end of a barrier's block, it ends the
     /// dispatcher's loop there (see [`wave::SUSPENDED_STATUS`]).
     suspended: Option<Word>,
+    /// Per expression, whether anything reads its value ([`Kernel::read_values`]).
+    read: Vec<bool>,
+    /// The Private store counter of the parallel stores (see `mem`), when they are used.
+    store_seq: Option<Word>,
 }
 
 impl<'k> Emitter<'k> {
@@ -414,6 +418,8 @@ impl<'k> Emitter<'k> {
             zero: None,
             loop_cut: None,
             suspended: None,
+            read: kernel.read_values(),
+            store_seq: None,
         }
     }
 

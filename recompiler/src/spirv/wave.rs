@@ -13,9 +13,11 @@
 //!   fault, `lds_wide`);
 //! - with LDS (`lds_dwords` > 0), its dwords follow the uniform input words (before the body)
 //!   and the uniform output words (after it); see `lds`;
-//! - with a memory region ([`emit_wave_mem`], `mem_dwords` > 0), its dwords follow the LDS
-//!   words in both buffers: the strides are [`wave_in_stride`] and [`wave_out_stride`] of
-//!   `lds_dwords + mem_dwords`, and the output buffer is then readable; see `mem`.
+//! - with a memory region ([`emit_wave_mem`], `mem_dwords` > 0), its [`region_words`] follow
+//!   the LDS words in both buffers (the region's dwords, then one claim word per byte, zero
+//!   in the input, that a store's lanes use to find which of them writes each byte): the
+//!   strides are [`wave_in_stride`] and [`wave_out_stride`] of `lds_dwords +
+//!   region_words(mem_dwords)`, and the output buffer is then readable; see `mem`.
 //!
 //! Cross-lane expressions run in uniform control flow on every invocation:
 //! `WaveBallot(b)`: barrier, `shared[lane] = b`, barrier, every invocation ORs the `wave`
@@ -46,6 +48,12 @@ pub const WAVE_STATUS_WORD: u32 = 21;
 /// Input words per wave of a `wave`-lane module with `lds_dwords` of LDS.
 pub fn wave_in_stride(wave: Wave, lds_dwords: u32) -> u32 {
     wave.lanes() * INPUT_DWORDS + WAVE_IN_DWORDS + lds_dwords
+}
+
+/// Words a memory region of `mem_dwords` takes in a wave module's input and output buffers:
+/// its dwords, then a claim word per byte ([`emit_wave_mem`]; zero in the input).
+pub fn region_words(mem_dwords: u32) -> u32 {
+    5 * mem_dwords
 }
 
 /// Output words per wave of a `wave`-lane module with `lds_dwords` of LDS.
@@ -114,13 +122,13 @@ pub fn resume_dwords(kernel: &Kernel, wave: Wave) -> u32 {
 
 /// [`emit_wave_mem`] for a wave that shares its workgroup with others: the module runs the
 /// wave until the end of a block that ends at an `s_barrier` and stops there with status
-/// [`SUSPENDED_STATUS`], its state in [`resume_dwords`] words after the memory region of the
-/// output buffer; the same words after the memory region of the input buffer are where it
+/// [`SUSPENDED_STATUS`], its state in [`resume_dwords`] words after the memory region's
+/// [`region_words`] in the output buffer; the same words in the input buffer are where it
 /// starts (all zero: at the beginning). The host runs the waves of a workgroup in turn, each
 /// until it waits at a barrier, the LDS and the memory region of one the next one's input:
 /// the order [`crate::workgroup::run_workgroup`] runs them in on the CPU model. The input and
-/// output strides are [`wave_in_stride`] and [`wave_out_stride`] of `lds_dwords + mem_dwords
-/// + resume_dwords`.
+/// output strides are [`wave_in_stride`] and [`wave_out_stride`] of `lds_dwords +
+/// region_words(mem_dwords) + resume_dwords`.
 pub fn emit_wave_resumable(
     kernel: &Kernel,
     wave: Wave,
@@ -250,10 +258,14 @@ impl Emitter<'_> {
         self.declare_vars();
         let lds = self.declare_lds(lds_dwords);
         let mem_arrays = self.declare_mem(mem_dwords);
+        if mem_arrays.is_some() {
+            self.declare_store_seq();
+        }
         self.begin_main([wg_var, lid_var])?;
         let w = self.load_x(wg_var)?;
         let lane = self.load_x(lid_var)?;
-        let extra = lds_dwords + mem_dwords + resume_dwords;
+        let region = region_words(mem_dwords);
+        let extra = lds_dwords + region + resume_dwords;
         let c_in_stride = self.u32c(wave_in_stride(self.wave, extra));
         let c_out_stride = self.u32c(wave_out_stride(self.wave, extra));
         let c6 = self.u32c(INPUT_DWORDS);
@@ -274,7 +286,9 @@ impl Emitter<'_> {
             Some(arrays) => {
                 let c = self.u32c(WAVE_OUT_DWORDS + lds_dwords);
                 let base = self.b.i_add(t_u32, None, uni_out, c).map_err(&err)?;
-                Some(Self::mem_vars(arrays, out_var, base, mem_dwords))
+                let c = self.u32c(mem_dwords);
+                let claims = self.b.i_add(t_u32, None, base, c).map_err(&err)?;
+                Some(Self::mem_vars(arrays, out_var, [base, claims], mem_dwords))
             }
             None => None,
         };
@@ -309,10 +323,10 @@ impl Emitter<'_> {
             self.mem_copy_in(&v, in_var, in_region, lane)?;
         }
         let resume = if let Some(suspended) = self.suspended {
-            let c = self.u32c(WAVE_IN_DWORDS + lds_dwords + mem_dwords);
+            let c = self.u32c(WAVE_IN_DWORDS + lds_dwords + region);
             let at = self.b.i_add(t_u32, None, uni_base, c).map_err(&err)?;
             self.resume_state(in_var, at, lane, true)?;
-            let c = self.u32c(WAVE_OUT_DWORDS + lds_dwords + mem_dwords);
+            let c = self.u32c(WAVE_OUT_DWORDS + lds_dwords + region);
             Some((
                 suspended,
                 self.b.i_add(t_u32, None, uni_out, c).map_err(&err)?,

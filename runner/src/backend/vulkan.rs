@@ -121,7 +121,8 @@ impl Backend for VulkanBackend {
                 Ok(p) => groups
                     .entry(p)
                     .or_insert_with(|| {
-                        order.push((p, j.key.wave, lds_dwords + mem_dwords));
+                        let region = spirv::region_words(mem_dwords);
+                        order.push((p, j.key.wave, lds_dwords + region));
                         vec![]
                     })
                     .push(i),
@@ -161,7 +162,11 @@ impl Backend for VulkanBackend {
                         let j = &jobs[i];
                         match super::wave::module_outputs(&words, wave.lanes() as usize) {
                             Ok((lanes, uni, mut lds)) => {
-                                let mem = lds.split_off(lds.len() - j.mem.len());
+                                let region = j.input.lds.len();
+                                let mem = super::wave::module_region(&lds[region..], j.mem.len())
+                                    .0
+                                    .to_vec();
+                                lds.truncate(region);
                                 results.store(&j.rows, &lanes, Some(uni), lds);
                                 results.set_mem(&j.rows, mem);
                             }

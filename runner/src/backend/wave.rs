@@ -174,11 +174,22 @@ pub fn module_inputs(input: &WaveInput) -> Vec<u32> {
     words
 }
 
-/// [`module_inputs`] followed by the memory region (`spirv::emit_wave_mem`).
+/// [`module_inputs`] followed by the memory region and its zero claim words
+/// (`spirv::emit_wave_mem`, `spirv::region_words`).
 pub fn module_inputs_mem(input: &WaveInput, mem: &[u32]) -> Vec<u32> {
     let mut words = module_inputs(input);
     words.extend(mem);
+    let claims = rdnaprobe_recompiler::spirv::region_words(mem.len() as u32) as usize - mem.len();
+    words.resize(words.len() + claims, 0);
     words
+}
+
+/// The memory region among a wave module's output words after the LDS (`after_lds`: the
+/// region's [`rdnaprobe_recompiler::spirv::region_words`], then any resume words), and the
+/// words after the region's.
+pub fn module_region(after_lds: &[u32], mem_dwords: usize) -> (&[u32], &[u32]) {
+    let words = rdnaprobe_recompiler::spirv::region_words(mem_dwords as u32) as usize;
+    (&after_lds[..mem_dwords], &after_lds[words..])
 }
 
 /// A wave's results: the lanes' outputs, the uniform values and the LDS after the body.

@@ -25,6 +25,8 @@ use rdnaprobe_oracle::elf::{CodeObject, KernelDescriptor};
 use rdnaprobe_oracle::metadata::{KernelMeta, Metadata};
 use rdnaprobe_recompiler::wave::WaveInput;
 
+use crate::backend::wave::module_region;
+
 pub use args::ArgValue;
 
 /// SGPRs past s15 and their values, set by a wave's prologue.
@@ -448,7 +450,9 @@ impl VulkanRun<'_> {
         let job = crate::vulkan::WaveJob {
             pipeline: p.id,
             wave: self.program.wave,
-            lds_dwords: self.lds_dwords + self.mem.len() as u32 + p.resume,
+            lds_dwords: self.lds_dwords
+                + rdnaprobe_recompiler::spirv::region_words(self.mem.len() as u32)
+                + p.resume,
             waves: &[words],
         };
         let mut out = self.exec.run_waves(&[job])?;
@@ -461,7 +465,10 @@ impl VulkanRun<'_> {
         let out = self.submit(s, &vec![0; self.lds_dwords as usize], &[])?;
         self.waves += 1;
         match crate::backend::wave::module_outputs(&out, lanes) {
-            Ok((_, _, rest)) => self.mem = rest[rest.len() - self.mem.len()..].to_vec(),
+            Ok((_, _, rest)) => {
+                let after_lds = &rest[self.lds_dwords as usize..];
+                self.mem = module_region(after_lds, self.mem.len()).0.to_vec();
+            }
             Err(e) => self.errors.push(format!("workgroup {group:?}: {e}")),
         }
         Ok(())
@@ -489,7 +496,7 @@ impl VulkanRun<'_> {
                 let status = out[uni + WAVE_STATUS_WORD as usize];
                 let rest = &out[uni + WAVE_OUT_DWORDS as usize..];
                 let (l, rest) = rest.split_at(lds.len());
-                let (m, resume) = rest.split_at(self.mem.len());
+                let (m, resume) = module_region(rest, self.mem.len());
                 // The LDS and the region as the wave left them, as the CPU model keeps them
                 // after a watchdog stop or a fault too; not after the driver cut a loop short.
                 if status != rdnaprobe_recompiler::spirv::LOOP_CUT_STATUS {
