@@ -259,7 +259,11 @@ fn a_barrier_is_left_out_only_where_nothing_was_accessed_since_the_last() {
     // the read after the store waits for the store's writes, made after its claims' barrier
     let store = barriers(STORE);
     // (the barrier before its claims is the region copy's: nothing was accessed since)
-    assert_eq!(store, none + 1, "a store: one barrier between its claims and its writes");
+    assert_eq!(
+        store,
+        none + 1,
+        "a store: one barrier between its claims and its writes"
+    );
     let load_store = barriers(&[LOAD, STORE].concat());
     assert!(
         load_store > store,

@@ -174,9 +174,8 @@ impl Emitter<'_> {
         Ok((ok, off))
     }
 
-    /// (word index of the first and last dword, the two dwords as one U64, bit shift) of
-    /// `bytes` at region offset `off`.
-    fn mem_window(&mut self, v: &MemVars, off: Word, bytes: u8) -> Result<[Word; 4], SpirvError> {
+    /// (word index of the first and last dword, bit shift) of `bytes` at region offset `off`.
+    fn mem_slots(&mut self, v: &MemVars, off: Word, bytes: u8) -> Result<[Word; 3], SpirvError> {
         let err = build_err(self.at);
         let t = self.t.u32_;
         let (c2, c3, cl) = (self.u32c(2), self.u32c(3), self.u32c(u32::from(bytes) - 1));
@@ -188,6 +187,13 @@ impl Emitter<'_> {
         let i1 = b.i_add(t, None, v.base, i1).map_err(&err)?;
         let byte = b.bitwise_and(t, None, off, c3).map_err(&err)?;
         let sh = b.shift_left_logical(t, None, byte, c3).map_err(&err)?;
+        Ok([i0, i1, sh])
+    }
+
+    /// (word index of the first and last dword, the two dwords as one U64, bit shift) of
+    /// `bytes` at region offset `off`.
+    fn mem_window(&mut self, v: &MemVars, off: Word, bytes: u8) -> Result<[Word; 4], SpirvError> {
+        let [i0, i1, sh] = self.mem_slots(v, off, bytes)?;
         let lo = self.sb_load(v.out_var, i0)?;
         let hi = self.sb_load(v.out_var, i1)?;
         let both = self.pack64(lo, hi)?;
@@ -380,15 +386,8 @@ impl Emitter<'_> {
             let m = self.b.select(t64, None, mine, byte, c0_64).map_err(&err)?;
             won = self.b.bitwise_or(t64, None, won, m).map_err(&err)?;
         }
-        let (c2, c3, cl) = (self.u32c(2), self.u32c(3), self.u32c(u32::from(bytes) - 1));
+        let [i0, i1, sh] = self.mem_slots(&v, off, bytes)?;
         let b = &mut self.b;
-        let i0 = b.shift_right_logical(t, None, off, c2).map_err(&err)?;
-        let end = b.i_add(t, None, off, cl).map_err(&err)?;
-        let i1 = b.shift_right_logical(t, None, end, c2).map_err(&err)?;
-        let i0 = b.i_add(t, None, v.base, i0).map_err(&err)?;
-        let i1 = b.i_add(t, None, v.base, i1).map_err(&err)?;
-        let byte = b.bitwise_and(t, None, off, c3).map_err(&err)?;
-        let sh = b.shift_left_logical(t, None, byte, c3).map_err(&err)?;
         let mask = b.shift_left_logical(t64, None, won, sh).map_err(&err)?;
         let d64 = b.u_convert(t64, None, d).map_err(&err)?;
         let bits = b.shift_left_logical(t64, None, d64, sh).map_err(&err)?;
