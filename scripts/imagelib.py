@@ -665,6 +665,10 @@ def sample_lz(img, s, coords, off=(None, None), unorm=False, dmask=0xf, gather=F
         return 0 if d == 0 else one if d == 1 else comps[d - 4]
     if ref is not None:
         cmp = compare_taps(img, s, taps, ref)
+        if gather:
+            # image_gather4_c: the footprint's compare results, unfiltered (8-bit UNORM and
+            # sRGB: 0 each, sample_c's measured rule carried over)
+            return [0 if cmp is None else cmp[t][0][0] for t in (2, 3, 1, 0)]
         if cmp is None:
             return [0]
         return [blend(cmp, 0) if bilinear else cmp[0][0][0]]

@@ -183,6 +183,26 @@ for fmt, name, bil, func in [(22, "r32_float", False, 1), (22, "r32_float", True
                 f"image_sample_c_lz on format {fmt}: reference OP first component, the reference clamped for "
                 "UNORM/SNORM, the 0/1 results filtered; border x (opaque white), clamp y", ref=ref_of, dmask=1)
 
+# -- image_gather4_c: the footprint's four compare results, unfiltered, in the gather's order;
+# on 8-bit UNORM the measured sample_c rule (0) is carried over (the model's choice) ----------
+GC = "image_gather4_c_lz v[10:13], v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D"
+for fmt, name, func in [(22, "r32_float", 3), (7, "r16_unorm", 1), (8, "r16_snorm", 6), (1, "r8_unorm", 3)]:
+    def fill(im, fmt=fmt):
+        if fmt == 22:
+            vals = [0.0, 0.25, 0.5, 1.0, -0.5, 0.1, 0.75, 2.0]
+            for y in range(4):
+                for x in range(8):
+                    im.region.put(im.addr(x, y), fb(vals[(x + 3 * y) % 8]), 4)
+        else:
+            fill_pattern(im, 97 + fmt)
+    sample_wave(f"gather4_c_lz_{name}_func{func}", GC, T2(fmt), ssharp(6, 0, False, border=1, compare=func), fill,
+                f"image_gather4_c_lz on format {fmt}, DEPTH_COMPARE_FUNC {func}: reference OP first component for "
+                "each footprint texel, unfiltered (8-bit UNORM: 0, as sample_c); border x (opaque black), wrap y",
+                ref=ref_of, dmask=1, gather=True)
+sample_wave("gather4_c_lz_o_r32_float", "image_gather4_c_lz_o v[10:13], v[4:7], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+            T2(22), ssharp(2, 2, True, compare=5), lambda im: fill_pattern(im, 140),
+            "image_gather4_c_lz_o: offsets, reference != texel", ref=ref_of, off=offset_of, dmask=1, gather=True)
+
 # -- the level: point mipmapping by the quad's derivatives (no suffix), an explicit LOD (_l), the
 # derivatives clamped from below (_cl); a 16 x 16 RGBA8 image of 5 levels --------------------
 MIPS = lambda fmt=RGBA8: tsharp(fmt, D2, 16, 16, max_mip=4)
@@ -252,6 +272,13 @@ sample_wave("sample_c_implicit_r32_float", "image_sample_c v10, v[4:6], s[8:15],
 sample_wave("gather4_l", "image_gather4_l v[10:13], v[4:6], s[8:15], s[0:3] dmask:0x2 dim:SQ_RSRC_IMG_2D",
             MIPS(), MIP_S(), mip_fill, "image_gather4_l: the footprint on the selected level", lod="explicit",
             extra=lambda l: fb(LODS[(l * 3) % 32]), dmask=2, gather=True, size=16384)
+sample_wave("gather4_c_l", "image_gather4_c_l v[10:13], v[4:7], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+            MIPS(22), MIP_S(compare=6), r32_mips, "image_gather4_c_l: the footprint's compare results on the "
+            "selected level", lod="explicit", extra=lambda l: fb(LODS[(l * 5) % 32]), ref=ref_of, dmask=1,
+            gather=True, size=16384)
+sample_wave("gather4_c_implicit", "image_gather4_c v[10:13], v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+            MIPS(22), MIP_S(compare=1), r32_mips, "image_gather4_c: implicit LOD", coords=quad_steps(False),
+            lod="implicit", ref=ref_of, dmask=1, gather=True, size=16384)
 sample_wave("gather4_implicit", "image_gather4 v[10:13], v[4:5], s[8:15], s[0:3] dmask:0x4 dim:SQ_RSRC_IMG_2D",
             MIPS(), MIP_S(), mip_fill, "image_gather4: implicit LOD", coords=quad_steps(True), lod="implicit",
             dmask=4, gather=True, size=16384)

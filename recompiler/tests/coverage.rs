@@ -217,6 +217,14 @@ const SAMPLES: &[&str] = &[
     "image_gather4_cl_o",
     "image_gather4_l_o",
     "image_gather4_lz_o",
+    "image_gather4_c",
+    "image_gather4_c_cl",
+    "image_gather4_c_l",
+    "image_gather4_c_lz",
+    "image_gather4_c_o",
+    "image_gather4_c_cl_o",
+    "image_gather4_c_l_o",
+    "image_gather4_c_lz_o",
 ];
 
 /// Whether the probe of `mnemonic` may be refused for `reason` although it lowers.

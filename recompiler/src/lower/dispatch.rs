@@ -1768,20 +1768,12 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::image_sample_c_b_cl_o
         | Opcode::image_gather4_b
         | Opcode::image_gather4_b_cl
-        | Opcode::image_gather4_c
-        | Opcode::image_gather4_c_cl
-        | Opcode::image_gather4_c_l
         | Opcode::image_gather4_c_b
         | Opcode::image_gather4_c_b_cl
-        | Opcode::image_gather4_c_lz
         | Opcode::image_gather4_b_o
         | Opcode::image_gather4_b_cl_o
-        | Opcode::image_gather4_c_o
-        | Opcode::image_gather4_c_cl_o
-        | Opcode::image_gather4_c_l_o
         | Opcode::image_gather4_c_b_o
         | Opcode::image_gather4_c_b_cl_o
-        | Opcode::image_gather4_c_lz_o
         | Opcode::image_get_lod
         | Opcode::image_gather4h
         | Opcode::image_sample_cd
@@ -1923,6 +1915,54 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         }
         Opcode::image_sample_c_lz => lower!(image_sample::sample, Sample::compare(false)),
         Opcode::image_sample_c_lz_o => lower!(image_sample::sample, Sample::compare(true)),
+        Opcode::image_gather4_c => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Implicit, true, true, false)
+            )
+        }
+        Opcode::image_gather4_c_cl => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Clamp, true, true, false)
+            )
+        }
+        Opcode::image_gather4_c_l => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Explicit, true, true, false)
+            )
+        }
+        Opcode::image_gather4_c_lz => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Zero, true, true, false)
+            )
+        }
+        Opcode::image_gather4_c_o => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Implicit, true, true, true)
+            )
+        }
+        Opcode::image_gather4_c_cl_o => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Clamp, true, true, true)
+            )
+        }
+        Opcode::image_gather4_c_l_o => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Explicit, true, true, true)
+            )
+        }
+        Opcode::image_gather4_c_lz_o => {
+            lower!(
+                image_sample::sample,
+                Sample::at(Lod::Zero, true, true, true)
+            )
+        }
         Opcode::image_gather4_lz => lower!(image_sample::sample, Sample::new(true, false)),
         Opcode::image_gather4_lz_o => lower!(image_sample::sample, Sample::new(true, true)),
         Opcode::image_gather4h_pck => Lower(image_group::gather4h_pck),

@@ -1,6 +1,6 @@
 //! Sampling under the wave contract: image_sample and image_gather4 at LOD 0 (`_lz`), with an
 //! explicit LOD (`_l`), the quad's derivatives (no suffix) and their clamp (`_cl`), with the
-//! `_c` (sample) and `_o` forms; point and bilinear filtering, point mipmapping, every
+//! `_c` and `_o` forms; point and bilinear filtering, point mipmapping, every
 //! addressing mode but the half-border ones, through the S# (four SGPRs at SSAMP, known when
 //! lowering as the T# is). IR integer and f64 operations only, so the CPU model and every
 //! Vulkan driver give the same bits.
@@ -45,7 +45,9 @@
 //! DEPTH_COMPARE_FUNC; the reference clamped to [0, 1] for UNORM and [-1, 1] for SNORM, a
 //! border tap comparing the border colour's) and the 0.0/1.0 results are filtered like texels
 //! (compare, then filter: the notes' 154/256 and 102/256 are such blends), not measured
-//! beyond that.
+//! beyond that. image_gather4_c* returns the footprint's four compare results unfiltered, in
+//! the gather's order; on 8-bit UNORM and sRGB all four are 0, sample_c's measured rule
+//! carried over (the model's choice: no gather4_c row is measured).
 //!
 //! Refused with the reason: the bias and derivative forms (`_b`, `_d`, `_cd`), MIP_FILTER
 //! linear; a magnification and minification filter that differ (which one a LOD takes is not
@@ -532,13 +534,29 @@ impl SampleAt<'_> {
                 taps.push((comps, w));
             }
         }
+        // a gather's footprint in the graphics APIs' order: (i0, j1), (i1, j1), (i1, j0), (i0, j0)
+        const FOOTPRINT: [usize; 4] = [2, 3, 1, 0];
         let mut vals = Vec::new();
         if let Some(r) = self.reference {
-            vals.push(compare(l, &f, s, &taps, r, self.bilinear));
+            let results = compare_taps(l, &f, s, &taps, r);
+            if self.form.gather {
+                // image_gather4_c: the four results unfiltered
+                for tap in FOOTPRINT {
+                    vals.push(match &results {
+                        Some(res) => res[tap].0[0],
+                        None => l.b.c32(0),
+                    });
+                }
+            } else {
+                vals.push(match results {
+                    Some(res) if self.bilinear => blend(l, &res, 0),
+                    Some(res) => res[0].0[0],
+                    None => l.b.c32(0),
+                });
+            }
         } else if self.form.gather {
-            // the footprint in the graphics APIs' order: (i0, j1), (i1, j1), (i1, j0), (i0, j0)
             let slot = slots(self.dmask).next().expect("one DMASK bit");
-            for tap in [2, 3, 1, 0] {
+            for tap in FOOTPRINT {
                 vals.push(selected(l, &f, t, slot, &taps[tap].0)?);
             }
         } else {
@@ -692,22 +710,23 @@ fn selected(
     })
 }
 
-/// image_sample_c_lz's one result (see the module docs).
+/// The compare results of a sample_c or gather4_c: per tap 1.0 or 0.0 (f32 bits) with the
+/// tap's weight, or `None` on an 8-bit UNORM or sRGB image, whose results are all 0 (see the
+/// module docs).
 /// rule: image-sample-compare
-fn compare(
+fn compare_taps(
     l: &mut Lowerer,
     f: &ImgFormat,
     s: &Ssharp,
     taps: &[(Vec<Handle>, Handle)],
     reference: Handle,
-    bilinear: bool,
-) -> Handle {
+) -> Option<Vec<(Vec<Handle>, Handle)>> {
     use crate::ir::FloatCmp;
     use mem_format::Num;
     let eight_bit_unorm = f.fmt.num == Num::Unorm && f.fmt.comps.iter().all(|&(_, w)| w == 8);
     if eight_bit_unorm {
         // measured: 0 for every compare function, reference and texel (8-bit UNORM and sRGB)
-        return l.b.c32(0);
+        return None;
     }
     let b = &mut l.b;
     let nan = b.is_nan(Fmt::F32, reference);
@@ -744,11 +763,7 @@ fn compare(
             (vec![b.sel(pass, one, zero)], *w)
         })
         .collect();
-    if bilinear {
-        blend(l, &results, 0)
-    } else {
-        results[0].0[0]
-    }
+    Some(results)
 }
 
 /// Component `k` of the bilinear blend of `taps` (see the module docs).

@@ -120,7 +120,7 @@ mod tests {
             .unwrap();
         // the image loads, stores, image_get_resinfo, atomics, group loads, packed gathers and
         // the LOD-0 sample and gather4; the other sampling suffixes and gathers are not
-        assert_eq!(mimg.lowered, 61, "{mimg:?}");
+        assert_eq!(mimg.lowered, 69, "{mimg:?}");
         assert!(c.unlowered.iter().any(|u| u.mnemonic == "image_sample_b"));
         assert!(!c.unlowered.iter().any(|u| u.mnemonic == "image_sample_lz"));
         assert!(!c.unlowered.iter().any(|u| u.mnemonic == "image_load_mip"));
