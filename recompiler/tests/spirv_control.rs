@@ -276,3 +276,35 @@ fn a_barrier_is_left_out_only_where_nothing_was_accessed_since_the_last() {
     assert_eq!(barriers(&[LOAD, DS_READ].concat()), load);
     assert_eq!(barriers(&[STORE, DS_READ].concat()), store + 1);
 }
+
+#[test]
+fn stores_nothing_reads_run_on_every_lane_without_a_loop_and_the_others_stay_serialised() {
+    // loops in a module of a region of 64 dwords and an LDS of 64 dwords
+    let loops = |text: &str| {
+        let k = kernel(text, Wave::W32);
+        let spv = emit_wave_mem(&k, Wave::W32, 64, 64, &SpirvOptions::DESKTOP).expect("emits");
+        spirv_val(&spv, text).unwrap();
+        let o = ops(&spv);
+        (count(&o, Op::LoopMerge), count(&o, Op::AtomicUMax))
+    };
+    let (none, _) = loops("v_mov_b32 v1, 0");
+    // stores to the region and dword stores to the LDS: claims, no lane-0 loop
+    for store in [
+        "global_store_dword v[2:3], v5, off offset:8",
+        "global_store_short v[2:3], v5, off",
+        "global_store_byte v[2:3], v5, off offset:3",
+        "ds_write_b32 v6, v7",
+    ] {
+        let text = format!("{store}\n{store}\n{store}\n");
+        assert_eq!(loops(&text).0, none, "{store}");
+        assert!(loops(&text).1 >= 3, "{store}: a claim per store");
+    }
+    // an exchange returns the old value (lane order decides it): the lane-0 loop stays
+    for serial in [
+        "global_atomic_swap v1, v[2:3], v5, off glc",
+        "ds_wrxchg_rtn_b32 v1, v6, v7",
+    ] {
+        assert!(loops(serial).0 > none, "{serial}");
+        assert_eq!(loops(serial).1, 0, "{serial}");
+    }
+}

@@ -157,7 +157,11 @@ impl Emitter<'_> {
             } if !LdsOp::lds_only(op) => {
                 let w = self.wave_io(io, "an LDS access")?;
                 let args = [self.v(addr), self.v(data), self.v(active)];
-                self.lds_op(&w, io.lane, op, args)?
+                if self.is_plain_store(h) {
+                    self.lds_store(&w, io.lane, args)?
+                } else {
+                    self.lds_op(&w, io.lane, op, args)?
+                }
             }
             Expr::Mem {
                 space: Space::Lds,

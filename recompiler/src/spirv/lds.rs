@@ -41,7 +41,15 @@ pub(super) struct LdsVars {
     /// A Private u32 loop counter for the copies.
     pub(super) index: Word,
     pub(super) dwords: u32,
+    /// One claim word per LDS byte for the parallel stores ([`Emitter::lds_store`]), zeroed
+    /// with the LDS copy; only for an LDS of at most [`CLAIMED_LDS_DWORDS`] dwords.
+    pub(super) claims: Option<Word>,
 }
+
+/// The largest LDS whose stores run in parallel: its claim words (16 bytes per LDS dword) take
+/// 8 KiB of workgroup memory, which with the LDS and the lane arrays stays within the 16 KiB
+/// every Vulkan driver gives a workgroup. A larger LDS is served lane by lane.
+pub(super) const CLAIMED_LDS_DWORDS: u32 = 512;
 
 impl Emitter<'_> {
     /// Declares the LDS arrays (before the function begins); `None` without LDS.
@@ -68,6 +76,11 @@ impl Emitter<'_> {
         let fault = self
             .b
             .variable(ptr, None, StorageClass::Private, Some(zero));
+        let claims = (dwords <= CLAIMED_LDS_DWORDS).then(|| {
+            let n = self.u32c(4 * dwords);
+            array(&mut self.b, n)
+        });
+        self.lds_claims = claims.is_some();
         Some(LdsVars {
             lds,
             xa,
@@ -81,6 +94,7 @@ impl Emitter<'_> {
             fault,
             index,
             dwords,
+            claims,
         })
     }
 
@@ -236,6 +250,62 @@ impl Emitter<'_> {
         let h = b.shift_left_logical(t, None, hi, back).map_err(&err)?;
         let u = b.bitwise_or(t, None, l, h).map_err(&err)?;
         b.select(t, None, aligned, lo, u).map_err(&err)
+    }
+
+    /// A dword store to the LDS whose value nothing reads ([`Self::is_plain_store`]): every
+    /// lane at once, the last lane in lane order giving each byte its value, by the claims of
+    /// [`Self::mem_store`] in the LDS's claim words.
+    pub(super) fn lds_store(
+        &mut self,
+        w: &WaveIo,
+        lane: Word,
+        [a, d, active]: [Word; 3],
+    ) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb) = (self.t.u32_, self.t.bool_);
+        let c0 = self.u32c(0);
+        self.fence(fence::WORKGROUP, Guard::Any)?;
+        let Some(v) = w.lds else {
+            return Ok(c0);
+        };
+        let Some(claims) = v.claims else {
+            return Err(SpirvError::Unsupported {
+                reason: "a parallel LDS store without claim words".into(),
+            });
+        };
+        let [ok, i0, i1, sh] = self.lds_slots(&v, a, active)?;
+        let claim = self.next_claim(lane, ok)?;
+        let (c2, c3) = (self.u32c(2), self.u32c(3));
+        let b = &mut self.b;
+        let first = b.shift_left_logical(t, None, i0, c2).map_err(&err)?;
+        let byte = b.shift_right_logical(t, None, sh, c3).map_err(&err)?;
+        let first = b.i_add(t, None, first, byte).map_err(&err)?;
+        let won = self.claim_bytes(4, claim, fence::WORKGROUP, |e, k| {
+            let ck = e.u32c(k);
+            let at = e.b.i_add(t, None, first, ck).map_err(build_err(e.at))?;
+            e.wg_ptr(w, claims, at)
+        })?;
+        // the won bytes and the data at the byte shift: the low dword's part, and the high
+        // dword's (none when aligned)
+        let (c31, c32) = (self.u32c(31), self.u32c(32));
+        let b = &mut self.b;
+        let aligned = b.i_equal(tb, None, sh, c0).map_err(&err)?;
+        let back = b.i_sub(t, None, c32, sh).map_err(&err)?;
+        let back = b.bitwise_and(t, None, back, c31).map_err(&err)?;
+        let mut parts = vec![];
+        for x in [won, d] {
+            let lo = b.shift_left_logical(t, None, x, sh).map_err(&err)?;
+            let hi = b.shift_right_logical(t, None, x, back).map_err(&err)?;
+            let hi = b.select(t, None, aligned, c0, hi).map_err(&err)?;
+            parts.push((lo, hi));
+        }
+        let [(mlo, mhi), (dlo, dhi)] = [parts[0], parts[1]];
+        for (i, m, x) in [(i0, mlo, dlo), (i1, mhi, dhi)] {
+            let bits = self.b.bitwise_and(t, None, x, m).map_err(&err)?;
+            let p = self.wg_ptr(w, v.lds, i)?;
+            self.write_bytes(p, m, bits)?;
+        }
+        Ok(c0)
     }
 
     /// A one-operand dword access of the LDS.

@@ -292,21 +292,23 @@ impl Emitter<'_> {
 }
 
 impl Emitter<'_> {
-    /// Whether expression `h` is a store [`Self::mem_store`] serves: a [`LdsOp::Write`] to the
-    /// region of 1, 2 or 4 bytes whose value nothing reads, in a module whose claims cannot
-    /// run out ([`Self::declare_store_seq`]).
+    /// Whether expression `h` is a store [`Self::mem_store`] or [`Self::lds_store`] serves: a
+    /// [`LdsOp::Write`] whose value nothing reads, to the region (1, 2 or 4 bytes) or to an LDS
+    /// with claim words (a dword), in a module whose claims cannot run out
+    /// ([`Self::declare_store_seq`]).
     pub(super) fn is_plain_store(&self, h: Handle) -> bool {
-        self.store_seq.is_some() && plain_store(self.kernel, h, &self.read)
+        self.store_seq.is_some() && plain_store(self.kernel, h, &self.read, self.lds_claims)
     }
 
-    /// Declares the Private store counter of [`Self::mem_store`] when the kernel has plain
+    /// Declares the Private store counter of the parallel stores when the kernel has plain
     /// stores and at most [`MAX_STORES`] of them can run in one dispatch of the module (the
     /// watchdog's block limit times the most stores in one block, plus the exit code's);
-    /// otherwise every store is serialised.
+    /// otherwise every store is serialised. Call it after the LDS and the region are declared.
     pub(super) fn declare_store_seq(&mut self) {
         let k = self.kernel;
         let stores = |r: std::ops::Range<u32>| {
-            r.filter(|&i| plain_store(k, Handle(i), &self.read)).count() as u64
+            r.filter(|&i| plain_store(k, Handle(i), &self.read, self.lds_claims))
+                .count() as u64
         };
         let exit = k.blocks.last().map_or(0, |b| b.exprs.end);
         let tail = stores(exit..k.exprs.len() as u32);
@@ -323,6 +325,60 @@ impl Emitter<'_> {
             let zero = self.u32c(0);
             self.store_seq = Some(self.b.variable(pp, None, StorageClass::Private, Some(zero)));
         }
+    }
+
+    /// The claim of this lane in the next parallel store, or 0 where it writes nothing
+    /// (`ok` false): `seq << 7 | lane + 1`, `seq` the module's store counter, incremented.
+    pub(super) fn next_claim(&mut self, lane: Word, ok: Word) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let t = self.t.u32_;
+        let seq_var = self.store_seq.ok_or_else(|| SpirvError::Unsupported {
+            reason: "a parallel store without the store counter".into(),
+        })?;
+        let (c0, c1, c7) = (self.u32c(0), self.u32c(1), self.u32c(7));
+        let b = &mut self.b;
+        let seq = b.load(t, None, seq_var, None, []).map_err(&err)?;
+        let seq = b.i_add(t, None, seq, c1).map_err(&err)?;
+        b.store(seq_var, seq, None, []).map_err(&err)?;
+        let stamp = b.shift_left_logical(t, None, seq, c7).map_err(&err)?;
+        let me = b.i_add(t, None, lane, c1).map_err(&err)?;
+        let claim = b.bitwise_or(t, None, stamp, me).map_err(&err)?;
+        b.select(t, None, ok, claim, c0).map_err(&err)
+    }
+
+    /// Raises the claim word of each of `bytes` bytes from `first` (pointers from `ptr(k)`) to
+    /// `claim` (`OpAtomicUMax`), waits at a barrier, and gives the bytes whose claim word then
+    /// holds `claim` as a mask of 0xff bytes (bit 8k for byte k), a U32.
+    pub(super) fn claim_bytes(
+        &mut self,
+        bytes: u8,
+        claim: Word,
+        semantics: u32,
+        mut ptr: impl FnMut(&mut Self, u32) -> Result<Word, SpirvError>,
+    ) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb) = (self.t.u32_, self.t.bool_);
+        let (scope, relaxed, c0) = (self.u32c(2), self.u32c(0), self.u32c(0));
+        let mut words = Vec::with_capacity(usize::from(bytes));
+        for k in 0..u32::from(bytes) {
+            let p = ptr(self, k)?;
+            words.push(p);
+            self.b
+                .atomic_u_max(t, None, p, scope, relaxed, claim)
+                .map_err(&err)?;
+        }
+        self.fence(semantics, Guard::Any)?;
+        let ok = self.b.i_not_equal(tb, None, claim, c0).map_err(&err)?;
+        let mut won = c0;
+        for (k, p) in words.into_iter().enumerate() {
+            let owner = self.b.load(t, None, p, None, []).map_err(&err)?;
+            let mine = self.b.i_equal(tb, None, owner, claim).map_err(&err)?;
+            let mine = self.b.logical_and(tb, None, mine, ok).map_err(&err)?;
+            let byte = self.u32c(0xff << (8 * k));
+            let m = self.b.select(t, None, mine, byte, c0).map_err(&err)?;
+            won = self.b.bitwise_or(t, None, won, m).map_err(&err)?;
+        }
+        Ok(won)
     }
 
     /// A store ([`Self::is_plain_store`]): the lanes write at once, with the bits of the
@@ -343,69 +399,56 @@ impl Emitter<'_> {
         [addr, d, active]: [Word; 3],
     ) -> Result<Word, SpirvError> {
         let err = build_err(self.at);
-        let (t, tb, t64) = (self.t.u32_, self.t.bool_, self.ty(Ty::U64));
+        let (t, t64) = (self.t.u32_, self.ty(Ty::U64));
         let c0 = self.u32c(0);
-        let seq_var = self.store_seq.ok_or_else(|| SpirvError::Unsupported {
-            reason: "a parallel store without the store counter".into(),
-        })?;
         self.fence(fence::WORKGROUP_AND_BUFFER, Guard::Any)?;
         let Some(v) = w.mem else {
             return Ok(c0);
         };
         let (ok, off) = self.mem_offset(&v, addr, bytes, active)?;
-        let (scope, relaxed) = (self.u32c(2), c0);
-        let (c1, c7) = (self.u32c(1), self.u32c(7));
-        let seq = self.b.load(t, None, seq_var, None, []).map_err(&err)?;
-        let seq = self.b.i_add(t, None, seq, c1).map_err(&err)?;
-        self.b.store(seq_var, seq, None, []).map_err(&err)?;
-        let b = &mut self.b;
-        let stamp = b.shift_left_logical(t, None, seq, c7).map_err(&err)?;
-        let me = b.i_add(t, None, lane, c1).map_err(&err)?;
-        let claim = b.bitwise_or(t, None, stamp, me).map_err(&err)?;
-        let claim = b.select(t, None, ok, claim, c0).map_err(&err)?;
-        let first = b.i_add(t, None, v.claims, off).map_err(&err)?;
-        let mut claim_words = Vec::with_capacity(usize::from(bytes));
-        for k in 0..u32::from(bytes) {
-            let ck = self.u32c(k);
-            let at = self.b.i_add(t, None, first, ck).map_err(&err)?;
-            claim_words.push(at);
-            let p = self.sb_ptr(v.out_var, at)?;
-            self.b
-                .atomic_u_max(t, None, p, scope, relaxed, claim)
-                .map_err(&err)?;
-        }
-        self.mem_barrier()?;
-        // The bytes this lane won, as a mask over the access's bytes.
-        let c0_64 = self.constant(Ty::U64, 0);
-        let mut won = c0_64;
-        for (k, &at) in claim_words.iter().enumerate() {
-            let owner = self.sb_load(v.out_var, at)?;
-            let mine = self.b.i_equal(tb, None, owner, claim).map_err(&err)?;
-            let mine = self.b.logical_and(tb, None, mine, ok).map_err(&err)?;
-            let byte = self.constant(Ty::U64, 0xff << (8 * k));
-            let m = self.b.select(t64, None, mine, byte, c0_64).map_err(&err)?;
-            won = self.b.bitwise_or(t64, None, won, m).map_err(&err)?;
-        }
+        let claim = self.next_claim(lane, ok)?;
+        let first = self.b.i_add(t, None, v.claims, off).map_err(&err)?;
+        let won = self.claim_bytes(bytes, claim, fence::WORKGROUP_AND_BUFFER, |e, k| {
+            let ck = e.u32c(k);
+            let at = e.b.i_add(t, None, first, ck).map_err(build_err(e.at))?;
+            e.sb_ptr(v.out_var, at)
+        })?;
         let [i0, i1, sh] = self.mem_slots(&v, off, bytes)?;
         let b = &mut self.b;
+        let won = b.u_convert(t64, None, won).map_err(&err)?;
         let mask = b.shift_left_logical(t64, None, won, sh).map_err(&err)?;
         let d64 = b.u_convert(t64, None, d).map_err(&err)?;
         let bits = b.shift_left_logical(t64, None, d64, sh).map_err(&err)?;
         let bits = b.bitwise_and(t64, None, bits, mask).map_err(&err)?;
         let (mlo, mhi) = self.split64(mask)?;
         let (blo, bhi) = self.split64(bits)?;
-        // A lane that won nothing has a zero mask: its atomics change nothing.
         for (i, m, x) in [(i0, mlo, blo), (i1, mhi, bhi)] {
-            let keep = self.b.not(t, None, m).map_err(&err)?;
             let p = self.sb_ptr(v.out_var, i)?;
-            self.b
-                .atomic_and(t, None, p, scope, relaxed, keep)
-                .map_err(&err)?;
-            self.b
-                .atomic_or(t, None, p, scope, relaxed, x)
-                .map_err(&err)?;
+            self.write_bytes(p, m, x)?;
         }
         Ok(c0)
+    }
+
+    /// `*p = (*p & !mask) | bits` as `OpAtomicAnd` and `OpAtomicOr` (`bits` inside `mask`): lanes
+    /// that write other bytes of the same dword do not disturb each other, and a zero mask
+    /// changes nothing.
+    pub(super) fn write_bytes(
+        &mut self,
+        p: Word,
+        mask: Word,
+        bits: Word,
+    ) -> Result<(), SpirvError> {
+        let err = build_err(self.at);
+        let t = self.t.u32_;
+        let (scope, relaxed) = (self.u32c(2), self.u32c(0));
+        let keep = self.b.not(t, None, mask).map_err(&err)?;
+        self.b
+            .atomic_and(t, None, p, scope, relaxed, keep)
+            .map_err(&err)?;
+        self.b
+            .atomic_or(t, None, p, scope, relaxed, bits)
+            .map_err(&err)?;
+        Ok(())
     }
 }
 
@@ -413,18 +456,27 @@ impl Emitter<'_> {
 /// hold the store's number in 25 bits above the lane's 7.
 const MAX_STORES: u64 = (1 << 25) - 1;
 
-/// See [`Emitter::is_plain_store`].
-fn plain_store(k: &Kernel, h: Handle, read: &[bool]) -> bool {
-    matches!(
-        k.exprs.get(h.0 as usize),
+/// See [`Emitter::is_plain_store`]; `lds` whether the LDS has claim words.
+fn plain_store(k: &Kernel, h: Handle, read: &[bool], lds: bool) -> bool {
+    let store = match k.exprs.get(h.0 as usize) {
         Some(&Expr::Mem {
             space: Space::Region,
             op: LdsOp::Write,
             bytes: 1 | 2 | 4,
             cmp: None,
             ..
-        })
-    ) && !read.get(h.0 as usize).copied().unwrap_or(true)
+        }) => true,
+        Some(&Expr::Mem {
+            space: Space::Lds,
+            op: LdsOp::Write,
+            bytes: 4,
+            data2: None,
+            cmp: None,
+            ..
+        }) => lds,
+        _ => false,
+    };
+    store && !read.get(h.0 as usize).copied().unwrap_or(true)
 }
 
 impl Emitter<'_> {

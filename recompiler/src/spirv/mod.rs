@@ -358,6 +358,8 @@ struct Emitter<'k> {
     read: Vec<bool>,
     /// The Private store counter of the parallel stores (see `mem`), when they are used.
     store_seq: Option<Word>,
+    /// The LDS has claim words for the parallel stores (see `lds`).
+    lds_claims: bool,
 }
 
 impl<'k> Emitter<'k> {
@@ -420,6 +422,7 @@ impl<'k> Emitter<'k> {
             suspended: None,
             read: kernel.read_values(),
             store_seq: None,
+            lds_claims: false,
         }
     }
 

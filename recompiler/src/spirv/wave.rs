@@ -258,9 +258,7 @@ impl Emitter<'_> {
         self.declare_vars();
         let lds = self.declare_lds(lds_dwords);
         let mem_arrays = self.declare_mem(mem_dwords);
-        if mem_arrays.is_some() {
-            self.declare_store_seq();
-        }
+        self.declare_store_seq();
         self.begin_main([wg_var, lid_var])?;
         let w = self.load_x(wg_var)?;
         let lane = self.load_x(lid_var)?;
@@ -314,7 +312,22 @@ impl Emitter<'_> {
                 let p =
                     e.b.access_chain(ptr_wg_u32, None, v.lds, [k])
                         .map_err(build_err(None))?;
-                e.b.store(p, x, None, []).map_err(build_err(None))
+                e.b.store(p, x, None, []).map_err(build_err(None))?;
+                // the dword's four claim words start at zero
+                if let Some(claims) = v.claims {
+                    let c4 = e.u32c(4);
+                    let at = e.b.i_mul(t_u32, None, k, c4).map_err(build_err(None))?;
+                    for j in 0..4 {
+                        let cj = e.u32c(j);
+                        let i = e.b.i_add(t_u32, None, at, cj).map_err(build_err(None))?;
+                        let p =
+                            e.b.access_chain(ptr_wg_u32, None, claims, [i])
+                                .map_err(build_err(None))?;
+                        let zero = e.u32c(0);
+                        e.b.store(p, zero, None, []).map_err(build_err(None))?;
+                    }
+                }
+                Ok(())
             })?;
         }
         if let Some(v) = mem {
