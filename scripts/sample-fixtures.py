@@ -168,16 +168,22 @@ for fmt, name in [(130, "rgba8_srgb"), (128, "r8_srgb"), (129, "rg8_srgb"), (56,
                     f"image_sample_c_lz on 8-bit {'sRGB' if fmt > 127 else 'UNORM'} format {fmt}, DEPTH_COMPARE_FUNC "
                     f"{func}: 0 for every reference and texel [N-IMG-COMPARE-8BIT]", ref=ref_of,
                     gfx="gfx1035", source=NOTES_SRC, dmask=1)
-for fmt, name, bil, func in [(22, "r32_float", False, 1), (22, "r32_float", True, 3), (13, "r16_float", True, 6),
-                             (7, "r16_unorm", True, 1), (8, "r16_snorm", False, 4), (23, "rg16_unorm", True, 5)]:
-    def fill(im, fmt=fmt):
+def depth_fill(fmt, seed):
+    """Texels for a compare: finite f32 depths of both signs on 32_FLOAT, else the pattern."""
+    def fill(im):
         if fmt == 22:
             vals = [0.0, 0.25, 0.5, 1.0, -0.5, 0.1, 0.75, 2.0]
             for y in range(4):
                 for x in range(8):
                     im.region.put(im.addr(x, y), fb(vals[(x + 3 * y) % 8]), 4)
         else:
-            fill_pattern(im, 95 + fmt)
+            fill_pattern(im, seed)
+    return fill
+
+
+for fmt, name, bil, func in [(22, "r32_float", False, 1), (22, "r32_float", True, 3), (13, "r16_float", True, 6),
+                             (7, "r16_unorm", True, 1), (8, "r16_snorm", False, 4), (23, "rg16_unorm", True, 5)]:
+    fill = depth_fill(fmt, 95 + fmt)
     sample_wave(f"sample_c_lz_{name}_{'bilinear' if bil else 'point'}_func{func}", SC, T2(fmt),
                 ssharp(6, 2, bil, border=2, compare=func), fill,
                 f"image_sample_c_lz on format {fmt}: reference OP first component, the reference clamped for "
@@ -187,14 +193,7 @@ for fmt, name, bil, func in [(22, "r32_float", False, 1), (22, "r32_float", True
 # on 8-bit UNORM the measured sample_c rule (0) is carried over (the model's choice) ----------
 GC = "image_gather4_c_lz v[10:13], v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D"
 for fmt, name, func in [(22, "r32_float", 3), (7, "r16_unorm", 1), (8, "r16_snorm", 6), (1, "r8_unorm", 3)]:
-    def fill(im, fmt=fmt):
-        if fmt == 22:
-            vals = [0.0, 0.25, 0.5, 1.0, -0.5, 0.1, 0.75, 2.0]
-            for y in range(4):
-                for x in range(8):
-                    im.region.put(im.addr(x, y), fb(vals[(x + 3 * y) % 8]), 4)
-        else:
-            fill_pattern(im, 97 + fmt)
+    fill = depth_fill(fmt, 97 + fmt)
     sample_wave(f"gather4_c_lz_{name}_func{func}", GC, T2(fmt), ssharp(6, 0, False, border=1, compare=func), fill,
                 f"image_gather4_c_lz on format {fmt}, DEPTH_COMPARE_FUNC {func}: reference OP first component for "
                 "each footprint texel, unfiltered (8-bit UNORM: 0, as sample_c); border x (opaque black), wrap y",
