@@ -575,13 +575,7 @@ fn every_kernel_is_bit_exact_on_cpu() {
             }
         }
     }
-    assert_eq!(ran, 4 * 24);
-    assert!(
-        failed.is_empty(),
-        "{} of {ran} differ:\n{}",
-        failed.len(),
-        failed.join("\n")
-    );
+    all_ran_and_equal(ran, 4 * 24, &failed);
 }
 
 /// lavapipe, one wave per workgroup: every kernel without LDS at `opt`, wave32 and wave64,
@@ -615,13 +609,7 @@ fn kernels_without_lds_on_lavapipe(opt: u32) {
             ran += 1;
         }
     }
-    assert_eq!(ran, 2 * 20);
-    assert!(
-        failed.is_empty(),
-        "{} of {ran} differ:\n{}",
-        failed.len(),
-        failed.join("\n")
-    );
+    all_ran_and_equal(ran, 2 * 20, &failed);
 }
 
 /// lavapipe, workgroups of 128 work-items (four wave32 or two wave64 waves sharing the LDS
@@ -643,13 +631,7 @@ fn lds_kernels_on_lavapipe(opt: u32) {
             ran += 1;
         }
     }
-    assert_eq!(ran, 2 * 4);
-    assert!(
-        failed.is_empty(),
-        "{} of {ran} differ:\n{}",
-        failed.len(),
-        failed.join("\n")
-    );
+    all_ran_and_equal(ran, 2 * 4, &failed);
 }
 
 #[test]
@@ -748,4 +730,15 @@ fn dispatch_buffers_diff_as_rows_across_backends() {
         wrong[0]
     );
     assert!(wrong[0].contains("out2"), "{}", wrong[0]);
+}
+
+/// Every dispatch ran (`ran` of `expected`) and none differed from its reference.
+fn all_ran_and_equal(ran: usize, expected: usize, failed: &[String]) {
+    assert_eq!(ran, expected);
+    assert!(
+        failed.is_empty(),
+        "{} of {ran} differ:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
 }
