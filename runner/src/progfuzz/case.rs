@@ -10,14 +10,21 @@ use crate::backend::{Backend, Status, WaveResults};
 /// LDS dwords every case carries (`lds_bytes` = 4 x this).
 pub const LDS_DWORDS: usize = 128;
 
+/// Memory-region dwords every case carries (`mem_bytes` = 4 x this; the generator's global
+/// accesses address it from s[16:17]).
+pub const MEM_DWORDS: usize = 64;
+
 /// The wave columns a case's rows carry, in order.
-pub const COLUMNS: [&str; 11] = [
+pub const COLUMNS: [&str; 14] = [
     "wave_id",
     "lane",
     "exec_in",
     "s_in",
     "lds_in",
     "lds_bytes",
+    "mem_in",
+    "mem_bytes",
+    "mem_out",
     "s_out",
     "exec_out",
     "vcc_out",
@@ -32,6 +39,8 @@ pub struct Case {
     pub exec: u64,
     pub s_in: [u32; 16],
     pub lds: Vec<u32>,
+    /// The memory region before the body.
+    pub mem: Vec<u32>,
     /// in0..in5 per lane.
     pub lanes: Vec<[u32; 6]>,
     pub mode: ModeCells,
@@ -64,6 +73,7 @@ impl Case {
             exec,
             s_in: std::array::from_fn(|_| value(rng)),
             lds: (0..LDS_DWORDS).map(|_| value(rng)).collect(),
+            mem: (0..MEM_DWORDS).map(|_| value(rng)).collect(),
             lanes,
             mode: ModeCells {
                 ieee: mode_cell(rng, 1),
@@ -110,6 +120,8 @@ impl Case {
                     first(hexes(&self.s_in)),
                     first(hexes(&self.lds)),
                     first((4 * self.lds.len()).to_string()),
+                    first(hexes(&self.mem)),
+                    first((4 * self.mem.len()).to_string()),
                 ];
                 extra.resize(COLUMNS.len(), String::new());
                 Row {
@@ -135,7 +147,7 @@ pub fn layout() -> WaveLayout {
 /// What a comparison of two backends' results found.
 #[derive(Clone, Debug, Default)]
 pub struct Compared {
-    /// Output dwords compared (per-lane outputs, SGPRs, EXEC, VCC, SCC, LDS).
+    /// Output dwords compared (per-lane outputs, SGPRs, EXEC, VCC, SCC, LDS, memory region).
     pub dwords: u64,
     /// Rows that ran (status ok on both sides).
     pub lanes: u64,
@@ -186,7 +198,7 @@ pub fn compare(rows: &[Row], a: &WaveResults, b: &WaveResults) -> Compared {
                 ));
             }
             if let (Some(ua), Some(ub)) = (&a.uniform[i], &b.uniform[i]) {
-                c.dwords += 16 + 5 + ua.lds.len() as u64;
+                c.dwords += 16 + 5 + (ua.lds.len() + ua.mem.len()) as u64;
                 if let Some(k) = (0..16).find(|&k| ua.sgprs[k] != ub.sgprs[k]) {
                     diff = Some(format!(
                         "s{k}: 0x{:08x} vs 0x{:08x}",
@@ -205,6 +217,14 @@ pub fn compare(rows: &[Row], a: &WaveResults, b: &WaveResults) -> Compared {
                         "lds dword {k}: {:08x?} vs {:08x?}",
                         ua.lds.get(k),
                         ub.lds.get(k)
+                    ));
+                } else if let Some(k) =
+                    (0..ua.mem.len().max(ub.mem.len())).find(|&k| ua.mem.get(k) != ub.mem.get(k))
+                {
+                    diff = Some(format!(
+                        "memory dword {k}: {:08x?} vs {:08x?}",
+                        ua.mem.get(k),
+                        ub.mem.get(k)
                     ));
                 }
             } else if a.uniform[i] != b.uniform[i] {

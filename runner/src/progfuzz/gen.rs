@@ -3,6 +3,8 @@
 //! rendered to assembly text whose branch offsets come from the encoded sizes.
 //!
 //! Registers: the body reads v4..v25 and s0..s15 and writes v10..v25 (VALU), s0..s15 (SALU);
+//! the DS and global accesses take their address from v3 and v2 (set just before them), the
+//! global ones the region's address from s[16:17];
 //! relative moves with a run-time M0 read and write anywhere from v4 up (M0 from s0..s15);
 //! loop counters live in s30..s31 and saved EXEC masks in s24..s29, which no other
 //! instruction touches, so every loop ends and every narrowed EXEC comes back.
@@ -428,6 +430,55 @@ impl Gen<'_> {
         ]
     }
 
+    /// A global access to the memory region (SADDR s[16:17], the wave contract's region
+    /// address) at the byte offset in v2, masked into the region's 256 bytes (aligned for the
+    /// wider accesses): stores of every width (lanes with equal offsets write the same bytes),
+    /// loads, and atomics with and without a returned value.
+    fn global(&self, rng: &mut Rng) -> Vec<String> {
+        const OPS: [(&str, u32, bool, bool); 12] = [
+            // (mnemonic, alignment mask, has a VGPR destination, has data)
+            ("global_store_dword", 0xfc, false, true),
+            ("global_store_short", 0xfe, false, true),
+            ("global_store_byte", 0xff, false, true),
+            ("global_store_short_d16_hi", 0xfe, false, true),
+            ("global_store_byte_d16_hi", 0xff, false, true),
+            ("global_load_dword", 0xfc, true, false),
+            ("global_load_ubyte", 0xff, true, false),
+            ("global_load_sshort", 0xfe, true, false),
+            ("global_atomic_add", 0xfc, false, true),
+            ("global_atomic_swap", 0xfc, false, true),
+            ("global_atomic_add", 0xfc, true, true),
+            ("global_atomic_umax", 0xfc, true, true),
+        ];
+        let (op, align, dst, data) = OPS[rng.below(OPS.len())];
+        // a narrow source gives many lanes the same offset
+        let mask = if rng.below(2) == 0 {
+            align & 0x1f
+        } else {
+            align
+        };
+        let mut line = format!("{op} ");
+        if dst {
+            line += &format!("v{}, ", 10 + rng.below(16));
+        }
+        line += "v2, ";
+        if data {
+            line += &format!("v{}, ", 4 + rng.below(22));
+        }
+        line += "s[16:17]";
+        let offset = 4 * rng.below(4);
+        if offset > 0 {
+            line += &format!(" offset:{offset}");
+        }
+        if dst && op.contains("atomic") {
+            line += " glc";
+        }
+        vec![
+            format!("v_and_b32 v2, 0x{mask:x}, v{}", 4 + rng.below(22)),
+            line,
+        ]
+    }
+
     fn crosslane(&self, rng: &mut Rng) -> Vec<String> {
         let (d, a) = (10 + rng.below(16), 4 + rng.below(22));
         let s = rng.below(16);
@@ -535,6 +586,7 @@ impl Gen<'_> {
                 11 | 12 => items.extend(self.crosslane(rng).into_iter().map(Item::Inst)),
                 13 => items.push(Item::Inst(self.cmp(rng, false))),
                 18 => items.extend(self.m0_ops(rng).into_iter().map(Item::Inst)),
+                19 => items.extend(self.global(rng).into_iter().map(Item::Inst)),
                 14 if depth < 2 => items.push(Item::Skip {
                     cond: rng.pick(&["scc0", "scc1", "vccz", "vccnz", "execz", "execnz"]),
                     body: self.body(rng, inner, depth + 1),

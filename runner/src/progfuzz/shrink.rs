@@ -142,6 +142,7 @@ mod tests {
             exec: 5,
             s_in: [7; 16],
             lds: vec![9; 4],
+            mem: vec![],
             lanes: vec![[1; 6]; 32],
             mode: ModeCells::default(),
         };

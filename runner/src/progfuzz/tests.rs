@@ -1,5 +1,5 @@
-//! Seeded random wave programs: `cpu` == `vulkan:lavapipe` on every output, and the SPIR-V of
-//! each program passes spirv-val. `RDNAPROBE_PROGFUZZ=N` runs N programs (default 16).
+//! Seeded random wave programs: `cpu` == `vulkan:lavapipe` on every output (the memory region
+//! included), and the SPIR-V of each program passes spirv-val. `RDNAPROBE_PROGFUZZ=N` runs N programs (default 16).
 //! Without lavapipe it skips (fails under `CI=true`).
 
 use std::io::Write;
@@ -8,9 +8,9 @@ use std::process::{Command, Stdio};
 use rdnaprobe_dataset::Wave;
 use rdnaprobe_isa::Target;
 use rdnaprobe_recompiler::lower_wave_words;
-use rdnaprobe_recompiler::spirv::{emit_wave, SpirvOptions};
+use rdnaprobe_recompiler::spirv::{emit_wave_mem, SpirvOptions};
 
-use super::case::LDS_DWORDS;
+use super::case::{LDS_DWORDS, MEM_DWORDS};
 use super::gen::{Gen, Item, Pools};
 use super::{fuzz, Args, Case};
 use crate::backend::vulkan::VulkanBackend;
@@ -53,7 +53,8 @@ fn validate(case: &Case) {
         Err(e) if e.to_string().contains("not measured") => return,
         Err(e) => panic!("{}: {e}", case.program.text()),
     };
-    let module = emit_wave(&kernel, wave, LDS_DWORDS as u32, &SpirvOptions::DESKTOP).unwrap();
+    let (lds, mem) = (LDS_DWORDS as u32, MEM_DWORDS as u32);
+    let module = emit_wave_mem(&kernel, wave, lds, mem, &SpirvOptions::DESKTOP).unwrap();
     spirv_val(&module);
 }
 
@@ -121,6 +122,18 @@ fn programs_cover_every_kind_of_item() {
         (
             "interpolation",
             &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("v_interp")),
+        ),
+        (
+            "global store",
+            &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("global_store")),
+        ),
+        (
+            "global load",
+            &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("global_load")),
+        ),
+        (
+            "global atomic",
+            &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("global_atomic")),
         ),
     ] {
         assert!(count(&items, f) > 0, "no {what} item in 80 programs");
@@ -199,6 +212,7 @@ fn zero_products_keep_their_sign_on_lavapipe() {
         exec: u32::MAX as u64,
         s_in,
         lds: vec![0; 4],
+        mem: vec![],
         lanes: vec![[0; 6]; 32],
         mode: Default::default(),
     };
@@ -268,6 +282,7 @@ fn an_inactive_lane_keeps_its_zero_under_a_minus_one_move_on_lavapipe() {
         exec: 0x13e8_fd30_365d_2935,
         s_in: [0; 16],
         lds: vec![0; 4],
+        mem: vec![],
         lanes: vec![[0; 6]; 64],
         mode: Default::default(),
     };
