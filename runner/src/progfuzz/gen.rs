@@ -3,8 +3,9 @@
 //! rendered to assembly text whose branch offsets come from the encoded sizes.
 //!
 //! Registers: the body reads v4..v25 and s0..s15 and writes v10..v25 (VALU), s0..s15 (SALU);
-//! the DS and global accesses take their address from v3 and v2 (set just before them), the
-//! global ones the region's address from s[16:17];
+//! the DS, global and image accesses take their address from v3 and v2 (set just before
+//! them), the global ones the region's address from s[16:17], the image ones a T# in s[40:47]
+//! built from it by the scalar moves before them (s[48:49] a temporary);
 //! relative moves with a run-time M0 read and write anywhere from v4 up (M0 from s0..s15);
 //! loop counters live in s30..s31 and saved EXEC masks in s24..s29, which no other
 //! instruction touches, so every loop ends and every narrowed EXEC comes back.
@@ -419,13 +420,16 @@ impl Gen<'_> {
         } else {
             field("offset", off1 << 8 | off0)
         };
+        // an instruction without operands (ds_nop) has no space before its offset's
+        let operands = match shown.join(", ") {
+            o if o.is_empty() => offs.trim_start().to_string(),
+            o => o + &offs,
+        };
         vec![
             format!("v_and_b32 v3, 0xf8, v{}", 4 + rng.below(22)),
             format!(
-                "{mnemonic} {}{offs} ; words: 0x{:08x} 0x{:08x}",
-                shown.join(", "),
-                w[0],
-                w[1]
+                "{mnemonic} {operands} ; words: 0x{:08x} 0x{:08x}",
+                w[0], w[1]
             ),
         ]
     }
@@ -477,6 +481,47 @@ impl Gen<'_> {
             format!("v_and_b32 v2, 0x{mask:x}, v{}", 4 + rng.below(22)),
             line,
         ]
+    }
+
+    /// An image access to the memory region: a linear 1D T# of 64 texels (32_UINT or
+    /// 8_8_8_8_UNORM) at the region's start, built in s[40:47] by scalar moves just before the
+    /// access (the lowering needs it known: only in the first block, see [`Gen::program`]),
+    /// and an image_load, image_store or (32_UINT) image_atomic_add at the texel index in v2,
+    /// masked to the image or past it (loads give 0, stores write nothing there). Lanes with
+    /// equal indices write the same texel.
+    fn image(&self, rng: &mut Rng) -> Vec<String> {
+        const DIM: &str = "dmask:0x1 dim:SQ_RSRC_IMG_1D";
+        let fmt: u32 = rng.pick(&[20, 56]);
+        // FORMAT, and WIDTH - 1 = 63 split over word1 bits 31:30 and word2 bits 13:0
+        let word1 = fmt << 20 | 3 << 30;
+        let mask = rng.pick(&[0x3fu32, 0x7f, 0x7]);
+        let mut lines = vec![
+            "s_lshr_b64 s[48:49], s[16:17], 8".to_string(),
+            "s_mov_b32 s40, s48".to_string(),
+            format!("s_or_b32 s41, s49, 0x{word1:08x}"),
+            "s_mov_b32 s42, 15".to_string(),
+            // TYPE 1D, DST_SEL xyzw
+            "s_mov_b32 s43, 0x80000fac".to_string(),
+            "s_mov_b64 s[44:45], 0".to_string(),
+            "s_mov_b64 s[46:47], 0".to_string(),
+            format!("v_and_b32 v2, 0x{mask:x}, v{}", 4 + rng.below(22)),
+        ];
+        let (d, data) = (10 + rng.below(16), 4 + rng.below(22));
+        lines.push(match (fmt, rng.below(4)) {
+            (_, 0) => format!("image_load v{d}, v2, s[40:47] {DIM}"),
+            (20, 1) => format!("image_store v{data}, v2, s[40:47] {DIM}"),
+            (20, 2) => format!("image_atomic_add v{d}, v2, s[40:47] {DIM} glc"),
+            (20, _) => format!("image_atomic_add v{data}, v2, s[40:47] {DIM}"),
+            // a four-component store takes every component
+            _ => {
+                let a = 4 + rng.below(19);
+                format!(
+                    "image_store v[{a}:{}], v2, s[40:47] dmask:0xf dim:SQ_RSRC_IMG_1D",
+                    a + 3
+                )
+            }
+        });
+        lines
     }
 
     fn crosslane(&self, rng: &mut Rng) -> Vec<String> {
@@ -634,14 +679,25 @@ impl Gen<'_> {
                 ))),
             }
         }
-        items.retain(|i| !matches!(i, Item::Inst(t) if !self.lowers(t)));
+        // (an image access lowers only after the scalar moves of its T#, which come with it)
+        items
+            .retain(|i| !matches!(i, Item::Inst(t) if !t.starts_with("image_") && !self.lowers(t)));
         items
     }
 
     pub fn program(&self, rng: &mut Rng, size: usize) -> Program {
+        // Image accesses open a third of the programs: in the first block, where the region's
+        // address in s[16:17] (and so the T# built from it) is known when lowering.
+        let mut items: Vec<Item> = Vec::new();
+        if rng.below(3) == 0 {
+            for _ in 0..1 + rng.below(2) {
+                items.extend(self.image(rng).into_iter().map(Item::Inst));
+            }
+        }
+        items.extend(self.body(rng, size, 0));
         Program {
             wave: self.wave,
-            items: self.body(rng, size, 0),
+            items,
         }
     }
 }

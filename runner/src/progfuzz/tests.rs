@@ -135,6 +135,10 @@ fn programs_cover_every_kind_of_item() {
             "global atomic",
             &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("global_atomic")),
         ),
+        (
+            "image",
+            &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("image_")),
+        ),
     ] {
         assert!(count(&items, f) > 0, "no {what} item in 80 programs");
     }
