@@ -487,8 +487,9 @@ impl Gen<'_> {
     /// 8_8_8_8_UNORM) at the region's start, built in s[40:47] by scalar moves just before the
     /// access (the lowering needs it known: only in the first block, see [`Gen::program`]),
     /// and an image_load, image_store or (32_UINT) image_atomic_add at the texel index in v2,
-    /// masked to the image or past it (loads give 0, stores write nothing there). Lanes with
-    /// equal indices write the same texel.
+    /// masked to the image or past it (loads give 0, stores write nothing there), or on
+    /// 8_8_8_8_UNORM an image_sample_lz at any f32 coordinate through a random S# in
+    /// s[36:39]. Lanes with equal indices write the same texel.
     fn image(&self, rng: &mut Rng) -> Vec<String> {
         const DIM: &str = "dmask:0x1 dim:SQ_RSRC_IMG_1D";
         let fmt: u32 = rng.pick(&[20, 56]);
@@ -507,6 +508,22 @@ impl Gen<'_> {
             format!("v_and_b32 v2, 0x{mask:x}, v{}", 4 + rng.below(22)),
         ];
         let (d, data) = (10 + rng.below(16), 4 + rng.below(22));
+        if fmt == 56 && rng.below(3) == 0 {
+            // image_sample_lz at a float coordinate (any bits: NaN, infinities, past [0, 1])
+            // through an S# in s[36:39]: an addressing mode, point or bilinear, a border colour
+            let mode = rng.pick(&[0u32, 1, 2, 3, 6, 7]);
+            let filter = rng.below(2) as u32;
+            lines.pop();
+            lines.extend([
+                format!("v_mov_b32 v2, v{}", 4 + rng.below(22)),
+                format!("s_mov_b32 s36, {mode}"),
+                "s_mov_b32 s37, 0".to_string(),
+                format!("s_mov_b32 s38, 0x{:x}", filter << 20 | filter << 22),
+                format!("s_mov_b32 s39, 0x{:x}", (rng.below(3) as u32) << 30),
+                format!("image_sample_lz v{d}, v2, s[40:47], s[36:39] {DIM}"),
+            ]);
+            return lines;
+        }
         lines.push(match (fmt, rng.below(4)) {
             (_, 0) => format!("image_load v{d}, v2, s[40:47] {DIM}"),
             (20, 1) => format!("image_store v{data}, v2, s[40:47] {DIM}"),

@@ -136,8 +136,12 @@ fn programs_cover_every_kind_of_item() {
             &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("global_atomic")),
         ),
         (
-            "image",
-            &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("image_")),
+            "image load or store",
+            &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("image_load") || t.starts_with("image_store")),
+        ),
+        (
+            "image sample",
+            &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("image_sample")),
         ),
     ] {
         assert!(count(&items, f) > 0, "no {what} item in 80 programs");
