@@ -201,3 +201,100 @@ fn lavapipe_rechecks_against_cpu_digests() {
         std::fs::read(by_digest.join("mismatches.csv")).expect("csv")
     );
 }
+
+/// Several bodies in one command (`--asm` repeated): each runs into OUTPUT/NN-MNEMONIC with
+/// its own manifest, and its digest and counts are those of the same body run alone; a
+/// re-check of the list against the saved store recomputes nothing; `--resume` of a finished
+/// list skips every body.
+#[test]
+fn a_list_of_bodies_saves_and_rechecks_each() {
+    let range = "in0=range:0x3f800000:0x3f807fff";
+    let bodies = [
+        "v_sqrt_f32 v10, v4",
+        "v_rcp_f32 v10, v4",
+        "v_exp_f32 v10, v4",
+    ];
+    let store = dir("list-store");
+    let list = |extra: &[&str], out: &Path| {
+        let mut c = command(["exhaustive", "--input", range, "--modes", "denorm32=0/3"]);
+        for b in bodies {
+            c.args(["--asm", b]);
+        }
+        c.args(["--chunk", "8192", "--threads", "2"])
+            .args(extra)
+            .arg("-o")
+            .arg(out)
+            .output()
+            .expect("runs")
+    };
+    let saved = dir("list-save");
+    let store_arg = store.to_str().expect("utf-8 path");
+    let o = list(
+        &[
+            "--backend",
+            "cpu",
+            "--reference",
+            "none",
+            "--save-digests",
+            store_arg,
+        ],
+        &saved,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let names = ["00-v_sqrt_f32_e32", "01-v_rcp_f32_e32", "02-v_exp_f32_e32"];
+    for (body, name) in bodies.iter().zip(names) {
+        let alone = dir(&format!("list-alone-{name}"));
+        let o = exhaustive(
+            body,
+            range,
+            &["--backend", "cpu", "--reference", "none"],
+            &alone,
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let (a, b) = (manifest(&saved.join(name)), manifest(&alone));
+        assert_eq!(a["digest"]["sha256"], b["digest"]["sha256"], "{name}");
+        assert_eq!(a["rows"], 2 * 32768, "{name}");
+    }
+    // Three bodies x two modes: six digest files.
+    let digests = std::fs::read_dir(&store)
+        .expect("store")
+        .filter(|e| {
+            let p = e.as_ref().expect("entry").path();
+            p.extension().is_some_and(|e| e == "digests")
+        })
+        .count();
+    assert_eq!(digests, 6);
+
+    let check = dir("list-check");
+    let o = list(
+        &["--backend", "cpu", "--against-digests", store_arg],
+        &check,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    for name in names {
+        let m = manifest(&check.join(name));
+        assert_eq!(m["against_digests"]["blocks_recomputed"], 0, "{name}: {m}");
+        assert_eq!(m["mismatches"]["total"], 0, "{name}");
+        assert_eq!(
+            m["digest"]["sha256"],
+            manifest(&saved.join(name))["digest"]["sha256"]
+        );
+    }
+    let o = list(
+        &[
+            "--backend",
+            "cpu",
+            "--against-digests",
+            store_arg,
+            "--resume",
+        ],
+        &check,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o).matches("already finished").count(),
+        3,
+        "{}",
+        stderr(&o)
+    );
+}

@@ -7,7 +7,9 @@
 #            warm machine (the digests stay in $DIGESTS between them).
 #   DIGESTS  the digest store (default target/h200-digests, an ignored path that stays on a
 #            warm machine between calls)
-#   CHUNK    rows per chunk (default 4194304)
+#   CHUNK    rows per chunk of the saves (default 4194304)
+#   RECHECK_CHUNK  rows per chunk of the device re-checks (default 67108864: one submission
+#            and one fence per 64 Mi rows; only the hash words and differing blocks come back)
 #   BACKEND  the candidate (default vulkan:nvidia); INPUT the generator (default in0=f32:all):
 #            a smaller INPUT and vulkan:lavapipe try the script on any machine
 #   SAVE_BACKEND  the trusted backend whose digests `save16` stores (default cpu, the CPU
@@ -32,6 +34,7 @@ set -uo pipefail
 source "$(dirname "$0")/common.sh"
 digests=${DIGESTS:-target/h200-digests}
 chunk=${CHUNK:-4194304}
+recheck_chunk=${RECHECK_CHUNK:-67108864}
 backend=${BACKEND:-vulkan:nvidia}
 input=${INPUT:-in0=f32:all}
 work=$out/runs
@@ -39,9 +42,11 @@ mkdir -p "$work" "$digests"
 log=$out/digests.txt
 echo "cores: $(nproc)" | tee -a "$log"
 
-# run NAME TIMEOUT ARGS...: one exhaustive run into $work/NAME, timed, summarised.
+# run NAME TIMEOUT ARGS...: one exhaustive run into $work/NAME, timed, summarised (a NAME
+# starting with `recheck` runs with RECHECK_CHUNK rows per chunk).
 run() {
-    local name=$1 limit=$2
+    local name=$1 limit=$2 chunk=$chunk
+    [[ $name == recheck* ]] && chunk=$recheck_chunk
     shift 2
     local start end rc
     start=$(date +%s%N)

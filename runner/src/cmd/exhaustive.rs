@@ -25,12 +25,14 @@ use crate::stream::{self, digest, spec, Engine, Outcome, Plan};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The body as LLVM-syntax assembly (`;` or newlines separate instructions).
+    /// The body as LLVM-syntax assembly (`;` or newlines separate instructions). Repeatable:
+    /// several bodies run one after the other over the same inputs and modes, each into
+    /// OUTPUT/NN-MNEMONIC (a single body writes into OUTPUT itself).
     #[arg(long, conflicts_with = "words", required_unless_present = "words")]
-    pub asm: Option<String>,
-    /// The body as instruction words (hex, space or comma separated).
+    pub asm: Vec<String>,
+    /// The body as instruction words (hex, space or comma separated). Repeatable, as --asm.
     #[arg(long)]
-    pub words: Option<String>,
+    pub words: Vec<String>,
     /// Input generators, `inN=f32:all|f16:all|range:A:B|const:X` (repeatable; unnamed inputs
     /// are 0). Rows are their product, in0 varying fastest.
     #[arg(long = "input", required = true)]
@@ -92,20 +94,84 @@ fn body_text(words: &[u32], gfx: Target, wave: Wave) -> anyhow::Result<String> {
     Ok(parts.join(" ; "))
 }
 
+/// The bodies of `--asm` or `--words`, in order.
+fn bodies(args: &Args) -> anyhow::Result<Vec<Vec<u32>>> {
+    let mut out = Vec::new();
+    for text in &args.asm {
+        let words = rdnaprobe_isa::assemble(&text.replace(';', "\n"))
+            .with_context(|| format!("assembling `{text}`"))?;
+        anyhow::ensure!(!words.is_empty(), "`{text}` has no instruction words");
+        out.push(words);
+    }
+    for w in &args.words {
+        let words = super::args::parse_words(w).map_err(|e| anyhow::anyhow!("--words {e}"))?;
+        anyhow::ensure!(!words.is_empty(), "--words `{w}` has no instruction words");
+        out.push(words);
+    }
+    anyhow::ensure!(!out.is_empty(), "give the body with --asm or --words");
+    Ok(out)
+}
+
+/// Where body `index` of `count` writes: OUTPUT itself for one body, else
+/// OUTPUT/NN-MNEMONIC (the first instruction's mnemonic).
+fn body_dir(output: &std::path::Path, index: usize, count: usize, text: &str) -> PathBuf {
+    if count == 1 {
+        return output.to_path_buf();
+    }
+    let mnemonic: String = text
+        .split_whitespace()
+        .next()
+        .unwrap_or("body")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    output.join(format!("{index:02}-{mnemonic}"))
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let words = match (&args.asm, &args.words) {
-        (Some(text), _) => rdnaprobe_isa::assemble(&text.replace(';', "\n"))
-            .with_context(|| format!("assembling `{text}`"))?,
-        (None, Some(w)) => {
-            super::args::parse_words(w).map_err(|e| anyhow::anyhow!("--words {e}"))?
+    let bodies = bodies(&args)?;
+    let mut code = ExitCode::SUCCESS;
+    for (i, words) in bodies.iter().enumerate() {
+        let text = body_text(words, args.gfx.gfx, args.wave.wave)?;
+        let dir = body_dir(&args.output, i, bodies.len(), &text);
+        if bodies.len() > 1 {
+            note!(
+                "body {} of {}: {text} -> {}",
+                i + 1,
+                bodies.len(),
+                dir.display()
+            );
+            // A resumed list skips the bodies that finished (manifest written, journal gone).
+            if args.resume && dir.join("manifest.json").exists() && !Journal::path_in(&dir).exists()
+            {
+                note!("already finished: {}", dir.join("manifest.json").display());
+                continue;
+            }
         }
-        (None, None) => anyhow::bail!("give the body with --asm or --words"),
-    };
-    anyhow::ensure!(!words.is_empty(), "the body has no instruction words");
+        if run_body(&args, words.clone(), text, &dir)? != ExitCode::SUCCESS {
+            code = ExitCode::from(1);
+        }
+    }
+    Ok(code)
+}
+
+/// One body's streaming run into `output`.
+fn run_body(
+    args: &Args,
+    words: Vec<u32>,
+    instruction: String,
+    output: &std::path::Path,
+) -> anyhow::Result<ExitCode> {
     let wave = args.wave.wave;
     let gfx = args.gfx.gfx;
     let plan = Plan {
-        instruction: body_text(&words, gfx, wave)?,
+        instruction,
         words,
         inputs: spec::Inputs::parse(&args.inputs)?,
         modes: spec::parse_modes(&args.modes)?,
@@ -125,14 +191,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("starting the CPU thread pool")?;
     let threads = pool.current_num_threads();
-    std::fs::create_dir_all(&args.output)
-        .with_context(|| format!("creating {}", args.output.display()))?;
+    std::fs::create_dir_all(output).with_context(|| format!("creating {}", output.display()))?;
 
     let total = plan.total_rows();
     let bar = crate::progress::Rows::new("exhaustive", Some(total));
     let mut progress = |done: u64, _total: u64| bar.set(done);
     let key = run_key(&plan, &candidate, reference.as_ref());
-    let journal_path = Journal::path_in(&args.output);
+    let journal_path = Journal::path_in(output);
     let (mut journal, done) = if args.resume {
         Journal::resume(&journal_path, &key)?
     } else {
@@ -171,7 +236,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     bar.finish();
     let peak = stream::peak_rss_bytes();
 
-    let mm_path = args.output.join("mismatches.csv");
+    let mm_path = output.join("mismatches.csv");
     write_mismatches(&mm_path, &plan, &outcome)?;
     let mut manifest = manifest_json(&plan, &outcome, threads, peak, total)?;
     if let Some(store) = &against {
@@ -190,7 +255,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "semantics_version": stream::store::SEMANTICS_VERSION,
         });
     }
-    let path = args.output.join("manifest.json");
+    let path = output.join("manifest.json");
     let mut f = AtomicFile::create(&path)?;
     serde_json::to_writer_pretty(&mut f, &manifest)
         .with_context(|| format!("writing {}", path.display()))?;

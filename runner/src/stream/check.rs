@@ -143,6 +143,14 @@ impl Checker<'_> {
         room: usize,
     ) -> Vec<BlockResult> {
         let blocks = rows.div_ceil(DIGEST_ROWS);
+        // A chunk whose every block the device found equal to the store needs no working
+        // buffers and no threads: each block is its stored digest.
+        let stored_all: Option<Vec<BlockResult>> = (0..blocks)
+            .map(|b| self.device_matched(mode, first_row, rows, b, device))
+            .collect();
+        if let Some(results) = stored_all {
+            return results;
+        }
         let mut results: Vec<BlockResult> = (0..blocks)
             .into_par_iter()
             .map_init(
@@ -168,6 +176,31 @@ impl Checker<'_> {
         results
     }
 
+    /// Block `b`'s result when the device hash matched the stored one: the block is the
+    /// trusted run's, whose SHA-256 stands for it in the run's digest.
+    fn device_matched(
+        &self,
+        mode: usize,
+        first_row: u64,
+        rows: usize,
+        b: usize,
+        device: Option<DeviceBlocks<'_>>,
+    ) -> Option<BlockResult> {
+        let (d, against) = (device?, self.against?);
+        if d.differ[b] {
+            return None;
+        }
+        let id = first_row as usize / DIGEST_ROWS + b;
+        let digest = stored(&against[mode], id).unwrap_or_default();
+        let mut r = BlockResult {
+            digest: String::from_utf8_lossy(digest).into_owned(),
+            dhash: Some(d.hashes[b]),
+            ..Default::default()
+        };
+        r.classes[Class::Exact.code() as usize] = DIGEST_ROWS.min(rows - b * DIGEST_ROWS) as u64;
+        Some(r)
+    }
+
     /// Checks block `b` of a chunk, keeping up to `keep` mismatching rows.
     #[allow(clippy::too_many_arguments)]
     fn block(
@@ -186,16 +219,7 @@ impl Checker<'_> {
         let len = DIGEST_ROWS.min(rows - b * DIGEST_ROWS);
         let id = first_row as usize / DIGEST_ROWS + b;
         let device_differs = device.map(|d| d.differ[b]);
-        if let (Some(false), Some(d), Some(against)) = (device_differs, device, self.against) {
-            // The device hash matched the stored one: the block is the trusted run's, whose
-            // SHA-256 stands for it in the run's digest.
-            let digest = stored(&against[mode], id).unwrap_or_default();
-            let mut r = BlockResult {
-                digest: String::from_utf8_lossy(digest).into_owned(),
-                dhash: Some(d.hashes[b]),
-                ..Default::default()
-            };
-            r.classes[Class::Exact.code() as usize] = len as u64;
+        if let Some(r) = self.device_matched(mode, first_row, rows, b, device) {
             return r;
         }
         let block = &mut bufs.inputs[..len];

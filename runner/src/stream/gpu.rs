@@ -51,7 +51,7 @@ pub struct Done {
     /// Time inside the executor: dispatch, fence, read back.
     pub busy: Duration,
     /// With device hashing: every block's hash and whether it differed from the stored one
-    /// (only differing blocks' rows are in `outputs`).
+    /// (only differing blocks' rows are in `outputs`, which is empty when none differs).
     pub hashed: Option<(Vec<u64>, Vec<bool>)>,
     /// Bytes read back from device-written memory.
     pub bytes_read: u64,

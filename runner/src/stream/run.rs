@@ -185,21 +185,49 @@ pub fn run_with_digests(
         .collect::<Result<Vec<_>, _>>()
         .context("the lowering produced an invalid kernel")?;
     let layout = OutputLayout::of(&kernels);
-    let against = match digests.against {
-        Some(store) => {
-            anyhow::ensure!(
-                reference.is_some(),
-                "--against-digests needs a reference to diff the blocks that differ (--reference cpu)"
-            );
-            Some(store.load(plan, &layout.live)?)
-        }
-        None => None,
-    };
+    if digests.against.is_some() {
+        anyhow::ensure!(
+            reference.is_some(),
+            "--against-digests needs a reference to diff the blocks that differ (--reference cpu)"
+        );
+    }
     // Device hashing: a Vulkan candidate against a store that has device hashes.
     let device_expected = match (digests.against, candidate) {
         (Some(store), Engine::Vulkan(_)) => store.load_dhash(plan, &layout.live)?,
         _ => None,
     };
+    // The stored block digests (64 hex digits a block: 64 MiB for 2^32 rows) load on another
+    // thread while the device opens and compiles.
+    let (against, mut gpu) = std::thread::scope(|s| -> anyhow::Result<_> {
+        let loading = digests
+            .against
+            .map(|store| s.spawn(|| store.load(plan, &layout.live)));
+        let gpu = match candidate {
+            Engine::Vulkan(which) => Some(gpu::GpuWorker::spawn(
+                which.clone(),
+                &kernels,
+                plan.wave,
+                &Interface {
+                    inputs: InputSource::Generated(plan.inputs.ranges()),
+                    outputs: layout.mask(),
+                },
+                device_expected.clone().map(|expected| gpu::Hashing {
+                    live: layout.live.clone(),
+                    expected,
+                    chunk_rows: plan.chunk_rows,
+                }),
+            )?),
+            _ => None,
+        };
+        let against = match loading {
+            Some(h) => Some(
+                h.join()
+                    .map_err(|_| anyhow::anyhow!("loading the stored digests panicked"))??,
+            ),
+            None => None,
+        };
+        Ok((against, gpu))
+    })?;
     let checker = Checker {
         plan,
         layout: &layout,
@@ -210,23 +238,6 @@ pub fn run_with_digests(
         reference,
         against: against.as_deref(),
         dhash: digests.save.is_some(),
-    };
-    let mut gpu = match candidate {
-        Engine::Vulkan(which) => Some(gpu::GpuWorker::spawn(
-            which.clone(),
-            &kernels,
-            plan.wave,
-            &Interface {
-                inputs: InputSource::Generated(plan.inputs.ranges()),
-                outputs: layout.mask(),
-            },
-            device_expected.clone().map(|expected| gpu::Hashing {
-                live: layout.live.clone(),
-                expected,
-                chunk_rows: plan.chunk_rows,
-            }),
-        )?),
-        _ => None,
     };
     let candidate_producer = match &gpu {
         Some(g) => g.producer.clone(),

@@ -17,7 +17,9 @@ pub struct HashedRun {
     pub hashes: Vec<u64>,
     /// Per block: whether its hash differed from the expected one (its rows are in `outputs`).
     pub differ: Vec<bool>,
-    /// `rows * stride` words: the packed outputs of the differing blocks, zeros elsewhere.
+    /// The packed outputs: empty when no block differs, else `rows * stride` words holding the
+    /// differing blocks' rows (zeros elsewhere). A run that agrees never allocates or clears a
+    /// chunk-sized buffer.
     pub outputs: Vec<u32>,
     /// Bytes copied from device-written memory: the hash slots and the differing blocks.
     pub bytes_read: u64,
@@ -85,7 +87,7 @@ impl Executor {
         let mut run = HashedRun {
             hashes: vec![0; blocks],
             differ: vec![false; blocks],
-            outputs: vec![0; rows * stride],
+            outputs: Vec::new(),
             bytes_read: 0,
         };
         let slot_bytes = u64::from(hash.slots) * 8;
@@ -150,6 +152,9 @@ impl Executor {
                     run.differ[b] = true;
                     again.push(b);
                 }
+            }
+            if !again.is_empty() && run.outputs.is_empty() {
+                run.outputs = vec![0; rows * stride];
             }
             for b in again {
                 let at = b * block_rows;
