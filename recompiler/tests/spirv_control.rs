@@ -308,3 +308,25 @@ fn stores_nothing_reads_run_on_every_lane_without_a_loop_and_the_others_stay_ser
         assert_eq!(loops(serial).1, 0, "{serial}");
     }
 }
+
+/// Cross-lane exchanges (ballots, lane reads) rotate through three shared slots: one barrier
+/// each, where one slot took two (three for a ballot, which cleared its words in between).
+/// Whether the values are right is the wave fixtures' business (datasets/wave/crosslane.csv
+/// on cpu and every Vulkan driver); this counts what the drivers are given.
+#[test]
+fn a_cross_lane_exchange_takes_one_barrier() {
+    let none = barriers("v_mov_b32 v1, 0");
+    for (one, what) in [
+        ("v_cmp_eq_u32_e32 vcc_lo, v1, v2\n", "a ballot"),
+        ("v_readlane_b32 s4, v1, 3\n", "a lane read"),
+        ("v_add_co_u32 v1, vcc_lo, v2, v3\n", "a carry-out mask"),
+    ] {
+        let once = barriers(one);
+        assert_eq!(once, none + 1, "{what}");
+        let four = barriers(&one.repeat(4));
+        assert_eq!(four, none + 4, "{what} x4");
+    }
+    // alternating kinds share the rotation
+    let mixed = barriers("v_cmp_eq_u32_e32 vcc_lo, v1, v2\nv_readlane_b32 s4, v1, 3\nv_cmp_lt_u32_e32 vcc_lo, v1, v2\nv_readlane_b32 s5, v1, 7\n");
+    assert_eq!(mixed, none + 4);
+}

@@ -298,3 +298,63 @@ fn a_list_of_bodies_saves_and_rechecks_each() {
         stderr(&o)
     );
 }
+
+/// A device re-check whose blocks all match records each chunk as the store's (no digest per
+/// block in the journal); killed after some chunks and resumed, it ends with the digest and
+/// counts of the uninterrupted re-check, which are the saved run's.
+#[test]
+fn an_interrupted_device_recheck_resumes_from_the_store() {
+    if common::skip_without_lavapipe().is_some() {
+        return;
+    }
+    let range = "in0=range:0x3f800000:0x3f807fff";
+    let sqrt = "v_sqrt_f32 v10, v4";
+    let store = dir("resume-store");
+    let saved = dir("resume-save");
+    let o = save_cpu_digests(sqrt, range, &store, &saved);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let recheck = |out: &Path, envs: &[(&str, &str)], resume: bool| {
+        let mut c = command(["exhaustive", "--asm", sqrt, "--input", range]);
+        c.args([
+            "--modes",
+            "denorm32=0/3",
+            "--chunk",
+            "8192",
+            "--threads",
+            "2",
+        ])
+        .args(["--backend", "vulkan:lavapipe", "--against-digests"])
+        .arg(&store)
+        .arg("-o")
+        .arg(out)
+        .envs(envs.iter().copied());
+        if resume {
+            c.arg("--resume");
+        }
+        c.output().expect("runs")
+    };
+    let whole = dir("resume-whole");
+    let o = recheck(&whole, &[], false);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cut = dir("resume-cut");
+    let o = recheck(
+        &cut,
+        &[("RDNAPROBE_EXHAUSTIVE_ABORT_AFTER_CHUNKS", "3")],
+        false,
+    );
+    assert!(!o.status.success(), "the hook aborts the run");
+    let journal = std::fs::read_to_string(cut.join("journal.jsonl")).expect("journal");
+    let chunks: Vec<&str> = journal.lines().skip(1).collect();
+    assert_eq!(chunks.len(), 3, "{journal}");
+    for line in &chunks {
+        assert!(line.contains("\"from_store\":true"), "{line}");
+        assert!(line.contains("\"blocks\":[]"), "{line}");
+    }
+    let o = recheck(&cut, &[], true);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (a, b) = (manifest(&cut), manifest(&whole));
+    assert_eq!(a["digest"]["sha256"], b["digest"]["sha256"]);
+    assert_eq!(a["digest"]["sha256"], manifest(&saved)["digest"]["sha256"]);
+    assert_eq!(a["rows"], b["rows"]);
+    assert_eq!(a["mismatches"]["total"], 0);
+}

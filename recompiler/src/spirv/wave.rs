@@ -19,12 +19,20 @@
 //!   strides are [`wave_in_stride`] and [`wave_out_stride`] of `lds_dwords +
 //!   region_words(mem_dwords)`, and the output buffer is then readable; see `mem`.
 //!
-//! Cross-lane expressions run in uniform control flow on every invocation:
-//! `WaveBallot(b)`: barrier, `shared[lane] = b`, barrier, every invocation ORs the `wave`
-//! entries into a mask; `WaveRead(v, l)`: barrier, `shared[lane] = v`, barrier, read
-//! `shared[l % wave]`. The leading barrier keeps a lane from overwriting an entry another lane
-//! has not read yet. Barriers are `OpControlBarrier` with Workgroup execution and memory scope
-//! and AcquireRelease | WorkgroupMemory semantics.
+//! Cross-lane expressions run in uniform control flow on every invocation, each one an
+//! *exchange* through one of three slots of `wave` shared words, the slot of exchange `i`
+//! being `i % 3` (a Private counter, the same in every invocation since they all run the same
+//! exchanges): `WaveBallot(b)`: every lane ORs its bit into word `lane / 32` of the slot
+//! (atomically), barrier, every lane reads the one or two mask words; `WaveRead(v, l)`:
+//! `slot[lane] = v`, barrier, read `slot[l % wave]`. After its barrier, exchange `i` clears
+//! words 0 and 1 of slot `(i + 2) % 3` for the ballot that may use it: every read of that
+//! slot (exchange `i - 1`) came before this barrier, and every write of it (exchange `i + 2`)
+//! comes after the next one. So an exchange needs one barrier, where one slot needed a second
+//! barrier in front (to keep a lane from overwriting an entry another lane had not read yet)
+//! and a third for a ballot's clearing; lavapipe pays for each barrier in compile time (a
+//! coroutine suspend point). The module clears words 0 and 1 of slots 0 and 1 at its start.
+//! Barriers are `OpControlBarrier` with Workgroup execution and memory scope and
+//! AcquireRelease | WorkgroupMemory semantics.
 
 use rspirv::spirv::{BuiltIn, Decoration, MemoryAccess, StorageClass, Word};
 
@@ -67,11 +75,17 @@ pub(super) struct WaveIo {
     in_var: Word,
     /// Index of the wave's first uniform input word.
     uni_base: Word,
+    /// The exchange slots (see the module docs).
     shared: Word,
+    /// Private u32: exchanges run so far.
+    exchanges: Word,
     pub(super) ptr_wg_u32: Word,
     pub(super) lds: Option<LdsVars>,
     pub(super) mem: Option<MemVars>,
 }
+
+/// Slots of `wave` shared words that cross-lane exchanges rotate through (module docs).
+const EXCHANGE_SLOTS: u32 = 3;
 
 /// The status word of a wave in which a counted loop of the module ended before its count:
 /// the driver stopped it (lavapipe ends a shader's loops after 65535 iterations in all).
@@ -241,8 +255,8 @@ impl Emitter<'_> {
             self.b.decorate(out_var, Decoration::Coherent, []);
         }
 
-        let c_lanes = self.u32c(lanes);
-        let shared_ty = self.b.type_array(t_u32, c_lanes);
+        let c_slots = self.u32c(EXCHANGE_SLOTS * lanes);
+        let shared_ty = self.b.type_array(t_u32, c_slots);
         let ptr_shared = self
             .b
             .type_pointer(None, StorageClass::Workgroup, shared_ty);
@@ -251,6 +265,10 @@ impl Emitter<'_> {
             .b
             .variable(ptr_shared, None, StorageClass::Workgroup, None);
         self.b.name(shared, "cross_lane");
+        let exchanges = self
+            .b
+            .variable(ptr_private, None, StorageClass::Private, Some(c0));
+        self.b.name(exchanges, "exchanges");
 
         let wg_var = self.builtin_input(BuiltIn::WorkgroupId);
         let lid_var = self.builtin_input(BuiltIn::LocalInvocationId);
@@ -297,12 +315,22 @@ impl Emitter<'_> {
                 in_var,
                 uni_base,
                 shared,
+                exchanges,
                 ptr_wg_u32,
                 lds,
                 mem,
             }),
         };
         let w = io.wave.expect("set above");
+        // Words 0 and 1 of slots 0 and 1 start at zero for the first two exchanges' ballots.
+        let c1 = self.u32c(1);
+        let pair = self.b.bitwise_and(t_u32, None, lane, c1).map_err(&err)?;
+        let c_lanes = self.u32c(lanes);
+        let second = self.b.i_add(t_u32, None, pair, c_lanes).map_err(&err)?;
+        for word in [pair, second] {
+            self.clear_shared(&w, word)?;
+        }
+        self.barrier()?;
         if let Some(v) = lds {
             self.lds_copy(&w, lane, |e, k| {
                 let at =
@@ -529,16 +557,41 @@ impl Emitter<'_> {
         self.fence(fence::WORKGROUP, Guard::Any)
     }
 
-    /// Publishes this lane's `v` in the shared array (after every lane finished reading it).
-    fn publish(&mut self, w: &WaveIo, lane: Word, v: Word) -> Result<(), SpirvError> {
+    /// Starts an exchange: the index of its slot's first word, the counter advanced.
+    fn exchange_slot(&mut self, w: &WaveIo) -> Result<(Word, Word), SpirvError> {
         let err = build_err(self.at);
-        self.barrier()?;
-        let ptr = self
-            .b
-            .access_chain(w.ptr_wg_u32, None, w.shared, [lane])
-            .map_err(&err)?;
-        self.b.store(ptr, v, None, []).map_err(&err)?;
-        self.barrier()
+        let t = self.t.u32_;
+        let (one, three) = (self.u32c(1), self.u32c(EXCHANGE_SLOTS));
+        let lanes = self.u32c(self.wave.lanes());
+        let seq = self.b.load(t, None, w.exchanges, None, []).map_err(&err)?;
+        let next = self.b.i_add(t, None, seq, one).map_err(&err)?;
+        self.b.store(w.exchanges, next, None, []).map_err(&err)?;
+        let slot = self.b.u_mod(t, None, seq, three).map_err(&err)?;
+        let base = self.b.i_mul(t, None, slot, lanes).map_err(&err)?;
+        Ok((seq, base))
+    }
+
+    /// Ends exchange `seq` after its barrier: clears words 0 and 1 of the slot two ahead.
+    fn exchange_done(&mut self, w: &WaveIo, lane: Word, seq: Word) -> Result<(), SpirvError> {
+        let err = build_err(self.at);
+        let t = self.t.u32_;
+        let (one, two, three) = (self.u32c(1), self.u32c(2), self.u32c(EXCHANGE_SLOTS));
+        let lanes = self.u32c(self.wave.lanes());
+        let ahead = self.b.i_add(t, None, seq, two).map_err(&err)?;
+        let slot = self.b.u_mod(t, None, ahead, three).map_err(&err)?;
+        let base = self.b.i_mul(t, None, slot, lanes).map_err(&err)?;
+        let pair = self.b.bitwise_and(t, None, lane, one).map_err(&err)?;
+        let word = self.b.i_add(t, None, base, pair).map_err(&err)?;
+        self.clear_shared(w, word)
+    }
+
+    /// An atomic store of 0 into shared word `index` (several lanes may clear the same word).
+    fn clear_shared(&mut self, w: &WaveIo, index: Word) -> Result<(), SpirvError> {
+        let (scope, relaxed, zero) = (self.u32c(2), self.u32c(0), self.u32c(0));
+        let p = self.wg_shared_ptr(w, index)?;
+        self.b
+            .atomic_store(p, scope, relaxed, zero)
+            .map_err(build_err(self.at))
     }
 
     /// The status held in the Private u32 `var` when it is not 0, else `status`.
@@ -575,33 +628,32 @@ impl Emitter<'_> {
         let (one, zero) = (self.u32c(1), self.u32c(0));
         let t = self.t.u32_;
         let bit = self.b.select(t, None, x, one, zero).map_err(&err)?;
-        // Atomic ORs into two shared words, not a loop over the lanes: lavapipe ends a shader's
-        // loops after 65535 iterations in all (LP_MAX_TGSI_LOOP_ITERATIONS, shared between
-        // every loop), and a loop per ballot spent that within a few hundred iterations of a
-        // real kernel's loop; unrolled, it was 4 instructions per lane for every ballot.
-        let (c1, c31) = (self.u32c(1), self.u32c(31));
-        let c5 = self.u32c(5);
+        // Atomic ORs into the slot's first one or two words, not a loop over the lanes:
+        // lavapipe ends a shader's loops after 65535 iterations in all
+        // (LP_MAX_TGSI_LOOP_ITERATIONS, shared between every loop), and a loop per ballot spent
+        // that within a few hundred iterations of a real kernel's loop; unrolled, it was 4
+        // instructions per lane for every ballot.
+        let (c31, c5) = (self.u32c(31), self.u32c(5));
         let (scope, relaxed) = (self.u32c(2), self.u32c(0));
+        let (seq, base) = self.exchange_slot(&w)?;
         let b = &mut self.b;
         let word = b.shift_right_logical(t, None, io.lane, c5).map_err(&err)?;
+        let word = b.i_add(t, None, base, word).map_err(&err)?;
         let sh = b.bitwise_and(t, None, io.lane, c31).map_err(&err)?;
         let bits = b.shift_left_logical(t, None, bit, sh).map_err(&err)?;
-        let clear = b.bitwise_and(t, None, io.lane, c1).map_err(&err)?;
-        self.fence(fence::WORKGROUP, Guard::Any)?;
-        let p = self.wg_shared_ptr(&w, clear)?;
-        self.b.atomic_store(p, scope, relaxed, zero).map_err(&err)?;
-        self.barrier()?;
         let p = self.wg_shared_ptr(&w, word)?;
         self.b
             .atomic_or(t, None, p, scope, relaxed, bits)
             .map_err(&err)?;
         self.barrier()?;
-        let lo = self.shared_load(&w, zero)?;
+        let lo = self.shared_load(&w, base)?;
         let hi = if self.wave.lanes() == 64 {
-            self.shared_load(&w, one)?
+            let at = self.b.i_add(t, None, base, one).map_err(&err)?;
+            self.shared_load(&w, at)?
         } else {
             zero
         };
+        self.exchange_done(&w, io.lane, seq)?;
         self.pack64(lo, hi)
     }
 
@@ -609,12 +661,17 @@ impl Emitter<'_> {
     pub(super) fn wave_read(&mut self, io: &Io, v: Word, from: Word) -> Result<Word, SpirvError> {
         let err = build_err(self.at);
         let w = self.wave_io(io, "a cross-lane read")?;
-        self.publish(&w, io.lane, v)?;
+        let t = self.t.u32_;
+        let (seq, base) = self.exchange_slot(&w)?;
+        let mine = self.b.i_add(t, None, base, io.lane).map_err(&err)?;
+        let p = self.wg_shared_ptr(&w, mine)?;
+        self.b.store(p, v, None, []).map_err(&err)?;
+        self.barrier()?;
         let mask = self.u32c(self.wave.lanes() - 1);
-        let idx = self
-            .b
-            .bitwise_and(self.t.u32_, None, from, mask)
-            .map_err(&err)?;
-        self.shared_load(&w, idx)
+        let idx = self.b.bitwise_and(t, None, from, mask).map_err(&err)?;
+        let idx = self.b.i_add(t, None, base, idx).map_err(&err)?;
+        let r = self.shared_load(&w, idx)?;
+        self.exchange_done(&w, io.lane, seq)?;
+        Ok(r)
     }
 }

@@ -65,6 +65,14 @@ impl Combiner {
         self.blocks += 1;
     }
 
+    /// Pushes consecutive blocks' digests given as one run of hex text (64 digits a block,
+    /// no separators), as [`Combiner::push`] of each would.
+    pub fn push_run(&mut self, hex: &[u8]) {
+        debug_assert_eq!(hex.len() % 64, 0);
+        self.hasher.update(hex);
+        self.blocks += (hex.len() / 64) as u64;
+    }
+
     pub fn blocks(&self) -> u64 {
         self.blocks
     }
@@ -78,6 +86,22 @@ impl Combiner {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_of_blocks_combines_as_the_blocks_one_by_one() {
+        let blocks: Vec<String> = (0..5u32)
+            .map(|i| block_digest(&[[i; 16]], &[0, 3]))
+            .collect();
+        let mut one = Combiner::default();
+        for b in &blocks {
+            one.push(b);
+        }
+        let mut run = Combiner::default();
+        run.push(&blocks[0]);
+        run.push_run(blocks[1..].concat().as_bytes());
+        assert_eq!(run.blocks(), 5);
+        assert_eq!(run.finish(), one.finish());
+    }
 
     #[test]
     fn block_digest_is_sha256_of_little_endian_dwords() {

@@ -44,6 +44,12 @@ pub struct ChunkRecord {
     /// them); absent in journals of runs that do not.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dhashes: Vec<u64>,
+    /// Every block's device hash matched the reference digest store's (`--against-digests`):
+    /// the blocks are the store's, `blocks` and `dhashes` are empty (the store holds them, 64
+    /// hex digits a block that a 2^32-row mode would otherwise copy into its journal), and a
+    /// resumed run takes them from the store.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_store: bool,
 }
 
 fn is_zero(n: &u64) -> bool {

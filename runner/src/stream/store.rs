@@ -19,6 +19,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 use super::digest::{to_hex, DIGEST_ROWS};
@@ -69,14 +70,16 @@ impl DigestStore {
         (json, name)
     }
 
-    /// Every mode's digests; an error names the first mode the store lacks.
+    /// Every mode's digests (the modes' files read in parallel); an error names the first
+    /// mode the store lacks.
     pub fn load(&self, plan: &Plan, live: &[usize]) -> anyhow::Result<Vec<ModeDigests>> {
         let blocks = plan.inputs.rows().div_ceil(DIGEST_ROWS as u64) as usize;
         (0..plan.modes.len())
+            .into_par_iter()
             .map(|mode| {
                 let (_, name) = Self::key(plan, mode, live);
                 let path = self.dir.join(format!("{name}.digests"));
-                let text = std::fs::read_to_string(&path).with_context(|| {
+                let bytes = std::fs::read(&path).with_context(|| {
                     format!(
                         "{}: no reference digests for mode {} of this body and generator \
                          (save them with --save-digests)",
@@ -84,6 +87,13 @@ impl DigestStore {
                         super::spec::mode_text(&plan.modes[mode])
                     )
                 })?;
+                if let Some(out) = fixed_lines(&bytes, HEX_LEN, blocks, |line| {
+                    line.iter().all(u8::is_ascii_hexdigit).then_some(line)
+                }) {
+                    return Ok(out.concat());
+                }
+                // Not in the form `save` writes: find the line to report.
+                let text = String::from_utf8_lossy(&bytes);
                 let mut out = Vec::with_capacity(blocks * HEX_LEN);
                 for (n, line) in text.lines().enumerate() {
                     anyhow::ensure!(
@@ -109,36 +119,42 @@ impl DigestStore {
     /// store written before they existed); a malformed file is an error.
     pub fn load_dhash(&self, plan: &Plan, live: &[usize]) -> anyhow::Result<Option<Vec<Vec<u64>>>> {
         let blocks = plan.inputs.rows().div_ceil(DIGEST_ROWS as u64) as usize;
-        let mut all = Vec::with_capacity(plan.modes.len());
-        for mode in 0..plan.modes.len() {
-            let (_, name) = Self::key(plan, mode, live);
-            let path = self.dir.join(format!("{name}.dhash"));
-            let Ok(text) = std::fs::read_to_string(&path) else {
-                return Ok(None);
-            };
-            let mut out = Vec::with_capacity(blocks);
-            for (n, line) in text.lines().enumerate() {
-                let h = (line.len() == DHASH_LEN)
-                    .then(|| u64::from_str_radix(line, 16).ok())
-                    .flatten();
-                let Some(h) = h else {
-                    anyhow::bail!(
-                        "{}:{}:1: not a 16-digit hex device hash",
-                        path.display(),
-                        n + 1
-                    );
+        let all: Vec<Option<Vec<u64>>> = (0..plan.modes.len())
+            .into_par_iter()
+            .map(|mode| {
+                let (_, name) = Self::key(plan, mode, live);
+                let path = self.dir.join(format!("{name}.dhash"));
+                let Ok(bytes) = std::fs::read(&path) else {
+                    return Ok(None);
                 };
-                out.push(h);
-            }
-            anyhow::ensure!(
-                out.len() == blocks,
-                "{}: {} device hashes, the run has {blocks} blocks",
-                path.display(),
-                out.len()
-            );
-            all.push(out);
-        }
-        Ok(Some(all))
+                if let Some(out) = fixed_lines(&bytes, DHASH_LEN, blocks, parse_hex_u64) {
+                    return Ok(Some(out));
+                }
+                let text = String::from_utf8_lossy(&bytes);
+                let mut out = Vec::with_capacity(blocks);
+                for (n, line) in text.lines().enumerate() {
+                    let h = (line.len() == DHASH_LEN)
+                        .then(|| u64::from_str_radix(line, 16).ok())
+                        .flatten();
+                    let Some(h) = h else {
+                        anyhow::bail!(
+                            "{}:{}:1: not a 16-digit hex device hash",
+                            path.display(),
+                            n + 1
+                        );
+                    };
+                    out.push(h);
+                }
+                anyhow::ensure!(
+                    out.len() == blocks,
+                    "{}: {} device hashes, the run has {blocks} blocks",
+                    path.display(),
+                    out.len()
+                );
+                Ok(Some(out))
+            })
+            .collect::<anyhow::Result<_>>()?;
+        Ok(all.into_iter().collect())
     }
 
     /// Writes every mode's digests (atomically per file), and their device hashes when given.
@@ -179,6 +195,34 @@ impl DigestStore {
         }
         Ok(())
     }
+}
+
+/// `count` lines of `width` bytes, each followed by `\n` (the form [`DigestStore::save`]
+/// writes), each mapped by `parse`; `None` when the bytes are not exactly that.
+fn fixed_lines<'a, T>(
+    bytes: &'a [u8],
+    width: usize,
+    count: usize,
+    parse: impl Fn(&'a [u8]) -> Option<T>,
+) -> Option<Vec<T>> {
+    if bytes.len() != count * (width + 1) {
+        return None;
+    }
+    bytes
+        .chunks_exact(width + 1)
+        .map(|line| match line.split_last() {
+            Some((b'\n', text)) => parse(text),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Sixteen hex digits (either case) as a u64.
+fn parse_hex_u64(text: &[u8]) -> Option<u64> {
+    text.iter().try_fold(0u64, |acc, &c| {
+        let d = (c as char).to_digit(16)?;
+        Some(acc << 4 | u64::from(d))
+    })
 }
 
 /// The stored digest of block `block` (counted from the mode's first row), if the store has it.
