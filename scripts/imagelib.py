@@ -592,13 +592,15 @@ def _coord0(bits):
     return Fraction(0) if v is None else v
 
 
-def lod_level(img, s, lod, coords_of, lane, extra_bits, unnorm):
+def lod_level(img, s, lod, coords_of, lane, extra_bits, unnorm, grads_of=None, coarse=False):
     """The level past BASE_LEVEL a point-mipmapped sample reads (`lod`: 'zero', 'implicit',
     'explicit', 'clamp'): ceil(lod + 0.5) - 1 clamped to the view's levels and to the S#'s
     MAX_LOD; the implicit LOD is log2 of the larger of the quad's two footprints (lane & ~3
     top left, + 1 top right, + 2 bottom left; f32 differences, scaled by BASE_LEVEL's size,
     squared and summed in f64), compared without a logarithm: it passes k - 0.5 when the
-    squared footprint passes 2^(2k - 1)."""
+    squared footprint passes 2^(2k - 1). With `grads_of` (image_sample_d/_cd: lane -> per axis
+    (d/dx, d/dy) as Python floats, NaN read as 0) the derivatives stand for the differences;
+    `coarse` (_cd) takes the quad's first lane's."""
     mip_filter = s[2] >> 26 & 3
     if lod == "zero" or mip_filter == 0:
         return 0
@@ -612,6 +614,13 @@ def lod_level(img, s, lod, coords_of, lane, extra_bits, unnorm):
         rows = img.ty in (D2, D2A)
         sums = [0.0, 0.0]
         for ci, size in [(0, w)] + ([(1, h)] if rows else []):
+            if grads_of is not None:
+                g = grads_of(quad if coarse else lane)[ci]
+                for d in (0, 1):
+                    v = 0.0 if math.isnan(g[d]) else g[d]
+                    dd = v * (1 if unnorm else size)
+                    sums[d] += dd * dd
+                continue
             tl = _coord0(coords_of(quad)[ci])
             for d in (0, 1):
                 o = _coord0(coords_of(quad + 1 + d)[ci])

@@ -33,14 +33,29 @@ def coord_uv(l):
     return [fb(US[l]), fb(VS[l % 8])]
 
 
+def hb(x):
+    """f16 bits of a Python float (rounded to nearest even)."""
+    return struct.unpack("<H", struct.pack("<e", x))[0]
+
+
+def grad_dwords(g, g16):
+    """The address dwords of per-axis (d/dx, d/dy) derivatives: f32 d/dx of each axis, then
+    d/dy of each; with g16 one dword per direction, axis 0 in bits 15:0 and axis 1 in 31:16."""
+    if g16:
+        return [sum(hb(a[d]) << 16 * i for i, a in enumerate(g)) for d in (0, 1)]
+    return [fb(a[d]) for d in (0, 1) for a in g]
+
+
 def sample_wave(wid, text, t, s, fill, note, coords=coord_uv, off=None, unorm=False, dmask=0xf,
-                gather=False, size=4096, ref=None, gfx="gfx1030", source=HAND, lod="zero", extra=None):
+                gather=False, size=4096, ref=None, gfx="gfx1030", source=HAND, lod="zero", extra=None,
+                grads=None, g16=False, coarse=False):
     img = image_of(t, size, fill)
     pre = ([off] if off else []) + ([ref] if ref else [])
-    ins = lambda l: [p(l) for p in pre] + coords(l) + ([extra(l)] if extra else [])
+    gd = (lambda l: grad_dwords(grads(l), g16)) if grads else (lambda l: [])
+    ins = lambda l: [p(l) for p in pre] + gd(l) + coords(l) + ([extra(l)] if extra else [])
     offs = (lambda l: (sx(off(l) & 63, 6), sx(off(l) >> 8 & 63, 6))) if off else (lambda l: (None, None))
     texels = unorm or bool(s[0] >> 15 & 1)
-    level = lambda l: lod_level(img, s, lod, coords, l, extra(l) if extra else None, texels)
+    level = lambda l: lod_level(img, s, lod, coords, l, extra(l) if extra else None, texels, grads, coarse)
     case(rows, wid, text, 32, t, (img.region.dwords(),), ins,
          lambda l: sample_lz(img, s, coords(l), offs(l), unorm, dmask, gather, ref(l) if ref else None,
                              level(l)),
@@ -281,6 +296,66 @@ sample_wave("gather4_c_implicit", "image_gather4_c v[10:13], v[4:6], s[8:15], s[
 sample_wave("gather4_implicit", "image_gather4 v[10:13], v[4:5], s[8:15], s[0:3] dmask:0x4 dim:SQ_RSRC_IMG_2D",
             MIPS(), MIP_S(), mip_fill, "image_gather4: implicit LOD", coords=quad_steps(True), lod="implicit",
             dmask=4, gather=True, size=16384)
+
+# -- user derivatives (_d, _cd, _g16): the LOD of the derivatives in the address dwords, as the
+# plain sample's from the quad's differences; _cd one LOD per quad (its first lane's) --------
+# per lane, texels of level 0 along x and y for d/dx and d/dy (crossing each level's edge
+# 2^(k - 0.5): 0.71, 1.41, 2.83, 5.66), a NaN and infinities among them
+GRAD_T = [0.0, 0.5, 0.7, 0.75, 1.0, 1.4, 1.45, 2.0, 2.8, 2.9, 4.0, 5.6, 5.7, 8.0, 16.0, -3.0,
+          -0.72, 0.25, 1.5, 3.5, 6.0, -1.2, float("nan"), float("inf"), 0.1, 2.5, -5.8, 12.0, 0.8, 3.0, 1.1, -7.0]
+
+
+def grads_2d(rnd, transpose=False):
+    """Per lane ((dsdx, dsdy), (dtdx, dtdy)) in normalized units of the 16-texel level 0,
+    each rounded as its dwords carry it (`rnd`)."""
+    def g(l):
+        a, b = GRAD_T[l] / 16, GRAD_T[(l * 7 + 3) % 32] / 32
+        c, d = GRAD_T[(l * 5 + 1) % 32] / 32, GRAD_T[(l * 3 + 2) % 32] / 16
+        s_, t_ = ((rnd(a), rnd(c)), (rnd(b), rnd(d)))
+        return [t_, s_] if transpose else [s_, t_]
+    return g
+
+
+f32r = lambda x: struct.unpack("<f", struct.pack("<f", x))[0]
+f16r = lambda x: struct.unpack("<e", struct.pack("<e", x))[0]
+SD = lambda op, vaddr: f"image_{op} v[10:13], v[4:{vaddr}], s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_2D"
+for bil in (False, True):
+    f = "bilinear" if bil else "point"
+    sample_wave(f"sample_d_{f}", SD("sample_d", 9), MIPS(), MIP_S(bil), mip_fill,
+                f"image_sample_d {f}, MIP_FILTER point: each lane's LOD from its own derivatives",
+                lod="implicit", grads=grads_2d(f32r), size=16384)
+sample_wave("sample_cd_point", SD("sample_cd", 9), MIPS(), MIP_S(), mip_fill,
+            "image_sample_cd: one LOD per quad, from its first lane's derivatives (the model's choice)",
+            lod="implicit", grads=grads_2d(f32r), coarse=True, size=16384)
+sample_wave("sample_d_cl_g16_point", SD("sample_d_cl_g16", 8), MIPS(), MIP_S(), mip_fill,
+            "image_sample_d_cl_g16: the derivatives' LOD, at least the clamp", lod="clamp",
+            grads=grads_2d(f16r, True), g16=True, extra=lambda l: fb(LODS[(l * 5) % 32]), size=16384)
+sample_wave("sample_d_o_g16_bilinear", SD("sample_d_o_g16", 8), MIPS(), MIP_S(True), mip_fill,
+            "image_sample_d_o_g16: offsets before the derivatives", lod="implicit", off=offset_of,
+            grads=grads_2d(f16r), g16=True, size=16384)
+sample_wave("sample_d_g16_point", SD("sample_d_g16", 7), MIPS(), MIP_S(), mip_fill,
+            "image_sample_d_g16: f16 derivatives, a direction's two per dword", lod="implicit",
+            grads=grads_2d(f16r), g16=True, size=16384)
+sample_wave("sample_cd_cl_o_g16_bilinear", SD("sample_cd_cl_o_g16", 9), MIPS(), MIP_S(True), mip_fill,
+            "image_sample_cd_cl_o_g16: offsets, f16 derivatives per quad, the clamp", lod="clamp",
+            off=offset_of, grads=grads_2d(f16r, True), coarse=True, g16=True,
+            extra=lambda l: fb(LODS[(l * 3) % 32]), size=16384)
+sample_wave("sample_c_d_g16_r32_float",
+            "image_sample_c_d_g16 v10, v[4:8], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+            MIPS(22), MIP_S(True, compare=3), r32_mips,
+            "image_sample_c_d_g16: the reference before the derivatives, reference <= texel, filtered",
+            lod="implicit", ref=ref_of, grads=grads_2d(f16r), g16=True, dmask=1, size=16384)
+G1 = lambda l: [(f32r(GRAD_T[l] / 16), f32r(GRAD_T[(l * 9 + 4) % 32] / 16))]
+sample_wave("sample_d_cl_1d", "image_sample_d_cl v10, v[4:7], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_1D",
+            tsharp(20, D1, 16, max_mip=4), ssharp(0, 0, False, mip=1, max_lod=0xf00),
+            lambda im: fill_pattern(im, 121), "image_sample_d_cl, 1D: one derivative per direction, the clamp",
+            coords=lambda l: [fb(US[l])], lod="clamp", grads=G1, extra=lambda l: fb(LODS[(l * 7) % 32]),
+            dmask=1, size=16384)
+sample_wave("sample_d_1d", "image_sample_d v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_1D",
+            tsharp(20, D1, 16, max_mip=4), ssharp(0, 0, False, mip=1, max_lod=0xf00),
+            lambda im: fill_pattern(im, 120), "image_sample_d, 1D: one derivative per direction",
+            coords=lambda l: [fb(US[l])], lod="implicit",
+            grads=G1, dmask=1, size=16384)
 
 # -- the notes' implicit-LOD measurement: DIM 2D through a 1D T# of 16 texels and 5 levels,
 # 32_UINT, point filters; steps of 0, 1, 2, 4 and 8 texels per lane along x or y pick the 1D

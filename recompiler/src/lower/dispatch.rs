@@ -1750,20 +1750,12 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
             lower!(image_atomic::atomic, ImgAtomic::FMinMax { max: false })
         }
         Opcode::image_atomic_fmax => lower!(image_atomic::atomic, ImgAtomic::FMinMax { max: true }),
-        Opcode::image_sample_d
-        | Opcode::image_sample_d_cl
-        | Opcode::image_sample_b
+        Opcode::image_sample_b
         | Opcode::image_sample_b_cl
-        | Opcode::image_sample_c_d
-        | Opcode::image_sample_c_d_cl
         | Opcode::image_sample_c_b
         | Opcode::image_sample_c_b_cl
-        | Opcode::image_sample_d_o
-        | Opcode::image_sample_d_cl_o
         | Opcode::image_sample_b_o
         | Opcode::image_sample_b_cl_o
-        | Opcode::image_sample_c_d_o
-        | Opcode::image_sample_c_d_cl_o
         | Opcode::image_sample_c_b_o
         | Opcode::image_sample_c_b_cl_o
         | Opcode::image_gather4_b
@@ -1776,33 +1768,137 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         | Opcode::image_gather4_c_b_cl_o
         | Opcode::image_get_lod
         | Opcode::image_gather4h
-        | Opcode::image_sample_cd
-        | Opcode::image_sample_cd_cl
-        | Opcode::image_sample_c_cd
-        | Opcode::image_sample_c_cd_cl
-        | Opcode::image_sample_cd_o
-        | Opcode::image_sample_cd_cl_o
-        | Opcode::image_sample_c_cd_o
-        | Opcode::image_sample_c_cd_cl_o
         | Opcode::image_msaa_load
-        | Opcode::image_sample_d_g16
-        | Opcode::image_sample_d_cl_g16
-        | Opcode::image_sample_c_d_g16
-        | Opcode::image_sample_c_d_cl_g16
-        | Opcode::image_sample_d_o_g16
-        | Opcode::image_sample_d_cl_o_g16
-        | Opcode::image_sample_c_d_o_g16
-        | Opcode::image_sample_c_d_cl_o_g16
         | Opcode::image_bvh_intersect_ray
-        | Opcode::image_bvh64_intersect_ray
-        | Opcode::image_sample_cd_g16
-        | Opcode::image_sample_cd_cl_g16
-        | Opcode::image_sample_c_cd_g16
-        | Opcode::image_sample_c_cd_cl_g16
-        | Opcode::image_sample_cd_o_g16
-        | Opcode::image_sample_cd_cl_o_g16
-        | Opcode::image_sample_c_cd_o_g16
-        | Opcode::image_sample_c_cd_cl_o_g16 => Unlowered(IMAGE),
+        | Opcode::image_bvh64_intersect_ray => Unlowered(IMAGE),
+        Opcode::image_sample_d => lower!(
+            image_sample::sample,
+            Sample::derivs(false, false, false, false, false)
+        ),
+        Opcode::image_sample_d_o => lower!(
+            image_sample::sample,
+            Sample::derivs(false, false, true, false, false)
+        ),
+        Opcode::image_sample_d_cl => lower!(
+            image_sample::sample,
+            Sample::derivs(true, false, false, false, false)
+        ),
+        Opcode::image_sample_d_cl_o => lower!(
+            image_sample::sample,
+            Sample::derivs(true, false, true, false, false)
+        ),
+        Opcode::image_sample_c_d => lower!(
+            image_sample::sample,
+            Sample::derivs(false, true, false, false, false)
+        ),
+        Opcode::image_sample_c_d_o => lower!(
+            image_sample::sample,
+            Sample::derivs(false, true, true, false, false)
+        ),
+        Opcode::image_sample_c_d_cl => lower!(
+            image_sample::sample,
+            Sample::derivs(true, true, false, false, false)
+        ),
+        Opcode::image_sample_c_d_cl_o => lower!(
+            image_sample::sample,
+            Sample::derivs(true, true, true, false, false)
+        ),
+        Opcode::image_sample_d_g16 => lower!(
+            image_sample::sample,
+            Sample::derivs(false, false, false, false, true)
+        ),
+        Opcode::image_sample_d_o_g16 => lower!(
+            image_sample::sample,
+            Sample::derivs(false, false, true, false, true)
+        ),
+        Opcode::image_sample_d_cl_g16 => lower!(
+            image_sample::sample,
+            Sample::derivs(true, false, false, false, true)
+        ),
+        Opcode::image_sample_d_cl_o_g16 => lower!(
+            image_sample::sample,
+            Sample::derivs(true, false, true, false, true)
+        ),
+        Opcode::image_sample_c_d_g16 => lower!(
+            image_sample::sample,
+            Sample::derivs(false, true, false, false, true)
+        ),
+        Opcode::image_sample_c_d_o_g16 => lower!(
+            image_sample::sample,
+            Sample::derivs(false, true, true, false, true)
+        ),
+        Opcode::image_sample_c_d_cl_g16 => lower!(
+            image_sample::sample,
+            Sample::derivs(true, true, false, false, true)
+        ),
+        Opcode::image_sample_c_d_cl_o_g16 => lower!(
+            image_sample::sample,
+            Sample::derivs(true, true, true, false, true)
+        ),
+        Opcode::image_sample_cd => lower!(
+            image_sample::sample,
+            Sample::derivs(false, false, false, true, false)
+        ),
+        Opcode::image_sample_cd_o => lower!(
+            image_sample::sample,
+            Sample::derivs(false, false, true, true, false)
+        ),
+        Opcode::image_sample_cd_cl => lower!(
+            image_sample::sample,
+            Sample::derivs(true, false, false, true, false)
+        ),
+        Opcode::image_sample_cd_cl_o => lower!(
+            image_sample::sample,
+            Sample::derivs(true, false, true, true, false)
+        ),
+        Opcode::image_sample_c_cd => lower!(
+            image_sample::sample,
+            Sample::derivs(false, true, false, true, false)
+        ),
+        Opcode::image_sample_c_cd_o => lower!(
+            image_sample::sample,
+            Sample::derivs(false, true, true, true, false)
+        ),
+        Opcode::image_sample_c_cd_cl => lower!(
+            image_sample::sample,
+            Sample::derivs(true, true, false, true, false)
+        ),
+        Opcode::image_sample_c_cd_cl_o => lower!(
+            image_sample::sample,
+            Sample::derivs(true, true, true, true, false)
+        ),
+        Opcode::image_sample_cd_g16 => lower!(
+            image_sample::sample,
+            Sample::derivs(false, false, false, true, true)
+        ),
+        Opcode::image_sample_cd_o_g16 => lower!(
+            image_sample::sample,
+            Sample::derivs(false, false, true, true, true)
+        ),
+        Opcode::image_sample_cd_cl_g16 => lower!(
+            image_sample::sample,
+            Sample::derivs(true, false, false, true, true)
+        ),
+        Opcode::image_sample_cd_cl_o_g16 => lower!(
+            image_sample::sample,
+            Sample::derivs(true, false, true, true, true)
+        ),
+        Opcode::image_sample_c_cd_g16 => lower!(
+            image_sample::sample,
+            Sample::derivs(false, true, false, true, true)
+        ),
+        Opcode::image_sample_c_cd_o_g16 => lower!(
+            image_sample::sample,
+            Sample::derivs(false, true, true, true, true)
+        ),
+        Opcode::image_sample_c_cd_cl_g16 => lower!(
+            image_sample::sample,
+            Sample::derivs(true, true, false, true, true)
+        ),
+        Opcode::image_sample_c_cd_cl_o_g16 => lower!(
+            image_sample::sample,
+            Sample::derivs(true, true, true, true, true)
+        ),
         Opcode::image_sample_lz => lower!(image_sample::sample, Sample::new(false, false)),
         Opcode::image_sample_lz_o => lower!(image_sample::sample, Sample::new(false, true)),
         Opcode::image_sample => {

@@ -49,7 +49,16 @@
 //! the gather's order; on 8-bit UNORM and sRGB all four are 0, sample_c's measured rule
 //! carried over (the model's choice: no gather4_c row is measured).
 //!
-//! Refused with the reason: the bias and derivative forms (`_b`, `_d`, `_cd`), MIP_FILTER
+//! The user-derivative forms (`_d`, `_cd`, their `_g16` forms with f16 derivatives) take the
+//! LOD from the derivatives in the address dwords (after the reference, before the
+//! coordinates: per direction x then y, one per axis of the DIM) exactly as the plain sample
+//! takes it from the quad's differences: the same squared footprint, the same comparisons.
+//! `_d` gives each lane its own LOD; `_cd` ("coarse", one LOD per quad) the quad's first
+//! lane's. Neither is measured: the LOD rule is the plain sample's (rule: image-sample-lod),
+//! and which lane a coarse quad takes is the model's choice.
+//!
+//! Refused with the reason: the bias forms (`_b`: the biased LOD has no logarithm-free test
+//! and the hardware's LOD rounding is not measured), MIP_FILTER
 //! linear; a magnification and minification filter that differ (which one a LOD takes is not
 //! measured), anisotropy, the min/max FILTER_MODE, TRUNC_COORD, a nonzero LOD_BIAS or MIN_LOD,
 //! the half-border modes, the border colour table (type 3), integer formats but with point
@@ -89,6 +98,17 @@ pub(super) struct Sample {
     /// The `_c` forms: a reference value (after the offset) compared with each tap.
     pub(super) compare: bool,
     pub(super) lod: Lod,
+    /// The `_d` and `_cd` forms: the derivatives in the address dwords stand for the quad's.
+    pub(super) grad: Option<Grad>,
+}
+
+/// The user derivatives of image_sample_d / _cd (and their `_g16` forms).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Grad {
+    /// `_cd`: one LOD per quad, from the quad's first lane's derivatives (the model's choice).
+    pub(super) coarse: bool,
+    /// `_g16`: f16 derivatives, a direction's two per dword (x in bits 15:0, y in 31:16).
+    pub(super) g16: bool,
 }
 
 impl Sample {
@@ -98,6 +118,7 @@ impl Sample {
             offset,
             compare: false,
             lod: Lod::Zero,
+            grad: None,
         }
     }
 
@@ -108,6 +129,25 @@ impl Sample {
             offset,
             compare,
             lod,
+            grad: None,
+        }
+    }
+
+    /// image_sample(_c)_d / _cd (`coarse`) [_cl] [_o] [_g16]: the LOD of the derivatives in
+    /// the address dwords, at least the clamp with `clamp`.
+    pub(super) const fn derivs(
+        clamp: bool,
+        compare: bool,
+        offset: bool,
+        coarse: bool,
+        g16: bool,
+    ) -> Sample {
+        Sample {
+            gather: false,
+            offset,
+            compare,
+            lod: if clamp { Lod::Clamp } else { Lod::Implicit },
+            grad: Some(Grad { coarse, g16 }),
         }
     }
 
@@ -118,6 +158,7 @@ impl Sample {
             offset,
             compare: true,
             lod: Lod::Zero,
+            grad: None,
         }
     }
 }
@@ -429,6 +470,15 @@ pub(super) fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     } else {
         [None, None]
     };
+    // the derivatives follow the reference: per direction (x, then y) one per axis of the DIM
+    let grads = match form.grad {
+        Some(g) => {
+            let (grads, dwords) = derivatives(l, &m, g, &uses, first)?;
+            first += dwords;
+            Some((grads, g.coarse))
+        }
+        None => None,
+    };
     let unnorm = s.force_unnormalized || c.inst.field(rdnaprobe_isa::layout::Field::Unorm) != 0;
     let mut coords = Vec::with_capacity(uses.len());
     for (i, &u) in uses.iter().enumerate() {
@@ -451,7 +501,13 @@ pub(super) fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
             )))
         }
     };
-    let level = (top > 0).then(|| select_level(l, &t, form.lod, &coords, extra, unnorm, top));
+    let level = (top > 0).then(|| {
+        let from = Footprint {
+            coords: &coords,
+            grads: grads.as_ref().map(|(g, coarse)| (g.as_slice(), *coarse)),
+        };
+        select_level(l, &t, form.lod, from, extra, unnorm, top)
+    });
     let at = SampleAt {
         s: &s,
         form,
@@ -577,6 +633,46 @@ impl SampleAt<'_> {
     }
 }
 
+/// The derivatives of a `_d`/`_cd` sample (f32 bits, `[axis][direction]`, an axis per X or Y
+/// coordinate of the DIM) from the address dwords at `first`, and how many dwords they take:
+/// f32 `dsdx, [dtdx,] dsdy, [dtdy]`, or with `_g16` one dword per direction holding the
+/// axes' f16 values (x in bits 15:0, y in 31:16), widened exactly.
+fn derivatives(
+    l: &mut Lowerer,
+    m: &Mimg,
+    g: Grad,
+    uses: &[Coord],
+    first: usize,
+) -> RuleResult<(Vec<[Handle; 2]>, usize)> {
+    let axes = uses
+        .iter()
+        .filter(|u| matches!(u, Coord::X | Coord::Y | Coord::Ignored))
+        .count();
+    let mut grads = vec![[l.b.c32(0); 2]; axes];
+    for dir in 0..2 {
+        for (axis, g_axis) in grads.iter_mut().enumerate() {
+            g_axis[dir] = if g.g16 {
+                let v = m.coord(l, first + dir)?;
+                let h = l.b.shrc(v, 16 * axis as u32);
+                let h = l.b.andc(h, 0xffff);
+                l.b.f16_to_f32_bits(h)
+            } else {
+                m.coord(l, first + dir * axes + axis)?
+            };
+        }
+    }
+    let dwords = if g.g16 { 2 } else { 2 * axes };
+    Ok((grads, dwords))
+}
+
+/// Where a sample's LOD comes from: its coordinates (the quad's differences), or the user
+/// derivatives (`[axis][direction]` f32 bits; `true`: coarse, the quad's first lane's).
+#[derive(Clone, Copy)]
+struct Footprint<'a> {
+    coords: &'a [(Coord, Handle)],
+    grads: Option<(&'a [[Handle; 2]], bool)>,
+}
+
 /// The level (0..=`top`, from BASE_LEVEL) a point-mipmapped sample reads: `ceil(lod + 0.5) - 1`
 /// clamped, without a logarithm: the LOD passes `k - 0.5` when the squared footprint passes
 /// `2^(2k - 1)` (see the module docs).
@@ -585,7 +681,7 @@ fn select_level(
     l: &mut Lowerer,
     t: &Tsharp,
     lod: Lod,
-    coords: &[(Coord, Handle)],
+    from: Footprint<'_>,
     extra: Option<Handle>,
     unnorm: bool,
     top: u32,
@@ -603,21 +699,44 @@ fn select_level(
         let quad = l.b.andc(l.lane, !3u64 & 0xffff_ffff);
         let base = t.levels[t.base_level as usize];
         let mut sums = [l.b.cf64(0.0), l.b.cf64(0.0)];
-        for &(u, v) in coords {
+        for (axis, &(u, v)) in from.coords.iter().enumerate() {
             let size = match u {
                 Coord::X => base.width,
                 Coord::Y => base.height,
                 _ => continue,
             };
-            let nan = l.b.is_nan(Fmt::F32, v);
-            let zero = l.b.c32(0);
-            let v = l.b.sel(nan, zero, v);
-            let tl = l.wave_read(v, quad);
-            let tl = l.b.f32_to_f64_exact(tl);
+            let no_nan = |l: &mut Lowerer, v: Handle| {
+                let nan = l.b.is_nan(Fmt::F32, v);
+                let zero = l.b.c32(0);
+                l.b.sel(nan, zero, v)
+            };
+            let v = no_nan(l, v);
+            let tl = match from.grads {
+                None => {
+                    let tl = l.wave_read(v, quad);
+                    Some(l.b.f32_to_f64_exact(tl))
+                }
+                Some(_) => None,
+            };
             for (dir, sum) in sums.iter_mut().enumerate() {
-                let other = l.b.addc(quad, 1 + dir as u64);
-                let o = l.wave_read(v, other);
-                let d = f32_op(l, FloatBin::Sub, o, tl);
+                let d = match (from.grads, tl) {
+                    (Some((grads, coarse)), _) => {
+                        let g = no_nan(l, grads[axis][dir]);
+                        if coarse {
+                            l.wave_read(g, quad)
+                        } else {
+                            g
+                        }
+                    }
+                    (None, Some(tl)) => {
+                        let other = l.b.addc(quad, 1 + dir as u64);
+                        let o = l.wave_read(v, other);
+                        f32_op(l, FloatBin::Sub, o, tl)
+                    }
+                    (None, None) => {
+                        unreachable!("the top-left coordinate is read without derivatives")
+                    }
+                };
                 let mut d = l.b.f32_to_f64_exact(d);
                 if !unnorm {
                     let n = l.b.cf64(f64::from(size));
