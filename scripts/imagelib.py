@@ -592,7 +592,17 @@ def _coord0(bits):
     return Fraction(0) if v is None else v
 
 
-def lod_level(img, s, lod, coords_of, lane, extra_bits, unnorm, grads_of=None, coarse=False):
+def _exp2_128ths():
+    """The f64 nearest 2^(r/128), r in 0..128, from 60-digit decimal powers."""
+    import decimal
+    ctx = decimal.Context(prec=60)
+    return [float(ctx.power(decimal.Decimal(2), decimal.Decimal(r) / 128)) for r in range(128)]
+
+
+EXP2_128THS = _exp2_128ths()
+
+
+def lod_level(img, s, lod, coords_of, lane, extra_bits, unnorm, grads_of=None, coarse=False, bias_bits=None):
     """The level past BASE_LEVEL a point-mipmapped sample reads (`lod`: 'zero', 'implicit',
     'explicit', 'clamp'): ceil(lod + 0.5) - 1 clamped to the view's levels and to the S#'s
     MAX_LOD; the implicit LOD is log2 of the larger of the quad's two footprints (lane & ~3
@@ -600,7 +610,10 @@ def lod_level(img, s, lod, coords_of, lane, extra_bits, unnorm, grads_of=None, c
     squared and summed in f64), compared without a logarithm: it passes k - 0.5 when the
     squared footprint passes 2^(2k - 1). With `grads_of` (image_sample_d/_cd: lane -> per axis
     (d/dx, d/dy) as Python floats, NaN read as 0) the derivatives stand for the differences;
-    `coarse` (_cd) takes the quad's first lane's."""
+    `coarse` (_cd) takes the quad's first lane's. With `bias_bits` (the _b forms) the bias
+    joins in 1/256 steps, B = round_even(bias * 256) clamped to +-4096 (NaN: 0), and level k is
+    passed when rho2 > 2^((256k - 128 - B) / 128), computed as rho2 * 2^-q > 2^(r/128) with
+    q = t >> 7, r = t & 127 and 2^(r/128) the nearest f64."""
     mip_filter = s[2] >> 26 & 3
     if lod == "zero" or mip_filter == 0:
         return 0
@@ -631,9 +644,18 @@ def lod_level(img, s, lod, coords_of, lane, extra_bits, unnorm, grads_of=None, c
                     dd = float(_rnd32(diff)) * (1 if unnorm else size)
                 sums[d] += dd * dd
         rho2 = sums[1] if sums[1] > sums[0] else sums[0]
+    b256 = None
+    if bias_bits is not None:
+        v = _coord0(bias_bits) * 256
+        v = -4096 if v < -4096 else 4096 if v > 4096 else v
+        b256 = round(v)
     k = 0
     for j in range(1, top + 1):
-        ok = rho2 is not None and rho2 > 2.0 ** (2 * j - 1)
+        if b256 is not None and rho2 is not None:
+            t = 256 * j - 128 - b256
+            ok = rho2 * 2.0 ** -(t >> 7) > EXP2_128THS[t & 127]
+        else:
+            ok = rho2 is not None and rho2 > 2.0 ** (2 * j - 1)
         ok = ok or (extra is not None and extra > j - 0.5)
         k += int(ok)
     return k

@@ -48,14 +48,15 @@ def grad_dwords(g, g16):
 
 def sample_wave(wid, text, t, s, fill, note, coords=coord_uv, off=None, unorm=False, dmask=0xf,
                 gather=False, size=4096, ref=None, gfx="gfx1030", source=HAND, lod="zero", extra=None,
-                grads=None, g16=False, coarse=False):
+                grads=None, g16=False, coarse=False, bias=None):
     img = image_of(t, size, fill)
-    pre = ([off] if off else []) + ([ref] if ref else [])
+    pre = ([off] if off else []) + ([bias] if bias else []) + ([ref] if ref else [])
     gd = (lambda l: grad_dwords(grads(l), g16)) if grads else (lambda l: [])
     ins = lambda l: [p(l) for p in pre] + gd(l) + coords(l) + ([extra(l)] if extra else [])
     offs = (lambda l: (sx(off(l) & 63, 6), sx(off(l) >> 8 & 63, 6))) if off else (lambda l: (None, None))
     texels = unorm or bool(s[0] >> 15 & 1)
-    level = lambda l: lod_level(img, s, lod, coords, l, extra(l) if extra else None, texels, grads, coarse)
+    level = lambda l: lod_level(img, s, lod, coords, l, extra(l) if extra else None, texels, grads, coarse,
+                                bias(l) if bias else None)
     case(rows, wid, text, 32, t, (img.region.dwords(),), ins,
          lambda l: sample_lz(img, s, coords(l), offs(l), unorm, dmask, gather, ref(l) if ref else None,
                              level(l)),
@@ -356,6 +357,34 @@ sample_wave("sample_d_1d", "image_sample_d v10, v[4:6], s[8:15], s[0:3] dmask:0x
             lambda im: fill_pattern(im, 120), "image_sample_d, 1D: one derivative per direction",
             coords=lambda l: [fb(US[l])], lod="implicit",
             grads=G1, dmask=1, size=16384)
+
+# -- the bias forms (_b): the quad's derivatives' LOD plus the bias dword, in 1/256 steps; whole
+# half levels, steps just past an edge, clamped, NaN and infinite biases -----------------------
+BIASES = [0.0, -1.0, -0.5, 0.25, 0.5, 0.999, 1.0, 1.00390625, 2.5, -16.0, 20.0, float("nan"), float("inf"),
+          float("-inf"), 0.13, -0.2, 1.5, 0.49, 0.51, -2.0, 3.0, 0.75, -0.75, 1.25, 0.001953125, -3.3, 4.0,
+          0.3, 1.7, -0.01, 2.0, 0.6]
+bias_of = lambda l: fb(BIASES[l])
+SB = lambda op, vaddr, dm="0xf", v="v[10:13]": f"image_{op} {v}, v[4:{vaddr}], s[8:15], s[0:3] dmask:{dm} dim:SQ_RSRC_IMG_2D"
+for along_y in (False, True):
+    d = "y" if along_y else "x"
+    sample_wave(f"sample_b_point_steps_{d}", SB("sample_b", 6), MIPS(), MIP_S(), mip_fill,
+                f"image_sample_b: the quad's derivatives' LOD (steps along {d}) plus a bias in 1/256 steps",
+                coords=quad_steps(along_y), lod="implicit", bias=bias_of, size=16384)
+sample_wave("sample_b_cl_o_bilinear", SB("sample_b_cl_o", 8), MIPS(), MIP_S(True), mip_fill,
+            "image_sample_b_cl_o: offsets, the biased LOD, at least the clamp", coords=quad_steps(False),
+            lod="clamp", off=offset_of, bias=lambda l: fb(BIASES[(l * 5) % 32]),
+            extra=lambda l: fb(LODS[(l * 3) % 32]), size=16384)
+sample_wave("sample_c_b_r32_float", SB("sample_c_b", 7, "0x1", "v10"), MIPS(22), MIP_S(True, compare=3), r32_mips,
+            "image_sample_c_b: the bias before the reference, reference <= texel, filtered",
+            coords=quad_steps(True), lod="implicit", bias=lambda l: fb(BIASES[(l * 3) % 32]), ref=ref_of, dmask=1,
+            size=16384)
+sample_wave("gather4_b", SB("gather4_b", 6, "0x2"), MIPS(), MIP_S(), mip_fill,
+            "image_gather4_b: the footprint on the biased LOD's level", coords=quad_steps(False), lod="implicit",
+            bias=lambda l: fb(BIASES[(l * 7) % 32]), dmask=2, gather=True, size=16384)
+sample_wave("gather4_c_b_cl_o", SB("gather4_c_b_cl_o", 9, "0x1"), MIPS(22), MIP_S(compare=6), r32_mips,
+            "image_gather4_c_b_cl_o: offsets, bias, reference, clamp; the compare results unfiltered",
+            coords=quad_steps(True), lod="clamp", off=offset_of, bias=lambda l: fb(BIASES[(l * 11) % 32]),
+            ref=ref_of, extra=lambda l: fb(LODS[(l * 5) % 32]), dmask=1, gather=True, size=16384)
 
 # -- the notes' implicit-LOD measurement: DIM 2D through a 1D T# of 16 texels and 5 levels,
 # 32_UINT, point filters; steps of 0, 1, 2, 4 and 8 texels per lane along x or y pick the 1D

@@ -1750,27 +1750,74 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
             lower!(image_atomic::atomic, ImgAtomic::FMinMax { max: false })
         }
         Opcode::image_atomic_fmax => lower!(image_atomic::atomic, ImgAtomic::FMinMax { max: true }),
-        Opcode::image_sample_b
-        | Opcode::image_sample_b_cl
-        | Opcode::image_sample_c_b
-        | Opcode::image_sample_c_b_cl
-        | Opcode::image_sample_b_o
-        | Opcode::image_sample_b_cl_o
-        | Opcode::image_sample_c_b_o
-        | Opcode::image_sample_c_b_cl_o
-        | Opcode::image_gather4_b
-        | Opcode::image_gather4_b_cl
-        | Opcode::image_gather4_c_b
-        | Opcode::image_gather4_c_b_cl
-        | Opcode::image_gather4_b_o
-        | Opcode::image_gather4_b_cl_o
-        | Opcode::image_gather4_c_b_o
-        | Opcode::image_gather4_c_b_cl_o
-        | Opcode::image_get_lod
+        Opcode::image_get_lod
         | Opcode::image_gather4h
         | Opcode::image_msaa_load
         | Opcode::image_bvh_intersect_ray
         | Opcode::image_bvh64_intersect_ray => Unlowered(IMAGE),
+        Opcode::image_sample_b => lower!(
+            image_sample::sample,
+            Sample::biased(false, false, false, false)
+        ),
+        Opcode::image_sample_b_o => lower!(
+            image_sample::sample,
+            Sample::biased(false, false, false, true)
+        ),
+        Opcode::image_sample_b_cl => lower!(
+            image_sample::sample,
+            Sample::biased(true, false, false, false)
+        ),
+        Opcode::image_sample_b_cl_o => lower!(
+            image_sample::sample,
+            Sample::biased(true, false, false, true)
+        ),
+        Opcode::image_sample_c_b => lower!(
+            image_sample::sample,
+            Sample::biased(false, false, true, false)
+        ),
+        Opcode::image_sample_c_b_o => lower!(
+            image_sample::sample,
+            Sample::biased(false, false, true, true)
+        ),
+        Opcode::image_sample_c_b_cl => lower!(
+            image_sample::sample,
+            Sample::biased(true, false, true, false)
+        ),
+        Opcode::image_sample_c_b_cl_o => lower!(
+            image_sample::sample,
+            Sample::biased(true, false, true, true)
+        ),
+        Opcode::image_gather4_b => lower!(
+            image_sample::sample,
+            Sample::biased(false, true, false, false)
+        ),
+        Opcode::image_gather4_b_o => lower!(
+            image_sample::sample,
+            Sample::biased(false, true, false, true)
+        ),
+        Opcode::image_gather4_b_cl => lower!(
+            image_sample::sample,
+            Sample::biased(true, true, false, false)
+        ),
+        Opcode::image_gather4_b_cl_o => lower!(
+            image_sample::sample,
+            Sample::biased(true, true, false, true)
+        ),
+        Opcode::image_gather4_c_b => lower!(
+            image_sample::sample,
+            Sample::biased(false, true, true, false)
+        ),
+        Opcode::image_gather4_c_b_o => lower!(
+            image_sample::sample,
+            Sample::biased(false, true, true, true)
+        ),
+        Opcode::image_gather4_c_b_cl => lower!(
+            image_sample::sample,
+            Sample::biased(true, true, true, false)
+        ),
+        Opcode::image_gather4_c_b_cl_o => {
+            lower!(image_sample::sample, Sample::biased(true, true, true, true))
+        }
         Opcode::image_sample_d => lower!(
             image_sample::sample,
             Sample::derivs(false, false, false, false, false)
@@ -2161,7 +2208,7 @@ mod tests {
             Rule::Lower(_)
         ));
         assert!(matches!(
-            rule(Opcode::image_sample_b, Target::Gfx1030),
+            rule(Opcode::image_get_lod, Target::Gfx1030),
             Rule::Unlowered(IMAGE)
         ));
     }

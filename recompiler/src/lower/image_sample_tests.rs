@@ -89,7 +89,31 @@ fn what_the_model_does_not_know_is_refused_with_the_reason() {
             .contains("a DMASK of other than one component"),
         "{e}"
     );
-    // the other suffixes stay unlowered
-    let text = "image_sample_b v10, v[4:6], s[24:31], s[4:7] dmask:0x1 dim:SQ_RSRC_IMG_2D";
+    // image_get_lod stays unlowered
+    let text = "image_get_lod v[10:11], v[4:5], s[24:31], s[4:7] dmask:0x3 dim:SQ_RSRC_IMG_2D";
     assert!(err(ssharp(2, 0), t, text).contains("not modelled"));
+}
+
+/// The biased LOD's edges: 2^(r/128) for r in 0..128, each the f64 nearest the power (within
+/// half an ulp of libm's exp2, which is itself within an ulp), 1.0 exactly at r = 0, rising,
+/// and the square of entry r is entry 2r's neighbour (2^(2r/128)) to an ulp or two.
+#[test]
+fn the_bias_edges_are_the_powers_of_two_to_the_128ths() {
+    use super::image_sample::EXP2_128THS;
+    let t: Vec<f64> = EXP2_128THS.iter().map(|&b| f64::from_bits(b)).collect();
+    assert_eq!(t[0], 1.0);
+    for r in 0..128 {
+        let want = (r as f64 / 128.0).exp2();
+        let ulps = (t[r].to_bits() as i64 - want.to_bits() as i64).abs();
+        assert!(ulps <= 1, "r = {r}: {:e} against exp2 {:e}", t[r], want);
+        assert!((1.0..2.0).contains(&t[r]));
+        if r > 0 {
+            assert!(t[r] > t[r - 1], "rising at {r}");
+        }
+        if 2 * r < 128 {
+            let sq = t[r] * t[r];
+            let ulps = (sq.to_bits() as i64 - t[2 * r].to_bits() as i64).abs();
+            assert!(ulps <= 2, "r = {r}: {sq:e} against {:e}", t[2 * r]);
+        }
+    }
 }

@@ -419,7 +419,7 @@ pub(super) mod tests {
         let lower_text = |t: &str| lower(&assemble(t).expect("assembles"));
         // an opcode without a lowering carries the dispatch's reason
         match lower_text(
-            "image_sample_b v[4:7], v[0:2], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D",
+            "image_get_lod v[4:5], v[0:1], s[0:7], s[8:11] dmask:0x3 dim:SQ_RSRC_IMG_2D",
         ) {
             LowerError::Unsupported {
                 reason: RuleError::Unlowered(why),
@@ -427,7 +427,7 @@ pub(super) mod tests {
                 ..
             } => assert_eq!(
                 Some(why),
-                unlowered_reason(Opcode::image_sample_b, Target::Gfx1030)
+                unlowered_reason(Opcode::image_get_lod, Target::Gfx1030)
             ),
             e => panic!("{e:?}"),
         }
