@@ -75,7 +75,12 @@ const GWS: &str = "global wave sync: the GWS semaphores and barrier order waves 
      device (a resource outside the LDS a single wave's model holds)";
 const ORDERED_COUNT: &str = "ds_ordered_count: ordered append across waves by wave launch order \
      (GDS ordered-count hardware a single wave cannot model)";
-const IMAGE: &str = "image ops: not modelled";
+const GET_LOD: &str = "image_get_lod: the LOD values it returns (their precision, which dword is \
+     clamped) are not measured, and the sampling model keeps no LOD value (it tests level edges)";
+const GATHER4H: &str = "image_gather4h: not measured (only image_gather4h_pck's window is)";
+const MSAA: &str = "image_msaa_load: MSAA T#s (FMASK and the sample layout) are not modelled";
+const BVH: &str = "image_bvh*_intersect_ray: the ray tracing unit's box and triangle tests are \
+     not modelled";
 const BY_STORE: &str = "image: the BY stores (measured to write from the unaligned x up to the \
      end of its dword) are not measured for which data VGPR feeds which texel nor for the \
      conversion";
@@ -1750,11 +1755,10 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
             lower!(image_atomic::atomic, ImgAtomic::FMinMax { max: false })
         }
         Opcode::image_atomic_fmax => lower!(image_atomic::atomic, ImgAtomic::FMinMax { max: true }),
-        Opcode::image_get_lod
-        | Opcode::image_gather4h
-        | Opcode::image_msaa_load
-        | Opcode::image_bvh_intersect_ray
-        | Opcode::image_bvh64_intersect_ray => Unlowered(IMAGE),
+        Opcode::image_get_lod => Unlowered(GET_LOD),
+        Opcode::image_gather4h => Unlowered(GATHER4H),
+        Opcode::image_msaa_load => Unlowered(MSAA),
+        Opcode::image_bvh_intersect_ray | Opcode::image_bvh64_intersect_ray => Unlowered(BVH),
         Opcode::image_sample_b => lower!(
             image_sample::sample,
             Sample::biased(false, false, false, false)
@@ -2209,7 +2213,7 @@ mod tests {
         ));
         assert!(matches!(
             rule(Opcode::image_get_lod, Target::Gfx1030),
-            Rule::Unlowered(IMAGE)
+            Rule::Unlowered(GET_LOD)
         ));
     }
 }

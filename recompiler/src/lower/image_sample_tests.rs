@@ -91,7 +91,7 @@ fn what_the_model_does_not_know_is_refused_with_the_reason() {
     );
     // image_get_lod stays unlowered
     let text = "image_get_lod v[10:11], v[4:5], s[24:31], s[4:7] dmask:0x3 dim:SQ_RSRC_IMG_2D";
-    assert!(err(ssharp(2, 0), t, text).contains("not modelled"));
+    assert!(err(ssharp(2, 0), t, text).contains("LOD values it returns"));
 }
 
 /// The biased LOD's edges: 2^(r/128) for r in 0..128, each the f64 nearest the power (within
