@@ -71,6 +71,25 @@ pub struct Pools {
 /// Left out of the SALU pool besides the branches (the table's BRANCH flag): program-counter,
 /// EXEC and M0-relative writers, waits and mode registers, and forms the generator does not
 /// build. A generator policy, by mnemonic word.
+/// The T# formats progfuzz's image accesses draw: (FORMAT, components, float-valued), 32_UINT,
+/// 32_FLOAT, 16_FLOAT, 16_UNORM, 16_SNORM, 8_UNORM, 16_16_FLOAT, 16_16_UNORM, 5_6_5_UNORM,
+/// 8_8_8_8_UNORM, 8_8_8_8_SNORM, 8_8_8_8_SRGB, 16_16_16_16_UNORM.
+const IMAGE_FORMATS: [(u32, usize, bool); 13] = [
+    (20, 1, false),
+    (22, 1, true),
+    (13, 1, true),
+    (7, 1, true),
+    (8, 1, true),
+    (1, 1, true),
+    (29, 2, true),
+    (23, 2, true),
+    (133, 3, true),
+    (56, 4, true),
+    (57, 4, true),
+    (130, 4, true),
+    (65, 4, true),
+];
+
 const SALU_SKIP: [&str; 15] = [
     "s_getpc",
     "s_setpc",
@@ -483,61 +502,117 @@ impl Gen<'_> {
         ]
     }
 
-    /// An image access to the memory region: a linear 1D T# of 64 texels (32_UINT or
-    /// 8_8_8_8_UNORM) at the region's start, built in s[40:47] by scalar moves just before the
-    /// access (the lowering needs it known: only in the first block, see [`Gen::program`]),
-    /// and an image_load, image_store or (32_UINT) image_atomic_add at the texel index in v2,
-    /// masked to the image or past it (loads give 0, stores write nothing there), or on
-    /// 8_8_8_8_UNORM an image_sample_lz at any f32 coordinate through a random S# in
-    /// s[36:39]. Lanes with equal indices write the same texel.
+    /// An image access to the memory region: a linear 1D T# of 64 texels of a format drawn from
+    /// [`IMAGE_FORMATS`] at the region's start (the texels past it are out of range), built in
+    /// s[40:47] by scalar moves just before the access (the lowering needs it known: only in the
+    /// first block, see [`Gen::program`]), and at the texel index in v2, masked to the image or
+    /// past it (loads give 0, stores write nothing there), an image_load (one or every
+    /// component), an image_store (DMASK 0xf; not to sRGB or 16-bit float), on 32_UINT an
+    /// image_atomic_add (with and without GLC), or on a float-valued format an image_sample_lz
+    /// at any f32 coordinate (NaN, infinities, past [0, 1]) through a random S# in s[36:39]
+    /// (addressing mode, point or bilinear, border colour), on a one-component one sometimes an
+    /// image_sample_c_lz with a random compare function and reference. Lanes with equal
+    /// indices write the same texel.
     fn image(&self, rng: &mut Rng) -> Vec<String> {
-        const DIM: &str = "dmask:0x1 dim:SQ_RSRC_IMG_1D";
-        let fmt: u32 = rng.pick(&[20, 56]);
+        const DIM: &str = "dim:SQ_RSRC_IMG_1D";
+        let (fmt, comps, float_valued) = IMAGE_FORMATS[rng.below(IMAGE_FORMATS.len())];
+        let d = 10 + rng.below(13);
+        let a = |rng: &mut Rng| 4 + rng.below(22);
+        let wide = |n: usize, at: usize| {
+            if n == 1 {
+                format!("v{at}")
+            } else {
+                format!("v[{at}:{}]", at + n - 1)
+            }
+        };
+        let all = (1u32 << comps) - 1;
+        let mut prep = Vec::new();
+        let (access, store) = if float_valued && rng.below(3) == 0 {
+            // a sample at any f32 coordinate through a random S# in s[36:39]
+            let mode = rng.pick(&[0u32, 1, 2, 3, 6, 7]);
+            let filter = rng.below(2) as u32;
+            let compare = comps == 1 && rng.below(2) == 0;
+            let func = if compare { rng.below(8) as u32 } else { 0 };
+            prep.extend([
+                format!("v_mov_b32 v2, v{}", a(rng)),
+                format!("s_mov_b32 s36, 0x{:x}", mode | func << 12),
+                "s_mov_b32 s37, 0".to_string(),
+                format!("s_mov_b32 s38, 0x{:x}", filter << 20 | filter << 22),
+                format!("s_mov_b32 s39, 0x{:x}", (rng.below(3) as u32) << 30),
+            ]);
+            let access = if compare {
+                // the reference (v2) before the coordinate (v3)
+                prep.push(format!("v_mov_b32 v3, v{}", a(rng)));
+                format!("image_sample_c_lz v{d}, v[2:3], s[40:47], s[36:39] dmask:0x1 {DIM}")
+            } else {
+                format!(
+                    "image_sample_lz {}, v2, s[40:47], s[36:39] dmask:0x{all:x} {DIM}",
+                    wide(comps, d)
+                )
+            };
+            (access, false)
+        } else {
+            let mask = rng.pick(&[0x3fu32, 0x7f, 0x7]);
+            prep.push(format!("v_and_b32 v2, 0x{mask:x}, v{}", a(rng)));
+            match (fmt, rng.below(4)) {
+                (_, 0) => (
+                    format!(
+                        "image_load {}, v2, s[40:47] dmask:0x{all:x} {DIM}",
+                        wide(comps, d)
+                    ),
+                    false,
+                ),
+                (_, 1) => (
+                    format!("image_load v{d}, v2, s[40:47] dmask:0x1 {DIM}"),
+                    false,
+                ),
+                (20, 2) => (
+                    format!("image_atomic_add v{d}, v2, s[40:47] dmask:0x1 {DIM} glc"),
+                    false,
+                ),
+                (20, _) => (
+                    format!("image_atomic_add v{}, v2, s[40:47] dmask:0x1 {DIM}", a(rng)),
+                    false,
+                ),
+                // sRGB and 16-bit float stores are refused (their encodings' rounding is not
+                // measured): a load instead
+                (13 | 29 | 130, _) => (
+                    format!(
+                        "image_load {}, v2, s[40:47] dmask:0x{all:x} {DIM}",
+                        wide(comps, d)
+                    ),
+                    false,
+                ),
+                // every data slot: a two-component store takes its second component from W
+                _ => (
+                    format!(
+                        "image_store {}, v2, s[40:47] dmask:0xf {DIM}",
+                        wide(4, 4 + rng.below(19))
+                    ),
+                    true,
+                ),
+            }
+        };
+        // DST_SEL: stores take X, Y, Z, W; loads and samples the format's components, then 1
+        let dst_sel = if store || comps == 4 {
+            0xfac
+        } else {
+            [0, 0x004, 0x02c, 0x1ac][comps] | 1 << 9
+        };
         // FORMAT, and WIDTH - 1 = 63 split over word1 bits 31:30 and word2 bits 13:0
         let word1 = fmt << 20 | 3 << 30;
-        let mask = rng.pick(&[0x3fu32, 0x7f, 0x7]);
         let mut lines = vec![
             "s_lshr_b64 s[48:49], s[16:17], 8".to_string(),
             "s_mov_b32 s40, s48".to_string(),
             format!("s_or_b32 s41, s49, 0x{word1:08x}"),
             "s_mov_b32 s42, 15".to_string(),
-            // TYPE 1D, DST_SEL xyzw
-            "s_mov_b32 s43, 0x80000fac".to_string(),
+            // TYPE 1D
+            format!("s_mov_b32 s43, 0x{:08x}", 8u32 << 28 | dst_sel),
             "s_mov_b64 s[44:45], 0".to_string(),
             "s_mov_b64 s[46:47], 0".to_string(),
-            format!("v_and_b32 v2, 0x{mask:x}, v{}", 4 + rng.below(22)),
         ];
-        let (d, data) = (10 + rng.below(16), 4 + rng.below(22));
-        if fmt == 56 && rng.below(3) == 0 {
-            // image_sample_lz at a float coordinate (any bits: NaN, infinities, past [0, 1])
-            // through an S# in s[36:39]: an addressing mode, point or bilinear, a border colour
-            let mode = rng.pick(&[0u32, 1, 2, 3, 6, 7]);
-            let filter = rng.below(2) as u32;
-            lines.pop();
-            lines.extend([
-                format!("v_mov_b32 v2, v{}", 4 + rng.below(22)),
-                format!("s_mov_b32 s36, {mode}"),
-                "s_mov_b32 s37, 0".to_string(),
-                format!("s_mov_b32 s38, 0x{:x}", filter << 20 | filter << 22),
-                format!("s_mov_b32 s39, 0x{:x}", (rng.below(3) as u32) << 30),
-                format!("image_sample_lz v{d}, v2, s[40:47], s[36:39] {DIM}"),
-            ]);
-            return lines;
-        }
-        lines.push(match (fmt, rng.below(4)) {
-            (_, 0) => format!("image_load v{d}, v2, s[40:47] {DIM}"),
-            (20, 1) => format!("image_store v{data}, v2, s[40:47] {DIM}"),
-            (20, 2) => format!("image_atomic_add v{d}, v2, s[40:47] {DIM} glc"),
-            (20, _) => format!("image_atomic_add v{data}, v2, s[40:47] {DIM}"),
-            // a four-component store takes every component
-            _ => {
-                let a = 4 + rng.below(19);
-                format!(
-                    "image_store v[{a}:{}], v2, s[40:47] dmask:0xf dim:SQ_RSRC_IMG_1D",
-                    a + 3
-                )
-            }
-        });
+        lines.extend(prep);
+        lines.push(access);
         lines
     }
 

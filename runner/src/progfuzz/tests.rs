@@ -141,11 +141,28 @@ fn programs_cover_every_kind_of_item() {
         ),
         (
             "image sample",
-            &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("image_sample")),
+            &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("image_sample_lz")),
+        ),
+        (
+            "image sample with a compare",
+            &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("image_sample_c_lz")),
         ),
     ] {
         assert!(count(&items, f) > 0, "no {what} item in 80 programs");
     }
+    // the T#s' formats: FORMAT in word1 bits 28:20, from the `s_or_b32 s41` that builds it
+    let formats: std::collections::BTreeSet<u32> = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Inst(t) => t.strip_prefix("s_or_b32 s41, s49, 0x"),
+            _ => None,
+        })
+        .map(|w| u32::from_str_radix(w, 16).expect("hex word1") >> 20 & 0x1ff)
+        .collect();
+    assert!(
+        formats.len() >= 8,
+        "T# formats drawn in 80 programs: {formats:?}"
+    );
 }
 
 #[test]
