@@ -297,6 +297,47 @@ fn a_list_of_bodies_saves_and_rechecks_each() {
         "{}",
         stderr(&o)
     );
+
+    // Killed in the first body (after 3 of its 8 chunks): --resume continues it and starts
+    // the two that had not begun, with the digests of the whole run.
+    let cut = dir("list-cut");
+    let mut c = command(["exhaustive", "--input", range, "--modes", "denorm32=0/3"]);
+    for b in bodies {
+        c.args(["--asm", b]);
+    }
+    let o = c
+        .args(["--chunk", "8192", "--threads", "2", "--backend", "cpu"])
+        .args(["--against-digests", store_arg, "-o"])
+        .arg(&cut)
+        .env("RDNAPROBE_EXHAUSTIVE_ABORT_AFTER_CHUNKS", "3")
+        .output()
+        .expect("runs");
+    assert!(!o.status.success(), "the hook aborts the run");
+    assert!(
+        !cut.join(names[1]).exists(),
+        "the second body had not begun"
+    );
+    let resume = [
+        "--backend",
+        "cpu",
+        "--against-digests",
+        store_arg,
+        "--resume",
+    ];
+    let o = list(&resume, &cut);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("resuming after 3 finished chunks"),
+        "{}",
+        stderr(&o)
+    );
+    for name in names {
+        assert_eq!(
+            manifest(&cut.join(name))["digest"]["sha256"],
+            manifest(&saved.join(name))["digest"]["sha256"],
+            "{name}"
+        );
+    }
 }
 
 /// A device re-check whose blocks all match records each chunk as the store's (no digest per

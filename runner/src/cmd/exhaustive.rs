@@ -140,6 +140,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for (i, words) in bodies.iter().enumerate() {
         let text = body_text(words, args.gfx.gfx, args.wave.wave)?;
         let dir = body_dir(&args.output, i, bodies.len(), &text);
+        let mut resume = args.resume;
         if bodies.len() > 1 {
             note!(
                 "body {} of {}: {text} -> {}",
@@ -147,23 +148,40 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 bodies.len(),
                 dir.display()
             );
-            // A resumed list skips the bodies that finished (manifest written, journal gone).
-            if args.resume && dir.join("manifest.json").exists() && !Journal::path_in(&dir).exists()
-            {
-                note!("already finished: {}", dir.join("manifest.json").display());
+            // A resumed list skips the bodies that finished (manifest written, journal gone),
+            // continues the one that was cut, and starts the ones not begun.
+            let manifest = dir.join("manifest.json");
+            let journal = Journal::path_in(&dir).exists();
+            if resume && manifest.exists() && !journal {
+                note!("already finished: {}", manifest.display());
+                if finished_with_mismatches(&manifest)? {
+                    code = ExitCode::from(1);
+                }
                 continue;
             }
+            resume &= journal;
         }
-        if run_body(&args, words.clone(), text, &dir)? != ExitCode::SUCCESS {
+        if run_body(&args, resume, words.clone(), text, &dir)? != ExitCode::SUCCESS {
             code = ExitCode::from(1);
         }
     }
     Ok(code)
 }
 
+/// Whether the finished run of `manifest` (a manifest.json this command wrote) counted
+/// mismatching rows.
+fn finished_with_mismatches(manifest: &std::path::Path) -> anyhow::Result<bool> {
+    let text = std::fs::read_to_string(manifest)
+        .with_context(|| format!("reading {}", manifest.display()))?;
+    let m: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("{}: not JSON", manifest.display()))?;
+    Ok(m["mismatches"]["total"].as_u64().unwrap_or(0) > 0)
+}
+
 /// One body's streaming run into `output`.
 fn run_body(
     args: &Args,
+    resume: bool,
     words: Vec<u32>,
     instruction: String,
     output: &std::path::Path,
@@ -198,7 +216,7 @@ fn run_body(
     let mut progress = |done: u64, _total: u64| bar.set(done);
     let key = run_key(&plan, &candidate, reference.as_ref());
     let journal_path = Journal::path_in(output);
-    let (mut journal, done) = if args.resume {
+    let (mut journal, done) = if resume {
         Journal::resume(&journal_path, &key)?
     } else {
         (Journal::create(&journal_path, &key)?, Vec::new())
