@@ -27,17 +27,23 @@ fn dir(name: &str) -> PathBuf {
 /// mode's 32,768, in blocks 0, 2, 4 and 7.
 const FLIP_EVERY: &str = "10007";
 
+/// `exhaustive` of `asm` over `range` in both modes, 8,192-row chunks, two threads.
+fn small_run(asm: &str, range: &str) -> std::process::Command {
+    let mut c = command(["exhaustive", "--asm", asm, "--input", range]);
+    c.args([
+        "--modes",
+        "denorm32=0/3",
+        "--chunk",
+        "8192",
+        "--threads",
+        "2",
+    ]);
+    c
+}
+
 fn exhaustive(asm: &str, range: &str, extra: &[&str], out: &Path) -> Output {
-    command(["exhaustive", "--asm", asm, "--input", range])
+    small_run(asm, range)
         .env("RDNAPROBE_EXHAUSTIVE_FLIP_EVERY", FLIP_EVERY)
-        .args([
-            "--modes",
-            "denorm32=0/3",
-            "--chunk",
-            "8192",
-            "--threads",
-            "2",
-        ])
         .args(["--max-mismatches", "100000"])
         .args(extra)
         .arg("-o")
@@ -94,15 +100,7 @@ fn lavapipe_rechecks_against_cpu_digests() {
     let check = dir("sqrt-lavapipe");
     let against = ["--backend", "vulkan:lavapipe", "--against-digests"];
     let run_against = |out: &Path| {
-        command(["exhaustive", "--asm", sqrt.0, "--input", sqrt.1])
-            .args([
-                "--modes",
-                "denorm32=0/3",
-                "--chunk",
-                "8192",
-                "--threads",
-                "2",
-            ])
+        small_run(sqrt.0, sqrt.1)
             .args(against)
             .arg(&store)
             .arg("-o")
@@ -215,18 +213,16 @@ fn a_list_of_bodies_saves_and_rechecks_each() {
         "v_exp_f32 v10, v4",
     ];
     let store = dir("list-store");
-    let list = |extra: &[&str], out: &Path| {
-        let mut c = command(["exhaustive", "--input", range, "--modes", "denorm32=0/3"]);
-        for b in bodies {
+    // the three bodies in one command (the first through small_run, the others added)
+    let list_cmd = |extra: &[&str], out: &Path| {
+        let mut c = small_run(bodies[0], range);
+        for b in &bodies[1..] {
             c.args(["--asm", b]);
         }
-        c.args(["--chunk", "8192", "--threads", "2"])
-            .args(extra)
-            .arg("-o")
-            .arg(out)
-            .output()
-            .expect("runs")
+        c.args(extra).arg("-o").arg(out);
+        c
     };
+    let list = |extra: &[&str], out: &Path| list_cmd(extra, out).output().expect("runs");
     let saved = dir("list-save");
     let store_arg = store.to_str().expect("utf-8 path");
     let o = list(
@@ -301,14 +297,7 @@ fn a_list_of_bodies_saves_and_rechecks_each() {
     // Killed in the first body (after 3 of its 8 chunks): --resume continues it and starts
     // the two that had not begun, with the digests of the whole run.
     let cut = dir("list-cut");
-    let mut c = command(["exhaustive", "--input", range, "--modes", "denorm32=0/3"]);
-    for b in bodies {
-        c.args(["--asm", b]);
-    }
-    let o = c
-        .args(["--chunk", "8192", "--threads", "2", "--backend", "cpu"])
-        .args(["--against-digests", store_arg, "-o"])
-        .arg(&cut)
+    let o = list_cmd(&["--backend", "cpu", "--against-digests", store_arg], &cut)
         .env("RDNAPROBE_EXHAUSTIVE_ABORT_AFTER_CHUNKS", "3")
         .output()
         .expect("runs");
@@ -355,20 +344,12 @@ fn an_interrupted_device_recheck_resumes_from_the_store() {
     let o = save_cpu_digests(sqrt, range, &store, &saved);
     assert!(o.status.success(), "{}", stderr(&o));
     let recheck = |out: &Path, envs: &[(&str, &str)], resume: bool| {
-        let mut c = command(["exhaustive", "--asm", sqrt, "--input", range]);
-        c.args([
-            "--modes",
-            "denorm32=0/3",
-            "--chunk",
-            "8192",
-            "--threads",
-            "2",
-        ])
-        .args(["--backend", "vulkan:lavapipe", "--against-digests"])
-        .arg(&store)
-        .arg("-o")
-        .arg(out)
-        .envs(envs.iter().copied());
+        let mut c = small_run(sqrt, range);
+        c.args(["--backend", "vulkan:lavapipe", "--against-digests"])
+            .arg(&store)
+            .arg("-o")
+            .arg(out)
+            .envs(envs.iter().copied());
         if resume {
             c.arg("--resume");
         }

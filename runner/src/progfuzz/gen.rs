@@ -511,8 +511,10 @@ impl Gen<'_> {
     /// image_atomic_add (with and without GLC), or on a float-valued format an image_sample_lz
     /// at any f32 coordinate (NaN, infinities, past [0, 1]) through a random S# in s[36:39]
     /// (addressing mode, point or bilinear, border colour), on a one-component one sometimes an
-    /// image_sample_c_lz with a random compare function and reference. Lanes with equal
-    /// indices write the same texel.
+    /// image_sample_c_lz with a random compare function and reference, or a sample with a LOD
+    /// (no suffix, `_l`, `_cl`, `_b`, `_d`, `_cd`, `_g16`) of a two-level T# with MIP_FILTER
+    /// point and a random MAX_LOD, its address dwords the input VGPRs. Lanes with equal indices
+    /// write the same texel.
     fn image(&self, rng: &mut Rng) -> Vec<String> {
         const DIM: &str = "dim:SQ_RSRC_IMG_1D";
         let (fmt, comps, float_valued) = IMAGE_FORMATS[rng.below(IMAGE_FORMATS.len())];
@@ -527,7 +529,49 @@ impl Gen<'_> {
         };
         let all = (1u32 << comps) - 1;
         let mut prep = Vec::new();
-        let (access, store) = if float_valued && rng.below(3) == 0 {
+        // a second level (point mipmapping): its texels lie past the region (level 0 follows
+        // level 1's 256-byte row), so the level a sample picks shows in what it returns
+        let mut mip = false;
+        let (access, store) = if float_valued && rng.below(4) == 0 {
+            // a sample with a LOD (implicit, explicit, clamped, biased, user derivatives)
+            // straight from the input VGPRs v4..v9 (special values: NaN, infinities, ...)
+            const FORMS: [(&str, usize); 10] = [
+                ("image_sample", 1),
+                ("image_sample_l", 2),
+                ("image_sample_cl", 2),
+                ("image_sample_b", 2),
+                ("image_sample_b_cl", 3),
+                ("image_sample_d", 3),
+                ("image_sample_cd", 3),
+                ("image_sample_d_g16", 3),
+                ("image_sample_d_cl", 4),
+                ("image_sample_cd_cl_g16", 4),
+            ];
+            let (op, n) = FORMS[rng.below(FORMS.len())];
+            let filter = rng.below(2) as u32;
+            mip = true;
+            prep.extend([
+                format!("s_mov_b32 s36, {}", rng.pick(&[0u32, 1, 2, 3])),
+                format!(
+                    "s_mov_b32 s37, 0x{:x}",
+                    rng.pick(&[0x080u32, 0x100, 0x180, 0xf00]) << 12
+                ),
+                format!(
+                    "s_mov_b32 s38, 0x{:x}",
+                    1 << 26 | filter << 20 | filter << 22
+                ),
+                "s_mov_b32 s39, 0".to_string(),
+            ]);
+            let at = 4 + rng.below(7 - n);
+            (
+                format!(
+                    "{op} {}, {}, s[40:47], s[36:39] dmask:0x{all:x} {DIM}",
+                    wide(comps, d),
+                    wide(n, at)
+                ),
+                false,
+            )
+        } else if float_valued && rng.below(3) == 0 {
             // a sample at any f32 coordinate through a random S# in s[36:39]
             let mode = rng.pick(&[0u32, 1, 2, 3, 6, 7]);
             let filter = rng.below(2) as u32;
@@ -606,9 +650,13 @@ impl Gen<'_> {
             "s_mov_b32 s40, s48".to_string(),
             format!("s_or_b32 s41, s49, 0x{word1:08x}"),
             "s_mov_b32 s42, 15".to_string(),
-            // TYPE 1D
-            format!("s_mov_b32 s43, 0x{:08x}", 8u32 << 28 | dst_sel),
-            "s_mov_b64 s[44:45], 0".to_string(),
+            // TYPE 1D, LAST_LEVEL and (word5) MAX_MIP 1 for a mipmapped sample
+            format!(
+                "s_mov_b32 s43, 0x{:08x}",
+                8u32 << 28 | u32::from(mip) << 16 | dst_sel
+            ),
+            "s_mov_b32 s44, 0".to_string(),
+            format!("s_mov_b32 s45, {}", u32::from(mip) << 4),
             "s_mov_b64 s[46:47], 0".to_string(),
         ];
         lines.extend(prep);

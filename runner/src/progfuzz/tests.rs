@@ -86,7 +86,7 @@ fn programs_cover_every_kind_of_item() {
     let mut rng = rdnaprobe_recompiler::spirv::arbitrary::Rng::new(7);
     let mut items = Vec::new();
     for wave in [32, 64] {
-        for _ in 0..40 {
+        for _ in 0..80 {
             let p = Gen {
                 pools: &pools,
                 wave,
@@ -144,11 +144,19 @@ fn programs_cover_every_kind_of_item() {
             &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("image_sample_lz")),
         ),
         (
+            "image sample with user derivatives",
+            &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("image_sample_d") || t.starts_with("image_sample_cd")),
+        ),
+        (
+            "image sample with a bias",
+            &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("image_sample_b")),
+        ),
+        (
             "image sample with a compare",
             &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("image_sample_c_lz")),
         ),
     ] {
-        assert!(count(&items, f) > 0, "no {what} item in 80 programs");
+        assert!(count(&items, f) > 0, "no {what} item in 160 programs");
     }
     // the T#s' formats: FORMAT in word1 bits 28:20, from the `s_or_b32 s41` that builds it
     let formats: std::collections::BTreeSet<u32> = items
