@@ -16,7 +16,7 @@ use super::float64::{F64Arith, F64Op, F64Un};
 use super::image::{self, Img, Op as ImgOp};
 use super::image_atomic::{self, ImgAtomic};
 use super::image_group::{self, Group};
-use super::image_sample::{self, Lod, Sample};
+use super::image_sample;
 use super::int16::{Int16, I16};
 use super::integer::{Carry, IntOp};
 use super::lds::{self, Ds};
@@ -1759,359 +1759,86 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         Opcode::image_gather4h => Unlowered(GATHER4H),
         Opcode::image_msaa_load => Unlowered(MSAA),
         Opcode::image_bvh_intersect_ray | Opcode::image_bvh64_intersect_ray => Unlowered(BVH),
-        Opcode::image_sample_b => lower!(
-            image_sample::sample,
-            Sample::biased(false, false, false, false)
-        ),
-        Opcode::image_sample_b_o => lower!(
-            image_sample::sample,
-            Sample::biased(false, false, false, true)
-        ),
-        Opcode::image_sample_b_cl => lower!(
-            image_sample::sample,
-            Sample::biased(true, false, false, false)
-        ),
-        Opcode::image_sample_b_cl_o => lower!(
-            image_sample::sample,
-            Sample::biased(true, false, false, true)
-        ),
-        Opcode::image_sample_c_b => lower!(
-            image_sample::sample,
-            Sample::biased(false, false, true, false)
-        ),
-        Opcode::image_sample_c_b_o => lower!(
-            image_sample::sample,
-            Sample::biased(false, false, true, true)
-        ),
-        Opcode::image_sample_c_b_cl => lower!(
-            image_sample::sample,
-            Sample::biased(true, false, true, false)
-        ),
-        Opcode::image_sample_c_b_cl_o => lower!(
-            image_sample::sample,
-            Sample::biased(true, false, true, true)
-        ),
-        Opcode::image_gather4_b => lower!(
-            image_sample::sample,
-            Sample::biased(false, true, false, false)
-        ),
-        Opcode::image_gather4_b_o => lower!(
-            image_sample::sample,
-            Sample::biased(false, true, false, true)
-        ),
-        Opcode::image_gather4_b_cl => lower!(
-            image_sample::sample,
-            Sample::biased(true, true, false, false)
-        ),
-        Opcode::image_gather4_b_cl_o => lower!(
-            image_sample::sample,
-            Sample::biased(true, true, false, true)
-        ),
-        Opcode::image_gather4_c_b => lower!(
-            image_sample::sample,
-            Sample::biased(false, true, true, false)
-        ),
-        Opcode::image_gather4_c_b_o => lower!(
-            image_sample::sample,
-            Sample::biased(false, true, true, true)
-        ),
-        Opcode::image_gather4_c_b_cl => lower!(
-            image_sample::sample,
-            Sample::biased(true, true, true, false)
-        ),
-        Opcode::image_gather4_c_b_cl_o => {
-            lower!(image_sample::sample, Sample::biased(true, true, true, true))
-        }
-        Opcode::image_sample_d => lower!(
-            image_sample::sample,
-            Sample::derivs(false, false, false, false, false)
-        ),
-        Opcode::image_sample_d_o => lower!(
-            image_sample::sample,
-            Sample::derivs(false, false, true, false, false)
-        ),
-        Opcode::image_sample_d_cl => lower!(
-            image_sample::sample,
-            Sample::derivs(true, false, false, false, false)
-        ),
-        Opcode::image_sample_d_cl_o => lower!(
-            image_sample::sample,
-            Sample::derivs(true, false, true, false, false)
-        ),
-        Opcode::image_sample_c_d => lower!(
-            image_sample::sample,
-            Sample::derivs(false, true, false, false, false)
-        ),
-        Opcode::image_sample_c_d_o => lower!(
-            image_sample::sample,
-            Sample::derivs(false, true, true, false, false)
-        ),
-        Opcode::image_sample_c_d_cl => lower!(
-            image_sample::sample,
-            Sample::derivs(true, true, false, false, false)
-        ),
-        Opcode::image_sample_c_d_cl_o => lower!(
-            image_sample::sample,
-            Sample::derivs(true, true, true, false, false)
-        ),
-        Opcode::image_sample_d_g16 => lower!(
-            image_sample::sample,
-            Sample::derivs(false, false, false, false, true)
-        ),
-        Opcode::image_sample_d_o_g16 => lower!(
-            image_sample::sample,
-            Sample::derivs(false, false, true, false, true)
-        ),
-        Opcode::image_sample_d_cl_g16 => lower!(
-            image_sample::sample,
-            Sample::derivs(true, false, false, false, true)
-        ),
-        Opcode::image_sample_d_cl_o_g16 => lower!(
-            image_sample::sample,
-            Sample::derivs(true, false, true, false, true)
-        ),
-        Opcode::image_sample_c_d_g16 => lower!(
-            image_sample::sample,
-            Sample::derivs(false, true, false, false, true)
-        ),
-        Opcode::image_sample_c_d_o_g16 => lower!(
-            image_sample::sample,
-            Sample::derivs(false, true, true, false, true)
-        ),
-        Opcode::image_sample_c_d_cl_g16 => lower!(
-            image_sample::sample,
-            Sample::derivs(true, true, false, false, true)
-        ),
-        Opcode::image_sample_c_d_cl_o_g16 => lower!(
-            image_sample::sample,
-            Sample::derivs(true, true, true, false, true)
-        ),
-        Opcode::image_sample_cd => lower!(
-            image_sample::sample,
-            Sample::derivs(false, false, false, true, false)
-        ),
-        Opcode::image_sample_cd_o => lower!(
-            image_sample::sample,
-            Sample::derivs(false, false, true, true, false)
-        ),
-        Opcode::image_sample_cd_cl => lower!(
-            image_sample::sample,
-            Sample::derivs(true, false, false, true, false)
-        ),
-        Opcode::image_sample_cd_cl_o => lower!(
-            image_sample::sample,
-            Sample::derivs(true, false, true, true, false)
-        ),
-        Opcode::image_sample_c_cd => lower!(
-            image_sample::sample,
-            Sample::derivs(false, true, false, true, false)
-        ),
-        Opcode::image_sample_c_cd_o => lower!(
-            image_sample::sample,
-            Sample::derivs(false, true, true, true, false)
-        ),
-        Opcode::image_sample_c_cd_cl => lower!(
-            image_sample::sample,
-            Sample::derivs(true, true, false, true, false)
-        ),
-        Opcode::image_sample_c_cd_cl_o => lower!(
-            image_sample::sample,
-            Sample::derivs(true, true, true, true, false)
-        ),
-        Opcode::image_sample_cd_g16 => lower!(
-            image_sample::sample,
-            Sample::derivs(false, false, false, true, true)
-        ),
-        Opcode::image_sample_cd_o_g16 => lower!(
-            image_sample::sample,
-            Sample::derivs(false, false, true, true, true)
-        ),
-        Opcode::image_sample_cd_cl_g16 => lower!(
-            image_sample::sample,
-            Sample::derivs(true, false, false, true, true)
-        ),
-        Opcode::image_sample_cd_cl_o_g16 => lower!(
-            image_sample::sample,
-            Sample::derivs(true, false, true, true, true)
-        ),
-        Opcode::image_sample_c_cd_g16 => lower!(
-            image_sample::sample,
-            Sample::derivs(false, true, false, true, true)
-        ),
-        Opcode::image_sample_c_cd_o_g16 => lower!(
-            image_sample::sample,
-            Sample::derivs(false, true, true, true, true)
-        ),
-        Opcode::image_sample_c_cd_cl_g16 => lower!(
-            image_sample::sample,
-            Sample::derivs(true, true, false, true, true)
-        ),
-        Opcode::image_sample_c_cd_cl_o_g16 => lower!(
-            image_sample::sample,
-            Sample::derivs(true, true, true, true, true)
-        ),
-        Opcode::image_sample_lz => lower!(image_sample::sample, Sample::new(false, false)),
-        Opcode::image_sample_lz_o => lower!(image_sample::sample, Sample::new(false, true)),
-        Opcode::image_sample => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Implicit, false, false, false)
-            )
-        }
-        Opcode::image_sample_l => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Explicit, false, false, false)
-            )
-        }
-        Opcode::image_sample_cl => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Clamp, false, false, false)
-            )
-        }
-        Opcode::image_sample_o => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Implicit, false, false, true)
-            )
-        }
-        Opcode::image_sample_l_o => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Explicit, false, false, true)
-            )
-        }
-        Opcode::image_sample_cl_o => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Clamp, false, false, true)
-            )
-        }
-        Opcode::image_sample_c => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Implicit, false, true, false)
-            )
-        }
-        Opcode::image_sample_c_l => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Explicit, false, true, false)
-            )
-        }
-        Opcode::image_sample_c_cl => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Clamp, false, true, false)
-            )
-        }
-        Opcode::image_sample_c_o => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Implicit, false, true, true)
-            )
-        }
-        Opcode::image_sample_c_l_o => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Explicit, false, true, true)
-            )
-        }
-        Opcode::image_sample_c_cl_o => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Clamp, false, true, true)
-            )
-        }
-        Opcode::image_gather4 => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Implicit, true, false, false)
-            )
-        }
-        Opcode::image_gather4_l => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Explicit, true, false, false)
-            )
-        }
-        Opcode::image_gather4_cl => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Clamp, true, false, false)
-            )
-        }
-        Opcode::image_gather4_o => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Implicit, true, false, true)
-            )
-        }
-        Opcode::image_gather4_l_o => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Explicit, true, false, true)
-            )
-        }
-        Opcode::image_gather4_cl_o => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Clamp, true, false, true)
-            )
-        }
-        Opcode::image_sample_c_lz => lower!(image_sample::sample, Sample::compare(false)),
-        Opcode::image_sample_c_lz_o => lower!(image_sample::sample, Sample::compare(true)),
-        Opcode::image_gather4_c => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Implicit, true, true, false)
-            )
-        }
-        Opcode::image_gather4_c_cl => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Clamp, true, true, false)
-            )
-        }
-        Opcode::image_gather4_c_l => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Explicit, true, true, false)
-            )
-        }
-        Opcode::image_gather4_c_lz => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Zero, true, true, false)
-            )
-        }
-        Opcode::image_gather4_c_o => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Implicit, true, true, true)
-            )
-        }
-        Opcode::image_gather4_c_cl_o => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Clamp, true, true, true)
-            )
-        }
-        Opcode::image_gather4_c_l_o => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Explicit, true, true, true)
-            )
-        }
-        Opcode::image_gather4_c_lz_o => {
-            lower!(
-                image_sample::sample,
-                Sample::at(Lod::Zero, true, true, true)
-            )
-        }
-        Opcode::image_gather4_lz => lower!(image_sample::sample, Sample::new(true, false)),
-        Opcode::image_gather4_lz_o => lower!(image_sample::sample, Sample::new(true, true)),
+        Opcode::image_sample_b
+        | Opcode::image_sample_b_o
+        | Opcode::image_sample_b_cl
+        | Opcode::image_sample_b_cl_o
+        | Opcode::image_sample_c_b
+        | Opcode::image_sample_c_b_o
+        | Opcode::image_sample_c_b_cl
+        | Opcode::image_sample_c_b_cl_o
+        | Opcode::image_gather4_b
+        | Opcode::image_gather4_b_o
+        | Opcode::image_gather4_b_cl
+        | Opcode::image_gather4_b_cl_o
+        | Opcode::image_gather4_c_b
+        | Opcode::image_gather4_c_b_o
+        | Opcode::image_gather4_c_b_cl
+        | Opcode::image_gather4_c_b_cl_o
+        | Opcode::image_sample_d
+        | Opcode::image_sample_d_o
+        | Opcode::image_sample_d_cl
+        | Opcode::image_sample_d_cl_o
+        | Opcode::image_sample_c_d
+        | Opcode::image_sample_c_d_o
+        | Opcode::image_sample_c_d_cl
+        | Opcode::image_sample_c_d_cl_o
+        | Opcode::image_sample_d_g16
+        | Opcode::image_sample_d_o_g16
+        | Opcode::image_sample_d_cl_g16
+        | Opcode::image_sample_d_cl_o_g16
+        | Opcode::image_sample_c_d_g16
+        | Opcode::image_sample_c_d_o_g16
+        | Opcode::image_sample_c_d_cl_g16
+        | Opcode::image_sample_c_d_cl_o_g16
+        | Opcode::image_sample_cd
+        | Opcode::image_sample_cd_o
+        | Opcode::image_sample_cd_cl
+        | Opcode::image_sample_cd_cl_o
+        | Opcode::image_sample_c_cd
+        | Opcode::image_sample_c_cd_o
+        | Opcode::image_sample_c_cd_cl
+        | Opcode::image_sample_c_cd_cl_o
+        | Opcode::image_sample_cd_g16
+        | Opcode::image_sample_cd_o_g16
+        | Opcode::image_sample_cd_cl_g16
+        | Opcode::image_sample_cd_cl_o_g16
+        | Opcode::image_sample_c_cd_g16
+        | Opcode::image_sample_c_cd_o_g16
+        | Opcode::image_sample_c_cd_cl_g16
+        | Opcode::image_sample_c_cd_cl_o_g16
+        | Opcode::image_sample_lz
+        | Opcode::image_sample_lz_o
+        | Opcode::image_sample
+        | Opcode::image_sample_l
+        | Opcode::image_sample_cl
+        | Opcode::image_sample_o
+        | Opcode::image_sample_l_o
+        | Opcode::image_sample_cl_o
+        | Opcode::image_sample_c
+        | Opcode::image_sample_c_l
+        | Opcode::image_sample_c_cl
+        | Opcode::image_sample_c_o
+        | Opcode::image_sample_c_l_o
+        | Opcode::image_sample_c_cl_o
+        | Opcode::image_gather4
+        | Opcode::image_gather4_l
+        | Opcode::image_gather4_cl
+        | Opcode::image_gather4_o
+        | Opcode::image_gather4_l_o
+        | Opcode::image_gather4_cl_o
+        | Opcode::image_sample_c_lz
+        | Opcode::image_sample_c_lz_o
+        | Opcode::image_gather4_c
+        | Opcode::image_gather4_c_cl
+        | Opcode::image_gather4_c_l
+        | Opcode::image_gather4_c_lz
+        | Opcode::image_gather4_c_o
+        | Opcode::image_gather4_c_cl_o
+        | Opcode::image_gather4_c_l_o
+        | Opcode::image_gather4_c_lz_o
+        | Opcode::image_gather4_lz
+        | Opcode::image_gather4_lz_o => Lower(image_sample::sample_named),
         Opcode::image_gather4h_pck => Lower(image_group::gather4h_pck),
         Opcode::image_gather8h_pck => Lower(image_group::gather8h_pck),
         Opcode::image_load_by2 => lower!(image_group::group, Group::by(2, false)),

@@ -118,71 +118,41 @@ pub(super) struct Grad {
 }
 
 impl Sample {
-    pub(super) const fn new(gather: bool, offset: bool) -> Sample {
-        Sample {
-            gather,
-            offset,
-            compare: false,
-            lod: Lod::Zero,
-            grad: None,
-            bias: false,
+    /// The form a sampling mnemonic names: `image_sample` or `image_gather4`, then in this
+    /// order `_c`, one LOD suffix (`_lz`, `_l`, `_b`, `_d`, `_cd`, or none: the quad's
+    /// derivatives), `_cl`, `_o`, `_g16` (with `_d`/`_cd` only); `None` for any other name
+    /// (image_gather4h, image_gather4h_pck, image_get_lod).
+    pub(super) fn of_mnemonic(name: &str) -> Option<Sample> {
+        let (gather, rest) = match name.strip_prefix("image_gather4") {
+            Some(rest) => (true, rest),
+            None => (false, name.strip_prefix("image_sample")?),
+        };
+        let mut parts = rest.split('_').filter(|p| !p.is_empty()).peekable();
+        let mut take = |word: &str| parts.next_if(|p| *p == word).is_some();
+        let compare = take("c");
+        let lod_word = ["lz", "l", "b", "d", "cd"].into_iter().find(|&w| take(w));
+        let clamp = take("cl");
+        let offset = take("o");
+        let g16 = take("g16");
+        if parts.next().is_some() || (g16 && !matches!(lod_word, Some("d" | "cd"))) {
+            return None;
         }
-    }
-
-    /// A sample or gather4 of any LOD form.
-    pub(super) const fn at(lod: Lod, gather: bool, compare: bool, offset: bool) -> Sample {
-        Sample {
-            gather,
-            offset,
-            compare,
-            lod,
-            grad: None,
-            bias: false,
-        }
-    }
-
-    /// image_sample(_c)_b / image_gather4(_c)_b [_cl] [_o]: the quad's derivatives' LOD plus
-    /// the bias dword, at least the clamp with `clamp`.
-    pub(super) const fn biased(clamp: bool, gather: bool, compare: bool, offset: bool) -> Sample {
-        Sample {
+        Some(Sample {
             gather,
             offset,
             compare,
-            lod: if clamp { Lod::Clamp } else { Lod::Implicit },
-            grad: None,
-            bias: true,
-        }
-    }
-
-    /// image_sample(_c)_d / _cd (`coarse`) [_cl] [_o] [_g16]: the LOD of the derivatives in
-    /// the address dwords, at least the clamp with `clamp`.
-    pub(super) const fn derivs(
-        clamp: bool,
-        compare: bool,
-        offset: bool,
-        coarse: bool,
-        g16: bool,
-    ) -> Sample {
-        Sample {
-            gather: false,
-            offset,
-            compare,
-            lod: if clamp { Lod::Clamp } else { Lod::Implicit },
-            grad: Some(Grad { coarse, g16 }),
-            bias: false,
-        }
-    }
-
-    /// image_sample_c_lz(_o).
-    pub(super) const fn compare(offset: bool) -> Sample {
-        Sample {
-            gather: false,
-            offset,
-            compare: true,
-            lod: Lod::Zero,
-            grad: None,
-            bias: false,
-        }
+            lod: match lod_word {
+                Some("lz") => Lod::Zero,
+                Some("l") => Lod::Explicit,
+                _ if clamp => Lod::Clamp,
+                _ => Lod::Implicit,
+            },
+            grad: matches!(lod_word, Some("d" | "cd")).then_some(Grad {
+                coarse: lod_word == Some("cd"),
+                g16,
+            }),
+            bias: lod_word == Some("b"),
+        })
     }
 }
 
@@ -435,8 +405,17 @@ fn address_mode(l: &mut Lowerer, mode: u32, i: Handle, n: u32) -> (Handle, Handl
     }
 }
 
-/// image_sample_lz(_o) and image_gather4_lz(_o) (see the module docs).
-pub(super) fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
+/// Every image_sample and image_gather4 form, by its mnemonic ([`Sample::of_mnemonic`]).
+pub(super) fn sample_named(l: &mut Lowerer, c: &Ctx) -> RuleResult {
+    let name = c.inst.info().mnemonic;
+    let form = Sample::of_mnemonic(name).ok_or_else(|| {
+        RuleError::operand(format!("image: {name} is not a sampling instruction"))
+    })?;
+    sample(l, c, form)
+}
+
+/// The sample or gather `form` (see the module docs).
+fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     let m = Mimg::new(l, c)?;
     let t = m.tsharp(l)?;
     let s = Ssharp::decode(&m.ssharp(l)?);

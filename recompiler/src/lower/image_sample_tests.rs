@@ -117,3 +117,55 @@ fn the_bias_edges_are_the_powers_of_two_to_the_128ths() {
         }
     }
 }
+
+/// The sampling mnemonics name their forms: every suffix in its place, and the names that are
+/// not samples (the packed and plain horizontal gathers, image_get_lod) none.
+#[test]
+fn a_sampling_mnemonic_names_its_form() {
+    use super::image_sample::{Grad, Lod, Sample};
+    let form = |n: &str| Sample::of_mnemonic(n).unwrap_or_else(|| panic!("{n}"));
+    let s = form("image_sample");
+    assert_eq!(
+        (s.gather, s.compare, s.offset, s.lod, s.grad, s.bias),
+        (false, false, false, Lod::Implicit, None, false)
+    );
+    assert_eq!(form("image_sample_lz_o").lod, Lod::Zero);
+    assert!(form("image_sample_lz_o").offset);
+    assert_eq!(form("image_sample_c_l").lod, Lod::Explicit);
+    assert!(form("image_sample_c_l").compare);
+    let g = form("image_gather4_c_b_cl_o");
+    assert_eq!(
+        (g.gather, g.compare, g.bias, g.lod, g.offset, g.grad),
+        (true, true, true, Lod::Clamp, true, None)
+    );
+    let d = form("image_sample_c_cd_cl_o_g16");
+    assert_eq!(
+        d.grad,
+        Some(Grad {
+            coarse: true,
+            g16: true
+        })
+    );
+    assert_eq!(
+        (d.compare, d.lod, d.offset, d.bias),
+        (true, Lod::Clamp, true, false)
+    );
+    assert_eq!(
+        form("image_sample_d").grad,
+        Some(Grad {
+            coarse: false,
+            g16: false
+        })
+    );
+    assert_eq!(form("image_sample_d").lod, Lod::Implicit);
+    for not in [
+        "image_gather4h",
+        "image_gather4h_pck",
+        "image_gather8h_pck",
+        "image_get_lod",
+        "image_sample_b_g16",
+        "image_sample_x",
+    ] {
+        assert!(Sample::of_mnemonic(not).is_none(), "{not}");
+    }
+}
