@@ -68,9 +68,6 @@ pub struct Pools {
     pub ds: Vec<Template>,
 }
 
-/// Left out of the SALU pool besides the branches (the table's BRANCH flag): program-counter,
-/// EXEC and M0-relative writers, waits and mode registers, and forms the generator does not
-/// build. A generator policy, by mnemonic word.
 /// The T# formats progfuzz's image accesses draw: (FORMAT, components, float-valued), 32_UINT,
 /// 32_FLOAT, 16_FLOAT, 16_UNORM, 16_SNORM, 8_UNORM, 16_16_FLOAT, 16_16_UNORM, 5_6_5_UNORM,
 /// 8_8_8_8_UNORM, 8_8_8_8_SNORM, 8_8_8_8_SRGB, 16_16_16_16_UNORM.
@@ -90,6 +87,9 @@ const IMAGE_FORMATS: [(u32, usize, bool); 13] = [
     (65, 4, true),
 ];
 
+/// Left out of the SALU pool besides the branches (the table's BRANCH flag): program-counter,
+/// EXEC and M0-relative writers, waits and mode registers, and forms the generator does not
+/// build. A generator policy, by mnemonic word.
 const SALU_SKIP: [&str; 15] = [
     "s_getpc",
     "s_setpc",
@@ -528,11 +528,16 @@ impl Gen<'_> {
             }
         };
         let all = (1u32 << comps) - 1;
+        let load_all = format!(
+            "image_load {}, v2, s[40:47] dmask:0x{all:x} {DIM}",
+            wide(comps, d)
+        );
         let mut prep = Vec::new();
-        // a second level (point mipmapping): its texels lie past the region (level 0 follows
-        // level 1's 256-byte row), so the level a sample picks shows in what it returns
-        let mut mip = false;
-        let (access, store) = if float_valued && rng.below(4) == 0 {
+        // a sample with a LOD reads a T# of two levels (point mipmapping): level 0's texels lie
+        // past the region (it follows level 1's 256-byte row), so the level a sample picks
+        // shows in what it returns
+        let mip = float_valued && rng.below(4) == 0;
+        let (access, store) = if mip {
             // a sample with a LOD (implicit, explicit, clamped, biased, user derivatives)
             // straight from the input VGPRs v4..v9 (special values: NaN, infinities, ...)
             const FORMS: [(&str, usize); 10] = [
@@ -549,7 +554,6 @@ impl Gen<'_> {
             ];
             let (op, n) = FORMS[rng.below(FORMS.len())];
             let filter = rng.below(2) as u32;
-            mip = true;
             prep.extend([
                 format!("s_mov_b32 s36, {}", rng.pick(&[0u32, 1, 2, 3])),
                 format!(
@@ -599,13 +603,7 @@ impl Gen<'_> {
             let mask = rng.pick(&[0x3fu32, 0x7f, 0x7]);
             prep.push(format!("v_and_b32 v2, 0x{mask:x}, v{}", a(rng)));
             match (fmt, rng.below(4)) {
-                (_, 0) => (
-                    format!(
-                        "image_load {}, v2, s[40:47] dmask:0x{all:x} {DIM}",
-                        wide(comps, d)
-                    ),
-                    false,
-                ),
+                (_, 0) => (load_all, false),
                 (_, 1) => (
                     format!("image_load v{d}, v2, s[40:47] dmask:0x1 {DIM}"),
                     false,
@@ -620,13 +618,7 @@ impl Gen<'_> {
                 ),
                 // sRGB and 16-bit float stores are refused (their encodings' rounding is not
                 // measured): a load instead
-                (13 | 29 | 130, _) => (
-                    format!(
-                        "image_load {}, v2, s[40:47] dmask:0x{all:x} {DIM}",
-                        wide(comps, d)
-                    ),
-                    false,
-                ),
+                (13 | 29 | 130, _) => (load_all, false),
                 // every data slot: a two-component store takes its second component from W
                 _ => (
                     format!(
