@@ -14,7 +14,7 @@ use super::digest::{Combiner, DIGEST_ROWS};
 use super::journal::ChunkRecord;
 use super::layout::OutputLayout;
 use super::memory::rss_bytes;
-use super::store::{DigestStore, ModeDigests};
+use super::store::{stored_blocks, DigestStore, ModeDigests};
 use super::{gpu, Engine, Mismatch, ModeStats, Outcome, Plan, Progress, Timings, GPU_QUEUE};
 
 /// A chunk of rows within one mode.
@@ -142,7 +142,7 @@ fn chunk_record(index: usize, c: &ChunkSpec, results: Vec<BlockResult>) -> Chunk
 fn stored_run<'a>(against: Option<&'a [ModeDigests]>, r: &ChunkRecord) -> Option<&'a [u8]> {
     let first = r.first_row as usize / DIGEST_ROWS;
     let blocks = (r.rows as usize).div_ceil(DIGEST_ROWS);
-    against?.get(r.mode)?.get(first * 64..(first + blocks) * 64)
+    stored_blocks(against?.get(r.mode)?, first, blocks)
 }
 
 /// The record of chunk `index` whose every block the device found equal to the store.

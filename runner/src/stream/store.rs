@@ -227,5 +227,11 @@ fn parse_hex_u64(text: &[u8]) -> Option<u64> {
 
 /// The stored digest of block `block` (counted from the mode's first row), if the store has it.
 pub fn stored(d: &ModeDigests, block: usize) -> Option<&[u8]> {
-    d.get(block * HEX_LEN..(block + 1) * HEX_LEN)
+    stored_blocks(d, block, 1)
+}
+
+/// The stored digests of `count` blocks from `first`, one run of hex text, if the store has
+/// them all.
+pub fn stored_blocks(d: &ModeDigests, first: usize, count: usize) -> Option<&[u8]> {
+    d.get(first * HEX_LEN..(first + count) * HEX_LEN)
 }
