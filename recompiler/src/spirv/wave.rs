@@ -561,25 +561,30 @@ impl Emitter<'_> {
     fn exchange_slot(&mut self, w: &WaveIo) -> Result<(Word, Word), SpirvError> {
         let err = build_err(self.at);
         let t = self.t.u32_;
-        let (one, three) = (self.u32c(1), self.u32c(EXCHANGE_SLOTS));
-        let lanes = self.u32c(self.wave.lanes());
+        let one = self.u32c(1);
         let seq = self.b.load(t, None, w.exchanges, None, []).map_err(&err)?;
         let next = self.b.i_add(t, None, seq, one).map_err(&err)?;
         self.b.store(w.exchanges, next, None, []).map_err(&err)?;
-        let slot = self.b.u_mod(t, None, seq, three).map_err(&err)?;
-        let base = self.b.i_mul(t, None, slot, lanes).map_err(&err)?;
+        let base = self.slot_base(seq)?;
         Ok((seq, base))
+    }
+
+    /// The first shared word of exchange `n`'s slot: `(n % 3) * wave`.
+    fn slot_base(&mut self, n: Word) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let t = self.t.u32_;
+        let (three, lanes) = (self.u32c(EXCHANGE_SLOTS), self.u32c(self.wave.lanes()));
+        let slot = self.b.u_mod(t, None, n, three).map_err(&err)?;
+        self.b.i_mul(t, None, slot, lanes).map_err(&err)
     }
 
     /// Ends exchange `seq` after its barrier: clears words 0 and 1 of the slot two ahead.
     fn exchange_done(&mut self, w: &WaveIo, lane: Word, seq: Word) -> Result<(), SpirvError> {
         let err = build_err(self.at);
         let t = self.t.u32_;
-        let (one, two, three) = (self.u32c(1), self.u32c(2), self.u32c(EXCHANGE_SLOTS));
-        let lanes = self.u32c(self.wave.lanes());
+        let (one, two) = (self.u32c(1), self.u32c(2));
         let ahead = self.b.i_add(t, None, seq, two).map_err(&err)?;
-        let slot = self.b.u_mod(t, None, ahead, three).map_err(&err)?;
-        let base = self.b.i_mul(t, None, slot, lanes).map_err(&err)?;
+        let base = self.slot_base(ahead)?;
         let pair = self.b.bitwise_and(t, None, lane, one).map_err(&err)?;
         let word = self.b.i_add(t, None, base, pair).map_err(&err)?;
         self.clear_shared(w, word)
