@@ -33,6 +33,7 @@ use std::fmt;
 
 mod blocks;
 pub mod cfg;
+pub mod known_bits;
 pub mod structure;
 mod validate;
 pub use blocks::{Block, Terminator};
@@ -332,6 +333,8 @@ pub enum Expr {
     ///   multiple of 8 (the hardware faults the wave: out of range here). With `cmp` (only for a
     ///   `Write` or `FCmpSwap`) it is a compare-and-swap: `data` is written only where the old
     ///   value equals `cmp` ([`crate::eval::mem_swaps`]).
+    /// - [`Space::RegionSwizzled`]: a `Read` or `Write` of 1, 2 or 4 bytes with the bits of
+    ///   [`Space::Region`], where no two lanes' bytes can overlap (see the variant).
     ///
     /// The new value is [`crate::eval::mem_apply`]'s; the access rule [`crate::wave`]'s.
     Mem {
@@ -356,6 +359,21 @@ pub enum Space {
     Lds,
     /// The wave's memory region (global, flat, buffer, scalar and scratch accesses).
     Region,
+    /// The wave's memory region through a MUBUF access whose lanes' bytes are disjoint by
+    /// its addressing: a swizzled V# with ADD_TID, an index stride of at least the wave's
+    /// lanes, no index or offset VGPR (one offset for the whole wave) and at most 4 bytes per
+    /// access put lane `i`'s bytes at `i * 4 + offset % 4` in one row of 4-byte elements
+    /// (the private segment's V# as a dispatch sets it up, which -O0 code spills through).
+    /// The same bits as [`Space::Region`]; a backend may store the lanes' bytes without an
+    /// order among the lanes.
+    RegionSwizzled,
+}
+
+impl Space {
+    /// Whether the space is the wave's memory region (either form).
+    pub fn is_region(self) -> bool {
+        matches!(self, Space::Region | Space::RegionSwizzled)
+    }
 }
 
 /// What an [`Expr::Mem`] does with the `old` bytes at its address and its `data`; every form

@@ -204,7 +204,7 @@ impl State<'_> {
                                     access(&mut self.lds.0, op, nb, a, d, swap)
                                 }
                             }
-                            Space::Region => {
+                            Space::Region | Space::RegionSwizzled => {
                                 let off = a.wrapping_sub(MEM_BASE);
                                 if nb == 8 && off % 8 != 0 {
                                     0

@@ -111,7 +111,7 @@ impl Kernel {
                     let dt = if bytes == 8 { U64 } else { U32 };
                     let at = match space {
                         Space::Lds => U32,
-                        Space::Region => U64,
+                        Space::Region | Space::RegionSwizzled => U64,
                     };
                     if t(addr) != at || t(data) != dt || t(active) != Bool {
                         return bad(format!(
@@ -132,7 +132,7 @@ impl Kernel {
                     {
                         return bad("a compare-and-swap is a 4- or 8-byte region Write".into());
                     }
-                    if space == Space::Region && LdsOp::lds_only(op) {
+                    if space.is_region() && LdsOp::lds_only(op) {
                         return bad(format!("{op:?} is an LDS-only operation"));
                     }
                     let plain = matches!(op, LdsOp::Read | LdsOp::Write);
@@ -143,6 +143,7 @@ impl Kernel {
                         (Space::Lds, 8) => !float32 && op != LdsOp::Wrap,
                         (Space::Region, 4) => true,
                         (Space::Region, 8) => op != LdsOp::Read,
+                        (Space::RegionSwizzled, 4) => plain && cmp.is_none(),
                         _ => false,
                     };
                     if !ok {

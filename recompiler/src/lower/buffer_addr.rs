@@ -38,6 +38,10 @@ pub(super) struct BufferAddr {
     oob: [Handle; 3],
     /// For a V# that may be swizzled: whether it is, and its parts (see the module docs).
     swizzle: Option<Swizzle>,
+    /// The V# is known to be swizzled with ADD_TID and an index stride of at least the wave's
+    /// lanes, and the instruction takes neither an index nor an offset VGPR: every lane's
+    /// dword is its own ([`crate::ir::Space::RegionSwizzled`]).
+    pub(super) lanes_disjoint: bool,
 }
 
 /// The parts of a swizzled address (see the module docs).
@@ -136,7 +140,17 @@ impl BufferAddr {
                 shift: shift64,
             })
         };
+        let (w1, w3) = (l.known_bits(v[1]), l.known_bits(v[3]));
+        let stride_known = (w3.zero | w3.one) >> 21 & 3 == 3;
+        let index_stride = 8 << (w3.one >> 21 & 3);
+        let lanes_disjoint = !offen
+            && !idxen
+            && w1.is_one(31)
+            && w3.is_one(23)
+            && stride_known
+            && index_stride >= l.wave.lanes();
         Ok(BufferAddr {
+            lanes_disjoint,
             vdata,
             glc,
             word3: v[3],

@@ -19,7 +19,7 @@ use super::mem::Vm;
 use super::mem_format::Num;
 use super::operands::Ctx;
 use super::regs::Lowerer;
-use crate::ir::LdsOp;
+use crate::ir::{LdsOp, Space};
 use rdnaprobe_isa::layout::Field;
 
 /// What an image atomic does with the texel.
@@ -93,7 +93,7 @@ pub(super) fn atomic(l: &mut Lowerer, c: &Ctx, op: ImgAtomic) -> RuleResult {
         (ImgAtomic::FMinMax { .. } | ImgAtomic::FCmpSwap, true) => return not_measured("float"),
     };
     let glc = f(Field::Glc) != 0;
-    l.vmem(vm, m.vdata, m.vdata, glc, &mut |l, k| {
+    l.vmem(vm, [m.vdata, m.vdata], glc, Space::Region, &mut |l, k| {
         (l.b.addc(tx.addr, u64::from(k)), Some(tx.ok))
     });
     Ok(())

@@ -197,6 +197,21 @@ impl Lowerer {
         active: Option<Handle>,
         cmp: Option<Handle>,
     ) -> Handle {
+        self.mem_in(Space::Region, op, bytes, addr, data, active, cmp)
+    }
+
+    /// [`Self::mem`] in `space` (a form of the region).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn mem_in(
+        &mut self,
+        space: Space,
+        op: LdsOp,
+        bytes: u8,
+        addr: Handle,
+        data: Handle,
+        active: Option<Handle>,
+        cmp: Option<Handle>,
+    ) -> Handle {
         let active = match (self.exec_bit(), active) {
             (Some(e), Some(a)) => self.b.band(e, a),
             (Some(e), None) => e,
@@ -204,7 +219,7 @@ impl Lowerer {
             (None, None) => self.b.cb(true),
         };
         self.b.push(Expr::Mem {
-            space: Space::Region,
+            space,
             op,
             bytes,
             addr,
@@ -235,13 +250,14 @@ impl Lowerer {
     }
 
     /// Loads and stores of one address computation: `addr(i)` is the address of access `i`
-    /// and `ok(i)` its range check.
+    /// and `ok(i)` its range check; the loads and stores in `space` (the atomics in
+    /// [`Space::Region`]).
     pub(super) fn vmem(
         &mut self,
         what: Vm,
-        vdata: u16,
-        vdst: u16,
+        [vdata, vdst]: [u16; 2],
         glc: bool,
+        space: Space,
         at: &mut AddressOf<'_>,
     ) {
         let zero = self.b.c32(0);
@@ -255,7 +271,7 @@ impl Lowerer {
                 let vals: Vec<Handle> = (0..n)
                     .map(|i| {
                         let (a, ok) = at(self, u32::from(bytes) * u32::from(i));
-                        self.mem(LdsOp::Read, bytes, a, zero, ok, None)
+                        self.mem_in(space, LdsOp::Read, bytes, a, zero, ok, None)
                     })
                     .collect();
                 for (i, v) in vals.into_iter().enumerate() {
@@ -270,7 +286,7 @@ impl Lowerer {
                         d = self.b.shrc(d, 16);
                     }
                     let (a, ok) = at(self, u32::from(bytes) * u32::from(i));
-                    self.mem(LdsOp::Write, bytes, a, d, ok, None);
+                    self.mem_in(space, LdsOp::Write, bytes, a, d, ok, None);
                 }
             }
             Vm::Atomic(op) => {
@@ -314,7 +330,8 @@ impl Lowerer {
                 } else {
                     LdsOp::FMin { flush }
                 };
-                self.vmem(Vm::Atomic64 { op, cmp: false }, vdata, vdst, glc, at);
+                let (r, s) = ([vdata, vdst], Space::Region);
+                self.vmem(Vm::Atomic64 { op, cmp: false }, r, glc, s, at);
             }
             Vm::FCmpSwap { wide: true } => {
                 let flush = self.mode.denorm16 & 1 == 0;
@@ -420,7 +437,7 @@ pub(super) fn flat(l: &mut Lowerer, c: &Ctx, what: Vm, global: bool) -> RuleResu
         l.v64(addr)
     };
     let base = l.b.addc(base, offset);
-    l.vmem(what, data, vdst, glc, &mut |l, k| {
+    l.vmem(what, [data, vdst], glc, Space::Region, &mut |l, k| {
         (l.b.addc(base, u64::from(k)), None)
     });
     Ok(())
@@ -460,7 +477,9 @@ pub(super) fn addtid(l: &mut Lowerer, c: &Ctx, store: bool) -> RuleResult {
     } else {
         Vm::dwords(1)
     };
-    l.vmem(what, data, vdst, glc, &mut |_, _| (a, None));
+    l.vmem(what, [data, vdst], glc, Space::Region, &mut |_, _| {
+        (a, None)
+    });
     Ok(())
 }
 
@@ -521,6 +540,13 @@ pub(super) fn mtbuf(l: &mut Lowerer, c: &Ctx, n: u16, store: bool) -> RuleResult
 /// The addressing and range check shared by MUBUF and MTBUF.
 fn buffer(l: &mut Lowerer, c: &Ctx, what: Vm) -> RuleResult {
     let a = BufferAddr::new(l, c)?;
-    l.vmem(what, a.vdata, a.vdata, a.glc, &mut |l, k| a.at(l, k));
+    let space = if a.lanes_disjoint {
+        Space::RegionSwizzled
+    } else {
+        Space::Region
+    };
+    l.vmem(what, [a.vdata, a.vdata], a.glc, space, &mut |l, k| {
+        a.at(l, k)
+    });
     Ok(())
 }

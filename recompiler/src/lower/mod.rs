@@ -269,6 +269,14 @@ fn lower_wave_body(
 /// call (a return): only those instructions start blocks for the jumps and join the dispatch
 /// chain, which keeps a real program's body small. A jump anywhere else never ends (the
 /// watchdog), as a jump outside the body does.
+///
+/// `entry` gives scalar registers (by code) that every wave the kernel runs starts with, as a
+/// dispatch's user SGPRs (the private segment V#, the kernarg pointer): the kernel holds them
+/// as constants at its start. A body with blocks is lowered twice: the second time with the
+/// bits of the scalar registers known whenever each block begins ([`Kernel::entry_bits`] of
+/// the first), so that a register whose value is known reads as a constant and what depends
+/// on known bits folds (a swizzled private V#'s addressing,
+/// [`crate::ir::Space::RegionSwizzled`]).
 pub fn lower_program_words(
     words: &[u32],
     mode: FloatMode,
@@ -276,17 +284,39 @@ pub fn lower_program_words(
     gfx: Target,
     mem_bytes: u32,
     entries: &[usize],
+    entry: &[(u16, u32)],
 ) -> Result<Kernel, LowerError> {
     let body = decode_stream(words).map_err(LowerError::Decode)?;
-    // a dispatched program's SGPR inputs are s0..s15 (its user SGPRs): no body names are read
-    let mut l = Lowerer::new_wave(mode, wave, gfx, &[], None);
-    mem::init_region(&mut l, mem_bytes);
-    l.named_vgprs = movrel::named_vgprs(&body, wave);
-    l.jump_targets = Some(entries.to_vec());
-    if control::has_control_flow(&body) {
-        return control::lower_cfg(l, &body);
+    let lowerer = |entry_bits| {
+        // a dispatched program's SGPR inputs are s0..s15 (its user SGPRs): no body names are
+        // read
+        let mut l = Lowerer::new_wave(mode, wave, gfx, &[], None);
+        mem::init_region(&mut l, mem_bytes);
+        for &(code, v) in entry {
+            let h = l.b.c32(v);
+            l.sgpr_init(code, h);
+        }
+        l.named_vgprs = movrel::named_vgprs(&body, wave);
+        l.jump_targets = Some(entries.to_vec());
+        l.entry_bits = entry_bits;
+        l
+    };
+    let l = lowerer(Vec::new());
+    if !control::has_control_flow(&body) {
+        return lower_body(l, &body);
     }
-    lower_body(l, &body)
+    let first = control::lower_cfg(l, &body)?;
+    let scalars = control::SCALAR_VARS..scratch::SCRATCH_REG;
+    let bits = first
+        .entry_bits()
+        .into_iter()
+        .map(|m| {
+            m.into_iter()
+                .filter(|(id, _)| scalars.contains(id))
+                .collect()
+        })
+        .collect();
+    control::lower_cfg(lowerer(bits), &body)
 }
 
 fn lower_body(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, LowerError> {

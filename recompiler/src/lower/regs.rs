@@ -4,6 +4,7 @@
 
 use super::error::{RuleError, RuleResult};
 use crate::build::Builder;
+use crate::ir::known_bits::Bits;
 use crate::ir::{Expr, Handle, IntBin, IntCmp, Kernel};
 use rdnaprobe_isa::operand::code;
 use rdnaprobe_isa::{FloatMode, Operand, RegKind, Special, Target, Wave};
@@ -36,6 +37,12 @@ pub(crate) struct Lowerer {
     /// The word offsets an indirect jump may go to besides returns (function entries), when
     /// known (`lower_program_words`); `None`: any instruction.
     pub(super) jump_targets: Option<Vec<usize>>,
+    /// With control flow, the known bits of the scalar registers' variables whenever each
+    /// block begins, by block (`lower_program_words`, [`Kernel::entry_bits`]).
+    pub(super) entry_bits: Vec<HashMap<u16, Bits>>,
+    /// The current block's [`Self::entry_bits`]: a register whose every bit is known reads
+    /// as that constant.
+    pub(super) var_bits: HashMap<u16, Option<Bits>>,
 }
 
 /// Where SCC lives in the scalar register map: its source-operand code (`src_scc`), as U32 0/1.
@@ -82,6 +89,8 @@ impl Lowerer {
             vars: false,
             named_vgprs: Vec::new(),
             jump_targets: None,
+            entry_bits: Vec::new(),
+            var_bits: HashMap::new(),
         }
     }
 
@@ -107,10 +116,28 @@ impl Lowerer {
         }
     }
     pub(super) fn sgpr_get(&mut self, code: u16) -> Handle {
-        match self.sgpr.get(&code) {
-            Some(&h) => h,
-            None => self.unset(super::control::SCALAR_VARS + code),
+        if let Some(&h) = self.sgpr.get(&code) {
+            return h;
         }
+        if let Some(v) = self.var_value(code) {
+            let h = self.b.c32(v);
+            self.sgpr.insert(code, h);
+            return h;
+        }
+        self.unset(super::control::SCALAR_VARS + code)
+    }
+
+    /// The value scalar register `code` holds when the current block begins, when known.
+    fn var_value(&self, code: u16) -> Option<u32> {
+        let id = super::control::SCALAR_VARS + code;
+        let v = self.var_bits.get(&id).copied().flatten()?.value()?;
+        Some(v as u32)
+    }
+
+    /// The known bits of `h`, the block variables' from [`Self::var_bits`].
+    pub(super) fn known_bits(&self, h: Handle) -> Bits {
+        let ty = self.b.k.ty(h);
+        self.b.k.known_bits(&self.var_bits)[h.index()].unwrap_or(Bits::unknown(ty))
     }
 
     /// Sets SCC (a U32 0/1).

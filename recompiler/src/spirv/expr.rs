@@ -4,6 +4,7 @@
 use rspirv::spirv::{GLOp, Word};
 
 use super::interface::{Inputs, Io};
+use super::mem::Lanes;
 use super::{build_err, Emitter, SpirvError, INPUT_DWORDS};
 use crate::ir::{Convert, Expr, FloatCmp, Handle, IntBin, IntCmp, IntUn, LdsOp, Space, Ty};
 
@@ -127,7 +128,7 @@ impl Emitter<'_> {
             // LDS access (`spirv::lds_wide`: bytes, 64 bits, two operands, faults). The value
             // each operation leaves is `spirv::mem_bits`'s, for all three.
             Expr::Mem {
-                space: Space::Region,
+                space: space @ (Space::Region | Space::RegionSwizzled),
                 op,
                 bytes,
                 addr,
@@ -138,8 +139,12 @@ impl Emitter<'_> {
             } => {
                 let w = self.wave_io(io, "a memory access")?;
                 let args = [self.v(addr), self.v(data), self.v(active)];
+                let unread = !self.read.get(h.index()).copied().unwrap_or(true);
+                let dwords = bytes == 4 && self.aligned4(addr);
                 if self.is_plain_store(h) {
-                    self.mem_store(&w, io.lane, bytes, args)?
+                    self.mem_store(&w, io.lane, bytes, args, Lanes::Claims, dwords)?
+                } else if space == Space::RegionSwizzled && op == LdsOp::Write && unread {
+                    self.mem_store(&w, io.lane, bytes, args, Lanes::Disjoint, dwords)?
                 } else {
                     let cmp = cmp.map(|c| self.v(c));
                     self.mem_op(&w, io.lane, op, bytes, args, cmp)?
@@ -158,7 +163,8 @@ impl Emitter<'_> {
                 let w = self.wave_io(io, "an LDS access")?;
                 let args = [self.v(addr), self.v(data), self.v(active)];
                 if self.is_plain_store(h) {
-                    self.lds_store(&w, io.lane, args)?
+                    let dwords = self.aligned4(addr);
+                    self.lds_store(&w, io.lane, args, dwords)?
                 } else {
                     self.lds_op(&w, io.lane, op, args)?
                 }

@@ -254,12 +254,14 @@ impl Emitter<'_> {
 
     /// A dword store to the LDS whose value nothing reads ([`Self::is_plain_store`]): every
     /// lane at once, the last lane in lane order giving each byte its value, by the claims of
-    /// [`Self::mem_store`] in the LDS's claim words.
+    /// [`Self::mem_store`] in the LDS's claim words. With `dwords` (the address is known to be
+    /// a multiple of 4 on every lane) a dword's first claim word stands for the dword's.
     pub(super) fn lds_store(
         &mut self,
         w: &WaveIo,
         lane: Word,
         [a, d, active]: [Word; 3],
+        dwords: bool,
     ) -> Result<Word, SpirvError> {
         let err = build_err(self.at);
         let (t, tb) = (self.t.u32_, self.t.bool_);
@@ -280,11 +282,19 @@ impl Emitter<'_> {
         let first = b.shift_left_logical(t, None, i0, c2).map_err(&err)?;
         let byte = b.shift_right_logical(t, None, sh, c3).map_err(&err)?;
         let first = b.i_add(t, None, first, byte).map_err(&err)?;
-        let won = self.claim_bytes(4, claim, fence::WORKGROUP, |e, k| {
+        let claimed = if dwords { 1 } else { 4 };
+        let won = self.claim_bytes(claimed, claim, fence::WORKGROUP, |e, k| {
             let ck = e.u32c(k);
             let at = e.b.i_add(t, None, first, ck).map_err(build_err(e.at))?;
             e.wg_ptr(w, claims, at)
         })?;
+        if dwords {
+            let won = self.whole_dword(won)?;
+            let bits = self.b.bitwise_and(t, None, d, won).map_err(&err)?;
+            let p = self.wg_ptr(w, v.lds, i0)?;
+            self.write_bytes(p, won, bits)?;
+            return Ok(c0);
+        }
         // the won bytes and the data at the byte shift: the low dword's part, and the high
         // dword's (none when aligned)
         let (c31, c32) = (self.u32c(31), self.u32c(32));

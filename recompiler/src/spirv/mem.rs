@@ -391,12 +391,20 @@ impl Emitter<'_> {
     /// each other). No loop and no lane-0 section: a driver compiles a store in the time of a
     /// few arithmetic instructions, where the serialised form's loop cost lavapipe seconds
     /// per store in real kernels' code.
+    ///
+    /// With `lanes` [`Lanes::Disjoint`] (a [`Space::RegionSwizzled`] store) no two lanes write
+    /// the same byte, so every writing lane writes all its bytes, without claims. With
+    /// `dwords` (a 4-byte store whose address is known to be a multiple of 4 on every lane:
+    /// each lane writes one whole dword) the claim word of a dword's first byte stands for the
+    /// dword's, and only that dword is written.
     pub(super) fn mem_store(
         &mut self,
         w: &WaveIo,
         lane: Word,
         bytes: u8,
         [addr, d, active]: [Word; 3],
+        lanes: Lanes,
+        dwords: bool,
     ) -> Result<Word, SpirvError> {
         let err = build_err(self.at);
         let (t, t64) = (self.t.u32_, self.ty(Ty::U64));
@@ -406,13 +414,28 @@ impl Emitter<'_> {
             return Ok(c0);
         };
         let (ok, off) = self.mem_offset(&v, addr, bytes, active)?;
-        let claim = self.next_claim(lane, ok)?;
-        let first = self.b.i_add(t, None, v.claims, off).map_err(&err)?;
-        let won = self.claim_bytes(bytes, claim, fence::WORKGROUP_AND_BUFFER, |e, k| {
-            let ck = e.u32c(k);
-            let at = e.b.i_add(t, None, first, ck).map_err(build_err(e.at))?;
-            e.sb_ptr(v.out_var, at)
-        })?;
+        let won = match lanes {
+            Lanes::Disjoint => {
+                let all = self.u32c((u64::MAX >> (64 - 8 * u32::from(bytes))) as u32);
+                self.b.select(t, None, ok, all, c0).map_err(&err)?
+            }
+            Lanes::Claims => {
+                let claim = self.next_claim(lane, ok)?;
+                let first = self.b.i_add(t, None, v.claims, off).map_err(&err)?;
+                let claimed = if dwords { 1 } else { bytes };
+                let won =
+                    self.claim_bytes(claimed, claim, fence::WORKGROUP_AND_BUFFER, |e, k| {
+                        let ck = e.u32c(k);
+                        let at = e.b.i_add(t, None, first, ck).map_err(build_err(e.at))?;
+                        e.sb_ptr(v.out_var, at)
+                    })?;
+                if dwords {
+                    self.whole_dword(won)?
+                } else {
+                    won
+                }
+            }
+        };
         let [i0, i1, sh] = self.mem_slots(&v, off, bytes)?;
         let b = &mut self.b;
         let won = b.u_convert(t64, None, won).map_err(&err)?;
@@ -422,11 +445,22 @@ impl Emitter<'_> {
         let bits = b.bitwise_and(t64, None, bits, mask).map_err(&err)?;
         let (mlo, mhi) = self.split64(mask)?;
         let (blo, bhi) = self.split64(bits)?;
-        for (i, m, x) in [(i0, mlo, blo), (i1, mhi, bhi)] {
+        // an aligned dword lies in its first dword alone
+        let parts = if dwords { 1 } else { 2 };
+        for (i, m, x) in [(i0, mlo, blo), (i1, mhi, bhi)].into_iter().take(parts) {
             let p = self.sb_ptr(v.out_var, i)?;
             self.write_bytes(p, m, x)?;
         }
         Ok(c0)
+    }
+
+    /// The byte mask of a whole dword (0xffff_ffff) where `won` (a byte mask) is not 0.
+    pub(super) fn whole_dword(&mut self, won: Word) -> Result<Word, SpirvError> {
+        let err = build_err(self.at);
+        let (t, tb) = (self.t.u32_, self.t.bool_);
+        let (c0, all) = (self.u32c(0), self.u32c(u32::MAX));
+        let any = self.b.i_not_equal(tb, None, won, c0).map_err(&err)?;
+        self.b.select(t, None, any, all, c0).map_err(&err)
     }
 
     /// `*p = (*p & !mask) | bits` as `OpAtomicAnd` and `OpAtomicOr` (`bits` inside `mask`): lanes
@@ -450,6 +484,15 @@ impl Emitter<'_> {
             .map_err(&err)?;
         Ok(())
     }
+}
+
+/// How the lanes of one region store ([`Emitter::mem_store`]) share its bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Lanes {
+    /// Lanes may write the same byte: the last in lane order wins, through claim words.
+    Claims,
+    /// No two lanes write the same byte ([`Space::RegionSwizzled`]).
+    Disjoint,
 }
 
 /// The most stores one dispatch of a module may run with [`Emitter::mem_store`]: its claims

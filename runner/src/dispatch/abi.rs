@@ -39,6 +39,9 @@ pub struct Layout {
     pub scratch: u32,
     pub scratch_per_wave: u32,
     pub total: u32,
+    /// The EXEC every wave of the dispatch starts with, when it is the same for all (every
+    /// workgroup whole and a whole number of waves: all lanes).
+    pub exec: Option<u64>,
 }
 
 impl Layout {
@@ -89,12 +92,15 @@ pub fn memory(program: &Program, d: &Dispatch) -> anyhow::Result<(Layout, Vec<u3
     let waves = per_group.div_ceil(lanes);
     let scratch = at;
     let total = align(scratch + scratch_per_wave * waves, 256).max(256);
+    let whole =
+        (0..3).all(|i| d.block[i] != 0 && d.grid[i] % d.block[i] == 0) && per_group % lanes == 0;
     let layout = Layout {
         kernarg: KERNARG,
         buffers,
         scratch,
         scratch_per_wave,
         total,
+        exec: whole.then_some(u64::MAX >> (64 - lanes)),
     };
     let mut bytes = vec![0u8; total as usize];
     let put = |bytes: &mut Vec<u8>, off: u32, v: &[u8]| {
@@ -262,6 +268,58 @@ impl WaveSetup {
     }
 }
 
+/// The user SGPRs every wave of a dispatch of `program` starts with, from s0, in the
+/// descriptor's order (private segment buffer, dispatch ptr, queue ptr, kernarg segment ptr,
+/// dispatch id, flat scratch init, private segment size): the same for every wave.
+pub fn user_sgprs(program: &Program, layout: &Layout) -> anyhow::Result<Vec<u32>> {
+    let kd = &program.kd;
+    let lanes = program.wave.lanes();
+    let enables = kd.user_sgpr_enables();
+    let mut regs: Vec<u32> = Vec::new();
+    let scratch = MEM_BASE + u64::from(layout.scratch);
+    if enables & 1 != 0 {
+        let index_stride = if lanes == 64 { 3 } else { 2 };
+        regs.extend([
+            scratch as u32,
+            (scratch >> 32) as u32 & 0xffff | 1 << 31,
+            u32::MAX,
+            SCRATCH_WORD3 | index_stride << 21,
+        ]);
+    }
+    let ptr = |off: u32| {
+        let a = MEM_BASE + u64::from(off);
+        [a as u32, (a >> 32) as u32]
+    };
+    if enables & 2 != 0 {
+        regs.extend(ptr(PACKET));
+    }
+    if enables & 4 != 0 {
+        regs.extend(ptr(QUEUE));
+    }
+    if enables & 8 != 0 {
+        regs.extend(ptr(layout.kernarg));
+    }
+    if enables & 16 != 0 {
+        regs.extend([0, 0]);
+    }
+    if enables & 32 != 0 {
+        // flat scratch init: the scratch base (the kernel adds its wave offset)
+        regs.extend([scratch as u32, (scratch >> 32) as u32]);
+    }
+    if enables & 64 != 0 {
+        regs.push(program.meta.private_segment_fixed_size);
+    }
+    if regs.len() as u32 != kd.user_sgpr_count() {
+        bail!(
+            "the descriptor's USER_SGPR_COUNT is {}, its enables give {} (preloaded \
+             kernel arguments are not supported)",
+            kd.user_sgpr_count(),
+            regs.len()
+        );
+    }
+    Ok(regs)
+}
+
 /// The waves of workgroup `group`.
 pub fn waves(
     program: &Program,
@@ -275,51 +333,10 @@ pub fn waves(
     let size: [u32; 3] = [0, 1, 2].map(|i| (d.grid[i] - group[i] * d.block[i]).min(d.block[i]));
     let items = size.iter().product::<u32>();
     let nwaves = items.div_ceil(lanes);
-    let enables = kd.user_sgpr_enables();
+    let user = user_sgprs(program, layout)?;
     let mut out = Vec::new();
     for w in 0..nwaves {
-        let mut regs: Vec<u32> = Vec::new();
-        let scratch = MEM_BASE + u64::from(layout.scratch);
-        if enables & 1 != 0 {
-            let index_stride = if lanes == 64 { 3 } else { 2 };
-            regs.extend([
-                scratch as u32,
-                (scratch >> 32) as u32 & 0xffff | 1 << 31,
-                u32::MAX,
-                SCRATCH_WORD3 | index_stride << 21,
-            ]);
-        }
-        let ptr = |off: u32| {
-            let a = MEM_BASE + u64::from(off);
-            [a as u32, (a >> 32) as u32]
-        };
-        if enables & 2 != 0 {
-            regs.extend(ptr(PACKET));
-        }
-        if enables & 4 != 0 {
-            regs.extend(ptr(QUEUE));
-        }
-        if enables & 8 != 0 {
-            regs.extend(ptr(layout.kernarg));
-        }
-        if enables & 16 != 0 {
-            regs.extend([0, 0]);
-        }
-        if enables & 32 != 0 {
-            // flat scratch init: the scratch base (the kernel adds its wave offset)
-            regs.extend([scratch as u32, (scratch >> 32) as u32]);
-        }
-        if enables & 64 != 0 {
-            regs.push(program.meta.private_segment_fixed_size);
-        }
-        if regs.len() as u32 != kd.user_sgpr_count() {
-            bail!(
-                "the descriptor's USER_SGPR_COUNT is {}, its enables give {} (preloaded \
-                 kernel arguments are not supported)",
-                kd.user_sgpr_count(),
-                regs.len()
-            );
-        }
+        let mut regs = user.clone();
         for (i, on) in kd.workgroup_id_enabled().into_iter().enumerate() {
             if on {
                 regs.push(group[i]);

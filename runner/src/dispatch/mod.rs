@@ -20,6 +20,7 @@ pub mod args;
 pub mod probe;
 
 use anyhow::{bail, Context};
+use rdnaprobe_isa::operand::code::{EXEC_HI, EXEC_LO};
 use rdnaprobe_isa::{FloatMode, Target, Wave};
 use rdnaprobe_oracle::elf::{CodeObject, KernelDescriptor};
 use rdnaprobe_oracle::metadata::{KernelMeta, Metadata};
@@ -261,6 +262,14 @@ fn lower(
     layout: &abi::Layout,
 ) -> anyhow::Result<(rdnaprobe_recompiler::ir::Kernel, Vec<u32>)> {
     let (words, functions) = body(program, extra)?;
+    // every wave starts with the same user SGPRs (and, where every wave is whole, EXEC): the
+    // kernel holds them as constants, and the lowering follows their known bits through the
+    // body (the private segment V#, the lanes' addresses under EXEC)
+    let user = abi::user_sgprs(program, layout)?;
+    let mut entry: Vec<(u16, u32)> = (0u16..).zip(user).take(16).collect();
+    if let Some(exec) = layout.exec {
+        entry.extend([(EXEC_LO, exec as u32), (EXEC_HI, (exec >> 32) as u32)]);
+    }
     let kernel = rdnaprobe_recompiler::lower_program_words(
         &words,
         program.mode,
@@ -268,6 +277,7 @@ fn lower(
         program.target,
         layout.total_bytes(),
         &functions,
+        &entry,
     )
     .map_err(|e| anyhow::anyhow!("unsupported: {e}"))?;
     Ok((kernel, words))
