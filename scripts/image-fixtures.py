@@ -511,12 +511,13 @@ GU = [f32(Fraction(k, 14)) for k in (0, 1, 2, 3, 6, 7, 8, 13, 14)] + [
     f32(Fraction(-1, 10)), f32(Fraction(3, 2)), 0x7f800000, 0xff800000, 0x7fc00000, 0x00000001, 0x3effffff]
 GV = [f32(Fraction(-1, 5)), f32(Fraction(1, 2)), f32(Fraction(5, 6)), 0x3f800000]
 GV2 = [0, 0x80000000, f32(Fraction(1, 3)), 0x3f7fffff]
-def gather_wave(rows, wid, fmt, dmask, note, vs=GV, w=7, h=3, gfx="gfx1030", source=HAND, seed=90):
+def gather_wave(rows, wid, fmt, dmask, note, vs=GV, w=7, h=3, gfx="gfx1030", source=HAND, seed=90,
+                op="image_gather4h_pck", model=gather4h_pck):
     t = tsharp(fmt, D2, w, h)
     img = image_of(t, 4096, lambda im: fill_pattern(im, seed + fmt))
-    case(rows, wid, SENTINEL + f"image_gather4h_pck v[10:13], v[4:5], s[8:15], s[0:3] dmask:{dmask:#x} "
+    case(rows, wid, SENTINEL + f"{op} v[10:13], v[4:5], s[8:15], s[0:3] dmask:{dmask:#x} "
          "dim:SQ_RSRC_IMG_2D", 64, t, (img.region.dwords(),), lambda l: [GU[l % 16], vs[l // 16]],
-         lambda l, img=img: (lambda r: r + [0x5a5a] * (4 - len(r)))(gather4h_pck(img, GU[l % 16], vs[l // 16], dmask)),
+         lambda l, img=img: (lambda r: r + [0x5a5a] * (4 - len(r)))(model(img, GU[l % 16], vs[l // 16], dmask)),
          note, gfx=gfx, source=source)
 for name, fmt, dmask, vs in [("r8_uint", 5, 0x1, GV), ("r8_uint_rows", 5, 0x1, GV2), ("r8_dmask3", 5, 0x3, GV),
                              ("rg8_uint", 18, 0x3, GV), ("r16_unorm", 7, 0x3, GV), ("rgba8_uint", 60, 0xf, GV),
@@ -528,6 +529,17 @@ for name, fmt, dmask, vs in [("r8_uint", 5, 0x1, GV), ("r8_uint_rows", 5, 0x1, G
                 "floor(f32(f32(u * 7) - 0.5)) + (-1, 0, 1, 2) clamped, row floor(f32(v * 3)) (negative: 0, 3: "
                 "zeros), the raw texels a little-endian stream, DMASK bit i giving stream word i to the next VGPR "
                 "(0 past the stream); NaN coordinates read as 0; texels over 32 bits give zeros", vs)
+# image_gather4h: not measured; the model's choice (rule image-gather-pck): the pck form's window,
+# each texel's DMASK component converted as a load converts it
+for name, fmt, dmask, vs in [("r8_unorm", 1, 0x1, GV), ("r8_unorm_rows", 1, 0x1, GV2),
+                             ("rgba8_unorm_y", 56, 0x2, GV), ("rgba8_snorm_w", 57, 0x8, GV),
+                             ("r32_float", 22, 0x1, GV2), ("rgba16_float_z", 71, 0x4, GV),
+                             ("rg32_uint_y", 62, 0x2, GV)]:
+    gather_wave(hand, f"gather4h_{name}", fmt, dmask,
+                f"image_gather4h of format {fmt} with DMASK {dmask:#x} on a 7 x 3 image (not measured: the model's "
+                "choice): image_gather4h_pck's window (columns floor(f32(f32(u * 7) - 0.5)) + (-1, 0, 1, 2) clamped, "
+                "row floor(f32(v * 3)), negative: 0, 3: zeros), each texel's DMASK component converted as a load "
+                "converts it, texel k in VGPR k", vs, op="image_gather4h", model=gather4h)
 t = tsharp(56, D2, 4, 4)
 case(hand, "gather8h_pck", SENTINEL + "image_gather8h_pck v[10:12], v[4:5], s[8:15] dmask:0x7 dim:SQ_RSRC_IMG_2D", 32,
      t, (image_of(t, 1024, lambda im: fill_pattern(im, 99)).region.dwords(),), lambda l: [l % 4, l // 4],

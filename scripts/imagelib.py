@@ -477,6 +477,30 @@ def gather4h_pck(img, u, v, dmask):
     return [words[i] if i < len(words) else 0 for i in bits]
 
 
+def gather4h(img, u, v, dmask):
+    """image_gather4h (not measured; the model's choice): the window of gather4h_pck, each
+    texel's component of the one DMASK bit as a load converts it (0 for a row at or past the
+    height), texel k in VGPR k."""
+    bpe = FORMATS[img.fmt][0]
+    k = dmask.bit_length() - 1
+    w, h, _ = img.size(img.base_level)
+    fu, fv = fval(u), fval(v)
+    pu = 0 if fu is None else (fu * w if fu not in (math.inf, -math.inf) else fu)
+    pu = pu if pu in (math.inf, -math.inf) else fval(f32(pu))
+    anchor = floor_f32(pu - Fraction(1, 2)) if pu not in (math.inf, -math.inf) else floor_f32(pu)
+    pv = 0 if fv is None else (fv * h if fv not in (math.inf, -math.inf) else fv)
+    row = max(floor_f32(pv), 0)
+    out = []
+    for j in range(4):
+        col = min(max(anchor + j - 1, 0), w - 1)
+        if row >= h:
+            out.append(0)
+            continue
+        raw = img.region.get(img.addr(col, row, 0, img.base_level), bpe)
+        out.append(load_conv(img.fmt, k, texel_comps(img, raw)[k]))
+    return out
+
+
 # ---- sampling at LOD 0 (image_sample_lz, image_gather4_lz; docs/dataset-format.md, Images) ----
 
 def ssharp(clamp_x=2, clamp_y=2, bilinear=False, unnorm=False, border=0, compare=0, mip=0, max_lod=0):

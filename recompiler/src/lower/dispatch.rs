@@ -77,7 +77,6 @@ const ORDERED_COUNT: &str = "ds_ordered_count: ordered append across waves by wa
      (GDS ordered-count hardware a single wave cannot model)";
 const GET_LOD: &str = "image_get_lod: the LOD values it returns (their precision, which dword is \
      clamped) are not measured, and the sampling model keeps no LOD value (it tests level edges)";
-const GATHER4H: &str = "image_gather4h: not measured (only image_gather4h_pck's window is)";
 const MSAA: &str = "image_msaa_load: MSAA T#s (FMASK and the sample layout) are not modelled";
 const BVH: &str = "image_bvh*_intersect_ray: the ray tracing unit's box and triangle tests are \
      not modelled";
@@ -1756,7 +1755,7 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
         }
         Opcode::image_atomic_fmax => lower!(image_atomic::atomic, ImgAtomic::FMinMax { max: true }),
         Opcode::image_get_lod => Unlowered(GET_LOD),
-        Opcode::image_gather4h => Unlowered(GATHER4H),
+        Opcode::image_gather4h => Lower(image_group::gather4h),
         Opcode::image_msaa_load => Unlowered(MSAA),
         Opcode::image_bvh_intersect_ray | Opcode::image_bvh64_intersect_ray => Unlowered(BVH),
         Opcode::image_sample_b

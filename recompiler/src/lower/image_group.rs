@@ -2,7 +2,8 @@
 //! as the reference notes measured them on RDNA2: the BY loads (image_load[_mip]_by2/by4,
 //! each texel converted), the PCK2/PCK4 loads (image_load[_mip]_pck2/pck4, the texels' raw
 //! bits in one dword), the packed horizontal gather image_gather4h_pck (a four-texel window
-//! at a normalized coordinate, raw bits as a bit stream) and image_gather8h_pck (zeros).
+//! at a normalized coordinate, raw bits as a bit stream) and image_gather8h_pck (zeros); and
+//! image_gather4h, the same window's texels converted, which is not measured.
 //!
 //! The groups of N texels (BY2/PCK2: 2, BY4/PCK4: 4) start at the aligned `x & ~(N - 1)` of
 //! row y and are in range when the level is at most LAST_LEVEL, y is below the level's
@@ -15,7 +16,7 @@
 //! the window (rule: image-gather-pck).
 
 use super::error::{RuleError, RuleResult};
-use super::image::{dmask_needed, slots, texel, Coord, Mimg, DIMS};
+use super::image::{dmask_needed, read_texel, slots, texel, Coord, Mimg, Texel, DIMS};
 use super::image_desc::{ImgType, Tsharp};
 use super::image_format;
 use super::mem_format;
@@ -188,18 +189,10 @@ fn scaled_floor(l: &mut Lowerer, x: Handle, size: u32, half: bool) -> Handle {
     b.cvt(Convert::F64ToS32, fl, Ty::U32)
 }
 
-/// image_gather4h_pck: the texels of columns `floor(u * W - 0.5) + {-1, 0, +1, +2}` clamped
-/// into the width, of row `floor(v * H)` (a negative row reads row 0, a row at or past the
-/// height zeros), at level BASE_LEVEL, their raw bits a little-endian bit stream (texel k at
-/// bit k * texel bits); DMASK bit i writes stream word i (0 past the stream) to the next VGPR;
-/// texels wider than 32 bits write zeros (rule: image-gather-pck).
-pub(super) fn gather4h_pck(l: &mut Lowerer, c: &Ctx) -> RuleResult {
-    let (m, t) = measured_form(l, c, "image_gather4h_pck")?;
-    let bytes = u32::from(t.format.fmt.bytes);
-    if bytes > 4 {
-        zeros(l, &m, m.dmask.count_ones());
-        return Ok(());
-    }
+/// The four texels of the horizontal gathers' window: columns `floor(u * W - 0.5) + {-1, 0,
+/// +1, +2}` clamped into the width, of row `floor(v * H)` (a negative row reads row 0, a row
+/// at or past the height is out of range), at level BASE_LEVEL (rule: image-gather-pck).
+fn strip(l: &mut Lowerer, m: &Mimg, t: &Tsharp) -> RuleResult<Vec<Texel>> {
     let level = t.levels[t.base_level as usize];
     let u = m.coord(l, 0)?;
     let v = m.coord(l, 1)?;
@@ -217,9 +210,27 @@ pub(super) fn gather4h_pck(l: &mut Lowerer, c: &Ctx) -> RuleResult {
         let col = l.b.sel(neg, zero, col);
         let past = l.b.icmp(IntCmp::GtS, col, last);
         let col = l.b.sel(past, last, col);
-        let tx = texel(l, &t, &[(Coord::X, col), (Coord::Y, row)], None);
-        texels.push(l.mem(LdsOp::Read, bytes as u8, tx.addr, zero, Some(tx.ok), None));
+        texels.push(texel(l, t, &[(Coord::X, col), (Coord::Y, row)], None));
     }
+    Ok(texels)
+}
+
+/// image_gather4h_pck: the texels of [`strip`]'s window, their raw bits a little-endian bit
+/// stream (texel k at bit k * texel bits; a row past the height reads zeros); DMASK bit i
+/// writes stream word i (0 past the stream) to the next VGPR; texels wider than 32 bits
+/// write zeros (rule: image-gather-pck).
+pub(super) fn gather4h_pck(l: &mut Lowerer, c: &Ctx) -> RuleResult {
+    let (m, t) = measured_form(l, c, "image_gather4h_pck")?;
+    let bytes = u32::from(t.format.fmt.bytes);
+    if bytes > 4 {
+        zeros(l, &m, m.dmask.count_ones());
+        return Ok(());
+    }
+    let zero = l.b.c32(0);
+    let texels: Vec<Handle> = strip(l, &m, &t)?
+        .iter()
+        .map(|tx| l.mem(LdsOp::Read, bytes as u8, tx.addr, zero, Some(tx.ok), None))
+        .collect();
     let bits = 8 * bytes;
     let mut words = vec![zero; bytes as usize];
     for (k, &tv) in texels.iter().enumerate() {
@@ -231,6 +242,38 @@ pub(super) fn gather4h_pck(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     for (r, i) in slots(m.dmask).enumerate() {
         let val = words.get(i).copied().unwrap_or(zero);
         l.vgpr_set(m.vdata + r as u16, val);
+    }
+    Ok(())
+}
+
+/// image_gather4h: the component DMASK names (one bit) of each texel of [`strip`]'s window,
+/// converted as image_gather4 converts it (f32 bits, 0 for a row past the height), texel k in
+/// VGPR k. Not measured: the window is image_gather4h_pck's (measured) and the conversion
+/// image_gather4's, the model's choice until a gfx103x GPU measures it (rule:
+/// image-gather-pck).
+pub(super) fn gather4h(l: &mut Lowerer, c: &Ctx) -> RuleResult {
+    let (m, t) = measured_form(l, c, "image_gather4h")?;
+    if m.dmask.count_ones() != 1 {
+        return Err(RuleError::not_modelled(
+            "image_gather4h: a DMASK of other than one component",
+        ));
+    }
+    let k = m.dmask.trailing_zeros() as usize;
+    let f = t.format;
+    let Some(&(o, w)) = f.fmt.comps.get(k) else {
+        return Err(RuleError::not_measured(format!(
+            "image_gather4h: DMASK component {k} of a {}-component format",
+            f.fmt.comps.len()
+        )));
+    };
+    let zero = l.b.c32(0);
+    for (i, tx) in strip(l, &m, &t)?.iter().enumerate() {
+        let elem = read_texel(l, &f, tx);
+        let raw = l.b.shrc(elem[usize::from(o / 32)], u32::from(o % 32));
+        let raw = l.b.andc(raw, mem_format::mask(w));
+        let v = image_format::load_component(l, &f, k, raw, false)?;
+        let v = l.b.sel(tx.ok, v, zero);
+        l.vgpr_set(m.vdata + i as u16, v);
     }
     Ok(())
 }

@@ -195,3 +195,45 @@ fn gather8h_pck_writes_zeros_to_its_registers() {
     let (out, _) = run(body, &s_in(t), |_| [0; 6], &mem(&[(0, 0x1234_5678)]));
     assert_eq!(out.lanes[0][..4], [0, 0, 0, 0x5a5a]);
 }
+
+#[test]
+fn gather4h_converts_the_dmask_component_of_the_pck_window() {
+    // 8_UNORM 2D 8 x 2: row 0 bytes 00 33 66 99 cc ff 33 66 (the model's choice: the window
+    // of image_gather4h_pck, each texel converted as a gather converts it)
+    let t = tsharp(1, 9, 8, 2, 0, 0, 0);
+    let m = mem(&[(0, 0x9966_3300), (1, 0x6633_ffcc)]);
+    let g = "image_gather4h v[10:13], v[4:5], s[24:31], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D";
+    let lanes = |l: u32| match l {
+        0 => [0x3f00_0000, 0, 0, 0, 0, 0],           // u 0.5: columns 2..5
+        1 => [0, 0, 0, 0, 0, 0],                     // u 0: columns 0, 0, 0, 1
+        _ => [0x3f00_0000, 0x3f80_0000, 0, 0, 0, 0], // v 1: row 2 is past the height
+    };
+    let (out, _) = run(g, &s_in(t), lanes, &m);
+    let got: Vec<[u32; 4]> = (0..3)
+        .map(|l| [0, 1, 2, 3].map(|k| out.lanes[l][k]))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            [F0_4, F0_6, 0x3f4c_cccd, 0x3f80_0000],
+            [ZERO, ZERO, ZERO, F0_2],
+            [0, 0, 0, 0]
+        ]
+    );
+    // two DMASK bits: refused, not guessed
+    let mut words = assemble(g).expect("assembles");
+    let at = words.len() - 2;
+    words[at] = (words[at] & !0xf00) | 3 << 8;
+    let s = sgprs_in(&s_in(t));
+    let e = lower_wave_words_sgprs(
+        &words,
+        FloatMode::DEFAULT,
+        Wave::W32,
+        Target::Gfx1030,
+        4096,
+        Some(&s),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("DMASK of other than one component"), "{e}");
+}
