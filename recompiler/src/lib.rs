@@ -16,5 +16,5 @@ pub mod workgroup;
 pub use lower::{
     is_lowered, lower, lower_program_words, lower_wave, lower_wave_mem, lower_wave_words,
     lower_wave_words_mem, lower_wave_words_sgprs, lower_words, specialises_on_sgprs,
-    unlowered_reason, LowerError, RuleError, SgprValues,
+    unlowered_reason, EntryState, LowerError, RuleError, SgprValues,
 };

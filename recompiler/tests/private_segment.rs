@@ -13,9 +13,9 @@ mod common;
 use common::spirv_val::spirv_val;
 use rdnaprobe_isa::{assemble, FloatMode, Target, Wave};
 use rdnaprobe_recompiler::ir::{Expr, Kernel, LdsOp, Space};
-use rdnaprobe_recompiler::lower_program_words;
 use rdnaprobe_recompiler::spirv::{emit_wave_mem, SpirvOptions};
 use rdnaprobe_recompiler::wave::{run_wave_mem, sgprs_in, WaveInput, MEM_BASE};
+use rdnaprobe_recompiler::{lower_program_words, EntryState};
 use rspirv::spirv::Op;
 
 /// The region: 4 KiB; the private segment from byte 0x100; the wave's offset in s15.
@@ -78,7 +78,10 @@ fn lower(text: &str, word3: u32) -> Kernel {
         Target::Gfx1030,
         MEM_BYTES,
         &[],
-        &vsharp(word3),
+        &EntryState {
+            registers: &vsharp(word3),
+            read_only: &[],
+        },
     )
     .expect("lowers");
     k.validate().expect("valid");

@@ -67,6 +67,11 @@ pub struct WaveResult {
 pub trait WaveDevice {
     type Buffer;
     fn alloc(&self, bytes: usize) -> Result<Self::Buffer>;
+    /// A buffer the kernel only reads (the wave table): [`Self::alloc`]'s unless a device
+    /// makes use of it (the CPU model's dispatch folds the scalar loads from it).
+    fn alloc_constant(&self, bytes: usize) -> Result<Self::Buffer> {
+        self.alloc(bytes)
+    }
     /// The buffer's device address (what the kernel dereferences).
     fn address(&self, buffer: &Self::Buffer) -> u64;
     fn upload(&self, buffer: &Self::Buffer, data: &[u8]) -> Result<()>;
@@ -400,7 +405,9 @@ fn dispatch<D: WaveDevice>(
         lds_out: dev.address(&lds_out),
         regions: dev.address(&regions),
     };
-    let table = input(&wave_table(shape, waves, &packed, &at))?;
+    let table_bytes = wave_table(shape, waves, &packed, &at);
+    let table = dev.alloc_constant(table_bytes.len())?;
+    dev.upload(&table, &table_bytes)?;
     let mut args = kernargs(dev.address(&table), waves.len());
     dev.launch(&mut args, waves.len() as u32, shape.lanes() as u32)?;
     let read = |b: &D::Buffer, n: usize| -> Result<Vec<u8>> {

@@ -264,15 +264,25 @@ fn lower_wave_body(
     lower_body(l, body)
 }
 
+/// What every wave of a dispatched program starts with ([`lower_program_words`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EntryState<'a> {
+    /// Scalar registers by code and their values (a dispatch's user SGPRs, EXEC).
+    pub registers: &'a [(u16, u32)],
+    /// Memory no wave writes while the kernel runs (the kernarg segment, constant buffers):
+    /// each part's region address (a multiple of 4) and its dwords.
+    pub read_only: &'a [(u64, &'a [u32])],
+}
+
 /// [`lower_wave_words_mem`] for a program whose indirect jumps (s_setpc_b64, s_swappc_b64) go
 /// only to a function entry (`entries`, word offsets in `words`) or to the instruction after a
 /// call (a return): only those instructions start blocks for the jumps and join the dispatch
 /// chain, which keeps a real program's body small. A jump anywhere else never ends (the
 /// watchdog), as a jump outside the body does.
 ///
-/// `entry` gives scalar registers (by code) that every wave the kernel runs starts with, as a
-/// dispatch's user SGPRs (the private segment V#, the kernarg pointer): the kernel holds them
-/// as constants at its start. A body with blocks is lowered twice: the second time with the
+/// `entry` is what every wave the kernel runs starts with ([`EntryState`]): the registers'
+/// values are constants at the kernel's start, and the scalar loads from its read-only memory
+/// fold to the words it holds. A body with blocks is lowered twice: the second time with the
 /// bits of the scalar registers known whenever each block begins ([`Kernel::entry_bits`] of
 /// the first), so that a register whose value is known reads as a constant and what depends
 /// on known bits folds (a swizzled private V#'s addressing,
@@ -284,7 +294,7 @@ pub fn lower_program_words(
     gfx: Target,
     mem_bytes: u32,
     entries: &[usize],
-    entry: &[(u16, u32)],
+    entry: &EntryState,
 ) -> Result<Kernel, LowerError> {
     let body = decode_stream(words).map_err(LowerError::Decode)?;
     let lowerer = |entry_bits| {
@@ -292,10 +302,15 @@ pub fn lower_program_words(
         // read
         let mut l = Lowerer::new_wave(mode, wave, gfx, &[], None);
         mem::init_region(&mut l, mem_bytes);
-        for &(code, v) in entry {
+        for &(code, v) in entry.registers {
             let h = l.b.c32(v);
             l.sgpr_init(code, h);
         }
+        l.read_only = entry
+            .read_only
+            .iter()
+            .map(|&(at, words)| (at, words.to_vec()))
+            .collect();
         l.named_vgprs = movrel::named_vgprs(&body, wave);
         l.jump_targets = Some(entries.to_vec());
         l.entry_bits = entry_bits;

@@ -43,6 +43,9 @@ pub(crate) struct Lowerer {
     /// The current block's [`Self::entry_bits`]: a register whose every bit is known reads
     /// as that constant.
     pub(super) var_bits: HashMap<u16, Option<Bits>>,
+    /// Memory no wave writes while the kernel runs (`lower_program_words`): region address
+    /// and dwords. A scalar load at a known address inside it is those words.
+    pub(super) read_only: Vec<(u64, Vec<u32>)>,
 }
 
 /// Where SCC lives in the scalar register map: its source-operand code (`src_scc`), as U32 0/1.
@@ -91,6 +94,7 @@ impl Lowerer {
             jump_targets: None,
             entry_bits: Vec::new(),
             var_bits: HashMap::new(),
+            read_only: Vec::new(),
         }
     }
 
@@ -132,6 +136,14 @@ impl Lowerer {
         let id = super::control::SCALAR_VARS + code;
         let v = self.var_bits.get(&id).copied().flatten()?.value()?;
         Some(v as u32)
+    }
+
+    /// The dword at region address `at` (a multiple of 4) when read-only memory holds it.
+    pub(super) fn read_only_dword(&self, at: u64) -> Option<u32> {
+        self.read_only.iter().find_map(|(base, words)| {
+            let i = at.checked_sub(*base)? / 4;
+            words.get(usize::try_from(i).ok()?).copied()
+        })
     }
 
     /// The known bits of `h`, the block variables' from [`Self::var_bits`].

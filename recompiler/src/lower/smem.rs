@@ -2,7 +2,9 @@
 //! wave's memory region: `s_load`: `(s[sbase:sbase+1] + sext(offset21) + s[soffset]) & ~3`;
 //! `s_buffer_load`: `(base & ~3) + (offset & ~3)` (measured on gfx1035, the notes' "V# bases
 //! off a DWORD boundary"), each dword out of range (0) when its offset >= num_records (x
-//! stride when stride is not 0).
+//! stride when stride is not 0). An `s_load` from memory no wave writes while the kernel runs
+//! (a dispatch's kernarg segment and constant buffers, `lower_program_words`) at an address
+//! known when lowering is the words that memory holds.
 
 use super::error::{RuleError, RuleResult};
 use super::mem::{sext, NEEDS_WAVE};
@@ -71,8 +73,15 @@ pub(super) fn smem(l: &mut Lowerer, c: &Ctx, n: u16, buffer: bool) -> RuleResult
         let a = b.add(base, s64);
         let a = b.addc(a, imm);
         let a = b.andc(a, !3);
+        // read-only memory at a known address: its words (see `lower_program_words`)
+        let known = l.b.known(a);
         (0..n)
             .map(|i| {
+                let folded =
+                    known.and_then(|a| l.read_only_dword(a.wrapping_add(4 * u64::from(i))));
+                if let Some(w) = folded {
+                    return l.b.c32(w);
+                }
                 let addr = l.b.addc(a, 4 * u64::from(i));
                 l.b.push(Expr::Mem {
                     space: Space::Region,

@@ -42,6 +42,10 @@ pub struct Layout {
     /// The EXEC every wave of the dispatch starts with, when it is the same for all (every
     /// workgroup whole and a whole number of waves: all lanes).
     pub exec: Option<u64>,
+    /// `(offset, bytes)` of the region's parts no wave writes while the kernel runs: the
+    /// kernarg segment (read-only under the HSA ABI) and the constant buffers a caller adds.
+    /// The lowering folds the scalar loads from them.
+    pub read_only: Vec<(u32, u32)>,
 }
 
 impl Layout {
@@ -101,6 +105,7 @@ pub fn memory(program: &Program, d: &Dispatch) -> anyhow::Result<(Layout, Vec<u3
         scratch_per_wave,
         total,
         exec: whole.then_some(u64::MAX >> (64 - lanes)),
+        read_only: vec![(KERNARG, kernarg_bytes)],
     };
     let mut bytes = vec![0u8; total as usize];
     let put = |bytes: &mut Vec<u8>, off: u32, v: &[u8]| {

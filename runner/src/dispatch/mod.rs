@@ -255,21 +255,42 @@ pub fn body(program: &Program, extra: &[(u16, u32)]) -> anyhow::Result<(Vec<u32>
     Ok((words, functions))
 }
 
-/// The lowered body of `program` with the prologue of `extra`, and the body's words.
+/// The lowered body of `program` with the prologue of `extra`, and the body's words; `mem`
+/// the region (its read-only parts fold), `group` SGPRs every wave the kernel runs starts
+/// with besides the user SGPRs (a kernel lowered for one workgroup's waves).
 fn lower(
     program: &Program,
     extra: &[(u16, u32)],
     layout: &abi::Layout,
+    mem: &[u32],
+    group: &[(u16, u32)],
 ) -> anyhow::Result<(rdnaprobe_recompiler::ir::Kernel, Vec<u32>)> {
     let (words, functions) = body(program, extra)?;
     // every wave starts with the same user SGPRs (and, where every wave is whole, EXEC): the
     // kernel holds them as constants, and the lowering follows their known bits through the
     // body (the private segment V#, the lanes' addresses under EXEC)
     let user = abi::user_sgprs(program, layout)?;
-    let mut entry: Vec<(u16, u32)> = (0u16..).zip(user).take(16).collect();
+    let mut registers: Vec<(u16, u32)> = (0u16..).zip(user).take(16).collect();
     if let Some(exec) = layout.exec {
-        entry.extend([(EXEC_LO, exec as u32), (EXEC_HI, (exec >> 32) as u32)]);
+        registers.extend([(EXEC_LO, exec as u32), (EXEC_HI, (exec >> 32) as u32)]);
     }
+    for &(c, v) in group {
+        if !registers.iter().any(|&(r, _)| r == c) {
+            registers.push((c, v));
+        }
+    }
+    let read_only: Vec<(u64, &[u32])> = layout
+        .read_only
+        .iter()
+        .filter_map(|&(at, bytes)| {
+            let words = mem.get(at as usize / 4..(at as usize + bytes as usize).div_ceil(4))?;
+            Some((rdnaprobe_recompiler::wave::MEM_BASE + u64::from(at), words))
+        })
+        .collect();
+    let entry = rdnaprobe_recompiler::EntryState {
+        registers: &registers,
+        read_only: &read_only,
+    };
     let kernel = rdnaprobe_recompiler::lower_program_words(
         &words,
         program.mode,
@@ -300,7 +321,13 @@ pub fn run_cpu_in(
     mut mem: Vec<u32>,
 ) -> anyhow::Result<Outcome> {
     let lds = vec![0u32; program.lds_dwords(dispatch.dynamic_lds) as usize];
-    let mut kernels: std::collections::HashMap<Extra, rdnaprobe_recompiler::ir::Kernel> =
+    // an image instruction's lowering needs its T# (docs/dataset-format.md, Images): such a
+    // program is lowered for each workgroup, with the SGPRs its waves share as constants, so
+    // that a T# the program loads from read-only memory (the probe template's wave table)
+    // is known
+    let per_group = rdnaprobe_recompiler::specialises_on_sgprs(&program.text);
+    type Key = (Extra, Option<[u32; 3]>);
+    let mut kernels: std::collections::HashMap<Key, rdnaprobe_recompiler::ir::Kernel> =
         Default::default();
     let mut errors = Vec::new();
     let mut waves = 0;
@@ -313,10 +340,26 @@ pub fn run_cpu_in(
             bail!("the waves of one workgroup need different registers past s15");
         }
         let inputs: Vec<WaveInput> = setups.iter().map(|s| s.input(lds.clone())).collect();
-        if !kernels.contains_key(&extra) {
-            kernels.insert(extra.clone(), lower(program, &extra, &layout)?.0);
+        let key = (extra.clone(), per_group.then_some(group));
+        if !kernels.contains_key(&key) {
+            let shared: Vec<(u16, u32)> = if per_group {
+                (0..16u16)
+                    .filter(|&i| {
+                        setups
+                            .iter()
+                            .all(|s| s.sgprs[i as usize] == setups[0].sgprs[i as usize])
+                    })
+                    .map(|i| (i, setups[0].sgprs[i as usize]))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            kernels.insert(
+                key.clone(),
+                lower(program, &extra, &layout, &mem, &shared)?.0,
+            );
         }
-        let k = &kernels[&extra];
+        let k = &kernels[&key];
         let (outs, after) = rdnaprobe_recompiler::workgroup::run_workgroup(k, &inputs, &lds, &mem);
         mem = after;
         waves += outs.len();
@@ -419,7 +462,7 @@ impl VulkanRun<'_> {
         if let Some(p) = self.pipelines.get(extra) {
             return Ok(*p);
         }
-        let (k, body) = lower(self.program, extra, self.layout)?;
+        let (k, body) = lower(self.program, extra, self.layout, &self.mem, &[])?;
         let (wave, mem_dwords) = (self.program.wave, self.mem.len() as u32);
         let opts = self.exec.spirv_options();
         let (spv, resume) = if self.resumable {

@@ -63,6 +63,8 @@ struct CpuDevice<'a> {
     /// Where the arena starts, in bytes from [`MEM_BASE`]: the end of the dispatch's own part.
     base: u32,
     arena: RefCell<Vec<u8>>,
+    /// The arena's constant buffers (`alloc_constant`: the wave table), `(offset, bytes)`.
+    constant: RefCell<Vec<(usize, usize)>>,
 }
 
 /// The dispatch of `groups` workgroups of `block` lanes, every explicit argument given by value
@@ -105,6 +107,7 @@ impl<'a> CpuDevice<'a> {
             program,
             base: layout.total,
             arena: RefCell::new(Vec::new()),
+            constant: RefCell::new(Vec::new()),
         })
     }
 }
@@ -120,6 +123,12 @@ impl WaveDevice for CpuDevice<'_> {
             return Err(failed("the CPU model's region", "past 4 GiB"));
         }
         Ok(ArenaBuffer { offset, len: bytes })
+    }
+
+    fn alloc_constant(&self, bytes: usize) -> Result<ArenaBuffer> {
+        let b = self.alloc(bytes)?;
+        self.constant.borrow_mut().push((b.offset, b.len));
+        Ok(b)
     }
 
     fn address(&self, buffer: &ArenaBuffer) -> u64 {
@@ -160,6 +169,12 @@ impl WaveDevice for CpuDevice<'_> {
             mem[seg + i] = u32::from_le_bytes(w);
         }
         let arena = self.arena.borrow().clone();
+        // the wave table is read-only while the kernel runs
+        for &(offset, bytes) in self.constant.borrow().iter() {
+            layout
+                .read_only
+                .push((self.base + offset as u32, bytes as u32));
+        }
         layout.total = (self.base as usize + arena.len()).next_multiple_of(BUFFER_ALIGN) as u32;
         mem.resize(layout.total as usize / 4, 0);
         let at = self.base as usize / 4;
