@@ -14,7 +14,7 @@ pub mod wave;
 pub mod workgroup;
 
 pub use lower::{
-    is_lowered, lower, lower_program_words, lower_wave, lower_wave_mem, lower_wave_words,
-    lower_wave_words_mem, lower_wave_words_sgprs, lower_words, specialises_on_sgprs,
-    unlowered_reason, EntryState, LowerError, RuleError, SgprValues,
+    is_lowered, linear_image_bytes, lower, lower_program_words, lower_wave, lower_wave_mem,
+    lower_wave_words, lower_wave_words_mem, lower_wave_words_sgprs, lower_words,
+    specialises_on_sgprs, unlowered_reason, EntryState, LowerError, RuleError, SgprValues,
 };

@@ -275,6 +275,8 @@ const SAMPLES: &[&str] = &[
     "image_gather4_c_b_o",
     "image_gather4_c_b_cl",
     "image_gather4_c_b_cl_o",
+    // the horizontal gather of image_gather4h_pck's window
+    "image_gather4h",
 ];
 
 /// Whether the probe of `mnemonic` may be refused for `reason` although it lowers.

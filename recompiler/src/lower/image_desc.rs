@@ -266,6 +266,18 @@ impl Tsharp {
     }
 }
 
+/// The bytes a linear T# addresses from its base (every level of every slice: layers, cube
+/// faces or 3D depth slices), or why it does not decode.
+pub fn linear_image_bytes(w: &[u32; 8]) -> Result<u64, String> {
+    let t = Tsharp::decode(w).map_err(|e| e.to_string())?;
+    let slices = match t.ty {
+        ImgType::D3 => t.levels[0].depth,
+        ty if ty.layered() => t.last_array + 1,
+        _ => 1,
+    };
+    Ok(t.slice_bytes * u64::from(slices))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -109,6 +109,7 @@ use crate::ir::Kernel;
 use control::Flow;
 use dispatch::Rule;
 pub use error::RuleError;
+pub use image_desc::linear_image_bytes;
 use operands::Ctx;
 use rdnaprobe_isa::{
     decode_stream, DecodeError, Decoded, Encoding, FloatMode, Instruction, Opcode, Target, Wave,

@@ -304,7 +304,7 @@ fn count_lines(path: &Path) -> u64 {
     n
 }
 
-fn replay_to_file(
+pub(crate) fn replay_to_file(
     inputs: &[PathBuf],
     out: &Path,
     backend: &mut dyn Backend,

@@ -50,6 +50,9 @@ pub fn load(path: &std::path::Path) -> anyhow::Result<Sweep> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let sweep = load(&args.spec)?;
+    if sweep.spec.image.is_some() {
+        return run_image(&args, &sweep);
+    }
     if args.dry_run {
         note!("{}: {}", sweep.spec.name, sweep.describe());
         return Ok(ExitCode::SUCCESS);
@@ -64,6 +67,68 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         chunk: args.chunk,
     };
     let tally = exec::run(&sweep, backend.as_mut(), &args.output, &opts)?;
+    note!("{}: {}", args.output.display(), tally.summary(None));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// An image sweep (`sweep::image`): its wave rows are written to `OUT.inputs.csv` (with a
+/// manifest naming the spec), then replayed on the backend into OUT as `replay` does; OUT's
+/// manifest records the spec too.
+fn run_image(args: &Args, sweep: &Sweep) -> anyhow::Result<ExitCode> {
+    let total = crate::sweep::image::total_rows(sweep);
+    if args.dry_run {
+        note!(
+            "{}: {total} rows ({} lanes x the image variants): {}",
+            sweep.spec.name,
+            sweep.total_rows(),
+            sweep.describe()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.shard.is_some() || args.resume {
+        anyhow::bail!(
+            "{}: an image sweep runs whole (--shard and --resume are for lane sweeps); it is \
+             small enough to run again",
+            args.spec.display()
+        );
+    }
+    super::check_output_file(&args.output)?;
+    let ds = crate::sweep::image::dataset(sweep, &|asm: &str| {
+        rdnaprobe_isa::assemble(asm).map_err(|e| anyhow::anyhow!("{e}"))
+    })
+    .with_context(|| format!("{}", args.spec.display()))?;
+    let inputs = args.output.with_extension("inputs.csv");
+    rdnaprobe_dataset::write_dataset(&inputs, &ds)?;
+    let json = exec::sweep_json(sweep, None, 0..total);
+    let generator = format!("rdnaprobe image sweep {}", sweep.spec.name);
+    let mut m = rdnaprobe_dataset::Manifest::new_v1(
+        &inputs,
+        rdnaprobe_dataset::ManifestProducer {
+            backend: "none: inputs only".into(),
+            rdnaprobe_version: env!("CARGO_PKG_VERSION").into(),
+            git_commit: rdnaprobe_dataset::git_commit(),
+            ..Default::default()
+        },
+        ds.rows.len() as u64,
+        rdnaprobe_dataset::sha256_file(&inputs)?,
+    );
+    m.generator.clone_from(&generator);
+    m.sweep = Some(json.clone());
+    m.write(&rdnaprobe_dataset::manifest_path(&inputs))?;
+    let mut backend = crate::backend::open(&args.backend)?;
+    super::allow_hazards(backend.as_mut(), args.allow_hazards);
+    let tally = super::replay::replay_to_file(
+        std::slice::from_ref(&inputs),
+        &args.output,
+        backend.as_mut(),
+        &args.backend,
+        args.chunk.max(1) as usize,
+    )?;
+    let path = rdnaprobe_dataset::manifest_path(&args.output);
+    let mut m = rdnaprobe_dataset::Manifest::read(&path)?;
+    m.generator = format!("{generator}, replayed on {}", args.backend);
+    m.sweep = Some(json);
+    m.write(&path)?;
     note!("{}: {}", args.output.display(), tally.summary(None));
     Ok(ExitCode::SUCCESS)
 }

@@ -3,4 +3,5 @@
 //! are [`crate::batch`]'s and [`crate::progress`]'s, shared with `replay`.
 
 pub mod exec;
+pub mod image;
 pub mod spec;

@@ -33,6 +33,9 @@ pub struct SpecFile {
     pub inputs: BTreeMap<String, InputSpec>,
     #[serde(default)]
     pub modes: ModeLists,
+    /// An image sweep: waves with a T#, an S# and texels (`super::image`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<super::image::ImageSpec>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -161,7 +164,19 @@ impl Sweep {
                 (words, text)
             }
             (None, Some(a)) => {
-                let words = assemble(a).with_context(|| format!("body.asm `{a}`"))?;
+                // an image sweep's body names `{op}`, `{dmask}` and `{vdata}`: checked with
+                // the first op and DMASK 0x1 here, each variant assembled by `super::image`
+                let first = match &spec.image {
+                    Some(img) => {
+                        let mut t = a.clone();
+                        if let Some(op) = img.ops.first() {
+                            t = t.replace("{op}", op);
+                        }
+                        t.replace("{dmask}", "0x1").replace("{vdata}", "v10")
+                    }
+                    None => a.clone(),
+                };
+                let words = assemble(&first).with_context(|| format!("body.asm `{a}`"))?;
                 (
                     words,
                     a.lines()
