@@ -1,7 +1,8 @@
 //! The image sweep specs of datasets/specs/images (docs/sweeps.md, "Image sweeps"): each one
 //! makes the row count it is documented to make (`--dry-run` and the written dataset), the
 //! rows the model runs and those it refuses (with the reason, for the hardware to measure),
-//! the same inputs on every run, and on lavapipe the same outputs as on cpu; a bad `[image]`
+//! the same inputs on every run, and on lavapipe and through the hip backend's wave template
+//! on the CPU model the same outputs as on cpu; a bad `[image]`
 //! field is an error naming it, exit code 2.
 
 mod common;
@@ -88,15 +89,23 @@ fn every_image_spec_makes_its_rows_and_the_model_runs_or_refuses_each() {
 }
 
 #[test]
-fn the_inputs_are_the_same_on_every_run_and_lavapipe_computes_what_cpu_does() {
+fn the_inputs_are_the_same_on_every_run_and_each_backend_computes_what_cpu_does() {
     let dir = common::scratch_dir("image-sweeps-backends");
     for stem in ["gather4h_pck_dmask", "sample_unnorm_offsets"] {
         let mut outputs = Vec::new();
-        for backend in common::cpu_and_lavapipe() {
+        // and the hip backend's wave template around each body, run on the CPU model
+        // (docs/dispatch.md, hip-template-cpu), where comgr is there
+        let mut backends = common::cpu_and_lavapipe();
+        backends.push("hip-template-cpu:gfx1035");
+        for backend in backends {
             let out = dir
                 .join(format!("{stem}-{}", backend.replace(':', "-")))
                 .with_extension("csv");
             let o = sweep(&spec(stem), backend, &out);
+            if backend.starts_with("hip") && stderr(&o).contains("backend unavailable") {
+                eprintln!("skipped {backend}: {}", stderr(&o).trim());
+                continue;
+            }
             assert!(o.status.success(), "{stem} {backend}: {}", stderr(&o));
             outputs.push(out);
         }
@@ -113,6 +122,8 @@ fn the_inputs_are_the_same_on_every_run_and_lavapipe_computes_what_cpu_does() {
             assert_eq!(ds.rows.len(), sets[0].rows.len());
             for (i, (a, b)) in sets[0].rows.iter().zip(&ds.rows).enumerate() {
                 assert_eq!(a.outputs, b.outputs, "{stem} row {i}");
+                // the region after the body (`mem_out`), the last extra column
+                assert_eq!(a.extra.last(), b.extra.last(), "{stem} row {i} mem_out");
             }
         }
     }
