@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs in the repository on a machine with an NVIDIA GPU: every image sweep spec of
+# datasets/specs/images (docs/sweeps.md, "Image sweeps") on vulkan:nvidia and on cpu, and the
+# rows whose outputs (out0..out15, the region after the body, the status) differ. Paths come
+# from the environment (scripts/device/common.sh), e.g.
+#   RDNAPROBE_BIN=.dev/rdnaprobe RDNAPROBE_DEBS=.gl OUT=/tmp/out scripts/device/h200-image-sweeps.sh
+set -uo pipefail
+source "$(dirname "$0")/common.sh"
+work=$(mktemp -d)
+for spec in datasets/specs/images/*.toml; do
+    name=$(basename "$spec" .toml)
+    for b in cpu vulkan:nvidia; do
+        s=$(date +%s%N)
+        "$bin" sweep "$spec" --backend "$b" -o "$work/$name-${b#vulkan:}.csv" 2>>"$work/log"
+        e=$(date +%s%N)
+        echo "$name $b rc=$? $(( (e - s) / 1000000 )) ms" >> "$out/times.txt"
+    done
+    python3 - "$work/$name-cpu.csv" "$work/$name-nvidia.csv" "$name" <<'PY' | tee -a "$out/summary.txt"
+import csv, sys
+a, b = (list(csv.DictReader(open(p))) for p in sys.argv[1:3])
+cols = [c for c in a[0] if c.startswith("out") or c in ("mem_out", "status")]
+bad = [i for i, (r, s) in enumerate(zip(a, b)) if any(r[c] != s[c] for c in cols)]
+ok = sum(r["status"] == "ok" for r in b)
+print(f"image sweep {sys.argv[3]}: {len(a)} rows ({ok} ok on nvidia), {len(bad)} differ nvidia vs cpu {bad[:5]}")
+PY
+done
+cp "$work/log" "$out/log.txt"
