@@ -450,6 +450,22 @@ def floor_f32(q):
     return math.floor(r)
 
 
+def gather_window(img, u, v):
+    """The addresses of the horizontal gathers' four texels at the f32 coordinates (u, v):
+    columns floor(f32(f32(u * W) - 0.5)) + {-1, 0, 1, 2} clamped into the width, row
+    floor(f32(v * H)) (negative: row 0), level BASE_LEVEL; None for a row at or past the
+    height."""
+    w, h, _ = img.size(img.base_level)
+    fu, fv = fval(u), fval(v)
+    pu = 0 if fu is None else (fu * w if fu not in (math.inf, -math.inf) else fu)
+    pu = pu if pu in (math.inf, -math.inf) else fval(f32(pu))
+    anchor = floor_f32(pu - Fraction(1, 2)) if pu not in (math.inf, -math.inf) else floor_f32(pu)
+    pv = 0 if fv is None else (fv * h if fv not in (math.inf, -math.inf) else fv)
+    row = max(floor_f32(pv), 0)
+    return [None if row >= h else img.addr(min(max(anchor + k - 1, 0), w - 1), row, 0, img.base_level)
+            for k in range(4)]
+
+
 def gather4h_pck(img, u, v, dmask):
     """image_gather4h_pck at the f32 coordinates (u, v): columns floor(f32(f32(u * W) - 0.5))
     + {-1, 0, 1, 2} clamped into the width, row floor(f32(v * H)) (negative: row 0; at or past
@@ -460,18 +476,9 @@ def gather4h_pck(img, u, v, dmask):
     bits = [i for i in range(4) if dmask >> i & 1]
     if bpe > 4:
         return [0] * len(bits)
-    w, h, _ = img.size(img.base_level)
-    fu, fv = fval(u), fval(v)
-    pu = 0 if fu is None else (fu * w if fu not in (math.inf, -math.inf) else fu)
-    pu = pu if pu in (math.inf, -math.inf) else fval(f32(pu))
-    anchor = floor_f32(pu - Fraction(1, 2)) if pu not in (math.inf, -math.inf) else floor_f32(pu)
-    pv = 0 if fv is None else (fv * h if fv not in (math.inf, -math.inf) else fv)
-    row = floor_f32(pv)
-    row = max(row, 0)
     stream = 0
-    for k in range(4):
-        col = min(max(anchor + k - 1, 0), w - 1)
-        t = 0 if row >= h else img.region.get(img.addr(col, row, 0, img.base_level), bpe)
+    for k, at in enumerate(gather_window(img, u, v)):
+        t = 0 if at is None else img.region.get(at, bpe)
         stream |= t << (8 * bpe * k)
     words = [stream >> (32 * i) & 0xffffffff for i in range(bpe)]
     return [words[i] if i < len(words) else 0 for i in bits]
@@ -483,22 +490,8 @@ def gather4h(img, u, v, dmask):
     height), texel k in VGPR k."""
     bpe = FORMATS[img.fmt][0]
     k = dmask.bit_length() - 1
-    w, h, _ = img.size(img.base_level)
-    fu, fv = fval(u), fval(v)
-    pu = 0 if fu is None else (fu * w if fu not in (math.inf, -math.inf) else fu)
-    pu = pu if pu in (math.inf, -math.inf) else fval(f32(pu))
-    anchor = floor_f32(pu - Fraction(1, 2)) if pu not in (math.inf, -math.inf) else floor_f32(pu)
-    pv = 0 if fv is None else (fv * h if fv not in (math.inf, -math.inf) else fv)
-    row = max(floor_f32(pv), 0)
-    out = []
-    for j in range(4):
-        col = min(max(anchor + j - 1, 0), w - 1)
-        if row >= h:
-            out.append(0)
-            continue
-        raw = img.region.get(img.addr(col, row, 0, img.base_level), bpe)
-        out.append(load_conv(img.fmt, k, texel_comps(img, raw)[k]))
-    return out
+    return [0 if at is None else load_conv(img.fmt, k, texel_comps(img, img.region.get(at, bpe))[k])
+            for at in gather_window(img, u, v)]
 
 
 # ---- sampling at LOD 0 (image_sample_lz, image_gather4_lz; docs/dataset-format.md, Images) ----

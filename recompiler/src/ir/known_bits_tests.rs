@@ -41,9 +41,34 @@ fn concrete(op: IntBin, a: u64, b: u64) -> u64 {
     })
 }
 
+/// Checks `e` (operands handles 0 and 1, result of type `ty`) over every pair of patterns:
+/// every value `concrete` gives for values the patterns allow agrees with the known bits, and
+/// two constants give a constant.
+fn check_pairs(e: &Expr, ty: Ty, concrete: impl Fn(u64, u64) -> u64) {
+    let pats = patterns();
+    for (pa, va) in &pats {
+        for (pb, vb) in &pats {
+            let of = |h: Handle| Some(if h == Handle(0) { *pa } else { *pb });
+            let r = eval(e, ty, &of, &|_| None).expect("operands known");
+            assert_eq!(r.zero & r.one, 0, "{e:?} {pa:?} {pb:?}");
+            for &a in va {
+                for &b in vb {
+                    let v = concrete(a, b);
+                    assert!(
+                        v & r.zero == 0 && v & r.one == r.one,
+                        "{e:?}: {a:#x}, {b:#x} = {v:#x} against {r:x?} ({pa:x?}, {pb:x?})"
+                    );
+                }
+            }
+            if let (Some(a), Some(b)) = (pa.value(), pb.value()) {
+                assert_eq!(r.value(), Some(concrete(a, b)), "{e:?} of constants");
+            }
+        }
+    }
+}
+
 #[test]
 fn every_value_the_operands_allow_agrees_with_the_result() {
-    let pats = patterns();
     for op in [
         IntBin::Add,
         IntBin::Sub,
@@ -58,49 +83,21 @@ fn every_value_the_operands_allow_agrees_with_the_result() {
             a: Handle(0),
             b: Handle(1),
         };
-        for (pa, va) in &pats {
-            for (pb, vb) in &pats {
-                let of = |h: Handle| Some(if h == Handle(0) { *pa } else { *pb });
-                let r = eval(&e, Ty::U32, &of, &|_| None).expect("operands known");
-                assert_eq!(r.zero & r.one, 0, "{op:?} {pa:?} {pb:?}");
-                for &a in va {
-                    for &b in vb {
-                        let v = concrete(op, a, b);
-                        assert!(
-                            v & r.zero == 0 && v & r.one == r.one,
-                            "{op:?}: {a:#x}, {b:#x} = {v:#x} against {r:x?} ({pa:x?}, {pb:x?})"
-                        );
-                    }
-                }
-                if let (Some(a), Some(b)) = (pa.value(), pb.value()) {
-                    assert_eq!(r.value(), Some(concrete(op, a, b)), "{op:?} of constants");
-                }
-            }
-        }
+        check_pairs(&e, Ty::U32, |a, b| concrete(op, a, b));
     }
 }
 
 #[test]
 fn equality_is_decided_by_a_bit_known_to_differ_or_by_two_values() {
-    let pats = patterns();
     for op in [IntCmp::Eq, IntCmp::Ne] {
         let e = Expr::IntCmp {
             op,
             a: Handle(0),
             b: Handle(1),
         };
-        for (pa, va) in &pats {
-            for (pb, vb) in &pats {
-                let of = |h: Handle| Some(if h == Handle(0) { *pa } else { *pb });
-                let r = eval(&e, Ty::Bool, &of, &|_| None).unwrap();
-                for &a in va {
-                    for &b in vb {
-                        let v = u64::from((a == b) == (op == IntCmp::Eq));
-                        assert!(v & r.zero == 0 && v & r.one == r.one, "{op:?} {a} {b}");
-                    }
-                }
-            }
-        }
+        check_pairs(&e, Ty::Bool, |a, b| {
+            u64::from((a == b) == (op == IntCmp::Eq))
+        });
     }
     // EXEC all ones: whatever the lane, its bit is set (lane_bit's shift by an unknown amount)
     let all = Bits::constant(Ty::U32, u64::from(u32::MAX));
