@@ -136,6 +136,17 @@ fn body_dir(output: &std::path::Path, index: usize, count: usize, text: &str) ->
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bodies = bodies(&args)?;
+    // what every body shares, parsed once: a bad --input, --modes, --backend or --reference
+    // stops the command before the first body runs
+    let shared = Shared {
+        inputs: spec::Inputs::parse(&args.inputs)?,
+        modes: spec::parse_modes(&args.modes)?,
+        candidate: Engine::parse(&args.backend)?,
+        reference: match args.reference.as_str() {
+            "none" => None,
+            r => Some(Engine::parse(r)?),
+        },
+    };
     let mut code = ExitCode::SUCCESS;
     for (i, words) in bodies.iter().enumerate() {
         let text = body_text(words, args.gfx.gfx, args.wave.wave)?;
@@ -161,7 +172,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             resume &= journal;
         }
-        if run_body(&args, resume, words.clone(), text, &dir)? != ExitCode::SUCCESS {
+        if run_body(&args, &shared, resume, words.clone(), text, &dir)? != ExitCode::SUCCESS {
             code = ExitCode::from(1);
         }
     }
@@ -178,9 +189,18 @@ fn finished_with_mismatches(manifest: &std::path::Path) -> anyhow::Result<bool> 
     Ok(m["mismatches"]["total"].as_u64().unwrap_or(0) > 0)
 }
 
+/// The parts of a run every body of the command shares.
+struct Shared {
+    inputs: spec::Inputs,
+    modes: Vec<rdnaprobe_isa::FloatMode>,
+    candidate: Engine,
+    reference: Option<Engine>,
+}
+
 /// One body's streaming run into `output`.
 fn run_body(
     args: &Args,
+    shared: &Shared,
     resume: bool,
     words: Vec<u32>,
     instruction: String,
@@ -191,19 +211,15 @@ fn run_body(
     let plan = Plan {
         instruction,
         words,
-        inputs: spec::Inputs::parse(&args.inputs)?,
-        modes: spec::parse_modes(&args.modes)?,
+        inputs: shared.inputs.clone(),
+        modes: shared.modes.clone(),
         wave,
         gfx,
         chunk_rows: Plan::round_chunk(args.chunk),
         max_mismatches: args.max_mismatches,
         ulp_k: args.ulp.ulp_k,
     };
-    let candidate = Engine::parse(&args.backend)?;
-    let reference = match args.reference.as_str() {
-        "none" => None,
-        r => Some(Engine::parse(r)?),
-    };
+    let (candidate, reference) = (shared.candidate.clone(), shared.reference.clone());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
