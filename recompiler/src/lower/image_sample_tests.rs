@@ -99,7 +99,7 @@ fn what_the_model_does_not_know_is_refused_with_the_reason() {
 /// and the square of entry r is entry 2r's neighbour (2^(2r/128)) to an ulp or two.
 #[test]
 fn the_bias_edges_are_the_powers_of_two_to_the_128ths() {
-    use super::image_sample::EXP2_128THS;
+    use super::image_lod::EXP2_128THS;
     let t: Vec<f64> = EXP2_128THS.iter().map(|&b| f64::from_bits(b)).collect();
     assert_eq!(t[0], 1.0);
     for r in 0..128 {

@@ -55,6 +55,7 @@ mod image_format;
 mod image_group;
 #[cfg(test)]
 mod image_group_tests;
+mod image_lod;
 mod image_sample;
 #[cfg(test)]
 mod image_sample_tests;
