@@ -150,6 +150,11 @@ fn a_bad_image_field_is_an_error_that_names_it() {
             "image.formats 999",
         ),
         ("size = [5, 3]", "size = [5, 0]", "image.size"),
+        (
+            "in2 = { values = [\"0x3fc00000\"], type = \"f32\" }",
+            "in2 = { range = [0, 4294967295] }",
+            "more than the 4194304 rows one dataset holds",
+        ),
     ] {
         assert!(text.contains(from), "{from}");
         let bad = dir.join("bad.toml");

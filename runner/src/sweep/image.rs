@@ -278,6 +278,13 @@ pub fn dataset(
     if image.formats.is_empty() {
         bail!("image.formats is empty");
     }
+    let total = total_rows(sweep);
+    if total > MAX_ROWS {
+        bail!(
+            "the image sweep makes {total} rows, more than the {MAX_ROWS} rows one dataset holds \
+             (every wave carries its texels): split the spec"
+        );
+    }
     let samplers = if image.sampler.is_empty() {
         vec![SamplerSpec::default()]
     } else {
@@ -382,6 +389,10 @@ pub fn dataset(
     })
 }
 
+/// The most rows an image sweep makes: its dataset is built in memory, and every wave carries
+/// its texels.
+pub const MAX_ROWS: u64 = 1 << 22;
+
 /// The rows [`dataset`] makes, without making them.
 pub fn total_rows(sweep: &Sweep) -> u64 {
     let Some(image) = &sweep.spec.image else {
@@ -389,5 +400,7 @@ pub fn total_rows(sweep: &Sweep) -> u64 {
     };
     let bodies = image.ops.len().max(1) * image.dmask.len().max(1);
     let samplers = image.sampler.len().max(1);
-    sweep.total_rows() * (image.formats.len() * bodies * samplers) as u64
+    sweep
+        .total_rows()
+        .saturating_mul((image.formats.len() * bodies * samplers) as u64)
 }
