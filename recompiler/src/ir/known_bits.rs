@@ -1,5 +1,5 @@
 //! Known bits of a kernel's integer values: which bits of a value are the same on every run,
-//! whatever the inputs, and what they are. [`Kernel::known_bits`] walks the expressions in
+//! whatever the inputs, and what they are. [`Kernel::bits_in`] walks a block's expressions in
 //! order (an operand always comes first) with the block variables' bits given;
 //! [`Kernel::entry_bits`] finds the bits each block variable holds whenever a block begins,
 //! by forward data flow over the blocks (every variable is 0 before the first block; a block's
@@ -56,6 +56,22 @@ impl Bits {
     pub fn is_one(self, i: u32) -> bool {
         self.one >> i & 1 == 1
     }
+
+    /// The bits of `self & o`.
+    fn and(self, o: Bits) -> Bits {
+        Bits {
+            zero: self.zero | o.zero,
+            one: self.one & o.one,
+        }
+    }
+
+    /// The bits of `self | o`.
+    fn or(self, o: Bits) -> Bits {
+        Bits {
+            zero: self.zero & o.zero,
+            one: self.one | o.one,
+        }
+    }
 }
 
 fn width_mask(ty: Ty) -> u64 {
@@ -85,29 +101,18 @@ fn add(a: Bits, b: Bits, carry: u64, mask: u64) -> Bits {
     }
 }
 
-/// The known bits of expression `e` of type `ty`, its operands' from `of`; `None`: an operand
-/// has no value yet (a variable not yet stored in the fixed point's first rounds).
-fn eval(
-    e: &Expr,
-    ty: Ty,
-    of: &dyn Fn(Handle) -> Option<Bits>,
-    var: &dyn Fn(u16) -> Option<Bits>,
-) -> Option<Bits> {
+/// The known bits of expression `e` of type `ty`, its operands' from `of` and the block
+/// variables' from `var`.
+fn eval(e: &Expr, ty: Ty, of: &dyn Fn(Handle) -> Bits, var: &dyn Fn(u16) -> Bits) -> Bits {
     let mask = width_mask(ty);
-    Some(match *e {
+    match *e {
         Expr::Const { ty, bits } => Bits::constant(ty, bits),
-        Expr::Var(id) => return var(id),
+        Expr::Var(id) => var(id),
         Expr::IntBin { op, a, b } => {
-            let (x, y) = (of(a)?, of(b)?);
+            let (x, y) = (of(a), of(b));
             match op {
-                IntBin::And => Bits {
-                    zero: x.zero | y.zero,
-                    one: x.one & y.one,
-                },
-                IntBin::Or => Bits {
-                    zero: x.zero & y.zero,
-                    one: x.one | y.one,
-                },
+                IntBin::And => x.and(y),
+                IntBin::Or => x.or(y),
                 IntBin::Xor => Bits {
                     zero: (x.zero & y.zero) | (x.one & y.one),
                     one: (x.zero & y.one) | (x.one & y.zero),
@@ -148,7 +153,7 @@ fn eval(
             }
         }
         Expr::IntCmp { op, a, b } if matches!(op, IntCmp::Eq | IntCmp::Ne) => {
-            let (x, y) = (of(a)?, of(b)?);
+            let (x, y) = (of(a), of(b));
             // a bit known to differ decides it; so do two known values
             let differ = (x.one & y.zero) | (x.zero & y.one) != 0;
             let equal = match (x.value(), y.value()) {
@@ -161,37 +166,25 @@ fn eval(
                 None => Bits::unknown(Ty::Bool),
             }
         }
-        Expr::BoolAnd(a, b) => {
-            let (x, y) = (of(a)?, of(b)?);
-            Bits {
-                zero: x.zero | y.zero,
-                one: x.one & y.one,
-            }
-        }
-        Expr::BoolOr(a, b) => {
-            let (x, y) = (of(a)?, of(b)?);
-            Bits {
-                zero: x.zero & y.zero,
-                one: x.one | y.one,
-            }
-        }
+        Expr::BoolAnd(a, b) => of(a).and(of(b)),
+        Expr::BoolOr(a, b) => of(a).or(of(b)),
         Expr::BoolNot(a) => {
-            let x = of(a)?;
+            let x = of(a);
             Bits {
                 zero: !1 | x.one,
                 one: x.zero & 1,
             }
         }
         Expr::Select { cond, a, b } => {
-            let c = of(cond)?;
+            let c = of(cond);
             match c.value() {
-                Some(0) => of(b)?,
-                Some(_) => of(a)?,
-                None => of(a)?.meet(of(b)?),
+                Some(0) => of(b),
+                Some(_) => of(a),
+                None => of(a).meet(of(b)),
             }
         }
         Expr::Convert { op, a, .. } => {
-            let x = of(a)?;
+            let x = of(a);
             match op {
                 Convert::ZextU32 | Convert::BoolToU32 | Convert::Bitcast => x,
                 Convert::TruncU64 => Bits {
@@ -202,33 +195,35 @@ fn eval(
             }
         }
         Expr::Pack64 { lo, hi } => {
-            let (l, h) = (of(lo)?, of(hi)?);
+            let (l, h) = (of(lo), of(hi));
             Bits {
                 zero: (l.zero & 0xffff_ffff) | h.zero << 32,
                 one: l.one | h.one << 32,
             }
         }
         _ => Bits::unknown(ty),
-    })
+    }
 }
 
 impl Kernel {
-    /// The known bits of every expression, the block variables' from `vars` (a variable it
-    /// does not name is unconstrained); `None` where an operand's variable is `None` there.
-    pub fn known_bits(&self, vars: &HashMap<u16, Option<Bits>>) -> Vec<Option<Bits>> {
-        self.bits_of(0..self.exprs.len() as u32, vars)
+    /// The bits of expression `h` as an operand from outside the expressions evaluated: a
+    /// constant's, or nothing but the width (an input; validation keeps other values in
+    /// their block).
+    pub fn leaf_bits(&self, h: Handle) -> Bits {
+        match *self.expr(h) {
+            Expr::Const { ty, bits } => Bits::constant(ty, bits),
+            _ => Bits::unknown(self.ty(h)),
+        }
     }
 
-    /// [`Self::known_bits`] of the expressions in `range`; an operand outside it is a leaf
-    /// (a constant, or an input: unconstrained).
-    fn bits_of(
-        &self,
-        range: std::ops::Range<u32>,
-        vars: &HashMap<u16, Option<Bits>>,
-    ) -> Vec<Option<Bits>> {
+    /// The known bits of the expressions in `range` (a block's, or the whole kernel's), the
+    /// block variables' from `vars` (a variable it does not name is unconstrained); an
+    /// operand outside the range is a leaf ([`Self::leaf_bits`]).
+    pub fn bits_in(&self, range: std::ops::Range<u32>, vars: &HashMap<u16, Bits>) -> Vec<Bits> {
         let start = range.start as usize;
-        let mut out: Vec<Option<Bits>> = Vec::with_capacity(range.len());
+        let mut out: Vec<Bits> = Vec::with_capacity(range.len());
         let mut types: Vec<Ty> = Vec::with_capacity(range.len());
+        let var = |id: u16| vars.get(&id).copied().unwrap_or(Bits::unknown(Ty::U32));
         for i in range {
             let e = &self.exprs[i as usize];
             let done = types.len();
@@ -244,17 +239,7 @@ impl Kernel {
                 _ => self.ty(Handle(i)),
             };
             types.push(ty);
-            let var = |id: u16| match vars.get(&id) {
-                Some(b) => *b,
-                None => Some(Bits::unknown(Ty::U32)),
-            };
-            let of = |h: Handle| match local(h) {
-                Some(j) => out[j],
-                None => Some(match *self.expr(h) {
-                    Expr::Const { ty, bits } => Bits::constant(ty, bits),
-                    _ => Bits::unknown(self.ty(h)),
-                }),
-            };
+            let of = |h: Handle| local(h).map_or_else(|| self.leaf_bits(h), |j| out[j]);
             let b = eval(e, ty, &of, &var);
             out.push(b);
         }
@@ -262,39 +247,30 @@ impl Kernel {
     }
 
     /// The known bits of every expression where it is evaluated: in its block, with the
-    /// variables' bits when the block begins ([`Self::entry_bits`]); unconstrained for an
-    /// expression of no block but a constant.
+    /// variables' bits when the block begins ([`Self::entry_bits`]); a leaf's for an
+    /// expression of no block.
     pub fn expr_bits(&self) -> Vec<Bits> {
-        let unknown = |k: &Kernel, i: usize| match *k.expr(Handle(i as u32)) {
-            Expr::Const { ty, bits } => Bits::constant(ty, bits),
-            _ => Bits::unknown(k.ty(Handle(i as u32))),
-        };
         if self.blocks.is_empty() {
-            let bits = self.known_bits(&HashMap::new());
-            return bits
-                .into_iter()
-                .enumerate()
-                .map(|(i, b)| b.unwrap_or_else(|| unknown(self, i)))
-                .collect();
+            return self.bits_in(0..self.exprs.len() as u32, &HashMap::new());
         }
-        let mut out: Vec<Option<Bits>> = vec![None; self.exprs.len()];
+        let mut out: Vec<Bits> = (0..self.exprs.len() as u32)
+            .map(|i| self.leaf_bits(Handle(i)))
+            .collect();
         for (b, vars) in self.blocks.iter().zip(self.entry_bits()) {
-            let vars = vars.into_iter().map(|(id, b)| (id, Some(b))).collect();
             let start = b.exprs.start as usize;
-            for (j, x) in self.bits_of(b.exprs.clone(), &vars).into_iter().enumerate() {
-                out[start + j] = x;
-            }
+            let bits = self.bits_in(b.exprs.clone(), &vars);
+            out[start..start + bits.len()].copy_from_slice(&bits);
         }
-        out.into_iter()
-            .enumerate()
-            .map(|(i, b)| b.unwrap_or_else(|| unknown(self, i)))
-            .collect()
+        out
     }
 
     /// The bits of each block variable whenever each block begins (a variable a map does not
     /// name is unconstrained there, and a block no path reaches has an empty map).
     pub fn entry_bits(&self) -> Vec<HashMap<u16, Bits>> {
         let n = self.blocks.len();
+        if n == 0 {
+            return Vec::new();
+        }
         let mut ids: Vec<u16> = self
             .blocks
             .iter()
@@ -306,14 +282,11 @@ impl Kernel {
             .collect();
         ids.sort_unstable();
         ids.dedup();
-        // None: no path reaches the block yet
-        let mut entry: Vec<Option<HashMap<u16, Option<Bits>>>> = vec![None; n];
-        if n == 0 {
-            return Vec::new();
-        }
+        // None: no path reaches the block yet; every variable is 0 before the first block
+        let mut entry: Vec<Option<HashMap<u16, Bits>>> = vec![None; n];
         entry[0] = Some(
             ids.iter()
-                .map(|&id| (id, Some(Bits::constant(Ty::U32, 0))))
+                .map(|&id| (id, Bits::constant(Ty::U32, 0)))
                 .collect(),
         );
         let mut work = vec![0usize];
@@ -328,18 +301,16 @@ impl Kernel {
             let Some(vars) = entry[bi].clone() else {
                 continue;
             };
-            let bits = self.bits_of(b.exprs.clone(), &vars);
+            let bits = self.bits_in(b.exprs.clone(), &vars);
             let start = b.exprs.start as usize;
             let mut exit = vars;
             for &(id, h) in &b.stores {
-                let v = match h.index().checked_sub(start).and_then(|j| bits.get(j)) {
-                    Some(&v) => v,
-                    None => match *self.expr(h) {
-                        Expr::Const { ty, bits } => Some(Bits::constant(ty, bits)),
-                        _ => Some(Bits::unknown(self.ty(h))),
-                    },
-                };
-                exit.insert(id, v.or(Some(Bits::unknown(Ty::U32))));
+                let v = h
+                    .index()
+                    .checked_sub(start)
+                    .and_then(|j| bits.get(j).copied())
+                    .unwrap_or_else(|| self.leaf_bits(h));
+                exit.insert(id, v);
             }
             let next: Vec<u32> = match b.term {
                 Terminator::Jump(t) => vec![t],
@@ -351,12 +322,8 @@ impl Kernel {
                     Some(old) => old
                         .iter()
                         .map(|(&id, &o)| {
-                            let x = exit.get(&id).copied().flatten();
-                            let m = match (o, x) {
-                                (Some(a), Some(b)) => Some(a.meet(b)),
-                                _ => Some(Bits::unknown(Ty::U32)),
-                            };
-                            (id, m)
+                            let x = exit.get(&id).copied();
+                            (id, x.map_or(Bits::unknown(Ty::U32), |x| o.meet(x)))
                         })
                         .collect(),
                 };
@@ -366,15 +333,7 @@ impl Kernel {
                 }
             }
         }
-        entry
-            .into_iter()
-            .map(|e| {
-                e.unwrap_or_default()
-                    .into_iter()
-                    .filter_map(|(id, b)| Some((id, b?)))
-                    .collect()
-            })
-            .collect()
+        entry.into_iter().map(Option::unwrap_or_default).collect()
     }
 }
 

@@ -347,11 +347,9 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
             l.vgpr.clear();
             l.sgpr.clear();
         }
-        l.var_bits = l.entry_bits.get(bi).map_or_else(Default::default, |m| {
-            m.iter().map(|(&id, &b)| (id, Some(b))).collect()
-        });
         // Block 0 also holds the contract's setup (inputs, s_in, EXEC).
         let first = if bi == 0 { 0 } else { l.b.k.exprs.len() as u32 };
+        l.block = Some((bi, first));
         let mut term = Terminator::Jump(block_at(end));
         let mut barrier = false;
         let mut target = Vec::new();
@@ -408,7 +406,7 @@ pub(super) fn lower_cfg(mut l: Lowerer, body: &[Decoded]) -> Result<Kernel, Lowe
             barrier,
         });
     }
-    l.var_bits.clear();
+    l.block = None;
     if indirect {
         let targets: Vec<(usize, u32)> = chained
             .iter()

@@ -8,19 +8,14 @@ use super::*;
 use crate::wave::{run_wave_mem, sgprs_in, WaveInput, WaveOutput};
 use rdnaprobe_isa::assemble;
 
-/// [`run`] of `text` with the last instruction's DMASK set to `dmask` (the assembler takes
-/// one DMASK bit for a gather; the hardware reads a multi-bit one for image_gather4h_pck).
-fn run_dmask(
-    text: &str,
-    dmask: u32,
-    s: &[u32],
-    lanes: impl Fn(u32) -> [u32; 6],
-    mem: &[u32],
-) -> (WaveOutput, Vec<u32>) {
+/// The lowering of `text` with the last instruction's DMASK set to `dmask` (the assembler
+/// takes one DMASK bit for a gather; the hardware reads a multi-bit one for
+/// image_gather4h_pck), for the SGPR inputs `s`.
+fn lower_dmask(text: &str, dmask: u32, s: &[u32]) -> Result<crate::ir::Kernel, LowerError> {
     let mut words = assemble(text).expect("assembles");
     let at = words.len() - 2;
     words[at] = (words[at] & !0xf00) | dmask << 8;
-    let k = lower_wave_words_sgprs(
+    lower_wave_words_sgprs(
         &words,
         FloatMode::DEFAULT,
         Wave::W32,
@@ -28,7 +23,17 @@ fn run_dmask(
         4096,
         Some(&sgprs_in(s)),
     )
-    .expect("lowers");
+}
+
+/// [`run`] of `text` with the last instruction's DMASK set to `dmask` ([`lower_dmask`]).
+fn run_dmask(
+    text: &str,
+    dmask: u32,
+    s: &[u32],
+    lanes: impl Fn(u32) -> [u32; 6],
+    mem: &[u32],
+) -> (WaveOutput, Vec<u32>) {
+    let k = lower_dmask(text, dmask, s).expect("lowers");
     k.validate().expect("valid");
     let mut input = WaveInput::new((0..32).map(lanes).collect(), u64::MAX, vec![]);
     input.sgprs = sgprs_in(s);
@@ -221,19 +226,6 @@ fn gather4h_converts_the_dmask_component_of_the_pck_window() {
         ]
     );
     // two DMASK bits: refused, not guessed
-    let mut words = assemble(g).expect("assembles");
-    let at = words.len() - 2;
-    words[at] = (words[at] & !0xf00) | 3 << 8;
-    let s = sgprs_in(&s_in(t));
-    let e = lower_wave_words_sgprs(
-        &words,
-        FloatMode::DEFAULT,
-        Wave::W32,
-        Target::Gfx1030,
-        4096,
-        Some(&s),
-    )
-    .unwrap_err()
-    .to_string();
+    let e = lower_dmask(g, 3, &s_in(t)).unwrap_err().to_string();
     assert!(e.contains("DMASK of other than one component"), "{e}");
 }

@@ -299,6 +299,12 @@ pub fn lower_program_words(
     entry: &EntryState,
 ) -> Result<Kernel, LowerError> {
     let body = decode_stream(words).map_err(LowerError::Decode)?;
+    // copied once for both lowerings
+    let read_only: std::rc::Rc<[(u64, Vec<u32>)]> = entry
+        .read_only
+        .iter()
+        .map(|&(at, words)| (at, words.to_vec()))
+        .collect();
     let lowerer = |entry_bits| {
         // a dispatched program's SGPR inputs are s0..s15 (its user SGPRs): no body names are
         // read
@@ -308,11 +314,7 @@ pub fn lower_program_words(
             let h = l.b.c32(v);
             l.sgpr_init(code, h);
         }
-        l.read_only = entry
-            .read_only
-            .iter()
-            .map(|&(at, words)| (at, words.to_vec()))
-            .collect();
+        l.read_only = read_only.clone();
         l.named_vgprs = movrel::named_vgprs(&body, wave);
         l.jump_targets = Some(entries.to_vec());
         l.entry_bits = entry_bits;

@@ -40,12 +40,13 @@ pub(crate) struct Lowerer {
     /// With control flow, the known bits of the scalar registers' variables whenever each
     /// block begins, by block (`lower_program_words`, [`Kernel::entry_bits`]).
     pub(super) entry_bits: Vec<HashMap<u16, Bits>>,
-    /// The current block's [`Self::entry_bits`]: a register whose every bit is known reads
-    /// as that constant.
-    pub(super) var_bits: HashMap<u16, Option<Bits>>,
+    /// The block being lowered (`control`): its index, for [`Self::entry_bits`] (a register
+    /// whose every bit is known when it begins reads as that constant), and its first
+    /// expression. `None` outside the blocks (a straight body, the dispatch chain).
+    pub(super) block: Option<(usize, u32)>,
     /// Memory no wave writes while the kernel runs (`lower_program_words`): region address
     /// and dwords. A scalar load at a known address inside it is those words.
-    pub(super) read_only: Vec<(u64, Vec<u32>)>,
+    pub(super) read_only: std::rc::Rc<[(u64, Vec<u32>)]>,
 }
 
 /// Where SCC lives in the scalar register map: its source-operand code (`src_scc`), as U32 0/1.
@@ -93,8 +94,8 @@ impl Lowerer {
             named_vgprs: Vec::new(),
             jump_targets: None,
             entry_bits: Vec::new(),
-            var_bits: HashMap::new(),
-            read_only: Vec::new(),
+            block: None,
+            read_only: std::rc::Rc::new([]),
         }
     }
 
@@ -134,8 +135,13 @@ impl Lowerer {
     /// The value scalar register `code` holds when the current block begins, when known.
     fn var_value(&self, code: u16) -> Option<u32> {
         let id = super::control::SCALAR_VARS + code;
-        let v = self.var_bits.get(&id).copied().flatten()?.value()?;
+        let v = self.block_vars()?.get(&id)?.value()?;
         Some(v as u32)
+    }
+
+    /// The known bits of the variables when the current block begins.
+    fn block_vars(&self) -> Option<&HashMap<u16, Bits>> {
+        self.entry_bits.get(self.block?.0)
     }
 
     /// The dword at region address `at` (a multiple of 4) when read-only memory holds it.
@@ -146,10 +152,16 @@ impl Lowerer {
         })
     }
 
-    /// The known bits of `h`, the block variables' from [`Self::var_bits`].
+    /// The known bits of `h`: its block's expressions evaluated with the variables' bits
+    /// when the block begins ([`Self::entry_bits`]); a body without blocks from its start.
     pub(super) fn known_bits(&self, h: Handle) -> Bits {
-        let ty = self.b.k.ty(h);
-        self.b.k.known_bits(&self.var_bits)[h.index()].unwrap_or(Bits::unknown(ty))
+        let start = self.block.map_or(0, |(_, start)| start);
+        let Some(at) = h.index().checked_sub(start as usize) else {
+            return self.b.k.leaf_bits(h);
+        };
+        let none = HashMap::new();
+        let vars = self.block_vars().unwrap_or(&none);
+        self.b.k.bits_in(start..h.0 + 1, vars)[at]
     }
 
     /// Sets SCC (a U32 0/1).

@@ -360,10 +360,10 @@ struct Emitter<'k> {
     store_seq: Option<Word>,
     /// The LDS has claim words for the parallel stores (see `lds`).
     lds_claims: bool,
-    /// The known bits of each expression ([`Kernel::expr_bits`]) where the kernel accesses
-    /// memory (empty otherwise): a store to an address known to be a multiple of 4 on every
-    /// lane claims and writes whole dwords.
-    bits: Vec<crate::ir::known_bits::Bits>,
+    /// The known bits of each expression ([`Kernel::expr_bits`]), computed at the first store
+    /// that asks: a store to an address known to be a multiple of 4 on every lane claims and
+    /// writes whole dwords.
+    bits: std::cell::OnceCell<Vec<crate::ir::known_bits::Bits>>,
 }
 
 impl<'k> Emitter<'k> {
@@ -427,17 +427,14 @@ impl<'k> Emitter<'k> {
             read: kernel.read_values(),
             store_seq: None,
             lds_claims: false,
-            bits: if kernel.exprs.iter().any(|e| matches!(e, Expr::Mem { .. })) {
-                kernel.expr_bits()
-            } else {
-                Vec::new()
-            },
+            bits: std::cell::OnceCell::new(),
         }
     }
 
     /// Whether `h` is known to be a multiple of 4 on every lane.
     fn aligned4(&self, h: Handle) -> bool {
-        self.bits.get(h.index()).is_some_and(|b| b.zero & 3 == 3)
+        let bits = self.bits.get_or_init(|| self.kernel.expr_bits());
+        bits.get(h.index()).is_some_and(|b| b.zero & 3 == 3)
     }
 
     fn ty(&self, ty: Ty) -> Word {
