@@ -251,6 +251,14 @@ impl BatchKernel {
                     consts.push((i, u64::MAX));
                     (Op::Const, Ty::U64)
                 }
+                Expr::Image(_) => {
+                    return Err(IrError::Type {
+                        at: crate::ir::Handle(i as u32),
+                        what: "a native image access runs on a Vulkan driver's texture unit \
+                               (crate::native), not on the CPU model"
+                            .into(),
+                    })
+                }
                 Expr::WaveBallot(_) | Expr::WaveRead { .. } | Expr::Mem { .. } => {
                     return Err(IrError::Type {
                         at: crate::ir::Handle(i as u32),

@@ -110,6 +110,8 @@ pub(crate) fn eval_expr(
         Expr::Var(_) => 0,
         // One lane alone has no LDS: every access is out of range.
         Expr::Mem { .. } => 0,
+        // The CPU model has no texture unit (crate::native).
+        Expr::Image(_) => 0,
     }
 }
 

@@ -350,6 +350,52 @@ pub enum Expr {
     /// Control flow: the value of register variable `id` when the current [`Block`] began
     /// (`U32`; every variable is 0 before the first block, and a kernel without blocks reads 0).
     Var(u16),
+    /// Native images only (`crate::native`): one component of what the host's texture unit
+    /// returns for `access`, as `U32` bits (an f32's, or the integer's). The CPU model has no
+    /// texture unit and reads 0.
+    Image(Box<ImageAccess>),
+}
+
+/// What an [`Expr::Image`] asks of image `image` of [`Kernel::images`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImageAccess {
+    pub image: u8,
+    pub op: ImageOp,
+    /// The coordinates, `F32` (normalised, or texels with an unnormalised sampler; an array's
+    /// layer last), `U32` for [`ImageOp::Fetch`].
+    pub coords: Vec<Handle>,
+    /// Which of the four components: 0..=3 (0 for [`ImageOp::SampleDref`]).
+    pub component: u8,
+}
+
+/// The texture-unit operation of an [`ImageAccess`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum ImageOp {
+    /// `OpImageSampleExplicitLod` with `Lod` (an `F32`).
+    SampleLod(Handle),
+    /// `OpImageSampleExplicitLod` with `Grad`: d/dx then d/dy, one `F32` per coordinate
+    /// (the array layer excluded).
+    SampleGrad(Vec<Handle>, Vec<Handle>),
+    /// `OpImageSampleDrefExplicitLod` with the reference (`F32`) and `Lod` (`F32`).
+    SampleDref { reference: Handle, lod: Handle },
+    /// `OpImageGather` of component 0..=3 (LOD 0, the view's base level).
+    Gather(u8),
+    /// `OpImageFetch` with `Lod` (a `U32` level of the view).
+    Fetch(Handle),
+}
+
+impl ImageAccess {
+    /// Every operand, in order.
+    pub fn operands(&self) -> Vec<Handle> {
+        let mut v = self.coords.clone();
+        match &self.op {
+            ImageOp::SampleLod(h) | ImageOp::Fetch(h) => v.push(*h),
+            ImageOp::SampleGrad(dx, dy) => v.extend(dx.iter().chain(dy)),
+            ImageOp::SampleDref { reference, lod } => v.extend([*reference, *lod]),
+            ImageOp::Gather(_) => {}
+        }
+        v
+    }
 }
 
 /// Where an [`Expr::Mem`] goes.
@@ -530,7 +576,8 @@ impl Expr {
             | Expr::WaveBallot(_)
             | Expr::WaveRead { .. }
             | Expr::Mem { .. }
-            | Expr::Var(_) => false,
+            | Expr::Var(_)
+            | Expr::Image(_) => false,
         }
     }
 
@@ -570,6 +617,8 @@ pub struct Kernel {
     pub outputs: Vec<Handle>,
     pub uniform: Option<UniformOutputs>,
     pub blocks: Vec<Block>,
+    /// The native images its [`Expr::Image`] expressions read (empty on the software path).
+    pub images: Vec<crate::native::NativeImage>,
 }
 
 /// A broken IR invariant, found by [`Kernel::validate`].
@@ -607,7 +656,7 @@ impl Kernel {
             Expr::Select { a, .. } => self.ty(*a),
             Expr::Convert { to, .. } => *to,
             Expr::Pack64 { .. } => Ty::U64,
-            Expr::SgprIn(_) | Expr::WaveRead { .. } | Expr::Var(_) => Ty::U32,
+            Expr::SgprIn(_) | Expr::WaveRead { .. } | Expr::Var(_) | Expr::Image(_) => Ty::U32,
             Expr::Mem { bytes: 8, .. } => Ty::U64,
             Expr::Mem { .. } => Ty::U32,
             Expr::ExecIn | Expr::WaveBallot(_) => Ty::U64,
@@ -647,6 +696,7 @@ impl Kernel {
             | Expr::Convert { a, .. } => vec![a],
             Expr::Fma { a, b, c } => vec![a, b, c],
             Expr::Select { cond, a, b } => vec![cond, a, b],
+            Expr::Image(ref a) => a.operands(),
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod eval;
 pub mod interp;
 pub mod ir;
 pub mod lower;
+pub mod native;
 pub mod rules;
 pub mod spirv;
 pub mod wave;
@@ -15,6 +16,7 @@ pub mod workgroup;
 
 pub use lower::{
     is_lowered, linear_image_bytes, lower, lower_program_words, lower_wave, lower_wave_mem,
-    lower_wave_words, lower_wave_words_mem, lower_wave_words_sgprs, lower_words,
-    specialises_on_sgprs, unlowered_reason, EntryState, LowerError, RuleError, SgprValues,
+    lower_wave_words, lower_wave_words_images, lower_wave_words_mem, lower_wave_words_sgprs,
+    lower_words, specialises_on_sgprs, unlowered_reason, EntryState, ImagePath, LowerError,
+    RuleError, SgprValues,
 };

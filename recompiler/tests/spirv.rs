@@ -468,6 +468,8 @@ fn shape(k: &Kernel, h: Handle) -> String {
         | Expr::WaveRead { .. }
         | Expr::Mem { .. }
         | Expr::Var(_) => "wave".into(),
+        // Native images: tests/native_images.rs.
+        Expr::Image(_) => "image".into(),
     }
 }
 

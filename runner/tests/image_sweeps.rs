@@ -12,7 +12,7 @@ use std::path::Path;
 use common::{command, stderr};
 
 /// Spec stem, rows, rows the CPU model runs (`ok`; the rest `unsupported` with a reason).
-const SPECS: [(&str, u64, u64); 6] = [
+const SPECS: [(&str, u64, u64); 8] = [
     // 7 formats x 15 DMASKs x 16 x 4 coordinates
     ("gather4h_pck_dmask", 6720, 6720),
     // 7 formats x 4 ops x 3 DMASKs x 12 x 3 (x, y); the refusals: the BY/PCK forms and masks
@@ -26,6 +26,9 @@ const SPECS: [(&str, u64, u64); 6] = [
     ("cube_edges", 672, 0),
     // 5 formats x 4 ops x 2 DMASKs x 6 x 3: the BY and PCK stores are not measured
     ("by_pck_stores", 720, 0),
+    // the texture-unit campaign: 8 formats x 12 S#s x 16 u x 5 v x 4 LODs, and 16 u x 4 LODs
+    ("texture_units_2d", 30720, 30720),
+    ("texture_units_1d", 6144, 6144),
 ];
 
 fn spec(stem: &str) -> std::path::PathBuf {

@@ -326,4 +326,13 @@ impl Builder {
     pub fn bits_of_f64(&mut self, f: Handle) -> Handle {
         self.cvt(Convert::Bitcast, f, Ty::U64)
     }
+    pub fn f32_of(&mut self, bits: Handle) -> Handle {
+        self.cvt(Convert::Bitcast, bits, Ty::F32)
+    }
+    pub fn bits_of_f32(&mut self, f: Handle) -> Handle {
+        self.cvt(Convert::Bitcast, f, Ty::U32)
+    }
+    pub fn cf32(&mut self, v: f32) -> Handle {
+        self.cst(Ty::F32, u64::from(v.to_bits()))
+    }
 }

@@ -160,6 +160,44 @@ impl Kernel {
                         ));
                     }
                 }
+                Expr::Image(ref a) => {
+                    let Some(img) = self.images.get(usize::from(a.image)) else {
+                        return bad(format!(
+                            "image {} of a kernel with {}",
+                            a.image,
+                            self.images.len()
+                        ));
+                    };
+                    let fetch = matches!(a.op, crate::ir::ImageOp::Fetch(_));
+                    let want = if fetch { U32 } else { F32 };
+                    if let Some(&c) = a.coords.iter().find(|&&c| t(c) != want) {
+                        return bad(format!("image coordinate {c} is {:?}, not {want:?}", t(c)));
+                    }
+                    let extra = match a.op {
+                        crate::ir::ImageOp::SampleLod(h) => vec![(h, F32)],
+                        crate::ir::ImageOp::Fetch(h) => vec![(h, U32)],
+                        crate::ir::ImageOp::SampleDref { reference, lod } => {
+                            vec![(reference, F32), (lod, F32)]
+                        }
+                        crate::ir::ImageOp::SampleGrad(ref dx, ref dy) => {
+                            dx.iter().chain(dy).map(|&h| (h, F32)).collect()
+                        }
+                        crate::ir::ImageOp::Gather(_) => vec![],
+                    };
+                    if let Some(&(h, ty)) = extra.iter().find(|&&(h, ty)| t(h) != ty) {
+                        return bad(format!("image operand {h} is {:?}, not {ty:?}", t(h)));
+                    }
+                    if a.component > 3
+                        || img.depth != matches!(a.op, crate::ir::ImageOp::SampleDref { .. })
+                    {
+                        return bad(format!(
+                            "image {}: component {} of a {}depth image",
+                            a.image,
+                            a.component,
+                            if img.depth { "" } else { "non-" }
+                        ));
+                    }
+                }
                 Expr::Const { .. }
                 | Expr::Input(_)
                 | Expr::LaneId

@@ -56,6 +56,7 @@ mod image_group;
 #[cfg(test)]
 mod image_group_tests;
 mod image_lod;
+mod image_native;
 mod image_sample;
 #[cfg(test)]
 mod image_sample_tests;
@@ -208,8 +209,40 @@ pub fn lower_wave_words_sgprs(
     mem_bytes: u32,
     sgprs: SgprValues,
 ) -> Result<Kernel, LowerError> {
+    lower_wave_words_images(
+        words,
+        mode,
+        wave,
+        gfx,
+        mem_bytes,
+        sgprs,
+        ImagePath::Software,
+    )
+}
+
+/// Who answers a body's image samples, gathers and loads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ImagePath {
+    /// The IR's own texel arithmetic (the model's rules): every backend alike.
+    #[default]
+    Software,
+    /// The host's texture unit ([`crate::native`]): Vulkan only; the kernel's
+    /// [`Kernel::images`] say what to create.
+    Native,
+}
+
+/// [`lower_wave_words_sgprs`] with the image path `images`.
+pub fn lower_wave_words_images(
+    words: &[u32],
+    mode: FloatMode,
+    wave: Wave,
+    gfx: Target,
+    mem_bytes: u32,
+    sgprs: SgprValues,
+    images: ImagePath,
+) -> Result<Kernel, LowerError> {
     let body = decode_stream(words).map_err(LowerError::Decode)?;
-    lower_wave_body(&body, mode, wave, gfx, mem_bytes, sgprs)
+    lower_wave_body(&body, mode, wave, gfx, mem_bytes, sgprs, images)
 }
 
 /// Whether the wave-contract kernel of `words` is lowered for each wave's SGPR inputs
@@ -246,7 +279,7 @@ pub fn lower_wave_mem(
     gfx: Target,
     mem_bytes: u32,
 ) -> Result<Kernel, LowerError> {
-    lower_wave_body(body, mode, wave, gfx, mem_bytes, None)
+    lower_wave_body(body, mode, wave, gfx, mem_bytes, None, ImagePath::Software)
 }
 
 fn lower_wave_body(
@@ -256,8 +289,10 @@ fn lower_wave_body(
     gfx: Target,
     mem_bytes: u32,
     sgprs: SgprValues,
+    images: ImagePath,
 ) -> Result<Kernel, LowerError> {
     let mut l = Lowerer::new_wave(mode, wave, gfx, body, sgprs);
+    l.native_images = images == ImagePath::Native;
     mem::init_region(&mut l, mem_bytes);
     l.named_vgprs = movrel::named_vgprs(body, wave);
     if control::has_control_flow(body) {
@@ -379,7 +414,12 @@ impl Lowerer {
         let r = match dispatch::rule(inst.info().op(), self.gfx) {
             Rule::Lower(f) => {
                 let c = Ctx::new(inst, self.wave);
-                if matches!(inst.encoding(), Encoding::DPP16 | Encoding::DPP8) {
+                let native = (self.native_images && inst.encoding() == Encoding::MIMG)
+                    .then(|| image_native::lower(self, &c))
+                    .flatten();
+                if let Some(r) = native {
+                    r
+                } else if matches!(inst.encoding(), Encoding::DPP16 | Encoding::DPP8) {
                     self.dpp(&c, f)
                 } else {
                     f(self, &c)

@@ -47,6 +47,8 @@ pub(crate) struct Lowerer {
     /// Memory no wave writes while the kernel runs (`lower_program_words`): region address
     /// and dwords. A scalar load at a known address inside it is those words.
     pub(super) read_only: std::rc::Rc<[(u64, Vec<u32>)]>,
+    /// Samples, gathers and loads go to the host's texture unit (`ImagePath::Native`).
+    pub(super) native_images: bool,
 }
 
 /// Where SCC lives in the scalar register map: its source-operand code (`src_scc`), as U32 0/1.
@@ -96,6 +98,7 @@ impl Lowerer {
             entry_bits: Vec::new(),
             block: None,
             read_only: std::rc::Rc::new([]),
+            native_images: false,
         }
     }
 

@@ -123,6 +123,7 @@ impl Emitter<'_> {
             Expr::WaveBallot(a) => self.wave_ballot(io, self.v(a))?,
             Expr::WaveRead { value, lane } => self.wave_read(io, self.v(value), self.v(lane))?,
             Expr::Var(id) => self.var_load(id)?,
+            Expr::Image(a) => self.image_access(h, &a)?,
             // One memory expression, three ways to reach its bits: the memory region
             // (`spirv::mem`), a one-operand dword of the LDS (`spirv::lds`), and every other
             // LDS access (`spirv::lds_wide`: bytes, 64 bits, two operands, faults). The value

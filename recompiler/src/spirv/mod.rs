@@ -47,6 +47,7 @@ mod expr;
 mod fence;
 mod float;
 mod float_atomic;
+mod image;
 mod interface;
 mod lds;
 mod lds_wide;
@@ -216,6 +217,11 @@ pub fn emit_with(
             reason: "control flow needs the wave contract's module (spirv::emit_wave)".into(),
         });
     }
+    if !kernel.images.is_empty() {
+        return Err(SpirvError::Unsupported {
+            reason: "native images need the wave contract's module (spirv::emit_wave)".into(),
+        });
+    }
     if io.outputs == 0 {
         return Err(SpirvError::Interface {
             reason: "the module must store at least one output dword".into(),
@@ -364,6 +370,10 @@ struct Emitter<'k> {
     /// that asks: a store to an address known to be a multiple of 4 on every lane claims and
     /// writes whole dwords.
     bits: std::cell::OnceCell<Vec<crate::ir::known_bits::Bits>>,
+    /// Native images (see `image`): each binding's objects, declared at first use, and the
+    /// last access, whose other components reuse its result.
+    image_vars: Vec<Option<image::ImageVar>>,
+    last_image: Option<image::LastAccess>,
 }
 
 impl<'k> Emitter<'k> {
@@ -428,6 +438,8 @@ impl<'k> Emitter<'k> {
             store_seq: None,
             lds_claims: false,
             bits: std::cell::OnceCell::new(),
+            image_vars: vec![],
+            last_image: None,
         }
     }
 

@@ -277,6 +277,7 @@ impl Emitter<'_> {
         let lds = self.declare_lds(lds_dwords);
         let mem_arrays = self.declare_mem(mem_dwords);
         self.declare_store_seq();
+        self.declare_images()?;
         self.begin_main([wg_var, lid_var])?;
         let w = self.load_x(wg_var)?;
         let lane = self.load_x(lid_var)?;

@@ -87,6 +87,26 @@ pub use wave::WaveResults;
 /// `vulkan`, `vulkan:lavapipe`, `vulkan:nvidia`, `vulkan:radv`, `vulkan:N`, `hip`,
 /// `hip:gfx1030`.
 pub fn open(spec: &str) -> anyhow::Result<Box<dyn Backend>> {
+    open_images(spec, rdnaprobe_recompiler::ImagePath::Software)
+}
+
+/// [`open`] with image instructions answered by `images`: the native path is a Vulkan
+/// driver's texture unit, so any other backend refuses it.
+pub fn open_images(
+    spec: &str,
+    images: rdnaprobe_recompiler::ImagePath,
+) -> anyhow::Result<Box<dyn Backend>> {
+    if images == rdnaprobe_recompiler::ImagePath::Native {
+        return match BackendName::parse(spec) {
+            Some(BackendName::Vulkan(which)) => Ok(Box::new(vulkan::VulkanBackend::open_images(
+                which.as_deref(),
+                images,
+            )?)),
+            _ => anyhow::bail!(
+                "--images native needs a Vulkan backend (a driver's texture unit), not `{spec}`"
+            ),
+        };
+    }
     match BackendName::parse(spec) {
         Some(BackendName::Cpu) if spec == "cpu" => Ok(Box::new(cpu::CpuBackend::new())),
         Some(BackendName::Vulkan(which)) => {

@@ -10,31 +10,46 @@
 //! an empty gfx cell to gfx1030 (docs/backends.md), as on every backend ([`kernel_key`]).
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use rdnaprobe_dataset::{Row, WaveLayout};
-use rdnaprobe_recompiler::spirv;
+use rdnaprobe_recompiler::native::NativeImage;
+use rdnaprobe_recompiler::{spirv, ImagePath};
 
 use super::phase::{span, Phase};
 use super::{kernel_key, Backend, KernelKey, Producer, RowResult, Status, WaveResults};
-use crate::vulkan::{DeviceSelector, Executor, Job, PipelineId};
+use crate::vulkan::{DeviceSelector, Executor, ImageRunError, Job, PipelineId};
 
 type WaveKernelKey = (KernelKey, u32, u32, Option<Vec<u32>>);
 
+/// A wave module's pipeline and, on the native image path, the images it samples
+/// (`rdnaprobe_recompiler::native`): such a wave runs on its own, its images made from its
+/// memory region.
+type WaveKernel = (PipelineId, Option<Rc<[NativeImage]>>);
+
 pub struct VulkanBackend {
     exec: Executor,
+    /// Who answers image samples, gathers and loads (`--images`).
+    images: ImagePath,
     /// Per kernel: its pipeline, or the status its rows get.
     kernels: HashMap<KernelKey, Result<PipelineId, Status>>,
     /// The same for kernels lowered under the wave contract (wave modules), per LDS and region
     /// size, and per `s_in` for a body lowered for it (`WaveJob::sgpr_values`).
-    wave_kernels: HashMap<WaveKernelKey, Result<PipelineId, Status>>,
+    wave_kernels: HashMap<WaveKernelKey, Result<WaveKernel, Status>>,
 }
 
 impl VulkanBackend {
     /// Opens `vulkan[:which]`: `lavapipe`, `nvidia`, `radv`, a device index, or the default.
     pub fn open(which: Option<&str>) -> anyhow::Result<VulkanBackend> {
+        Self::open_images(which, ImagePath::Software)
+    }
+
+    /// [`Self::open`] with image instructions answered by `images`.
+    pub fn open_images(which: Option<&str>, images: ImagePath) -> anyhow::Result<VulkanBackend> {
         let selector = DeviceSelector::parse(which)?;
         Ok(VulkanBackend {
             exec: Executor::open(&selector)?,
+            images,
             kernels: HashMap::new(),
             wave_kernels: HashMap::new(),
         })
@@ -67,7 +82,7 @@ impl VulkanBackend {
 
 impl VulkanBackend {
     /// The wave module of `key` (lowered, emitted and compiled once).
-    fn prepare_wave(&mut self, job: &super::wave::WaveJob) -> Result<PipelineId, Status> {
+    fn prepare_wave(&mut self, job: &super::wave::WaveJob) -> Result<WaveKernel, Status> {
         let key = &job.key;
         let lds_dwords = job.input.lds.len() as u32;
         let mem_dwords = job.mem.len() as u32;
@@ -75,31 +90,83 @@ impl VulkanBackend {
         if let Some(r) = self.wave_kernels.get(&cache_key) {
             return r.clone();
         }
-        let r = rdnaprobe_recompiler::lower_wave_words_sgprs(
+        let r = rdnaprobe_recompiler::lower_wave_words_images(
             &key.words,
             key.mode,
             key.wave,
             key.target,
             4 * mem_dwords,
             job.specialised.then_some(&job.input.sgprs),
+            self.images,
         )
         .map_err(|e| super::wave::lower_status(&e))
         .and_then(|kernel| {
             let opts = self.exec.spirv_options();
-            spirv::emit_wave_mem(&kernel, key.wave, lds_dwords, mem_dwords, &opts).map_err(|e| {
-                match e {
+            spirv::emit_wave_mem(&kernel, key.wave, lds_dwords, mem_dwords, &opts)
+                .map_err(|e| match e {
                     spirv::SpirvError::Unsupported { .. } => Status::Unsupported(e.to_string()),
                     other => Status::Error(format!("SPIR-V backend: {other}")),
-                }
-            })
+                })
+                .map(|words| (words, kernel.images))
         })
-        .and_then(|words| {
-            self.exec
-                .wave_pipeline(&words)
+        .and_then(|(words, images)| {
+            let pipeline = if images.is_empty() {
+                self.exec.wave_pipeline(&words)
+            } else {
+                self.exec.image_wave_pipeline(&words, images.len() as u32)
+            };
+            pipeline
+                .map(|p| (p, (!images.is_empty()).then(|| Rc::from(images))))
                 .map_err(|e| Status::Error(format!("{e:#}")))
         });
         self.wave_kernels.insert(cache_key, r.clone());
         r
+    }
+}
+
+/// Stores one wave's module output words in `results`.
+fn store_wave(j: &super::wave::WaveJob, words: &[u32], results: &mut WaveResults) {
+    match super::wave::module_outputs(words, j.key.wave.lanes() as usize) {
+        Ok((lanes, uni, mut lds)) => {
+            let region = j.input.lds.len();
+            let mem = super::wave::module_region(&lds[region..], j.mem.len())
+                .0
+                .to_vec();
+            lds.truncate(region);
+            results.store(&j.rows, &lanes, Some(uni), lds);
+            results.set_mem(&j.rows, mem);
+        }
+        Err(e) => results.fail(&j.rows, &Status::Error(e)),
+    }
+}
+
+impl VulkanBackend {
+    /// Runs the waves with native images, one at a time (each has its own images).
+    fn run_alone(
+        &mut self,
+        jobs: &[super::wave::WaveJob],
+        alone: &[(usize, PipelineId, Rc<[NativeImage]>)],
+        results: &mut WaveResults,
+    ) {
+        let _running = span(Phase::Run);
+        for (i, p, images) in alone {
+            let j = &jobs[*i];
+            let extra = j.input.lds.len() as u32 + spirv::region_words(j.mem.len() as u32);
+            let out_words = spirv::wave_out_stride(j.key.wave, extra) as usize;
+            let input = super::wave::module_inputs_mem(&j.input, &j.mem);
+            match self
+                .exec
+                .run_image_wave(*p, &input, out_words, &j.mem, images)
+            {
+                Ok(words) => store_wave(j, &words, results),
+                Err(ImageRunError::Unsupported(why)) => {
+                    results.fail(&j.rows, &Status::Unsupported(why))
+                }
+                Err(ImageRunError::Error(e)) => {
+                    results.fail(&j.rows, &Status::Error(format!("{e:#}")))
+                }
+            }
+        }
     }
 }
 
@@ -114,11 +181,13 @@ impl Backend for VulkanBackend {
         let lowering = span(Phase::Lower);
         let mut order: Vec<(PipelineId, rdnaprobe_isa::Wave, u32)> = vec![];
         let mut groups: HashMap<PipelineId, Vec<usize>> = HashMap::new();
+        let mut alone: Vec<(usize, PipelineId, Rc<[NativeImage]>)> = vec![];
         for (i, j) in jobs.iter().enumerate() {
             let lds_dwords = j.input.lds.len() as u32;
             let mem_dwords = j.mem.len() as u32;
             match self.prepare_wave(j) {
-                Ok(p) => groups
+                Ok((p, Some(images))) => alone.push((i, p, images)),
+                Ok((p, None)) => groups
                     .entry(p)
                     .or_insert_with(|| {
                         let region = spirv::region_words(mem_dwords);
@@ -130,6 +199,7 @@ impl Backend for VulkanBackend {
             }
         }
         drop(lowering);
+        self.run_alone(&jobs, &alone, &mut results);
         let running = span(Phase::Run);
         let inputs: Vec<Vec<Vec<u32>>> = order
             .iter()
@@ -157,21 +227,9 @@ impl Backend for VulkanBackend {
         let _s = span(Phase::Store);
         match outs {
             Ok(outs) => {
-                for ((p, wave, _), out) in order.iter().zip(outs) {
+                for ((p, _, _), out) in order.iter().zip(outs) {
                     for (&i, words) in groups[p].iter().zip(out) {
-                        let j = &jobs[i];
-                        match super::wave::module_outputs(&words, wave.lanes() as usize) {
-                            Ok((lanes, uni, mut lds)) => {
-                                let region = j.input.lds.len();
-                                let mem = super::wave::module_region(&lds[region..], j.mem.len())
-                                    .0
-                                    .to_vec();
-                                lds.truncate(region);
-                                results.store(&j.rows, &lanes, Some(uni), lds);
-                                results.set_mem(&j.rows, mem);
-                            }
-                            Err(e) => results.fail(&j.rows, &Status::Error(e)),
-                        }
+                        store_wave(&jobs[i], &words, &mut results);
                     }
                 }
             }
@@ -191,8 +249,16 @@ impl Backend for VulkanBackend {
             backend: format!("vulkan:{}", info.driver),
             device: info.name.clone(),
             driver: format!(
-                "{} {} (driver version {:#x}, Vulkan {})",
-                info.driver_name, info.driver_info, info.driver_version, info.api_version
+                "{} {} (driver version {:#x}, Vulkan {}){}",
+                info.driver_name,
+                info.driver_info,
+                info.driver_version,
+                info.api_version,
+                if self.images == ImagePath::Native {
+                    "; native images (the driver's texture unit)"
+                } else {
+                    ""
+                }
             ),
             gfx: None,
         }

@@ -25,6 +25,24 @@ pub fn target(text: &str) -> Result<Target, String> {
         .map_err(|e: rdnaprobe_isa::UnknownTarget| e.to_string())
 }
 
+/// The value parser of `--images software|native`.
+pub fn images(text: &str) -> Result<rdnaprobe_recompiler::ImagePath, String> {
+    match text.trim() {
+        "software" => Ok(rdnaprobe_recompiler::ImagePath::Software),
+        "native" => Ok(rdnaprobe_recompiler::ImagePath::Native),
+        other => Err(format!("`{other}`: give software or native")),
+    }
+}
+
+/// A backend's label in the rows' `backend` column: the command line's spelling, marked when
+/// the images are the driver's (`--images native`).
+pub fn backend_label(backend: &str, images: rdnaprobe_recompiler::ImagePath) -> String {
+    match images {
+        rdnaprobe_recompiler::ImagePath::Software => backend.to_string(),
+        rdnaprobe_recompiler::ImagePath::Native => format!("{backend}+native-images"),
+    }
+}
+
 /// `--wave 32|64`.
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct WaveSize {

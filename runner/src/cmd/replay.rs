@@ -89,6 +89,10 @@ pub struct Args {
     /// GPU; docs/oracle.md, Hazards). The watchdog still makes a hung kernel a row error.
     #[arg(long)]
     pub allow_hazards: bool,
+    /// Image samples, gathers and loads: `software` (the model's rules, on every backend) or
+    /// `native` (a Vulkan driver's own texture unit; docs/backends.md, "Native images").
+    #[arg(long, value_name = "PATH", default_value = "software", value_parser = super::args::images)]
+    pub images: rdnaprobe_recompiler::ImagePath,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -98,8 +102,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(id) = &args.row {
         return one_row::from_dataset(&args, id);
     }
-    let mut backend = crate::backend::open(&args.backend)?;
+    let mut backend = crate::backend::open_images(&args.backend, args.images)?;
     super::allow_hazards(backend.as_mut(), args.allow_hazards);
+    let label = super::args::backend_label(&args.backend, args.images);
     let started = Instant::now();
     let batch = args.batch.max(1);
     match &args.output {
@@ -107,7 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let columns = WaveLayout::output_columns(&common_columns(&args.inputs)?);
             let stdout = std::io::stdout().lock();
             let mut w = ReplayWriter::new(stdout, "<stdout>", &columns)?;
-            let tally = replay_into(&args.inputs, backend.as_mut(), &args.backend, batch, &mut w)?;
+            let tally = replay_into(&args.inputs, backend.as_mut(), &label, batch, &mut w)?;
             w.finish()?.flush()?;
             note!("{}", tally.summary(Some(started.elapsed().as_secs_f64())));
         }
@@ -124,7 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     std::slice::from_ref(input),
                     &target,
                     backend.as_mut(),
-                    &args.backend,
+                    &label,
                     batch,
                 )?;
                 // The default-mode notes go once, on the summary line; a line per input only
@@ -148,7 +153,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 bail!("{}: the output would overwrite an input", out.display());
             }
             super::check_output_file(out)?;
-            let tally = replay_to_file(&args.inputs, out, backend.as_mut(), &args.backend, batch)?;
+            let tally = replay_to_file(&args.inputs, out, backend.as_mut(), &label, batch)?;
             note!("{}", tally.summary(Some(started.elapsed().as_secs_f64())));
         }
     }

@@ -36,6 +36,10 @@ pub struct Args {
     /// GPU; docs/oracle.md, Hazards). The watchdog still makes a hung kernel a row error.
     #[arg(long)]
     pub allow_hazards: bool,
+    /// Image samples, gathers and loads: `software` (the model's rules, on every backend) or
+    /// `native` (a Vulkan driver's own texture unit; docs/backends.md, "Native images").
+    #[arg(long, value_name = "PATH", default_value = "software", value_parser = super::args::images)]
+    pub images: rdnaprobe_recompiler::ImagePath,
 }
 
 /// Parses a spec file, assembling `asm` bodies with the project's assembler.
@@ -52,6 +56,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let sweep = load(&args.spec)?;
     if sweep.spec.image.is_some() {
         return run_image(&args, &sweep);
+    }
+    if args.images == rdnaprobe_recompiler::ImagePath::Native {
+        anyhow::bail!(
+            "--images native: {} has no [image] table (native images apply to image sweeps)",
+            args.spec.display()
+        );
     }
     if args.dry_run {
         note!("{}: {}", sweep.spec.name, sweep.describe());
@@ -115,18 +125,19 @@ fn run_image(args: &Args, sweep: &Sweep) -> anyhow::Result<ExitCode> {
     m.generator.clone_from(&generator);
     m.sweep = Some(json.clone());
     m.write(&rdnaprobe_dataset::manifest_path(&inputs))?;
-    let mut backend = crate::backend::open(&args.backend)?;
+    let mut backend = crate::backend::open_images(&args.backend, args.images)?;
     super::allow_hazards(backend.as_mut(), args.allow_hazards);
+    let label = super::args::backend_label(&args.backend, args.images);
     let tally = super::replay::replay_to_file(
         std::slice::from_ref(&inputs),
         &args.output,
         backend.as_mut(),
-        &args.backend,
+        &label,
         args.chunk.max(1) as usize,
     )?;
     let path = rdnaprobe_dataset::manifest_path(&args.output);
     let mut m = rdnaprobe_dataset::Manifest::read(&path)?;
-    m.generator = format!("{generator}, replayed on {}", args.backend);
+    m.generator = format!("{generator}, replayed on {label}");
     m.sweep = Some(json);
     m.write(&path)?;
     note!("{}: {}", args.output.display(), tally.summary(None));

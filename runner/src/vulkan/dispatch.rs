@@ -19,6 +19,9 @@ pub(super) struct Dispatches {
     /// The buffer bound as outputs instead of the mapped output buffer (device-local outputs
     /// of hashed runs), if any.
     pub(super) out_buffer: Option<vk::Buffer>,
+    /// The descriptor set bound at set 1 (native images, `images`) with each pipeline's own
+    /// layout, if any.
+    pub(super) set1: Option<vk::DescriptorSet>,
 }
 
 /// One dispatch of a batch: a slice of a job's rows.
@@ -67,6 +70,7 @@ impl Executor {
             in_range,
             out_range,
             out_buffer: None,
+            set1: None,
         })
     }
 
@@ -168,12 +172,20 @@ impl Executor {
                     bound = Some(pipe.pipeline);
                 }
                 let offsets = [d.in_offset as u32, d.out_offset as u32];
+                // Each pipeline's own layout: `self.layout`, or one with the same set 0 and
+                // push constants plus a set 1 of images.
+                let sets = [self.set, dispatches.set1.unwrap_or_default()];
+                let count = if pipe.images > 0 && dispatches.set1.is_some() {
+                    2
+                } else {
+                    1
+                };
                 dev.cmd_bind_descriptor_sets(
                     self.cmd,
                     vk::PipelineBindPoint::COMPUTE,
-                    self.layout,
+                    pipe.layout,
                     0,
-                    &[self.set],
+                    &sets[..count],
                     &offsets,
                 );
                 let words = push(d);
@@ -183,7 +195,7 @@ impl Executor {
                 }
                 dev.cmd_push_constants(
                     self.cmd,
-                    self.layout,
+                    pipe.layout,
                     vk::ShaderStageFlags::COMPUTE,
                     0,
                     &bytes,

@@ -19,6 +19,7 @@ use rdnaprobe_recompiler::spirv::{FloatControls, SpirvOptions, INPUT_DWORDS, OUT
 
 use super::device::{probe, DeviceInfo, DeviceSelector, Probe};
 use super::dispatch::{plan_batches, plan_dispatches};
+use super::images::ImageLayout;
 use super::memory::{destroy_buffer, destroy_local, HostBuffer, LocalBuffer};
 
 /// How long one batch may run before the device is considered hung.
@@ -47,6 +48,11 @@ pub(super) struct Pipeline {
     pub(super) module: vk::ShaderModule,
     pub(super) pipeline: vk::Pipeline,
     pub(super) wave: u32,
+    /// The layout it was made with: `Executor::layout`, or for a module with native images
+    /// that of [`Executor::image_wave_pipeline`] (set 0 and push constants as `layout`).
+    pub(super) layout: vk::PipelineLayout,
+    /// The combined image samplers of its set 1 (0: no set 1).
+    pub(super) images: u32,
 }
 
 /// A Vulkan device ready to run compute modules written by `rdnaprobe_recompiler::spirv`.
@@ -55,6 +61,7 @@ pub struct Executor {
     pub(super) instance: ash::Instance,
     pub(super) device: ash::Device,
     pub(super) info: DeviceInfo,
+    pub(super) physical: vk::PhysicalDevice,
     pub(super) options: SpirvOptions,
     pub(super) memory: vk::PhysicalDeviceMemoryProperties,
     pub(super) align: u64,
@@ -70,7 +77,10 @@ pub struct Executor {
     pub(super) set: vk::DescriptorSet,
     pub(super) cache: vk::PipelineCache,
     pub(super) pipelines: Vec<Pipeline>,
-    pub(super) by_words: HashMap<(Vec<u32>, u32), PipelineId>,
+    /// Pipelines by (words, rows per workgroup, images).
+    pub(super) by_words: HashMap<(Vec<u32>, u32, u32), PipelineId>,
+    /// Set-1 and pipeline layouts of modules with native images, by image count (`images`).
+    pub(super) image_layouts: HashMap<u32, ImageLayout>,
     pub(super) input: Option<HostBuffer>,
     pub(super) output: Option<HostBuffer>,
     /// Device-local outputs of hashed runs (`block_hash`).
@@ -257,6 +267,7 @@ impl Executor {
                 max_groups: limits.max_compute_work_group_count[0].max(1),
                 max_range: u64::from(limits.max_storage_buffer_range),
                 info: probe.info.clone(),
+                physical: pd,
                 options,
                 _entry: entry,
                 instance,
@@ -272,6 +283,7 @@ impl Executor {
                 cache,
                 pipelines: vec![],
                 by_words: HashMap::new(),
+                image_layouts: HashMap::new(),
                 input: None,
                 output: None,
                 local_output: None,
@@ -300,7 +312,19 @@ impl Executor {
         spirv: &[u32],
         unit: u32,
     ) -> anyhow::Result<PipelineId> {
-        let key = (spirv.to_vec(), unit);
+        self.pipeline_in_layout(spirv, unit, 0, self.layout)
+    }
+
+    /// [`Self::pipeline_per_group`] made with `layout`, whose set 1 has `images` combined
+    /// image samplers (0: `layout` is `self.layout`).
+    pub(super) fn pipeline_in_layout(
+        &mut self,
+        spirv: &[u32],
+        unit: u32,
+        images: u32,
+        layout: vk::PipelineLayout,
+    ) -> anyhow::Result<PipelineId> {
+        let key = (spirv.to_vec(), unit, images);
         if let Some(&id) = self.by_words.get(&key) {
             return Ok(id);
         }
@@ -316,7 +340,7 @@ impl Executor {
                 .name(c"main");
             let info = [vk::ComputePipelineCreateInfo::default()
                 .stage(stage)
-                .layout(self.layout)];
+                .layout(layout)];
             let pipeline = match self
                 .device
                 .create_compute_pipelines(self.cache, &info, None)
@@ -332,6 +356,8 @@ impl Executor {
                 module,
                 pipeline,
                 wave: unit,
+                layout,
+                images,
             });
             self.by_words.insert(key, id);
             Ok(id)
@@ -463,6 +489,7 @@ impl Drop for Executor {
                 self.device.destroy_pipeline(p.pipeline, None);
                 self.device.destroy_shader_module(p.module, None);
             }
+            self.destroy_image_layouts();
             self.device.destroy_pipeline_cache(self.cache, None);
             self.device
                 .destroy_descriptor_pool(self.descriptor_pool, None);

@@ -1,5 +1,6 @@
 //! Memory: the persistent host-visible buffers an executor maps once and reuses, growing by
-//! doubling, and the device-local output buffer of hashed runs (never mapped).
+//! doubling, the device-local output buffer of hashed runs (never mapped), and the mapped
+//! staging buffers and memory-type choice of native images (`images`).
 
 use anyhow::{bail, Context};
 use ash::vk;
@@ -49,8 +50,24 @@ impl Executor {
         } else {
             &[wanted]
         };
+        self.mapped_buffer(size, vk::BufferUsageFlags::STORAGE_BUFFER, preferences)
+    }
+
+    /// A mapped host-visible, host-coherent buffer the device copies from (texel uploads).
+    pub(super) fn staging_buffer(&self, size: u64) -> anyhow::Result<HostBuffer> {
+        let wanted = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        self.mapped_buffer(size, vk::BufferUsageFlags::TRANSFER_SRC, &[wanted])
+    }
+
+    /// A buffer of `usage` in host-visible memory (the first of `preferences` offered), mapped.
+    fn mapped_buffer(
+        &self,
+        size: u64,
+        usage: vk::BufferUsageFlags,
+        preferences: &[vk::MemoryPropertyFlags],
+    ) -> anyhow::Result<HostBuffer> {
         let (buffer, memory) =
-            self.storage_buffer(size, preferences, "host-visible coherent memory")?;
+            self.bound_buffer(size, usage, preferences, "host-visible coherent memory")?;
         // SAFETY: the memory was just bound to `buffer` and is not mapped yet; freed on error.
         unsafe {
             match self
@@ -72,11 +89,29 @@ impl Executor {
         }
     }
 
-    /// A storage buffer of `size` bytes bound to memory of the first of `preferences` the
+    /// The first memory type allowed by `type_bits` (a `VkMemoryRequirements`) that has all
+    /// the flags of one of `preferences`, tried in order.
+    pub(super) fn memory_type(
+        &self,
+        type_bits: u32,
+        preferences: &[vk::MemoryPropertyFlags],
+    ) -> Option<u32> {
+        preferences.iter().find_map(|&flags| {
+            (0..self.memory.memory_type_count).find(|&i| {
+                type_bits & (1 << i) != 0
+                    && self.memory.memory_types[i as usize]
+                        .property_flags
+                        .contains(flags)
+            })
+        })
+    }
+
+    /// A buffer of `size` bytes and `usage` bound to memory of the first of `preferences` the
     /// device offers for it (`what` names them in the error when none does).
-    fn storage_buffer(
+    fn bound_buffer(
         &self,
         size: u64,
+        usage: vk::BufferUsageFlags,
         preferences: &[vk::MemoryPropertyFlags],
         what: &str,
     ) -> anyhow::Result<(vk::Buffer, vk::DeviceMemory)> {
@@ -87,22 +122,15 @@ impl Executor {
                 .create_buffer(
                     &vk::BufferCreateInfo::default()
                         .size(size)
-                        .usage(vk::BufferUsageFlags::STORAGE_BUFFER)
+                        .usage(usage)
                         .sharing_mode(vk::SharingMode::EXCLUSIVE),
                     None,
                 )
                 .with_context(|| format!("vkCreateBuffer ({size} bytes)"))?;
             let req = self.device.get_buffer_memory_requirements(buffer);
-            let Some(type_index) = preferences.iter().find_map(|&flags| {
-                (0..self.memory.memory_type_count).find(|&i| {
-                    req.memory_type_bits & (1 << i) != 0
-                        && self.memory.memory_types[i as usize]
-                            .property_flags
-                            .contains(flags)
-                })
-            }) else {
+            let Some(type_index) = self.memory_type(req.memory_type_bits, preferences) else {
                 self.device.destroy_buffer(buffer, None);
-                bail!("{} has no {what} for storage buffers", self.info.name);
+                bail!("{} has no {what} for {usage:?} buffers", self.info.name);
             };
             let memory = match self.device.allocate_memory(
                 &vk::MemoryAllocateInfo::default()
@@ -154,7 +182,12 @@ impl Executor {
             vk::MemoryPropertyFlags::DEVICE_LOCAL,
             vk::MemoryPropertyFlags::empty(),
         ];
-        let (buffer, memory) = self.storage_buffer(size, &preferences, "memory type")?;
+        let (buffer, memory) = self.bound_buffer(
+            size,
+            vk::BufferUsageFlags::STORAGE_BUFFER,
+            &preferences,
+            "memory type",
+        )?;
         let new = LocalBuffer {
             buffer,
             memory,

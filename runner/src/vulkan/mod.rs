@@ -8,8 +8,10 @@
 //!
 //! Modules: [`instance`] (loader and instance), [`device`] (what each device is and which one
 //! a selector means), `exec` (the executor: the logical device, pipelines, running jobs),
-//! `memory` (mapped buffers), `dispatch` (how rows become dispatches and submits), and
-//! `block_hash` with [`hash_module`] (the device block hash run after a kernel).
+//! `memory` (mapped buffers), `dispatch` (how rows become dispatches and submits),
+//! `block_hash` with [`hash_module`] (the device block hash run after a kernel), and `images`
+//! with `image_check` (the native images of wave modules: `Executor::image_wave_pipeline`,
+//! `Executor::run_image_wave`).
 
 mod block_hash;
 #[cfg(test)]
@@ -20,6 +22,10 @@ mod dispatch;
 mod eval_tests;
 mod exec;
 pub mod hash_module;
+mod image_check;
+#[cfg(test)]
+mod image_tests;
+mod images;
 pub mod instance;
 mod memory;
 #[cfg(test)]
@@ -31,4 +37,5 @@ mod wave_tests;
 pub use block_hash::HashPipeline;
 pub use device::{list_devices, DeviceInfo, DeviceSelector};
 pub use exec::{Executor, Job, PipelineId};
+pub use images::ImageRunError;
 pub use wave::WaveJob;

@@ -60,14 +60,18 @@ impl Executor {
                         w.len()
                     );
                 }
-                let unit = self
+                let pipe = self
                     .pipelines
                     .get(job.pipeline.0)
-                    .with_context(|| format!("unknown pipeline {:?}", job.pipeline))?
-                    .wave;
+                    .with_context(|| format!("unknown pipeline {:?}", job.pipeline))?;
                 anyhow::ensure!(
-                    unit == 1,
+                    pipe.wave == 1,
                     "pipeline {:?} is not a wave module",
+                    job.pipeline
+                );
+                anyhow::ensure!(
+                    pipe.images == 0,
+                    "pipeline {:?} samples native images (run it with run_image_wave)",
                     job.pipeline
                 );
                 shapes.push((job.waves.len(), 1));

@@ -1,0 +1,533 @@
+//! Native images ([`crate::native`], `--images native`): a body's samples, gathers and loads
+//! lowered to the host's texture unit instead of the IR's own texel arithmetic.
+//!
+//! The T# and S# are known when lowering (as on the software path); they become a
+//! [`NativeImage`]: the view's type, format and DST_SEL as a component mapping, the levels and
+//! layers, where every texel row lies in the wave's region, and the sampler. The instruction
+//! becomes [`Expr::Image`] expressions, one per result VGPR.
+//!
+//! Mapping (each mapping is the host API's nearest expression of the RDNA2 field, not a
+//! measured equivalence: that is what the texture-unit report measures):
+//! - image_sample(_c)(_lz|_l|none): `OpImageSample(Dref)ExplicitLod` with `Lod` 0, the
+//!   address dword's LOD, or `Grad` from the quad's differences (lane 1 minus lane 0 for d/dx,
+//!   lane 2 minus lane 0 for d/dy: the differences the software path's LOD uses);
+//!   image_gather4(_lz): `OpImageGather` of the DMASK's component; image_load(_mip):
+//!   `OpImageFetch`, a texel out of range reading zero bits (then DST_SEL, as the software path)
+//!   and never reaching the texture unit, whose answer out of range Vulkan leaves undefined;
+//! - filters point/bilinear -> NEAREST/LINEAR, MIP_FILTER none -> NEAREST with MIN_LOD =
+//!   MAX_LOD = 0 (the view's base level), point -> NEAREST, linear -> LINEAR, the S#'s
+//!   MIN_LOD, MAX_LOD (4.8) and LOD_BIAS (signed 6.8) as they are;
+//! - CLAMP: wrap -> REPEAT, mirror -> MIRRORED_REPEAT, clamp to the last texel ->
+//!   CLAMP_TO_EDGE, clamp to the border -> CLAMP_TO_BORDER with the border type's colour
+//!   (transparent black, opaque black, opaque white; the INT colours for integer formats);
+//! - DEPTH_COMPARE_FUNC never..always -> VkCompareOp NEVER..ALWAYS (the same order), on a
+//!   16_UNORM or 32_FLOAT image made as D16_UNORM or D32_SFLOAT: Vulkan compares depth
+//!   formats only;
+//! - FORCE_UNNORMALIZED or the instruction's UNORM -> `unnormalizedCoordinates`.
+//!
+//! Refused with the reason (`unsupported`): what the host API cannot express or this path does
+//! not map: cube sampling (RDNA2 samples a cube by face coordinates, Vulkan by direction), the
+//! `_o`, `_b`, `_cl`, `_d`/`_cd` forms, A16/D16, the mirror-once and half-border modes, the
+//! border colour table, anisotropy, min/max reduction, TRUNC_COORD, a compare on a colour
+//! format, gather on anything but a 2D image, the unnormalized coordinates Vulkan restricts
+//! (one level, no array, CLAMP_TO_EDGE or CLAMP_TO_BORDER, LOD 0, no compare), and formats
+//! without a Vulkan format of the same bits. Everything else MIMG stays on the software path.
+
+use super::error::{RuleError, RuleResult};
+use super::image::{slots, Mimg, DIMS};
+use super::image_desc::{ImgType, Tsharp};
+use super::image_format::{one, ImgFormat};
+use super::image_sample::{Lod, Sample};
+use super::mem_format::{self, D16Form, Num};
+use super::operands::Ctx;
+use super::regs::Lowerer;
+use crate::ir::{Expr, Handle, ImageAccess, ImageOp, IntBin, IntCmp};
+use crate::native::{NativeDim, NativeImage, NativeSampler, SampledType, TexelCopy};
+
+fn refuse<T>(what: impl std::fmt::Display) -> RuleResult<T> {
+    Err(RuleError::not_modelled(format!("native image: {what}")))
+}
+
+/// What a native lowering does with `c`: `None` for an instruction that stays on the
+/// software path (stores, atomics, queries, the BY/PCK forms, gather4h).
+pub(super) fn lower(l: &mut Lowerer, c: &Ctx) -> Option<RuleResult> {
+    let name = c.inst.info().mnemonic;
+    if let Some(form) = Sample::of_mnemonic(name) {
+        return Some(sample(l, c, form));
+    }
+    match name {
+        "image_load" => Some(load(l, c, false)),
+        "image_load_mip" => Some(load(l, c, true)),
+        _ => None,
+    }
+}
+
+/// The view's dimensionality and coordinates for the DIM on the T#'s type: the type's own
+/// DIM, or the measured 2D DIM through a 1D T# (the second coordinate ignored).
+fn view(t: &Tsharp, m: &Mimg) -> RuleResult<(NativeDim, bool, usize)> {
+    let name = DIMS[m.dim].0;
+    Ok(match (t.ty, name) {
+        (ImgType::D1, "1D" | "2D") => (NativeDim::D1, false, 1),
+        (ImgType::D2, "2D") => (NativeDim::D2, false, 2),
+        (ImgType::D3, "3D") => (NativeDim::D3, false, 3),
+        (ImgType::D1Array, "1D_ARRAY") => (NativeDim::D1, true, 2),
+        (ImgType::D2Array, "2D_ARRAY") => (NativeDim::D2, true, 3),
+        (ImgType::Cube, _) => {
+            return refuse(
+                "a cube T# (RDNA2 addresses a cube by face coordinates, Vulkan by a direction)",
+            )
+        }
+        (ty, _) => return refuse(format!("DIM {name} through a {} T#", ty.name())),
+    })
+}
+
+/// The Vulkan format of the same bits as `f` (`depth`: the depth format, for a compare).
+fn vk_format(f: &ImgFormat, depth: bool) -> RuleResult<i32> {
+    let widths: Vec<u8> = f.fmt.comps.iter().map(|&(_, w)| w).collect();
+    let shifts_in_order = f.fmt.comps.windows(2).all(|p| p[0].0 + p[0].1 == p[1].0);
+    if depth {
+        return match (widths.as_slice(), f.fmt.num) {
+            ([16], Num::Unorm) => Ok(124), // D16_UNORM
+            ([32], Num::Float) => Ok(126), // D32_SFLOAT
+            _ => refuse(
+                "a compare on a colour format (Vulkan compares depth formats only: 16_UNORM and \
+                 32_FLOAT map to D16_UNORM and D32_SFLOAT)",
+            ),
+        };
+    }
+    // per component layout: [UNORM, SNORM, USCALED, SSCALED, UINT, SINT, SRGB, SFLOAT]
+    let row: [i32; 8] = match widths.as_slice() {
+        [8] => [9, 10, 11, 12, 13, 14, 15, 0],
+        [8, 8] => [16, 17, 18, 19, 20, 21, 22, 0],
+        [8, 8, 8, 8] => [37, 38, 39, 40, 41, 42, 43, 0],
+        [16] => [70, 71, 72, 73, 74, 75, 0, 76],
+        [16, 16] => [77, 78, 79, 80, 81, 82, 0, 83],
+        [16, 16, 16, 16] => [91, 92, 93, 94, 95, 96, 0, 97],
+        [32] => [0, 0, 0, 0, 98, 99, 0, 100],
+        [32, 32] => [0, 0, 0, 0, 101, 102, 0, 103],
+        [32, 32, 32, 32] => [0, 0, 0, 0, 107, 108, 0, 109],
+        // A2B10G10R10: R (X) in the low bits
+        [10, 10, 10, 2] => [64, 65, 66, 67, 68, 69, 0, 0],
+        // B5G6R5: R (X) in the low bits
+        [5, 6, 5] => [5, 0, 0, 0, 0, 0, 0, 0],
+        _ => [0; 8],
+    };
+    let col = match (f.fmt.num, f.srgb) {
+        (_, true) => 6,
+        (Num::Unorm, _) => 0,
+        (Num::Snorm, _) => 1,
+        (Num::Uscaled, _) => 2,
+        (Num::Sscaled, _) => 3,
+        (Num::Uint, _) => 4,
+        (Num::Sint, _) => 5,
+        (Num::Float, _) => 7,
+    };
+    match row[col] {
+        0 => refuse(format!(
+            "no Vulkan format has the bits of a {widths:?} {:?}{} texel",
+            f.fmt.num,
+            if f.srgb { " sRGB" } else { "" }
+        )),
+        v if shifts_in_order => Ok(v),
+        _ => refuse("a format whose components are not in bit order"),
+    }
+}
+
+/// VkComponentSwizzle of each DST_SEL. A DST_SEL naming a component the format lacks is
+/// refused where the instruction reads that slot (`read`: a bit per slot X..W), as on the
+/// software path, and is ZERO where nothing reads it.
+fn swizzle(t: &Tsharp, read: u32) -> RuleResult<[i32; 4]> {
+    let mut s = [0; 4];
+    let comps = t.format.fmt.comps.len() as u32;
+    for (k, &d) in t.dst_sel.iter().enumerate() {
+        s[k] = match d {
+            0 => 1,
+            1 => 2,
+            4..=7 if d - 4 < comps => 3 + d as i32 - 4,
+            _ if read >> k & 1 == 0 => 1,
+            _ => {
+                return refuse(format!(
+                    "DST_SEL_{} {d} names a component the format lacks",
+                    ["X", "Y", "Z", "W"][k]
+                ))
+            }
+        };
+    }
+    Ok(s)
+}
+
+/// Every texel row of the resource in the region (see [`Tsharp`]'s layout).
+fn copies(t: &Tsharp) -> Vec<TexelCopy> {
+    let start = t.base - crate::wave::MEM_BASE;
+    let mut v = vec![];
+    for (level, lv) in t.levels.iter().enumerate() {
+        let (slices, is_layer) = match t.ty {
+            ImgType::D3 => (lv.depth, false),
+            ty if ty.layered() => (t.last_array + 1, true),
+            _ => (1, true),
+        };
+        for s in 0..slices {
+            v.push(TexelCopy {
+                src: start + lv.offset + u64::from(s) * t.slice_bytes,
+                row_pitch: lv.pitch,
+                width: lv.width,
+                rows: lv.height,
+                level: level as u32,
+                layer: if is_layer { s } else { 0 },
+                z: if is_layer { 0 } else { s },
+            });
+        }
+    }
+    v
+}
+
+/// The VkSampler of S# words `w` for a sample of `t` (`compare`: a `_c` form; `unnorm`:
+/// unnormalized coordinates).
+fn sampler(w: &[u32; 4], t: &Tsharp, compare: bool, unnorm: bool) -> RuleResult<NativeSampler> {
+    let s = super::image_sample::Ssharp::decode(w);
+    let filter = |f: u32, what: &str| match f {
+        0 => Ok(0),
+        1 => Ok(1),
+        _ => refuse(format!("{what} {f} (anisotropic)")),
+    };
+    if s.max_aniso != 0 {
+        return refuse("anisotropic filtering");
+    }
+    if s.filter_mode != 0 {
+        return refuse("FILTER_MODE min/max (a reduction filter)");
+    }
+    if s.trunc_coord {
+        return refuse("TRUNC_COORD");
+    }
+    let integer = !t.format.float_valued();
+    let modes = [w[0] & 7, w[0] >> 3 & 7, w[0] >> 6 & 7];
+    let mut address = [0; 3];
+    let mut border = false;
+    for (a, &m) in address.iter_mut().zip(&modes) {
+        *a = match m {
+            0 => 0,
+            1 => 1,
+            2 => 2,
+            6 => {
+                border = true;
+                3
+            }
+            3 | 7 => return refuse(format!("the mirror-once addressing mode {m}")),
+            _ => return refuse(format!("the half-border addressing mode {m}")),
+        };
+    }
+    if border && s.border_type == 3 {
+        return refuse("the border colour table (BORDER_COLOR_TYPE 3)");
+    }
+    let border_color = 2 * s.border_type as i32 + i32::from(integer);
+    let (mipmap_mode, min_lod, max_lod) = match s.mip_filter {
+        0 => (0, 0.0, 0.0),
+        m @ (1 | 2) => (
+            m as i32 - 1,
+            s.min_lod as f32 / 256.0,
+            s.max_lod as f32 / 256.0,
+        ),
+        m => return refuse(format!("MIP_FILTER {m}")),
+    };
+    // LOD_BIAS: signed 6.8 fixed point in 14 bits
+    let lod_bias = ((s.lod_bias << 18) as i32 >> 18) as f32 / 256.0;
+    let out = NativeSampler {
+        mag_filter: filter(s.mag_filter, "XY_MAG_FILTER")?,
+        min_filter: filter(s.min_filter, "XY_MIN_FILTER")?,
+        mipmap_mode,
+        address,
+        border_color,
+        compare_op: compare.then_some(s.compare_func as i32),
+        unnormalized: unnorm,
+        min_lod,
+        max_lod,
+        lod_bias,
+    };
+    if unnorm {
+        let why = if out.mag_filter != out.min_filter {
+            Some("different magnification and minification filters")
+        } else if max_lod != 0.0 || min_lod != 0.0 || t.last_level != t.base_level {
+            Some("more than one level")
+        } else if t.ty.layered() || t.ty == ImgType::D3 {
+            Some("an array or 3D image")
+        } else if modes.iter().any(|&m| m != 2 && m != 6) {
+            Some("an addressing mode other than clamp (to the last texel or the border)")
+        } else if compare {
+            Some("a compare")
+        } else if lod_bias != 0.0 {
+            Some("a LOD bias")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return refuse(format!(
+                "unnormalized coordinates with {why} (Vulkan forbids it)"
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// The kernel's image for `t` and its sampler: an index into [`crate::ir::Kernel::images`]
+/// (an equal image is shared).
+fn register(
+    l: &mut Lowerer,
+    t: &Tsharp,
+    m: &Mimg,
+    sampler: NativeSampler,
+    depth: bool,
+    read: u32,
+) -> RuleResult<(u8, usize, bool)> {
+    let (dim, arrayed, coords) = view(t, m)?;
+    let format = vk_format(&t.format, depth)?;
+    let sampled = match t.format.fmt.num {
+        Num::Uint => SampledType::Uint,
+        Num::Sint => SampledType::Sint,
+        _ => SampledType::Float,
+    };
+    let layers = if t.ty.layered() { t.last_array + 1 } else { 1 };
+    let img = NativeImage {
+        dim,
+        arrayed,
+        depth,
+        sampled,
+        format,
+        swizzle: if depth { [0; 4] } else { swizzle(t, read)? },
+        texel_bytes: u32::from(t.format.fmt.bytes),
+        extent: [
+            t.levels[0].width,
+            t.levels[0].height,
+            if t.ty == ImgType::D3 {
+                t.levels[0].depth
+            } else {
+                1
+            },
+        ],
+        layers,
+        levels: t.levels.len() as u32,
+        base_level: t.base_level,
+        level_count: t.last_level - t.base_level + 1,
+        base_layer: if t.ty.layered() { t.base_array } else { 0 },
+        layer_count: if t.ty.layered() { t.layers() } else { 1 },
+        copies: copies(t),
+        sampler,
+    };
+    let images = &mut l.b.k.images;
+    let at = match images.iter().position(|i| *i == img) {
+        Some(i) => i,
+        None => {
+            if images.len() >= 32 {
+                return refuse("more than 32 images in one body");
+            }
+            images.push(img);
+            images.len() - 1
+        }
+    };
+    Ok((at as u8, coords, arrayed))
+}
+
+/// One [`Expr::Image`] per component in `comps`.
+fn access(l: &mut Lowerer, image: u8, op: ImageOp, coords: &[Handle], comps: &[u8]) -> Vec<Handle> {
+    comps
+        .iter()
+        .map(|&component| {
+            l.b.push(Expr::Image(Box::new(ImageAccess {
+                image,
+                op: op.clone(),
+                coords: coords.to_vec(),
+                component,
+            })))
+        })
+        .collect()
+}
+
+fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
+    let m = Mimg::new(l, c)?;
+    let t = m.tsharp(l)?;
+    let w = m.ssharp(l)?;
+    super::image::dmask_needed(&m)?;
+    let what = if form.gather { "gather4" } else { "sample" };
+    if m.a16 || m.d16 {
+        return refuse(format!("{what} with A16 or D16"));
+    }
+    if form.offset || form.bias || form.grad.is_some() || form.lod == Lod::Clamp {
+        return refuse(format!(
+            "{} (the _o, _b, _cl, _d and _cd forms are not mapped)",
+            c.inst.info().mnemonic
+        ));
+    }
+    if form.gather && (form.compare || t.ty != ImgType::D2) {
+        return refuse("gather4 other than a plain gather of a 2D image");
+    }
+    if t.min_lod != 0 {
+        return refuse("a T# MIN_LOD");
+    }
+    let unnorm = c.inst.field(rdnaprobe_isa::layout::Field::Unorm) != 0;
+    let s = sampler(&w, &t, form.compare, unnorm || w[0] >> 15 & 1 != 0)?;
+    // a gather reads the DMASK's component from every texel, a sample the DMASK's slots
+    let (image, n, arrayed) = register(l, &t, &m, s, form.compare, m.dmask)?;
+    let mut first = 0;
+    let reference = if form.compare {
+        first += 1;
+        let r = m.coord(l, 0)?;
+        Some(l.b.f32_of(r))
+    } else {
+        None
+    };
+    let dim_coords = DIMS[m.dim].1;
+    let f32_at = |l: &mut Lowerer, i: usize| -> RuleResult<Handle> {
+        let v = m.coord(l, i)?;
+        Ok(l.b.f32_of(v))
+    };
+    let coords = (0..n)
+        .map(|i| f32_at(l, first + i))
+        .collect::<RuleResult<Vec<_>>>()?;
+    let lod = match form.lod {
+        Lod::Zero => Some(l.b.cf32(0.0)),
+        Lod::Explicit => Some(f32_at(l, first + dim_coords)?),
+        Lod::Implicit => None,
+        Lod::Clamp => unreachable!("refused above"),
+    };
+    let vals = if form.gather {
+        let comp = m.dmask.trailing_zeros() as u8;
+        if m.dmask.count_ones() != 1 {
+            return refuse("gather4 with a DMASK of other than one component");
+        }
+        if form.lod != Lod::Zero && s.mipmap_mode == 0 && s.max_lod != 0.0 {
+            return refuse("gather4 past LOD 0 (Vulkan gathers from the base level)");
+        }
+        access(l, image, ImageOp::Gather(comp), &coords, &[0, 1, 2, 3])
+    } else {
+        let op = match (lod, reference) {
+            (Some(lod), Some(reference)) => ImageOp::SampleDref { reference, lod },
+            (Some(lod), None) => ImageOp::SampleLod(lod),
+            (None, Some(_)) => {
+                return refuse(
+                    "an implicit-LOD compare (no Vulkan compare sample of a compute shader \
+                     takes the quad's gradients without an extension)",
+                )
+            }
+            (None, None) => {
+                let spatial = n - usize::from(arrayed);
+                let (dx, dy) = quad_grads(l, &coords[..spatial]);
+                ImageOp::SampleGrad(dx, dy)
+            }
+        };
+        if reference.is_some() {
+            if m.dmask != 1 {
+                return refuse("a compare with a DMASK other than 0x1");
+            }
+            access(l, image, op, &coords, &[0])
+        } else {
+            let comps: Vec<u8> = slots(m.dmask).map(|k| k as u8).collect();
+            access(l, image, op, &coords, &comps)
+        }
+    };
+    mem_format::write_loaded(l, m.vdata, &vals, D16Form::No);
+    Ok(())
+}
+
+/// d/dx and d/dy of each coordinate over the lane's quad: lane 1 minus lane 0 and lane 2
+/// minus lane 0 (f32 subtractions, as the quad's derivative unit takes them).
+fn quad_grads(l: &mut Lowerer, coords: &[Handle]) -> (Vec<Handle>, Vec<Handle>) {
+    let quad = l.b.andc(l.lane, !3u64 & 0xffff_ffff);
+    let mut d = [vec![], vec![]];
+    for &v in coords {
+        let bits = l.b.bits_of_f32(v);
+        let tl = l.wave_read(bits, quad);
+        let tl = l.b.f32_of(tl);
+        for (dir, out) in d.iter_mut().enumerate() {
+            let other = l.b.addc(quad, 1 + dir as u64);
+            let o = l.wave_read(bits, other);
+            let o = l.b.f32_of(o);
+            out.push(l.b.fb(crate::ir::FloatBin::Sub, o, tl));
+        }
+    }
+    let [dx, dy] = d;
+    (dx, dy)
+}
+
+fn umin(l: &mut Lowerer, a: Handle, b: Handle) -> Handle {
+    let lt = l.b.icmp(IntCmp::LtU, a, b);
+    l.b.sel(lt, a, b)
+}
+
+fn load(l: &mut Lowerer, c: &Ctx, mip: bool) -> RuleResult {
+    let m = Mimg::new(l, c)?;
+    let t = m.tsharp(l)?;
+    super::image::dmask_needed(&m)?;
+    if m.a16 || m.d16 {
+        return refuse("a load with A16 or D16");
+    }
+    // a fetch takes no sampler state but needs one bound: point, clamp, no levels
+    let s = NativeSampler {
+        mag_filter: 0,
+        min_filter: 0,
+        mipmap_mode: 0,
+        address: [2; 3],
+        border_color: 0,
+        compare_op: None,
+        unnormalized: false,
+        min_lod: 0.0,
+        max_lod: 0.0,
+        lod_bias: 0.0,
+    };
+    let (image, n, arrayed) = register(l, &t, &m, s, false, m.dmask)?;
+    let spatial = n - usize::from(arrayed);
+    let mut coords = Vec::with_capacity(n);
+    let mut ok = l.b.cb(true);
+    let level = if mip {
+        let v = m.coord(l, DIMS[m.dim].1)?;
+        let span = t.last_level - t.base_level;
+        let inside = l.b.icmpc(IntCmp::LeU, v, u64::from(span));
+        ok = l.b.band(ok, inside);
+        let top = l.b.c32(span);
+        umin(l, v, top)
+    } else {
+        l.b.c32(0)
+    };
+    for i in 0..n {
+        let v = m.coord(l, i)?;
+        // the level's size along the axis (or the view's layers), for the bounds and a clamp
+        // that keeps the texture unit in range
+        let limit = if i < spatial {
+            let sizes: Vec<u32> = (t.base_level..=t.last_level)
+                .map(|k| {
+                    let lv = t.levels[k as usize];
+                    [lv.width, lv.height, lv.depth][i]
+                })
+                .collect();
+            let mut n = l.b.c32(sizes[0]);
+            for (k, &size) in sizes.iter().enumerate().skip(1) {
+                let is = l.b.eqc(level, k as u64);
+                let sz = l.b.c32(size);
+                n = l.b.sel(is, sz, n);
+            }
+            n
+        } else {
+            l.b.c32(t.layers())
+        };
+        let inside = l.b.icmp(IntCmp::LtU, v, limit);
+        ok = l.b.band(ok, inside);
+        let one = l.b.c32(1);
+        let last = l.b.ib(IntBin::Sub, limit, one);
+        coords.push(umin(l, v, last));
+    }
+    let comps: Vec<u8> = slots(m.dmask).map(|k| k as u8).collect();
+    let got = access(l, image, ImageOp::Fetch(level), &coords, &comps);
+    // out of range: a texel of zero bits converted (0 in every format), then DST_SEL
+    let vals: Vec<Handle> = comps
+        .iter()
+        .zip(got)
+        .map(|(&k, v)| {
+            let zero = if t.dst_sel[usize::from(k)] == 1 {
+                one(l, &t.format, false)
+            } else {
+                l.b.c32(0)
+            };
+            l.b.sel(ok, v, zero)
+        })
+        .collect();
+    mem_format::write_loaded(l, m.vdata, &vals, D16Form::No);
+    Ok(())
+}

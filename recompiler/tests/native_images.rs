@@ -1,0 +1,247 @@
+//! Native images (`ImagePath::Native`): what a body's image instructions ask of the host's
+//! texture unit (the kernel's images: format, view, texel rows, sampler), the refusals with
+//! their reasons, and every emitted module through `spirv-val --target-env vulkan1.1`.
+//! Whether a driver's answers agree with the software path is the runner's test (lavapipe).
+
+mod common;
+
+use rdnaprobe_isa::{assemble, FloatMode, Target, Wave};
+use rdnaprobe_recompiler::ir::{Expr, ImageOp, Kernel};
+use rdnaprobe_recompiler::native::{NativeDim, SampledType};
+use rdnaprobe_recompiler::spirv::{emit_wave_mem, SpirvOptions};
+use rdnaprobe_recompiler::wave::{MEM_BASE, SGPR_INPUTS};
+use rdnaprobe_recompiler::{lower_wave_words_images, ImagePath};
+
+use common::spirv_val::spirv_val;
+
+const MEM_BYTES: u32 = 1 << 16;
+
+/// A linear T# at the region's start: image format `fmt`, TYPE `ty` (8 1D, 9 2D, 10 3D,
+/// 11 cube, 12 1D array, 13 2D array), `w` x `h`, DEPTH field `d`, MAX_MIP = LAST_LEVEL
+/// `mips`, DST_SEL of the format's components (1, 2 or 4 of them: X, Y, then 0, 0, 1).
+fn tsharp(fmt: u32, ty: u32, w: u32, h: u32, d: u32, mips: u32) -> [u32; 8] {
+    let base = MEM_BASE >> 8;
+    let dst = match fmt {
+        1 | 7 | 20 => 0x204,
+        56 => 0xfac,
+        _ => panic!("no DST_SEL for format {fmt} in this test"),
+    };
+    [
+        base as u32,
+        (base >> 32) as u32 & 0xff | fmt << 20 | ((w - 1) & 3) << 30,
+        (w - 1) >> 2 | (h - 1) << 14,
+        dst | mips << 16 | ty << 28,
+        d,
+        mips << 4,
+        0,
+        0,
+    ]
+}
+
+/// s_in: the S# `s` in s[0:3] and the T# `t` in s[8:15] (the image sweeps' places).
+fn s_in(t: [u32; 8], s: [u32; 4]) -> [u32; SGPR_INPUTS] {
+    let mut v = [0; SGPR_INPUTS];
+    v[0..4].copy_from_slice(&s);
+    v[8..16].copy_from_slice(&t);
+    v
+}
+
+/// An S#: CLAMP_X/Y/Z `clamp`, XY_MAG/MIN_FILTER `filter`, MIP_FILTER `mip`, MAX_LOD
+/// `max_lod` (4.8), DEPTH_COMPARE_FUNC `func`.
+fn ssharp(clamp: u32, filter: u32, mip: u32, max_lod: u32, func: u32) -> [u32; 4] {
+    [
+        clamp | clamp << 3 | clamp << 6 | func << 12,
+        max_lod << 12,
+        filter << 20 | filter << 22 | mip << 26,
+        0,
+    ]
+}
+
+fn lower(text: &str, sgprs: &[u32; SGPR_INPUTS], wave: Wave) -> Result<Kernel, String> {
+    let words = assemble(text).map_err(|e| format!("{text}: {e}"))?;
+    lower_wave_words_images(
+        &words,
+        FloatMode::DEFAULT,
+        wave,
+        Target::Gfx1030,
+        MEM_BYTES,
+        Some(sgprs),
+        ImagePath::Native,
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// Lowers `text` for both wave sizes, validates the modules, returns the wave32 kernel.
+fn lower_valid(text: &str, sgprs: &[u32; SGPR_INPUTS]) -> Kernel {
+    let mut first = None;
+    for wave in [Wave::W32, Wave::W64] {
+        let k = lower(text, sgprs, wave).unwrap_or_else(|e| panic!("{e}"));
+        let spv = emit_wave_mem(&k, wave, 0, MEM_BYTES / 4, &SpirvOptions::DESKTOP)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        spirv_val(&spv, &format!("`{text}` ({wave:?})")).unwrap();
+        first.get_or_insert(k);
+    }
+    first.expect("lowered")
+}
+
+fn image_ops(k: &Kernel) -> Vec<(&ImageOp, u8)> {
+    k.exprs
+        .iter()
+        .filter_map(|e| match e {
+            Expr::Image(a) => Some((&a.op, a.component)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_sample_becomes_one_image_with_its_format_levels_rows_and_sampler() {
+    // 8_8_8_8_UNORM (format 56) 2D, 4 x 2, three levels; bilinear, point mips, MAX_LOD 2,
+    // wrap
+    let t = tsharp(56, 9, 4, 2, 0, 2);
+    let s = ssharp(0, 1, 1, 2 << 8, 0);
+    let k = lower_valid(
+        "image_sample_l v[10:13], v[4:6], s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &s_in(t, s),
+    );
+    assert_eq!(k.images.len(), 1);
+    let img = &k.images[0];
+    assert_eq!(
+        (img.dim, img.arrayed, img.depth),
+        (NativeDim::D2, false, false)
+    );
+    assert_eq!((img.format, img.sampled), (37, SampledType::Float)); // R8G8B8A8_UNORM
+    assert_eq!(img.swizzle, [3, 4, 5, 6]); // R, G, B, A
+    assert_eq!((img.extent, img.levels, img.texel_bytes), ([4, 2, 1], 3, 4));
+    assert_eq!((img.base_level, img.level_count), (0, 3));
+    // the linear layout: the smallest level first, rows 256 bytes apart
+    let rows: Vec<(u32, u64, u32, u32)> = img
+        .copies
+        .iter()
+        .map(|c| (c.level, c.src, c.width, c.rows))
+        .collect();
+    assert_eq!(rows, vec![(0, 512, 4, 2), (1, 256, 2, 1), (2, 0, 1, 1)]);
+    assert!(img.copies.iter().all(|c| c.row_pitch == 64));
+    let smp = img.sampler;
+    assert_eq!((smp.mag_filter, smp.min_filter, smp.mipmap_mode), (1, 1, 0));
+    assert_eq!(
+        (smp.address, smp.max_lod, smp.compare_op),
+        ([0; 3], 2.0, None)
+    );
+    let ops = image_ops(&k);
+    assert_eq!(ops.len(), 4);
+    assert!(ops
+        .iter()
+        .enumerate()
+        .all(|(i, (op, c))| matches!(op, ImageOp::SampleLod(_)) && usize::from(*c) == i));
+}
+
+#[test]
+fn each_form_maps_to_its_instruction_and_validates() {
+    let t2 = tsharp(1, 9, 4, 4, 0, 0);
+    let point = ssharp(2, 0, 0, 0, 0);
+    // a plain sample takes the quad's differences as Grad
+    let k = lower_valid(
+        "image_sample v10, v[4:5], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &s_in(t2, point),
+    );
+    assert!(
+        matches!(image_ops(&k)[..], [(ImageOp::SampleGrad(ref dx, ref dy), 0)] if dx.len() == 2 && dy.len() == 2)
+    );
+    // a gather of component Y (DMASK 0x2) writes four VGPRs
+    let t4 = tsharp(56, 9, 4, 4, 0, 0);
+    let k = lower_valid(
+        "image_gather4_lz v[10:13], v[4:5], s[8:15], s[0:3] dmask:0x2 dim:SQ_RSRC_IMG_2D",
+        &s_in(t4, point),
+    );
+    assert_eq!(image_ops(&k).len(), 4);
+    assert!(image_ops(&k)
+        .iter()
+        .all(|(op, _)| **op == ImageOp::Gather(1)));
+    // a compare on 16_UNORM (format 7) samples a D16_UNORM image with the compare op
+    let t16 = tsharp(7, 9, 4, 4, 0, 0);
+    let k = lower_valid(
+        "image_sample_c_lz v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &s_in(t16, ssharp(2, 1, 0, 0, 3)),
+    );
+    assert_eq!((k.images[0].format, k.images[0].depth), (124, true));
+    assert_eq!(k.images[0].sampler.compare_op, Some(3));
+    assert!(matches!(
+        image_ops(&k)[..],
+        [(ImageOp::SampleDref { .. }, 0)]
+    ));
+    // loads: a 2D array's layer (3 layers from BASE_ARRAY 0) and a 1D image's level
+    let ta = tsharp(20, 13, 4, 4, 2, 0);
+    let k = lower_valid(
+        "image_load v[10:11], v[4:6], s[8:15] dmask:0x9 dim:SQ_RSRC_IMG_2D_ARRAY unorm",
+        &s_in(ta, [0; 4]),
+    );
+    assert_eq!(k.images[0].layers, 3);
+    assert_eq!(k.images[0].copies.len(), 3);
+    assert_eq!(k.images[0].sampled, SampledType::Uint); // 32_UINT
+    let t1 = tsharp(1, 8, 16, 1, 0, 2);
+    let k = lower_valid(
+        "image_load_mip v10, v[4:5], s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_1D unorm",
+        &s_in(t1, [0; 4]),
+    );
+    assert_eq!((k.images[0].dim, k.images[0].levels), (NativeDim::D1, 3));
+    assert!(matches!(image_ops(&k)[..], [(ImageOp::Fetch(_), 0)]));
+    // two samples of one image and sampler share the binding
+    let k = lower_valid(
+        "image_sample_lz v10, v[4:5], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D\n\
+         image_sample_lz v11, v[6:7], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &s_in(t2, point),
+    );
+    assert_eq!((k.images.len(), image_ops(&k).len()), (1, 2));
+}
+
+#[test]
+fn what_the_host_api_cannot_express_is_refused_with_the_reason() {
+    let point = ssharp(2, 0, 0, 0, 0);
+    let refused =
+        |text: &str, t: [u32; 8], s: [u32; 4]| lower(text, &s_in(t, s), Wave::W32).expect_err(text);
+    let cube = tsharp(1, 11, 4, 4, 5, 0);
+    let e = refused(
+        "image_sample_lz v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_CUBE",
+        cube,
+        point,
+    );
+    assert!(e.contains("cube"), "{e}");
+    let t8 = tsharp(1, 9, 4, 4, 0, 0);
+    let e = refused(
+        "image_sample_c_lz v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        t8,
+        ssharp(2, 0, 0, 0, 1),
+    );
+    assert!(e.contains("compare on a colour format"), "{e}");
+    let e = refused(
+        "image_sample_lz v10, v[4:5], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        t8,
+        ssharp(3, 0, 0, 0, 0),
+    );
+    assert!(e.contains("mirror-once"), "{e}");
+    // unnormalized coordinates with wrap: Vulkan allows clamping modes only
+    let e = refused(
+        "image_sample_lz v10, v[4:5], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm",
+        t8,
+        ssharp(0, 0, 0, 0, 0),
+    );
+    assert!(
+        e.contains("unnormalized coordinates with an addressing mode"),
+        "{e}"
+    );
+    let e = refused(
+        "image_sample_b v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        t8,
+        point,
+    );
+    assert!(e.contains("not mapped"), "{e}");
+    // a store stays on the software path (its texels in the region), alongside a native load
+    let k = lower_valid(
+        "image_store v[10:13], v[4:5], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D unorm\n\
+         image_load v14, v[4:5], s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm",
+        &s_in(tsharp(56, 9, 4, 4, 0, 0), point),
+    );
+    assert_eq!(image_ops(&k).len(), 1);
+    assert!(k.exprs.iter().any(|e| matches!(e, Expr::Mem { .. })));
+}

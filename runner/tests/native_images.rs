@@ -1,0 +1,117 @@
+//! `--images native` (docs/backends.md, "Native images"): the texture-unit campaign's 1D spec
+//! through lavapipe's own texture unit. Every row runs; the rows whose answer is exact in any
+//! conforming texture unit (point sampling of formats whose conversion to f32 is exact:
+//! 16_UNORM, 16_SNORM, 16_FLOAT, 32_FLOAT) equal the software path's bit for bit, which holds
+//! the mapping (format, texel rows, levels, addressing modes, coordinates, DST_SEL) to the
+//! model; the bilinear rows are the report's business, not a test's. The native path on a
+//! backend without a texture unit, and on a spec without images, is an error (exit 2).
+
+mod common;
+
+use common::{command, stderr};
+
+fn spec(stem: &str) -> std::path::PathBuf {
+    common::repo_root()
+        .join("datasets/specs/images")
+        .join(stem)
+        .with_extension("toml")
+}
+
+/// The formats whose texels convert to f32 exactly and the S#s (by index in the spec) that
+/// point-sample: the rows any texture unit must answer as the model does.
+const EXACT_FORMATS: [u32; 4] = [7, 8, 13, 22];
+const POINT_SAMPLERS: [u32; 4] = [0, 3, 6, 9];
+
+#[test]
+fn lavapipe_point_samples_of_exact_formats_equal_the_software_path() {
+    if common::skip_without_lavapipe().is_some() {
+        return;
+    }
+    let dir = common::scratch_dir("native-images");
+    let mut sets = vec![];
+    for images in ["software", "native"] {
+        let out = dir.join(format!("texture_units_1d-{images}.csv"));
+        let o = command([
+            "sweep",
+            "--backend",
+            "vulkan:lavapipe",
+            "--images",
+            images,
+            "-o",
+        ])
+        .arg(&out)
+        .arg(spec("texture_units_1d"))
+        .output()
+        .unwrap();
+        assert!(o.status.success(), "{images}: {}", stderr(&o));
+        sets.push(rdnaprobe_dataset::read_dataset(&out).unwrap());
+    }
+    let (soft, native) = (&sets[0], &sets[1]);
+    let col = |name: &str| native.extra_columns.iter().position(|c| c == name).unwrap();
+    let (status, backend) = (col("status"), col("backend"));
+    assert_eq!(soft.rows.len(), 6144);
+    assert_eq!(native.rows.len(), 6144);
+    assert!(native.rows.iter().all(|r| r.extra[status] == "ok"));
+    assert!(native
+        .rows
+        .iter()
+        .all(|r| r.extra[backend] == "vulkan:lavapipe+native-images"));
+    let mut exact = 0;
+    let mut differ = 0;
+    for (i, (a, b)) in soft.rows.iter().zip(&native.rows).enumerate() {
+        // "image sweep texture_units_1d: format F, sampler S"
+        let note: Vec<u32> = a
+            .note
+            .rsplit(": ")
+            .next()
+            .unwrap()
+            .split(", ")
+            .map(|w| w.rsplit(' ').next().unwrap().parse().unwrap())
+            .collect();
+        if EXACT_FORMATS.contains(&note[0]) && POINT_SAMPLERS.contains(&note[1]) {
+            assert_eq!(a.outputs[0], b.outputs[0], "row {i}: {}", a.note);
+            exact += 1;
+        } else if a.outputs[0] != b.outputs[0] {
+            differ += 1;
+        }
+    }
+    assert_eq!(exact, 4 * 4 * 64);
+    // lavapipe's bilinear weights are not the model's 8-bit ones: most filtered rows differ
+    assert!(differ > 1000, "{differ} filtered rows differ");
+}
+
+#[test]
+fn native_images_need_a_vulkan_backend_and_an_image_spec() {
+    let dir = common::scratch_dir("native-images-bad");
+    let out = dir.join("x.csv");
+    let o = command(["sweep", "--backend", "cpu", "--images", "native", "-o"])
+        .arg(&out)
+        .arg(spec("texture_units_1d"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--images native needs a Vulkan backend"),
+        "{}",
+        stderr(&o)
+    );
+    let plain = common::repo_root().join("datasets/specs/f32_add_denormals.toml");
+    let o = command(["sweep", "--backend", "cpu", "--images", "native", "-o"])
+        .arg(&out)
+        .arg(&plain)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no [image] table"), "{}", stderr(&o));
+    let o = command(["sweep", "--backend", "cpu", "--images", "hardware", "-o"])
+        .arg(&out)
+        .arg(spec("texture_units_1d"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("give software or native"),
+        "{}",
+        stderr(&o)
+    );
+}
