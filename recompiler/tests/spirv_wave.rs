@@ -211,3 +211,55 @@ fn lower_wave_mem_words(
     )
     .unwrap_or_else(|e| panic!("{words:x?} ({wave:?}): {e}"))
 }
+
+#[test]
+fn trilinear_sample_bodies_emit_valid_modules() {
+    // MIP_FILTER linear (the software path's IR integer and f64 operations): a 32_FLOAT 8 x 8
+    // T# with 4 levels in s[8:15], bilinear or point filters with linear mips in s[0:3]
+    use rdnaprobe_recompiler::wave::{MEM_BASE, SGPR_INPUTS};
+    let base = MEM_BASE >> 8;
+    let (fmt, ty, w, h, mips) = (22u32, 9u32, 8u32, 8u32, 3u32);
+    let t = [
+        base as u32,
+        (base >> 32) as u32 & 0xff | fmt << 20 | ((w - 1) & 3) << 30,
+        (w - 1) >> 2 | (h - 1) << 14,
+        0xfac | mips << 16 | ty << 28,
+        0,
+        mips << 4,
+        0,
+        0,
+    ];
+    let bodies = [
+        "image_sample_l v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        "image_sample v10, v[4:5], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        "image_sample_c_b_cl_o v10, v[4:9], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        "image_sample_cd_g16 v10, v[4:7], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+    ];
+    for filter in [0u32, 1] {
+        let s = [
+            1 | 1 << 3 | 3 << 12,
+            (15 * 256) << 12,
+            filter << 20 | filter << 22 | 2 << 26,
+            0,
+        ];
+        let mut sgprs = [0u32; SGPR_INPUTS];
+        sgprs[0..4].copy_from_slice(&s);
+        sgprs[8..16].copy_from_slice(&t);
+        for text in bodies {
+            let words = assemble(text).unwrap();
+            for wave in [Wave::W32, Wave::W64] {
+                let k = rdnaprobe_recompiler::lower_wave_words_sgprs(
+                    &words,
+                    FloatMode::DEFAULT,
+                    wave,
+                    Target::Gfx1030,
+                    4096,
+                    Some(&sgprs),
+                )
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+                let spv = emit_wave_mem(&k, wave, 0, 1024, &SpirvOptions::DESKTOP).expect("emits");
+                spirv_val(&spv, &format!("`{text}` filter {filter} ({wave:?})")).unwrap();
+            }
+        }
+    }
+}

@@ -13,6 +13,8 @@
 //! - [`store`]: the results store (runs of replay outputs, content-addressed, with manifests;
 //!   per-row results as Parquet with feature `polars`); [`regress`]: fixed / regressed / changed
 //!   rows between two runs; `publish` (feature `polars`): the static conformance site.
+//! - [`texture`]: the texture-unit report, an image sweep's native texture-unit run against
+//!   its software run, per image format, filter and addressing mode.
 
 pub mod classify;
 pub mod diff;
@@ -33,6 +35,7 @@ pub mod regress;
 pub mod report;
 pub mod store;
 pub mod subject;
+pub mod texture;
 pub mod uniform;
 
 pub use classify::{Class, Verdict};

@@ -61,6 +61,9 @@ enum Command {
     Diff(cmd::diff::Args),
     /// Write a conformance report from datasets.
     Report(cmd::report::Args),
+    /// How far a driver's texture unit (an image sweep with `--images native`) is from the
+    /// RDNA2 model, per image format, filter and addressing mode.
+    TextureReport(cmd::texture::Args),
     /// Stream an exhaustive sweep through a backend, diffed against the CPU model on the fly.
     Exhaustive(cmd::exhaustive::Args),
     /// Export datasets and diffs as partitioned Parquet.
@@ -96,6 +99,7 @@ fn main() -> ExitCode {
         Command::Assemble(a) => cmd::assemble::run(a),
         Command::Diff(a) => cmd::diff::run(a),
         Command::Report(a) => cmd::report::run(a),
+        Command::TextureReport(a) => cmd::texture::run(a),
         Command::Exhaustive(a) => cmd::exhaustive::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::Coverage(a) => cmd::coverage::run(a),

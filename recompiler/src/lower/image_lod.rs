@@ -1,7 +1,9 @@
 //! The level a sample reads (rule: image-sample-lod): the LOD of the quad's differences or of
 //! the user derivatives (`_d`, `_cd`, `_g16`), its bias in 1/256 steps (`_b`), clamp (`_cl`)
-//! and the S#'s MAX_LOD, tested against the level edges without a logarithm. See
-//! `super::image_sample`'s module docs for what is measured and what is the model's choice.
+//! and the S#'s MAX_LOD, tested against the level edges without a logarithm. The footprint
+//! ([`footprint`]) and the bias's steps ([`bias_steps`]) also give the fractional LOD of
+//! trilinear filtering (`super::image_trilinear`). See `super::image_sample`'s module docs for
+//! what is measured and what is the model's choice.
 
 use super::error::RuleResult;
 use super::image::{Coord, Mimg};
@@ -186,15 +188,10 @@ pub(super) const EXP2_128THS: [u64; 128] = [
     0x3fffd3c22b8f71f1,
 ];
 
-/// A `_b` sample's level tests: whether `lod + bias` passes `k - 0.5` for k in 1..=`top`,
-/// where `lod` is half the log2 of the squared footprint `rho2` (f64). The bias is taken in
-/// 1/256 steps (`B = round_even(bias * 256)`, clamped to +-4096, a NaN as 0) and the test is
-/// the plain sample's without a logarithm: `rho2 > 2^((256k - 128 - B) / 128)`, the power
-/// split into `2^q` (exact, applied to `rho2`) and `2^(r/128)` ([`EXP2_128THS`]). With B a
-/// multiple of 128 (a bias of a whole half level, 0 included) these are exactly the plain
-/// sample's tests; the 1/256 steps and the table's rounding are the model's choice.
+/// The `_b` bias (f32 bits) in 1/256 steps of a level: `B = round_even(bias * 256)` clamped
+/// to +-4096, a NaN as 0 (a signed U32).
 /// rule: image-sample-lod
-pub(super) fn biased_passes(l: &mut Lowerer, rho2: Handle, bias: Handle, top: u32) -> Vec<Handle> {
+pub(super) fn bias_steps(l: &mut Lowerer, bias: Handle) -> Handle {
     use crate::ir::FloatCmp;
     let b = &mut l.b;
     let nan = b.is_nan(Fmt::F32, bias);
@@ -212,7 +209,21 @@ pub(super) fn biased_passes(l: &mut Lowerer, rho2: Handle, bias: Handle, top: u3
     let magic = b.cf64(1.5 * 2f64.powi(52));
     let v = b.fb(FloatBin::Add, v, magic);
     let v = b.fb(FloatBin::Sub, v, magic);
-    let bias256 = b.cvt(Convert::F64ToS32, v, Ty::U32);
+    b.cvt(Convert::F64ToS32, v, Ty::U32)
+}
+
+/// A `_b` sample's level tests: whether `lod + bias` passes `k - 0.5` for k in 1..=`top`,
+/// where `lod` is half the log2 of the squared footprint `rho2` (f64). The bias is taken in
+/// 1/256 steps (`B = round_even(bias * 256)`, clamped to +-4096, a NaN as 0) and the test is
+/// the plain sample's without a logarithm: `rho2 > 2^((256k - 128 - B) / 128)`, the power
+/// split into `2^q` (exact, applied to `rho2`) and `2^(r/128)` ([`EXP2_128THS`]). With B a
+/// multiple of 128 (a bias of a whole half level, 0 included) these are exactly the plain
+/// sample's tests; the 1/256 steps and the table's rounding are the model's choice.
+/// rule: image-sample-lod
+pub(super) fn biased_passes(l: &mut Lowerer, rho2: Handle, bias: Handle, top: u32) -> Vec<Handle> {
+    use crate::ir::FloatCmp;
+    let bias256 = bias_steps(l, bias);
+    let b = &mut l.b;
     // t = 128 - B for k = 1 (256k - 128 - B), then r = t mod 128 and q = t >> 7 (arithmetic)
     let c128 = b.c32(128);
     let t = b.sub(c128, bias256);
@@ -266,62 +277,7 @@ pub(super) fn select_level(
         l.b.f32_to_f64_exact(v)
     };
     let extra = extra.map(|v| as_f64(l, v));
-    let rho2 = (lod != Lod::Explicit).then(|| {
-        // the quad's lanes: 0 top left, 1 top right, 2 bottom left
-        let quad = l.b.andc(l.lane, !3u64 & 0xffff_ffff);
-        let base = t.levels[t.base_level as usize];
-        let mut sums = [l.b.cf64(0.0), l.b.cf64(0.0)];
-        for (axis, &(u, v)) in from.coords.iter().enumerate() {
-            let size = match u {
-                Coord::X => base.width,
-                Coord::Y => base.height,
-                _ => continue,
-            };
-            let no_nan = |l: &mut Lowerer, v: Handle| {
-                let nan = l.b.is_nan(Fmt::F32, v);
-                let zero = l.b.c32(0);
-                l.b.sel(nan, zero, v)
-            };
-            let v = no_nan(l, v);
-            let tl = match from.grads {
-                None => {
-                    let tl = l.wave_read(v, quad);
-                    Some(l.b.f32_to_f64_exact(tl))
-                }
-                Some(_) => None,
-            };
-            for (dir, sum) in sums.iter_mut().enumerate() {
-                let d = match (from.grads, tl) {
-                    (Some((grads, coarse)), _) => {
-                        let g = no_nan(l, grads[axis][dir]);
-                        if coarse {
-                            l.wave_read(g, quad)
-                        } else {
-                            g
-                        }
-                    }
-                    (None, Some(tl)) => {
-                        let other = l.b.addc(quad, 1 + dir as u64);
-                        let o = l.wave_read(v, other);
-                        f32_op(l, FloatBin::Sub, o, tl)
-                    }
-                    (None, None) => {
-                        unreachable!("the top-left coordinate is read without derivatives")
-                    }
-                };
-                let mut d = l.b.f32_to_f64_exact(d);
-                if !unnorm {
-                    let n = l.b.cf64(f64::from(size));
-                    d = l.b.fb(FloatBin::Mul, d, n);
-                }
-                let sq = l.b.fb(FloatBin::Mul, d, d);
-                *sum = l.b.fb(FloatBin::Add, *sum, sq);
-            }
-        }
-        let [x, y] = sums;
-        let bigger = l.b.fcmp(FloatCmp::OrdGt, y, x);
-        l.b.sel(bigger, y, x)
-    });
+    let rho2 = (lod != Lod::Explicit).then(|| footprint(l, t, from, unnorm));
     let biased = match (from.bias, rho2) {
         (Some(bias), Some(r)) => Some(biased_passes(l, r, bias, top)),
         _ => None,
@@ -345,4 +301,67 @@ pub(super) fn select_level(
         level = l.b.add(level, one);
     }
     level
+}
+
+/// The squared footprint `rho2` (f64) of a sample's LOD: per direction (x, y) the sum over the
+/// X and Y coordinates of the squared differences to the quad's top left lane (or of the user
+/// derivatives), scaled by BASE_LEVEL's size (unnormalized coordinates as they are); the
+/// larger of the two. The LOD is `0.5 * log2(rho2)`. A NaN difference makes it NaN.
+/// rule: image-sample-lod
+pub(super) fn footprint(l: &mut Lowerer, t: &Tsharp, from: Footprint<'_>, unnorm: bool) -> Handle {
+    use crate::ir::FloatCmp;
+    // the quad's lanes: 0 top left, 1 top right, 2 bottom left
+    let quad = l.b.andc(l.lane, !3u64 & 0xffff_ffff);
+    let base = t.levels[t.base_level as usize];
+    let mut sums = [l.b.cf64(0.0), l.b.cf64(0.0)];
+    for (axis, &(u, v)) in from.coords.iter().enumerate() {
+        let size = match u {
+            Coord::X => base.width,
+            Coord::Y => base.height,
+            _ => continue,
+        };
+        let no_nan = |l: &mut Lowerer, v: Handle| {
+            let nan = l.b.is_nan(Fmt::F32, v);
+            let zero = l.b.c32(0);
+            l.b.sel(nan, zero, v)
+        };
+        let v = no_nan(l, v);
+        let tl = match from.grads {
+            None => {
+                let tl = l.wave_read(v, quad);
+                Some(l.b.f32_to_f64_exact(tl))
+            }
+            Some(_) => None,
+        };
+        for (dir, sum) in sums.iter_mut().enumerate() {
+            let d = match (from.grads, tl) {
+                (Some((grads, coarse)), _) => {
+                    let g = no_nan(l, grads[axis][dir]);
+                    if coarse {
+                        l.wave_read(g, quad)
+                    } else {
+                        g
+                    }
+                }
+                (None, Some(tl)) => {
+                    let other = l.b.addc(quad, 1 + dir as u64);
+                    let o = l.wave_read(v, other);
+                    f32_op(l, FloatBin::Sub, o, tl)
+                }
+                (None, None) => {
+                    unreachable!("the top-left coordinate is read without derivatives")
+                }
+            };
+            let mut d = l.b.f32_to_f64_exact(d);
+            if !unnorm {
+                let n = l.b.cf64(f64::from(size));
+                d = l.b.fb(FloatBin::Mul, d, n);
+            }
+            let sq = l.b.fb(FloatBin::Mul, d, d);
+            *sum = l.b.fb(FloatBin::Add, *sum, sq);
+        }
+    }
+    let [x, y] = sums;
+    let bigger = l.b.fcmp(FloatCmp::OrdGt, y, x);
+    l.b.sel(bigger, y, x)
 }

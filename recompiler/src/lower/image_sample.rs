@@ -1,8 +1,8 @@
 //! Sampling under the wave contract: image_sample and image_gather4 at LOD 0 (`_lz`), with an
 //! explicit LOD (`_l`), the quad's derivatives (no suffix) and their clamp (`_cl`), with the
-//! `_c` and `_o` forms; point and bilinear filtering, point mipmapping, every
-//! addressing mode but the half-border ones, through the S# (four SGPRs at SSAMP, known when
-//! lowering as the T# is). IR integer and f64 operations only, so the CPU model and every
+//! `_c` and `_o` forms; point and bilinear filtering, point and linear (trilinear) mipmapping,
+//! every addressing mode but the half-border ones, through the S# (four SGPRs at SSAMP, known
+//! when lowering as the T# is). IR integer and f64 operations only, so the CPU model and every
 //! Vulkan driver give the same bits.
 //!
 //! What is measured and what is chosen (docs/dataset-format.md, Images): the notes measured
@@ -37,7 +37,14 @@
 //! - an array's layer is `round_even(layer)` clamped into the view's layers;
 //! - the level: BASE_LEVEL at LOD 0 or with MIP_FILTER none; with MIP_FILTER point
 //!   `ceil(lod + 0.5) - 1` past it, clamped to the view's levels and MAX_LOD, the implicit LOD
-//!   log2 of the quad's larger derivative footprint ([`select_level`]).
+//!   log2 of the quad's larger derivative footprint ([`select_level`]);
+//! - MIP_FILTER linear (trilinear; [`super::image_trilinear`], rule image-sample-trilinear,
+//!   not measured): the LOD (`_l`'s dword, or the footprint's in 1/256 steps) clamped to
+//!   `[0, min(MAX_LOD, levels)]`, levels `floor(lod)` and the next, the second weighted
+//!   `wl = round_even(frac(lod) * 256)`; both levels' taps (bilinear, or the nearest texel
+//!   with point filters) weighted `256 - wl` and `wl` blended as one bilinear blend out of
+//!   2^24; `wl = 0` is the one level's sample bit for bit; a gather reads the level
+//!   MIP_FILTER point reads.
 //!
 //! image_sample_c* compares: on an 8-bit UNORM or sRGB image it returns 0 whatever the
 //! reference, texels and compare function (measured on gfx1035); on other formats each tap's
@@ -63,17 +70,18 @@
 //! bias of a whole half level gives the plain sample's exact tests, the 1/256 steps are the
 //! model's choice (not measured).
 //!
-//! Refused with the reason: MIP_FILTER
-//! linear; a magnification and minification filter that differ (which one a LOD takes is not
-//! measured), anisotropy, the min/max FILTER_MODE, TRUNC_COORD, a nonzero LOD_BIAS or MIN_LOD,
-//! the half-border modes, the border colour table (type 3), integer formats but with point
-//! filtering (and without border), A16 and D16, cube and 3D images.
+//! Refused with the reason: MIP_FILTER 3 (reserved); a magnification and minification filter
+//! that differ (which one a LOD takes is not measured), anisotropy, the min/max FILTER_MODE,
+//! TRUNC_COORD, a nonzero LOD_BIAS or MIN_LOD, the half-border modes, the border colour table
+//! (type 3), integer formats but with point filtering (and without border), A16 and D16, cube
+//! and 3D images.
 
 use super::error::{RuleError, RuleResult};
 use super::image::{dmask_needed, read_texel, slots, texel, Coord, Mimg, DIMS};
 use super::image_desc::{ImgType, Tsharp};
 use super::image_format::{self, one, ImgFormat};
 use super::image_lod::{derivatives, select_level, Footprint};
+use super::image_trilinear::{blend, trilinear, trilinear_lod};
 use super::mem_format::{self, D16Form};
 use super::operands::Ctx;
 use super::regs::Lowerer;
@@ -498,27 +506,27 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
         Lod::Explicit | Lod::Clamp => Some(m.coord(l, first + uses.len())?),
         Lod::Zero | Lod::Implicit => None,
     };
-    // the levels the sample may read: BASE_LEVEL + 0..=top (rule: image-sample-lod)
+    // the levels the sample may read: BASE_LEVEL + 0..=top (rule: image-sample-lod); a
+    // gather reads one level, with MIP_FILTER linear the one MIP_FILTER point reads
+    let levels = t.last_level - t.base_level;
+    let nearest = ((f64::from(s.max_lod) / 256.0 + 0.5).ceil() as u32 - 1).min(levels);
     let top = match (form.lod, s.mip_filter) {
         (Lod::Zero, _) | (_, 0) => 0,
-        (_, 1) => {
-            let cap = (f64::from(s.max_lod) / 256.0 + 0.5).ceil() as u32 - 1;
-            cap.min(t.last_level - t.base_level)
-        }
+        (_, 1) => nearest,
+        (_, 2) if form.gather => nearest,
+        // rule: image-sample-trilinear
+        (_, 2) => s.max_lod.div_ceil(256).min(levels),
         _ => {
             return Err(RuleError::not_measured(format!(
-                "image {what}: MIP_FILTER linear (trilinear filtering) is not measured"
+                "image {what}: MIP_FILTER 3 (reserved) is not measured"
             )))
         }
     };
-    let level = (top > 0).then(|| {
-        let from = Footprint {
-            coords: &coords,
-            grads: grads.as_ref().map(|(g, coarse)| (g.as_slice(), *coarse)),
-            bias,
-        };
-        select_level(l, &t, form.lod, from, extra, unnorm, top)
-    });
+    let from = Footprint {
+        coords: &coords,
+        grads: grads.as_ref().map(|(g, coarse)| (g.as_slice(), *coarse)),
+        bias,
+    };
     let at = SampleAt {
         s: &s,
         form,
@@ -529,37 +537,50 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
         reference,
         dmask: m.dmask,
     };
-    let mut vals = at.level(l, &t)?;
-    for k in 1..=top {
-        let tk = Tsharp {
-            base_level: t.base_level + k,
-            ..t.clone()
-        };
-        let vk = at.level(l, &tk)?;
-        let is = l.b.eqc(level.expect("several levels"), u64::from(k));
-        for (v, &w) in vals.iter_mut().zip(&vk) {
-            *v = l.b.sel(is, w, *v);
+    let vals = if s.mip_filter == 2 && !form.gather && top > 0 {
+        let lod = trilinear_lod(l, &t, form.lod, from, extra, unnorm);
+        trilinear(l, &at, &t, lod, top)?
+    } else {
+        let level = (top > 0).then(|| select_level(l, &t, form.lod, from, extra, unnorm, top));
+        let mut vals = at.level(l, &t)?;
+        for k in 1..=top {
+            let tk = Tsharp {
+                base_level: t.base_level + k,
+                ..t.clone()
+            };
+            let vk = at.level(l, &tk)?;
+            let is = l.b.eqc(level.expect("several levels"), u64::from(k));
+            for (v, &w) in vals.iter_mut().zip(&vk) {
+                *v = l.b.sel(is, w, *v);
+            }
         }
-    }
+        vals
+    };
     mem_format::write_loaded(l, m.vdata, &vals, D16Form::No);
     Ok(())
 }
 
 /// What a sample computes at one level (see [`sample`]).
-struct SampleAt<'a> {
-    s: &'a Ssharp,
+pub(super) struct SampleAt<'a> {
+    pub(super) s: &'a Ssharp,
     form: Sample,
     coords: &'a [(Coord, Handle)],
     offsets: [Option<Handle>; 2],
     unnorm: bool,
-    bilinear: bool,
-    reference: Option<Handle>,
-    dmask: u32,
+    pub(super) bilinear: bool,
+    pub(super) reference: Option<Handle>,
+    pub(super) dmask: u32,
 }
 
+/// A tap of a sample: the texel's converted components (or a compare's one result) and its
+/// weight (U32).
+pub(super) type Tap = (Vec<Handle>, Handle);
+
 impl SampleAt<'_> {
-    /// The values the sample writes when it reads level BASE_LEVEL of `t`.
-    fn level(&self, l: &mut Lowerer, t: &Tsharp) -> RuleResult<Vec<Handle>> {
+    /// The taps of level BASE_LEVEL of `t` in the order (i0, j0), (i1, j0), (i0, j1),
+    /// (i1, j1): each its converted components and its weight out of 65536 (one tap of
+    /// weight 65536 for point sampling, in 1D too).
+    pub(super) fn taps(&self, l: &mut Lowerer, t: &Tsharp) -> RuleResult<Vec<Tap>> {
         let s = self.s;
         let level = t.levels[t.base_level as usize];
         let mut axes: Vec<Axis> = Vec::new();
@@ -577,9 +598,7 @@ impl SampleAt<'_> {
             }
         }
         let f = t.format;
-        // the taps in the order (i0, j0), (i1, j0), (i0, j1), (i1, j1): each its converted
-        // components and its weight out of 65536
-        let mut taps: Vec<(Vec<Handle>, Handle)> = Vec::new();
+        let mut taps: Vec<Tap> = Vec::new();
         let ys: Vec<(Handle, Handle, Handle)> = match axes.get(1) {
             Some(a) => a.taps.clone(),
             None => vec![(l.b.c32(0), l.b.cb(true), l.b.c32(256))],
@@ -601,11 +620,18 @@ impl SampleAt<'_> {
                 taps.push((comps, w));
             }
         }
+        Ok(taps)
+    }
+
+    /// The values the sample writes when it reads level BASE_LEVEL of `t`.
+    fn level(&self, l: &mut Lowerer, t: &Tsharp) -> RuleResult<Vec<Handle>> {
+        let f = t.format;
+        let taps = self.taps(l, t)?;
         // a gather's footprint in the graphics APIs' order: (i0, j1), (i1, j1), (i1, j0), (i0, j0)
         const FOOTPRINT: [usize; 4] = [2, 3, 1, 0];
         let mut vals = Vec::new();
         if let Some(r) = self.reference {
-            let results = compare_taps(l, &f, s, &taps, r);
+            let results = compare_taps(l, &f, self.s, &taps, r);
             if self.form.gather {
                 // image_gather4_c: the four results unfiltered
                 for tap in FOOTPRINT {
@@ -616,7 +642,7 @@ impl SampleAt<'_> {
                 }
             } else {
                 vals.push(match results {
-                    Some(res) if self.bilinear => blend(l, &res, 0),
+                    Some(res) if self.bilinear => blend(l, &res, 0, 65536.0),
                     Some(res) => res[0].0[0],
                     None => l.b.c32(0),
                 });
@@ -630,7 +656,7 @@ impl SampleAt<'_> {
             let blended: Vec<Handle> = (0..f.fmt.comps.len())
                 .map(|k| {
                     if self.bilinear {
-                        blend(l, &taps, k)
+                        blend(l, &taps, k, 65536.0)
                     } else {
                         taps[0].0[k]
                     }
@@ -685,7 +711,7 @@ fn texel_components(
 }
 
 /// DST_SEL of slot `slot` over the components `comps`.
-fn selected(
+pub(super) fn selected(
     l: &mut Lowerer,
     f: &ImgFormat,
     t: &Tsharp,
@@ -708,13 +734,13 @@ fn selected(
 /// tap's weight, or `None` on an 8-bit UNORM or sRGB image, whose results are all 0 (see the
 /// module docs).
 /// rule: image-sample-compare
-fn compare_taps(
+pub(super) fn compare_taps(
     l: &mut Lowerer,
     f: &ImgFormat,
     s: &Ssharp,
-    taps: &[(Vec<Handle>, Handle)],
+    taps: &[Tap],
     reference: Handle,
-) -> Option<Vec<(Vec<Handle>, Handle)>> {
+) -> Option<Vec<Tap>> {
     use crate::ir::FloatCmp;
     use mem_format::Num;
     let eight_bit_unorm = f.fmt.num == Num::Unorm && f.fmt.comps.iter().all(|&(_, w)| w == 8);
@@ -740,7 +766,7 @@ fn compare_taps(
         r = b.sel(above, hi, r);
     }
     let one = b.c32(0x3f80_0000);
-    let results: Vec<(Vec<Handle>, Handle)> = taps
+    let results: Vec<Tap> = taps
         .iter()
         .map(|(comps, w)| {
             let t = b.f32_to_f64_exact(comps[0]);
@@ -758,49 +784,4 @@ fn compare_taps(
         })
         .collect();
     Some(results)
-}
-
-/// Component `k` of the bilinear blend of `taps` (see the module docs).
-/// rule: image-sample-weights
-fn blend(l: &mut Lowerer, taps: &[(Vec<Handle>, Handle)], k: usize) -> Handle {
-    let b = &mut l.b;
-    let mut acc = b.cf64(0.0);
-    let mut first_nan = b.c32(0x7fc0_0000);
-    let mut any_nan = b.cb(false);
-    for (comps, w) in taps.iter().rev() {
-        let c = comps[k];
-        let used = b.nec(*w, 0);
-        let nan = b.is_nan(Fmt::F32, c);
-        let nan = b.band(nan, used);
-        let q = b.quiet(Fmt::F32, c);
-        first_nan = b.sel(nan, q, first_nan);
-        any_nan = b.bor(any_nan, nan);
-    }
-    for (comps, w) in taps {
-        let c = comps[k];
-        let used = b.nec(*w, 0);
-        let wf = b.cvt(Convert::U32ToF64, *w, Ty::F64);
-        let cf = b.f32_to_f64_exact(c);
-        let p = b.fb(FloatBin::Mul, wf, cf);
-        let z = b.cf64(0.0);
-        let p = b.sel(used, p, z);
-        acc = b.fb(FloatBin::Add, acc, p);
-    }
-    let scale = b.cf64(1.0 / 65536.0);
-    let v = b.fb(FloatBin::Mul, acc, scale);
-    let vb = b.bits_of_f64(v);
-    let sum_nan = b.is_nan(Fmt::F64, vb);
-    let zero = b.cf64(0.0);
-    let finite_or_inf = b.sel(sum_nan, zero, v);
-    let r = b.round_to(
-        Fmt::F32,
-        finite_or_inf,
-        None,
-        Round::NearestEven,
-        false,
-        Tiny::Result,
-    );
-    let dflt = b.c32(0x7fc0_0000);
-    let r = b.sel(sum_nan, dflt, r);
-    b.sel(any_nan, first_nan, r)
 }

@@ -62,10 +62,10 @@ fn what_the_model_does_not_know_is_refused_with_the_reason() {
     let uint = tsharp(5, 9, 2, 2, 0, 0, 0);
     assert!(err(ssharp(2, 1), uint, SAMPLE_2D).contains("sampled only with point filtering"));
     assert!(lower_img(SAMPLE_2D, &with_sampler(uint, ssharp(2, 0))).is_ok());
-    // trilinear filtering (MIP_FILTER linear) with a LOD
-    let trilinear = [2 | 2 << 3, 0, 2 << 26, 0];
+    // the reserved MIP_FILTER 3 (linear, 2, is image_trilinear_tests')
+    let reserved = [2 | 2 << 3, 0, 3 << 26, 0];
     let text = "image_sample_l v10, v[4:6], s[24:31], s[4:7] dmask:0x1 dim:SQ_RSRC_IMG_2D";
-    assert!(err(trilinear, t, text).contains("MIP_FILTER linear"));
+    assert!(err(reserved, t, text).contains("MIP_FILTER 3"));
     // a cube T#
     let cube = tsharp(1, 11, 2, 2, 5, 0, 0);
     let text = "image_sample_lz v10, v[4:6], s[24:31], s[4:7] dmask:0x1 dim:SQ_RSRC_IMG_CUBE";

@@ -62,6 +62,9 @@ mod image_sample;
 mod image_sample_tests;
 #[cfg(test)]
 mod image_tests;
+mod image_trilinear;
+#[cfg(test)]
+mod image_trilinear_tests;
 mod int16;
 mod integer;
 pub mod interp16;

@@ -20,6 +20,7 @@ pub mod replay;
 pub mod report;
 pub mod store;
 pub mod sweep;
+pub mod texture;
 
 /// `--allow-hazards`: lets `backend` run what its hazard list refuses; a note when the
 /// backend has none (only `hip` has one).

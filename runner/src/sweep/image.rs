@@ -73,7 +73,8 @@ pub struct SamplerSpec {
     /// FORCE_UNNORMALIZED.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unnormalized: Option<bool>,
-    /// MIP_FILTER `none` (default) or `point`, with MAX_LOD (levels, 4.8 fixed point).
+    /// MIP_FILTER `none` (default), `point` or `linear` (trilinear), with MAX_LOD (levels, 4.8
+    /// fixed point).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mip: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -101,7 +102,8 @@ impl SamplerSpec {
         let mip = match self.mip.as_deref().unwrap_or("none") {
             "none" => 0,
             "point" => 1,
-            other => bail!("{}: `{other}`: none or point", what("mip")),
+            "linear" => 2,
+            other => bail!("{}: `{other}`: none, point or linear", what("mip")),
         };
         let border = self.border.unwrap_or(0);
         if border > 2 {
