@@ -102,35 +102,28 @@ fn lavapipe_point_samples_agree_with_the_software_path() {
 #[test]
 fn native_images_need_a_vulkan_backend_and_an_image_spec() {
     let dir = common::scratch_dir("native-images-bad");
-    let out = dir.join("x.csv");
-    let o = command(["sweep", "--backend", "cpu", "--images", "native", "-o"])
-        .arg(&out)
-        .arg(spec("texture_units_1d"))
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("--images native needs a Vulkan backend"),
-        "{}",
-        stderr(&o)
-    );
     let plain = common::repo_root().join("datasets/specs/f32_add_denormals.toml");
-    let o = command(["sweep", "--backend", "cpu", "--images", "native", "-o"])
-        .arg(&out)
-        .arg(&plain)
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("no [image] table"), "{}", stderr(&o));
-    let o = command(["sweep", "--backend", "cpu", "--images", "hardware", "-o"])
-        .arg(&out)
-        .arg(spec("texture_units_1d"))
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("give software or native"),
-        "{}",
-        stderr(&o)
-    );
+    for (backend, images, spec, says) in [
+        (
+            "cpu",
+            "native",
+            spec("texture_units_1d"),
+            "--images native needs a Vulkan backend",
+        ),
+        ("cpu", "native", plain, "no [image] table"),
+        (
+            "cpu",
+            "hardware",
+            spec("texture_units_1d"),
+            "give software or native",
+        ),
+    ] {
+        let o = command(["sweep", "--backend", backend, "--images", images, "-o"])
+            .arg(dir.join("x.csv"))
+            .arg(&spec)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{says}");
+        assert!(stderr(&o).contains(says), "{says}: {}", stderr(&o));
+    }
 }

@@ -393,8 +393,12 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
         if m.dmask.count_ones() != 1 {
             return refuse("gather4 with a DMASK of other than one component");
         }
-        if form.lod != Lod::Zero && s.mipmap_mode == 0 && s.max_lod != 0.0 {
-            return refuse("gather4 past LOD 0 (Vulkan gathers from the base level)");
+        // the model's gather reads the level its LOD selects; Vulkan's, the base level
+        if form.lod != Lod::Zero && s.max_lod != 0.0 {
+            return refuse(
+                "gather4 with a LOD and levels past the base (Vulkan gathers from the base \
+                 level)",
+            );
         }
         access(l, image, ImageOp::Gather(comp), &coords, &[0, 1, 2, 3])
     } else {

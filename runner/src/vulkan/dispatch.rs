@@ -216,21 +216,29 @@ impl Executor {
             );
             dev.end_command_buffer(self.cmd)
                 .context("vkEndCommandBuffer")?;
+        }
+        let what = format!("{} dispatches", list.len());
+        self.submit_and_wait(&what)
+    }
+
+    /// Submits the recorded command buffer and waits for its fence (at most
+    /// [`FENCE_TIMEOUT`]); `what` names the work in the errors.
+    pub(super) fn submit_and_wait(&self, what: &str) -> anyhow::Result<()> {
+        let dev = &self.device;
+        // SAFETY: the command buffer was recorded and ended on this device; the fence is
+        // unsignalled (reset after every wait) and belongs to this device.
+        unsafe {
             let cmds = [self.cmd];
             let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
             dev.queue_submit(self.queue, &submit, self.fence)
-                .context("vkQueueSubmit")?;
+                .with_context(|| format!("vkQueueSubmit ({what})"))?;
             let waited = dev.wait_for_fences(&[self.fence], true, FENCE_TIMEOUT.as_nanos() as u64);
             if let Err(e) = waited {
                 // The fence may still be pending; wait for the device before reusing anything.
                 let _ = dev.device_wait_idle();
                 let _ = dev.reset_fences(&[self.fence]);
-                return Err(e).with_context(|| {
-                    format!(
-                        "waiting for {} dispatches (timeout {FENCE_TIMEOUT:?})",
-                        list.len()
-                    )
-                });
+                return Err(e)
+                    .with_context(|| format!("waiting for {what} (timeout {FENCE_TIMEOUT:?})"));
             }
             dev.reset_fences(&[self.fence]).context("vkResetFences")?;
         }

@@ -28,7 +28,7 @@ use anyhow::{anyhow, bail, ensure, Context};
 use ash::vk;
 use rdnaprobe_recompiler::native::{NativeImage, TexelCopy};
 
-use super::exec::{Executor, PipelineId, FENCE_TIMEOUT, PUSH_BYTES};
+use super::exec::{Executor, PipelineId, PUSH_BYTES};
 use super::image_check::{gcd, sampler_info, shape, Shape};
 use super::memory::{destroy_buffer, HostBuffer};
 
@@ -618,19 +618,8 @@ impl Executor {
             );
             dev.end_command_buffer(self.cmd)
                 .context("vkEndCommandBuffer")?;
-            let cmds = [self.cmd];
-            let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
-            dev.queue_submit(self.queue, &submit, self.fence)
-                .context("vkQueueSubmit (image upload)")?;
-            let waited = dev.wait_for_fences(&[self.fence], true, FENCE_TIMEOUT.as_nanos() as u64);
-            if let Err(e) = waited {
-                // The fence may still be pending; wait for the device before reusing anything.
-                let _ = dev.device_wait_idle();
-                let _ = dev.reset_fences(&[self.fence]);
-                return Err(e).context("waiting for the image upload");
-            }
-            dev.reset_fences(&[self.fence]).context("vkResetFences")?;
         }
+        self.submit_and_wait("the image upload")?;
         Ok(())
     }
 }
