@@ -76,7 +76,8 @@ enum Command {
     Publish(cmd::publish::Args),
     /// How much of the instruction table the recompiler lowers, per family.
     Coverage(cmd::coverage::Args),
-    /// Differential VALU fuzzing: random bodies, inputs and modes, CPU model vs a backend.
+    /// Differential fuzzing: random VALU bodies, inputs and modes, and (--images) random image
+    /// sweep specs, CPU model vs a backend.
     Fuzz(cmd::fuzz::Args),
     /// Random wave programs on `cpu` and a backend, differences shrunk to one-line repros.
     Progfuzz(progfuzz::Args),

@@ -3,8 +3,13 @@
 //! ([`crate::specials`]) in random float modes (see `values`). Every row whose outputs or status differ is a
 //! mismatch, reported as a one-line `rdnaprobe exhaustive` command that reruns exactly that
 //! row. Generation is seeded (ChaCha8): the same seed and sizes give the same rows.
+//!
+//! `fuzz --images N` draws random image sweep specs instead ([`image`]) and compares their
+//! wave rows, outputs and memory region after the body ([`image_run`]).
 
 pub mod body;
+pub mod image;
+pub mod image_run;
 pub mod values;
 
 use rand::{Rng, SeedableRng};
