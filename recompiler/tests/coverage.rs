@@ -190,8 +190,8 @@ const PROBE_OPERAND_REFUSED: &[(&str, &str)] = &[
     ("image_atomic_fmax", "gfx101x T#s"),
 ];
 
-/// The sampling instructions: their probes' T# is all zeros too (TYPE 0), and gfx101x T#s are
-/// refused, as for the image loads above.
+/// The sampling instructions (and image_get_lod): their probes' T# is all zeros too (TYPE 0),
+/// and gfx101x T#s are refused, as for the image loads above.
 const SAMPLES: &[&str] = &[
     "image_sample",
     "image_sample_cl",
@@ -277,6 +277,8 @@ const SAMPLES: &[&str] = &[
     "image_gather4_c_b_cl_o",
     // the horizontal gather of image_gather4h_pck's window
     "image_gather4h",
+    // the LOD query, read from the S# and T# as a sample reads them
+    "image_get_lod",
 ];
 
 /// Whether the probe of `mnemonic` may be refused for `reason` although it lowers.

@@ -263,3 +263,80 @@ fn trilinear_sample_bodies_emit_valid_modules() {
         }
     }
 }
+
+#[test]
+fn sample_3d_and_get_lod_bodies_emit_valid_modules() {
+    // the software path's 3D sampling (8 taps a level, 2^32 weights in f64 with MIP_FILTER
+    // linear) and image_get_lod: a 32_FLOAT 4 x 4 x 4 3D T# with 3 levels and an 8 x 8 2D one
+    // with 4 levels in s[8:15], CLAMP_Z border, point or bilinear filters with MIP_FILTER
+    // none, point or linear in s[0:3]
+    use rdnaprobe_recompiler::wave::{MEM_BASE, SGPR_INPUTS};
+    let base = MEM_BASE >> 8;
+    let tsharp = |ty: u32, w: u32, h: u32, depth: u32, mips: u32| {
+        [
+            base as u32,
+            (base >> 32) as u32 & 0xff | 22 << 20 | ((w - 1) & 3) << 30,
+            (w - 1) >> 2 | (h - 1) << 14,
+            0xfac | mips << 16 | ty << 28,
+            depth,
+            mips << 4,
+            0,
+            0,
+        ]
+    };
+    let cases = [
+        (
+            tsharp(10, 4, 4, 3, 2),
+            [
+                "image_sample_lz v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_3D",
+                "image_sample_l v10, v[4:7], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_3D",
+                "image_sample_c_b_o v10, v[4:9], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_3D",
+                "image_get_lod v[10:11], v[4:6], s[8:15], s[0:3] dmask:0x3 dim:SQ_RSRC_IMG_3D",
+            ],
+        ),
+        (
+            tsharp(9, 8, 8, 0, 3),
+            [
+                "image_get_lod v[10:13], v[4:5], s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_2D",
+                "image_get_lod v10, v[4:5], s[8:15], s[0:3] dmask:0x2 dim:SQ_RSRC_IMG_2D",
+                "image_get_lod v[10:11], v[4:5], s[8:15], s[0:3] dmask:0x3 dim:SQ_RSRC_IMG_2D \
+                 unorm",
+                "image_sample v10, v[4:5], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+            ],
+        ),
+    ];
+    for (t, bodies) in cases {
+        for (filter, mip) in [(0u32, 2u32), (1, 2), (1, 1), (1, 0)] {
+            let s = [
+                1 | 1 << 3 | 6 << 6 | 3 << 12,
+                (15 * 256) << 12,
+                filter << 20 | filter << 22 | mip << 26,
+                0,
+            ];
+            let mut sgprs = [0u32; SGPR_INPUTS];
+            sgprs[0..4].copy_from_slice(&s);
+            sgprs[8..16].copy_from_slice(&t);
+            for text in bodies {
+                let words = assemble(text).unwrap();
+                for wave in [Wave::W32, Wave::W64] {
+                    let k = rdnaprobe_recompiler::lower_wave_words_sgprs(
+                        &words,
+                        FloatMode::DEFAULT,
+                        wave,
+                        Target::Gfx1030,
+                        8192,
+                        Some(&sgprs),
+                    )
+                    .unwrap_or_else(|e| panic!("{text}: {e}"));
+                    let spv =
+                        emit_wave_mem(&k, wave, 0, 2048, &SpirvOptions::DESKTOP).expect("emits");
+                    spirv_val(
+                        &spv,
+                        &format!("`{text}` filter {filter} mip {mip} ({wave:?})"),
+                    )
+                    .unwrap();
+                }
+            }
+        }
+    }
+}

@@ -15,6 +15,7 @@ use super::float16::F16Arith;
 use super::float64::{F64Arith, F64Op, F64Un};
 use super::image::{self, Img, Op as ImgOp};
 use super::image_atomic::{self, ImgAtomic};
+use super::image_get_lod;
 use super::image_group::{self, Group};
 use super::image_sample;
 use super::int16::{Int16, I16};
@@ -75,8 +76,6 @@ const GWS: &str = "global wave sync: the GWS semaphores and barrier order waves 
      device (a resource outside the LDS a single wave's model holds)";
 const ORDERED_COUNT: &str = "ds_ordered_count: ordered append across waves by wave launch order \
      (GDS ordered-count hardware a single wave cannot model)";
-const GET_LOD: &str = "image_get_lod: the LOD values it returns (their precision, which dword is \
-     clamped) are not measured, and the sampling model keeps no LOD value (it tests level edges)";
 const MSAA: &str = "image_msaa_load: MSAA T#s (FMASK and the sample layout) are not modelled";
 const BVH: &str = "image_bvh*_intersect_ray: the ray tracing unit's box and triangle tests are \
      not modelled";
@@ -1754,7 +1753,7 @@ pub(super) fn rule(op: Opcode, gfx: Target) -> Rule {
             lower!(image_atomic::atomic, ImgAtomic::FMinMax { max: false })
         }
         Opcode::image_atomic_fmax => lower!(image_atomic::atomic, ImgAtomic::FMinMax { max: true }),
-        Opcode::image_get_lod => Unlowered(GET_LOD),
+        Opcode::image_get_lod => Lower(image_get_lod::get_lod),
         Opcode::image_gather4h => Lower(image_group::gather4h),
         Opcode::image_msaa_load => Unlowered(MSAA),
         Opcode::image_bvh_intersect_ray | Opcode::image_bvh64_intersect_ray => Unlowered(BVH),
@@ -1938,8 +1937,8 @@ mod tests {
             Rule::Lower(_)
         ));
         assert!(matches!(
-            rule(Opcode::image_get_lod, Target::Gfx1030),
-            Rule::Unlowered(GET_LOD)
+            rule(Opcode::image_msaa_load, Target::Gfx1030),
+            Rule::Unlowered(MSAA)
         ));
     }
 }

@@ -7,16 +7,18 @@
 
 use super::error::RuleResult;
 use super::image::{Coord, Mimg};
+use super::image_axis::f32_op;
 use super::image_desc::Tsharp;
-use super::image_sample::{f32_op, Grad, Lod};
+use super::image_sample::{Grad, Lod, Ssharp};
 use super::regs::Lowerer;
 use crate::build::Fmt;
-use crate::ir::{Convert, FloatBin, Handle, Ty};
+use crate::ir::{Convert, FloatBin, FloatCmp, Handle, Ty};
 
-/// The derivatives of a `_d`/`_cd` sample (f32 bits, `[axis][direction]`, an axis per X or Y
-/// coordinate of the DIM) from the address dwords at `first`, and how many dwords they take:
-/// f32 `dsdx, [dtdx,] dsdy, [dtdy]`, or with `_g16` one dword per direction holding the
-/// axes' f16 values (x in bits 15:0, y in 31:16), widened exactly.
+/// The derivatives of a `_d`/`_cd` sample (f32 bits, `[axis][direction]`, an axis per X, Y or
+/// (3D) Z coordinate of the DIM) from the address dwords at `first`, and how many dwords they
+/// take: f32 `dsdx, [dtdx, [drdx,]] dsdy, [dtdy, [drdy]]`, or with `_g16` per direction the
+/// axes' f16 values two to a dword (x in bits 15:0, y in 31:16, a 3D image's z in the next
+/// dword's 15:0), widened exactly.
 pub(super) fn derivatives(
     l: &mut Lowerer,
     m: &Mimg,
@@ -26,14 +28,16 @@ pub(super) fn derivatives(
 ) -> RuleResult<(Vec<[Handle; 2]>, usize)> {
     let axes = uses
         .iter()
-        .filter(|u| matches!(u, Coord::X | Coord::Y | Coord::Ignored))
+        .filter(|u| matches!(u, Coord::X | Coord::Y | Coord::Z | Coord::Ignored))
         .count();
+    // `_g16`: the dwords of one direction
+    let per_dir = axes.div_ceil(2);
     let mut grads = vec![[l.b.c32(0); 2]; axes];
     for dir in 0..2 {
         for (axis, g_axis) in grads.iter_mut().enumerate() {
             g_axis[dir] = if g.g16 {
-                let v = m.coord(l, first + dir)?;
-                let h = l.b.shrc(v, 16 * axis as u32);
+                let v = m.coord(l, first + dir * per_dir + axis / 2)?;
+                let h = l.b.shrc(v, 16 * (axis % 2) as u32);
                 let h = l.b.andc(h, 0xffff);
                 l.b.f16_to_f32_bits(h)
             } else {
@@ -41,7 +45,7 @@ pub(super) fn derivatives(
             };
         }
     }
-    let dwords = if g.g16 { 2 } else { 2 * axes };
+    let dwords = if g.g16 { 2 * per_dir } else { 2 * axes };
     Ok((grads, dwords))
 }
 
@@ -303,10 +307,79 @@ pub(super) fn select_level(
     level
 }
 
+/// `floor(128 * log2(rho2))` of the f64 squared footprint `rho2` as a signed U32: `128 e + r`
+/// for `rho2 = m * 2^e`, `r` the number of edges `2^(j/128)` (j in 1..128) at most `m`; -2^24
+/// for a zero (or subnormal) or NaN footprint, 2^24 for an infinite one.
+pub(super) fn log2_steps(l: &mut Lowerer, rho2: Handle) -> Handle {
+    let b = &mut l.b;
+    let bits = b.bits_of_f64(rho2);
+    let hi = b.hi32(bits);
+    let e = b.shrc(hi, 20);
+    let e = b.andc(e, 0x7ff);
+    let man = b.andc(bits, Fmt::F64.man_mask());
+    let man = b.orc(man, 1023 << 52);
+    let m = b.f64_of(man);
+    let mut r = b.c32(0);
+    for &edge in &EXP2_128THS[1..] {
+        let edge = b.cf64(f64::from_bits(edge));
+        let reached = b.fcmp(FloatCmp::OrdGe, m, edge);
+        let one = b.b2u(reached);
+        r = b.add(r, one);
+    }
+    let c1023 = b.c32(1023);
+    let unbiased = b.sub(e, c1023);
+    let e128 = b.shlc(unbiased, 7);
+    let steps = b.add(e128, r);
+    let low = b.eqc(e, 0);
+    let nan = b.is_nan(Fmt::F64, bits);
+    let low = b.bor(low, nan);
+    let inf = b.is_inf(Fmt::F64, bits);
+    let (lo, hi) = (b.c32((-(1i32 << 24)) as u32), b.c32(1 << 24));
+    let steps = b.sel(inf, hi, steps);
+    b.sel(low, lo, steps)
+}
+
+/// The derivatives' LOD in 1/256 steps of a level (a signed U32, `L + B`): `L =
+/// floor(128 * log2(rho2))` of the squared footprint ([`footprint`], [`log2_steps`]; -2^24
+/// for a zero or NaN footprint, 2^24 for an infinite one) plus `_b`'s bias in the same steps
+/// ([`bias_steps`]). The fractional LOD of trilinear filtering and of image_get_lod.
+/// rule: image-sample-trilinear
+pub(super) fn lod_steps(l: &mut Lowerer, t: &Tsharp, from: Footprint<'_>, unnorm: bool) -> Handle {
+    let rho2 = footprint(l, t, from, unnorm);
+    let steps = log2_steps(l, rho2);
+    match from.bias {
+        Some(bias) => {
+            let b = bias_steps(l, bias);
+            l.b.add(steps, b)
+        }
+        None => steps,
+    }
+}
+
+/// The largest LOD a sample uses: `min(MAX_LOD / 256, LAST_LEVEL - BASE_LEVEL)`.
+pub(super) fn lod_cap(s: &Ssharp, t: &Tsharp) -> f64 {
+    (f64::from(s.max_lod) / 256.0).min(f64::from(t.last_level - t.base_level))
+}
+
+/// The f64 LOD `lod` clamped to `[0, cap]`, a NaN as 0.
+pub(super) fn clamp_lod(l: &mut Lowerer, lod: Handle, cap: f64) -> Handle {
+    let b = &mut l.b;
+    let bits = b.bits_of_f64(lod);
+    let nan = b.is_nan(Fmt::F64, bits);
+    let zero = b.cf64(0.0);
+    let lod = b.sel(nan, zero, lod);
+    let below = b.fcmp(FloatCmp::OrdLt, lod, zero);
+    let lod = b.sel(below, zero, lod);
+    let hi = b.cf64(cap);
+    let above = b.fcmp(FloatCmp::OrdGt, lod, hi);
+    b.sel(above, hi, lod)
+}
+
 /// The squared footprint `rho2` (f64) of a sample's LOD: per direction (x, y) the sum over the
-/// X and Y coordinates of the squared differences to the quad's top left lane (or of the user
-/// derivatives), scaled by BASE_LEVEL's size (unnormalized coordinates as they are); the
-/// larger of the two. The LOD is `0.5 * log2(rho2)`. A NaN difference makes it NaN.
+/// X, Y and (3D) Z coordinates of the squared differences to the quad's top left lane (or of
+/// the user derivatives), scaled by BASE_LEVEL's width, height and depth (unnormalized
+/// coordinates as they are); the larger of the two. The LOD is `0.5 * log2(rho2)`. A NaN
+/// difference makes it NaN.
 /// rule: image-sample-lod
 pub(super) fn footprint(l: &mut Lowerer, t: &Tsharp, from: Footprint<'_>, unnorm: bool) -> Handle {
     use crate::ir::FloatCmp;
@@ -318,6 +391,8 @@ pub(super) fn footprint(l: &mut Lowerer, t: &Tsharp, from: Footprint<'_>, unnorm
         let size = match u {
             Coord::X => base.width,
             Coord::Y => base.height,
+            // rule: image-sample-3d
+            Coord::Z => base.depth,
             _ => continue,
         };
         let no_nan = |l: &mut Lowerer, v: Handle| {

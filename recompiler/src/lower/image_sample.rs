@@ -45,6 +45,22 @@
 //!   with point filters) weighted `256 - wl` and `wl` blended as one bilinear blend out of
 //!   2^24; `wl = 0` is the one level's sample bit for bit; a gather reads the level
 //!   MIP_FILTER point reads.
+//! - 3D images ([`super::image_axis`], rule image-sample-3d, not measured): DIM 3D on a 3D T#
+//!   samples `(u, v, w)` over the level's width, height and depth `max(1, depth >> l)`, z
+//!   addressed by CLAMP_Z (word0 8:6) as x and y are by CLAMP_X/Y (the border colour outside
+//!   `[0, depth)` with the border modes), the `_o` dword's z offset in bits 21:16; point reads
+//!   texel `(floor x, floor y, floor z)`, bilinear XY filtering is trilinear in space: 8 taps,
+//!   x fastest, then y, then z, weighted `wx * wy * wz` (out of 2^24) and blended as the 2D
+//!   taps are, divided by 2^24; with MIP_FILTER linear the two levels' 8-tap sets weighted
+//!   `256 - wl` and `wl` (out of 2^32). The LOD's footprint sums the three axes' squared
+//!   scaled differences (`u * W`, `v * H`, `w * D`) per direction. The products are exact in
+//!   f64 wherever a tap weight has at most 29 significant bits: a 2D tap's (16), a 3D tap's
+//!   (24) and a 2D trilinear one's (24) are; a 3D trilinear weight `wx * wy * wz * wl` (each
+//!   factor 1..255, or 256, which adds no bit) has up to 32, so its product with a texel's
+//!   24-bit significand (up to 56 bits, e.g. `255^4 * (1 + 2^-23)`) is rounded to nearest
+//!   even in f64 before the sum: one rounding more there, the model's choice (the SPIR-V
+//!   backend marks it NoContraction, so no driver fuses it into the sum). A gather of a 3D
+//!   T# is refused (a gather's footprint is 2D, as in Vulkan).
 //!
 //! image_sample_c* compares: on an 8-bit UNORM or sRGB image it returns 0 whatever the
 //! reference, texels and compare function (measured on gfx1035); on other formats each tap's
@@ -74,20 +90,20 @@
 //! that differ (which one a LOD takes is not measured), anisotropy, the min/max FILTER_MODE,
 //! TRUNC_COORD, a nonzero LOD_BIAS or MIN_LOD, the half-border modes, the border colour table
 //! (type 3), integer formats but with point filtering (and without border), A16 and D16, cube
-//! and 3D images.
+//! images, a gather of a 3D image.
 
 use super::error::{RuleError, RuleResult};
-use super::image::{dmask_needed, read_texel, slots, texel, Coord, Mimg, DIMS};
+use super::image::{dmask_needed, slots, texel, Coord, Mimg, DIMS};
+use super::image_axis::{array_layer, axis, texel_components, Axis};
 use super::image_desc::{ImgType, Tsharp};
-use super::image_format::{self, one, ImgFormat};
+use super::image_format::{one, ImgFormat};
 use super::image_lod::{derivatives, select_level, Footprint};
 use super::image_trilinear::{blend, trilinear, trilinear_lod};
 use super::mem_format::{self, D16Form};
 use super::operands::Ctx;
 use super::regs::Lowerer;
-use crate::build::{Fmt, Tiny};
-use crate::ir::{Convert, FloatBin, FloatUn, Handle, IntBin, IntCmp, Ty};
-use rdnaprobe_isa::Round;
+use crate::build::Fmt;
+use crate::ir::{Convert, Handle, IntBin, Ty};
 
 /// How a sample finds its level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,8 +186,8 @@ impl Sample {
 /// `sid.h` and ROCm's `resource_nv.h`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Ssharp {
-    /// CLAMP_X, CLAMP_Y (word0 2:0, 5:3).
-    pub(super) clamp: [u32; 2],
+    /// CLAMP_X, CLAMP_Y, CLAMP_Z (word0 2:0, 5:3, 8:6).
+    pub(super) clamp: [u32; 3],
     pub(super) max_aniso: u32,
     pub(super) force_unnormalized: bool,
     pub(super) trunc_coord: bool,
@@ -192,7 +208,7 @@ pub(super) struct Ssharp {
 impl Ssharp {
     pub(super) fn decode(w: &[u32; 4]) -> Ssharp {
         Ssharp {
-            clamp: [w[0] & 7, w[0] >> 3 & 7],
+            clamp: [w[0] & 7, w[0] >> 3 & 7, w[0] >> 6 & 7],
             max_aniso: w[0] >> 9 & 7,
             force_unnormalized: w[0] >> 15 & 1 != 0,
             trunc_coord: w[0] >> 27 & 1 != 0,
@@ -208,9 +224,15 @@ impl Ssharp {
         }
     }
 
-    /// Whether the S# asks only for what this module models; the filter is bilinear when
-    /// true.
-    fn bilinear(&self) -> RuleResult<bool> {
+    /// The addressing modes a sample uses: CLAMP_X and CLAMP_Y, and CLAMP_Z on a 3D image
+    /// (`d3`).
+    pub(super) fn modes(&self, d3: bool) -> &[u32] {
+        &self.clamp[..if d3 { 3 } else { 2 }]
+    }
+
+    /// Whether the S# asks only for what this module models (CLAMP_Z too on a 3D image,
+    /// `d3`); the filter is bilinear when true.
+    fn bilinear(&self, d3: bool) -> RuleResult<bool> {
         let refuse = |what: &str| Err(RuleError::not_measured(format!("image sample: {what}")));
         if self.mag_filter != self.min_filter {
             return refuse(
@@ -229,19 +251,19 @@ impl Ssharp {
         if self.lod_bias != 0 || self.min_lod != 0 {
             return refuse("an S# LOD_BIAS or MIN_LOD at LOD 0 is not measured");
         }
-        if let Some(&m) = self.clamp.iter().find(|&&m| m == 4 || m == 5) {
+        if let Some(&m) = self.modes(d3).iter().find(|&&m| m == 4 || m == 5) {
             return refuse(&format!(
                 "the half-border addressing mode {m} is not modelled"
             ));
         }
-        if self.border_type == 3 && self.clamp.iter().any(|&m| m >= 6) {
+        if self.border_type == 3 && self.modes(d3).iter().any(|&m| m >= 6) {
             return refuse("the border colour table (BORDER_COLOR_TYPE 3) is not modelled");
         }
         Ok(self.mag_filter == 1)
     }
 
     /// The border colour's component `k` (X..W) as f32 bits.
-    fn border(&self, k: usize) -> u32 {
+    pub(super) fn border(&self, k: usize) -> u32 {
         match (self.border_type, k) {
             (2, _) | (1, 3) => 0x3f80_0000,
             _ => 0,
@@ -249,10 +271,11 @@ impl Ssharp {
     }
 }
 
-/// What the DIM's coordinates address on a T# of type `ty` for a sample: the type's own
-/// coordinates, or a 2D DIM through a 1D T# (the second coordinate ignored, measured).
+/// What the DIM's coordinates address on a T# of type `ty` for a sample (or image_get_lod):
+/// the type's own coordinates, or a 2D DIM through a 1D T# (the second coordinate ignored,
+/// measured); DIM 3D on a 3D T# samples (u, v, w) (rule: image-sample-3d), a gather only 2D.
 /// rule: image-sample-dim
-fn plan(ty: ImgType, dim: usize, gather: bool) -> RuleResult<Vec<Coord>> {
+pub(super) fn plan(ty: ImgType, dim: usize, gather: bool) -> RuleResult<Vec<Coord>> {
     use Coord::*;
     let name = DIMS[dim].0;
     Ok(match (ty, name) {
@@ -261,11 +284,17 @@ fn plan(ty: ImgType, dim: usize, gather: bool) -> RuleResult<Vec<Coord>> {
         (ImgType::D1, "1D") if !gather => vec![X],
         (ImgType::D1Array, "1D_ARRAY") if !gather => vec![X, Layer],
         (ImgType::D1, "2D") if !gather => vec![X, Ignored],
-        (ImgType::Cube | ImgType::D3, _) => {
-            return Err(RuleError::not_modelled(format!(
-                "image sample: a {} T# (cube and 3D sampling are not modelled)",
-                ty.name()
-            )))
+        (ImgType::D3, "3D") if !gather => vec![X, Y, Z],
+        (ImgType::D3, "3D") => {
+            return Err(RuleError::not_modelled(
+                "image gather4: a 3D T# (a gather's footprint is 2D, as in Vulkan) is not \
+                 modelled",
+            ))
+        }
+        (ImgType::Cube, _) => {
+            return Err(RuleError::not_modelled(
+                "image sample: a CUBE T# (cube sampling is not modelled)",
+            ))
         }
         _ => {
             return Err(RuleError::not_measured(format!(
@@ -275,144 +304,6 @@ fn plan(ty: ImgType, dim: usize, gather: bool) -> RuleResult<Vec<Coord>> {
             )))
         }
     })
-}
-
-/// One axis's taps: texel indices (in range for the address), whether each reads the texel
-/// (false: the border colour) and their weights out of 256.
-struct Axis {
-    taps: Vec<(Handle, Handle, Handle)>,
-}
-
-/// `f32(a op b)` of f32 bits `a` and an f64 `b`: exact in f64, rounded to nearest even.
-/// A NaN result (infinities of opposite signs) is the default NaN.
-pub(super) fn f32_op(l: &mut Lowerer, op: FloatBin, a: Handle, b: Handle) -> Handle {
-    let af = l.b.f32_to_f64_exact(a);
-    let r = l.b.fb(op, af, b);
-    let rb = l.b.bits_of_f64(r);
-    let nan = l.b.is_nan(Fmt::F64, rb);
-    let zero = l.b.cf64(0.0);
-    let r = l.b.sel(nan, zero, r);
-    let v =
-        l.b.round_to(Fmt::F32, r, None, Round::NearestEven, false, Tiny::Result);
-    let dflt = l.b.c32(0x7fc0_0000);
-    l.b.sel(nan, dflt, v)
-}
-
-/// The axis of coordinate `u` (f32 bits) over `size` texels.
-#[allow(clippy::too_many_arguments)]
-fn axis(
-    l: &mut Lowerer,
-    mode: u32,
-    u: Handle,
-    size: u32,
-    unnorm: bool,
-    offset: Option<Handle>,
-    bilinear: bool,
-) -> Axis {
-    let nan = l.b.is_nan(Fmt::F32, u);
-    let zero = l.b.c32(0);
-    let mut x = l.b.sel(nan, zero, u);
-    if !unnorm {
-        let n = l.b.cf64(f64::from(size));
-        // exact in f64: 24 by 15 significant bits
-        x = f32_op(l, FloatBin::Mul, x, n);
-    }
-    if let Some(off) = offset {
-        // rule: image-sample-unnorm-offset
-        let o = l.b.cvt(Convert::S32ToF64, off, Ty::F64);
-        x = f32_op(l, FloatBin::Add, x, o);
-    }
-    if bilinear {
-        let h = l.b.cf64(0.5);
-        x = f32_op(l, FloatBin::Sub, x, h);
-    }
-    // floor, clamped to +-2^24 (beyond that an f32 is an integer and no mode tells them apart
-    // from the clamp), as a signed U32
-    let xf = l.b.f32_to_f64_exact(x);
-    let bits = l.b.bits_of_f64(xf);
-    let fl = l.b.round_integral(Fmt::F64, FloatUn::Floor, bits);
-    let fl = l.b.f64_of(fl);
-    let (lo, hi) = (l.b.cf64(-16_777_216.0), l.b.cf64(16_777_216.0));
-    let below = l.b.fcmp(crate::ir::FloatCmp::OrdLt, fl, lo);
-    let fl_c = l.b.sel(below, lo, fl);
-    let above = l.b.fcmp(crate::ir::FloatCmp::OrdGt, fl_c, hi);
-    let fl_c = l.b.sel(above, hi, fl_c);
-    let i0 = l.b.cvt(Convert::F64ToS32, fl_c, Ty::U32);
-    if !bilinear {
-        let w = l.b.c32(256);
-        let (i, inside) = address_mode(l, mode, i0, size);
-        return Axis {
-            taps: vec![(i, inside, w)],
-        };
-    }
-    // w1 = round_even((x - floor(x)) * 256): the fraction is exact in f64
-    let frac = l.b.fb(FloatBin::Sub, xf, fl);
-    let c256 = l.b.cf64(256.0);
-    let scaled = l.b.fb(FloatBin::Mul, frac, c256);
-    let sb = l.b.bits_of_f64(scaled);
-    let r = l.b.round_integral(Fmt::F64, FloatUn::RoundEven, sb);
-    let r = l.b.f64_of(r);
-    let w1 = l.b.cvt(Convert::F64ToU32, r, Ty::U32);
-    let c256 = l.b.c32(256);
-    let w0 = l.b.sub(c256, w1);
-    let i1 = l.b.addc(i0, 1);
-    let (a, a_in) = address_mode(l, mode, i0, size);
-    let (b, b_in) = address_mode(l, mode, i1, size);
-    Axis {
-        taps: vec![(a, a_in, w0), (b, b_in, w1)],
-    }
-}
-
-/// The addressing mode `mode` (S# CLAMP_*) on the signed texel index `i` of a level `n`
-/// wide: the index to read (in `[0, n)`) and whether the texel is read (false: the border;
-/// rule: image-sample-addressing).
-fn address_mode(l: &mut Lowerer, mode: u32, i: Handle, n: u32) -> (Handle, Handle) {
-    let b = &mut l.b;
-    let yes = b.cb(true);
-    // i is within +-2^24 + 1: a bias of whole periods above 2^25 makes it non-negative
-    let wrap = |b: &mut crate::build::Builder, period: u32| {
-        let bias = u64::from(period) * (u64::from(1u32 << 25).div_ceil(u64::from(period)));
-        let shifted = b.addc(i, bias);
-        let p = b.c32(period);
-        b.ib(IntBin::RemU, shifted, p)
-    };
-    let clamp = |b: &mut crate::build::Builder, v: Handle| {
-        let neg = b.icmpc(IntCmp::LtS, v, 0);
-        let zero = b.c32(0);
-        let v = b.sel(neg, zero, v);
-        let last = b.c32(n - 1);
-        let past = b.icmp(IntCmp::GtS, v, last);
-        b.sel(past, last, v)
-    };
-    let mirror_once = |b: &mut crate::build::Builder| {
-        let neg = b.icmpc(IntCmp::LtS, i, 0);
-        let all = b.c32(u32::MAX);
-        let m = b.sub(all, i);
-        b.sel(neg, m, i)
-    };
-    match mode {
-        0 => (wrap(b, n), yes),
-        1 => {
-            let m = wrap(b, 2 * n);
-            let back = b.c32(2 * n - 1);
-            let folded = b.sub(back, m);
-            let upper = b.icmpc(IntCmp::GeU, m, u64::from(n));
-            (b.sel(upper, folded, m), yes)
-        }
-        2 => (clamp(b, i), yes),
-        3 => {
-            let m = mirror_once(b);
-            (clamp(b, m), yes)
-        }
-        6 | 7 => {
-            let v = if mode == 7 { mirror_once(b) } else { i };
-            let nonneg = b.icmpc(IntCmp::GeS, v, 0);
-            let below = b.icmpc(IntCmp::LtS, v, u64::from(n));
-            let inside = b.band(nonneg, below);
-            (clamp(b, v), inside)
-        }
-        _ => unreachable!("half-border modes are refused by Ssharp::bilinear"),
-    }
 }
 
 /// Every image_sample and image_gather4 form, by its mnemonic ([`Sample::of_mnemonic`]).
@@ -442,7 +333,8 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
             "image {what}: an integer format (UINT/SINT) is sampled only with point filtering"
         )));
     }
-    if !t.format.float_valued() && s.clamp.iter().any(|&c| c >= 6) {
+    let d3 = t.ty == ImgType::D3;
+    if !t.format.float_valued() && s.modes(d3).iter().any(|&c| c >= 6) {
         return Err(RuleError::not_measured(format!(
             "image {what}: the border colour of an integer format is not measured"
         )));
@@ -457,7 +349,7 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
             "image gather4: a DMASK of other than one component",
         ));
     }
-    let bilinear = s.bilinear()? || form.gather;
+    let bilinear = s.bilinear(d3)? || form.gather;
     let uses = plan(t.ty, m.dim, form.gather)?;
     let mut first = usize::from(form.offset);
     let bias = if form.bias {
@@ -478,15 +370,20 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     } else {
         None
     };
+    // the offset dword: x in bits 5:0, y in 13:8, a 3D image's z in 21:16 (signed)
     let offsets = if form.offset {
         let o = m.coord(l, 0)?;
         let field = |l: &mut Lowerer, at: u32| {
             let v = l.b.shlc(o, 26 - at);
             l.b.sarc(v, 26)
         };
-        [Some(field(l, 0)), Some(field(l, 8))]
+        [
+            Some(field(l, 0)),
+            Some(field(l, 8)),
+            d3.then(|| field(l, 16)),
+        ]
     } else {
-        [None, None]
+        [None; 3]
     };
     // the derivatives follow the reference: per direction (x, then y) one per axis of the DIM
     let grads = match form.grad {
@@ -565,7 +462,7 @@ pub(super) struct SampleAt<'a> {
     pub(super) s: &'a Ssharp,
     form: Sample,
     coords: &'a [(Coord, Handle)],
-    offsets: [Option<Handle>; 2],
+    offsets: [Option<Handle>; 3],
     unnorm: bool,
     pub(super) bilinear: bool,
     pub(super) reference: Option<Handle>,
@@ -573,52 +470,82 @@ pub(super) struct SampleAt<'a> {
 }
 
 /// A tap of a sample: the texel's converted components (or a compare's one result) and its
-/// weight (U32).
+/// weight (an F64 holding an integer: out of [`SampleAt::total`] at one level, times the
+/// level's weight out of 256 between two).
 pub(super) type Tap = (Vec<Handle>, Handle);
 
 impl SampleAt<'_> {
-    /// The taps of level BASE_LEVEL of `t` in the order (i0, j0), (i1, j0), (i0, j1),
-    /// (i1, j1): each its converted components and its weight out of 65536 (one tap of
-    /// weight 65536 for point sampling, in 1D too).
+    /// What the taps' weights at one level sum to: 65536 in 1D and 2D (a 1D tap weighted as a
+    /// row of a 2D footprint), 2^24 on a 3D image.
+    pub(super) fn total(&self) -> f64 {
+        if self.coords.iter().any(|&(u, _)| u == Coord::Z) {
+            16_777_216.0
+        } else {
+            65536.0
+        }
+    }
+
+    /// The taps of level BASE_LEVEL of `t`, x fastest, then y, then z ((i0, j0), (i1, j0),
+    /// (i0, j1), (i1, j1) in 2D; the same four at k0, then at k1 in 3D): each its converted
+    /// components and its weight, the product of the axes' 8-bit weights ([`Self::total`];
+    /// one tap of the whole weight for point sampling).
     pub(super) fn taps(&self, l: &mut Lowerer, t: &Tsharp) -> RuleResult<Vec<Tap>> {
         let s = self.s;
         let level = t.levels[t.base_level as usize];
-        let mut axes: Vec<Axis> = Vec::new();
+        let mut axes: Vec<(Coord, Axis)> = Vec::new();
         let mut layer = None;
         for &(u, v) in self.coords {
-            match u {
-                Coord::X | Coord::Y => {
-                    let k = usize::from(u == Coord::Y);
-                    let size = if k == 0 { level.width } else { level.height };
-                    let (off, bil) = (self.offsets[k], self.bilinear);
-                    axes.push(axis(l, s.clamp[k], v, size, self.unnorm, off, bil));
+            let k = match u {
+                Coord::X => 0,
+                Coord::Y => 1,
+                // rule: image-sample-3d
+                Coord::Z => 2,
+                Coord::Layer => {
+                    layer = Some(array_layer(l, t, v));
+                    continue;
                 }
-                Coord::Layer => layer = Some(array_layer(l, t, v)),
-                _ => {}
+                Coord::Zero | Coord::Ignored => continue,
+            };
+            let size = [level.width, level.height, level.depth][k];
+            let (off, bil) = (self.offsets[k], self.bilinear);
+            axes.push((u, axis(l, s.clamp[k], v, size, self.unnorm, off, bil)));
+        }
+        // the footprint's taps, x fastest: (address, inside, weight)
+        type Combo = (Vec<(Coord, Handle)>, Option<(Handle, Handle)>);
+        let mut combos: Vec<Combo> = vec![(Vec::new(), None)];
+        for (u, a) in &axes {
+            let mut next = Vec::with_capacity(combos.len() * a.taps.len());
+            for &(i, i_in, w) in &a.taps {
+                for (at, acc) in &combos {
+                    let mut at = at.clone();
+                    at.push((*u, i));
+                    let acc = match *acc {
+                        None => (i_in, w),
+                        Some((inside, weight)) => {
+                            (l.b.band(inside, i_in), l.b.ib(IntBin::Mul, weight, w))
+                        }
+                    };
+                    next.push((at, Some(acc)));
+                }
             }
+            combos = next;
         }
         let f = t.format;
-        let mut taps: Vec<Tap> = Vec::new();
-        let ys: Vec<(Handle, Handle, Handle)> = match axes.get(1) {
-            Some(a) => a.taps.clone(),
-            None => vec![(l.b.c32(0), l.b.cb(true), l.b.c32(256))],
-        };
-        let xs = axes[0].taps.clone();
-        for &(y, y_in, wy) in &ys {
-            for &(x, x_in, wx) in &xs {
-                let mut at = vec![(Coord::X, x)];
-                if axes.len() > 1 {
-                    at.push((Coord::Y, y));
-                }
-                if let Some(layer) = layer {
-                    at.push((Coord::Layer, layer));
-                }
-                let tx = texel(l, t, &at, None);
-                let inside = l.b.band(x_in, y_in);
-                let comps = texel_components(l, &f, s, &tx, inside)?;
-                let w = l.b.ib(IntBin::Mul, wx, wy);
-                taps.push((comps, w));
+        let mut taps: Vec<Tap> = Vec::with_capacity(combos.len());
+        for (mut at, acc) in combos {
+            let (inside, mut w) = acc.expect("an x axis");
+            if axes.len() == 1 {
+                // a 1D tap weighs as a row of a 2D footprint
+                w = l.b.shlc(w, 8);
             }
+            if let Some(layer) = layer {
+                at.push((Coord::Layer, layer));
+            }
+            let tx = texel(l, t, &at, None);
+            let comps = texel_components(l, &f, s, &tx, inside)?;
+            // at most 2^24: exact in f64
+            let w = l.b.cvt(Convert::U32ToF64, w, Ty::F64);
+            taps.push((comps, w));
         }
         Ok(taps)
     }
@@ -642,7 +569,7 @@ impl SampleAt<'_> {
                 }
             } else {
                 vals.push(match results {
-                    Some(res) if self.bilinear => blend(l, &res, 0, 65536.0),
+                    Some(res) if self.bilinear => blend(l, &res, 0, self.total()),
                     Some(res) => res[0].0[0],
                     None => l.b.c32(0),
                 });
@@ -656,7 +583,7 @@ impl SampleAt<'_> {
             let blended: Vec<Handle> = (0..f.fmt.comps.len())
                 .map(|k| {
                     if self.bilinear {
-                        blend(l, &taps, k, 65536.0)
+                        blend(l, &taps, k, self.total())
                     } else {
                         taps[0].0[k]
                     }
@@ -668,46 +595,6 @@ impl SampleAt<'_> {
         }
         Ok(vals)
     }
-}
-
-/// The view's layer of the f32 layer coordinate `v`: round to nearest even, clamped into
-/// `[0, layers - 1]` (a NaN reads as 0).
-fn array_layer(l: &mut Lowerer, t: &Tsharp, v: Handle) -> Handle {
-    let nan = l.b.is_nan(Fmt::F32, v);
-    let zero = l.b.c32(0);
-    let v = l.b.sel(nan, zero, v);
-    let vf = l.b.f32_to_f64_exact(v);
-    let bits = l.b.bits_of_f64(vf);
-    let r = l.b.round_integral(Fmt::F64, FloatUn::RoundEven, bits);
-    let r = l.b.f64_of(r);
-    let lo = l.b.cf64(0.0);
-    let hi = l.b.cf64(f64::from(t.layers() - 1));
-    let below = l.b.fcmp(crate::ir::FloatCmp::OrdLt, r, lo);
-    let r = l.b.sel(below, lo, r);
-    let above = l.b.fcmp(crate::ir::FloatCmp::OrdGt, r, hi);
-    let r = l.b.sel(above, hi, r);
-    l.b.cvt(Convert::F64ToU32, r, Ty::U32)
-}
-
-/// The texel's components converted as a load converts them (f32 bits), or the border
-/// colour's where `inside` is false.
-fn texel_components(
-    l: &mut Lowerer,
-    f: &ImgFormat,
-    s: &Ssharp,
-    tx: &super::image::Texel,
-    inside: Handle,
-) -> RuleResult<Vec<Handle>> {
-    let elem = read_texel(l, f, tx);
-    let mut out = Vec::with_capacity(f.fmt.comps.len());
-    for (k, &(o, w)) in f.fmt.comps.iter().enumerate() {
-        let raw = l.b.shrc(elem[usize::from(o / 32)], u32::from(o % 32));
-        let raw = l.b.andc(raw, mem_format::mask(w));
-        let v = image_format::load_component(l, f, k, raw, false)?;
-        let border = l.b.c32(s.border(k));
-        out.push(l.b.sel(inside, v, border));
-    }
-    Ok(out)
 }
 
 /// DST_SEL of slot `slot` over the components `comps`.

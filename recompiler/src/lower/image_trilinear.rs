@@ -18,10 +18,12 @@
 //!   level MAX_LOD reaches (`min(ceil(MAX_LOD / 256), LAST_LEVEL - BASE_LEVEL)`).
 //! - The value: each level's taps (its bilinear footprint, or its one nearest texel under point
 //!   filtering: "nearest texel, linear between levels"), level l0's weighted by `256 - wl` and
-//!   level l1's by `wl` (so out of 2^24), blended as bilinear taps are ([`blend`]: exact
-//!   products, the sum in f64 in tap order, level l0's taps first, taps of weight 0 left out,
-//!   rounded once to f32 after dividing by 2^24). With `wl = 0` the value is level l0's
-//!   bilinear or point sample bit for bit (point sampling returns the texel's bits unchanged).
+//!   level l1's by `wl` (so out of 2^24; a 3D image's 8 taps a level out of 2^32, rule
+//!   image-sample-3d), blended as bilinear taps are ([`blend`]: exact products but a 3D
+//!   image's, rounded to nearest even where a 32-bit weight meets a 24-bit significand, the
+//!   sum in f64 in tap order, level l0's taps first, taps of weight 0 left out, rounded once
+//!   to f32 after dividing by the total). With `wl = 0` the value is level l0's bilinear or
+//!   point sample bit for bit (point sampling returns the texel's bits unchanged).
 //! - `_c`: each level's taps are compared, then the 1.0/0.0 results filtered as above (0 on
 //!   8-bit UNORM and sRGB, rule image-sample-compare). A gather never filters between levels:
 //!   with MIP_FILTER linear it reads the one level MIP_FILTER point would (chosen).
@@ -29,11 +31,11 @@
 use super::error::RuleResult;
 use super::image::slots;
 use super::image_desc::Tsharp;
-use super::image_lod::{bias_steps, footprint, Footprint, EXP2_128THS};
+use super::image_lod::{clamp_lod, lod_cap, lod_steps, Footprint};
 use super::image_sample::{compare_taps, selected, Lod, SampleAt, Tap};
 use super::regs::Lowerer;
 use crate::build::{Fmt, Tiny};
-use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, IntBin, IntCmp, Ty};
+use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, IntCmp, Ty};
 use rdnaprobe_isa::Round;
 
 /// The unclamped f64 LOD of a trilinear sample of the form `lod` (see the module docs):
@@ -58,12 +60,7 @@ pub(super) fn trilinear_lod(
         let v = extra.expect("the _l dword");
         return as_f64(l, v);
     }
-    let rho2 = footprint(l, t, from, unnorm);
-    let mut steps = log2_steps(l, rho2);
-    if let Some(bias) = from.bias {
-        let b = bias_steps(l, bias);
-        steps = l.b.add(steps, b);
-    }
+    let steps = lod_steps(l, t, from, unnorm);
     let v = l.b.cvt(Convert::S32ToF64, steps, Ty::F64);
     let k = l.b.cf64(1.0 / 256.0);
     let v = l.b.fb(FloatBin::Mul, v, k);
@@ -77,38 +74,6 @@ pub(super) fn trilinear_lod(
     }
 }
 
-/// `floor(128 * log2(rho2))` of the f64 squared footprint `rho2` as a signed U32: `128 e + r`
-/// for `rho2 = m * 2^e`, `r` the number of edges `2^(j/128)` (j in 1..128) at most `m`; -2^24
-/// for a zero (or subnormal) or NaN footprint, 2^24 for an infinite one.
-fn log2_steps(l: &mut Lowerer, rho2: Handle) -> Handle {
-    let b = &mut l.b;
-    let bits = b.bits_of_f64(rho2);
-    let hi = b.hi32(bits);
-    let e = b.shrc(hi, 20);
-    let e = b.andc(e, 0x7ff);
-    let man = b.andc(bits, Fmt::F64.man_mask());
-    let man = b.orc(man, 1023 << 52);
-    let m = b.f64_of(man);
-    let mut r = b.c32(0);
-    for &edge in &EXP2_128THS[1..] {
-        let edge = b.cf64(f64::from_bits(edge));
-        let reached = b.fcmp(FloatCmp::OrdGe, m, edge);
-        let one = b.b2u(reached);
-        r = b.add(r, one);
-    }
-    let c1023 = b.c32(1023);
-    let unbiased = b.sub(e, c1023);
-    let e128 = b.shlc(unbiased, 7);
-    let steps = b.add(e128, r);
-    let low = b.eqc(e, 0);
-    let nan = b.is_nan(Fmt::F64, bits);
-    let low = b.bor(low, nan);
-    let inf = b.is_inf(Fmt::F64, bits);
-    let (lo, hi) = (b.c32((-(1i32 << 24)) as u32), b.c32(1 << 24));
-    let steps = b.sel(inf, hi, steps);
-    b.sel(low, lo, steps)
-}
-
 /// The values a trilinear sample writes: levels `l0` and `l1` of the f64 LOD `lod` (unclamped;
 /// a NaN as 0) between BASE_LEVEL and BASE_LEVEL + `top`, blended (see the module docs).
 /// rule: image-sample-trilinear
@@ -120,18 +85,9 @@ pub(super) fn trilinear(
     top: u32,
 ) -> RuleResult<Vec<Handle>> {
     let s = at.s;
-    let cap = (f64::from(s.max_lod) / 256.0).min(f64::from(t.last_level - t.base_level));
+    let lod = clamp_lod(l, lod, lod_cap(s, t));
     let (l0, l1, w0, wl) = {
         let b = &mut l.b;
-        let bits = b.bits_of_f64(lod);
-        let nan = b.is_nan(Fmt::F64, bits);
-        let zero = b.cf64(0.0);
-        let lod = b.sel(nan, zero, lod);
-        let below = b.fcmp(FloatCmp::OrdLt, lod, zero);
-        let lod = b.sel(below, zero, lod);
-        let hi = b.cf64(cap);
-        let above = b.fcmp(FloatCmp::OrdGt, lod, hi);
-        let lod = b.sel(above, hi, lod);
         let bits = b.bits_of_f64(lod);
         let fl = b.round_integral(Fmt::F64, FloatUn::Floor, bits);
         let fl = b.f64_of(fl);
@@ -191,15 +147,17 @@ pub(super) fn trilinear(
     let second = pick(l, l1);
     let mut taps: Vec<Tap> = Vec::with_capacity(2 * first.len());
     for (level, scale) in [(&first, w0), (&second, wl)] {
+        // exact: at most 2^24 * 256
+        let scale = l.b.cvt(Convert::U32ToF64, scale, Ty::F64);
         for (comps, w) in level {
-            let w = l.b.ib(IntBin::Mul, *w, scale);
+            let w = l.b.fb(FloatBin::Mul, *w, scale);
             taps.push((comps.clone(), w));
         }
     }
     let single = l.b.eqc(wl, 0);
     let comps: Vec<Handle> = (0..first[0].0.len())
         .map(|k| {
-            let v = blend(l, &taps, k, 16_777_216.0);
+            let v = blend(l, &taps, k, 256.0 * at.total());
             if at.bilinear {
                 v
             } else {
@@ -216,17 +174,19 @@ pub(super) fn trilinear(
         .collect()
 }
 
-/// Component `k` of the blend of `taps` whose weights sum to `total` (65536 bilinear, 2^24
-/// trilinear; see the module docs of [`super::image_sample`]).
+/// Component `k` of the blend of `taps` whose weights (F64 integers) sum to `total` (65536
+/// bilinear, 2^24 trilinear or a 3D image's bilinear, 2^32 a 3D image's trilinear; see the
+/// module docs of [`super::image_sample`]).
 /// rule: image-sample-weights
 pub(super) fn blend(l: &mut Lowerer, taps: &[Tap], k: usize, total: f64) -> Handle {
     let b = &mut l.b;
     let mut acc = b.cf64(0.0);
     let mut first_nan = b.c32(0x7fc0_0000);
     let mut any_nan = b.cb(false);
+    let zero = b.cf64(0.0);
     for (comps, w) in taps.iter().rev() {
         let c = comps[k];
-        let used = b.nec(*w, 0);
+        let used = b.fcmp(FloatCmp::OrdGt, *w, zero);
         let nan = b.is_nan(Fmt::F32, c);
         let nan = b.band(nan, used);
         let q = b.quiet(Fmt::F32, c);
@@ -235,12 +195,10 @@ pub(super) fn blend(l: &mut Lowerer, taps: &[Tap], k: usize, total: f64) -> Hand
     }
     for (comps, w) in taps {
         let c = comps[k];
-        let used = b.nec(*w, 0);
-        let wf = b.cvt(Convert::U32ToF64, *w, Ty::F64);
+        let used = b.fcmp(FloatCmp::OrdGt, *w, zero);
         let cf = b.f32_to_f64_exact(c);
-        let p = b.fb(FloatBin::Mul, wf, cf);
-        let z = b.cf64(0.0);
-        let p = b.sel(used, p, z);
+        let p = b.fb(FloatBin::Mul, *w, cf);
+        let p = b.sel(used, p, zero);
         acc = b.fb(FloatBin::Add, acc, p);
     }
     let scale = b.cf64(1.0 / total);

@@ -50,14 +50,20 @@ mod image;
 mod image_atomic;
 #[cfg(test)]
 mod image_atomic_tests;
+mod image_axis;
 mod image_desc;
 mod image_format;
+mod image_get_lod;
+#[cfg(test)]
+mod image_get_lod_tests;
 mod image_group;
 #[cfg(test)]
 mod image_group_tests;
 mod image_lod;
 mod image_native;
 mod image_sample;
+#[cfg(test)]
+mod image_sample_3d_tests;
 #[cfg(test)]
 mod image_sample_tests;
 #[cfg(test)]
@@ -511,7 +517,7 @@ pub(super) mod tests {
         let lower_text = |t: &str| lower(&assemble(t).expect("assembles"));
         // an opcode without a lowering carries the dispatch's reason
         match lower_text(
-            "image_get_lod v[4:5], v[0:1], s[0:7], s[8:11] dmask:0x3 dim:SQ_RSRC_IMG_2D",
+            "image_msaa_load v[1:4], v[0:2], s[16:23] dmask:0xf dim:SQ_RSRC_IMG_2D_MSAA",
         ) {
             LowerError::Unsupported {
                 reason: RuleError::Unlowered(why),
@@ -519,7 +525,7 @@ pub(super) mod tests {
                 ..
             } => assert_eq!(
                 Some(why),
-                unlowered_reason(Opcode::image_get_lod, Target::Gfx1030)
+                unlowered_reason(Opcode::image_msaa_load, Target::Gfx1030)
             ),
             e => panic!("{e:?}"),
         }
