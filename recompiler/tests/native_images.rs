@@ -9,41 +9,23 @@ use rdnaprobe_isa::{assemble, FloatMode, Target, Wave};
 use rdnaprobe_recompiler::ir::{Expr, ImageOp, Kernel};
 use rdnaprobe_recompiler::native::{NativeDim, SampledType};
 use rdnaprobe_recompiler::spirv::{emit_wave_mem, SpirvOptions};
-use rdnaprobe_recompiler::wave::{MEM_BASE, SGPR_INPUTS};
+use rdnaprobe_recompiler::wave::SGPR_INPUTS;
 use rdnaprobe_recompiler::{lower_wave_words_images, ImagePath};
 
+use common::image::s_in;
 use common::spirv_val::spirv_val;
 
 const MEM_BYTES: u32 = 1 << 16;
 
-/// A linear T# at the region's start: image format `fmt`, TYPE `ty` (8 1D, 9 2D, 10 3D,
-/// 11 cube, 12 1D array, 13 2D array), `w` x `h`, DEPTH field `d`, MAX_MIP = LAST_LEVEL
-/// `mips`, DST_SEL of the format's components (1, 2 or 4 of them: X, Y, then 0, 0, 1).
+/// [`common::image::tsharp`] with the DST_SEL of the format's components (1, 2 or 4 of them:
+/// X, Y, then 0, 0, 1).
 fn tsharp(fmt: u32, ty: u32, w: u32, h: u32, d: u32, mips: u32) -> [u32; 8] {
-    let base = MEM_BASE >> 8;
     let dst = match fmt {
         1 | 7 | 20 => 0x204,
         56 => 0xfac,
         _ => panic!("no DST_SEL for format {fmt} in this test"),
     };
-    [
-        base as u32,
-        (base >> 32) as u32 & 0xff | fmt << 20 | ((w - 1) & 3) << 30,
-        (w - 1) >> 2 | (h - 1) << 14,
-        dst | mips << 16 | ty << 28,
-        d,
-        mips << 4,
-        0,
-        0,
-    ]
-}
-
-/// s_in: the S# `s` in s[0:3] and the T# `t` in s[8:15] (the image sweeps' places).
-fn s_in(t: [u32; 8], s: [u32; 4]) -> [u32; SGPR_INPUTS] {
-    let mut v = [0; SGPR_INPUTS];
-    v[0..4].copy_from_slice(&s);
-    v[8..16].copy_from_slice(&t);
-    v
+    common::image::tsharp(fmt, ty, w, h, d, mips, dst)
 }
 
 /// An S#: CLAMP_X/Y/Z `clamp`, XY_MAG/MIN_FILTER `filter`, MIP_FILTER `mip`, MAX_LOD

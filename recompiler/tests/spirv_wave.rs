@@ -11,7 +11,9 @@ use rdnaprobe_recompiler::lower_wave_words;
 use rdnaprobe_recompiler::spirv::arbitrary::{random_kernel, with_cross_lane, GenOptions};
 use rdnaprobe_recompiler::spirv::{emit, emit_wave, emit_wave_mem, SpirvError, SpirvOptions};
 
+use common::image::{s_in, tsharp};
 use common::spirv_val::spirv_val;
+use rdnaprobe_recompiler::wave::SGPR_INPUTS;
 
 const BODIES: [&str; 13] = [
     "v_mov_b32 v10, v4\nv_add_nc_u32 v10, 1, v10\nv_cmp_gt_u32 vcc_lo, 5, v10\ns_cbranch_vccnz -3",
@@ -212,23 +214,33 @@ fn lower_wave_mem_words(
     .unwrap_or_else(|e| panic!("{words:x?} ({wave:?}): {e}"))
 }
 
+/// Lowers each image body for the SGPR inputs `sgprs` (wave32 and wave64, a region of
+/// `mem_bytes`) and validates its module; `what` names the case in a failure.
+fn image_bodies_validate(bodies: &[&str], sgprs: &[u32; SGPR_INPUTS], mem_bytes: u32, what: &str) {
+    for text in bodies {
+        let words = assemble(text).unwrap();
+        for wave in [Wave::W32, Wave::W64] {
+            let k = rdnaprobe_recompiler::lower_wave_words_sgprs(
+                &words,
+                FloatMode::DEFAULT,
+                wave,
+                Target::Gfx1030,
+                mem_bytes,
+                Some(sgprs),
+            )
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+            let spv =
+                emit_wave_mem(&k, wave, 0, mem_bytes / 4, &SpirvOptions::DESKTOP).expect("emits");
+            spirv_val(&spv, &format!("`{text}` {what} ({wave:?})")).unwrap();
+        }
+    }
+}
+
 #[test]
 fn trilinear_sample_bodies_emit_valid_modules() {
     // MIP_FILTER linear (the software path's IR integer and f64 operations): a 32_FLOAT 8 x 8
     // T# with 4 levels in s[8:15], bilinear or point filters with linear mips in s[0:3]
-    use rdnaprobe_recompiler::wave::{MEM_BASE, SGPR_INPUTS};
-    let base = MEM_BASE >> 8;
-    let (fmt, ty, w, h, mips) = (22u32, 9u32, 8u32, 8u32, 3u32);
-    let t = [
-        base as u32,
-        (base >> 32) as u32 & 0xff | fmt << 20 | ((w - 1) & 3) << 30,
-        (w - 1) >> 2 | (h - 1) << 14,
-        0xfac | mips << 16 | ty << 28,
-        0,
-        mips << 4,
-        0,
-        0,
-    ];
+    let t = tsharp(22, 9, 8, 8, 0, 3, 0xfac);
     let bodies = [
         "image_sample_l v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
         "image_sample v10, v[4:5], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
@@ -242,25 +254,7 @@ fn trilinear_sample_bodies_emit_valid_modules() {
             filter << 20 | filter << 22 | 2 << 26,
             0,
         ];
-        let mut sgprs = [0u32; SGPR_INPUTS];
-        sgprs[0..4].copy_from_slice(&s);
-        sgprs[8..16].copy_from_slice(&t);
-        for text in bodies {
-            let words = assemble(text).unwrap();
-            for wave in [Wave::W32, Wave::W64] {
-                let k = rdnaprobe_recompiler::lower_wave_words_sgprs(
-                    &words,
-                    FloatMode::DEFAULT,
-                    wave,
-                    Target::Gfx1030,
-                    4096,
-                    Some(&sgprs),
-                )
-                .unwrap_or_else(|e| panic!("{text}: {e}"));
-                let spv = emit_wave_mem(&k, wave, 0, 1024, &SpirvOptions::DESKTOP).expect("emits");
-                spirv_val(&spv, &format!("`{text}` filter {filter} ({wave:?})")).unwrap();
-            }
-        }
+        image_bodies_validate(&bodies, &s_in(t, s), 4096, &format!("filter {filter}"));
     }
 }
 
@@ -270,23 +264,9 @@ fn sample_3d_and_get_lod_bodies_emit_valid_modules() {
     // linear) and image_get_lod: a 32_FLOAT 4 x 4 x 4 3D T# with 3 levels and an 8 x 8 2D one
     // with 4 levels in s[8:15], CLAMP_Z border, point or bilinear filters with MIP_FILTER
     // none, point or linear in s[0:3]
-    use rdnaprobe_recompiler::wave::{MEM_BASE, SGPR_INPUTS};
-    let base = MEM_BASE >> 8;
-    let tsharp = |ty: u32, w: u32, h: u32, depth: u32, mips: u32| {
-        [
-            base as u32,
-            (base >> 32) as u32 & 0xff | 22 << 20 | ((w - 1) & 3) << 30,
-            (w - 1) >> 2 | (h - 1) << 14,
-            0xfac | mips << 16 | ty << 28,
-            depth,
-            mips << 4,
-            0,
-            0,
-        ]
-    };
     let cases = [
         (
-            tsharp(10, 4, 4, 3, 2),
+            tsharp(22, 10, 4, 4, 3, 2, 0xfac),
             [
                 "image_sample_lz v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_3D",
                 "image_sample_l v10, v[4:7], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_3D",
@@ -295,7 +275,7 @@ fn sample_3d_and_get_lod_bodies_emit_valid_modules() {
             ],
         ),
         (
-            tsharp(9, 8, 8, 0, 3),
+            tsharp(22, 9, 8, 8, 0, 3, 0xfac),
             [
                 "image_get_lod v[10:13], v[4:5], s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_2D",
                 "image_get_lod v10, v[4:5], s[8:15], s[0:3] dmask:0x2 dim:SQ_RSRC_IMG_2D",
@@ -313,30 +293,8 @@ fn sample_3d_and_get_lod_bodies_emit_valid_modules() {
                 filter << 20 | filter << 22 | mip << 26,
                 0,
             ];
-            let mut sgprs = [0u32; SGPR_INPUTS];
-            sgprs[0..4].copy_from_slice(&s);
-            sgprs[8..16].copy_from_slice(&t);
-            for text in bodies {
-                let words = assemble(text).unwrap();
-                for wave in [Wave::W32, Wave::W64] {
-                    let k = rdnaprobe_recompiler::lower_wave_words_sgprs(
-                        &words,
-                        FloatMode::DEFAULT,
-                        wave,
-                        Target::Gfx1030,
-                        8192,
-                        Some(&sgprs),
-                    )
-                    .unwrap_or_else(|e| panic!("{text}: {e}"));
-                    let spv =
-                        emit_wave_mem(&k, wave, 0, 2048, &SpirvOptions::DESKTOP).expect("emits");
-                    spirv_val(
-                        &spv,
-                        &format!("`{text}` filter {filter} mip {mip} ({wave:?})"),
-                    )
-                    .unwrap();
-                }
-            }
+            let what = format!("filter {filter} mip {mip}");
+            image_bodies_validate(&bodies, &s_in(t, s), 8192, &what);
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Helpers shared by the recompiler's integration tests.
 
 pub mod hwdata;
+pub mod image;
 pub mod line_diff;
 pub mod spirv_val;
 pub mod wavedata;
