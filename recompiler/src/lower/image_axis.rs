@@ -22,6 +22,19 @@ pub(super) struct Axis {
     pub(super) taps: Vec<(Handle, Handle, Handle)>,
 }
 
+/// The f32 bits `v`, a NaN read as 0 (how a sample takes a coordinate, LOD or layer).
+pub(super) fn nan_as_zero(l: &mut Lowerer, v: Handle) -> Handle {
+    let nan = l.b.is_nan(Fmt::F32, v);
+    let zero = l.b.c32(0);
+    l.b.sel(nan, zero, v)
+}
+
+/// [`nan_as_zero`] widened to f64 (exactly).
+pub(super) fn nan_as_zero_f64(l: &mut Lowerer, v: Handle) -> Handle {
+    let v = nan_as_zero(l, v);
+    l.b.f32_to_f64_exact(v)
+}
+
 /// `f32(a op b)` of f32 bits `a` and an f64 `b`: exact in f64, rounded to nearest even.
 /// A NaN result (infinities of opposite signs) is the default NaN.
 pub(super) fn f32_op(l: &mut Lowerer, op: FloatBin, a: Handle, b: Handle) -> Handle {
@@ -156,10 +169,7 @@ fn address_mode(l: &mut Lowerer, mode: u32, i: Handle, n: u32) -> (Handle, Handl
 /// The view's layer of the f32 layer coordinate `v`: round to nearest even, clamped into
 /// `[0, layers - 1]` (a NaN reads as 0).
 pub(super) fn array_layer(l: &mut Lowerer, t: &Tsharp, v: Handle) -> Handle {
-    let nan = l.b.is_nan(Fmt::F32, v);
-    let zero = l.b.c32(0);
-    let v = l.b.sel(nan, zero, v);
-    let vf = l.b.f32_to_f64_exact(v);
+    let vf = nan_as_zero_f64(l, v);
     let bits = l.b.bits_of_f64(vf);
     let r = l.b.round_integral(Fmt::F64, FloatUn::RoundEven, bits);
     let r = l.b.f64_of(r);

@@ -7,7 +7,7 @@
 
 use super::error::RuleResult;
 use super::image::{Coord, Mimg};
-use super::image_axis::f32_op;
+use super::image_axis::{f32_op, nan_as_zero, nan_as_zero_f64};
 use super::image_desc::Tsharp;
 use super::image_sample::{Grad, Lod, Ssharp};
 use super::regs::Lowerer;
@@ -274,13 +274,7 @@ pub(super) fn select_level(
     top: u32,
 ) -> Handle {
     use crate::ir::FloatCmp;
-    let as_f64 = |l: &mut Lowerer, v: Handle| {
-        let nan = l.b.is_nan(Fmt::F32, v);
-        let zero = l.b.c32(0);
-        let v = l.b.sel(nan, zero, v);
-        l.b.f32_to_f64_exact(v)
-    };
-    let extra = extra.map(|v| as_f64(l, v));
+    let extra = extra.map(|v| nan_as_zero_f64(l, v));
     let rho2 = (lod != Lod::Explicit).then(|| footprint(l, t, from, unnorm));
     let biased = match (from.bias, rho2) {
         (Some(bias), Some(r)) => Some(biased_passes(l, r, bias, top)),
@@ -395,12 +389,7 @@ pub(super) fn footprint(l: &mut Lowerer, t: &Tsharp, from: Footprint<'_>, unnorm
             Coord::Z => base.depth,
             _ => continue,
         };
-        let no_nan = |l: &mut Lowerer, v: Handle| {
-            let nan = l.b.is_nan(Fmt::F32, v);
-            let zero = l.b.c32(0);
-            l.b.sel(nan, zero, v)
-        };
-        let v = no_nan(l, v);
+        let v = nan_as_zero(l, v);
         let tl = match from.grads {
             None => {
                 let tl = l.wave_read(v, quad);
@@ -411,7 +400,7 @@ pub(super) fn footprint(l: &mut Lowerer, t: &Tsharp, from: Footprint<'_>, unnorm
         for (dir, sum) in sums.iter_mut().enumerate() {
             let d = match (from.grads, tl) {
                 (Some((grads, coarse)), _) => {
-                    let g = no_nan(l, grads[axis][dir]);
+                    let g = nan_as_zero(l, grads[axis][dir]);
                     if coarse {
                         l.wave_read(g, quad)
                     } else {

@@ -30,6 +30,7 @@
 
 use super::error::RuleResult;
 use super::image::slots;
+use super::image_axis::nan_as_zero_f64;
 use super::image_desc::Tsharp;
 use super::image_lod::{clamp_lod, lod_cap, lod_steps, Footprint};
 use super::image_sample::{compare_taps, selected, Lod, SampleAt, Tap};
@@ -50,15 +51,9 @@ pub(super) fn trilinear_lod(
     extra: Option<Handle>,
     unnorm: bool,
 ) -> Handle {
-    let as_f64 = |l: &mut Lowerer, v: Handle| {
-        let nan = l.b.is_nan(Fmt::F32, v);
-        let zero = l.b.c32(0);
-        let v = l.b.sel(nan, zero, v);
-        l.b.f32_to_f64_exact(v)
-    };
     if lod == Lod::Explicit {
         let v = extra.expect("the _l dword");
-        return as_f64(l, v);
+        return nan_as_zero_f64(l, v);
     }
     let steps = lod_steps(l, t, from, unnorm);
     let v = l.b.cvt(Convert::S32ToF64, steps, Ty::F64);
@@ -66,7 +61,7 @@ pub(super) fn trilinear_lod(
     let v = l.b.fb(FloatBin::Mul, v, k);
     match (lod, extra) {
         (Lod::Clamp, Some(c)) => {
-            let c = as_f64(l, c);
+            let c = nan_as_zero_f64(l, c);
             let over = l.b.fcmp(FloatCmp::OrdGt, c, v);
             l.b.sel(over, c, v)
         }
