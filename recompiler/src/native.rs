@@ -50,6 +50,23 @@ pub struct NativeSampler {
     pub lod_bias: f32,
 }
 
+impl NativeSampler {
+    /// Point filtering, clamp to the edge, the view's base level only: what a fetch binds
+    /// (it reads no sampler state, but a combined image sampler needs one).
+    pub const POINT_CLAMP: NativeSampler = NativeSampler {
+        mag_filter: 0,
+        min_filter: 0,
+        mipmap_mode: 0,
+        address: [2; 3],
+        border_color: 0,
+        compare_op: None,
+        unnormalized: false,
+        min_lod: 0.0,
+        max_lod: 0.0,
+        lod_bias: 0.0,
+    };
+}
+
 /// One copy of texel rows from the wave's memory region into the image: `rows` rows of
 /// `width` texels, `row_pitch` texels apart, from byte `src` of the region (the texels are
 /// inside the region: [`NativeImage::check`]), into `level`, array layer `layer` (a cube face

@@ -463,19 +463,7 @@ fn load(l: &mut Lowerer, c: &Ctx, mip: bool) -> RuleResult {
     if m.a16 || m.d16 {
         return refuse("a load with A16 or D16");
     }
-    // a fetch takes no sampler state but needs one bound: point, clamp, no levels
-    let s = NativeSampler {
-        mag_filter: 0,
-        min_filter: 0,
-        mipmap_mode: 0,
-        address: [2; 3],
-        border_color: 0,
-        compare_op: None,
-        unnormalized: false,
-        min_lod: 0.0,
-        max_lod: 0.0,
-        lod_bias: 0.0,
-    };
+    let s = NativeSampler::POINT_CLAMP;
     let (image, n, arrayed) = register(l, &t, &m, s, false, m.dmask)?;
     let spatial = n - usize::from(arrayed);
     let mut coords = Vec::with_capacity(n);

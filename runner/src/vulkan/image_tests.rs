@@ -171,14 +171,7 @@ fn image(format: i32, texel_bytes: u32, filter: i32, swizzle: [i32; 4]) -> Nativ
         sampler: NativeSampler {
             mag_filter: filter,
             min_filter: filter,
-            mipmap_mode: 0,
-            address: [2; 3],
-            border_color: 0,
-            compare_op: None,
-            unnormalized: false,
-            min_lod: 0.0,
-            max_lod: 0.0,
-            lod_bias: 0.0,
+            ..NativeSampler::POINT_CLAMP
         },
     }
 }
