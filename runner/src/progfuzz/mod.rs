@@ -10,7 +10,7 @@ pub mod gen;
 mod render;
 pub mod shrink;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use std::io::Write;
 use std::path::PathBuf;

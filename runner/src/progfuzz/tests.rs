@@ -20,8 +20,9 @@ fn ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true")
 }
 
-/// spirv-val on `words`; `false` when the tool is absent outside CI.
-fn spirv_val(words: &[u32]) -> bool {
+/// spirv-val (Vulkan 1.1) on `words`; `false` when the tool is absent outside CI (the runner's
+/// tests share it).
+pub(crate) fn spirv_val(words: &[u32]) -> bool {
     let child = Command::new("spirv-val")
         .args(["--target-env", "vulkan1.1", "-"])
         .stdin(Stdio::piped())

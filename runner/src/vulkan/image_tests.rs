@@ -4,9 +4,6 @@
 //! the coordinate its input words 0 and 1 give, and stores the four components' bits in output
 //! words 0..3. Without lavapipe it skips (fails under `CI=true`).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use rdnaprobe_recompiler::native::{NativeDim, NativeImage, NativeSampler, SampledType, TexelCopy};
 use rspirv::binary::Assemble;
 use rspirv::dr::{Builder, Operand};
@@ -90,31 +87,6 @@ fn sample_module() -> Result<Vec<u32>, rspirv::dr::Error> {
     b.ret()?;
     b.end_function()?;
     Ok(b.module().assemble())
-}
-
-/// spirv-val (Vulkan 1.1) on `words`; `false` when the tool is absent outside CI.
-fn spirv_val(words: &[u32]) -> bool {
-    let child = Command::new("spirv-val")
-        .args(["--target-env", "vulkan1.1", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
-    let mut child = match child {
-        Ok(c) => c,
-        Err(e) if std::env::var("CI").is_ok_and(|v| v == "true") => panic!("spirv-val: {e}"),
-        Err(_) => return false,
-    };
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(&bytes)
-        .expect("writes");
-    let o = child.wait_with_output().expect("spirv-val runs");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    true
 }
 
 /// Texel bytes (R, G, B, A) at (x, y) of the test image.
@@ -202,7 +174,7 @@ fn assert_near(got: [f32; 4], want: [f32; 4], what: &str) {
 fn native_image_sampling_on_lavapipe() {
     let Some(mut exec) = lavapipe() else { return };
     let spv = sample_module().expect("assembles");
-    if !spirv_val(&spv) {
+    if !crate::progfuzz::tests::spirv_val(&spv) {
         eprintln!("spirv-val is not installed: module not validated");
     }
     let pipe = exec.image_wave_pipeline(&spv, 1).expect("pipeline");
