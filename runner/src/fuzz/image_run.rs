@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use rdnaprobe_dataset::{Dataset, WaveLayout};
 
-use crate::backend::{Backend, RowResult, Status, WaveResults};
+use super::describe;
+use crate::backend::{Backend, Status, WaveResults};
 use crate::sweep::spec::{SpecFile, Sweep};
 
 /// What `fuzz --images` runs.
@@ -84,15 +85,6 @@ impl Tally {
 pub struct RowDiff {
     pub row: usize,
     pub detail: String,
-}
-
-fn describe(r: &RowResult) -> String {
-    let outs: Vec<String> = r
-        .outputs
-        .iter()
-        .map(|o| o.map_or("-".into(), |v| format!("{v:08x}")))
-        .collect();
-    format!("{} [{}]", r.status, outs.join(" "))
 }
 
 /// Compares the CPU model's results `want` with the candidate's `got` for the rows of `ds`,

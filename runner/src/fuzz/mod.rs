@@ -143,7 +143,8 @@ pub fn repro(row: &Row, backend: &str) -> String {
     )
 }
 
-fn describe(r: &RowResult) -> String {
+/// A row result as a mismatch report shows it: the status, then out0..out15 in hex.
+pub(super) fn describe(r: &RowResult) -> String {
     let outs: Vec<String> = r
         .outputs
         .iter()
