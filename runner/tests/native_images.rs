@@ -4,8 +4,9 @@
 //! of the UNORM and SNORM formats are within one f32 step (Vulkan lets a texture unit's
 //! normalized conversion be that far; lavapipe's is), which holds the mapping (format, texel
 //! rows, levels, addressing modes, coordinates, DST_SEL) to the model; the filtered rows are the
-//! report's business, not a test's. The native path on a backend without a texture unit, and
-//! on a spec without images, is an error (exit 2).
+//! report's business, not a test's. Loads (`OpImageFetch`) of unconverted formats equal the
+//! software path in and out of range. The native path on a backend without a texture unit,
+//! and on a spec without images, is an error (exit 2).
 
 mod common;
 
@@ -97,6 +98,74 @@ fn lavapipe_point_samples_agree_with_the_software_path() {
     assert_eq!((exact, near), (2 * 4 * 64, 5 * 4 * 64));
     // lavapipe's bilinear weights are not the model's 8-bit ones: most filtered rows differ
     assert!(differ > 1000, "{differ} filtered rows differ");
+}
+
+/// A 7 x 5 x 2-layer image of 3 levels loaded by image_load_mip at coordinates, layers and
+/// levels in and out of range, in formats a fetch returns unconverted (16_FLOAT, 32_UINT,
+/// 32_FLOAT).
+const LOADS: &str = r#"
+name = "native_loads"
+gfx = "gfx1030"
+description = "image_load_mip in and out of range"
+
+[body]
+asm = "image_load_mip v10, v[4:7], s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY unorm"
+
+[inputs]
+in0 = { values = ["0x0", "0x3", "0x6", "0x7", "0xffffffff"] }
+in1 = { values = ["0x0", "0x4", "0x5"] }
+in2 = { values = ["0x0", "0x1", "0x2"] }
+in3 = { values = ["0x0", "0x1", "0x2", "0x3"] }
+
+[image]
+type = "2d_array"
+size = [7, 5, 2]
+formats = [13, 20, 22]
+levels = 3
+texels = "random"
+seed = 5
+"#;
+
+#[test]
+fn lavapipe_loads_equal_the_software_path_in_and_out_of_range() {
+    if common::skip_without_lavapipe().is_some() {
+        return;
+    }
+    let dir = common::scratch_dir("native-loads");
+    let spec = dir.join("loads.toml");
+    std::fs::write(&spec, LOADS).unwrap();
+    let mut sets = vec![];
+    for images in ["software", "native"] {
+        let out = dir.join(format!("loads-{images}.csv"));
+        let o = command([
+            "sweep",
+            "--backend",
+            "vulkan:lavapipe",
+            "--images",
+            images,
+            "-o",
+        ])
+        .arg(&out)
+        .arg(&spec)
+        .output()
+        .unwrap();
+        assert!(o.status.success(), "{images}: {}", stderr(&o));
+        sets.push(rdnaprobe_dataset::read_dataset(&out).unwrap());
+    }
+    let (soft, native) = (&sets[0], &sets[1]);
+    let status = native
+        .extra_columns
+        .iter()
+        .position(|c| c == "status")
+        .unwrap();
+    assert_eq!(native.rows.len(), 540);
+    assert!(native.rows.iter().all(|r| r.extra[status] == "ok"));
+    for (i, (a, b)) in soft.rows.iter().zip(&native.rows).enumerate() {
+        assert_eq!(a.outputs[0], b.outputs[0], "row {i}: {}", a.note);
+    }
+    // texels in range, not only the zeros of the ones out of range
+    let read = soft.rows.iter().filter(|r| r.outputs[0] != Some(0)).count();
+    assert!(read > 40, "{read} rows read a nonzero texel");
 }
 
 #[test]

@@ -41,7 +41,7 @@ use super::image_sample::{Lod, Sample};
 use super::mem_format::{self, D16Form, Num};
 use super::operands::Ctx;
 use super::regs::Lowerer;
-use crate::ir::{Expr, Handle, ImageAccess, ImageOp, IntBin, IntCmp};
+use crate::ir::{Expr, Handle, ImageAccess, ImageOp};
 use crate::native::{NativeDim, NativeImage, NativeSampler, SampledType, TexelCopy};
 
 fn refuse<T>(what: impl std::fmt::Display) -> RuleResult<T> {
@@ -451,60 +451,30 @@ fn quad_grads(l: &mut Lowerer, coords: &[Handle]) -> (Vec<Handle>, Vec<Handle>) 
     (dx, dy)
 }
 
-fn umin(l: &mut Lowerer, a: Handle, b: Handle) -> Handle {
-    let lt = l.b.icmp(IntCmp::LtU, a, b);
-    l.b.sel(lt, a, b)
-}
-
 fn load(l: &mut Lowerer, c: &Ctx, mip: bool) -> RuleResult {
-    let m = Mimg::new(l, c)?;
-    let t = m.tsharp(l)?;
+    // the software path's addressing decides which lanes are in range (rule:
+    // image-out-of-range); the others fetch texel 0 of the base level, which every view has,
+    // and take the zero texel
+    let (m, t, tx) = super::image::locate(l, c, true, false, mip)?;
     super::image::dmask_needed(&m)?;
     if m.a16 || m.d16 {
         return refuse("a load with A16 or D16");
     }
     let s = NativeSampler::POINT_CLAMP;
-    let (image, n, arrayed) = register(l, &t, &m, s, false, m.dmask)?;
-    let spatial = n - usize::from(arrayed);
-    let mut coords = Vec::with_capacity(n);
-    let mut ok = l.b.cb(true);
-    let level = if mip {
-        let v = m.coord(l, DIMS[m.dim].1)?;
-        let span = t.last_level - t.base_level;
-        let inside = l.b.icmpc(IntCmp::LeU, v, u64::from(span));
-        ok = l.b.band(ok, inside);
-        let top = l.b.c32(span);
-        umin(l, v, top)
-    } else {
-        l.b.c32(0)
-    };
-    for i in 0..n {
+    let (image, n, _) = register(l, &t, &m, s, false, m.dmask)?;
+    let zero = l.b.c32(0);
+    let in_range = |l: &mut Lowerer, i: usize| -> RuleResult<Handle> {
         let v = m.coord(l, i)?;
-        // the level's size along the axis (or the view's layers), for the bounds and a clamp
-        // that keeps the texture unit in range
-        let limit = if i < spatial {
-            let sizes: Vec<u32> = (t.base_level..=t.last_level)
-                .map(|k| {
-                    let lv = t.levels[k as usize];
-                    [lv.width, lv.height, lv.depth][i]
-                })
-                .collect();
-            let mut n = l.b.c32(sizes[0]);
-            for (k, &size) in sizes.iter().enumerate().skip(1) {
-                let is = l.b.eqc(level, k as u64);
-                let sz = l.b.c32(size);
-                n = l.b.sel(is, sz, n);
-            }
-            n
-        } else {
-            l.b.c32(t.layers())
-        };
-        let inside = l.b.icmp(IntCmp::LtU, v, limit);
-        ok = l.b.band(ok, inside);
-        let one = l.b.c32(1);
-        let last = l.b.ib(IntBin::Sub, limit, one);
-        coords.push(umin(l, v, last));
-    }
+        Ok(l.b.sel(tx.ok, v, zero))
+    };
+    let level = if mip {
+        in_range(l, DIMS[m.dim].1)?
+    } else {
+        zero
+    };
+    let coords = (0..n)
+        .map(|i| in_range(l, i))
+        .collect::<RuleResult<Vec<_>>>()?;
     let comps: Vec<u8> = slots(m.dmask).map(|k| k as u8).collect();
     let got = access(l, image, ImageOp::Fetch(level), &coords, &comps);
     // out of range: a texel of zero bits converted (0 in every format), then DST_SEL
@@ -517,7 +487,7 @@ fn load(l: &mut Lowerer, c: &Ctx, mip: bool) -> RuleResult {
             } else {
                 l.b.c32(0)
             };
-            l.b.sel(ok, v, zero)
+            l.b.sel(tx.ok, v, zero)
         })
         .collect();
     mem_format::write_loaded(l, m.vdata, &vals, D16Form::No);
