@@ -4,7 +4,8 @@
 # rows whose outputs (out0..out15, the region after the body, the status) differ; then the
 # texture-unit campaign's specs (texture_units_*) once more with --images native (the driver's
 # texture unit), both datasets gzipped into OUT for `rdnaprobe texture-report` (docs/backends.md,
-# "Native images"). Paths come from the environment (scripts/device/common.sh), e.g.
+# "Native images"); last `fuzz --images` (FUZZ_IMAGES specs, default 300, FUZZ_SEED) against
+# vulkan:nvidia. Paths come from the environment (scripts/device/common.sh), e.g.
 #   RDNAPROBE_BIN=.dev/rdnaprobe RDNAPROBE_DEBS=.gl OUT=/tmp/out scripts/device/h200-image-sweeps.sh
 set -uo pipefail
 source "$(dirname "$0")/common.sh"
@@ -36,4 +37,11 @@ for spec in datasets/specs/images/texture_units_*.toml; do
     gzip -c "$work/$name-nvidia.csv" > "$out/$name-nvidia-software.csv.gz"
     gzip -c "$work/$name-native.csv" > "$out/$name-nvidia-native.csv.gz"
 done
+# random image sweep specs (issue-style fuzzing of the image half): cpu against vulkan:nvidia
+s=$(date +%s%N)
+timeout "${FUZZ_TIMEOUT:-200}" "$bin" fuzz --images "${FUZZ_IMAGES:-300}" --seed "${FUZZ_SEED:-4242}" \
+    --backend vulkan:nvidia --repro-dir "$work/repros" > "$out/fuzz-images.txt" 2>&1
+rc=$?
+e=$(date +%s%N)
+echo "fuzz --images ${FUZZ_IMAGES:-300} rc=$rc $(( (e - s) / 1000000 )) ms" >> "$out/times.txt"
 cp "$work/log" "$out/log.txt"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs in the repository on a machine with an NVIDIA GPU (no Rust or clang needed there):
-# 1. replays the wave-contract fixtures (datasets/wave, datasets/notes) on vulkan:nvidia and cpu
+# 1. replays the wave-contract fixtures (datasets/wave, datasets/notes/*_notes.csv: the
+#    image rules' evidence rows among them) on vulkan:nvidia and cpu
 #    and counts the rows whose outputs differ;
 # 2. dispatches the real-kernel corpus (code objects compiled here by clang-19, see
 #    runner/tests/real_programs.rs) on vulkan:nvidia and cpu, one wave per workgroup (the LDS
@@ -20,7 +21,7 @@ opt=${OPT:-O2}
 work=$(mktemp -d)
 "$bin" devices > "$out/devices.txt" 2>&1
 # 1. fixtures: outputs (everything but the backend/status columns) compared row by row
-[[ $steps == *fixtures* ]] && for f in datasets/wave/*.csv datasets/notes/wave_notes.csv; do
+[[ $steps == *fixtures* ]] && for f in datasets/wave/*.csv datasets/notes/*_notes.csv; do
     name=$(basename "$f" .csv)
     for b in cpu vulkan:nvidia; do
         mkdir -p "$work/fix/${b#vulkan:}"
