@@ -88,6 +88,12 @@ impl Img {
     }
 }
 
+/// Half `k` (0: bits 15:0, 1: bits 31:16) of the U32 `v`, in the low bits.
+fn half(l: &mut Lowerer, v: Handle, k: usize) -> Handle {
+    let h = l.b.shrc(v, 16 * k as u32);
+    l.b.andc(h, 0xffff)
+}
+
 /// The fields of a MIMG instruction this module reads.
 pub(super) struct Mimg {
     pub(super) dim: usize,
@@ -134,17 +140,37 @@ impl Mimg {
 
     /// Address component `i` (a U32): a VGPR, or with A16 a 16-bit half of one.
     pub(super) fn coord(&self, l: &mut Lowerer, i: usize) -> RuleResult<Handle> {
-        let k = if self.a16 { i / 2 } else { i };
+        if !self.a16 {
+            return self.dword(l, i);
+        }
+        let v = self.dword(l, i / 2)?;
+        Ok(half(l, v, i % 2))
+    }
+
+    /// Address dword `k` (a U32): the VGPR the address names `k`-th, whatever A16 says.
+    pub(super) fn dword(&self, l: &mut Lowerer, k: usize) -> RuleResult<Handle> {
         let r = *self.addr.get(k).ok_or(RuleError::operand(
             "image: more address components than the NSA words name",
         ))?;
-        let v = l.vgpr_get(r);
-        Ok(if self.a16 {
-            let h = l.b.shrc(v, 16 * (i as u32 % 2));
-            l.b.andc(h, 0xffff)
-        } else {
-            v
-        })
+        Ok(l.vgpr_get(r))
+    }
+
+    /// A sample's float address component `i` of the packed area that starts at dword
+    /// `first` (the coordinates, then the LOD or clamp), as f32 bits: dword `first + i`, or
+    /// with A16 the f16 in half `i % 2` of dword `first + i / 2`, widened exactly
+    /// (rule: image-sample-a16-d16).
+    pub(super) fn float_coord(
+        &self,
+        l: &mut Lowerer,
+        first: usize,
+        i: usize,
+    ) -> RuleResult<Handle> {
+        if !self.a16 {
+            return self.dword(l, first + i);
+        }
+        let v = self.dword(l, first + i / 2)?;
+        let h = half(l, v, i % 2);
+        Ok(l.b.f16_to_f32_bits(h))
     }
 
     /// The S# at SSAMP (four dwords), known when lowering.

@@ -18,7 +18,7 @@ use crate::ir::{Convert, FloatBin, FloatCmp, Handle, Ty};
 /// (3D) Z coordinate of the DIM) from the address dwords at `first`, and how many dwords they
 /// take: f32 `dsdx, [dtdx, [drdx,]] dsdy, [dtdy, [drdy]]`, or with `_g16` per direction the
 /// axes' f16 values two to a dword (x in bits 15:0, y in 31:16, a 3D image's z in the next
-/// dword's 15:0), widened exactly.
+/// dword's 15:0), widened exactly. A16 leaves them 32-bit (rule: image-sample-a16-d16).
 pub(super) fn derivatives(
     l: &mut Lowerer,
     m: &Mimg,
@@ -36,12 +36,12 @@ pub(super) fn derivatives(
     for dir in 0..2 {
         for (axis, g_axis) in grads.iter_mut().enumerate() {
             g_axis[dir] = if g.g16 {
-                let v = m.coord(l, first + dir * per_dir + axis / 2)?;
+                let v = m.dword(l, first + dir * per_dir + axis / 2)?;
                 let h = l.b.shrc(v, 16 * (axis % 2) as u32);
                 let h = l.b.andc(h, 0xffff);
                 l.b.f16_to_f32_bits(h)
             } else {
-                m.coord(l, first + dir * axes + axis)?
+                m.dword(l, first + dir * axes + axis)?
             };
         }
     }

@@ -27,7 +27,8 @@
 //!
 //! Refused with the reason (`unsupported`): what the host API cannot express or this path does
 //! not map: cube sampling (RDNA2 samples a cube by face coordinates, Vulkan by direction), the
-//! `_o`, `_b`, `_cl`, `_d`/`_cd` forms, A16/D16, the mirror-once and half-border modes, the
+//! `_o`, `_b`, `_cl`, `_d`/`_cd` forms, D16 loads and A16 loads, D16 samples of integer
+//! formats, the mirror-once and half-border modes, the
 //! border colour table, anisotropy, min/max reduction, TRUNC_COORD, a compare on a colour
 //! format, gather on anything but a 2D image, the unnormalized coordinates Vulkan restricts
 //! (one level, no array, CLAMP_TO_EDGE or CLAMP_TO_BORDER, LOD 0, no compare), and formats
@@ -347,8 +348,8 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     let w = m.ssharp(l)?;
     super::image::dmask_needed(&m)?;
     let what = if form.gather { "gather4" } else { "sample" };
-    if m.a16 || m.d16 {
-        return refuse(format!("{what} with A16 or D16"));
+    if m.d16 && !t.format.float_valued() {
+        return refuse(format!("{what} with D16 of an integer format"));
     }
     if form.offset || form.bias || form.grad.is_some() || form.lod == Lod::Clamp {
         return refuse(format!(
@@ -369,22 +370,23 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     let mut first = 0;
     let reference = if form.compare {
         first += 1;
-        let r = m.coord(l, 0)?;
+        let r = m.dword(l, 0)?;
         Some(l.b.f32_of(r))
     } else {
         None
     };
     let dim_coords = DIMS[m.dim].1;
+    // A16: the f16 coordinates (and LOD) widened exactly, as on the software path
     let f32_at = |l: &mut Lowerer, i: usize| -> RuleResult<Handle> {
-        let v = m.coord(l, i)?;
+        let v = m.float_coord(l, first, i)?;
         Ok(l.b.f32_of(v))
     };
     let coords = (0..n)
-        .map(|i| f32_at(l, first + i))
+        .map(|i| f32_at(l, i))
         .collect::<RuleResult<Vec<_>>>()?;
     let lod = match form.lod {
         Lod::Zero => Some(l.b.cf32(0.0)),
-        Lod::Explicit => Some(f32_at(l, first + dim_coords)?),
+        Lod::Explicit => Some(f32_at(l, dim_coords)?),
         Lod::Implicit => None,
         Lod::Clamp => unreachable!("refused above"),
     };
@@ -427,7 +429,8 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
             access(l, image, op, &coords, &comps)
         }
     };
-    mem_format::write_loaded(l, m.vdata, &vals, D16Form::No);
+    // D16: the driver's f32 answer rounded to f16 by the IR, as on the software path
+    super::image_sample::write_results(l, &m, &vals);
     Ok(())
 }
 

@@ -89,8 +89,9 @@
 //! Refused with the reason: MIP_FILTER 3 (reserved); a magnification and minification filter
 //! that differ (which one a LOD takes is not measured), anisotropy, the min/max FILTER_MODE,
 //! TRUNC_COORD, a nonzero LOD_BIAS or MIN_LOD, the half-border modes, the border colour table
-//! (type 3), integer formats but with point filtering (and without border), A16 and D16, cube
-//! images, a gather of a 3D image.
+//! (type 3), integer formats but with point filtering (and without border), D16 of an integer
+//! format, cube images, a gather of a 3D image. A16 and D16 are rule image-sample-a16-d16 (the
+//! model's choice): f16 addresses widened exactly in LLVM's layout, f32 results rounded to f16.
 
 use super::error::{RuleError, RuleResult};
 use super::image::{dmask_needed, slots, texel, Coord, Mimg, DIMS};
@@ -102,8 +103,9 @@ use super::image_trilinear::{blend, trilinear, trilinear_lod};
 use super::mem_format::{self, D16Form};
 use super::operands::Ctx;
 use super::regs::Lowerer;
-use crate::build::Fmt;
+use crate::build::{Fmt, Tiny};
 use crate::ir::{Convert, Handle, IntBin, Ty};
+use rdnaprobe_isa::Round;
 
 /// How a sample finds its level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -322,10 +324,9 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     let s = Ssharp::decode(&m.ssharp(l)?);
     dmask_needed(&m)?;
     let what = if form.gather { "gather4" } else { "sample" };
-    if m.a16 || m.d16 {
+    if m.d16 && !t.format.float_valued() {
         return Err(RuleError::not_measured(format!(
-            "image {what}: A16 and D16 (the f16 coordinates' and results' rounding) are not \
-             measured"
+            "image {what}: D16 of an integer format (UINT/SINT: the narrowing) is not measured"
         )));
     }
     if !t.format.float_valued() && (s.mag_filter != 0 || form.compare || form.gather) {
@@ -352,9 +353,12 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     let bilinear = s.bilinear(d3)? || form.gather;
     let uses = plan(t.ty, m.dim, form.gather)?;
     let mut first = usize::from(form.offset);
+    // the offset, bias and reference take a dword each, A16 or not (an A16 bias: the f16 in
+    // bits 15:0)
     let bias = if form.bias {
         first += 1;
-        Some(m.coord(l, first - 1)?)
+        let b = m.dword(l, first - 1)?;
+        Some(if m.a16 { half_f32(l, b) } else { b })
     } else {
         None
     };
@@ -366,13 +370,13 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
             ));
         }
         first += 1;
-        Some(m.coord(l, first - 1)?)
+        Some(m.dword(l, first - 1)?)
     } else {
         None
     };
     // the offset dword: x in bits 5:0, y in 13:8, a 3D image's z in 21:16 (signed)
     let offsets = if form.offset {
-        let o = m.coord(l, 0)?;
+        let o = m.dword(l, 0)?;
         let field = |l: &mut Lowerer, at: u32| {
             let v = l.b.shlc(o, 26 - at);
             l.b.sarc(v, 26)
@@ -397,10 +401,10 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     let unnorm = s.force_unnormalized || c.inst.field(rdnaprobe_isa::layout::Field::Unorm) != 0;
     let mut coords = Vec::with_capacity(uses.len());
     for (i, &u) in uses.iter().enumerate() {
-        coords.push((u, m.coord(l, first + i)?));
+        coords.push((u, m.float_coord(l, first, i)?));
     }
     let extra = match form.lod {
-        Lod::Explicit | Lod::Clamp => Some(m.coord(l, first + uses.len())?),
+        Lod::Explicit | Lod::Clamp => Some(m.float_coord(l, first, uses.len())?),
         Lod::Zero | Lod::Implicit => None,
     };
     // the levels the sample may read: BASE_LEVEL + 0..=top (rule: image-sample-lod); a
@@ -453,8 +457,35 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
         }
         vals
     };
-    mem_format::write_loaded(l, m.vdata, &vals, D16Form::No);
+    write_results(l, &m, &vals);
     Ok(())
+}
+
+/// The f32 bits of the f16 in bits 15:0 of `v`.
+fn half_f32(l: &mut Lowerer, v: Handle) -> Handle {
+    let h = l.b.andc(v, 0xffff);
+    l.b.f16_to_f32_bits(h)
+}
+
+/// Writes a sample's or gather's f32 results to VDATA: one per VGPR, or with D16 each
+/// rounded to f16 (to nearest even, a NaN keeping its payload's top bits, quieted) two to a
+/// VGPR (rule: image-sample-a16-d16).
+pub(super) fn write_results(l: &mut Lowerer, m: &Mimg, vals: &[Handle]) {
+    if !m.d16 {
+        return mem_format::write_loaded(l, m.vdata, vals, D16Form::No);
+    }
+    let halves: Vec<Handle> = vals
+        .iter()
+        .map(|&v| {
+            let b = &mut l.b;
+            let nan = b.is_nan(Fmt::F32, v);
+            let w = b.f32_to_f64_exact(v);
+            let r = b.round_to(Fmt::F16, w, None, Round::NearestEven, false, Tiny::Result);
+            let q = b.nan32_to_16(v);
+            b.sel(nan, q, r)
+        })
+        .collect();
+    mem_format::write_loaded(l, m.vdata, &halves, D16Form::Packed);
 }
 
 /// What a sample computes at one level (see [`sample`]).

@@ -7,7 +7,7 @@ use super::image_desc::Tsharp;
 use super::image_tests::{lower_img, run, s_in, tsharp};
 
 /// s_in with the T# `t` at s24 and the S# `s` at s[4:7].
-fn with_sampler(t: [u32; 8], s: [u32; 4]) -> Vec<u32> {
+pub(super) fn with_sampler(t: [u32; 8], s: [u32; 4]) -> Vec<u32> {
     let mut v = s_in(t);
     v[4..8].copy_from_slice(&s);
     v
@@ -15,7 +15,7 @@ fn with_sampler(t: [u32; 8], s: [u32; 4]) -> Vec<u32> {
 
 /// An S#: CLAMP_X/Y `mode`, XY_MAG/MIN_FILTER `filter`, MIP_FILTER `mip`, MAX_LOD `max_lod`
 /// (u4.8).
-fn ssharp(mode: u32, filter: u32, mip: u32, max_lod: u32) -> [u32; 4] {
+pub(super) fn ssharp(mode: u32, filter: u32, mip: u32, max_lod: u32) -> [u32; 4] {
     [
         mode | mode << 3,
         max_lod << 12,
@@ -83,7 +83,7 @@ fn trilinear_blends_two_levels_with_8_bit_weights() {
 
 /// A 4 x 4 32_FLOAT 2D image with 3 levels, every texel different (negative, -0.0, a NaN with
 /// a payload and a denormal among them), and the lanes' coordinates.
-fn float_image() -> ([u32; 8], Vec<u32>) {
+pub(super) fn float_image() -> ([u32; 8], Vec<u32>) {
     let t = tsharp(22, 9, 4, 4, 0, 2, 0);
     let m = texels(&t, 4, |k, x, y| match (k, x, y) {
         (0, 1, 1) => 0x7f80_1234, // a signalling NaN with a payload

@@ -47,6 +47,8 @@ mod float64_recip;
 #[cfg(test)]
 mod float64_tests;
 mod image;
+#[cfg(test)]
+mod image_a16_d16_tests;
 mod image_atomic;
 #[cfg(test)]
 mod image_atomic_tests;
