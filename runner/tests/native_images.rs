@@ -168,6 +168,81 @@ fn lavapipe_loads_equal_the_software_path_in_and_out_of_range() {
     assert!(read > 40, "{read} rows read a nonzero texel");
 }
 
+/// A16 and D16 (rule image-sample-a16-d16): (u | v) f16 pairs and a (LOD | unused) dword in,
+/// f16 results out, point sampling of 16_FLOAT and 32_FLOAT.
+const A16_D16: &str = r#"
+name = "native_a16_d16"
+gfx = "gfx1030"
+description = "image_sample_l a16 d16, point"
+
+[body]
+asm = "image_sample_l v10, v[4:5], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D a16 d16"
+
+[inputs]
+# (u | v): u 0.1, 0.3125, 0.5, 0.8125, 1.0, -0.2 with v 0.25 or 0.6
+in0 = { values = ["0x34002e66", "0x34003500", "0x34003800", "0x34003a80", "0x38cd3c00", "0x38cdb266", "0x38cd3500", "0x38cd3a80"] }
+# (LOD | unused)
+in1 = { values = ["0x00000000", "0xabcd3c00"] }
+
+[image]
+type = "2d"
+size = [5, 3]
+formats = [13, 22]
+texels = "random"
+seed = 9
+
+[[image.sampler]]
+clamp = "clamp"
+
+[[image.sampler]]
+clamp = "wrap"
+"#;
+
+#[test]
+fn lavapipe_a16_d16_point_samples_equal_the_software_path() {
+    if common::skip_without_lavapipe().is_some() {
+        return;
+    }
+    let dir = common::scratch_dir("native-a16-d16");
+    let spec = dir.join("a16_d16.toml");
+    std::fs::write(&spec, A16_D16).unwrap();
+    let mut sets = vec![];
+    for images in ["software", "native"] {
+        let out = dir.join(format!("a16-d16-{images}.csv"));
+        let o = command([
+            "sweep",
+            "--backend",
+            "vulkan:lavapipe",
+            "--images",
+            images,
+            "-o",
+        ])
+        .arg(&out)
+        .arg(&spec)
+        .output()
+        .unwrap();
+        assert!(o.status.success(), "{images}: {}", stderr(&o));
+        sets.push(rdnaprobe_dataset::read_dataset(&out).unwrap());
+    }
+    let (soft, native) = (&sets[0], &sets[1]);
+    let status = native
+        .extra_columns
+        .iter()
+        .position(|c| c == "status")
+        .unwrap();
+    assert_eq!(native.rows.len(), 2 * 8 * 2 * 2);
+    assert!(native.rows.iter().all(|r| r.extra[status] == "ok"));
+    for (i, (a, b)) in soft.rows.iter().zip(&native.rows).enumerate() {
+        assert_eq!(a.outputs[0], b.outputs[0], "row {i}: {}", a.note);
+    }
+    let halves: std::collections::BTreeSet<u32> = soft
+        .rows
+        .iter()
+        .map(|r| r.outputs[0].unwrap() & 0xffff)
+        .collect();
+    assert!(halves.len() >= 8, "{} distinct f16 results", halves.len());
+}
+
 #[test]
 fn native_images_need_a_vulkan_backend_and_an_image_spec() {
     let dir = common::scratch_dir("native-images-bad");
