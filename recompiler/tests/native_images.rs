@@ -168,6 +168,38 @@ fn each_form_maps_to_its_instruction_and_validates() {
     );
     assert_eq!((k.images[0].dim, k.images[0].levels), (NativeDim::D1, 3));
     assert!(matches!(image_ops(&k)[..], [(ImageOp::Fetch(_), 0)]));
+    // `_d` takes the address's derivatives as Grad (2D: dsdx, dtdx, dsdy, dtdy before u, v);
+    // `_cd_g16` packs them (s | t per direction) and reads the quad's first lane's
+    for (text, n) in [
+        (
+            "image_sample_d v10, v[4:9], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+            2,
+        ),
+        (
+            "image_sample_cd_g16 v10, v[4:7], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+            2,
+        ),
+        (
+            "image_sample_d v10, v[4:7], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_1D_ARRAY",
+            1,
+        ),
+        // A16 and D16: the coordinates packed, the result an f16
+        (
+            "image_sample_d v10, v[4:8], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D a16 d16",
+            2,
+        ),
+    ] {
+        let t = if text.contains("1D_ARRAY") {
+            tsharp(1, 12, 4, 1, 1, 0)
+        } else {
+            t2
+        };
+        let k = lower_valid(text, &s_in(t, point));
+        assert!(
+            matches!(image_ops(&k)[..], [(ImageOp::SampleGrad(ref dx, ref dy), 0)] if dx.len() == n && dy.len() == n),
+            "{text}"
+        );
+    }
     // two samples of one image and sampler share the binding
     let k = lower_valid(
         "image_sample_lz v10, v[4:5], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D\n\

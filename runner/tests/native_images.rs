@@ -243,6 +243,82 @@ fn lavapipe_a16_d16_point_samples_equal_the_software_path() {
     assert!(halves.len() >= 8, "{} distinct f16 results", halves.len());
 }
 
+/// image_sample_d with derivatives of half a texel, 2 and 4 texels along x (LOD -1, 1 and 2,
+/// away from the levels' edges), nearest level, point sampling of 32_FLOAT.
+const DERIVS: &str = r#"
+name = "native_derivatives"
+gfx = "gfx1030"
+description = "image_sample_d, LOD from the derivatives, nearest level"
+
+[body]
+asm = "image_sample_d v10, v[4:9], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D"
+
+[inputs]
+# dsdx: 0.0625, 0.25, 0.5 of an 8-texel image
+in0 = { values = ["0x3d800000", "0x3e800000", "0x3f000000"], type = "f32" }
+in1 = { values = ["0x00000000"], type = "f32" }
+in2 = { values = ["0x00000000"], type = "f32" }
+in3 = { values = ["0x00000000"], type = "f32" }
+# u, v: texel centres
+in4 = { values = ["0x3d800000", "0x3ea00000", "0x3f100000"], type = "f32" }
+in5 = { values = ["0x3e400000", "0x3f300000"], type = "f32" }
+
+[image]
+type = "2d"
+size = [8, 8]
+formats = [22]
+levels = 3
+texels = "random"
+seed = 12
+
+[[image.sampler]]
+clamp = "clamp"
+mip = "point"
+max_lod = 2.0
+"#;
+
+#[test]
+fn lavapipe_derivative_samples_read_the_software_paths_levels() {
+    if common::skip_without_lavapipe().is_some() {
+        return;
+    }
+    let dir = common::scratch_dir("native-derivatives");
+    let spec = dir.join("derivs.toml");
+    std::fs::write(&spec, DERIVS).unwrap();
+    let mut sets = vec![];
+    for images in ["software", "native"] {
+        let out = dir.join(format!("derivs-{images}.csv"));
+        let o = command([
+            "sweep",
+            "--backend",
+            "vulkan:lavapipe",
+            "--images",
+            images,
+            "-o",
+        ])
+        .arg(&out)
+        .arg(&spec)
+        .output()
+        .unwrap();
+        assert!(o.status.success(), "{images}: {}", stderr(&o));
+        sets.push(rdnaprobe_dataset::read_dataset(&out).unwrap());
+    }
+    let (soft, native) = (&sets[0], &sets[1]);
+    let col = |name: &str| native.extra_columns.iter().position(|c| c == name).unwrap();
+    assert_eq!(native.rows.len(), 18);
+    assert!(native.rows.iter().all(|r| r.extra[col("status")] == "ok"));
+    assert!(native
+        .rows
+        .iter()
+        .all(|r| r.extra[col("backend")] == "vulkan:lavapipe+native-images"));
+    for (i, (a, b)) in soft.rows.iter().zip(&native.rows).enumerate() {
+        assert_eq!(a.outputs[0], b.outputs[0], "row {i}: {}", a.note);
+    }
+    // the three LODs read three different levels at the same coordinates
+    let at_lod = |k: usize| soft.rows[k * 6].outputs[0];
+    assert!(at_lod(0) != at_lod(1) && at_lod(1) != at_lod(2));
+}
+
 #[test]
 fn native_images_need_a_vulkan_backend_and_an_image_spec() {
     let dir = common::scratch_dir("native-images-bad");

@@ -10,7 +10,9 @@
 //! measured equivalence: that is what the texture-unit report measures):
 //! - image_sample(_c)(_lz|_l|none): `OpImageSample(Dref)ExplicitLod` with `Lod` 0, the
 //!   address dword's LOD, or `Grad` from the quad's differences (lane 1 minus lane 0 for d/dx,
-//!   lane 2 minus lane 0 for d/dy: the differences the software path's LOD uses);
+//!   lane 2 minus lane 0 for d/dy: the differences the software path's LOD uses), or for
+//!   `_d`/`_cd` (and `_g16`) the address's derivatives as `Grad` (`_cd`: the quad's first
+//!   lane's);
 //!   image_gather4(_lz): `OpImageGather` of the DMASK's component; image_load(_mip):
 //!   `OpImageFetch`, a texel out of range reading zero bits (then DST_SEL, as the software path)
 //!   and never reaching the texture unit, whose answer out of range Vulkan leaves undefined;
@@ -27,7 +29,7 @@
 //!
 //! Refused with the reason (`unsupported`): what the host API cannot express or this path does
 //! not map: cube sampling (RDNA2 samples a cube by face coordinates, Vulkan by direction), the
-//! `_o`, `_b`, `_cl`, `_d`/`_cd` forms, D16 loads and A16 loads, D16 samples of integer
+//! `_o`, `_b`, `_cl` forms, a compare with derivatives, D16 loads and A16 loads, D16 samples of integer
 //! formats, the mirror-once and half-border modes, the
 //! border colour table, anisotropy, min/max reduction, TRUNC_COORD, a compare on a colour
 //! format, gather on anything but a 2D image, the unnormalized coordinates Vulkan restricts
@@ -351,11 +353,16 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     if m.d16 && !t.format.float_valued() {
         return refuse(format!("{what} with D16 of an integer format"));
     }
-    if form.offset || form.bias || form.grad.is_some() || form.lod == Lod::Clamp {
+    if form.offset || form.bias || form.lod == Lod::Clamp {
         return refuse(format!(
-            "{} (the _o, _b, _cl, _d and _cd forms are not mapped)",
+            "{} (the _o, _b and _cl forms are not mapped: Vulkan takes a sample's offset only \
+             as a constant, a bias only in an implicit-LOD sample, a minimum LOD only with \
+             shaderResourceMinLod)",
             c.inst.info().mnemonic
         ));
+    }
+    if form.grad.is_some() && form.compare {
+        return refuse("a compare with user derivatives (_c_d, _c_cd) is not mapped");
     }
     if form.gather && (form.compare || t.ty != ImgType::D2) {
         return refuse("gather4 other than a plain gather of a 2D image");
@@ -369,13 +376,38 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     let (image, n, arrayed) = register(l, &t, &m, s, form.compare, m.dmask)?;
     let mut first = 0;
     let reference = if form.compare {
-        first += 1;
+        first = 1;
         let r = m.dword(l, 0)?;
         Some(l.b.f32_of(r))
     } else {
         None
     };
     let dim_coords = DIMS[m.dim].1;
+    // `_d`, `_cd` (and `_g16`): the address's derivatives as Grad, one per spatial axis of
+    // the view; `_cd` takes the quad's first lane's, as the software path's LOD does
+    let user_grads = match form.grad {
+        Some(g) => {
+            let axes = dim_coords - usize::from(DIMS[m.dim].0.ends_with("_ARRAY"));
+            let uses = vec![super::image::Coord::X; axes];
+            let (grads, dwords) = super::image_lod::derivatives(l, &m, g, &uses, first)?;
+            first += dwords;
+            let quad = l.b.andc(l.lane, !3u64 & 0xffff_ffff);
+            let mut d = [vec![], vec![]];
+            for axis in grads.iter().take(n - usize::from(arrayed)) {
+                for (dir, out) in d.iter_mut().enumerate() {
+                    let v = if g.coarse {
+                        l.wave_read(axis[dir], quad)
+                    } else {
+                        axis[dir]
+                    };
+                    out.push(l.b.f32_of(v));
+                }
+            }
+            let [dx, dy] = d;
+            Some((dx, dy))
+        }
+        None => None,
+    };
     // A16: the f16 coordinates (and LOD) widened exactly, as on the software path
     let f32_at = |l: &mut Lowerer, i: usize| -> RuleResult<Handle> {
         let v = m.float_coord(l, first, i)?;
@@ -414,8 +446,10 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
                 )
             }
             (None, None) => {
-                let spatial = n - usize::from(arrayed);
-                let (dx, dy) = quad_grads(l, &coords[..spatial]);
+                let (dx, dy) = match user_grads {
+                    Some(g) => g,
+                    None => quad_grads(l, &coords[..n - usize::from(arrayed)]),
+                };
                 ImageOp::SampleGrad(dx, dy)
             }
         };
