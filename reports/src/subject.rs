@@ -92,8 +92,8 @@ fn output_producers(insts: &[Instruction]) -> Vec<usize> {
         .and_then(|s| slots(s).first().and_then(|slot| producer.get(slot)))
         .copied();
         let from = passed.unwrap_or(n);
-        for d in i.dsts(Wave::W32) {
-            for slot in slots(&d) {
+        for d in i.dsts(Wave::W32).iter().chain(&image_result(i)) {
+            for slot in slots(d) {
                 producer.insert(slot, from);
             }
         }
@@ -101,6 +101,38 @@ fn output_producers(insts: &[Instruction]) -> Vec<usize> {
     OUTPUTS
         .filter_map(|v| producer.get(&(RegKind::Vgpr, v)).copied())
         .collect()
+}
+
+/// The VGPRs a MIMG instruction writes (the table's destinations cover the ALU encodings
+/// only): VDATA, one per DMASK bit (a gather four), two 16-bit slots a VGPR with D16, one more
+/// with TFE or LWE; none for a store, or an atomic without GLC.
+fn image_result(i: &Instruction) -> Option<Operand> {
+    use rdnaprobe_isa::layout::Field;
+    let info = i.info();
+    let name = info.mnemonic;
+    if info.family != rdnaprobe_isa::Family::MIMG
+        || name.contains("store")
+        || (name.contains("atomic") && i.field(Field::Glc) == 0)
+    {
+        return None;
+    }
+    let dmask = i.field(Field::Dmask);
+    let slots = if name.starts_with("image_gather4") {
+        4
+    } else {
+        dmask.count_ones().max(1)
+    };
+    let mut n = if i.field(Field::D16) != 0 {
+        slots.div_ceil(2)
+    } else {
+        slots
+    };
+    n += u32::from(i.field(Field::Tfe) != 0 || i.field(Field::Lwe) != 0);
+    Some(Operand::Reg(rdnaprobe_isa::Reg {
+        kind: RegKind::Vgpr,
+        index: i.field(Field::Vdata) as u16,
+        count: n as u8,
+    }))
 }
 
 /// A move: `v_mov_b32`, or `v_cndmask_b32` selecting between two constants (a flag copy).
@@ -154,6 +186,28 @@ mod tests {
         );
         // v_mov_b32 v10, 0xabcdabcd ; v_cvt_f16_f32 v10, v4
         assert_eq!(key(&[0x7e1402ff, 0xabcdabcd, 0x7e141504]), "v_cvt_f16_f32");
+    }
+
+    #[test]
+    fn an_image_body_is_keyed_by_its_image_instruction() {
+        // s_lshr_b64 s[40:41], s[16:17], 8; s_add_u32 s8, s8, s40; s_addc_u32 s9, s9, s41;
+        // image_sample_lz v[10:13], v[4:5], s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_2D
+        let sample = [0x90a88810, 0x80082808, 0x82092909, 0xf09c0f08, 0x00020a04];
+        assert_eq!(key(&sample), "image_sample_lz");
+        // a preset of the TFE status VGPR, then a load writing v10 and the status v11
+        let load = rdnaprobe_isa::assemble(
+            "v_mov_b32 v11, 0x5a5a\nimage_load v[10:11], v4, s[24:31] dmask:0x1 \
+             dim:SQ_RSRC_IMG_1D tfe",
+        )
+        .unwrap();
+        assert_eq!(key(&load), "image_load");
+        // a store writes no VGPR: the body is keyed by the moves that fill the outputs
+        let store = rdnaprobe_isa::assemble(
+            "image_store v[10:13], v[4:5], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D unorm\n\
+             v_mov_b32 v10, v4",
+        )
+        .unwrap();
+        assert_eq!(key(&store), "v_mov_b32");
     }
 
     #[test]
