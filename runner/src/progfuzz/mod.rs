@@ -7,6 +7,7 @@
 
 pub mod case;
 pub mod gen;
+mod gen_image;
 mod render;
 pub mod shrink;
 #[cfg(test)]
