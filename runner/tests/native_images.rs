@@ -25,6 +25,34 @@ const FLOAT_FORMATS: [u32; 2] = [13, 22];
 const NORM_FORMATS: [u32; 5] = [1, 2, 7, 8, 56];
 const POINT_SAMPLERS: [u32; 4] = [0, 3, 6, 9];
 
+/// `sweep SPEC` on lavapipe through the software path, then with `--images native`, into
+/// `dir`: the two datasets.
+fn sweep_both(
+    dir: &std::path::Path,
+    spec: &std::path::Path,
+) -> (rdnaprobe_dataset::Dataset, rdnaprobe_dataset::Dataset) {
+    let mut sets = vec![];
+    for images in ["software", "native"] {
+        let out = dir.join(format!("{images}.csv"));
+        let o = command([
+            "sweep",
+            "--backend",
+            "vulkan:lavapipe",
+            "--images",
+            images,
+            "-o",
+        ])
+        .arg(&out)
+        .arg(spec)
+        .output()
+        .unwrap();
+        assert!(o.status.success(), "{images}: {}", stderr(&o));
+        sets.push(rdnaprobe_dataset::read_dataset(&out).unwrap());
+    }
+    let native = sets.pop().unwrap();
+    (sets.pop().unwrap(), native)
+}
+
 /// The distance in f32 steps of two non-NaN f32 bit patterns.
 fn steps(a: u32, b: u32) -> u64 {
     let key = |v: u32| {
@@ -43,25 +71,7 @@ fn lavapipe_point_samples_agree_with_the_software_path() {
         return;
     }
     let dir = common::scratch_dir("native-images");
-    let mut sets = vec![];
-    for images in ["software", "native"] {
-        let out = dir.join(format!("texture_units_1d-{images}.csv"));
-        let o = command([
-            "sweep",
-            "--backend",
-            "vulkan:lavapipe",
-            "--images",
-            images,
-            "-o",
-        ])
-        .arg(&out)
-        .arg(spec("texture_units_1d"))
-        .output()
-        .unwrap();
-        assert!(o.status.success(), "{images}: {}", stderr(&o));
-        sets.push(rdnaprobe_dataset::read_dataset(&out).unwrap());
-    }
-    let (soft, native) = (&sets[0], &sets[1]);
+    let (soft, native) = &sweep_both(&dir, &spec("texture_units_1d"));
     let col = |name: &str| native.extra_columns.iter().position(|c| c == name).unwrap();
     let (status, backend) = (col("status"), col("backend"));
     assert_eq!(soft.rows.len(), 6144);
@@ -134,25 +144,7 @@ fn lavapipe_loads_equal_the_software_path_in_and_out_of_range() {
     let dir = common::scratch_dir("native-loads");
     let spec = dir.join("loads.toml");
     std::fs::write(&spec, LOADS).unwrap();
-    let mut sets = vec![];
-    for images in ["software", "native"] {
-        let out = dir.join(format!("loads-{images}.csv"));
-        let o = command([
-            "sweep",
-            "--backend",
-            "vulkan:lavapipe",
-            "--images",
-            images,
-            "-o",
-        ])
-        .arg(&out)
-        .arg(&spec)
-        .output()
-        .unwrap();
-        assert!(o.status.success(), "{images}: {}", stderr(&o));
-        sets.push(rdnaprobe_dataset::read_dataset(&out).unwrap());
-    }
-    let (soft, native) = (&sets[0], &sets[1]);
+    let (soft, native) = &sweep_both(&dir, &spec);
     let status = native
         .extra_columns
         .iter()
@@ -206,25 +198,7 @@ fn lavapipe_a16_d16_point_samples_equal_the_software_path() {
     let dir = common::scratch_dir("native-a16-d16");
     let spec = dir.join("a16_d16.toml");
     std::fs::write(&spec, A16_D16).unwrap();
-    let mut sets = vec![];
-    for images in ["software", "native"] {
-        let out = dir.join(format!("a16-d16-{images}.csv"));
-        let o = command([
-            "sweep",
-            "--backend",
-            "vulkan:lavapipe",
-            "--images",
-            images,
-            "-o",
-        ])
-        .arg(&out)
-        .arg(&spec)
-        .output()
-        .unwrap();
-        assert!(o.status.success(), "{images}: {}", stderr(&o));
-        sets.push(rdnaprobe_dataset::read_dataset(&out).unwrap());
-    }
-    let (soft, native) = (&sets[0], &sets[1]);
+    let (soft, native) = &sweep_both(&dir, &spec);
     let status = native
         .extra_columns
         .iter()
@@ -285,25 +259,7 @@ fn lavapipe_derivative_samples_read_the_software_paths_levels() {
     let dir = common::scratch_dir("native-derivatives");
     let spec = dir.join("derivs.toml");
     std::fs::write(&spec, DERIVS).unwrap();
-    let mut sets = vec![];
-    for images in ["software", "native"] {
-        let out = dir.join(format!("derivs-{images}.csv"));
-        let o = command([
-            "sweep",
-            "--backend",
-            "vulkan:lavapipe",
-            "--images",
-            images,
-            "-o",
-        ])
-        .arg(&out)
-        .arg(&spec)
-        .output()
-        .unwrap();
-        assert!(o.status.success(), "{images}: {}", stderr(&o));
-        sets.push(rdnaprobe_dataset::read_dataset(&out).unwrap());
-    }
-    let (soft, native) = (&sets[0], &sets[1]);
+    let (soft, native) = &sweep_both(&dir, &spec);
     let col = |name: &str| native.extra_columns.iter().position(|c| c == name).unwrap();
     assert_eq!(native.rows.len(), 18);
     assert!(native.rows.iter().all(|r| r.extra[col("status")] == "ok"));
