@@ -10,7 +10,8 @@
 # Paths come from the environment (scripts/device/common.sh) and CORPUS (a directory of .co
 # files named FILE_wWAVE_OPT.co); STEPS (default "fixtures corpus progfuzz"), OPT (default
 # O2: the corpus variants to run), FILES (default every file: the corpus files to run, e.g.
-# "lds") and PF_SEED/PF_PROGRAMS/PF_WAVES (progfuzz, default 777000/400/4) pick the work, e.g.
+# "lds") and PF_SEED/PF_PROGRAMS/PF_WAVES/PF_TIMEOUT (progfuzz, default 777000/400/4/420 s)
+# pick the work, e.g.
 #   RDNAPROBE_BIN=.dev/rdnaprobe RDNAPROBE_DEBS=.gl CORPUS=.dev/corpus OUT=/tmp/out \
 #       scripts/device/h200-programs.sh
 set -uo pipefail
@@ -67,7 +68,7 @@ done
 # 3. progfuzz with LDS float adds among the drawn ops
 if [[ $steps == *progfuzz* ]]; then
     mkdir -p "$work/progfuzz"
-    timeout 420 "$bin" progfuzz --seed "${PF_SEED:-777000}" --programs "${PF_PROGRAMS:-400}" \
+    timeout "${PF_TIMEOUT:-420}" "$bin" progfuzz --seed "${PF_SEED:-777000}" --programs "${PF_PROGRAMS:-400}" \
         --waves "${PF_WAVES:-4}" --backend vulkan:nvidia \
         --out "$work/progfuzz" \
         > "$out/progfuzz.txt" 2>&1
