@@ -34,8 +34,9 @@ impl Gen<'_> {
     /// at any f32 coordinate (NaN, infinities, past [0, 1]) through a random S# in s[36:39]
     /// (addressing mode, point or bilinear, border colour), on a one-component one sometimes an
     /// image_sample_c_lz with a random compare function and reference, or a sample with a LOD
-    /// (no suffix, `_l`, `_cl`, `_b`, `_d`, `_cd`, `_g16`) of a two-level T# with MIP_FILTER
-    /// point and a random MAX_LOD, its address dwords the input VGPRs. Lanes with equal indices
+    /// (no suffix, `_l`, `_cl`, `_b`, `_d`, `_cd`, `_g16`; sometimes A16 and/or D16) of a
+    /// two-level T# with MIP_FILTER point and a random MAX_LOD, its address dwords the input
+    /// VGPRs. Lanes with equal indices
     /// write the same texel.
     pub(super) fn image(&self, rng: &mut Rng) -> Vec<String> {
         const DIM: &str = "dim:SQ_RSRC_IMG_1D";
@@ -62,19 +63,31 @@ impl Gen<'_> {
         let (access, store) = if mip {
             // a sample with a LOD (implicit, explicit, clamped, biased, user derivatives)
             // straight from the input VGPRs v4..v9 (special values: NaN, infinities, ...)
-            const FORMS: [(&str, usize); 10] = [
-                ("image_sample", 1),
-                ("image_sample_l", 2),
-                ("image_sample_cl", 2),
-                ("image_sample_b", 2),
-                ("image_sample_b_cl", 3),
-                ("image_sample_d", 3),
-                ("image_sample_cd", 3),
-                ("image_sample_d_g16", 3),
-                ("image_sample_d_cl", 4),
-                ("image_sample_cd_cl_g16", 4),
+            // (form, bias dwords, derivative dwords, coordinate and LOD/clamp values)
+            const FORMS: [(&str, usize, usize, usize); 10] = [
+                ("image_sample", 0, 0, 1),
+                ("image_sample_l", 0, 0, 2),
+                ("image_sample_cl", 0, 0, 2),
+                ("image_sample_b", 1, 0, 1),
+                ("image_sample_b_cl", 1, 0, 2),
+                ("image_sample_d", 0, 2, 1),
+                ("image_sample_cd", 0, 2, 1),
+                ("image_sample_d_g16", 0, 2, 1),
+                ("image_sample_d_cl", 0, 2, 2),
+                ("image_sample_cd_cl_g16", 0, 2, 2),
             ];
-            let (op, n) = FORMS[rng.below(FORMS.len())];
+            let (op, bias, grads, values) = FORMS[rng.below(FORMS.len())];
+            // sometimes A16 (the coordinate and LOD/clamp as f16 halves of one dword) and D16
+            // (the results as f16 pairs; rule image-sample-a16-d16)
+            let a16 = rng.below(4) == 0;
+            let d16 = rng.below(4) == 0;
+            let n = bias + grads + if a16 { values.div_ceil(2) } else { values };
+            let flags = format!(
+                "{}{}",
+                if a16 { " a16" } else { "" },
+                if d16 { " d16" } else { "" }
+            );
+            let out = if d16 { comps.div_ceil(2) } else { comps };
             let filter = rng.below(2) as u32;
             prep.extend([
                 format!("s_mov_b32 s36, {}", rng.pick(&[0u32, 1, 2, 3])),
@@ -91,8 +104,8 @@ impl Gen<'_> {
             let at = 4 + rng.below(7 - n);
             (
                 format!(
-                    "{op} {}, {}, s[40:47], s[36:39] dmask:0x{all:x} {DIM}",
-                    wide(comps, d),
+                    "{op} {}, {}, s[40:47], s[36:39] dmask:0x{all:x} {DIM}{flags}",
+                    wide(out, d),
                     wide(n, at)
                 ),
                 false,

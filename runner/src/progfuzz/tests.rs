@@ -156,6 +156,14 @@ fn programs_cover_every_kind_of_item() {
             "image sample with a compare",
             &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("image_sample_c_lz")),
         ),
+        (
+            "A16 image sample",
+            &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("image_sample") && t.contains(" a16")),
+        ),
+        (
+            "D16 image sample",
+            &|i: &Item| matches!(i, Item::Inst(t) if t.starts_with("image_sample") && t.ends_with(" d16")),
+        ),
     ] {
         assert!(count(&items, f) > 0, "no {what} item in 160 programs");
     }
