@@ -183,6 +183,11 @@ fn each_form_maps_to_its_instruction_and_validates() {
             "image_sample_d v10, v[4:7], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_1D_ARRAY",
             1,
         ),
+        // a bias scales the quad's gradients
+        (
+            "image_sample_b v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+            2,
+        ),
         // A16 and D16: the coordinates packed, the result an f16
         (
             "image_sample_d v10, v[4:8], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D a16 d16",
@@ -245,11 +250,20 @@ fn what_the_host_api_cannot_express_is_refused_with_the_reason() {
         "{e}"
     );
     let e = refused(
-        "image_sample_b v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        "image_sample_cl v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
         t8,
         point,
     );
     assert!(e.contains("not mapped"), "{e}");
+    let e = refused(
+        "image_gather4_b v[10:13], v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        t8,
+        point,
+    );
+    assert!(
+        e.contains("a bias is mapped for a plain sample only"),
+        "{e}"
+    );
     // a store stays on the software path (its texels in the region), alongside a native load
     let k = lower_valid(
         "image_store v[10:13], v[4:5], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D unorm\n\

@@ -275,6 +275,61 @@ fn lavapipe_derivative_samples_read_the_software_paths_levels() {
     assert!(at_lod(0) != at_lod(1) && at_lod(1) != at_lod(2));
 }
 
+/// image_sample_b on quads whose v steps 2 texels a lane (LOD 2 from the quad's
+/// differences) with biases -2, -1 and 0: levels 0, 1 and 2 (nearest level, 32_FLOAT, point).
+const BIAS: &str = r#"
+name = "native_bias"
+gfx = "gfx1030"
+description = "image_sample_b, the quad's LOD plus the bias, nearest level"
+
+[body]
+asm = "image_sample_b v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D"
+
+[inputs]
+in0 = { values = ["0xc0000000", "0xbf800000", "0x00000000"], type = "f32" }
+# u
+in1 = { values = ["0x3e400000", "0x3f300000"], type = "f32" }
+# v, the fastest: a quad's four lanes 0.0625, 0.3125, 0.5625, 0.8125
+in2 = { values = ["0x3d800000", "0x3ea00000", "0x3f100000", "0x3f500000"], type = "f32" }
+
+[image]
+type = "2d"
+size = [8, 8]
+formats = [22]
+levels = 3
+texels = "random"
+seed = 13
+
+[[image.sampler]]
+clamp = "clamp"
+mip = "point"
+max_lod = 2.0
+"#;
+
+#[test]
+fn lavapipe_biased_samples_read_the_software_paths_levels() {
+    if common::skip_without_lavapipe().is_some() {
+        return;
+    }
+    let dir = common::scratch_dir("native-bias");
+    let spec = dir.join("bias.toml");
+    std::fs::write(&spec, BIAS).unwrap();
+    let (soft, native) = &sweep_both(&dir, &spec);
+    let status = native
+        .extra_columns
+        .iter()
+        .position(|c| c == "status")
+        .unwrap();
+    assert_eq!(native.rows.len(), 24);
+    assert!(native.rows.iter().all(|r| r.extra[status] == "ok"));
+    for (i, (a, b)) in soft.rows.iter().zip(&native.rows).enumerate() {
+        assert_eq!(a.outputs[0], b.outputs[0], "row {i}: {}", a.note);
+    }
+    // the three biases read three levels at the same coordinates
+    let at = |k: usize| soft.rows[k * 8].outputs[0];
+    assert!(at(0) != at(1) && at(1) != at(2) && at(0) != at(2));
+}
+
 #[test]
 fn native_images_need_a_vulkan_backend_and_an_image_spec() {
     let dir = common::scratch_dir("native-images-bad");

@@ -12,7 +12,9 @@
 //!   address dword's LOD, or `Grad` from the quad's differences (lane 1 minus lane 0 for d/dx,
 //!   lane 2 minus lane 0 for d/dy: the differences the software path's LOD uses), or for
 //!   `_d`/`_cd` (and `_g16`) the address's derivatives as `Grad` (`_cd`: the quad's first
-//!   lane's);
+//!   lane's); a plain sample's `_b` bias scales the quad's gradients by `exp2(bias)` (GLSL's
+//!   Exp2: the LOD of gradients times 2^b is the LOD plus b, so no implicit-LOD sample, which
+//!   a compute shader lacks, is needed);
 //!   image_gather4(_lz): `OpImageGather` of the DMASK's component; image_load(_mip):
 //!   `OpImageFetch`, a texel out of range reading zero bits (then DST_SEL, as the software path)
 //!   and never reaching the texture unit, whose answer out of range Vulkan leaves undefined;
@@ -29,7 +31,7 @@
 //!
 //! Refused with the reason (`unsupported`): what the host API cannot express or this path does
 //! not map: cube sampling (RDNA2 samples a cube by face coordinates, Vulkan by direction), the
-//! `_o`, `_b`, `_cl` forms, a compare with derivatives, D16 loads and A16 loads, D16 samples of integer
+//! `_o` and `_cl` forms, a bias on a gather or compare, a compare with derivatives, D16 loads and A16 loads, D16 samples of integer
 //! formats, the mirror-once and half-border modes, the
 //! border colour table, anisotropy, min/max reduction, TRUNC_COORD, a compare on a colour
 //! format, gather on anything but a 2D image, the unnormalized coordinates Vulkan restricts
@@ -353,11 +355,16 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     if m.d16 && !t.format.float_valued() {
         return refuse(format!("{what} with D16 of an integer format"));
     }
-    if form.offset || form.bias || form.lod == Lod::Clamp {
+    if form.offset || form.lod == Lod::Clamp {
         return refuse(format!(
-            "{} (the _o, _b and _cl forms are not mapped: Vulkan takes a sample's offset only \
-             as a constant, a bias only in an implicit-LOD sample, a minimum LOD only with \
-             shaderResourceMinLod)",
+            "{} (the _o and _cl forms are not mapped: Vulkan takes a sample's offset only as a \
+             constant, a minimum LOD only with shaderResourceMinLod)",
+            c.inst.info().mnemonic
+        ));
+    }
+    if form.bias && (form.gather || form.compare) {
+        return refuse(format!(
+            "{} (a bias is mapped for a plain sample only)",
             c.inst.info().mnemonic
         ));
     }
@@ -375,6 +382,19 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     // a gather reads the DMASK's component from every texel, a sample the DMASK's slots
     let (image, n, arrayed) = register(l, &t, &m, s, form.compare, m.dmask)?;
     let mut first = 0;
+    // `_b`: the bias dword (A16: the f16 in bits 15:0), applied as a scale of the gradients
+    let bias = if form.bias {
+        first = 1;
+        let b = m.dword(l, 0)?;
+        let b = if m.a16 {
+            super::image_sample::half_f32(l, b)
+        } else {
+            b
+        };
+        Some(l.b.f32_of(b))
+    } else {
+        None
+    };
     let reference = if form.compare {
         first = 1;
         let r = m.dword(l, 0)?;
@@ -446,10 +466,17 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
                 )
             }
             (None, None) => {
-                let (dx, dy) = match user_grads {
+                let (mut dx, mut dy) = match user_grads {
                     Some(g) => g,
                     None => quad_grads(l, &coords[..n - usize::from(arrayed)]),
                 };
+                if let Some(bias) = bias {
+                    // log2 of gradients scaled by 2^bias is the LOD plus the bias
+                    let scale = l.b.fu(crate::ir::FloatUn::Exp2, bias);
+                    for g in dx.iter_mut().chain(dy.iter_mut()) {
+                        *g = l.b.fb(crate::ir::FloatBin::Mul, *g, scale);
+                    }
+                }
                 ImageOp::SampleGrad(dx, dy)
             }
         };

@@ -462,7 +462,7 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
 }
 
 /// The f32 bits of the f16 in bits 15:0 of `v`.
-fn half_f32(l: &mut Lowerer, v: Handle) -> Handle {
+pub(super) fn half_f32(l: &mut Lowerer, v: Handle) -> Handle {
     let h = l.b.andc(v, 0xffff);
     l.b.f16_to_f32_bits(h)
 }
