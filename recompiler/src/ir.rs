@@ -374,8 +374,13 @@ pub enum ImageOp {
     /// `OpImageSampleExplicitLod` with `Lod` (an `F32`).
     SampleLod(Handle),
     /// `OpImageSampleExplicitLod` with `Grad`: d/dx then d/dy, one `F32` per coordinate
-    /// (the array layer excluded).
-    SampleGrad(Vec<Handle>, Vec<Handle>),
+    /// (the array layer excluded), and with `MinLod` (an `F32`, the `_cl` clamp: needs
+    /// shaderResourceMinLod) where given.
+    SampleGrad {
+        dx: Vec<Handle>,
+        dy: Vec<Handle>,
+        min_lod: Option<Handle>,
+    },
     /// `OpImageSampleDrefExplicitLod` with the reference (`F32`) and `Lod` (`F32`).
     SampleDref { reference: Handle, lod: Handle },
     /// `OpImageGather` of component 0..=3 (LOD 0, the view's base level).
@@ -390,7 +395,9 @@ impl ImageAccess {
         let mut v = self.coords.clone();
         match &self.op {
             ImageOp::SampleLod(h) | ImageOp::Fetch(h) => v.push(*h),
-            ImageOp::SampleGrad(dx, dy) => v.extend(dx.iter().chain(dy)),
+            ImageOp::SampleGrad { dx, dy, min_lod } => {
+                v.extend(dx.iter().chain(dy).chain(min_lod.iter()))
+            }
             ImageOp::SampleDref { reference, lod } => v.extend([*reference, *lod]),
             ImageOp::Gather(_) => {}
         }

@@ -58,7 +58,12 @@ fn lower_valid(text: &str, sgprs: &[u32; SGPR_INPUTS]) -> Kernel {
     let mut first = None;
     for wave in [Wave::W32, Wave::W64] {
         let k = lower(text, sgprs, wave).unwrap_or_else(|e| panic!("{e}"));
-        let spv = emit_wave_mem(&k, wave, 0, MEM_BYTES / 4, &SpirvOptions::DESKTOP)
+        // a device with shaderResourceMinLod (the `_cl` forms' MinLod)
+        let opts = SpirvOptions {
+            min_lod: true,
+            ..SpirvOptions::DESKTOP
+        };
+        let spv = emit_wave_mem(&k, wave, 0, MEM_BYTES / 4, &opts)
             .unwrap_or_else(|e| panic!("{text}: {e}"));
         spirv_val(&spv, &format!("`{text}` ({wave:?})")).unwrap();
         first.get_or_insert(k);
@@ -128,7 +133,7 @@ fn each_form_maps_to_its_instruction_and_validates() {
         &s_in(t2, point),
     );
     assert!(
-        matches!(image_ops(&k)[..], [(ImageOp::SampleGrad(ref dx, ref dy), 0)] if dx.len() == 2 && dy.len() == 2)
+        matches!(image_ops(&k)[..], [(ImageOp::SampleGrad { ref dx, ref dy, min_lod: None }, 0)] if dx.len() == 2 && dy.len() == 2)
     );
     // a gather of component Y (DMASK 0x2) writes four VGPRs
     let t4 = tsharp(56, 9, 4, 4, 0, 0);
@@ -170,28 +175,44 @@ fn each_form_maps_to_its_instruction_and_validates() {
     assert!(matches!(image_ops(&k)[..], [(ImageOp::Fetch(_), 0)]));
     // `_d` takes the address's derivatives as Grad (2D: dsdx, dtdx, dsdy, dtdy before u, v);
     // `_cd_g16` packs them (s | t per direction) and reads the quad's first lane's
-    for (text, n) in [
+    for (text, n, clamp) in [
         (
             "image_sample_d v10, v[4:9], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
             2,
+            false,
         ),
         (
             "image_sample_cd_g16 v10, v[4:7], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
             2,
+            false,
         ),
         (
             "image_sample_d v10, v[4:7], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_1D_ARRAY",
             1,
+            false,
         ),
         // a bias scales the quad's gradients
         (
             "image_sample_b v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
             2,
+            false,
+        ),
+        // `_cl` and `_b_cl`: the clamp as MinLod
+        (
+            "image_sample_cl v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+            2,
+            true,
+        ),
+        (
+            "image_sample_b_cl v10, v[4:7], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+            2,
+            true,
         ),
         // A16 and D16: the coordinates packed, the result an f16
         (
             "image_sample_d v10, v[4:8], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D a16 d16",
             2,
+            false,
         ),
     ] {
         let t = if text.contains("1D_ARRAY") {
@@ -201,7 +222,7 @@ fn each_form_maps_to_its_instruction_and_validates() {
         };
         let k = lower_valid(text, &s_in(t, point));
         assert!(
-            matches!(image_ops(&k)[..], [(ImageOp::SampleGrad(ref dx, ref dy), 0)] if dx.len() == n && dy.len() == n),
+            matches!(image_ops(&k)[..], [(ImageOp::SampleGrad { ref dx, ref dy, min_lod }, 0)] if dx.len() == n && dy.len() == n && min_lod.is_some() == clamp),
             "{text}"
         );
     }
@@ -250,18 +271,27 @@ fn what_the_host_api_cannot_express_is_refused_with_the_reason() {
         "{e}"
     );
     let e = refused(
-        "image_sample_cl v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        "image_sample_o v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
         t8,
         point,
     );
     assert!(e.contains("not mapped"), "{e}");
+    // a `_cl` sample emits only for a device with shaderResourceMinLod
+    let k = lower(
+        "image_sample_cl v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &s_in(t8, point),
+        Wave::W32,
+    )
+    .unwrap();
+    let e = emit_wave_mem(&k, Wave::W32, 0, MEM_BYTES / 4, &SpirvOptions::DESKTOP).unwrap_err();
+    assert!(e.to_string().contains("shaderResourceMinLod"), "{e}");
     let e = refused(
         "image_gather4_b v[10:13], v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",
         t8,
         point,
     );
     assert!(
-        e.contains("a bias is mapped for a plain sample only"),
+        e.contains("a bias or clamp is mapped for a plain sample only"),
         "{e}"
     );
     // a store stays on the software path (its texels in the region), alongside a native load

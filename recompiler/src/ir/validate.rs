@@ -179,9 +179,16 @@ impl Kernel {
                         crate::ir::ImageOp::SampleDref { reference, lod } => {
                             vec![(reference, F32), (lod, F32)]
                         }
-                        crate::ir::ImageOp::SampleGrad(ref dx, ref dy) => {
-                            dx.iter().chain(dy).map(|&h| (h, F32)).collect()
-                        }
+                        crate::ir::ImageOp::SampleGrad {
+                            ref dx,
+                            ref dy,
+                            min_lod,
+                        } => dx
+                            .iter()
+                            .chain(dy)
+                            .chain(min_lod.iter())
+                            .map(|&h| (h, F32))
+                            .collect(),
                         crate::ir::ImageOp::Gather(_) => vec![],
                     };
                     if let Some(&(h, ty)) = extra.iter().find(|&&(h, ty)| t(h) != ty) {

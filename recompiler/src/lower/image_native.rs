@@ -31,7 +31,8 @@
 //!
 //! Refused with the reason (`unsupported`): what the host API cannot express or this path does
 //! not map: cube sampling (RDNA2 samples a cube by face coordinates, Vulkan by direction), the
-//! `_o` and `_cl` forms, a bias on a gather or compare, a compare with derivatives, D16 loads and A16 loads, D16 samples of integer
+//! `_o` forms, a bias or clamp on a gather or compare, a `_cl` clamp where the device lacks
+//! shaderResourceMinLod (it becomes `MinLod`), a compare with derivatives, D16 loads and A16 loads, D16 samples of integer
 //! formats, the mirror-once and half-border modes, the
 //! border colour table, anisotropy, min/max reduction, TRUNC_COORD, a compare on a colour
 //! format, gather on anything but a 2D image, the unnormalized coordinates Vulkan restricts
@@ -355,16 +356,15 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     if m.d16 && !t.format.float_valued() {
         return refuse(format!("{what} with D16 of an integer format"));
     }
-    if form.offset || form.lod == Lod::Clamp {
+    if form.offset {
         return refuse(format!(
-            "{} (the _o and _cl forms are not mapped: Vulkan takes a sample's offset only as a \
-             constant, a minimum LOD only with shaderResourceMinLod)",
+            "{} (the _o forms are not mapped: Vulkan takes a sample's offset only as a constant)",
             c.inst.info().mnemonic
         ));
     }
-    if form.bias && (form.gather || form.compare) {
+    if (form.bias || form.lod == Lod::Clamp) && (form.gather || form.compare) {
         return refuse(format!(
-            "{} (a bias is mapped for a plain sample only)",
+            "{} (a bias or clamp is mapped for a plain sample only)",
             c.inst.info().mnemonic
         ));
     }
@@ -439,8 +439,12 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     let lod = match form.lod {
         Lod::Zero => Some(l.b.cf32(0.0)),
         Lod::Explicit => Some(f32_at(l, dim_coords)?),
-        Lod::Implicit => None,
-        Lod::Clamp => unreachable!("refused above"),
+        Lod::Implicit | Lod::Clamp => None,
+    };
+    // `_cl`: the clamp, a minimum LOD (MinLod), after the coordinates
+    let min_lod = match form.lod {
+        Lod::Clamp => Some(f32_at(l, dim_coords)?),
+        _ => None,
     };
     let vals = if form.gather {
         let comp = m.dmask.trailing_zeros() as u8;
@@ -477,7 +481,7 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
                         *g = l.b.fb(crate::ir::FloatBin::Mul, *g, scale);
                     }
                 }
-                ImageOp::SampleGrad(dx, dy)
+                ImageOp::SampleGrad { dx, dy, min_lod }
             }
         };
         if reference.is_some() {

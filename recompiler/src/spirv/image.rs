@@ -159,18 +159,18 @@ impl Emitter<'_> {
                             )
                             .map_err(&err)?
                     }
-                    ImageOp::SampleGrad(dx, dy) => {
+                    ImageOp::SampleGrad { dx, dy, min_lod } => {
                         let dx = self.image_vector(self.t.f32_, dx)?;
                         let dy = self.image_vector(self.t.f32_, dy)?;
+                        let mut ops = ImageOperands::GRAD;
+                        let mut args = vec![Operand::IdRef(dx), Operand::IdRef(dy)];
+                        if let Some(m) = min_lod {
+                            self.b.capability(Capability::MinLod);
+                            ops |= ImageOperands::MIN_LOD;
+                            args.push(Operand::IdRef(self.v(*m)));
+                        }
                         self.b
-                            .image_sample_explicit_lod(
-                                v.vec4,
-                                None,
-                                sampled,
-                                coord,
-                                ImageOperands::GRAD,
-                                [Operand::IdRef(dx), Operand::IdRef(dy)],
-                            )
+                            .image_sample_explicit_lod(v.vec4, None, sampled, coord, ops, args)
                             .map_err(&err)?
                     }
                     ImageOp::SampleDref { reference, lod } => {

@@ -133,6 +133,8 @@ pub struct SpirvOptions {
     pub int64: bool,
     /// Float-controls properties the device advertises (VK_KHR_shader_float_controls).
     pub float_controls: FloatControls,
+    /// `shaderResourceMinLod`: native image samples may take a minimum LOD (`_cl`).
+    pub min_lod: bool,
 }
 
 impl SpirvOptions {
@@ -142,6 +144,7 @@ impl SpirvOptions {
         float64: true,
         int64: true,
         float_controls: FloatControls::NONE,
+        min_lod: false,
     };
 }
 

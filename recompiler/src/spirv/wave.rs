@@ -193,6 +193,17 @@ fn emit(
             reason: "the kernel computes in f64 and the device lacks shaderFloat64".into(),
         });
     }
+    let min_lod = kernel.exprs.iter().any(|e| {
+        matches!(e, crate::ir::Expr::Image(a)
+            if matches!(a.op, crate::ir::ImageOp::SampleGrad { min_lod: Some(_), .. }))
+    });
+    if min_lod && !opts.min_lod {
+        return Err(SpirvError::Unsupported {
+            reason: "a native `_cl` sample takes a minimum LOD and the device lacks \
+                     shaderResourceMinLod"
+                .into(),
+        });
+    }
     if uses.u64 && !opts.int64 {
         return Err(SpirvError::Unsupported {
             reason: "the kernel computes in 64-bit integers (wave masks) and the device lacks \

@@ -142,9 +142,11 @@ impl Executor {
 
             let float64 = probe.features.shader_float64 == vk::TRUE;
             let int64 = probe.features.shader_int64 == vk::TRUE;
+            let min_lod = probe.features.shader_resource_min_lod == vk::TRUE;
             let features = vk::PhysicalDeviceFeatures::default()
                 .shader_float64(float64)
-                .shader_int64(int64);
+                .shader_int64(int64)
+                .shader_resource_min_lod(min_lod);
             let mut extensions: Vec<*const std::ffi::c_char> = vec![];
             if probe.needs_fc_ext {
                 extensions.push(ash::khr::shader_float_controls::NAME.as_ptr());
@@ -178,6 +180,7 @@ impl Executor {
                     rounding_rte_32: fc.rounding_rte[0],
                     rounding_rte_64: fc.rounding_rte[1] && float64,
                 },
+                min_lod,
             };
 
             let mut p = Partial {
