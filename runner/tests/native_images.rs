@@ -53,6 +53,27 @@ fn sweep_both(
     (sets.pop().unwrap(), native)
 }
 
+/// Writes `text` as a spec in a scratch directory named `name`, sweeps it through both paths
+/// ([`sweep_both`]) and asserts that the native path ran all `rows` rows (`ok`, labelled
+/// `+native-images`) and wrote out0 as the software path did on each; the software rows.
+fn same_on_both_paths(name: &str, text: &str, rows: usize) -> rdnaprobe_dataset::Dataset {
+    let dir = common::scratch_dir(name);
+    let spec = dir.join("spec.toml");
+    std::fs::write(&spec, text).unwrap();
+    let (soft, native) = sweep_both(&dir, &spec);
+    let col = |name: &str| native.extra_columns.iter().position(|c| c == name).unwrap();
+    assert_eq!(native.rows.len(), rows, "{name}");
+    assert!(native.rows.iter().all(|r| r.extra[col("status")] == "ok"));
+    assert!(native
+        .rows
+        .iter()
+        .all(|r| r.extra[col("backend")] == "vulkan:lavapipe+native-images"));
+    for (i, (a, b)) in soft.rows.iter().zip(&native.rows).enumerate() {
+        assert_eq!(a.outputs[0], b.outputs[0], "{name} row {i}: {}", a.note);
+    }
+    soft
+}
+
 /// The distance in f32 steps of two non-NaN f32 bit patterns.
 fn steps(a: u32, b: u32) -> u64 {
     let key = |v: u32| {
@@ -141,20 +162,7 @@ fn lavapipe_loads_equal_the_software_path_in_and_out_of_range() {
     if common::skip_without_lavapipe().is_some() {
         return;
     }
-    let dir = common::scratch_dir("native-loads");
-    let spec = dir.join("loads.toml");
-    std::fs::write(&spec, LOADS).unwrap();
-    let (soft, native) = &sweep_both(&dir, &spec);
-    let status = native
-        .extra_columns
-        .iter()
-        .position(|c| c == "status")
-        .unwrap();
-    assert_eq!(native.rows.len(), 540);
-    assert!(native.rows.iter().all(|r| r.extra[status] == "ok"));
-    for (i, (a, b)) in soft.rows.iter().zip(&native.rows).enumerate() {
-        assert_eq!(a.outputs[0], b.outputs[0], "row {i}: {}", a.note);
-    }
+    let soft = same_on_both_paths("native-loads", LOADS, 540);
     // texels in range, not only the zeros of the ones out of range
     let read = soft.rows.iter().filter(|r| r.outputs[0] != Some(0)).count();
     assert!(read > 40, "{read} rows read a nonzero texel");
@@ -195,20 +203,7 @@ fn lavapipe_a16_d16_point_samples_equal_the_software_path() {
     if common::skip_without_lavapipe().is_some() {
         return;
     }
-    let dir = common::scratch_dir("native-a16-d16");
-    let spec = dir.join("a16_d16.toml");
-    std::fs::write(&spec, A16_D16).unwrap();
-    let (soft, native) = &sweep_both(&dir, &spec);
-    let status = native
-        .extra_columns
-        .iter()
-        .position(|c| c == "status")
-        .unwrap();
-    assert_eq!(native.rows.len(), 2 * 8 * 2 * 2);
-    assert!(native.rows.iter().all(|r| r.extra[status] == "ok"));
-    for (i, (a, b)) in soft.rows.iter().zip(&native.rows).enumerate() {
-        assert_eq!(a.outputs[0], b.outputs[0], "row {i}: {}", a.note);
-    }
+    let soft = same_on_both_paths("native-a16-d16", A16_D16, 2 * 8 * 2 * 2);
     let halves: std::collections::BTreeSet<u32> = soft
         .rows
         .iter()
@@ -256,20 +251,7 @@ fn lavapipe_derivative_samples_read_the_software_paths_levels() {
     if common::skip_without_lavapipe().is_some() {
         return;
     }
-    let dir = common::scratch_dir("native-derivatives");
-    let spec = dir.join("derivs.toml");
-    std::fs::write(&spec, DERIVS).unwrap();
-    let (soft, native) = &sweep_both(&dir, &spec);
-    let col = |name: &str| native.extra_columns.iter().position(|c| c == name).unwrap();
-    assert_eq!(native.rows.len(), 18);
-    assert!(native.rows.iter().all(|r| r.extra[col("status")] == "ok"));
-    assert!(native
-        .rows
-        .iter()
-        .all(|r| r.extra[col("backend")] == "vulkan:lavapipe+native-images"));
-    for (i, (a, b)) in soft.rows.iter().zip(&native.rows).enumerate() {
-        assert_eq!(a.outputs[0], b.outputs[0], "row {i}: {}", a.note);
-    }
+    let soft = same_on_both_paths("native-derivatives", DERIVS, 18);
     // the three LODs read three different levels at the same coordinates
     let at_lod = |k: usize| soft.rows[k * 6].outputs[0];
     assert!(at_lod(0) != at_lod(1) && at_lod(1) != at_lod(2));
@@ -311,20 +293,7 @@ fn lavapipe_biased_samples_read_the_software_paths_levels() {
     if common::skip_without_lavapipe().is_some() {
         return;
     }
-    let dir = common::scratch_dir("native-bias");
-    let spec = dir.join("bias.toml");
-    std::fs::write(&spec, BIAS).unwrap();
-    let (soft, native) = &sweep_both(&dir, &spec);
-    let status = native
-        .extra_columns
-        .iter()
-        .position(|c| c == "status")
-        .unwrap();
-    assert_eq!(native.rows.len(), 24);
-    assert!(native.rows.iter().all(|r| r.extra[status] == "ok"));
-    for (i, (a, b)) in soft.rows.iter().zip(&native.rows).enumerate() {
-        assert_eq!(a.outputs[0], b.outputs[0], "row {i}: {}", a.note);
-    }
+    let soft = same_on_both_paths("native-bias", BIAS, 24);
     // the three biases read three levels at the same coordinates
     let at = |k: usize| soft.rows[k * 8].outputs[0];
     assert!(at(0) != at(1) && at(1) != at(2) && at(0) != at(2));
