@@ -4,10 +4,7 @@
 //! MIP_FILTER linear between two levels' 8-tap sets, and the LOD's third axis.
 
 use super::image_desc::Tsharp;
-use super::image_tests::{mem, run, s_in, tsharp};
-use super::*;
-use crate::wave::{run_wave_mem, sgprs_in, WaveInput};
-use rdnaprobe_isa::assemble;
+use super::image_tests::{mem, run, run_in, s_in, tsharp};
 
 /// s_in with the T# `t` at s24 and the S# `s` at s[4:7].
 fn with_sampler(t: [u32; 8], s: [u32; 4]) -> Vec<u32> {
@@ -49,21 +46,7 @@ fn texels(t: &[u32; 8], dwords: usize, value: impl Fn(usize, u32, u32, u32) -> u
 /// Runs `text` as one wave32 on `mem`, a region of `mem.len() * 4` bytes (larger than
 /// `run`'s 4096).
 fn run_big(text: &str, s: &[u32], lanes: impl Fn(u32) -> [u32; 6], mem: &[u32]) -> Vec<[u32; 16]> {
-    let words = assemble(text).expect("assembles");
-    let bytes = (mem.len() * 4) as u32;
-    let k = lower_wave_words_sgprs(
-        &words,
-        FloatMode::DEFAULT,
-        Wave::W32,
-        Target::Gfx1030,
-        bytes,
-        Some(&sgprs_in(s)),
-    )
-    .unwrap_or_else(|e| panic!("{text}: {e}"));
-    k.validate().expect("valid");
-    let mut input = WaveInput::new((0..32).map(lanes).collect(), u64::MAX, vec![]);
-    input.sgprs = sgprs_in(s);
-    run_wave_mem(&k, &input, mem).0.lanes
+    run_in(text, s, lanes, mem, (mem.len() * 4) as u32).0.lanes
 }
 
 const SAMPLE_LZ_3D: &str =

@@ -39,14 +39,25 @@ pub(super) fn s_in(t: [u32; 8]) -> Vec<u32> {
 }
 
 /// Runs `text` as one wave32 (lanes' in0..in5 from `lanes`, every lane active) on the region
-/// `mem`, lowered for the SGPR inputs `s`.
+/// `mem`, lowered for the SGPR inputs `s` and a region of 4096 bytes.
 pub(super) fn run(
     text: &str,
     s: &[u32],
     lanes: impl Fn(u32) -> [u32; 6],
     mem: &[u32],
 ) -> (WaveOutput, Vec<u32>) {
-    let k = lower_img(text, s).expect("lowers");
+    run_in(text, s, lanes, mem, 4096)
+}
+
+/// [`run`] lowered for a region of `bytes` bytes.
+pub(super) fn run_in(
+    text: &str,
+    s: &[u32],
+    lanes: impl Fn(u32) -> [u32; 6],
+    mem: &[u32],
+    bytes: u32,
+) -> (WaveOutput, Vec<u32>) {
+    let k = lower_img_in(text, s, bytes).unwrap_or_else(|e| panic!("{text}: {e}"));
     k.validate().expect("valid");
     let lanes = (0..32).map(lanes).collect();
     let mut input = WaveInput::new(lanes, u64::MAX, vec![]);
@@ -55,8 +66,12 @@ pub(super) fn run(
 }
 
 pub(super) fn lower_img(text: &str, s: &[u32]) -> Result<crate::ir::Kernel, LowerError> {
+    lower_img_in(text, s, 4096)
+}
+
+/// [`lower_img`] for a region of `bytes` bytes.
+fn lower_img_in(text: &str, s: &[u32], bytes: u32) -> Result<crate::ir::Kernel, LowerError> {
     let words = assemble(text).expect("assembles");
-    let bytes = 4096;
     lower_wave_words_sgprs(
         &words,
         FloatMode::DEFAULT,
