@@ -59,6 +59,12 @@ pub(super) struct Footprint<'a> {
     pub(super) bias: Option<Handle>,
 }
 
+/// The lane index of the first lane of the lane's quad (a U32): what the quad's differences
+/// and `_cd`'s coarse derivatives are read from.
+pub(super) fn quad_first_lane(l: &mut Lowerer) -> Handle {
+    l.b.andc(l.lane, !3u64 & 0xffff_ffff)
+}
+
 /// The f64 nearest `2^(r / 128)` for r in 0..128: the edges of a biased LOD's 1/256 steps
 /// (see [`biased_passes`]); tabulated from 60-digit decimal powers.
 pub(super) const EXP2_128THS: [u64; 128] = [
@@ -378,7 +384,7 @@ pub(super) fn clamp_lod(l: &mut Lowerer, lod: Handle, cap: f64) -> Handle {
 pub(super) fn footprint(l: &mut Lowerer, t: &Tsharp, from: Footprint<'_>, unnorm: bool) -> Handle {
     use crate::ir::FloatCmp;
     // the quad's lanes: 0 top left, 1 top right, 2 bottom left
-    let quad = l.b.andc(l.lane, !3u64 & 0xffff_ffff);
+    let quad = quad_first_lane(l);
     let base = t.levels[t.base_level as usize];
     let mut sums = [l.b.cf64(0.0), l.b.cf64(0.0)];
     for (axis, &(u, v)) in from.coords.iter().enumerate() {

@@ -32,9 +32,9 @@
 //! Refused with the reason (`unsupported`): what the host API cannot express or this path does
 //! not map: cube sampling (RDNA2 samples a cube by face coordinates, Vulkan by direction), the
 //! `_o` forms, a bias or clamp on a gather or compare, a `_cl` clamp where the device lacks
-//! shaderResourceMinLod (it becomes `MinLod`), a compare with derivatives, D16 loads and A16 loads, D16 samples of integer
-//! formats, the mirror-once and half-border modes, the
-//! border colour table, anisotropy, min/max reduction, TRUNC_COORD, a compare on a colour
+//! shaderResourceMinLod (it becomes `MinLod`), a compare with derivatives, D16 and A16 loads,
+//! D16 samples of integer formats, the mirror-once and half-border modes, the border colour
+//! table, anisotropy, min/max reduction, TRUNC_COORD, a compare on a colour
 //! format, gather on anything but a 2D image, the unnormalized coordinates Vulkan restricts
 //! (one level, no array, CLAMP_TO_EDGE or CLAMP_TO_BORDER, LOD 0, no compare), and formats
 //! without a Vulkan format of the same bits. Everything else MIMG stays on the software path.
@@ -385,12 +385,7 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     // `_b`: the bias dword (A16: the f16 in bits 15:0), applied as a scale of the gradients
     let bias = if form.bias {
         first = 1;
-        let b = m.dword(l, 0)?;
-        let b = if m.a16 {
-            super::image_sample::half_f32(l, b)
-        } else {
-            b
-        };
+        let b = super::image_sample::bias_bits(l, &m, 0)?;
         Some(l.b.f32_of(b))
     } else {
         None
@@ -411,7 +406,7 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
             let uses = vec![super::image::Coord::X; axes];
             let (grads, dwords) = super::image_lod::derivatives(l, &m, g, &uses, first)?;
             first += dwords;
-            let quad = l.b.andc(l.lane, !3u64 & 0xffff_ffff);
+            let quad = super::image_lod::quad_first_lane(l);
             let mut d = [vec![], vec![]];
             for axis in grads.iter().take(n - usize::from(arrayed)) {
                 for (dir, out) in d.iter_mut().enumerate() {
@@ -502,7 +497,7 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
 /// d/dx and d/dy of each coordinate over the lane's quad: lane 1 minus lane 0 and lane 2
 /// minus lane 0 (f32 subtractions, as the quad's derivative unit takes them).
 fn quad_grads(l: &mut Lowerer, coords: &[Handle]) -> (Vec<Handle>, Vec<Handle>) {
-    let quad = l.b.andc(l.lane, !3u64 & 0xffff_ffff);
+    let quad = super::image_lod::quad_first_lane(l);
     let mut d = [vec![], vec![]];
     for &v in coords {
         let bits = l.b.bits_of_f32(v);

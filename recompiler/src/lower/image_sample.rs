@@ -357,8 +357,7 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     // bits 15:0)
     let bias = if form.bias {
         first += 1;
-        let b = m.dword(l, first - 1)?;
-        Some(if m.a16 { half_f32(l, b) } else { b })
+        Some(bias_bits(l, &m, first - 1)?)
     } else {
         None
     };
@@ -461,10 +460,15 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     Ok(())
 }
 
-/// The f32 bits of the f16 in bits 15:0 of `v`.
-pub(super) fn half_f32(l: &mut Lowerer, v: Handle) -> Handle {
+/// The `_b` bias at address dword `k` as f32 bits: the dword, or with A16 the f16 in its
+/// bits 15:0 widened exactly (rule: image-sample-a16-d16).
+pub(super) fn bias_bits(l: &mut Lowerer, m: &Mimg, k: usize) -> RuleResult<Handle> {
+    let v = m.dword(l, k)?;
+    if !m.a16 {
+        return Ok(v);
+    }
     let h = l.b.andc(v, 0xffff);
-    l.b.f16_to_f32_bits(h)
+    Ok(l.b.f16_to_f32_bits(h))
 }
 
 /// Writes a sample's or gather's f32 results to VDATA: one per VGPR, or with D16 each
