@@ -22,8 +22,8 @@ const SPECS: [(&str, u64, u64); 8] = [
     ("sample_compare_formats", 2688, 2304),
     // 2 formats x 8 S#s x 8 offsets x 5 x
     ("sample_unnorm_offsets", 640, 640),
-    // 2 formats x 2 S#s x 7 x 4 x 6 faces: cube sampling is not modelled
-    ("cube_edges", 672, 0),
+    // 2 formats x 3 S#s x 7 x 4 x 6 faces
+    ("cube_edges", 1008, 1008),
     // 5 formats x 4 ops x 2 DMASKs x 6 x 3: the BY and PCK stores are not measured
     ("by_pck_stores", 720, 0),
     // the texture-unit campaign: 8 formats x 12 S#s x 16 u x 5 v x 4 LODs, and 16 u x 4 LODs

@@ -50,7 +50,7 @@ pub(super) fn f32_op(l: &mut Lowerer, op: FloatBin, a: Handle, b: Handle) -> Han
     l.b.sel(nan, dflt, v)
 }
 
-/// The axis of coordinate `u` (f32 bits) over `size` texels.
+/// The axis of coordinate `u` (f32 bits) over `size` texels, addressed by the S# mode `mode`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn axis(
     l: &mut Lowerer,
@@ -61,6 +61,27 @@ pub(super) fn axis(
     offset: Option<Handle>,
     bilinear: bool,
 ) -> Axis {
+    let taps = raw_taps(l, u, size, unnorm, offset, bilinear)
+        .into_iter()
+        .map(|(i, w)| {
+            let (i, inside) = address_mode(l, mode, i, size);
+            (i, inside, w)
+        })
+        .collect();
+    Axis { taps }
+}
+
+/// The taps of coordinate `u` (f32 bits) over `size` texels before any addressing mode: the
+/// signed texel index (within +-2^24 + 1, as a U32) and its weight out of 256; one tap for
+/// point sampling, two for bilinear.
+pub(super) fn raw_taps(
+    l: &mut Lowerer,
+    u: Handle,
+    size: u32,
+    unnorm: bool,
+    offset: Option<Handle>,
+    bilinear: bool,
+) -> Vec<(Handle, Handle)> {
     let nan = l.b.is_nan(Fmt::F32, u);
     let zero = l.b.c32(0);
     let mut x = l.b.sel(nan, zero, u);
@@ -92,10 +113,7 @@ pub(super) fn axis(
     let i0 = l.b.cvt(Convert::F64ToS32, fl_c, Ty::U32);
     if !bilinear {
         let w = l.b.c32(256);
-        let (i, inside) = address_mode(l, mode, i0, size);
-        return Axis {
-            taps: vec![(i, inside, w)],
-        };
+        return vec![(i0, w)];
     }
     // w1 = round_even((x - floor(x)) * 256): the fraction is exact in f64
     let frac = l.b.fb(FloatBin::Sub, xf, fl);
@@ -108,17 +126,13 @@ pub(super) fn axis(
     let c256 = l.b.c32(256);
     let w0 = l.b.sub(c256, w1);
     let i1 = l.b.addc(i0, 1);
-    let (a, a_in) = address_mode(l, mode, i0, size);
-    let (b, b_in) = address_mode(l, mode, i1, size);
-    Axis {
-        taps: vec![(a, a_in, w0), (b, b_in, w1)],
-    }
+    vec![(i0, w0), (i1, w1)]
 }
 
 /// The addressing mode `mode` (S# CLAMP_*) on the signed texel index `i` of a level `n`
 /// wide: the index to read (in `[0, n)`) and whether the texel is read (false: the border;
 /// rule: image-sample-addressing).
-fn address_mode(l: &mut Lowerer, mode: u32, i: Handle, n: u32) -> (Handle, Handle) {
+pub(super) fn address_mode(l: &mut Lowerer, mode: u32, i: Handle, n: u32) -> (Handle, Handle) {
     let b = &mut l.b;
     let yes = b.cb(true);
     // i is within +-2^24 + 1: a bias of whole periods above 2^25 makes it non-negative

@@ -56,6 +56,11 @@ pub(super) fn get_lod(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     if s.mip_filter == 3 {
         return refuse("MIP_FILTER 3 (reserved) is not measured");
     }
+    if t.ty == super::image_desc::ImgType::Cube {
+        return Err(RuleError::not_modelled(
+            "image_get_lod: a CUBE T# (the LOD of a cube's derivatives is not modelled)",
+        ));
+    }
     let uses =
         plan(t.ty, m.dim, false).map_err(|e| e.retitled("image sample:", "image_get_lod:"))?;
     let mut coords = Vec::with_capacity(uses.len());

@@ -90,7 +90,8 @@
 //! that differ (which one a LOD takes is not measured), anisotropy, the min/max FILTER_MODE,
 //! TRUNC_COORD, a nonzero LOD_BIAS or MIN_LOD, the half-border modes, the border colour table
 //! (type 3), integer formats but with point filtering (and without border), D16 of an integer
-//! format, cube images, a gather of a 3D image. A16 and D16 are rule image-sample-a16-d16 (the
+//! format, a gather of a 3D image. Cube images are [`super::image_cube`]'s (rule
+//! image-sample-cube). A16 and D16 are rule image-sample-a16-d16 (the
 //! model's choice): f16 addresses widened exactly in LLVM's layout, f32 results rounded to f16.
 
 use super::error::{RuleError, RuleResult};
@@ -193,6 +194,8 @@ pub(super) struct Ssharp {
     pub(super) max_aniso: u32,
     pub(super) force_unnormalized: bool,
     pub(super) trunc_coord: bool,
+    /// DISABLE_CUBE_WRAP (word0 bit 28): a cube's faces addressed one by one.
+    pub(super) disable_cube_wrap: bool,
     pub(super) filter_mode: u32,
     pub(super) min_lod: u32,
     pub(super) lod_bias: u32,
@@ -214,6 +217,7 @@ impl Ssharp {
             max_aniso: w[0] >> 9 & 7,
             force_unnormalized: w[0] >> 15 & 1 != 0,
             trunc_coord: w[0] >> 27 & 1 != 0,
+            disable_cube_wrap: w[0] & super::image_cube::DISABLE_CUBE_WRAP != 0,
             filter_mode: w[0] >> 29 & 3,
             min_lod: w[1] & 0xfff,
             lod_bias: w[2] & 0x3fff,
@@ -293,11 +297,8 @@ pub(super) fn plan(ty: ImgType, dim: usize, gather: bool) -> RuleResult<Vec<Coor
                  modelled",
             ))
         }
-        (ImgType::Cube, _) => {
-            return Err(RuleError::not_modelled(
-                "image sample: a CUBE T# (cube sampling is not modelled)",
-            ))
-        }
+        // rule: image-sample-cube
+        (ImgType::Cube, "CUBE") => vec![X, Y, Layer],
         _ => {
             return Err(RuleError::not_measured(format!(
                 "image sample: DIM {name} through a {} T#{}",
@@ -352,6 +353,10 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     }
     let bilinear = s.bilinear(d3)? || form.gather;
     let uses = plan(t.ty, m.dim, form.gather)?;
+    let unnorm = s.force_unnormalized || c.inst.field(rdnaprobe_isa::layout::Field::Unorm) != 0;
+    if t.ty == ImgType::Cube {
+        super::image_cube::check(&t, unnorm)?;
+    }
     let mut first = usize::from(form.offset);
     // the offset, bias and reference take a dword each, A16 or not (an A16 bias: the f16 in
     // bits 15:0)
@@ -397,7 +402,6 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
         }
         None => None,
     };
-    let unnorm = s.force_unnormalized || c.inst.field(rdnaprobe_isa::layout::Field::Unorm) != 0;
     let mut coords = Vec::with_capacity(uses.len());
     for (i, &u) in uses.iter().enumerate() {
         coords.push((u, m.float_coord(l, first, i)?));
@@ -422,6 +426,14 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
             )))
         }
     };
+    let derived =
+        form.grad.is_some() || form.bias || matches!(form.lod, Lod::Implicit | Lod::Clamp);
+    if t.ty == ImgType::Cube && top > 0 && derived {
+        return Err(RuleError::not_modelled(format!(
+            "image {what}: a CUBE T#'s LOD from derivatives (more than one level to choose from) \
+             is not modelled"
+        )));
+    }
     let from = Footprint {
         coords: &coords,
         grads: grads.as_ref().map(|(g, coarse)| (g.as_slice(), *coarse)),
@@ -496,8 +508,8 @@ pub(super) fn write_results(l: &mut Lowerer, m: &Mimg, vals: &[Handle]) {
 pub(super) struct SampleAt<'a> {
     pub(super) s: &'a Ssharp,
     form: Sample,
-    coords: &'a [(Coord, Handle)],
-    offsets: [Option<Handle>; 3],
+    pub(super) coords: &'a [(Coord, Handle)],
+    pub(super) offsets: [Option<Handle>; 3],
     unnorm: bool,
     pub(super) bilinear: bool,
     pub(super) reference: Option<Handle>,
@@ -526,6 +538,9 @@ impl SampleAt<'_> {
     /// one tap of the whole weight for point sampling).
     pub(super) fn taps(&self, l: &mut Lowerer, t: &Tsharp) -> RuleResult<Vec<Tap>> {
         let s = self.s;
+        if t.ty == ImgType::Cube {
+            return super::image_cube::taps(l, self, t, s.disable_cube_wrap);
+        }
         let level = t.levels[t.base_level as usize];
         let mut axes: Vec<(Coord, Axis)> = Vec::new();
         let mut layer = None;

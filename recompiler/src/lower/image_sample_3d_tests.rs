@@ -384,7 +384,7 @@ fn the_3d_lod_sums_the_three_axes() {
 }
 
 #[test]
-fn a_3d_gather_and_a_cube_are_refused() {
+fn a_3d_gather_and_a_3d_dim_through_a_cube_are_refused() {
     use super::image_tests::lower_img;
     let t = tsharp(1, 10, 2, 2, 1, 0, 0);
     let text = "image_gather4_lz v[10:13], v[4:6], s[24:31], s[4:7] dmask:0x1 dim:SQ_RSRC_IMG_3D";
@@ -399,11 +399,8 @@ fn a_3d_gather_and_a_cube_are_refused() {
     let t2 = tsharp(1, 9, 2, 2, 0, 0, 0);
     let text = "image_sample_lz v10, v[4:5], s[24:31], s[4:7] dmask:0x1 dim:SQ_RSRC_IMG_2D";
     assert!(lower_img(text, &with_sampler(t2, ssharp(2, 4, 1, 0))).is_ok());
+    // a 3D DIM through a cube T# (cube sampling: image_cube_tests)
     let cube = tsharp(1, 11, 2, 2, 5, 0, 0);
-    let text = "image_sample_lz v10, v[4:6], s[24:31], s[4:7] dmask:0x1 dim:SQ_RSRC_IMG_CUBE";
-    let e = lower_img(text, &with_sampler(cube, ssharp(2, 2, 0, 0))).expect_err("refused");
-    assert!(
-        e.to_string().contains("cube sampling is not modelled"),
-        "{e}"
-    );
+    let e = lower_img(SAMPLE_LZ_3D, &with_sampler(cube, ssharp(2, 2, 0, 0))).expect_err("refused");
+    assert!(e.to_string().contains("DIM 3D through a CUBE T#"), "{e}");
 }

@@ -66,10 +66,9 @@ fn what_the_model_does_not_know_is_refused_with_the_reason() {
     let reserved = [2 | 2 << 3, 0, 3 << 26, 0];
     let text = "image_sample_l v10, v[4:6], s[24:31], s[4:7] dmask:0x1 dim:SQ_RSRC_IMG_2D";
     assert!(err(reserved, t, text).contains("MIP_FILTER 3"));
-    // a cube T#
+    // a cube T# through a 2D DIM (cube sampling: image_cube_tests)
     let cube = tsharp(1, 11, 2, 2, 5, 0, 0);
-    let text = "image_sample_lz v10, v[4:6], s[24:31], s[4:7] dmask:0x1 dim:SQ_RSRC_IMG_CUBE";
-    assert!(err(ssharp(2, 0), cube, text).contains("cube sampling is not modelled"));
+    assert!(err(ssharp(2, 0), cube, SAMPLE_2D).contains("DIM 2D through a CUBE T#"));
     // a gather with two components (the assembler refuses the text, as llvm-mc-19 does: the
     // word is patched)
     let text = "image_gather4_lz v[10:13], v[4:5], s[24:31], s[4:7] dmask:0x1 dim:SQ_RSRC_IMG_2D";

@@ -70,7 +70,11 @@ pub(super) fn lower_img(text: &str, s: &[u32]) -> Result<crate::ir::Kernel, Lowe
 }
 
 /// [`lower_img`] for a region of `bytes` bytes.
-fn lower_img_in(text: &str, s: &[u32], bytes: u32) -> Result<crate::ir::Kernel, LowerError> {
+pub(super) fn lower_img_in(
+    text: &str,
+    s: &[u32],
+    bytes: u32,
+) -> Result<crate::ir::Kernel, LowerError> {
     let words = assemble(text).expect("assembles");
     lower_wave_words_sgprs(
         &words,

@@ -53,6 +53,9 @@ mod image_atomic;
 #[cfg(test)]
 mod image_atomic_tests;
 mod image_axis;
+mod image_cube;
+#[cfg(test)]
+mod image_cube_tests;
 mod image_desc;
 mod image_format;
 mod image_get_lod;

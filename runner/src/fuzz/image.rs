@@ -92,13 +92,23 @@ impl Family {
         )
     }
 
-    /// The T# types drawn for the op.
+    /// The T# types drawn for the op (a cube for the samples whose LOD no derivative sets).
     fn types(self) -> &'static [&'static str] {
         match self {
-            Family::Gather4Lz => &["2d"],
-            f if f.samples() => &["1d", "2d", "2d_array"],
+            Family::Gather4Lz => &["2d", "cube"],
+            Family::Sample => &["1d", "2d", "2d_array"],
+            f if f.samples() => &["1d", "2d", "2d_array", "cube"],
             _ => &["1d", "2d", "2d_array", "3d"],
         }
+    }
+
+    /// Whether the op may carry A16 (f16 addresses) and D16 (f16 results): the float samples
+    /// and gathers (rule image-sample-a16-d16).
+    fn half_forms(self) -> bool {
+        matches!(
+            self,
+            Family::SampleLz | Family::SampleL | Family::Sample | Family::Gather4Lz
+        )
     }
 
     /// Whether the op reads more than level 0 (the spec then gets 1..=3 levels).
@@ -125,16 +135,17 @@ fn dim(ty: &str) -> (&'static str, usize) {
         "1d" => ("1D", 1),
         "2d" => ("2D", 2),
         "3d" => ("3D", 3),
+        "cube" => ("CUBE", 3),
         _ => ("2D_ARRAY", 3),
     }
 }
 
-/// `v4`, or `v[4:N]` for `n` VGPRs from v4.
-fn vgprs(n: usize) -> String {
+/// `vF`, or `v[F:N]` for `n` VGPRs from `first`.
+fn vgprs_from(first: usize, n: usize) -> String {
     if n == 1 {
-        "v4".into()
+        format!("v{first}")
     } else {
-        format!("v[4:{}]", 3 + n)
+        format!("v[{first}:{}]", first + n - 1)
     }
 }
 
@@ -145,6 +156,10 @@ enum Slot {
     Coord { size: u32, unnorm: bool },
     /// A sample's array layer (of `layers`).
     Layer { layers: u32 },
+    /// A cube sample's face coordinate on a face of `size` texels (in [1, 2] on the face).
+    FaceCoord { size: u32 },
+    /// A cube sample's face, `8 * cube + face` (of `cubes`).
+    Face { cubes: u32 },
     /// A sample's explicit LOD.
     Lod,
     /// A compare sample's reference.
@@ -166,11 +181,17 @@ pub fn draw(seed: u64, index: u64) -> SpecFile {
     let ty = pick(rng, family.types());
     let (dim_name, coords) = dim(ty);
     let mut size = vec![rng.gen_range(1..=17u32)];
-    if ty != "1d" {
-        size.push(rng.gen_range(1..=17));
-    }
-    if coords == 3 {
-        size.push(rng.gen_range(1..=17));
+    if ty == "cube" {
+        // square faces, whole cubes
+        size.push(size[0]);
+        size.push(6 * rng.gen_range(1..=2));
+    } else {
+        if ty != "1d" {
+            size.push(rng.gen_range(1..=17));
+        }
+        if coords == 3 {
+            size.push(rng.gen_range(1..=17));
+        }
     }
     let levels = if family.uses_levels() {
         rng.gen_range(1..=3u32)
@@ -179,10 +200,15 @@ pub fn draw(seed: u64, index: u64) -> SpecFile {
     };
     let formats = draw_formats(rng, family);
     let dmask = draw_dmasks(rng, family, &formats);
-    let unnorm = family.samples() && rng.gen_bool(0.1);
+    let cube = ty == "cube";
+    let unnorm = family.samples() && !cube && rng.gen_bool(0.1);
+    // A16 and D16 (a quarter of the float samples and gathers each), not with unnormalized
+    // coordinates' large texel values
+    let a16 = family.half_forms() && !unnorm && rng.gen_bool(0.25);
+    let d16 = family.half_forms() && rng.gen_bool(0.25);
     let sampler: Vec<SamplerSpec> = if family.samples() {
         (0..rng.gen_range(1..=2))
-            .map(|_| draw_sampler(rng, family, levels, unnorm))
+            .map(|_| draw_sampler(rng, family, levels, unnorm, cube))
             .collect()
     } else {
         Vec::new()
@@ -193,7 +219,13 @@ pub fn draw(seed: u64, index: u64) -> SpecFile {
         slots.push(Slot::Reference);
     }
     for (axis, &n) in size.iter().enumerate() {
-        if family.samples() {
+        if family.samples() && cube {
+            slots.push(if axis == 2 {
+                Slot::Face { cubes: n / 6 }
+            } else {
+                Slot::FaceCoord { size: n }
+            });
+        } else if family.samples() {
             if ty == "2d_array" && axis == 2 {
                 slots.push(Slot::Layer { layers: n });
             } else {
@@ -223,11 +255,34 @@ pub fn draw(seed: u64, index: u64) -> SpecFile {
         }
         moves.push_str(&format!("v_mov_b32 v{}, v{}\n", 10 + k, 4 + from));
     }
-    let vdata = if family == Family::Gather4Lz {
-        "v[10:13]"
+    // A16: the f32 inputs converted to f16 and packed two to a VGPR from v20 (LLVM's layout
+    // for these ops: every address slot is a coordinate, layer, face or LOD)
+    let addr_vgprs = if a16 {
+        for k in 0..address {
+            moves.push_str(&format!("v_cvt_f16_f32 v{0}, v{0}\n", 4 + k));
+        }
+        for p in 0..address.div_ceil(2) {
+            let lo = 4 + 2 * p;
+            if 2 * p + 1 < address {
+                moves.push_str(&format!("v_pack_b32_f16 v{}, v{lo}, v{}\n", 20 + p, lo + 1));
+            } else {
+                moves.push_str(&format!("v_mov_b32 v{}, v{lo}\n", 20 + p));
+            }
+        }
+        vgprs_from(20, address.div_ceil(2))
     } else {
-        "{vdata}"
+        vgprs_from(4, address)
     };
+    let vdata = match family {
+        Family::Gather4Lz if d16 => "v[10:11]",
+        Family::Gather4Lz => "v[10:13]",
+        _ => "{vdata}",
+    };
+    let half = format!(
+        "{}{}",
+        if a16 { " a16" } else { "" },
+        if d16 { " d16" } else { "" }
+    );
     let ssamp = if family.samples() { ", s[0:3]" } else { "" };
     let glc = if family == Family::AtomicAdd && rng.gen_bool(0.6) {
         " glc"
@@ -235,9 +290,8 @@ pub fn draw(seed: u64, index: u64) -> SpecFile {
         ""
     };
     let asm = format!(
-        "{moves}{} {vdata}, {}, s[8:15]{ssamp} dmask:{{dmask}} dim:SQ_RSRC_IMG_{dim_name}{glc}",
+        "{moves}{} {vdata}, {addr_vgprs}, s[8:15]{ssamp} dmask:{{dmask}} dim:SQ_RSRC_IMG_{dim_name}{glc}{half}",
         family.mnemonic(),
-        vgprs(address)
     );
     // lanes: a few values per input, at most MAX_LANES in all
     let mut counts: Vec<usize> = slots
@@ -270,7 +324,12 @@ pub fn draw(seed: u64, index: u64) -> SpecFile {
         }
         let float = matches!(
             slot,
-            Slot::Coord { .. } | Slot::Layer { .. } | Slot::Lod | Slot::Reference
+            Slot::Coord { .. }
+                | Slot::Layer { .. }
+                | Slot::FaceCoord { .. }
+                | Slot::Face { .. }
+                | Slot::Lod
+                | Slot::Reference
         );
         inputs.insert(
             format!("in{k}"),
@@ -405,7 +464,13 @@ fn draw_dmasks(rng: &mut impl Rng, family: Family, formats: &[u32]) -> Vec<u32> 
     out
 }
 
-fn draw_sampler(rng: &mut impl Rng, family: Family, levels: u32, unnorm: bool) -> SamplerSpec {
+fn draw_sampler(
+    rng: &mut impl Rng,
+    family: Family,
+    levels: u32,
+    unnorm: bool,
+    cube: bool,
+) -> SamplerSpec {
     let clamp = pick(rng, &["wrap", "mirror", "clamp", "mirror_once", "border"]);
     let mip = rng.gen_bool(if levels > 1 { 0.7 } else { 0.2 });
     SamplerSpec {
@@ -416,6 +481,7 @@ fn draw_sampler(rng: &mut impl Rng, family: Family, levels: u32, unnorm: bool) -
         unnormalized: unnorm.then_some(true),
         mip: mip.then(|| "point".into()),
         max_lod: mip.then(|| f64::from(rng.gen_range(0..=4 * levels)) / 2.0),
+        disable_cube_wrap: (cube && rng.gen_bool(0.5)).then_some(true),
     }
 }
 
@@ -471,6 +537,31 @@ fn value(rng: &mut impl Rng, slot: Slot) -> u32 {
                 4..=5 => f(k + 0.5),
                 6 => f(k - 0.5),
                 7 => f(-1.0),
+                _ => pick(rng, &FLOAT_SPECIALS),
+            }
+        }
+        Slot::FaceCoord { size } => {
+            // a normalized coordinate moved onto the face's [1, 2]
+            let v = value(
+                rng,
+                Slot::Coord {
+                    size,
+                    unnorm: false,
+                },
+            );
+            let x = f32::from_bits(v);
+            if x.is_finite() && x.abs() < 16.0 {
+                f(x + 1.0)
+            } else {
+                v
+            }
+        }
+        Slot::Face { cubes } => {
+            let face = rng.gen_range(0..6) + 8 * rng.gen_range(0..cubes);
+            match rng.gen_range(0..10) {
+                0..=5 => f(face as f32),
+                6 => f(face as f32 + 0.5),
+                7 => f(pick(rng, &[6.0f32, 7.0, -1.0, (8 * cubes) as f32])),
                 _ => pick(rng, &FLOAT_SPECIALS),
             }
         }
@@ -545,5 +636,12 @@ mod tests {
             assert_eq!(back, spec, "{text}");
         }
         assert_eq!(seen.len(), Family::ALL.len(), "{seen:?}");
+        // cubes, A16 and D16 are drawn
+        for what in ["IMG_CUBE", " a16", " d16"] {
+            let n = (0..200)
+                .filter(|&i| draw(9, i).body.asm.unwrap().contains(what))
+                .count();
+            assert!(n >= 5, "{what}: {n} of 200 specs");
+        }
     }
 }

@@ -79,6 +79,9 @@ pub struct SamplerSpec {
     pub mip: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_lod: Option<f64>,
+    /// DISABLE_CUBE_WRAP: a cube's faces filtered one by one (default false: across edges).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disable_cube_wrap: Option<bool>,
 }
 
 impl SamplerSpec {
@@ -119,8 +122,9 @@ impl SamplerSpec {
         }
         let max_lod = (max_lod * 256.0).round() as u32;
         let unnorm = u32::from(self.unnormalized.unwrap_or(false));
+        let cube = u32::from(self.disable_cube_wrap.unwrap_or(false));
         Ok([
-            clamp | clamp << 3 | clamp << 6 | compare << 12 | unnorm << 15,
+            clamp | clamp << 3 | clamp << 6 | compare << 12 | unnorm << 15 | cube << 28,
             max_lod << 12,
             filter << 20 | filter << 22 | mip << 26,
             border << 30,
@@ -310,7 +314,11 @@ pub fn dataset(
         let one = text.replace("{dmask}", "0x1").replace("{vdata}", "v10");
         let words =
             assemble(&format!("{RELOCATE}{one}")).with_context(|| format!("body.asm `{one}`"))?;
-        let n = dmask.map_or(1, u32::count_ones);
+        let mut n = dmask.map_or(1, u32::count_ones);
+        if text.split_whitespace().any(|w| w == "d16") {
+            // D16: two results to a VGPR
+            n = n.div_ceil(2);
+        }
         let vdata = if n == 1 {
             "v10".to_string()
         } else {
