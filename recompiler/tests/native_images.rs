@@ -157,6 +157,31 @@ fn each_form_maps_to_its_instruction_and_validates() {
         image_ops(&k)[..],
         [(ImageOp::SampleDref { .. }, 0)]
     ));
+    // a cube: a cube view sampled by a direction (vec3), or with DISABLE_CUBE_WRAP (S# word0
+    // bit 28) a 2D array view of its faces; a gather of a cube too
+    let cube = tsharp(56, 11, 4, 4, 5, 0);
+    let text = "image_sample_l v[10:13], v[4:7], s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_CUBE";
+    let k = lower_valid(text, &s_in(cube, point));
+    assert_eq!(
+        (k.images[0].dim, k.images[0].arrayed),
+        (NativeDim::Cube, false)
+    );
+    assert!(matches!(image_ops(&k)[0], (ImageOp::SampleLod(_), 0)));
+    let mut faces = point;
+    faces[0] |= 1 << 28;
+    let k = lower_valid(text, &s_in(cube, faces));
+    assert_eq!(
+        (k.images[0].dim, k.images[0].arrayed),
+        (NativeDim::D2, true)
+    );
+    assert_eq!(k.images[0].layer_count, 6);
+    let k = lower_valid(
+        "image_gather4_lz v[10:13], v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_CUBE",
+        &s_in(cube, point),
+    );
+    assert!(image_ops(&k)
+        .iter()
+        .all(|(op, _)| **op == ImageOp::Gather(0)));
     // loads: a 2D array's layer (3 layers from BASE_ARRAY 0) and a 1D image's level
     let ta = tsharp(20, 13, 4, 4, 2, 0);
     let k = lower_valid(
@@ -240,13 +265,26 @@ fn what_the_host_api_cannot_express_is_refused_with_the_reason() {
     let point = ssharp(2, 0, 0, 0, 0);
     let refused =
         |text: &str, t: [u32; 8], s: [u32; 4]| lower(text, &s_in(t, s), Wave::W32).expect_err(text);
+    // a cube's fetch, a cube array sampled across faces, a cube's LOD from derivatives
     let cube = tsharp(1, 11, 4, 4, 5, 0);
     let e = refused(
-        "image_sample_lz v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_CUBE",
+        "image_load v10, v[4:6], s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_CUBE unorm",
         cube,
         point,
     );
-    assert!(e.contains("cube"), "{e}");
+    assert!(e.contains("a fetch of a cube view"), "{e}");
+    let e = refused(
+        "image_sample_lz v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_CUBE",
+        tsharp(1, 11, 4, 4, 11, 0),
+        point,
+    );
+    assert!(e.contains("a cube array"), "{e}");
+    let e = refused(
+        "image_sample v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_CUBE",
+        cube,
+        point,
+    );
+    assert!(e.contains("cube sample's LOD from derivatives"), "{e}");
     let t8 = tsharp(1, 9, 4, 4, 0, 0);
     let e = refused(
         "image_sample_c_lz v10, v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D",

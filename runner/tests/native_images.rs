@@ -212,6 +212,54 @@ fn lavapipe_a16_d16_point_samples_equal_the_software_path() {
     assert!(halves.len() >= 8, "{} distinct f16 results", halves.len());
 }
 
+/// Point samples of a 4 x 4 32_32_32_32_FLOAT cube (rule image-sample-cube's face coordinates
+/// in [1, 2]) at texel centres of every face: inside a face the direction through the point
+/// (a cube view) and the face coordinates (the model) read the same texel. `{sampler}` is the
+/// S#'s extra line.
+const CUBE: &str = r#"
+name = "native_cube"
+gfx = "gfx1030"
+description = "image_sample_lz and image_sample_l on a cube, texel centres of every face"
+
+[body]
+asm = "image_sample_lz v[10:13], v[4:6], s[8:15], s[0:3] dmask:0xf dim:SQ_RSRC_IMG_CUBE"
+
+[inputs]
+# x, y: 1 + (k + 1/2) / 4
+in0 = { values = ["0x3f900000", "0x3fb00000", "0x3fd00000", "0x3ff00000"], type = "f32" }
+in1 = { values = ["0x3f900000", "0x3fb00000", "0x3fd00000", "0x3ff00000"], type = "f32" }
+# faces 0..5
+in2 = { values = ["0x00000000", "0x3f800000", "0x40000000", "0x40400000", "0x40800000", "0x40a00000"], type = "f32" }
+
+[image]
+type = "cube"
+size = [4, 4, 6]
+formats = [77]
+texels = "random"
+seed = 31
+
+[[image.sampler]]
+clamp = "clamp"
+{sampler}
+"#;
+
+#[test]
+fn lavapipe_cube_samples_read_the_software_paths_texels() {
+    if common::skip_without_lavapipe().is_some() {
+        return;
+    }
+    // every face's 16 texel centres: 96 rows, 96 distinct texels (random 32-bit floats)
+    for (name, sampler) in [
+        ("native-cube", ""),
+        ("native-cube-faces", "disable_cube_wrap = true"),
+    ] {
+        let soft = same_on_both_paths(name, &CUBE.replace("{sampler}", sampler), 96);
+        let texels: std::collections::BTreeSet<u32> =
+            soft.rows.iter().map(|r| r.outputs[0].unwrap()).collect();
+        assert_eq!(texels.len(), 96, "{name}");
+    }
+}
+
 /// A level-selection case: `head` (name, body and inputs) on an 8 x 8 32_FLOAT 2D image of 3
 /// random levels (`seed`), sampled with clamping, point filtering, the nearest level and
 /// MAX_LOD 2, so each level a sample reads shows in its value.

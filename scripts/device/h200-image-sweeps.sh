@@ -2,9 +2,9 @@
 # Runs in the repository on a machine with an NVIDIA GPU: every image sweep spec of
 # datasets/specs/images (docs/sweeps.md, "Image sweeps") on vulkan:nvidia and on cpu, and the
 # rows whose outputs (out0..out15, the region after the body, the status) differ; then the
-# texture-unit campaign's specs (texture_units_*) once more with --images native (the driver's
-# texture unit), both datasets gzipped into OUT for `rdnaprobe texture-report` (docs/backends.md,
-# "Native images"); last `fuzz --images` (FUZZ_IMAGES specs, default 300, FUZZ_SEED) against
+# texture-unit campaign's specs (texture_units_*, cube_edges) once more with --images native (the
+# driver's texture unit), both datasets gzipped into OUT/texture-units.tar for
+# `rdnaprobe texture-report` (docs/backends.md, "Native images"); last `fuzz --images` (FUZZ_IMAGES specs, default 300, FUZZ_SEED) against
 # vulkan:nvidia. Paths come from the environment (scripts/device/common.sh), e.g.
 #   RDNAPROBE_BIN=.dev/rdnaprobe RDNAPROBE_DEBS=.gl OUT=/tmp/out scripts/device/h200-image-sweeps.sh
 set -uo pipefail
@@ -27,16 +27,18 @@ ok = sum(r["status"] == "ok" for r in b)
 print(f"image sweep {sys.argv[3]}: {len(a)} rows ({ok} ok on nvidia), {len(bad)} differ nvidia vs cpu {bad[:5]}")
 PY
 done
-for spec in datasets/specs/images/texture_units_*.toml; do
+mkdir -p "$work/tu"
+for spec in datasets/specs/images/texture_units_*.toml datasets/specs/images/cube_edges.toml; do
     name=$(basename "$spec" .toml)
     s=$(date +%s%N)
     "$bin" sweep "$spec" --backend vulkan:nvidia --images native -o "$work/$name-native.csv" 2>>"$work/log"
     rc=$?
     e=$(date +%s%N)
     echo "$name vulkan:nvidia --images native rc=$rc $(( (e - s) / 1000000 )) ms" >> "$out/times.txt"
-    gzip -c "$work/$name-nvidia.csv" > "$out/$name-nvidia-software.csv.gz"
-    gzip -c "$work/$name-native.csv" > "$out/$name-nvidia-native.csv.gz"
+    gzip -c "$work/$name-nvidia.csv" > "$work/tu/$name-nvidia-software.csv.gz"
+    gzip -c "$work/$name-native.csv" > "$work/tu/$name-nvidia-native.csv.gz"
 done
+tar -C "$work/tu" -cf "$out/texture-units.tar" .
 # random image sweep specs (issue-style fuzzing of the image half): cpu against vulkan:nvidia
 s=$(date +%s%N)
 timeout "${FUZZ_TIMEOUT:-200}" "$bin" fuzz --images "${FUZZ_IMAGES:-300}" --seed "${FUZZ_SEED:-4242}" \

@@ -125,7 +125,7 @@ pub(super) fn taps(
 }
 
 /// The face (0..5) and cube of the f32 face coordinate `v` (see the module docs).
-fn face_and_cube(l: &mut Lowerer, v: Handle, cubes: u32) -> (Handle, Handle) {
+pub(super) fn face_and_cube(l: &mut Lowerer, v: Handle, cubes: u32) -> (Handle, Handle) {
     let vf = nan_as_zero_f64(l, v);
     let b = &mut l.b;
     let bits = b.bits_of_f64(vf);

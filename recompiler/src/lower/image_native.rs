@@ -27,11 +27,15 @@
 //! - DEPTH_COMPARE_FUNC never..always -> VkCompareOp NEVER..ALWAYS (the same order), on a
 //!   16_UNORM or 32_FLOAT image made as D16_UNORM or D32_SFLOAT: Vulkan compares depth
 //!   formats only;
-//! - FORCE_UNNORMALIZED or the instruction's UNORM -> `unnormalizedCoordinates`.
+//! - FORCE_UNNORMALIZED or the instruction's UNORM -> `unnormalizedCoordinates`;
+//! - a cube T# sampled with DIM CUBE (`_lz`, `_l`, gather; rule image-sample-cube's (x, y,
+//!   face) in [1, 2]): a cube view sampled by the direction through the face's point (Vulkan's
+//!   cube sampling is seamless), or with DISABLE_CUBE_WRAP a 2D array view of the faces at
+//!   `(x - 1, y - 1, face)`.
 //!
 //! Refused with the reason (`unsupported`): what the host API cannot express or this path does
-//! not map: cube sampling (RDNA2 samples a cube by face coordinates, Vulkan by direction), the
-//! `_o` forms, a bias or clamp on a gather or compare, a `_cl` clamp where the device lacks
+//! not map: a cube's fetch, a cube array sampled across faces and a cube's LOD from
+//! derivatives, the `_o` forms, a bias or clamp on a gather or compare, a `_cl` clamp where the device lacks
 //! shaderResourceMinLod (it becomes `MinLod`), a compare with derivatives, D16 and A16 loads,
 //! D16 samples of integer formats, the mirror-once and half-border modes, the border colour
 //! table, anisotropy, min/max reduction, TRUNC_COORD, a compare on a colour
@@ -69,10 +73,22 @@ pub(super) fn lower(l: &mut Lowerer, c: &Ctx) -> Option<RuleResult> {
 }
 
 /// The view's dimensionality and coordinates for the DIM on the T#'s type: the type's own
-/// DIM, or the measured 2D DIM through a 1D T# (the second coordinate ignored).
-fn view(t: &Tsharp, m: &Mimg) -> RuleResult<(NativeDim, bool, usize)> {
+/// DIM, or the measured 2D DIM through a 1D T# (the second coordinate ignored). A cube T#
+/// (`cube`: a sample's, `Some(DISABLE_CUBE_WRAP)`) is a cube view sampled by direction, or
+/// with DISABLE_CUBE_WRAP a 2D array of its faces.
+fn view(t: &Tsharp, m: &Mimg, cube: Option<bool>) -> RuleResult<(NativeDim, bool, usize)> {
     let name = DIMS[m.dim].0;
     Ok(match (t.ty, name) {
+        (ImgType::Cube, "CUBE") if cube == Some(true) => (NativeDim::D2, true, 3),
+        (ImgType::Cube, "CUBE") if cube == Some(false) => {
+            if t.layers() != 6 {
+                return refuse(format!(
+                    "a cube array ({} layers: a cube-array view is not made)",
+                    t.layers()
+                ));
+            }
+            (NativeDim::Cube, false, 3)
+        }
         (ImgType::D1, "1D" | "2D") => (NativeDim::D1, false, 1),
         (ImgType::D2, "2D") => (NativeDim::D2, false, 2),
         (ImgType::D3, "3D") => (NativeDim::D3, false, 3),
@@ -80,7 +96,8 @@ fn view(t: &Tsharp, m: &Mimg) -> RuleResult<(NativeDim, bool, usize)> {
         (ImgType::D2Array, "2D_ARRAY") => (NativeDim::D2, true, 3),
         (ImgType::Cube, _) => {
             return refuse(
-                "a cube T# (RDNA2 addresses a cube by face coordinates, Vulkan by a direction)",
+                "a cube T# but through a sample's DIM CUBE (a fetch of a cube view is not \
+                 mapped)",
             )
         }
         (ty, _) => return refuse(format!("DIM {name} through a {} T#", ty.name())),
@@ -283,8 +300,9 @@ fn register(
     sampler: NativeSampler,
     depth: bool,
     read: u32,
+    cube: Option<bool>,
 ) -> RuleResult<(u8, usize, bool)> {
-    let (dim, arrayed, coords) = view(t, m)?;
+    let (dim, arrayed, coords) = view(t, m, cube)?;
     let format = vk_format(&t.format, depth)?;
     let sampled = match t.format.fmt.num {
         Num::Uint => SampledType::Uint,
@@ -371,8 +389,12 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     if form.grad.is_some() && form.compare {
         return refuse("a compare with user derivatives (_c_d, _c_cd) is not mapped");
     }
-    if form.gather && (form.compare || t.ty != ImgType::D2) {
-        return refuse("gather4 other than a plain gather of a 2D image");
+    if form.gather && (form.compare || !matches!(t.ty, ImgType::D2 | ImgType::Cube)) {
+        return refuse("gather4 other than a plain gather of a 2D or cube image");
+    }
+    let cube = (t.ty == ImgType::Cube).then(|| w[0] & super::image_cube::DISABLE_CUBE_WRAP != 0);
+    if cube.is_some() && !matches!(form.lod, Lod::Zero | Lod::Explicit) {
+        return refuse("a cube sample's LOD from derivatives (the model's is not modelled)");
     }
     if t.min_lod != 0 {
         return refuse("a T# MIN_LOD");
@@ -380,7 +402,7 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     let unnorm = c.inst.field(rdnaprobe_isa::layout::Field::Unorm) != 0;
     let s = sampler(&w, &t, form.compare, unnorm || w[0] >> 15 & 1 != 0)?;
     // a gather reads the DMASK's component from every texel, a sample the DMASK's slots
-    let (image, n, arrayed) = register(l, &t, &m, s, form.compare, m.dmask)?;
+    let (image, n, arrayed) = register(l, &t, &m, s, form.compare, m.dmask, cube)?;
     let mut first = 0;
     // `_b`: the bias dword (A16: the f16 in bits 15:0), applied as a scale of the gradients
     let bias = if form.bias {
@@ -428,9 +450,12 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
         let v = m.float_coord(l, first, i)?;
         Ok(l.b.f32_of(v))
     };
-    let coords = (0..n)
+    let mut coords = (0..n)
         .map(|i| f32_at(l, i))
         .collect::<RuleResult<Vec<_>>>()?;
+    if let Some(disable_wrap) = cube {
+        coords = cube_coords(l, &coords, t.layers() / 6, disable_wrap);
+    }
     let lod = match form.lod {
         Lod::Zero => Some(l.b.cf32(0.0)),
         Lod::Explicit => Some(f32_at(l, dim_coords)?),
@@ -494,6 +519,56 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     Ok(())
 }
 
+/// The host's coordinates of a cube sample's (x, y, face) (F32; rule image-sample-cube's
+/// encoding: x and y in [1, 2] on the face, the face `8 * cube + face`): with
+/// DISABLE_CUBE_WRAP the 2D array view's `(x - 1, y - 1, 6 * cube + face)`, else the
+/// direction through the face's point (`s = 2x - 3`, `t = 2y - 3`, the inverse of the cube
+/// map face table RDNA2's v_cubesc/v_cubetc and Vulkan share), which a Vulkan cube view
+/// samples seamlessly.
+fn cube_coords(l: &mut Lowerer, c: &[Handle], cubes: u32, disable_wrap: bool) -> Vec<Handle> {
+    use crate::build::Fmt;
+    use crate::ir::{Convert, FloatBin, Ty};
+    let face_coord = l.b.bits_of_f32(c[2]);
+    let (face, cube) = super::image_cube::face_and_cube(l, face_coord, cubes);
+    let b = &mut l.b;
+    if disable_wrap {
+        let one = b.cf32(1.0);
+        let x = b.fb(FloatBin::Sub, c[0], one);
+        let y = b.fb(FloatBin::Sub, c[1], one);
+        let six = b.c32(6);
+        let first = b.ib(crate::ir::IntBin::Mul, cube, six);
+        let layer = b.add(first, face);
+        let layer = b.cvt(Convert::U32ToF64, layer, Ty::F64);
+        let layer = b.cvt(Convert::F64ToF32, layer, Ty::F32);
+        return vec![x, y, layer];
+    }
+    let (two, three) = (b.cf32(2.0), b.cf32(3.0));
+    let [s, t] = [c[0], c[1]].map(|v| {
+        let d = b.fb(FloatBin::Mul, v, two);
+        let d = b.fb(FloatBin::Sub, d, three);
+        b.bits_of_f32(d)
+    });
+    let (sn, tn) = (b.neg_bits(Fmt::F32, s), b.neg_bits(Fmt::F32, t));
+    let (one, none) = (b.c32(1f32.to_bits()), b.c32((-1f32).to_bits()));
+    // (x, y, z) per face: +X, -X, +Y, -Y, +Z, -Z
+    let table = [
+        [one, tn, sn],
+        [none, tn, s],
+        [s, one, t],
+        [s, none, tn],
+        [s, tn, one],
+        [sn, tn, none],
+    ];
+    let mut dir = table[0];
+    for (k, row) in table.iter().enumerate().skip(1) {
+        let is = b.eqc(face, k as u64);
+        for (d, &v) in dir.iter_mut().zip(row) {
+            *d = b.sel(is, v, *d);
+        }
+    }
+    dir.iter().map(|&v| b.f32_of(v)).collect()
+}
+
 /// d/dx and d/dy of each coordinate over the lane's quad: lane 1 minus lane 0 and lane 2
 /// minus lane 0 (f32 subtractions, as the quad's derivative unit takes them).
 fn quad_grads(l: &mut Lowerer, coords: &[Handle]) -> (Vec<Handle>, Vec<Handle>) {
@@ -524,7 +599,7 @@ fn load(l: &mut Lowerer, c: &Ctx, mip: bool) -> RuleResult {
         return refuse("a load with A16 or D16");
     }
     let s = NativeSampler::POINT_CLAMP;
-    let (image, n, _) = register(l, &t, &m, s, false, m.dmask)?;
+    let (image, n, _) = register(l, &t, &m, s, false, m.dmask, None)?;
     let zero = l.b.c32(0);
     let in_range = |l: &mut Lowerer, i: usize| -> RuleResult<Handle> {
         let v = m.coord(l, i)?;

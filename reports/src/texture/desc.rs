@@ -150,6 +150,8 @@ pub struct Sampler {
     pub border: Option<u32>,
     /// FORCE_UNNORMALIZED or the instruction's `unorm`.
     pub unnormalized: bool,
+    /// DISABLE_CUBE_WRAP (word0 bit 28): a cube's faces filtered one by one.
+    pub cube_faces: bool,
 }
 
 /// Bits `hi:lo` of `w`.
@@ -173,6 +175,7 @@ impl GroupKey {
                 clamp_y: bits(w(0), 5, 3),
                 border: (clamp_x >= 4).then(|| bits(w(3), 31, 30)),
                 unnormalized: m.unorm || bits(w(0), 15, 15) != 0,
+                cube_faces: bits(w(0), 28, 28) != 0,
             }
         });
         GroupKey {
@@ -247,6 +250,9 @@ impl GroupKey {
         }
         if s.unnormalized {
             name.push_str(", unnormalized");
+        }
+        if s.cube_faces && self.ty == 11 {
+            name.push_str(", DISABLE_CUBE_WRAP");
         }
         name
     }

@@ -256,15 +256,23 @@ pub fn draw(seed: u64, index: u64) -> SpecFile {
         moves.push_str(&format!("v_mov_b32 v{}, v{}\n", 10 + k, 4 + from));
     }
     // A16: the f32 inputs converted to f16 and packed two to a VGPR from v20 (LLVM's layout
-    // for these ops: every address slot is a coordinate, layer, face or LOD)
+    // for these ops: every address slot is a coordinate, layer, face or LOD), packed by
+    // integer ops, which no float mode changes
     let addr_vgprs = if a16 {
         for k in 0..address {
-            moves.push_str(&format!("v_cvt_f16_f32 v{0}, v{0}\n", 4 + k));
+            moves.push_str(&format!(
+                "v_cvt_f16_f32 v{0}, v{0}\nv_and_b32 v{0}, 0xffff, v{0}\n",
+                4 + k
+            ));
         }
         for p in 0..address.div_ceil(2) {
             let lo = 4 + 2 * p;
             if 2 * p + 1 < address {
-                moves.push_str(&format!("v_pack_b32_f16 v{}, v{lo}, v{}\n", 20 + p, lo + 1));
+                moves.push_str(&format!(
+                    "v_lshl_or_b32 v{}, v{}, 16, v{lo}\n",
+                    20 + p,
+                    lo + 1
+                ));
             } else {
                 moves.push_str(&format!("v_mov_b32 v{}, v{lo}\n", 20 + p));
             }

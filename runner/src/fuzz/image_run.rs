@@ -51,8 +51,9 @@ pub struct Tally {
     pub dwords: u64,
     /// Dwords of the memory region after the body (`mem_out`) compared on waves run on both.
     pub mem_dwords: u64,
-    /// Specs drawn per op.
-    pub ops: BTreeMap<String, usize>,
+    /// Specs drawn and rows run ok on both, per op (its mnemonic, with `[cube a16 d16]` where
+    /// the spec has them).
+    pub ops: BTreeMap<String, [usize; 2]>,
 }
 
 impl Tally {
@@ -73,10 +74,36 @@ impl Tally {
         )
     }
 
-    /// The ops drawn, `image_load 3, ...`.
+    /// The ops drawn, `image_load 3 (120 rows ok), ...`.
     pub fn ops_line(&self) -> String {
-        let ops: Vec<String> = self.ops.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        let ops: Vec<String> = self
+            .ops
+            .iter()
+            .map(|(k, [n, ok])| format!("{k} {n} ({ok} rows ok)"))
+            .collect();
         format!("fuzz --images: ops drawn: {}", ops.join(", "))
+    }
+}
+
+/// The label a spec's op is counted under: the image instruction's mnemonic (its body's last
+/// line), with the forms a spec may add, e.g. `image_sample_l [cube a16]`.
+fn op_label(asm: &str) -> String {
+    let last = asm.lines().last().unwrap_or("");
+    let mut words = last.split_whitespace();
+    let op = words.next().unwrap_or("?").to_string();
+    let mut tags = Vec::new();
+    if last.contains("SQ_RSRC_IMG_CUBE") {
+        tags.push("cube");
+    }
+    for w in words {
+        if w == "a16" || w == "d16" {
+            tags.push(w);
+        }
+    }
+    if tags.is_empty() {
+        op
+    } else {
+        format!("{op} [{}]", tags.join(" "))
     }
 }
 
@@ -285,18 +312,14 @@ pub fn run(
             continue;
         };
         tally.specs += 1;
-        let op = spec
-            .body
-            .asm
-            .as_deref()
-            .and_then(|a| a.lines().last())
-            .and_then(|l| l.split_whitespace().next())
-            .unwrap_or("?")
-            .to_string();
-        *tally.ops.entry(op).or_default() += 1;
+        let op = op_label(spec.body.asm.as_deref().unwrap_or(""));
         let want = run_on(cpu, &ds)?;
         let got = run_on(candidate, &ds)?;
+        let ok_before = tally.ok;
         let diffs = compare(&ds, &want, &got, &cfg.backend, &mut tally);
+        let entry = tally.ops.entry(op).or_default();
+        entry[0] += 1;
+        entry[1] += tally.ok - ok_before;
         let mut seen: Vec<Variant> = Vec::new();
         for d in &diffs {
             let Some(v) = variant(&sweep, d.row) else {
