@@ -362,7 +362,7 @@ pub struct ImageAccess {
     pub image: u8,
     pub op: ImageOp,
     /// The coordinates, `F32` (normalised, or texels with an unnormalised sampler; an array's
-    /// layer last), `U32` for [`ImageOp::Fetch`].
+    /// layer last), `U32` for [`ImageOp::Fetch`] and [`ImageOp::Write`].
     pub coords: Vec<Handle>,
     /// Which of the four components: 0..=3 (0 for [`ImageOp::SampleDref`]).
     pub component: u8,
@@ -387,6 +387,10 @@ pub enum ImageOp {
     Gather(u8),
     /// `OpImageFetch` with `Lod` (a `U32` level of the view).
     Fetch(Handle),
+    /// `OpImageWrite` of the texel's four components (`U32` bits of the image's sampled type)
+    /// at the view's base level, where `active` (`Bool`) holds, on a storage image
+    /// ([`crate::native::NativeImage::storage`]). Its value is 0; it is a side effect.
+    Write { data: Vec<Handle>, active: Handle },
 }
 
 impl ImageAccess {
@@ -400,6 +404,7 @@ impl ImageAccess {
             }
             ImageOp::SampleDref { reference, lod } => v.extend([*reference, *lod]),
             ImageOp::Gather(_) => {}
+            ImageOp::Write { data, active } => v.extend(data.iter().chain([active])),
         }
         v
     }

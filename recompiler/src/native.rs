@@ -110,6 +110,9 @@ pub struct NativeImage {
     /// Every texel row of the resource, where it is in the region.
     pub copies: Vec<TexelCopy>,
     pub sampler: NativeSampler,
+    /// A storage image (`OpImageWrite`: the body's stores): bound as a storage image (no
+    /// sampler, identity swizzle) and read back into the region's texel rows after the wave.
+    pub storage: bool,
 }
 
 impl NativeImage {

@@ -332,12 +332,100 @@ fn what_the_host_api_cannot_express_is_refused_with_the_reason() {
         e.contains("a bias or clamp is mapped for a plain sample only"),
         "{e}"
     );
-    // a store stays on the software path (its texels in the region), alongside a native load
-    let k = lower_valid(
+    // a store to a T# the body also reads natively: two host images of the same texels
+    let e = refused(
         "image_store v[10:13], v[4:5], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D unorm\n\
          image_load v14, v[4:5], s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm",
-        &s_in(tsharp(56, 9, 4, 4, 0, 0), point),
+        tsharp(56, 9, 4, 4, 0, 0),
+        point,
     );
-    assert_eq!(image_ops(&k).len(), 1);
+    assert!(e.contains("another native image"), "{e}");
+    // a store through a DST_SEL other than X,Y,Z,W, and without a component's data slot
+    let mut swapped = tsharp(56, 9, 4, 4, 0, 0);
+    swapped[3] = (swapped[3] & !0xfff) | 0xfa5;
+    let e = refused(
+        "image_store v[10:13], v[4:5], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D unorm",
+        swapped,
+        point,
+    );
+    assert!(e.contains("DST_SEL"), "{e}");
+    let e = refused(
+        "image_store v[10:12], v[4:5], s[8:15] dmask:0x7 dim:SQ_RSRC_IMG_2D unorm",
+        tsharp(56, 9, 4, 4, 0, 0),
+        point,
+    );
+    assert!(e.contains("without data slot 3"), "{e}");
+    // store_mip stays on the software path (a storage view has one level)
+    let k = lower_valid(
+        "image_store_mip v[10:13], v[4:6], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D unorm",
+        &s_in(tsharp(56, 9, 4, 4, 0, 1), point),
+    );
+    assert!(image_ops(&k).is_empty());
     assert!(k.exprs.iter().any(|e| matches!(e, Expr::Mem { .. })));
+}
+
+#[test]
+fn a_store_writes_a_storage_image_of_its_components() {
+    let point = ssharp(2, 0, 0, 0, 0);
+    // 8_8_8_8_UNORM: the four data VGPRs (v6..v9: the inputs in2..in5), X..W; 32_32_FLOAT
+    // (format 64, DST_SEL X,Y,Z,W): X from v6 and its second component from W (v7), 0 after
+    for (fmt, dmask, want) in [
+        (56, 0xf, [Some(2u8), Some(3), Some(4), Some(5)]),
+        (64, 0x9, [Some(2), Some(3), None, None]),
+    ] {
+        let text = format!(
+            "image_store v[6:{}], v[4:5], s[8:15] dmask:{dmask:#x} dim:SQ_RSRC_IMG_2D unorm",
+            5 + u32::count_ones(dmask)
+        );
+        let t = common::image::tsharp(fmt, 9, 4, 4, 0, 0, 0xfac);
+        let k = lower_valid(&text, &s_in(t, point));
+        assert_eq!(k.images.len(), 1);
+        let img = &k.images[0];
+        assert!(img.storage && img.level_count == 1, "{img:?}");
+        assert_eq!(img.swizzle, [0; 4]);
+        let writes: Vec<_> = k
+            .exprs
+            .iter()
+            .filter_map(|e| match e {
+                Expr::Image(a) => match &a.op {
+                    ImageOp::Write { data, .. } => Some(data.clone()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        assert_eq!(writes.len(), 1, "{text}");
+        // each component: the input its data VGPR holds, or the constant 0
+        let got: Vec<Option<u8>> = writes[0]
+            .iter()
+            .map(|&h| match k.exprs[h.index()] {
+                Expr::Input(i) => Some(i),
+                Expr::Const { bits: 0, .. } => None,
+                ref e => panic!("{text}: a texel component {e:?}"),
+            })
+            .collect();
+        assert_eq!(got, want, "{text}");
+        // no software write of the texels
+        assert!(
+            !k.exprs.iter().any(|e| matches!(e, Expr::Mem { .. })),
+            "{text}"
+        );
+    }
+    // a device without shaderStorageImageWriteWithoutFormat gets `unsupported`
+    let k = lower(
+        "image_store v[10:13], v[4:5], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D unorm",
+        &s_in(tsharp(56, 9, 4, 4, 0, 0), point),
+        Wave::W32,
+    )
+    .unwrap();
+    let opts = SpirvOptions {
+        storage_write: false,
+        ..SpirvOptions::DESKTOP
+    };
+    let e = emit_wave_mem(&k, Wave::W32, 0, MEM_BYTES / 4, &opts).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("shaderStorageImageWriteWithoutFormat"),
+        "{e}"
+    );
 }

@@ -168,7 +168,19 @@ impl Kernel {
                             self.images.len()
                         ));
                     };
-                    let fetch = matches!(a.op, crate::ir::ImageOp::Fetch(_));
+                    let write = matches!(a.op, crate::ir::ImageOp::Write { .. });
+                    if write != img.storage {
+                        return bad(format!(
+                            "image {}: {} a {}storage image",
+                            a.image,
+                            if write { "a write to" } else { "a read of" },
+                            if img.storage { "" } else { "non-" }
+                        ));
+                    }
+                    let fetch = matches!(
+                        a.op,
+                        crate::ir::ImageOp::Fetch(_) | crate::ir::ImageOp::Write { .. }
+                    );
                     let want = if fetch { U32 } else { F32 };
                     if let Some(&c) = a.coords.iter().find(|&&c| t(c) != want) {
                         return bad(format!("image coordinate {c} is {:?}, not {want:?}", t(c)));
@@ -190,6 +202,14 @@ impl Kernel {
                             .map(|&h| (h, F32))
                             .collect(),
                         crate::ir::ImageOp::Gather(_) => vec![],
+                        crate::ir::ImageOp::Write { ref data, active } => {
+                            if data.len() != 4 {
+                                return bad(format!("an image write of {} components", data.len()));
+                            }
+                            let mut v: Vec<(Handle, Ty)> = data.iter().map(|&h| (h, U32)).collect();
+                            v.push((active, Ty::Bool));
+                            v
+                        }
                     };
                     if let Some(&(h, ty)) = extra.iter().find(|&&(h, ty)| t(h) != ty) {
                         return bad(format!("image operand {h} is {:?}, not {ty:?}", t(h)));

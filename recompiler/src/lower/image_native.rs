@@ -18,6 +18,9 @@
 //!   image_gather4(_lz): `OpImageGather` of the DMASK's component; image_load(_mip):
 //!   `OpImageFetch`, a texel out of range reading zero bits (then DST_SEL, as the software path)
 //!   and never reaching the texture unit, whose answer out of range Vulkan leaves undefined;
+//!   image_store: `OpImageWrite` of the data VGPRs (the software path's slots) to a storage
+//!   image of BASE_LEVEL, the host converting them to the format, a lane out of range writing
+//!   nothing; the runner copies the image back into the region's texel rows after the wave;
 //! - filters point/bilinear -> NEAREST/LINEAR, MIP_FILTER none -> NEAREST with MIN_LOD =
 //!   MAX_LOD = 0 (the view's base level), point -> NEAREST, linear -> LINEAR, the S#'s
 //!   MIN_LOD, MAX_LOD (4.8) and LOD_BIAS (signed 6.8) as they are;
@@ -41,7 +44,12 @@
 //! table, anisotropy, min/max reduction, TRUNC_COORD, a compare on a colour
 //! format, gather on anything but a 2D image, the unnormalized coordinates Vulkan restricts
 //! (one level, no array, CLAMP_TO_EDGE or CLAMP_TO_BORDER, LOD 0, no compare), and formats
-//! without a Vulkan format of the same bits. Everything else MIMG stays on the software path.
+//! without a Vulkan format of the same bits; for a store, A16/D16 data, a DST_SEL other than
+//! X,Y,Z,W, a component without its data slot, and texels the body also reads or writes through
+//! another native image (two host images would not see each other's texels). Everything else
+//! MIMG (store_mip, atomics, queries, BY/PCK, gather4h) stays on the software path; it reads
+//! and writes the region as the wave began, so a body mixing a native store with such an
+//! access to the same texels sees the region, not the storage image.
 
 use super::error::{RuleError, RuleResult};
 use super::image::{slots, Mimg, DIMS};
@@ -59,7 +67,7 @@ fn refuse<T>(what: impl std::fmt::Display) -> RuleResult<T> {
 }
 
 /// What a native lowering does with `c`: `None` for an instruction that stays on the
-/// software path (stores, atomics, queries, the BY/PCK forms, gather4h).
+/// software path (store_mip, atomics, queries, the BY/PCK forms, gather4h).
 pub(super) fn lower(l: &mut Lowerer, c: &Ctx) -> Option<RuleResult> {
     let name = c.inst.info().mnemonic;
     if let Some(form) = Sample::of_mnemonic(name) {
@@ -68,6 +76,7 @@ pub(super) fn lower(l: &mut Lowerer, c: &Ctx) -> Option<RuleResult> {
     match name {
         "image_load" => Some(load(l, c, false)),
         "image_load_mip" => Some(load(l, c, true)),
+        "image_store" => Some(store(l, c)),
         _ => None,
     }
 }
@@ -293,15 +302,37 @@ fn sampler(w: &[u32; 4], t: &Tsharp, compare: bool, unnorm: bool) -> RuleResult<
 
 /// The kernel's image for `t` and its sampler: an index into [`crate::ir::Kernel::images`]
 /// (an equal image is shared).
-fn register(
-    l: &mut Lowerer,
-    t: &Tsharp,
-    m: &Mimg,
+/// How an instruction uses its image: through a sampler (`sampler`, a `_c` form's `depth`, the
+/// DMASK slots it `read`s, a cube sample's `Some(DISABLE_CUBE_WRAP)`), or as a storage image
+/// (`storage`: a store).
+struct Use {
     sampler: NativeSampler,
     depth: bool,
     read: u32,
     cube: Option<bool>,
-) -> RuleResult<(u8, usize, bool)> {
+    storage: bool,
+}
+
+impl Use {
+    fn sampled(sampler: NativeSampler, depth: bool, read: u32, cube: Option<bool>) -> Use {
+        Use {
+            sampler,
+            depth,
+            read,
+            cube,
+            storage: false,
+        }
+    }
+}
+
+fn register(l: &mut Lowerer, t: &Tsharp, m: &Mimg, u: Use) -> RuleResult<(u8, usize, bool)> {
+    let Use {
+        sampler,
+        depth,
+        read,
+        cube,
+        storage,
+    } = u;
     let (dim, arrayed, coords) = view(t, m, cube)?;
     let format = vk_format(&t.format, depth)?;
     let sampled = match t.format.fmt.num {
@@ -316,7 +347,12 @@ fn register(
         depth,
         sampled,
         format,
-        swizzle: if depth { [0; 4] } else { swizzle(t, read)? },
+        // a storage view maps components as they are (IDENTITY: Vulkan's rule for storage)
+        swizzle: if depth || storage {
+            [0; 4]
+        } else {
+            swizzle(t, read)?
+        },
         texel_bytes: u32::from(t.format.fmt.bytes),
         extent: [
             t.levels[0].width,
@@ -330,13 +366,42 @@ fn register(
         layers,
         levels: t.levels.len() as u32,
         base_level: t.base_level,
-        level_count: t.last_level - t.base_level + 1,
+        // a storage view has one level (Vulkan's rule): a store writes BASE_LEVEL
+        level_count: if storage {
+            1
+        } else {
+            t.last_level - t.base_level + 1
+        },
         base_layer: if t.ty.layered() { t.base_array } else { 0 },
         layer_count: if t.ty.layered() { t.layers() } else { 1 },
         copies: copies(t),
         sampler,
+        storage,
     };
     let images = &mut l.b.k.images;
+    // a storage image and another image of the same texels would not see each other's texels
+    let shares = |a: &NativeImage| {
+        a.copies.iter().any(|x| {
+            img.copies.iter().any(|y| {
+                let end = |c: &TexelCopy, t: u32| {
+                    c.src
+                        + (u64::from(c.rows.saturating_sub(1)) * u64::from(c.row_pitch)
+                            + u64::from(c.width))
+                            * u64::from(t)
+                };
+                x.src < end(y, img.texel_bytes) && y.src < end(x, a.texel_bytes)
+            })
+        })
+    };
+    if images
+        .iter()
+        .any(|a| *a != img && (a.storage || img.storage) && shares(a))
+    {
+        return refuse(
+            "a store to texels the body also reads or writes through another native image \
+             (separate host images would not see each other's texels)",
+        );
+    }
     let at = match images.iter().position(|i| *i == img) {
         Some(i) => i,
         None => {
@@ -402,7 +467,7 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     let unnorm = c.inst.field(rdnaprobe_isa::layout::Field::Unorm) != 0;
     let s = sampler(&w, &t, form.compare, unnorm || w[0] >> 15 & 1 != 0)?;
     // a gather reads the DMASK's component from every texel, a sample the DMASK's slots
-    let (image, n, arrayed) = register(l, &t, &m, s, form.compare, m.dmask, cube)?;
+    let (image, n, arrayed) = register(l, &t, &m, Use::sampled(s, form.compare, m.dmask, cube))?;
     let mut first = 0;
     // `_b`: the bias dword (A16: the f16 in bits 15:0), applied as a scale of the gradients
     let bias = if form.bias {
@@ -519,6 +584,60 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     Ok(())
 }
 
+/// image_store: `OpImageWrite` of the data VGPRs to a storage image of the T#'s level
+/// BASE_LEVEL, the host converting them to the format. Which data slot feeds which component
+/// is the software path's (rule image-store-slots: component k from slot k, a two-component
+/// format's second from W, DST_SEL X,Y,Z,W only); a lane whose texel is out of range writes
+/// nothing (rule image-out-of-range), as there. A store of D16 or A16 data is refused.
+fn store(l: &mut Lowerer, c: &Ctx) -> RuleResult {
+    let (m, t, tx) = super::image::locate(l, c, false, false, false)?;
+    super::image::dmask_needed(&m)?;
+    if m.a16 || m.d16 {
+        return refuse("a store with A16 or D16");
+    }
+    if t.dst_sel != [4, 5, 6, 7] {
+        return refuse(
+            "a store through a DST_SEL other than X,Y,Z,W (a storage view maps components as \
+             they are)",
+        );
+    }
+    let comps = t.format.fmt.comps.len();
+    let zero = l.b.c32(0);
+    let mut data = vec![zero; 4];
+    for (k, d) in data.iter_mut().enumerate().take(comps) {
+        let slot = if comps == 2 && k == 1 { 3 } else { k };
+        if m.dmask >> slot & 1 == 0 {
+            return refuse(format!(
+                "a store of a {comps}-component format without data slot {slot} in DMASK"
+            ));
+        }
+        let rank = (m.dmask & ((1 << slot) - 1)).count_ones() as u16;
+        *d = l.vgpr_get(m.vdata + rank);
+    }
+    let s = NativeSampler::POINT_CLAMP;
+    let (image, n, _) = register(
+        l,
+        &t,
+        &m,
+        Use {
+            storage: true,
+            ..Use::sampled(s, false, 0, None)
+        },
+    )?;
+    let coords = (0..n)
+        .map(|i| {
+            let v = m.coord(l, i)?;
+            Ok(l.b.sel(tx.ok, v, zero))
+        })
+        .collect::<RuleResult<Vec<_>>>()?;
+    let active = match l.exec_bit() {
+        Some(e) => l.b.band(e, tx.ok),
+        None => tx.ok,
+    };
+    access(l, image, ImageOp::Write { data, active }, &coords, &[0]);
+    Ok(())
+}
+
 /// The host's coordinates of a cube sample's (x, y, face) (F32; rule image-sample-cube's
 /// encoding: x and y in [1, 2] on the face, the face `8 * cube + face`): with
 /// DISABLE_CUBE_WRAP the 2D array view's `(x - 1, y - 1, 6 * cube + face)`, else the
@@ -599,7 +718,7 @@ fn load(l: &mut Lowerer, c: &Ctx, mip: bool) -> RuleResult {
         return refuse("a load with A16 or D16");
     }
     let s = NativeSampler::POINT_CLAMP;
-    let (image, n, _) = register(l, &t, &m, s, false, m.dmask, None)?;
+    let (image, n, _) = register(l, &t, &m, Use::sampled(s, false, m.dmask, None))?;
     let zero = l.b.c32(0);
     let in_range = |l: &mut Lowerer, i: usize| -> RuleResult<Handle> {
         let v = m.coord(l, i)?;

@@ -1,5 +1,7 @@
 //! Native images ([`crate::native`]): an [`Expr::Image`] becomes the texture unit's own
-//! instruction on a combined image sampler at descriptor set 1, binding `image`.
+//! instruction on a combined image sampler at descriptor set 1, binding `image`, or on a
+//! storage image there (a store's `OpImageWrite`, format Unknown: the device's
+//! `shaderStorageImageWriteWithoutFormat`).
 //!
 //! Every access is explicit-LOD (`Lod` or `Grad`), so a compute module needs no derivative
 //! execution mode and a lane's result does not depend on its neighbours' control flow. The
@@ -76,11 +78,21 @@ impl Emitter<'_> {
             u32::from(img.depth),
             u32::from(img.arrayed),
             0,
-            1,
+            if img.storage { 2 } else { 1 },
             ImageFormat::Unknown,
             None,
         );
-        let sampled_ty = self.b.type_sampled_image(image_ty);
+        // a storage image is bound as it is; a sampled one with its sampler
+        let sampled_ty = if img.storage {
+            self.b
+                .capability(Capability::StorageImageWriteWithoutFormat);
+            if img.dim == NativeDim::D1 {
+                self.b.capability(Capability::Image1D);
+            }
+            image_ty
+        } else {
+            self.b.type_sampled_image(image_ty)
+        };
         let ptr = self
             .b
             .type_pointer(None, StorageClass::UniformConstant, sampled_ty);
@@ -122,10 +134,38 @@ impl Emitter<'_> {
             .map_err(build_err(self.at))
     }
 
-    /// The `U32` bits of the texture unit's answer to `a` (see the module docs).
+    /// The `U32` bits of the texture unit's answer to `a` (see the module docs); 0 for a write.
     pub(super) fn image_access(&mut self, h: Handle, a: &ImageAccess) -> Result<Word, SpirvError> {
         let err = build_err(Some(h));
         let v = self.image_var(a.image)?;
+        if let ImageOp::Write { data, active } = &a.op {
+            let image = self
+                .b
+                .load(v.image_ty, None, v.var, None, [])
+                .map_err(&err)?;
+            let coord = self.image_vector(self.t.u32_, &a.coords)?;
+            let mut comps = Vec::with_capacity(4);
+            for &d in data {
+                let bits = self.v(d);
+                comps.push(if v.scalar == self.t.u32_ {
+                    bits
+                } else {
+                    self.b.bitcast(v.scalar, None, bits).map_err(&err)?
+                });
+            }
+            let texel = self
+                .b
+                .composite_construct(v.vec4, None, comps)
+                .map_err(&err)?;
+            let active = self.v(*active);
+            let merge = self.if_then(active)?;
+            self.b
+                .image_write(image, coord, texel, None, [])
+                .map_err(&err)?;
+            self.end_if(merge)?;
+            self.last_image = None;
+            return Ok(self.u32c(0));
+        }
         let key = ImageAccess {
             component: 0,
             ..a.clone()
@@ -192,6 +232,11 @@ impl Emitter<'_> {
                         self.b
                             .image_gather(v.vec4, None, sampled, coord, c, None, [])
                             .map_err(&err)?
+                    }
+                    ImageOp::Write { .. } => {
+                        return Err(SpirvError::Interface {
+                            reason: "an image write has no texel to read".into(),
+                        })
                     }
                     ImageOp::Fetch(level) => {
                         let level = self.v(*level);

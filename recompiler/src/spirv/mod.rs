@@ -135,6 +135,9 @@ pub struct SpirvOptions {
     pub float_controls: FloatControls,
     /// `shaderResourceMinLod`: native image samples may take a minimum LOD (`_cl`).
     pub min_lod: bool,
+    /// `shaderStorageImageWriteWithoutFormat`: native image stores (`OpImageWrite` to a
+    /// storage image of format Unknown).
+    pub storage_write: bool,
 }
 
 impl SpirvOptions {
@@ -145,6 +148,7 @@ impl SpirvOptions {
         int64: true,
         float_controls: FloatControls::NONE,
         min_lod: false,
+        storage_write: true,
     };
 }
 

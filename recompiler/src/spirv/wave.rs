@@ -197,6 +197,13 @@ fn emit(
         matches!(e, crate::ir::Expr::Image(a)
             if matches!(a.op, crate::ir::ImageOp::SampleGrad { min_lod: Some(_), .. }))
     });
+    if kernel.images.iter().any(|i| i.storage) && !opts.storage_write {
+        return Err(SpirvError::Unsupported {
+            reason: "a native image store writes a storage image without a format and the \
+                     device lacks shaderStorageImageWriteWithoutFormat"
+                .into(),
+        });
+    }
     if min_lod && !opts.min_lod {
         return Err(SpirvError::Unsupported {
             reason: "a native `_cl` sample takes a minimum LOD and the device lacks \

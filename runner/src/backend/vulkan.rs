@@ -113,7 +113,8 @@ impl VulkanBackend {
             let pipeline = if images.is_empty() {
                 self.exec.wave_pipeline(&words)
             } else {
-                self.exec.image_wave_pipeline(&words, images.len() as u32)
+                let storage: Vec<bool> = images.iter().map(|i| i.storage).collect();
+                self.exec.image_wave_pipeline(&words, &storage)
             };
             pipeline
                 .map(|p| (p, (!images.is_empty()).then(|| Rc::from(images))))
@@ -124,14 +125,23 @@ impl VulkanBackend {
     }
 }
 
-/// Stores one wave's module output words in `results`.
-fn store_wave(j: &super::wave::WaveJob, words: &[u32], results: &mut WaveResults) {
+/// Stores one wave's module output words in `results`, its region with the texel rows of
+/// its storage images (`written`: native stores) put in.
+fn store_wave(
+    j: &super::wave::WaveJob,
+    words: &[u32],
+    written: &[crate::vulkan::Written],
+    results: &mut WaveResults,
+) {
     match super::wave::module_outputs(words, j.key.wave.lanes() as usize) {
         Ok((lanes, uni, mut lds)) => {
             let region = j.input.lds.len();
-            let mem = super::wave::module_region(&lds[region..], j.mem.len())
+            let mut mem = super::wave::module_region(&lds[region..], j.mem.len())
                 .0
                 .to_vec();
+            for w in written {
+                w.apply(&mut mem);
+            }
             lds.truncate(region);
             results.store(&j.rows, &lanes, Some(uni), lds);
             results.set_mem(&j.rows, mem);
@@ -158,7 +168,7 @@ impl VulkanBackend {
                 .exec
                 .run_image_wave(*p, &input, out_words, &j.mem, images)
             {
-                Ok(words) => store_wave(j, &words, results),
+                Ok((words, written)) => store_wave(j, &words, &written, results),
                 Err(ImageRunError::Unsupported(why)) => {
                     results.fail(&j.rows, &Status::Unsupported(why))
                 }
@@ -229,7 +239,7 @@ impl Backend for VulkanBackend {
             Ok(outs) => {
                 for ((p, _, _), out) in order.iter().zip(outs) {
                     for (&i, words) in groups[p].iter().zip(out) {
-                        store_wave(&jobs[i], &words, &mut results);
+                        store_wave(&jobs[i], &words, &[], &mut results);
                     }
                 }
             }

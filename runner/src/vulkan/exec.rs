@@ -80,7 +80,8 @@ pub struct Executor {
     /// Pipelines by (words, rows per workgroup, images).
     pub(super) by_words: HashMap<(Vec<u32>, u32, u32), PipelineId>,
     /// Set-1 and pipeline layouts of modules with native images, by image count (`images`).
-    pub(super) image_layouts: HashMap<u32, ImageLayout>,
+    /// Per binding of set 1: a storage image (true) or a combined image sampler.
+    pub(super) image_layouts: HashMap<Vec<bool>, ImageLayout>,
     pub(super) input: Option<HostBuffer>,
     pub(super) output: Option<HostBuffer>,
     /// Device-local outputs of hashed runs (`block_hash`).
@@ -143,10 +144,13 @@ impl Executor {
             let float64 = probe.features.shader_float64 == vk::TRUE;
             let int64 = probe.features.shader_int64 == vk::TRUE;
             let min_lod = probe.features.shader_resource_min_lod == vk::TRUE;
+            let storage_write =
+                probe.features.shader_storage_image_write_without_format == vk::TRUE;
             let features = vk::PhysicalDeviceFeatures::default()
                 .shader_float64(float64)
                 .shader_int64(int64)
-                .shader_resource_min_lod(min_lod);
+                .shader_resource_min_lod(min_lod)
+                .shader_storage_image_write_without_format(storage_write);
             let mut extensions: Vec<*const std::ffi::c_char> = vec![];
             if probe.needs_fc_ext {
                 extensions.push(ash::khr::shader_float_controls::NAME.as_ptr());
@@ -181,6 +185,7 @@ impl Executor {
                     rounding_rte_64: fc.rounding_rte[1] && float64,
                 },
                 min_lod,
+                storage_write,
             };
 
             let mut p = Partial {

@@ -145,6 +145,7 @@ fn image(format: i32, texel_bytes: u32, filter: i32, swizzle: [i32; 4]) -> Nativ
             min_filter: filter,
             ..NativeSampler::POINT_CLAMP
         },
+        storage: false,
     }
 }
 
@@ -177,8 +178,11 @@ fn native_image_sampling_on_lavapipe() {
     if !crate::progfuzz::tests::spirv_val(&spv) {
         eprintln!("spirv-val is not installed: module not validated");
     }
-    let pipe = exec.image_wave_pipeline(&spv, 1).expect("pipeline");
-    assert_eq!(exec.image_wave_pipeline(&spv, 1).expect("cached"), pipe);
+    let pipe = exec.image_wave_pipeline(&spv, &[false]).expect("pipeline");
+    assert_eq!(
+        exec.image_wave_pipeline(&spv, &[false]).expect("cached"),
+        pipe
+    );
     let region = region();
     let sample = |exec: &mut super::Executor, img: &NativeImage, u: f32, v: f32| -> [f32; 4] {
         let out = exec
@@ -189,7 +193,8 @@ fn native_image_sampling_on_lavapipe() {
                 &region,
                 std::slice::from_ref(img),
             )
-            .expect("runs");
+            .expect("runs")
+            .0;
         std::array::from_fn(|k| f32::from_bits(out[k]))
     };
 

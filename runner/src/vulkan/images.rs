@@ -4,8 +4,9 @@
 //!
 //! Pipelines: [`Executor::image_wave_pipeline`] makes a wave module's pipeline with a layout
 //! whose set 0 and push constants are exactly `Executor::layout`'s, plus a set 1 of `n`
-//! combined image samplers (the kernel's image `i` at binding `i`). The set-1 and pipeline
-//! layouts are cached per `n`; every pipeline records the layout it was made with, and
+//! combined image samplers or storage images (the kernel's image `i` at binding `i`; a
+//! storage image for a store's `OpImageWrite`). The set-1 and pipeline layouts are cached per
+//! list of binding kinds; every pipeline records the layout it was made with, and
 //! `dispatch` binds set 0, pushes constants and binds set 1 with that layout.
 //!
 //! Running: [`Executor::run_image_wave`] first checks every image without creating anything:
@@ -16,9 +17,12 @@
 //! [`ImageRunError::Unsupported`]). Then it creates the images (device-local memory where the
 //! device offers it), views, samplers and a descriptor set, uploads every texel copy from one
 //! host-visible staging buffer in a first submit (UNDEFINED -> TRANSFER_DST_OPTIMAL ->
-//! SHADER_READ_ONLY_OPTIMAL, the last barrier's destination the compute stage), and runs the
-//! wave as one dispatch of one workgroup through `layout_dispatches` and `execute`, its input
-//! at the dispatch's input offset of binding 0 as `run_waves` places it. Nothing is cached
+//! SHADER_READ_ONLY_OPTIMAL, or GENERAL for a storage image, the last barrier's destination
+//! the compute stage), and runs the wave as one dispatch of one workgroup through
+//! `layout_dispatches` and `execute`, its input at the dispatch's input offset of binding 0 as
+//! `run_waves` places it. A storage image is copied back after the wave (GENERAL ->
+//! TRANSFER_SRC_OPTIMAL, into the staging buffer, a third submit): its texel rows are returned
+//! for the caller to put in the wave's region, where the body's stores land. Nothing is cached
 //! between waves (a wave's images are its own region's): everything is destroyed once the
 //! wave's fence was waited for. `image_check` holds the pure checks and create infos.
 
@@ -74,20 +78,22 @@ impl Executor {
     pub fn image_wave_pipeline(
         &mut self,
         spirv: &[u32],
-        images: u32,
+        storage: &[bool],
     ) -> anyhow::Result<PipelineId> {
-        if images == 0 {
+        if storage.is_empty() {
             return self.pipeline_per_group(spirv, 1);
         }
-        let layout = self.image_layout(images)?;
-        self.pipeline_in_layout(spirv, 1, images, layout)
+        let layout = self.image_layout(storage)?;
+        self.pipeline_in_layout(spirv, 1, storage.len() as u32, layout)
     }
 
-    /// The pipeline layout with a set 1 of `images` combined image samplers, made once.
-    fn image_layout(&mut self, images: u32) -> anyhow::Result<vk::PipelineLayout> {
-        if let Some(l) = self.image_layouts.get(&images) {
+    /// The pipeline layout with a set 1 of combined image samplers and (`storage[i]`) storage
+    /// images, made once per list.
+    fn image_layout(&mut self, storage: &[bool]) -> anyhow::Result<vk::PipelineLayout> {
+        if let Some(l) = self.image_layouts.get(storage) {
             return Ok(l.layout);
         }
+        let images = storage.len() as u32;
         // SAFETY: plain queries and object creation on our device; the layouts are destroyed
         // in `destroy_image_layouts` (the set layout here if the pipeline layout fails).
         unsafe {
@@ -105,11 +111,13 @@ impl Executor {
                 "{images} images in one module; {} binds at most {most}",
                 self.info.name
             );
-            let bindings: Vec<vk::DescriptorSetLayoutBinding> = (0..images)
-                .map(|b| {
+            let bindings: Vec<vk::DescriptorSetLayoutBinding> = storage
+                .iter()
+                .enumerate()
+                .map(|(b, &st)| {
                     vk::DescriptorSetLayoutBinding::default()
-                        .binding(b)
-                        .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                        .binding(b as u32)
+                        .descriptor_type(descriptor_type(st))
                         .descriptor_count(1)
                         .stage_flags(vk::ShaderStageFlags::COMPUTE)
                 })
@@ -139,7 +147,7 @@ impl Executor {
                 }
             };
             self.image_layouts
-                .insert(images, ImageLayout { set_layout, layout });
+                .insert(storage.to_vec(), ImageLayout { set_layout, layout });
             Ok(layout)
         }
     }
@@ -163,7 +171,8 @@ impl Executor {
     /// constants `[1, 0, 0]`): `input` is the wave's module input words (as `run_waves` takes
     /// them), `region` the wave's memory region (the texels' source: [`TexelCopy::src`] is a
     /// byte offset into it, little-endian words), `images` the kernel's images in binding
-    /// order. Returns the wave's first `out_words` output words.
+    /// order. Returns the wave's first `out_words` output words and, per storage image, its
+    /// texel rows after the wave ([`Written`]).
     pub fn run_image_wave(
         &mut self,
         pipeline: PipelineId,
@@ -171,7 +180,7 @@ impl Executor {
         out_words: usize,
         region: &[u32],
         images: &[NativeImage],
-    ) -> Result<Vec<u32>, ImageRunError> {
+    ) -> Result<(Vec<u32>, Vec<Written>), ImageRunError> {
         let pipe = self
             .pipelines
             .get(pipeline.0)
@@ -219,7 +228,7 @@ impl Executor {
             staging: None,
             pool: vk::DescriptorPool::null(),
         };
-        let set1 = self.create_images(&mut res, images, &shapes, region)?;
+        let (set1, plan) = self.create_images(&mut res, images, &shapes, region)?;
         let mut dispatches = self.layout_dispatches(&[(0, 0, 1)], in_bytes, out_bytes)?;
         dispatches.set1 = set1;
         let (Some(buf), Some(d)) = (&self.input, dispatches.list.first()) else {
@@ -240,8 +249,9 @@ impl Executor {
             let src = output.ptr.add(d.out_offset as usize) as *const u32;
             std::slice::from_raw_parts(src, out_words).to_vec()
         };
+        let written = self.read_back(&res, images, &shapes, &plan)?;
         drop(res);
-        Ok(out)
+        Ok((out, written))
     }
 
     /// Whether the device makes and samples `img` as `shape` says; `Unsupported` says what
@@ -259,9 +269,11 @@ impl Executor {
             )));
         }
         let format = vk::Format::from_raw(img.format);
-        let linear = s.mag_filter == vk::Filter::LINEAR.as_raw()
-            || s.min_filter == vk::Filter::LINEAR.as_raw()
-            || s.mipmap_mode == vk::SamplerMipmapMode::LINEAR.as_raw();
+        let linear = !img.storage
+            && (s.mag_filter == vk::Filter::LINEAR.as_raw()
+                || s.min_filter == vk::Filter::LINEAR.as_raw()
+                || s.mipmap_mode == vk::SamplerMipmapMode::LINEAR.as_raw());
+        let usage = usage(img);
         // SAFETY: plain queries of our physical device.
         let (features, props) = unsafe {
             let features = self
@@ -273,21 +285,35 @@ impl Executor {
                 format,
                 shape.ty,
                 vk::ImageTiling::OPTIMAL,
-                vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
+                usage,
                 shape.flags,
             );
             (features, props)
         };
         let mut missing = vec![];
-        for (flag, name) in [
-            (vk::FormatFeatureFlags::SAMPLED_IMAGE, "SAMPLED_IMAGE"),
-            (vk::FormatFeatureFlags::TRANSFER_DST, "TRANSFER_DST"),
+        for (flag, name, needed) in [
+            (
+                vk::FormatFeatureFlags::SAMPLED_IMAGE,
+                "SAMPLED_IMAGE",
+                !img.storage,
+            ),
+            (
+                vk::FormatFeatureFlags::STORAGE_IMAGE,
+                "STORAGE_IMAGE",
+                img.storage,
+            ),
+            (vk::FormatFeatureFlags::TRANSFER_DST, "TRANSFER_DST", true),
+            (
+                vk::FormatFeatureFlags::TRANSFER_SRC,
+                "TRANSFER_SRC",
+                img.storage,
+            ),
             (
                 vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR,
                 "SAMPLED_IMAGE_FILTER_LINEAR",
+                linear,
             ),
         ] {
-            let needed = linear || flag != vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR;
             if needed && !features.contains(flag) {
                 missing.push(name);
             }
@@ -304,7 +330,7 @@ impl Executor {
             Ok(p) => p,
             Err(vk::Result::ERROR_FORMAT_NOT_SUPPORTED) => {
                 return Err(unsupported(format!(
-                    "{what} as a {:?} SAMPLED | TRANSFER_DST image with flags {:?}: \
+                    "{what} as a {:?} {usage:?} image with flags {:?}: \
                      vkGetPhysicalDeviceImageFormatProperties gave \
                      VK_ERROR_FORMAT_NOT_SUPPORTED on {name}",
                     shape.ty, shape.flags
@@ -334,23 +360,25 @@ impl Executor {
     }
 
     /// Creates the images, fills them from `region`, and the set-1 descriptor set that binds
-    /// them (`None` without images). Everything made is recorded in `res`.
+    /// them (`None` without images), and the copies' plan (image, copy, staging offset,
+    /// bytes). Everything made is recorded in `res`.
     fn create_images(
         &self,
         res: &mut Resources,
         images: &[NativeImage],
         shapes: &[Shape],
         region: &[u32],
-    ) -> anyhow::Result<Option<vk::DescriptorSet>> {
+    ) -> anyhow::Result<(Option<vk::DescriptorSet>, Vec<Copy>)> {
         if images.is_empty() {
-            return Ok(None);
+            return Ok((None, vec![]));
         }
-        let Some(layout) = self.image_layouts.get(&(images.len() as u32)) else {
-            bail!("internal: no layout for {} images", images.len());
+        let storage: Vec<bool> = images.iter().map(|i| i.storage).collect();
+        let Some(layout) = self.image_layouts.get(&storage) else {
+            bail!("internal: no layout for the images {storage:?}");
         };
         // Staging: each copy's texel rows (row pitch included), at an offset that is a
         // multiple of the texel size and of 4 (`bufferOffset` rules, depth formats included).
-        let mut plan: Vec<(usize, TexelCopy, u64, usize)> = vec![];
+        let mut plan: Vec<Copy> = vec![];
         let mut size = 0u64;
         for (i, img) in images.iter().enumerate() {
             let t = u64::from(img.texel_bytes);
@@ -399,7 +427,7 @@ impl Executor {
                     .array_layers(img.layers)
                     .samples(vk::SampleCountFlags::TYPE_1)
                     .tiling(vk::ImageTiling::OPTIMAL)
-                    .usage(vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST)
+                    .usage(usage(img))
                     .sharing_mode(vk::SharingMode::EXCLUSIVE)
                     .initial_layout(vk::ImageLayout::UNDEFINED);
                 let image = dev
@@ -446,17 +474,25 @@ impl Executor {
                     )
                     .with_context(|| format!("vkCreateImageView (image {i})"))?;
                 res.views.push(view);
-                let sampler = dev
-                    .create_sampler(&sampler_info(&img.sampler), None)
-                    .with_context(|| format!("vkCreateSampler (image {i})"))?;
+                // a storage image reads no sampler (null in its descriptor)
+                let sampler = if img.storage {
+                    vk::Sampler::null()
+                } else {
+                    dev.create_sampler(&sampler_info(&img.sampler), None)
+                        .with_context(|| format!("vkCreateSampler (image {i})"))?
+                };
                 res.samplers.push(sampler);
             }
-            self.upload(res, shapes, &plan)?;
+            self.upload(res, images, shapes, &plan)?;
 
-            let sizes = [vk::DescriptorPoolSize {
-                ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
-                descriptor_count: images.len() as u32,
-            }];
+            let sizes: Vec<vk::DescriptorPoolSize> = [false, true]
+                .into_iter()
+                .map(|st| vk::DescriptorPoolSize {
+                    ty: descriptor_type(st),
+                    descriptor_count: storage.iter().filter(|&&s| s == st).count() as u32,
+                })
+                .filter(|s| s.descriptor_count > 0)
+                .collect();
             res.pool = dev
                 .create_descriptor_pool(
                     &vk::DescriptorPoolCreateInfo::default()
@@ -477,60 +513,44 @@ impl Executor {
                 .views
                 .iter()
                 .zip(&res.samplers)
-                .map(|(&image_view, &sampler)| {
+                .zip(images)
+                .map(|((&image_view, &sampler), img)| {
                     [vk::DescriptorImageInfo {
                         sampler,
                         image_view,
-                        image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                        image_layout: shader_layout(img),
                     }]
                 })
                 .collect();
             let writes: Vec<vk::WriteDescriptorSet> = infos
                 .iter()
+                .zip(&storage)
                 .enumerate()
-                .map(|(b, info)| {
+                .map(|(b, (info, &st))| {
                     vk::WriteDescriptorSet::default()
                         .dst_set(set)
                         .dst_binding(b as u32)
-                        .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                        .descriptor_type(descriptor_type(st))
                         .image_info(info)
                 })
                 .collect();
             dev.update_descriptor_sets(&writes, &[]);
-            Ok(Some(set))
+            Ok((Some(set), plan))
         }
     }
 
     /// Records and runs the upload of `plan` (image, copy, staging offset, bytes) into
-    /// `res.images`, leaving every image in SHADER_READ_ONLY_OPTIMAL, and waits for it.
+    /// `res.images`, leaving every image in its shader layout ([`shader_layout`]), and waits
+    /// for it.
     fn upload(
         &self,
         res: &Resources,
+        images: &[NativeImage],
         shapes: &[Shape],
-        plan: &[(usize, TexelCopy, u64, usize)],
+        plan: &[Copy],
     ) -> anyhow::Result<()> {
-        let barriers = |old, new, src, dst| -> Vec<vk::ImageMemoryBarrier<'static>> {
-            res.images
-                .iter()
-                .zip(shapes)
-                .map(|(&image, shape)| {
-                    vk::ImageMemoryBarrier::default()
-                        .src_access_mask(src)
-                        .dst_access_mask(dst)
-                        .old_layout(old)
-                        .new_layout(new)
-                        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                        .image(image)
-                        .subresource_range(vk::ImageSubresourceRange {
-                            aspect_mask: shape.barrier_aspect,
-                            base_mip_level: 0,
-                            level_count: vk::REMAINING_MIP_LEVELS,
-                            base_array_layer: 0,
-                            layer_count: vk::REMAINING_ARRAY_LAYERS,
-                        })
-                })
-                .collect()
+        let barriers = |old, new: Option<vk::ImageLayout>, src, dst| {
+            image_barriers(res, images, shapes, old, new, src, dst)
         };
         let dev = &self.device;
         // SAFETY: the previous submit's fence was waited for, so the command buffer is free;
@@ -546,7 +566,7 @@ impl Executor {
             .context("vkBeginCommandBuffer")?;
             let to_dst = barriers(
                 vk::ImageLayout::UNDEFINED,
-                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                Some(vk::ImageLayout::TRANSFER_DST_OPTIMAL),
                 vk::AccessFlags::empty(),
                 vk::AccessFlags::TRANSFER_WRITE,
             );
@@ -561,35 +581,7 @@ impl Executor {
             );
             if let Some(staging) = &res.staging {
                 for (i, (&image, shape)) in res.images.iter().zip(shapes).enumerate() {
-                    let regions: Vec<vk::BufferImageCopy> = plan
-                        .iter()
-                        .filter(|p| p.0 == i)
-                        .map(|&(_, c, offset, _)| vk::BufferImageCopy {
-                            buffer_offset: offset,
-                            buffer_row_length: if c.row_pitch >= c.width {
-                                c.row_pitch
-                            } else {
-                                0
-                            },
-                            buffer_image_height: 0,
-                            image_subresource: vk::ImageSubresourceLayers {
-                                aspect_mask: shape.aspect,
-                                mip_level: c.level,
-                                base_array_layer: c.layer,
-                                layer_count: 1,
-                            },
-                            image_offset: vk::Offset3D {
-                                x: 0,
-                                y: 0,
-                                z: c.z as i32,
-                            },
-                            image_extent: vk::Extent3D {
-                                width: c.width,
-                                height: c.rows,
-                                depth: 1,
-                            },
-                        })
-                        .collect();
+                    let regions = buffer_image_copies(plan, i, shape);
                     if !regions.is_empty() {
                         dev.cmd_copy_buffer_to_image(
                             self.cmd,
@@ -603,9 +595,9 @@ impl Executor {
             }
             let to_read = barriers(
                 vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                None,
                 vk::AccessFlags::TRANSFER_WRITE,
-                vk::AccessFlags::SHADER_READ,
+                vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
             );
             dev.cmd_pipeline_barrier(
                 self.cmd,
@@ -622,6 +614,226 @@ impl Executor {
         self.submit_and_wait("the image upload")?;
         Ok(())
     }
+
+    /// Copies every storage image's texel rows back into the staging buffer after the wave
+    /// (GENERAL -> TRANSFER_SRC_OPTIMAL, the barrier's source the compute stage's writes) and
+    /// returns them ([`Written`]); nothing without a storage image.
+    fn read_back(
+        &self,
+        res: &Resources,
+        images: &[NativeImage],
+        shapes: &[Shape],
+        plan: &[Copy],
+    ) -> anyhow::Result<Vec<Written>> {
+        let (Some(staging), true) = (&res.staging, images.iter().any(|i| i.storage)) else {
+            return Ok(vec![]);
+        };
+        let dev = &self.device;
+        // SAFETY: the wave's fence was waited for, so the command buffer is free; every
+        // handle lives in `res` past the wait below; the staging buffer holds every copy.
+        unsafe {
+            dev.reset_command_buffer(self.cmd, vk::CommandBufferResetFlags::empty())
+                .context("vkResetCommandBuffer")?;
+            dev.begin_command_buffer(
+                self.cmd,
+                &vk::CommandBufferBeginInfo::default()
+                    .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
+            )
+            .context("vkBeginCommandBuffer")?;
+            let to_src: Vec<_> = image_barriers(
+                res,
+                images,
+                shapes,
+                vk::ImageLayout::GENERAL,
+                Some(vk::ImageLayout::TRANSFER_SRC_OPTIMAL),
+                vk::AccessFlags::SHADER_WRITE,
+                vk::AccessFlags::TRANSFER_READ,
+            )
+            .into_iter()
+            .zip(images)
+            .filter(|(_, img)| img.storage)
+            .map(|(b, _)| b)
+            .collect();
+            dev.cmd_pipeline_barrier(
+                self.cmd,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &to_src,
+            );
+            for (i, (&image, shape)) in res.images.iter().zip(shapes).enumerate() {
+                let regions = buffer_image_copies(plan, i, shape);
+                if images[i].storage && !regions.is_empty() {
+                    dev.cmd_copy_image_to_buffer(
+                        self.cmd,
+                        image,
+                        vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                        staging.buffer,
+                        &regions,
+                    );
+                }
+            }
+            let to_host = [vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+                .dst_access_mask(vk::AccessFlags::HOST_READ)];
+            dev.cmd_pipeline_barrier(
+                self.cmd,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &to_host,
+                &[],
+                &[],
+            );
+            dev.end_command_buffer(self.cmd)
+                .context("vkEndCommandBuffer")?;
+        }
+        self.submit_and_wait("the storage images' read-back")?;
+        let mut out = vec![];
+        for &(i, copy, offset, len) in plan.iter().filter(|p| images[p.0].storage) {
+            // SAFETY: the read-back's fence was waited for; the range lies in the buffer.
+            let bytes = unsafe {
+                std::slice::from_raw_parts(staging.ptr.add(offset as usize), len).to_vec()
+            };
+            out.push(Written {
+                copy,
+                texel_bytes: images[i].texel_bytes,
+                bytes,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// One storage image's texel rows after a wave: `bytes` holds the rows of `copy` as the
+/// region lays them out from `copy.src` (`row_pitch` texels apart; the bytes between a row's
+/// end and the next row's start are not the image's and stay as they were).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    pub copy: TexelCopy,
+    pub texel_bytes: u32,
+    pub bytes: Vec<u8>,
+}
+
+impl Written {
+    /// Puts the rows into `region` (little-endian words, the copy's source region).
+    pub fn apply(&self, region: &mut [u32]) {
+        let t = self.texel_bytes as usize;
+        let (pitch, width) = (
+            self.copy.row_pitch as usize * t,
+            self.copy.width as usize * t,
+        );
+        let mut bytes: Vec<u8> = region.iter().flat_map(|w| w.to_le_bytes()).collect();
+        for r in 0..self.copy.rows as usize {
+            let (from, to) = (r * pitch, self.copy.src as usize + r * pitch);
+            if from + width <= self.bytes.len() && to + width <= bytes.len() {
+                bytes[to..to + width].copy_from_slice(&self.bytes[from..from + width]);
+            }
+        }
+        for (w, c) in region.iter_mut().zip(bytes.chunks_exact(4)) {
+            *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+    }
+}
+
+/// One texel copy of an upload or read-back: the image, the copy, its staging offset and bytes.
+type Copy = (usize, TexelCopy, u64, usize);
+
+/// The set-1 descriptor type of a storage image (`true`) or a sampled one.
+fn descriptor_type(storage: bool) -> vk::DescriptorType {
+    if storage {
+        vk::DescriptorType::STORAGE_IMAGE
+    } else {
+        vk::DescriptorType::COMBINED_IMAGE_SAMPLER
+    }
+}
+
+/// The usage an image is made with.
+fn usage(img: &NativeImage) -> vk::ImageUsageFlags {
+    if img.storage {
+        vk::ImageUsageFlags::STORAGE
+            | vk::ImageUsageFlags::TRANSFER_DST
+            | vk::ImageUsageFlags::TRANSFER_SRC
+    } else {
+        vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST
+    }
+}
+
+/// The layout the shader uses an image in: GENERAL for a storage image.
+fn shader_layout(img: &NativeImage) -> vk::ImageLayout {
+    if img.storage {
+        vk::ImageLayout::GENERAL
+    } else {
+        vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
+    }
+}
+
+/// A barrier per image of `res` from `old` to `new` (`None`: the image's [`shader_layout`]).
+fn image_barriers(
+    res: &Resources,
+    images: &[NativeImage],
+    shapes: &[Shape],
+    old: vk::ImageLayout,
+    new: Option<vk::ImageLayout>,
+    src: vk::AccessFlags,
+    dst: vk::AccessFlags,
+) -> Vec<vk::ImageMemoryBarrier<'static>> {
+    res.images
+        .iter()
+        .zip(shapes)
+        .zip(images)
+        .map(|((&image, shape), img)| {
+            vk::ImageMemoryBarrier::default()
+                .src_access_mask(src)
+                .dst_access_mask(dst)
+                .old_layout(old)
+                .new_layout(new.unwrap_or_else(|| shader_layout(img)))
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .image(image)
+                .subresource_range(vk::ImageSubresourceRange {
+                    aspect_mask: shape.barrier_aspect,
+                    base_mip_level: 0,
+                    level_count: vk::REMAINING_MIP_LEVELS,
+                    base_array_layer: 0,
+                    layer_count: vk::REMAINING_ARRAY_LAYERS,
+                })
+        })
+        .collect()
+}
+
+/// The buffer-image copies of image `i` of `plan`.
+fn buffer_image_copies(plan: &[Copy], i: usize, shape: &Shape) -> Vec<vk::BufferImageCopy> {
+    plan.iter()
+        .filter(|p| p.0 == i)
+        .map(|&(_, c, offset, _)| vk::BufferImageCopy {
+            buffer_offset: offset,
+            buffer_row_length: if c.row_pitch >= c.width {
+                c.row_pitch
+            } else {
+                0
+            },
+            buffer_image_height: 0,
+            image_subresource: vk::ImageSubresourceLayers {
+                aspect_mask: shape.aspect,
+                mip_level: c.level,
+                base_array_layer: c.layer,
+                layer_count: 1,
+            },
+            image_offset: vk::Offset3D {
+                x: 0,
+                y: 0,
+                z: c.z as i32,
+            },
+            image_extent: vk::Extent3D {
+                width: c.width,
+                height: c.rows,
+                depth: 1,
+            },
+        })
+        .collect()
 }
 
 /// What one wave's images made; destroyed on drop.

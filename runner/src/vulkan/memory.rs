@@ -56,7 +56,9 @@ impl Executor {
     /// A mapped host-visible, host-coherent buffer the device copies from (texel uploads).
     pub(super) fn staging_buffer(&self, size: u64) -> anyhow::Result<HostBuffer> {
         let wanted = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
-        self.mapped_buffer(size, vk::BufferUsageFlags::TRANSFER_SRC, &[wanted])
+        // a source for uploads, a destination for storage images' read-back
+        let usage = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
+        self.mapped_buffer(size, usage, &[wanted])
     }
 
     /// A buffer of `usage` in host-visible memory (the first of `preferences` offered), mapped.

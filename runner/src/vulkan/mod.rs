@@ -37,5 +37,5 @@ mod wave_tests;
 pub use block_hash::HashPipeline;
 pub use device::{list_devices, DeviceInfo, DeviceSelector};
 pub use exec::{Executor, Job, PipelineId};
-pub use images::ImageRunError;
+pub use images::{ImageRunError, Written};
 pub use wave::WaveJob;
