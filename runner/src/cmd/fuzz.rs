@@ -87,6 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let t = fuzz::image_run::run(&cfg, cpu.as_mut(), cand.as_mut(), &mut out)?;
     out.flush()?;
     note!("{}", t.ops_line());
+    note!("{}", t.slowest_line());
     note!(
         "{}, {:.1} s",
         t.summary(seed),

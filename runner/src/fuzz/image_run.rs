@@ -51,6 +51,9 @@ pub struct Tally {
     pub dwords: u64,
     /// Dwords of the memory region after the body (`mem_out`) compared on waves run on both.
     pub mem_dwords: u64,
+    /// The slowest specs on the candidate: (milliseconds, spec index, op), slowest first, at
+    /// most [`SLOWEST`].
+    pub slowest: Vec<(u64, u64, String)>,
     /// Specs drawn and rows run ok on both, per op (its mnemonic, with `[cube a16 d16]` where
     /// the spec has them).
     pub ops: BTreeMap<String, [usize; 2]>,
@@ -71,6 +74,19 @@ impl Tally {
             self.variants,
             self.dwords,
             self.mem_dwords
+        )
+    }
+
+    /// The slowest specs on the candidate, `#12 image_sample_l [cube] 3.2 s, ...`.
+    pub fn slowest_line(&self) -> String {
+        let s: Vec<String> = self
+            .slowest
+            .iter()
+            .map(|(ms, i, op)| format!("#{i} {op} {:.1} s", *ms as f64 / 1000.0))
+            .collect();
+        format!(
+            "fuzz --images: slowest specs on the candidate: {}",
+            s.join(", ")
         )
     }
 
@@ -106,6 +122,13 @@ fn op_label(asm: &str) -> String {
         format!("{op} [{}]", tags.join(" "))
     }
 }
+
+/// How many of the slowest specs a [`Tally`] keeps.
+pub const SLOWEST: usize = 5;
+
+/// A spec whose candidate run takes longer than this many seconds is named on stderr as it
+/// ends (a driver that compiles a module for minutes shows before a run's time limit).
+const SLOW_SECS: f64 = 10.0;
 
 /// A row where the backends differ: its index in the spec's dataset and what differs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -314,7 +337,24 @@ pub fn run(
         tally.specs += 1;
         let op = op_label(spec.body.asm.as_deref().unwrap_or(""));
         let want = run_on(cpu, &ds)?;
+        let started = std::time::Instant::now();
         let got = run_on(candidate, &ds)?;
+        let secs = started.elapsed().as_secs_f64();
+        if secs > SLOW_SECS {
+            note!(
+                "fuzz --images: spec #{} ({op}, {} rows) took {secs:.1} s on {}",
+                index - 1,
+                ds.rows.len(),
+                cfg.backend
+            );
+        }
+        tally
+            .slowest
+            .push(((secs * 1000.0) as u64, index - 1, op.clone()));
+        tally
+            .slowest
+            .sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        tally.slowest.truncate(SLOWEST);
         let ok_before = tally.ok;
         let diffs = compare(&ds, &want, &got, &cfg.backend, &mut tally);
         let entry = tally.ops.entry(op).or_default();
