@@ -53,14 +53,23 @@ fn sweep_both(
     (sets.pop().unwrap(), native)
 }
 
+/// Writes `text` as a spec in a scratch directory named `name` and sweeps it through both
+/// paths ([`sweep_both`]).
+fn sweep_text_both(
+    name: &str,
+    text: &str,
+) -> (rdnaprobe_dataset::Dataset, rdnaprobe_dataset::Dataset) {
+    let dir = common::scratch_dir(name);
+    let spec = dir.join("spec.toml");
+    std::fs::write(&spec, text).unwrap();
+    sweep_both(&dir, &spec)
+}
+
 /// Writes `text` as a spec in a scratch directory named `name`, sweeps it through both paths
 /// ([`sweep_both`]) and asserts that the native path ran all `rows` rows (`ok`, labelled
 /// `+native-images`) and wrote out0 as the software path did on each; the software rows.
 fn same_on_both_paths(name: &str, text: &str, rows: usize) -> rdnaprobe_dataset::Dataset {
-    let dir = common::scratch_dir(name);
-    let spec = dir.join("spec.toml");
-    std::fs::write(&spec, text).unwrap();
-    let (soft, native) = sweep_both(&dir, &spec);
+    let (soft, native) = sweep_text_both(name, text);
     let col = |name: &str| native.extra_columns.iter().position(|c| c == name).unwrap();
     assert_eq!(native.rows.len(), rows, "{name}");
     assert!(native.rows.iter().all(|r| r.extra[col("status")] == "ok"));
@@ -293,10 +302,7 @@ fn lavapipe_native_stores_write_the_software_paths_texels() {
     if common::skip_without_lavapipe().is_some() {
         return;
     }
-    let dir = common::scratch_dir("native-stores");
-    let spec = dir.join("spec.toml");
-    std::fs::write(&spec, STORES).unwrap();
-    let (soft, native) = sweep_both(&dir, &spec);
+    let (soft, native) = sweep_text_both("native-stores", STORES);
     let col = |d: &rdnaprobe_dataset::Dataset, name: &str| {
         d.extra_columns.iter().position(|c| c == name).unwrap()
     };

@@ -76,7 +76,9 @@ const GWS: &str = "global wave sync: the GWS semaphores and barrier order waves 
      device (a resource outside the LDS a single wave's model holds)";
 const ORDERED_COUNT: &str = "ds_ordered_count: ordered append across waves by wave launch order \
      (GDS ordered-count hardware a single wave cannot model)";
-const MSAA: &str = "image_msaa_load: MSAA T#s (FMASK and the sample layout) are not modelled";
+const MSAA: &str = "image_msaa_load: MSAA T#s are not modelled (gfx10 has no linear \
+                    multisampled layout: the address library refuses linear MSAA surfaces; the \
+                    swizzled layouts and FMASK are not modelled)";
 const BVH: &str = "image_bvh*_intersect_ray: the ray tracing unit's box and triangle tests are \
      not modelled";
 const BY_STORE: &str = "image: the BY stores (measured to write from the unaligned x up to the \

@@ -252,7 +252,8 @@ fn plan(ty: ImgType, dim: usize, load: bool, raw: bool, mip: bool) -> RuleResult
         (ImgType::D2Array, "3D") if load && !raw => vec![X, Y, Layer],
         (_, "2D_MSAA" | "2D_MSAA_ARRAY") => {
             return Err(RuleError::not_modelled(format!(
-                "image: DIM {name} (multisampled) is not modelled"
+                "image: DIM {name} (multisampled) is not modelled (gfx10 has no linear \
+                 multisampled layout, and the swizzled ones are not modelled)"
             )))
         }
         _ => {

@@ -145,6 +145,35 @@ pub(super) fn face_and_cube(l: &mut Lowerer, v: Handle, cubes: u32) -> (Handle, 
     (face, cube)
 }
 
+/// The direction (x, y, z) through the point `(s, t)` of `face` (0..5: +X, -X, +Y, -Y, +Z,
+/// -Z) at distance `one` from the centre: the inverse of v_cubesc/v_cubetc's face table (the
+/// cube map layout Vulkan shares). Each value comes with its negation (`[v, -v]`), in any
+/// type the selects carry.
+pub(super) fn direction(
+    b: &mut Builder,
+    face: Handle,
+    [s, sn]: [Handle; 2],
+    [t, tn]: [Handle; 2],
+    [one, none]: [Handle; 2],
+) -> [Handle; 3] {
+    let table = [
+        [one, tn, sn],
+        [none, tn, s],
+        [s, one, t],
+        [s, none, tn],
+        [s, tn, one],
+        [sn, tn, none],
+    ];
+    let mut dir = table[0];
+    for (k, row) in table.iter().enumerate().skip(1) {
+        let is = b.eqc(face, k as u64);
+        for (d, &v) in dir.iter_mut().zip(row) {
+            *d = b.sel(is, v, *d);
+        }
+    }
+    dir
+}
+
 /// The face and texel a tap `(i, j)` of `face` reads on a cube of `n` x `n` faces without
 /// DISABLE_CUBE_WRAP: the indices clamped to `[-1, n]`, the tap's centre as a direction in
 /// half-texel units (the face's plane at distance `n`), and the face and texel v_cubeid,
@@ -179,23 +208,7 @@ pub(super) fn reproject(
     let (ns2, nt2) = (neg(b, s2), neg(b, t2));
     let big = b.c32(n);
     let nbig = b.c32(n.wrapping_neg());
-    // the direction (x, y, z) per face, the inverse of v_cubesc/v_cubetc's table
-    let table = [
-        [big, nt2, ns2],
-        [nbig, nt2, s2],
-        [s2, big, t2],
-        [s2, nbig, nt2],
-        [s2, nt2, big],
-        [ns2, nt2, nbig],
-    ];
-    let mut p = table[0];
-    for (k, dir) in table.iter().enumerate().skip(1) {
-        let is = b.eqc(face, k as u64);
-        for (c, &d) in p.iter_mut().zip(dir) {
-            *c = b.sel(is, d, *c);
-        }
-    }
-    let [x, y, z] = p;
+    let [x, y, z] = direction(b, face, [s2, ns2], [t2, nt2], [big, nbig]);
     let abs = |b: &mut Builder, v: Handle| {
         let is_neg = b.icmpc(IntCmp::LtS, v, 0);
         let m = neg(b, v);

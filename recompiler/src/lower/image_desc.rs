@@ -153,7 +153,12 @@ impl Tsharp {
             11 => ImgType::Cube,
             12 => ImgType::D1Array,
             13 => ImgType::D2Array,
-            14 | 15 => return unsupported("image: multisampled (2D_MSAA) T#s are not modelled"),
+            14 | 15 => {
+                return unsupported(
+                    "image: multisampled (2D_MSAA) T#s are not modelled (gfx10 has no linear \
+                     multisampled layout: the address library refuses linear MSAA surfaces)",
+                )
+            }
             t => return bad(format!("T# word3 TYPE {t} is not an image type (8..15)")),
         };
         let sw = (w[3] >> 20) & 0x1f;

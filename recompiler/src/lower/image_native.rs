@@ -669,22 +669,7 @@ fn cube_coords(l: &mut Lowerer, c: &[Handle], cubes: u32, disable_wrap: bool) ->
     });
     let (sn, tn) = (b.neg_bits(Fmt::F32, s), b.neg_bits(Fmt::F32, t));
     let (one, none) = (b.c32(1f32.to_bits()), b.c32((-1f32).to_bits()));
-    // (x, y, z) per face: +X, -X, +Y, -Y, +Z, -Z
-    let table = [
-        [one, tn, sn],
-        [none, tn, s],
-        [s, one, t],
-        [s, none, tn],
-        [s, tn, one],
-        [sn, tn, none],
-    ];
-    let mut dir = table[0];
-    for (k, row) in table.iter().enumerate().skip(1) {
-        let is = b.eqc(face, k as u64);
-        for (d, &v) in dir.iter_mut().zip(row) {
-            *d = b.sel(is, v, *d);
-        }
-    }
+    let dir = super::image_cube::direction(b, face, [s, sn], [t, tn], [one, none]);
     dir.iter().map(|&v| b.f32_of(v)).collect()
 }
 

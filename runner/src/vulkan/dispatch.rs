@@ -130,14 +130,7 @@ impl Executor {
             self.device.update_descriptor_sets(&writes, &[]);
 
             let dev = &self.device;
-            dev.reset_command_buffer(self.cmd, vk::CommandBufferResetFlags::empty())
-                .context("vkResetCommandBuffer")?;
-            dev.begin_command_buffer(
-                self.cmd,
-                &vk::CommandBufferBeginInfo::default()
-                    .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
-            )
-            .context("vkBeginCommandBuffer")?;
+            self.begin_commands()?;
             let host_write = [vk::MemoryBarrier::default()
                 .src_access_mask(vk::AccessFlags::HOST_WRITE)
                 .dst_access_mask(vk::AccessFlags::SHADER_READ)];
@@ -202,17 +195,9 @@ impl Executor {
                 );
                 dev.cmd_dispatch(self.cmd, (d.rows as u32).div_ceil(pipe.wave), 1, 1);
             }
-            let to_host = [vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-                .dst_access_mask(vk::AccessFlags::HOST_READ)];
-            dev.cmd_pipeline_barrier(
-                self.cmd,
+            self.host_read_barrier(
                 vk::PipelineStageFlags::COMPUTE_SHADER,
-                vk::PipelineStageFlags::HOST,
-                vk::DependencyFlags::empty(),
-                &to_host,
-                &[],
-                &[],
+                vk::AccessFlags::SHADER_WRITE,
             );
             dev.end_command_buffer(self.cmd)
                 .context("vkEndCommandBuffer")?;
@@ -334,5 +319,54 @@ mod plan_tests {
             vec![0..4]
         );
         assert!(plan_batches(&[], 256, OUT_ROW_BYTES, 1).is_empty());
+    }
+}
+
+impl Executor {
+    /// Resets the command buffer and begins a one-time recording.
+    ///
+    /// # Safety
+    /// No pending GPU work may use the command buffer (its last submit's fence was waited for).
+    pub(super) unsafe fn begin_commands(&self) -> anyhow::Result<()> {
+        // SAFETY: the caller guarantees the command buffer is idle.
+        unsafe {
+            self.device
+                .reset_command_buffer(self.cmd, vk::CommandBufferResetFlags::empty())
+                .context("vkResetCommandBuffer")?;
+            self.device
+                .begin_command_buffer(
+                    self.cmd,
+                    &vk::CommandBufferBeginInfo::default()
+                        .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
+                )
+                .context("vkBeginCommandBuffer")?;
+        }
+        Ok(())
+    }
+
+    /// Records a barrier that makes the `access` writes of `stage` visible to the host.
+    ///
+    /// # Safety
+    /// The command buffer is recording ([`Self::begin_commands`]).
+    pub(super) unsafe fn host_read_barrier(
+        &self,
+        stage: vk::PipelineStageFlags,
+        access: vk::AccessFlags,
+    ) {
+        let to_host = [vk::MemoryBarrier::default()
+            .src_access_mask(access)
+            .dst_access_mask(vk::AccessFlags::HOST_READ)];
+        // SAFETY: the caller guarantees the command buffer is recording.
+        unsafe {
+            self.device.cmd_pipeline_barrier(
+                self.cmd,
+                stage,
+                vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &to_host,
+                &[],
+                &[],
+            );
+        }
     }
 }

@@ -556,14 +556,7 @@ impl Executor {
         // SAFETY: the previous submit's fence was waited for, so the command buffer is free;
         // every handle belongs to this device and lives in `res` past the wait below.
         unsafe {
-            dev.reset_command_buffer(self.cmd, vk::CommandBufferResetFlags::empty())
-                .context("vkResetCommandBuffer")?;
-            dev.begin_command_buffer(
-                self.cmd,
-                &vk::CommandBufferBeginInfo::default()
-                    .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
-            )
-            .context("vkBeginCommandBuffer")?;
+            self.begin_commands()?;
             let to_dst = barriers(
                 vk::ImageLayout::UNDEFINED,
                 Some(vk::ImageLayout::TRANSFER_DST_OPTIMAL),
@@ -632,14 +625,7 @@ impl Executor {
         // SAFETY: the wave's fence was waited for, so the command buffer is free; every
         // handle lives in `res` past the wait below; the staging buffer holds every copy.
         unsafe {
-            dev.reset_command_buffer(self.cmd, vk::CommandBufferResetFlags::empty())
-                .context("vkResetCommandBuffer")?;
-            dev.begin_command_buffer(
-                self.cmd,
-                &vk::CommandBufferBeginInfo::default()
-                    .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
-            )
-            .context("vkBeginCommandBuffer")?;
+            self.begin_commands()?;
             let to_src: Vec<_> = image_barriers(
                 res,
                 images,
@@ -675,17 +661,9 @@ impl Executor {
                     );
                 }
             }
-            let to_host = [vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                .dst_access_mask(vk::AccessFlags::HOST_READ)];
-            dev.cmd_pipeline_barrier(
-                self.cmd,
+            self.host_read_barrier(
                 vk::PipelineStageFlags::TRANSFER,
-                vk::PipelineStageFlags::HOST,
-                vk::DependencyFlags::empty(),
-                &to_host,
-                &[],
-                &[],
+                vk::AccessFlags::TRANSFER_WRITE,
             );
             dev.end_command_buffer(self.cmd)
                 .context("vkEndCommandBuffer")?;
