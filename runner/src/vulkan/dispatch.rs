@@ -282,46 +282,6 @@ pub(super) fn plan_batches(
     out
 }
 
-#[cfg(test)]
-mod plan_tests {
-    use super::*;
-    use crate::vulkan::exec::OUT_ROW_BYTES;
-
-    #[test]
-    fn dispatches_respect_limits_and_waves() {
-        // 100 rows of wave 32 with at most 2 groups per dispatch: 64 + 36.
-        assert_eq!(
-            plan_dispatches(&[(100, 32)], 2, u64::MAX),
-            vec![(0, 0, 64), (0, 64, 36)]
-        );
-        // A row cap that is not a multiple of the wave rounds down to one.
-        assert_eq!(
-            plan_dispatches(&[(100, 64), (0, 32), (3, 32)], 65535, 100),
-            vec![(0, 0, 64), (0, 64, 36), (2, 0, 3)]
-        );
-        // A cap below one wave still makes progress, one wave at a time.
-        assert_eq!(
-            plan_dispatches(&[(40, 32)], 1, 1),
-            vec![(0, 0, 32), (0, 32, 8)]
-        );
-    }
-
-    #[test]
-    fn batches_split_at_the_output_cap() {
-        let parts = [(0, 0, 10), (0, 10, 10), (1, 0, 10), (2, 0, 1000)];
-        let per = 10 * OUT_ROW_BYTES + 256;
-        assert_eq!(
-            plan_batches(&parts, 256, OUT_ROW_BYTES, 2 * per),
-            vec![0..2, 2..3, 3..4]
-        );
-        assert_eq!(
-            plan_batches(&parts, 256, OUT_ROW_BYTES, u64::MAX),
-            vec![0..4]
-        );
-        assert!(plan_batches(&[], 256, OUT_ROW_BYTES, 1).is_empty());
-    }
-}
-
 impl Executor {
     /// Resets the command buffer and begins a one-time recording.
     ///
@@ -368,5 +328,45 @@ impl Executor {
                 &[],
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod plan_tests {
+    use super::*;
+    use crate::vulkan::exec::OUT_ROW_BYTES;
+
+    #[test]
+    fn dispatches_respect_limits_and_waves() {
+        // 100 rows of wave 32 with at most 2 groups per dispatch: 64 + 36.
+        assert_eq!(
+            plan_dispatches(&[(100, 32)], 2, u64::MAX),
+            vec![(0, 0, 64), (0, 64, 36)]
+        );
+        // A row cap that is not a multiple of the wave rounds down to one.
+        assert_eq!(
+            plan_dispatches(&[(100, 64), (0, 32), (3, 32)], 65535, 100),
+            vec![(0, 0, 64), (0, 64, 36), (2, 0, 3)]
+        );
+        // A cap below one wave still makes progress, one wave at a time.
+        assert_eq!(
+            plan_dispatches(&[(40, 32)], 1, 1),
+            vec![(0, 0, 32), (0, 32, 8)]
+        );
+    }
+
+    #[test]
+    fn batches_split_at_the_output_cap() {
+        let parts = [(0, 0, 10), (0, 10, 10), (1, 0, 10), (2, 0, 1000)];
+        let per = 10 * OUT_ROW_BYTES + 256;
+        assert_eq!(
+            plan_batches(&parts, 256, OUT_ROW_BYTES, 2 * per),
+            vec![0..2, 2..3, 3..4]
+        );
+        assert_eq!(
+            plan_batches(&parts, 256, OUT_ROW_BYTES, u64::MAX),
+            vec![0..4]
+        );
+        assert!(plan_batches(&[], 256, OUT_ROW_BYTES, 1).is_empty());
     }
 }
