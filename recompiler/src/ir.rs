@@ -385,6 +385,9 @@ pub enum ImageOp {
     SampleDref { reference: Handle, lod: Handle },
     /// `OpImageGather` of component 0..=3 (LOD 0, the view's base level).
     Gather(u8),
+    /// `OpImageGather` of component 0..=3 with the `Offset` operand: the texel offsets x and
+    /// y (`U32` holding signed values; the ImageGatherExtended capability).
+    GatherOffset(u8, [Handle; 2]),
     /// `OpImageFetch` with `Lod` (a `U32` level of the view).
     Fetch(Handle),
     /// `OpImageWrite` of the texel's four components (`U32` bits of the image's sampled type)
@@ -404,6 +407,7 @@ impl ImageAccess {
             }
             ImageOp::SampleDref { reference, lod } => v.extend([*reference, *lod]),
             ImageOp::Gather(_) => {}
+            ImageOp::GatherOffset(_, o) => v.extend(o),
             ImageOp::Write { data, active } => v.extend(data.iter().chain([active])),
         }
         v

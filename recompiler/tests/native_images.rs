@@ -182,6 +182,21 @@ fn each_form_maps_to_its_instruction_and_validates() {
     assert!(image_ops(&k)
         .iter()
         .all(|(op, _)| **op == ImageOp::Gather(0)));
+    // a gather's `_o` offsets: a run-time Offset (x in bits 5:0, y in 13:8 of the first dword)
+    let gather_o =
+        "image_gather4_lz_o v[10:13], v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D";
+    let k = lower_valid(gather_o, &s_in(tsharp(1, 9, 4, 4, 0, 0), point));
+    assert_eq!(image_ops(&k).len(), 4);
+    assert!(image_ops(&k)
+        .iter()
+        .all(|(op, _)| matches!(op, ImageOp::GatherOffset(0, _))));
+    let k = lower(gather_o, &s_in(tsharp(1, 9, 4, 4, 0, 0), point), Wave::W32).unwrap();
+    let opts = SpirvOptions {
+        gather_offsets: false,
+        ..SpirvOptions::DESKTOP
+    };
+    let e = emit_wave_mem(&k, Wave::W32, 0, MEM_BYTES / 4, &opts).unwrap_err();
+    assert!(e.to_string().contains("shaderImageGatherExtended"), "{e}");
     // loads: a 2D array's layer (3 layers from BASE_ARRAY 0) and a 1D image's level
     let ta = tsharp(20, 13, 4, 4, 2, 0);
     let k = lower_valid(

@@ -343,6 +343,57 @@ fn lavapipe_native_stores_write_the_software_paths_texels() {
     assert_ne!(words(&first.extra[inputs]), words(&first.extra[m]));
 }
 
+/// image_gather4_lz_o of an 8 x 8 32_FLOAT image of random texels: offsets (0, 0), (1, 0),
+/// (-1, 2), (3, -3) and the six-bit range's ends (-32, 31), (31, -32), clamped and wrapped.
+const GATHER_OFFSETS: &str = r#"
+name = "native_gather_offsets"
+gfx = "gfx1030"
+description = "image_gather4_lz_o on an 8 x 8 32_FLOAT image, offsets in the six-bit range"
+
+[body]
+asm = "image_gather4_lz_o v[10:13], v[4:6], s[8:15], s[0:3] dmask:0x1 dim:SQ_RSRC_IMG_2D"
+
+[inputs]
+in0 = { values = ["0x00000000", "0x00000001", "0x0000023f", "0x00003d03", "0x00001f20", "0x0000201f"] }
+in1 = { values = ["0x3e4ccccd", "0x3ee66666", "0x3f4ccccd"], type = "f32" }
+in2 = { values = ["0x3e99999a", "0x3f333333"], type = "f32" }
+
+[image]
+type = "2d"
+size = [8, 8]
+formats = [22]
+texels = "random"
+seed = 41
+
+[[image.sampler]]
+clamp = "clamp"
+[[image.sampler]]
+clamp = "wrap"
+"#;
+
+#[test]
+fn lavapipe_gather_offsets_equal_the_software_path() {
+    if common::skip_without_lavapipe().is_some() {
+        return;
+    }
+    let (soft, native) = sweep_text_both("native-gather-offsets", GATHER_OFFSETS);
+    assert_eq!(native.rows.len(), 72);
+    let status = native
+        .extra_columns
+        .iter()
+        .position(|c| c == "status")
+        .unwrap();
+    let mut texels = std::collections::BTreeSet::new();
+    for (i, (a, b)) in soft.rows.iter().zip(&native.rows).enumerate() {
+        assert_eq!(b.extra[status], "ok", "row {i}");
+        // the four texels of the footprint, unfiltered: the same bits
+        assert_eq!(a.outputs[..4], b.outputs[..4], "row {i}: {}", a.note);
+        texels.extend(a.outputs[..4].iter().flatten().copied());
+    }
+    // the offsets move the footprint: many of the image's 64 texels are gathered
+    assert!(texels.len() >= 40, "{} distinct texels", texels.len());
+}
+
 /// A level-selection case: `head` (name, body and inputs) on an 8 x 8 32_FLOAT 2D image of 3
 /// random levels (`seed`), sampled with clamping, point filtering, the nearest level and
 /// MAX_LOD 2, so each level a sample reads shows in its value.

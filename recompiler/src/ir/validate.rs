@@ -202,6 +202,9 @@ impl Kernel {
                             .map(|&h| (h, F32))
                             .collect(),
                         crate::ir::ImageOp::Gather(_) => vec![],
+                        crate::ir::ImageOp::GatherOffset(_, o) => {
+                            o.iter().map(|&h| (h, U32)).collect()
+                        }
                         crate::ir::ImageOp::Write { ref data, active } => {
                             if data.len() != 4 {
                                 return bad(format!("an image write of {} components", data.len()));

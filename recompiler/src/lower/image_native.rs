@@ -38,7 +38,8 @@
 //!
 //! Refused with the reason (`unsupported`): what the host API cannot express or this path does
 //! not map: a cube's fetch, a cube array sampled across faces and a cube's LOD from
-//! derivatives, the `_o` forms, a bias or clamp on a gather or compare, a `_cl` clamp where the device lacks
+//! derivatives, a sample's `_o` forms (a gather's `_o` offsets are `OpImageGather`'s run-time
+//! `Offset`: ImageGatherExtended), a bias or clamp on a gather or compare, a `_cl` clamp where the device lacks
 //! shaderResourceMinLod (it becomes `MinLod`), a compare with derivatives, D16 and A16 loads,
 //! D16 samples of integer formats, the mirror-once and half-border modes, the border colour
 //! table, anisotropy, min/max reduction, TRUNC_COORD, a compare on a colour
@@ -439,9 +440,10 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     if m.d16 && !t.format.float_valued() {
         return refuse(format!("{what} with D16 of an integer format"));
     }
-    if form.offset {
+    if form.offset && !form.gather {
         return refuse(format!(
-            "{} (the _o forms are not mapped: Vulkan takes a sample's offset only as a constant)",
+            "{} (a sample's _o offset is not mapped: Vulkan takes a run-time Offset for a \
+             gather only)",
             c.inst.info().mnemonic
         ));
     }
@@ -469,6 +471,18 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
     // a gather reads the DMASK's component from every texel, a sample the DMASK's slots
     let (image, n, arrayed) = register(l, &t, &m, Use::sampled(s, form.compare, m.dmask, cube))?;
     let mut first = 0;
+    // `_o` (a gather's): the offset dword first, x in bits 5:0 and y in 13:8, signed
+    let offset = if form.offset {
+        first = 1;
+        let o = m.dword(l, 0)?;
+        let field = |l: &mut Lowerer, at: u32| {
+            let v = l.b.shlc(o, 26 - at);
+            l.b.sarc(v, 26)
+        };
+        Some([field(l, 0), field(l, 8)])
+    } else {
+        None
+    };
     // `_b`: the bias dword (A16: the f16 in bits 15:0), applied as a scale of the gradients
     let bias = if form.bias {
         first = 1;
@@ -543,7 +557,11 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
                  level)",
             );
         }
-        access(l, image, ImageOp::Gather(comp), &coords, &[0, 1, 2, 3])
+        let op = match offset {
+            Some(o) => ImageOp::GatherOffset(comp, o),
+            None => ImageOp::Gather(comp),
+        };
+        access(l, image, op, &coords, &[0, 1, 2, 3])
     } else {
         let op = match (lod, reference) {
             (Some(lod), Some(reference)) => ImageOp::SampleDref { reference, lod },

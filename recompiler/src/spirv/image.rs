@@ -227,6 +227,29 @@ impl Emitter<'_> {
                             )
                             .map_err(&err)?
                     }
+                    ImageOp::GatherOffset(c, o) => {
+                        self.b.capability(Capability::ImageGatherExtended);
+                        let c = self.u32c(u32::from(*c));
+                        let i32_ = self.b.type_int(32, 1);
+                        let ivec2 = self.b.type_vector(i32_, 2);
+                        let mut xy = Vec::with_capacity(2);
+                        for &h in o {
+                            let bits = self.v(h);
+                            xy.push(self.b.bitcast(i32_, None, bits).map_err(&err)?);
+                        }
+                        let off = self.b.composite_construct(ivec2, None, xy).map_err(&err)?;
+                        self.b
+                            .image_gather(
+                                v.vec4,
+                                None,
+                                sampled,
+                                coord,
+                                c,
+                                Some(ImageOperands::OFFSET),
+                                [Operand::IdRef(off)],
+                            )
+                            .map_err(&err)?
+                    }
                     ImageOp::Gather(c) => {
                         let c = self.u32c(u32::from(*c));
                         self.b

@@ -138,6 +138,9 @@ pub struct SpirvOptions {
     /// `shaderStorageImageWriteWithoutFormat`: native image stores (`OpImageWrite` to a
     /// storage image of format Unknown).
     pub storage_write: bool,
+    /// `shaderImageGatherExtended` and texel gather offsets covering -32..=31 (a gather's
+    /// `_o` offsets: six signed bits): native gathers with a run-time `Offset`.
+    pub gather_offsets: bool,
 }
 
 impl SpirvOptions {
@@ -149,6 +152,7 @@ impl SpirvOptions {
         float_controls: FloatControls::NONE,
         min_lod: false,
         storage_write: true,
+        gather_offsets: true,
     };
 }
 

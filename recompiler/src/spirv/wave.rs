@@ -197,6 +197,16 @@ fn emit(
         matches!(e, crate::ir::Expr::Image(a)
             if matches!(a.op, crate::ir::ImageOp::SampleGrad { min_lod: Some(_), .. }))
     });
+    let gather_offsets = kernel.exprs.iter().any(|e| {
+        matches!(e, crate::ir::Expr::Image(a) if matches!(a.op, crate::ir::ImageOp::GatherOffset(..)))
+    });
+    if gather_offsets && !opts.gather_offsets {
+        return Err(SpirvError::Unsupported {
+            reason: "a native gather's `_o` offsets are a run-time Offset and the device lacks \
+                     shaderImageGatherExtended or texel gather offsets of -32..=31"
+                .into(),
+        });
+    }
     if kernel.images.iter().any(|i| i.storage) && !opts.storage_write {
         return Err(SpirvError::Unsupported {
             reason: "a native image store writes a storage image without a format and the \

@@ -146,11 +146,17 @@ impl Executor {
             let min_lod = probe.features.shader_resource_min_lod == vk::TRUE;
             let storage_write =
                 probe.features.shader_storage_image_write_without_format == vk::TRUE;
+            let gather_ext = probe.features.shader_image_gather_extended == vk::TRUE;
+            let limits = instance.get_physical_device_properties(pd).limits;
+            let gather_offsets = gather_ext
+                && limits.min_texel_gather_offset <= -32
+                && limits.max_texel_gather_offset >= 31;
             let features = vk::PhysicalDeviceFeatures::default()
                 .shader_float64(float64)
                 .shader_int64(int64)
                 .shader_resource_min_lod(min_lod)
-                .shader_storage_image_write_without_format(storage_write);
+                .shader_storage_image_write_without_format(storage_write)
+                .shader_image_gather_extended(gather_ext);
             let mut extensions: Vec<*const std::ffi::c_char> = vec![];
             if probe.needs_fc_ext {
                 extensions.push(ash::khr::shader_float_controls::NAME.as_ptr());
@@ -186,6 +192,7 @@ impl Executor {
                 },
                 min_lod,
                 storage_write,
+                gather_offsets,
             };
 
             let mut p = Partial {
