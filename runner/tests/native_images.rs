@@ -502,10 +502,7 @@ fn lavapipe_clamped_samples_read_the_software_paths_levels() {
     if common::skip_without_lavapipe().is_some() {
         return;
     }
-    let dir = common::scratch_dir("native-clamp");
-    let spec = dir.join("clamp.toml");
-    std::fs::write(&spec, level_spec(CLAMP, 14)).unwrap();
-    let (soft, native) = &sweep_both(&dir, &spec);
+    let (soft, native) = &sweep_text_both("native-clamp", &level_spec(CLAMP, 14));
     let status = native
         .extra_columns
         .iter()

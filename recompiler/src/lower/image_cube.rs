@@ -92,6 +92,9 @@ pub(super) fn taps(
     let face_coord = face_coord
         .ok_or_else(|| RuleError::operand("image sample: a CUBE address without a face"))?;
     let (face, cube) = face_and_cube(l, face_coord, t.layers() / 6);
+    // the cube's first layer: a tap's layer is it plus the face the tap reads
+    let six = l.b.c32(6);
+    let first = l.b.ib(IntBin::Mul, cube, six);
     let f = t.format;
     let mut taps = Vec::with_capacity(xs.len() * ys.len());
     for &(j, wy) in &ys {
@@ -105,8 +108,6 @@ pub(super) fn taps(
                 let (fc, ic, jc) = reproject(&mut l.b, face, i, j, n);
                 (fc, ic, jc, l.b.cb(true))
             };
-            let six = l.b.c32(6);
-            let first = l.b.ib(IntBin::Mul, cube, six);
             let layer = l.b.add(first, fc);
             let tx = texel(
                 l,

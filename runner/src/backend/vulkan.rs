@@ -139,9 +139,7 @@ fn store_wave(
             let mut mem = super::wave::module_region(&lds[region..], j.mem.len())
                 .0
                 .to_vec();
-            for w in written {
-                w.apply(&mut mem);
-            }
+            crate::vulkan::Written::apply_all(written, &mut mem);
             lds.truncate(region);
             results.store(&j.rows, &lanes, Some(uni), lds);
             results.set_mem(&j.rows, mem);

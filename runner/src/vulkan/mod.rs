@@ -23,6 +23,7 @@ mod eval_tests;
 mod exec;
 pub mod hash_module;
 mod image_check;
+mod image_copy;
 #[cfg(test)]
 mod image_tests;
 mod images;
@@ -37,5 +38,6 @@ mod wave_tests;
 pub use block_hash::HashPipeline;
 pub use device::{list_devices, DeviceInfo, DeviceSelector};
 pub use exec::{Executor, Job, PipelineId};
-pub use images::{ImageRunError, Written};
+pub use image_copy::Written;
+pub use images::ImageRunError;
 pub use wave::WaveJob;
