@@ -384,7 +384,11 @@ fn build(fmt: Format, words: &[u32]) -> Decoded {
         Format::Vop3p => (Family::VOP3P, (w0 >> 16) & 0x7f, Encoding::VOP3P),
         Format::Vintrp => (Family::VINTRP, (w0 >> 16) & 3, Encoding::VINTRP),
         Format::Ds => (Family::DS, (w0 >> 18) & 0xff, Encoding::DS),
-        Format::Mubuf => (Family::MUBUF, (w0 >> 18) & 0x7f, Encoding::MUBUF),
+        Format::Mubuf => (
+            Family::MUBUF,
+            ((w0 >> 18) & 0x7f) | (((w0 >> 25) & 1) << 7),
+            Encoding::MUBUF,
+        ),
         Format::Mtbuf => (
             Family::MTBUF,
             ((w0 >> 16) & 7) | (((w1 >> 21) & 1) << 3),

@@ -111,39 +111,66 @@ pub(crate) fn invalid_note(op: &Operand, class: SlotClass) -> String {
     }
 }
 
-/// A literal as llvm-mc prints it: a value an inline constant could hold prints in the inline
-/// form (integers -16..=64, and the inline floats of the operand's width; 16-bit integer
-/// operands have no inline floats), anything else in hexadecimal. 64-bit operands print hex.
+/// A literal as llvm-mc prints it. The literal prints in an inline constant's form only where
+/// that constant gives the operand the same value as the literal, so that the text reads back
+/// as the value the hardware reads:
+/// - 32-bit operands: integers -16..=64 and the f32 inline floats (packed f16 operands take
+///   the f16 floats, zero-extended; packed 16-bit integer operands the f32 ones, as llvm-mc
+///   reads them);
+/// - 64-bit integer operands zero-extend the literal: only 0..=64 is an inline value;
+/// - f64 operands take the literal as the high dword: 0 and the f64 inline floats whose low
+///   dword is zero;
+/// - f16 operands read the low half, as llvm-mc prints it; 16-bit integer operands the whole
+///   dword for the inline integers and f32 floats (llvm-mc's reading), else the low half in
+///   hexadecimal.
+///
+/// Everything else prints in hexadecimal, the whole dword.
 fn literal_text(v: u32, ty: ValueType) -> String {
-    match ty.bits() {
-        16 => {
+    let inline_float = |bits: u32, value: u64| {
+        (240u16..=248).find(|&c| operand::inline_float_bits(c, bits) == Some(value))
+    };
+    match ty {
+        // 16-bit integer operands: llvm-mc reads the whole dword for the inline integers and
+        // the f32 inline floats, and prints other values as the low half in hexadecimal.
+        ValueType::I16 | ValueType::U16 | ValueType::B16 => match v {
+            0..=64 => v.to_string(),
+            0xffff_fff0..=0xffff_ffff => (v as i32).to_string(),
+            _ => match inline_float(32, u64::from(v)) {
+                Some(c) => float_text(c, 32).to_string(),
+                None => format!("0x{:x}", v & 0xffff),
+            },
+        },
+        ValueType::F16 => {
             let x = v & 0xffff;
-            // 16-bit integer operands print their literal as it is.
-            if matches!(ty, ValueType::I16 | ValueType::U16) {
-                return format!("0x{x:x}");
-            }
             match x {
                 0..=64 => x.to_string(),
                 0xfff0..=0xffff => (x as u16 as i16).to_string(),
-                _ => match (240u16..=248)
-                    .find(|&c| operand::inline_float_bits(c, 16) == Some(u64::from(x)))
-                {
+                _ => match inline_float(16, u64::from(x)) {
                     Some(c) => float_text(c, 16).to_string(),
                     None => format!("0x{x:x}"),
                 },
             }
         }
-        32 => match v {
-            0..=64 => v.to_string(),
-            0xffff_fff0..=0xffff_ffff => (v as i32).to_string(),
-            _ => match (240u16..=248)
-                .find(|&c| operand::inline_float_bits(c, 32) == Some(u64::from(v)))
-            {
-                Some(c) => float_text(c, 32).to_string(),
-                None => format!("0x{v:x}"),
-            },
+        ValueType::F64 => match inline_float(64, u64::from(v) << 32) {
+            _ if v == 0 => "0".to_string(),
+            Some(c) => float_text(c, 64).to_string(),
+            None => format!("0x{v:x}"),
         },
-        _ => format!("0x{v:x}"),
+        ValueType::B64 | ValueType::I64 | ValueType::U64 => match v {
+            0..=64 => v.to_string(),
+            _ => format!("0x{v:x}"),
+        },
+        _ => {
+            let float_bits = if ty == ValueType::PackedF16 { 16 } else { 32 };
+            match v {
+                0..=64 => v.to_string(),
+                0xffff_fff0..=0xffff_ffff => (v as i32).to_string(),
+                _ => match inline_float(float_bits, u64::from(v)) {
+                    Some(c) => float_text(c, float_bits).to_string(),
+                    None => format!("0x{v:x}"),
+                },
+            }
+        }
     }
 }
 
@@ -277,10 +304,10 @@ impl Instruction {
                 // llvm-mc reads v_fma_mix* literals as 16-bit operands, and prints the
                 // fmamk/fmaak constant as the whole dword.
                 Operand::Literal(_) if mix => operand_text(s, ValueType::F16),
-                Operand::Literal(_)
+                Operand::Literal(k)
                     if specs.get(i).is_some_and(|sp| sp.kind == OperandKind::Imm) =>
                 {
-                    operand_text(s, ValueType::B32)
+                    format!("0x{k:x}")
                 }
                 _ => operand_text(s, ty),
             };
@@ -431,13 +458,16 @@ impl Instruction {
             .map(|d| operand_text(d, info.result))
             .collect();
         for (i, (s, spec)) in self.srcs(wave).iter().zip(info.srcs.iter()).enumerate() {
-            // Scalar literals are always printed as the whole dword.
-            let ty = match s {
-                Operand::Literal(_) => ValueType::B32,
-                _ => spec.ty,
-            };
             let class =
                 slot_class(info.op(), Some(i)).unwrap_or(SlotClass::ScalarSrc(spec.dwords.min(2)));
+            // Scalar literals print as the whole dword; a 64-bit source zero-extends it. In a
+            // slot that takes no constant llvm-mc prints it in its 32-bit form.
+            let ty = match (s, class) {
+                (Operand::Literal(_), SlotClass::ScalarReg(_)) => ValueType::B32,
+                (Operand::Literal(_), _) if spec.dwords == 2 => ValueType::B64,
+                (Operand::Literal(_), _) => ValueType::B32,
+                _ => spec.ty,
+            };
             // A constant where only registers go prints in its 32-bit form.
             let ty = match (class, s) {
                 (SlotClass::ScalarReg(_), Operand::InlineFloat { .. }) => ValueType::B32,

@@ -292,7 +292,8 @@ pub const MUBUF: &[Slot] = &[
     (Lds, 0, 16, 1),
     (Rsv0, 0, 17, 1),
     (Op, 0, 18, 7),
-    (Rsv1, 0, 25, 1),
+    // The opcode's bit 7 (buffer_load_format_d16_x is 128).
+    (OpHi, 0, 25, 1),
     (Enc, 0, 26, 6),
     (Vaddr, 1, 0, 8),
     (Vdata, 1, 8, 8),

@@ -1754,6 +1754,22 @@ pub enum Opcode {
     buffer_gl0_inv,
     /// MUBUF 114
     buffer_gl1_inv,
+    /// MUBUF 128
+    buffer_load_format_d16_x,
+    /// MUBUF 129
+    buffer_load_format_d16_xy,
+    /// MUBUF 130
+    buffer_load_format_d16_xyz,
+    /// MUBUF 131
+    buffer_load_format_d16_xyzw,
+    /// MUBUF 132
+    buffer_store_format_d16_x,
+    /// MUBUF 133
+    buffer_store_format_d16_xy,
+    /// MUBUF 134
+    buffer_store_format_d16_xyz,
+    /// MUBUF 135
+    buffer_store_format_d16_xyzw,
     /// MTBUF 0
     tbuffer_load_format_x,
     /// MTBUF 1
@@ -2316,7 +2332,7 @@ pub enum Opcode {
 
 impl Opcode {
     /// Every opcode in table order: `Opcode::ALL[op as usize] == op`.
-    pub const ALL: [Opcode; 1151] = [
+    pub const ALL: [Opcode; 1159] = [
         Opcode::s_add_u32,
         Opcode::s_sub_u32,
         Opcode::s_add_i32,
@@ -3189,6 +3205,14 @@ impl Opcode {
         Opcode::buffer_atomic_fmax_x2,
         Opcode::buffer_gl0_inv,
         Opcode::buffer_gl1_inv,
+        Opcode::buffer_load_format_d16_x,
+        Opcode::buffer_load_format_d16_xy,
+        Opcode::buffer_load_format_d16_xyz,
+        Opcode::buffer_load_format_d16_xyzw,
+        Opcode::buffer_store_format_d16_x,
+        Opcode::buffer_store_format_d16_xy,
+        Opcode::buffer_store_format_d16_xyz,
+        Opcode::buffer_store_format_d16_xyzw,
         Opcode::tbuffer_load_format_x,
         Opcode::tbuffer_load_format_xy,
         Opcode::tbuffer_load_format_xyz,
@@ -3471,7 +3495,7 @@ impl Opcode {
     ];
 
     /// (family, opcode number) of each opcode, in table order.
-    pub(crate) const KEYS: [(Family, u16); 1151] = [
+    pub(crate) const KEYS: [(Family, u16); 1159] = [
         (Family::SOP2, 0),
         (Family::SOP2, 1),
         (Family::SOP2, 2),
@@ -4344,6 +4368,14 @@ impl Opcode {
         (Family::MUBUF, 96),
         (Family::MUBUF, 113),
         (Family::MUBUF, 114),
+        (Family::MUBUF, 128),
+        (Family::MUBUF, 129),
+        (Family::MUBUF, 130),
+        (Family::MUBUF, 131),
+        (Family::MUBUF, 132),
+        (Family::MUBUF, 133),
+        (Family::MUBUF, 134),
+        (Family::MUBUF, 135),
         (Family::MTBUF, 0),
         (Family::MTBUF, 1),
         (Family::MTBUF, 2),

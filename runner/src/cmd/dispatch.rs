@@ -22,9 +22,10 @@ pub struct Args {
     /// Work-items per dimension: X[,Y[,Z]].
     #[arg(long, value_parser = dims)]
     pub grid: [u32; 3],
-    /// Work-items per workgroup: X[,Y[,Z]].
+    /// Work-items per workgroup: X[,Y[,Z]]; by default the kernel's required workgroup size
+    /// (`reqd_work_group_size`), which a given value must equal.
     #[arg(long, value_parser = dims)]
-    pub block: [u32; 3],
+    pub block: Option<[u32; 3]>,
     /// An argument, NAME=VALUE (see docs/dispatch.md): buffers zeros:BYTES, iota:COUNT,
     /// random:SEED:BYTES, u32:V,..., file:PATH; values integers, f32:V, f64:V.
     #[arg(long = "arg")]
@@ -61,6 +62,84 @@ fn dims(s: &str) -> Result<[u32; 3], String> {
     Ok(d)
 }
 
+/// The most work-items of one gfx10 workgroup.
+pub const MAX_WORKGROUP: u32 = 1024;
+
+/// The workgroup size a dispatch runs with: `--block`, or the kernel's required size. A block
+/// that differs from the required size, or exceeds the kernel's or the hardware's limit, is an
+/// error; so is a grid that does not divide into whole workgroups of a kernel that requires its
+/// size. A grid smaller than one workgroup (HSA counts the grid in work-items) runs one partial
+/// workgroup, with a warning.
+pub fn resolve_block(
+    meta: &rdnaprobe_oracle::metadata::KernelMeta,
+    grid: [u32; 3],
+    block: Option<[u32; 3]>,
+) -> anyhow::Result<[u32; 3]> {
+    let k = &meta.name;
+    let block = match (block, meta.reqd_workgroup_size) {
+        (Some(b), Some(r)) if b != r => anyhow::bail!(
+            "--block {}: kernel `{k}` was built for workgroups of {} (reqd_work_group_size); \
+             leave --block out or give that size",
+            join(b),
+            join(r)
+        ),
+        (Some(b), _) => b,
+        (None, Some(r)) => r,
+        (None, None) => anyhow::bail!(
+            "--block is needed: kernel `{k}` has no required workgroup size \
+             (reqd_work_group_size) to default to"
+        ),
+    };
+    let items = block.iter().map(|&d| u64::from(d)).product::<u64>();
+    let limit = meta
+        .max_flat_workgroup_size
+        .unwrap_or(MAX_WORKGROUP)
+        .min(MAX_WORKGROUP);
+    if items > u64::from(limit) {
+        anyhow::bail!(
+            "--block {}: {items} work-items per workgroup, over the {} of kernel `{k}` \
+             (gfx10 allows {MAX_WORKGROUP}; the kernel's max_flat_workgroup_size {})",
+            join(block),
+            limit,
+            meta.max_flat_workgroup_size
+                .map_or("is not set".to_string(), |m| format!("is {m}"))
+        );
+    }
+    if meta.reqd_workgroup_size.is_some() {
+        if let Some(i) = (0..3).find(|&i| grid[i] % block[i] != 0) {
+            anyhow::bail!(
+                "--grid {}: kernel `{k}` requires whole workgroups of {}, and dimension {} \
+                 ({}) is not a multiple of {} (--grid counts work-items, as HSA does)",
+                join(grid),
+                join(block),
+                ["X", "Y", "Z"][i],
+                grid[i],
+                block[i]
+            );
+        }
+    }
+    if let Some(i) = (0..3).find(|&i| grid[i] < block[i]) {
+        eprintln!(
+            "dispatch: warning: --grid {} is smaller than one workgroup ({}) in {}: --grid counts \
+             work-items (HSA), not workgroups; this runs one partial workgroup of {} work-items",
+            join(grid),
+            join(block),
+            ["X", "Y", "Z"][i],
+            (0..3)
+                .map(|j| u64::from(grid[j].min(block[j])))
+                .product::<u64>()
+        );
+    }
+    Ok(block)
+}
+
+fn join(d: [u32; 3]) -> String {
+    d.iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 #[derive(serde::Serialize)]
 struct BufferOut {
     name: String,
@@ -93,9 +172,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| a.code_object.display().to_string())?;
     let explicit: Vec<_> = dispatch::abi::explicit_args(&program.meta.args).collect();
     let args = dispatch::args::parse(explicit.iter().copied(), &a.args)?;
+    let block = resolve_block(&program.meta, a.grid, a.block)?;
     let d = Dispatch {
         grid: a.grid,
-        block: a.block,
+        block,
         args,
         dynamic_lds: a.dynamic_lds,
     };
@@ -258,4 +338,60 @@ fn write_rows(
 
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(
+        reqd: Option<[u32; 3]>,
+        max_flat: Option<u32>,
+    ) -> rdnaprobe_oracle::metadata::KernelMeta {
+        let mut v = serde_json::json!({
+            ".name": "k", ".symbol": "k.kd", ".kernarg_segment_size": 0, ".wavefront_size": 32,
+        });
+        if let Some(r) = reqd {
+            v[".reqd_workgroup_size"] = serde_json::json!(r);
+        }
+        if let Some(m) = max_flat {
+            v[".max_flat_workgroup_size"] = serde_json::json!(m);
+        }
+        serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn block_defaults_to_and_must_equal_the_required_size() {
+        let m = meta(Some([128, 1, 1]), Some(128));
+        assert_eq!(resolve_block(&m, [256, 1, 1], None).unwrap(), [128, 1, 1]);
+        assert_eq!(
+            resolve_block(&m, [256, 1, 1], Some([128, 1, 1])).unwrap(),
+            [128, 1, 1]
+        );
+        let e = resolve_block(&m, [256, 1, 1], Some([64, 1, 1])).unwrap_err();
+        assert!(
+            e.to_string().contains("built for workgroups of 128,1,1"),
+            "{e}"
+        );
+        let e = resolve_block(&m, [192, 1, 1], None).unwrap_err();
+        assert!(e.to_string().contains("not a multiple of 128"), "{e}");
+    }
+
+    #[test]
+    fn block_limits_and_missing_block() {
+        let e = resolve_block(&meta(None, None), [64, 1, 1], None).unwrap_err();
+        assert!(e.to_string().contains("--block is needed"), "{e}");
+        let e = resolve_block(&meta(None, None), [4096, 1, 1], Some([2048, 1, 1])).unwrap_err();
+        assert!(e.to_string().contains("gfx10 allows 1024"), "{e}");
+        let e = resolve_block(&meta(None, Some(256)), [512, 1, 1], Some([512, 1, 1])).unwrap_err();
+        assert!(
+            e.to_string().contains("max_flat_workgroup_size is 256"),
+            "{e}"
+        );
+        // A grid smaller than a block runs one partial workgroup (HSA), with a warning only.
+        assert_eq!(
+            resolve_block(&meta(None, None), [4, 1, 1], Some([64, 1, 1])).unwrap(),
+            [64, 1, 1]
+        );
+    }
 }

@@ -95,8 +95,16 @@ pub fn parse<'a>(
         let (n, v) = a
             .split_once('=')
             .with_context(|| format!("--arg `{a}`: NAME=VALUE"))?;
+        if let Some(first) = given.iter().find(|g| g.0 == n) {
+            bail!(
+                "--arg `{a}`: `{n}` is given twice (first as `{n}={}`)",
+                first.1
+            );
+        }
         given.push((n.to_string(), v.to_string(), false));
     }
+    let meta: Vec<&ArgMeta> = meta.into_iter().collect();
+    let unnamed = meta.iter().all(|m| m.name.is_none());
     let mut out = Vec::new();
     let mut names = Vec::new();
     for (i, m) in meta.into_iter().enumerate() {
@@ -104,7 +112,17 @@ pub fn parse<'a>(
         let name = m.name.clone().unwrap_or_else(|| format!("arg{i}"));
         names.push(format!("{name} ({})", m.value_kind));
         let Some(g) = given.iter_mut().find(|g| g.0 == name) else {
-            bail!("no --arg for `{name}` ({}, {} bytes)", m.value_kind, m.size);
+            let hint = if m.name.is_none() && given.iter().any(|g| !g.0.starts_with("arg")) {
+                " (the code object names no arguments: it was built without \
+                 -cl-kernel-arg-info, so they are arg0, arg1, ... in order)"
+            } else {
+                ""
+            };
+            bail!(
+                "no --arg for `{name}` ({}, {} bytes){hint}",
+                m.value_kind,
+                m.size
+            );
         };
         g.2 = true;
         let v = match m.value_kind.as_str() {
@@ -119,8 +137,13 @@ pub fn parse<'a>(
         out.push(v);
     }
     if let Some(g) = given.iter().find(|g| !g.2) {
+        let hint = if unnamed {
+            " (the code object names no arguments: it was built without -cl-kernel-arg-info)"
+        } else {
+            ""
+        };
         bail!(
-            "--arg `{}`: the kernel has no such argument (it takes: {})",
+            "--arg `{}`: the kernel has no such argument (it takes: {}){hint}",
             g.0,
             names.join(", ")
         );
@@ -150,5 +173,32 @@ mod tests {
             buffer("random:2:16").unwrap()
         );
         assert!(buffer("nope:1").is_err());
+    }
+
+    fn arg(name: Option<&str>, kind: &str) -> ArgMeta {
+        let mut v = serde_json::json!({".offset": 0, ".size": 8, ".value_kind": kind});
+        if let Some(n) = name {
+            v[".name"] = serde_json::json!(n);
+        }
+        serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn duplicated_and_unnamed_arguments_say_why() {
+        let named = [
+            arg(Some("out"), "global_buffer"),
+            arg(Some("n"), "by_value"),
+        ];
+        let given = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let e = parse(&named, &given(&["out=zeros:16", "out=zeros:32", "n=1"])).unwrap_err();
+        assert!(e.to_string().contains("`out` is given twice"), "{e}");
+        assert!(parse(&named, &given(&["out=zeros:16", "n=1"])).is_ok());
+        let unnamed = [arg(None, "global_buffer"), arg(None, "by_value")];
+        let e = parse(&unnamed, &given(&["out=zeros:16", "n=1"])).unwrap_err();
+        assert!(
+            e.to_string().contains("built without -cl-kernel-arg-info"),
+            "{e}"
+        );
+        assert!(parse(&unnamed, &given(&["arg0=zeros:16", "arg1=1"])).is_ok());
     }
 }

@@ -16,10 +16,12 @@ pub(super) fn buffer(
     let mtbuf = info.family == Family::MTBUF;
     let widths = probe_widths(info.probe_text);
     let mut f = Fields::default();
-    f.set(Field::Op, u32::from(info.opcode));
     if mtbuf {
         f.set(Field::Op, u32::from(info.opcode) & 7);
         f.set(Field::OpHi, u32::from(info.opcode) >> 3);
+    } else {
+        f.set(Field::Op, u32::from(info.opcode) & 0x7f);
+        f.set(Field::OpHi, u32::from(info.opcode) >> 7);
     }
     let (layout, enc): (&[Slot], u32) = if mtbuf {
         (layout::MTBUF, 0x3a)
