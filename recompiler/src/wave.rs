@@ -129,6 +129,100 @@ pub fn watchdog_message() -> String {
     format!("watchdog: more than {WATCHDOG_BLOCKS} blocks executed")
 }
 
+/// The CPU model's 64-bit memory map: windows of virtual addresses, each backed by bytes of the
+/// wave's memory region and named (a kernel argument's buffer, the kernarg segment, a
+/// descriptor set, scratch ...). With a map, an access whose bytes do not all lie in one window
+/// is a fault: it reads 0, writes nothing, and the wave's error names the lane, the address and
+/// the nearest window; never a neighbour's bytes. Without one (the wave contract's own region)
+/// the region lies at [`MEM_BASE`] and every byte of it is in range.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemMap {
+    pub windows: Vec<MemWindow>,
+}
+
+/// One window of a [`MemMap`]: `bytes` bytes at the virtual address `addr`, backed by the
+/// region's bytes from `at`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemWindow {
+    pub addr: u64,
+    pub bytes: u64,
+    pub at: u64,
+    pub name: String,
+}
+
+impl MemWindow {
+    /// A window of the region at [`MEM_BASE`] + `at`, backed by the same bytes.
+    pub fn in_region(at: u64, bytes: u64, name: impl Into<String>) -> MemWindow {
+        MemWindow {
+            addr: MEM_BASE + at,
+            bytes,
+            at,
+            name: name.into(),
+        }
+    }
+}
+
+impl MemMap {
+    /// The region offset of the `n` bytes at the virtual address `addr`, when they lie in one
+    /// window.
+    pub fn translate(&self, addr: u64, n: u64) -> Option<u64> {
+        self.windows.iter().find_map(|w| {
+            let off = addr.checked_sub(w.addr)?;
+            (off.checked_add(n)? <= w.bytes).then_some(w.at + off)
+        })
+    }
+
+    /// Where `addr` lies against the nearest window: "N bytes past the end of `out` (its M
+    /// bytes at 0x...)" or "N bytes before ...".
+    pub fn nearest(&self, addr: u64) -> String {
+        let Some((w, before, d)) = self
+            .windows
+            .iter()
+            .map(|w| {
+                if addr < w.addr {
+                    (w, true, w.addr - addr)
+                } else {
+                    (
+                        w,
+                        false,
+                        addr.saturating_sub(w.addr.saturating_add(w.bytes)),
+                    )
+                }
+            })
+            .min_by_key(|t| t.2)
+        else {
+            return "no memory is mapped".to_string();
+        };
+        let side = if before { "before" } else { "past the end of" };
+        format!(
+            "{d} bytes {side} `{}` ({} bytes at {:#x})",
+            w.name, w.bytes, w.addr
+        )
+    }
+}
+
+/// The first access of a wave outside its [`MemMap`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MemFault {
+    pub(crate) lane: usize,
+    pub(crate) addr: u64,
+    pub(crate) bytes: u8,
+    pub(crate) write: bool,
+}
+
+impl MemFault {
+    pub(crate) fn message(&self, map: &MemMap) -> String {
+        format!(
+            "fault: lane {} {} {} bytes at {:#x}, outside every buffer: {}",
+            self.lane,
+            if self.write { "writes" } else { "reads" },
+            self.bytes,
+            self.addr,
+            map.nearest(self.addr)
+        )
+    }
+}
+
 /// The evaluation state of one wave: every lane's expression values and register variables.
 pub(crate) struct State<'k> {
     pub(crate) kernel: &'k Kernel,
@@ -142,6 +236,10 @@ pub(crate) struct State<'k> {
     pub(crate) fault: bool,
     /// The memory region's bytes.
     pub(crate) mem: Vec<u8>,
+    /// The windows of the region an access may touch (none: all of it).
+    pub(crate) map: Option<&'k MemMap>,
+    /// The first access outside `map`.
+    pub(crate) mem_fault: Option<MemFault>,
 }
 
 impl State<'_> {
@@ -205,11 +303,24 @@ impl State<'_> {
                                 }
                             }
                             Space::Region | Space::RegionSwizzled => {
-                                let off = a.wrapping_sub(MEM_BASE);
-                                if nb == 8 && off % 8 != 0 {
+                                let off = match self.map {
+                                    Some(m) => m.translate(a, nb as u64),
+                                    None => Some(a.wrapping_sub(MEM_BASE)),
+                                };
+                                if let Some(off) = off.filter(|_| nb != 8 || a % 8 == 0) {
+                                    access(&mut self.mem, op, nb, off, d, swap)
+                                } else if off.is_some() {
                                     0
                                 } else {
-                                    access(&mut self.mem, op, nb, off, d, swap)
+                                    if self.mem_fault.is_none() {
+                                        self.mem_fault = Some(MemFault {
+                                            lane: l,
+                                            addr: a,
+                                            bytes,
+                                            write: op != LdsOp::Read,
+                                        });
+                                    }
+                                    0
                                 }
                             }
                         };
@@ -262,6 +373,38 @@ pub(crate) fn dwords_of(b: &[u8]) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_memory_map_translates_inside_windows_only() {
+        let map = MemMap {
+            windows: vec![
+                MemWindow::in_region(0x100, 0x40, "a"),
+                // a window elsewhere in the address space, backed after `a`
+                MemWindow {
+                    addr: 0xffff_8000_0000_0010,
+                    bytes: 16,
+                    at: 0x140,
+                    name: "set 0".into(),
+                },
+            ],
+        };
+        assert_eq!(map.translate(MEM_BASE + 0x100, 4), Some(0x100));
+        assert_eq!(map.translate(MEM_BASE + 0x13c, 4), Some(0x13c));
+        // the last dword's bytes past the end, and the byte before the start
+        assert_eq!(map.translate(MEM_BASE + 0x13e, 4), None);
+        assert_eq!(map.translate(MEM_BASE + 0xff, 1), None);
+        assert_eq!(map.translate(0xffff_8000_0000_0018, 8), Some(0x148));
+        assert_eq!(map.translate(0xffff_8000_0000_0018, 16), None);
+        assert_eq!(map.translate(u64::MAX - 2, 4), None);
+        assert_eq!(
+            map.nearest(MEM_BASE + 0x148),
+            "8 bytes past the end of `a` (64 bytes at 0x100000000100)"
+        );
+        assert_eq!(
+            map.nearest(0xffff_8000_0000_0000),
+            "16 bytes before `set 0` (16 bytes at 0xffff800000000010)"
+        );
+    }
     use crate::ir::{Convert, Handle, IntBin, IntCmp, Ty, UniformOutputs};
 
     /// out0 = WaveRead(in0, in1), out1 = low half of ballot(in0 > 5), uniform s0 = s_in[3].

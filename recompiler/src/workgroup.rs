@@ -11,8 +11,8 @@
 use crate::interp::Uniform;
 use crate::ir::{Expr, Kernel, Terminator};
 use crate::wave::{
-    bytes_of, dwords_of, watchdog_message, Lds, State, UniformValues, WaveInput, WaveOutput,
-    WATCHDOG_BLOCKS,
+    bytes_of, dwords_of, watchdog_message, Lds, MemMap, State, UniformValues, WaveInput,
+    WaveOutput, WATCHDOG_BLOCKS,
 };
 
 /// Where [`WaveRun::run`] stopped.
@@ -70,6 +70,8 @@ impl<'k, 'i> WaveRun<'k, 'i> {
             lds: Lds(lds),
             fault: false,
             mem,
+            map: None,
+            mem_fault: None,
         };
         st.eval(input, 0..kernel.exprs.len(), true);
         WaveRun {
@@ -141,6 +143,9 @@ impl<'k, 'i> WaveRun<'k, 'i> {
         if st.fault {
             error = Some(crate::wave::LDS_FAULT.to_string());
         }
+        if let (Some(f), Some(map), None) = (&st.mem_fault, st.map, &error) {
+            error = Some(f.message(map));
+        }
         let kernel = st.kernel;
         let vals = &st.vals;
         let lanes = vals
@@ -188,11 +193,28 @@ pub fn run_workgroup(
     lds: &[u32],
     mem: &[u32],
 ) -> (Vec<WaveOutput>, Vec<u32>) {
+    run_workgroup_mapped(kernel, waves, lds, mem, None)
+}
+
+/// [`run_workgroup`] where the waves may touch only the windows of `map` of the region: an
+/// access outside them faults the wave (its error names the lane, the address and the nearest
+/// window) and touches nothing.
+pub fn run_workgroup_mapped(
+    kernel: &Kernel,
+    waves: &[WaveInput],
+    lds: &[u32],
+    mem: &[u32],
+    map: Option<&MemMap>,
+) -> (Vec<WaveOutput>, Vec<u32>) {
     let mut lds = bytes_of(lds);
     let mut mem = bytes_of(mem);
     let mut runs: Vec<WaveRun> = waves
         .iter()
-        .map(|w| WaveRun::new(kernel, w, Vec::new(), Vec::new()))
+        .map(|w| {
+            let mut r = WaveRun::new(kernel, w, Vec::new(), Vec::new());
+            r.st.map = map;
+            r
+        })
         .collect();
     loop {
         let mut waiting = 0;

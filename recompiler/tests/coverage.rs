@@ -84,6 +84,26 @@ const PROBE_OPERAND_REFUSED: &[(&str, &str)] = &[
     ("buffer_load_format_xyz", "V# DST_SEL 0x000"),
     ("buffer_load_format_xyzw", "V# DST_SEL 0x000"),
     ("buffer_load_format_d16_hi_x", "V# DST_SEL 0x000"),
+    ("buffer_load_format_d16_x", "V# DST_SEL 0x000"),
+    ("buffer_load_format_d16_xy", "V# DST_SEL 0x000"),
+    ("buffer_load_format_d16_xyz", "V# DST_SEL 0x000"),
+    ("buffer_load_format_d16_xyzw", "V# DST_SEL 0x000"),
+    (
+        "buffer_store_format_d16_x",
+        "buffer format 0 is not a valid format",
+    ),
+    (
+        "buffer_store_format_d16_xy",
+        "buffer format 0 is not a valid format",
+    ),
+    (
+        "buffer_store_format_d16_xyz",
+        "buffer format 0 is not a valid format",
+    ),
+    (
+        "buffer_store_format_d16_xyzw",
+        "buffer format 0 is not a valid format",
+    ),
     (
         "buffer_store_format_x",
         "buffer format 0 is not a valid format",

@@ -23,6 +23,7 @@ mod fuzz;
 mod plan;
 mod progfuzz;
 mod progress;
+mod radv;
 mod specials;
 mod stream;
 mod sweep;
@@ -35,6 +36,10 @@ mod worker;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Write every SPIR-V module the command emits into DIR, named by its content's SHA-256
+    /// (before the driver sees it: a module that does not compile is kept too).
+    #[arg(long, global = true, value_name = "DIR")]
+    save_spirv: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -57,6 +62,9 @@ enum Command {
     Devices(cmd::devices::Args),
     /// Assemble a probe kernel code object with comgr.
     Assemble(cmd::assemble::Args),
+    /// Compile a body with RADV's compiler (ACO) for one or every gfx103x chip, on RADV's null
+    /// device (no AMD GPU needed): ACO's listing with its words, statistics, compile time.
+    Compile(cmd::compile::Args),
     /// Diff a candidate dataset against a reference dataset.
     Diff(cmd::diff::Args),
     /// Write a conformance report from datasets.
@@ -88,6 +96,12 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(dir) = &cli.save_spirv {
+        if let Err(err) = vulkan::save_spirv_to(dir) {
+            note!("rdnaprobe: error: {}", error_line(&err));
+            return ExitCode::from(2);
+        }
+    }
     let result = match cli.command {
         Command::Decode(a) => cmd::decode::run(a),
         Command::Encode(a) => cmd::encode::run(a),
@@ -98,6 +112,7 @@ fn main() -> ExitCode {
         Command::Plan(a) => cmd::plan::run(a),
         Command::Devices(a) => cmd::devices::run(a),
         Command::Assemble(a) => cmd::assemble::run(a),
+        Command::Compile(a) => cmd::compile::run(a),
         Command::Diff(a) => cmd::diff::run(a),
         Command::Report(a) => cmd::report::run(a),
         Command::TextureReport(a) => cmd::texture::run(a),

@@ -11,6 +11,8 @@
 //! literal at the wrong width prints an inline constant of another value. `LLVM_RT_WORDS`
 //! (default 12,000) and `LLVM_RT_SEED` set the random draw.
 
+#![allow(clippy::print_stdout)]
+
 mod asm_llvm;
 
 use std::collections::BTreeMap;

@@ -61,8 +61,8 @@ pub(super) fn get_lod(l: &mut Lowerer, c: &Ctx) -> RuleResult {
             "image_get_lod: a CUBE T# (the LOD of a cube's derivatives is not modelled)",
         ));
     }
-    let uses =
-        plan(t.ty, m.dim, false).map_err(|e| e.retitled("image sample:", "image_get_lod:"))?;
+    let uses = plan(t.ty, m.dim, false, false)
+        .map_err(|e| e.retitled("image sample:", "image_get_lod:"))?;
     let mut coords = Vec::with_capacity(uses.len());
     for (i, &u) in uses.iter().enumerate() {
         coords.push((u, m.coord(l, i)?));

@@ -280,11 +280,21 @@ impl Ssharp {
 /// What the DIM's coordinates address on a T# of type `ty` for a sample (or image_get_lod):
 /// the type's own coordinates, or a 2D DIM through a 1D T# (the second coordinate ignored,
 /// measured); DIM 3D on a 3D T# samples (u, v, w) (rule: image-sample-3d), a gather only 2D.
+/// A plain image_sample_lz (`plain_lz`: no offset, comparison or gather) with DIM 3D through a
+/// 2D T# ignores r, and through a 2D-array T# takes r as the layer (measured, gfx1036 and
+/// gfx1035); other forms of that pair are not measured.
 /// rule: image-sample-dim
-pub(super) fn plan(ty: ImgType, dim: usize, gather: bool) -> RuleResult<Vec<Coord>> {
+pub(super) fn plan(
+    ty: ImgType,
+    dim: usize,
+    gather: bool,
+    plain_lz: bool,
+) -> RuleResult<Vec<Coord>> {
     use Coord::*;
     let name = DIMS[dim].0;
     Ok(match (ty, name) {
+        (ImgType::D2, "3D") if plain_lz => vec![X, Y, Ignored],
+        (ImgType::D2Array, "3D") if plain_lz => vec![X, Y, Layer],
         (ImgType::D2, "2D") => vec![X, Y],
         (ImgType::D2Array, "2D_ARRAY") => vec![X, Y, Layer],
         (ImgType::D1, "1D") if !gather => vec![X],
@@ -352,7 +362,16 @@ fn sample(l: &mut Lowerer, c: &Ctx, form: Sample) -> RuleResult {
         ));
     }
     let bilinear = s.bilinear(d3)? || form.gather;
-    let uses = plan(t.ty, m.dim, form.gather)?;
+    let plain_lz = form
+        == Sample {
+            gather: false,
+            offset: false,
+            compare: false,
+            lod: Lod::Zero,
+            grad: None,
+            bias: false,
+        };
+    let uses = plan(t.ty, m.dim, form.gather, plain_lz)?;
     let unnorm = s.force_unnormalized || c.inst.field(rdnaprobe_isa::layout::Field::Unorm) != 0;
     if t.ty == ImgType::Cube {
         super::image_cube::check(&t, unnorm)?;

@@ -168,3 +168,56 @@ fn a_sampling_mnemonic_names_its_form() {
         assert!(Sample::of_mnemonic(not).is_none(), "{not}");
     }
 }
+
+/// image_sample_lz with DIM 3D through a 2D T# ignores r and reads the (u, v) texel; through a
+/// 2D-array T# r is the layer (reference notes, the descriptor-dimension entry: gfx1036 and
+/// gfx1035). Other forms of the pair stay refused as not measured.
+#[test]
+fn a_3d_dim_sample_lz_through_2d_and_2d_array_t_sharps() {
+    // 32_UINT (format 20) 2 x 2, point filtering, clamp: texel (1, 0) = 7, (0, 1) = 8
+    let t = tsharp(20, 9, 2, 2, 0, 0, 0);
+    let m = mem(&[(1, 7), (64, 8)]);
+    let s = with_sampler(t, ssharp(2, 0));
+    let text = "image_sample_lz v10, v[4:6], s[24:31], s[4:7] dmask:0x1 dim:SQ_RSRC_IMG_3D";
+    let (u0, u1) = (0.25f32.to_bits(), 0.75f32.to_bits());
+    // r takes any value, NaN and infinity included: it is not read
+    let rs = [0.0f32, 0.5, 7.0, -3.0, f32::NAN, f32::INFINITY];
+    let (out, _) = run(
+        text,
+        &s,
+        |l| match l % 2 {
+            0 => [u1, u0, rs[l as usize % 6].to_bits(), 0, 0, 0],
+            _ => [u0, u1, rs[l as usize % 6].to_bits(), 0, 0, 0],
+        },
+        &m,
+    );
+    for l in 0..12 {
+        assert_eq!(out.lanes[l][0], if l % 2 == 0 { 7 } else { 8 }, "lane {l}");
+    }
+    // a 2D-array T# of 1 x 1 texels, layers 0..2 (DEPTH 2): r is the layer, rounded to even
+    let t = tsharp(20, 13, 1, 1, 2, 0, 0);
+    let m = mem(&[(0, 4), (64, 5), (128, 6)]);
+    let s = with_sampler(t, ssharp(2, 0));
+    let h = 0.5f32.to_bits();
+    let layers = [0.0f32, 1.0, 2.0, 1.4, 1.5, 2.5];
+    let (out, _) = run(
+        text,
+        &s,
+        |l| [h, h, layers[l as usize % 6].to_bits(), 0, 0, 0],
+        &m,
+    );
+    let got: Vec<u32> = out.lanes[..6].iter().map(|o| o[0]).collect();
+    assert_eq!(got, [4, 5, 6, 5, 6, 6]);
+    // with an LOD or a comparison the pair is not measured (32_FLOAT, format 22)
+    let t = tsharp(22, 9, 2, 2, 0, 0, 0);
+    for text in [
+        "image_sample_l v10, v[4:7], s[24:31], s[4:7] dmask:0x1 dim:SQ_RSRC_IMG_3D",
+        "image_sample_c_lz v10, v[4:7], s[24:31], s[4:7] dmask:0x1 dim:SQ_RSRC_IMG_3D",
+    ] {
+        let e = lower_img(text, &with_sampler(t, ssharp(2, 0))).unwrap_err();
+        assert!(
+            e.to_string().contains("DIM 3D through a 2D T#"),
+            "{text}: {e}"
+        );
+    }
+}

@@ -129,3 +129,60 @@ fn a_unorm_store_of_a_loaded_value_gives_it_back() {
         assert_eq!(after[32..], first[..], "chunk {chunk}");
     }
 }
+
+/// The MUBUF D16 format loads (opcodes 128-135, the opcode's bit 7 in word0 bit 25) pack two
+/// 16-bit components to a VGPR, low half first (RDNA2 ISA, D16 buffer loads). With a
+/// 16_16_16_16_FLOAT V# the components are already f16, so the VGPRs hold the memory's halves
+/// as they are; `_d16_xyz` fills v10 and the low half of v11 and keeps v11's high half. The
+/// non-D16 load of the same V# writes four VGPRs, each component widened to f32.
+#[test]
+fn mubuf_d16_format_loads_pack_halves() {
+    let body = |load: &str| {
+        let text = format!(
+            "v_lshlrev_b32 v6, 3, v5\nv_mov_b32 v11, 0xbeef0000\nv_mov_b32 v12, 0x12345678\n\
+             s_mov_b32 s24, s20\ns_mov_b32 s25, s21\ns_mov_b32 s26, s22\n\
+             s_mov_b32 s27, 0x31047fac\n{load}"
+        );
+        let words = rdnaprobe_isa::assemble(&text).expect("assembles");
+        lower_wave_words_mem(&words, FloatMode::DEFAULT, Wave::W32, Target::Gfx1030, 256)
+            .expect("lowers")
+    };
+    let lanes: Vec<[u32; 6]> = (0..32).map(|l| [0, l, 0, 0, 0, 0]).collect();
+    let input = WaveInput::new(lanes, u64::from(u32::MAX), vec![]);
+    // f16 halves: 1.0, -2.0, 0.5 + lane, and a NaN payload
+    let mem: Vec<u32> = (0..32u32)
+        .flat_map(|l| [0xc000_3c00, 0x7e01_0000 | (0x3800 + l)])
+        .collect();
+    let (xyzw, _) = run_wave_mem(
+        &body("buffer_load_format_d16_xyzw v[10:11], v6, s[24:27], 0 offen"),
+        &input,
+        &mem,
+    );
+    let (xyz, _) = run_wave_mem(
+        &body("buffer_load_format_d16_xyz v[10:11], v6, s[24:27], 0 offen"),
+        &input,
+        &mem,
+    );
+    let (wide, _) = run_wave_mem(
+        &body("buffer_load_format_xyzw v[10:13], v6, s[24:27], 0 offen"),
+        &input,
+        &mem,
+    );
+    for l in 0..32usize {
+        let (d0, d1) = (mem[2 * l], mem[2 * l + 1]);
+        assert_eq!(
+            xyzw.lanes[l][..3],
+            [d0, d1, 0x1234_5678],
+            "d16_xyzw lane {l}"
+        );
+        assert_eq!(
+            xyz.lanes[l][..3],
+            [d0, 0xbeef_0000 | (d1 & 0xffff), 0x1234_5678],
+            "d16_xyz lane {l}"
+        );
+        let f32_of = |h: u32| half::f16::from_bits(h as u16).to_f32().to_bits();
+        assert_eq!(wide.lanes[l][0], f32_of(d0 & 0xffff), "xyzw lane {l}");
+        assert_eq!(wide.lanes[l][1], f32_of(d0 >> 16), "xyzw lane {l}");
+        assert_eq!(wide.lanes[l][2], f32_of(d1 & 0xffff), "xyzw lane {l}");
+    }
+}

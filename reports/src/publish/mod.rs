@@ -189,7 +189,8 @@ pub fn publish(store: &Store, out: &Path, options: &PublishOptions) -> Result<Pu
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
-    let tmp = parent.join(format!(".{name}.tmp"));
+    // The process id keeps two runs publishing beside each other apart.
+    let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     let mut w = Writer {
         dir: &tmp,

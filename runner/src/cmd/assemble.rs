@@ -73,34 +73,14 @@ pub fn mode_from_args(a: &Args) -> anyhow::Result<Mode> {
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
-/// reader never sees half a file.
+/// reader never sees half a file (the dataset crate's [`rdnaprobe_dataset::AtomicFile`], the
+/// one such writer of the project).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .with_context(|| format!("{}: not a file path", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let mut f =
-            std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-        f.write_all(bytes)
-            .with_context(|| format!("writing {}", tmp.display()))?;
-        f.sync_all()
-            .with_context(|| format!("syncing {}", tmp.display()))?;
-        std::fs::rename(&tmp, path)
-            .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    let mut f = rdnaprobe_dataset::AtomicFile::create(path)?;
+    f.write_all(bytes)
+        .with_context(|| format!("writing {}", path.display()))?;
+    f.commit()?;
+    Ok(())
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {

@@ -39,9 +39,6 @@ pub struct Args {
     /// Output directory.
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Vulkan: also write each SPIR-V module the dispatch created as OUT/pipeline-N.spv.
-    #[arg(long)]
-    pub save_spirv: bool,
 }
 
 fn dims(s: &str) -> Result<[u32; 3], String> {
@@ -186,8 +183,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             let which = b.strip_prefix("vulkan:");
             let selector = crate::vulkan::DeviceSelector::parse(which)?;
             let mut exec = crate::vulkan::Executor::open(&selector)?;
-            let save = a.save_spirv.then_some(a.output.as_path());
-            dispatch::run_vulkan(&mut exec, &program, &d, save)?
+            dispatch::run_vulkan(&mut exec, &program, &d)?
         }
         b => anyhow::bail!("unknown backend `{b}` (cpu, vulkan[:driver], hip)"),
     };
@@ -238,12 +234,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let json = serde_json::to_vec_pretty(&manifest)?;
     super::assemble::write_atomically(&a.output.join("dispatch.json"), &json)?;
     for e in &outcome.errors {
-        note!("rdnaprobe: {e}");
+        note!("rdnaprobe: kernel {}: {e}", manifest.kernel);
     }
     for c in &outcome.compiled {
         note!(
             "pipeline: {} RDNA2 instructions, {} SPIR-V instructions ({:.1} per RDNA2 \
-             instruction), created in {:.0} ms",
+             instruction), created in {:.0} ms (a driver may compile at the first dispatch \
+             instead, as lavapipe does: that time is in the dispatch, not here)",
             c.rdna2_instructions,
             c.spirv_instructions,
             c.spirv_instructions as f64 / c.rdna2_instructions.max(1) as f64,

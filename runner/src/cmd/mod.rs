@@ -3,6 +3,7 @@
 
 pub mod args;
 pub mod assemble;
+pub mod compile;
 pub mod coverage;
 pub mod decode;
 pub mod devices;

@@ -6,11 +6,9 @@
 //! content); 2 on bad inputs.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
-use rdnaprobe_dataset::AtomicFile;
 use rdnaprobe_reports::texture::{markdown, texture_report, TextureOptions};
 
 #[derive(clap::Args)]
@@ -32,14 +30,6 @@ pub struct Args {
     pub ulp: super::args::Ulp,
 }
 
-fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let mut f = AtomicFile::create(path)?;
-    f.write_all(bytes)
-        .with_context(|| format!("writing {}", path.display()))?;
-    f.commit()?;
-    Ok(())
-}
-
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for path in [&args.output, &args.json].into_iter().flatten() {
         super::check_output_file(path)?;
@@ -53,11 +43,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.json {
         let mut json = serde_json::to_vec_pretty(&report)?;
         json.push(b'\n');
-        write_atomic(path, &json)?;
+        super::assemble::write_atomically(path, &json)?;
     }
     match &args.output {
         Some(path) => {
-            write_atomic(path, text.as_bytes())?;
+            super::assemble::write_atomically(path, text.as_bytes())?;
             note!(
                 "{}: {} rows in {} groups, {} run on both sides, {} exact",
                 path.display(),

@@ -16,7 +16,7 @@
 
 use anyhow::bail;
 use rdnaprobe_oracle::metadata::ArgMeta;
-use rdnaprobe_recompiler::wave::{WaveInput, MEM_BASE};
+use rdnaprobe_recompiler::wave::{MemMap, MemWindow, WaveInput, MEM_BASE};
 
 use super::{ArgValue, Dispatch, Program};
 
@@ -54,6 +54,57 @@ impl Layout {
     }
 }
 
+/// The windows of the region a dispatch's waves may touch: the dispatch packet and queue, the
+/// kernarg segment, each buffer argument (its bytes exactly: the guard zones around buffers
+/// are not mapped) and the scratch of the workgroup with what a caller placed after it (the
+/// probe kernels' arena). Each buffer is named as its argument is.
+pub fn memory_map(program: &Program, layout: &Layout) -> MemMap {
+    let kernarg = layout.read_only.first().map_or(0, |&(_, n)| {
+        // The segment and its padding to the next 256 bytes: a scalar load of a few dwords
+        // may read past the segment's last argument.
+        align(layout.kernarg + n, 256) - layout.kernarg
+    });
+    let mut windows = vec![
+        MemWindow::in_region(
+            u64::from(PACKET),
+            u64::from(KERNARG - PACKET),
+            "the dispatch packet and queue",
+        ),
+        MemWindow::in_region(
+            u64::from(layout.kernarg),
+            u64::from(kernarg),
+            "the kernarg segment",
+        ),
+    ];
+    let names = explicit_args(&program.meta.args).map(|m| m.name.clone());
+    for (i, (place, name)) in layout.buffers.iter().zip(names).enumerate() {
+        if let Some((at, n)) = *place {
+            windows.push(MemWindow::in_region(
+                u64::from(at),
+                u64::from(n),
+                name.unwrap_or_else(|| format!("arg{i}")),
+            ));
+        }
+    }
+    if layout.total > layout.scratch {
+        windows.push(MemWindow::in_region(
+            u64::from(layout.scratch),
+            u64::from(layout.total - layout.scratch),
+            "scratch",
+        ));
+    }
+    MemMap { windows }
+}
+
+/// The smallest guard zone around a buffer.
+const MIN_GUARD: u32 = 4096;
+
+/// The guard zone after a buffer of `n` bytes: as large as the buffer, at least
+/// [`MIN_GUARD`], so that an overrun of up to the buffer's own size lands in no other buffer.
+fn guard(n: u32) -> u32 {
+    align(n.max(MIN_GUARD), 256)
+}
+
 fn align(v: u32, to: u32) -> u32 {
     v.next_multiple_of(to)
 }
@@ -75,14 +126,16 @@ pub fn memory(program: &Program, d: &Dispatch) -> anyhow::Result<(Layout, Vec<u3
         );
     }
     let kernarg_bytes = meta.kernarg_segment_size.max(program.kd.kernarg_size);
-    let mut at = align(KERNARG + kernarg_bytes, 256);
+    // Each buffer has an unmapped guard zone before it and after it (`memory_map`), so that an
+    // access past its end faults on `cpu` instead of reaching the next buffer.
+    let mut at = align(KERNARG + kernarg_bytes, 256) + MIN_GUARD;
     let mut buffers = Vec::new();
     for v in &d.args {
         match v {
             ArgValue::Buffer(b) => {
                 let n = align(b.len() as u32, 4);
                 buffers.push(Some((at, n)));
-                at = align(at + n.max(4), 256);
+                at = align(at + n.max(4), 256) + guard(n);
             }
             ArgValue::Value(_) => buffers.push(None),
         }

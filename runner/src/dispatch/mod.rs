@@ -329,6 +329,7 @@ pub fn run_cpu_in(
     type Key = (Extra, Option<[u32; 3]>);
     let mut kernels: std::collections::HashMap<Key, rdnaprobe_recompiler::ir::Kernel> =
         Default::default();
+    let map = abi::memory_map(program, &layout);
     let mut errors = Vec::new();
     let mut waves = 0;
     for group in abi::workgroups(dispatch) {
@@ -360,7 +361,13 @@ pub fn run_cpu_in(
             );
         }
         let k = &kernels[&key];
-        let (outs, after) = rdnaprobe_recompiler::workgroup::run_workgroup(k, &inputs, &lds, &mem);
+        let (outs, after) = rdnaprobe_recompiler::workgroup::run_workgroup_mapped(
+            k,
+            &inputs,
+            &lds,
+            &mem,
+            Some(&map),
+        );
         mem = after;
         waves += outs.len();
         for (w, o) in outs.iter().enumerate() {
@@ -387,7 +394,6 @@ pub fn run_vulkan(
     exec: &mut crate::vulkan::Executor,
     program: &Program,
     dispatch: &Dispatch,
-    save_spirv: Option<&std::path::Path>,
 ) -> anyhow::Result<Outcome> {
     let (layout, mem) = abi::memory(program, dispatch)?;
     let per_group: u32 = dispatch.block.iter().product();
@@ -395,7 +401,6 @@ pub fn run_vulkan(
         exec,
         program,
         layout: &layout,
-        save_spirv,
         lds_dwords: program.lds_dwords(dispatch.dynamic_lds),
         mem,
         resumable: per_group > program.wave.lanes(),
@@ -443,11 +448,10 @@ struct VulkanRun<'a> {
     exec: &'a mut crate::vulkan::Executor,
     program: &'a Program,
     layout: &'a abi::Layout,
-    save_spirv: Option<&'a std::path::Path>,
     lds_dwords: u32,
     /// The memory region after the waves run so far.
     mem: Vec<u32>,
-    /// Workgroups hold several waves: every module is resumable.
+    /// Workgroups hold several waves: every module with a barrier is resumable.
     resumable: bool,
     pipelines: std::collections::HashMap<Extra, Pipeline>,
     compiled: Vec<Compiled>,
@@ -465,7 +469,11 @@ impl VulkanRun<'_> {
         let (k, body) = lower(self.program, extra, self.layout, &self.mem, &[])?;
         let (wave, mem_dwords) = (self.program.wave, self.mem.len() as u32);
         let opts = self.exec.spirv_options();
-        let (spv, resume) = if self.resumable {
+        // A body without a barrier runs each wave of a workgroup to its end in one submit: the
+        // plain module serves, in the workgroup's order (the resumable one cannot keep a body
+        // without blocks, whose memory accesses are all in its exit code).
+        let barrier = k.blocks.iter().any(|b| b.barrier);
+        let (spv, resume) = if self.resumable && barrier {
             let spv = spirv::emit_wave_resumable(&k, wave, self.lds_dwords, mem_dwords, &opts);
             (spv, spirv::resume_dwords(&k, wave))
         } else {
@@ -473,13 +481,6 @@ impl VulkanRun<'_> {
             (spv, 0)
         };
         let spv = spv.map_err(|e| anyhow::anyhow!("SPIR-V backend: {e}"))?;
-        if let Some(dir) = self.save_spirv {
-            // Before the driver sees it: a module that never compiles is kept too.
-            std::fs::create_dir_all(dir)?;
-            let bytes: Vec<u8> = spv.iter().flat_map(|w| w.to_le_bytes()).collect();
-            let path = dir.join(format!("pipeline-{}.spv", self.compiled.len()));
-            crate::cmd::assemble::write_atomically(&path, &bytes)?;
-        }
         let exec = &mut *self.exec;
         let (id, c) = Compiled::measure(&body, &spv, || exec.wave_pipeline(&spv))?;
         self.compiled.push(c);

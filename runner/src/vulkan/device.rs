@@ -116,7 +116,7 @@ fn cstr_field(chars: &[std::ffi::c_char]) -> String {
     }
 }
 
-fn has_extension(instance: &ash::Instance, pd: vk::PhysicalDevice, name: &CStr) -> bool {
+pub(crate) fn has_extension(instance: &ash::Instance, pd: vk::PhysicalDevice, name: &CStr) -> bool {
     // SAFETY: `pd` came from this instance.
     let exts = unsafe { instance.enumerate_device_extension_properties(pd) }.unwrap_or_default();
     exts.iter()
@@ -229,6 +229,55 @@ pub fn list_devices() -> anyhow::Result<Vec<DeviceInfo>> {
     // SAFETY: nothing created from the instance is alive.
     unsafe { instance.destroy_instance(None) };
     result
+}
+
+/// The features a device is created with (those of the emitted modules it has) and the SPIR-V
+/// options that follow from them and its float-controls properties.
+pub(crate) fn features_and_options(
+    probe: &Probe,
+) -> (
+    vk::PhysicalDeviceFeatures,
+    rdnaprobe_recompiler::spirv::SpirvOptions,
+) {
+    use rdnaprobe_recompiler::spirv::{FloatControls, SpirvOptions};
+    let f = &probe.features;
+    let float64 = f.shader_float64 == vk::TRUE;
+    let int64 = f.shader_int64 == vk::TRUE;
+    let min_lod = f.shader_resource_min_lod == vk::TRUE;
+    let storage_write = f.shader_storage_image_write_without_format == vk::TRUE;
+    let gather_ext = f.shader_image_gather_extended == vk::TRUE;
+    let gather_offsets = gather_ext
+        && probe.limits.min_texel_gather_offset <= -32
+        && probe.limits.max_texel_gather_offset >= 31;
+    let features = vk::PhysicalDeviceFeatures::default()
+        .shader_float64(float64)
+        .shader_int64(int64)
+        .shader_resource_min_lod(min_lod)
+        .shader_storage_image_write_without_format(storage_write)
+        .shader_image_gather_extended(gather_ext);
+    // RDNAPROBE_FLOAT_CONTROLS=0 emits no float-controls execution modes even where the device
+    // advertises them: the IR never needs them, so this isolates driver paths.
+    let fc = if std::env::var("RDNAPROBE_FLOAT_CONTROLS").is_ok_and(|v| v == "0") {
+        Default::default()
+    } else {
+        probe.float_controls.unwrap_or_default()
+    };
+    let options = SpirvOptions {
+        float64,
+        int64,
+        float_controls: FloatControls {
+            denorm_preserve_32: fc.denorm_preserve[0],
+            denorm_preserve_64: fc.denorm_preserve[1] && float64,
+            signed_zero_inf_nan_preserve_32: fc.signed_zero_inf_nan_preserve[0],
+            signed_zero_inf_nan_preserve_64: fc.signed_zero_inf_nan_preserve[1] && float64,
+            rounding_rte_32: fc.rounding_rte[0],
+            rounding_rte_64: fc.rounding_rte[1] && float64,
+        },
+        min_lod,
+        storage_write,
+        gather_offsets,
+    };
+    (features, options)
 }
 
 #[cfg(test)]

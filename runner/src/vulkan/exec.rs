@@ -15,7 +15,7 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use ash::vk;
 use rdnaprobe_isa::Wave;
-use rdnaprobe_recompiler::spirv::{FloatControls, SpirvOptions, INPUT_DWORDS, OUTPUT_DWORDS};
+use rdnaprobe_recompiler::spirv::{SpirvOptions, INPUT_DWORDS, OUTPUT_DWORDS};
 
 use super::device::{probe, DeviceInfo, DeviceSelector, Probe};
 use super::dispatch::{plan_batches, plan_dispatches};
@@ -141,22 +141,7 @@ impl Executor {
                 .with_context(|| format!("{} has no compute queue", probe.info.name))?
                 as u32;
 
-            let float64 = probe.features.shader_float64 == vk::TRUE;
-            let int64 = probe.features.shader_int64 == vk::TRUE;
-            let min_lod = probe.features.shader_resource_min_lod == vk::TRUE;
-            let storage_write =
-                probe.features.shader_storage_image_write_without_format == vk::TRUE;
-            let gather_ext = probe.features.shader_image_gather_extended == vk::TRUE;
-            let limits = instance.get_physical_device_properties(pd).limits;
-            let gather_offsets = gather_ext
-                && limits.min_texel_gather_offset <= -32
-                && limits.max_texel_gather_offset >= 31;
-            let features = vk::PhysicalDeviceFeatures::default()
-                .shader_float64(float64)
-                .shader_int64(int64)
-                .shader_resource_min_lod(min_lod)
-                .shader_storage_image_write_without_format(storage_write)
-                .shader_image_gather_extended(gather_ext);
+            let (features, options) = super::device::features_and_options(probe);
             let mut extensions: Vec<*const std::ffi::c_char> = vec![];
             if probe.needs_fc_ext {
                 extensions.push(ash::khr::shader_float_controls::NAME.as_ptr());
@@ -172,29 +157,6 @@ impl Executor {
             let device = instance
                 .create_device(pd, &device_info, None)
                 .with_context(|| format!("vkCreateDevice on {}", probe.info.name))?;
-            // RDNAPROBE_FLOAT_CONTROLS=0 emits no float-controls execution modes even where the
-            // device advertises them: the IR never needs them, so this isolates driver paths.
-            let fc = if std::env::var("RDNAPROBE_FLOAT_CONTROLS").is_ok_and(|v| v == "0") {
-                Default::default()
-            } else {
-                probe.float_controls.unwrap_or_default()
-            };
-            let options = SpirvOptions {
-                float64,
-                int64,
-                float_controls: FloatControls {
-                    denorm_preserve_32: fc.denorm_preserve[0],
-                    denorm_preserve_64: fc.denorm_preserve[1] && float64,
-                    signed_zero_inf_nan_preserve_32: fc.signed_zero_inf_nan_preserve[0],
-                    signed_zero_inf_nan_preserve_64: fc.signed_zero_inf_nan_preserve[1] && float64,
-                    rounding_rte_32: fc.rounding_rte[0],
-                    rounding_rte_64: fc.rounding_rte[1] && float64,
-                },
-                min_lod,
-                storage_write,
-                gather_offsets,
-            };
-
             let mut p = Partial {
                 device: device.clone(),
                 objects: vec![],
@@ -222,33 +184,9 @@ impl Executor {
                 .create_fence(&vk::FenceCreateInfo::default(), None)
                 .context("vkCreateFence")?;
             p.objects.push(Obj::Fence(fence));
-            let bindings = [0u32, 1].map(|b| {
-                vk::DescriptorSetLayoutBinding::default()
-                    .binding(b)
-                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER_DYNAMIC)
-                    .descriptor_count(1)
-                    .stage_flags(vk::ShaderStageFlags::COMPUTE)
-            });
-            let set_layout = device
-                .create_descriptor_set_layout(
-                    &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
-                    None,
-                )
-                .context("vkCreateDescriptorSetLayout")?;
+            let (set_layout, layout) = wave_layout(&device)?;
             p.objects.push(Obj::SetLayout(set_layout));
-            let push = [vk::PushConstantRange::default()
-                .stage_flags(vk::ShaderStageFlags::COMPUTE)
-                .offset(0)
-                .size(PUSH_BYTES)];
             let set_layouts = [set_layout];
-            let layout = device
-                .create_pipeline_layout(
-                    &vk::PipelineLayoutCreateInfo::default()
-                        .set_layouts(&set_layouts)
-                        .push_constant_ranges(&push),
-                    None,
-                )
-                .context("vkCreatePipelineLayout")?;
             p.objects.push(Obj::Layout(layout));
             let sizes = [vk::DescriptorPoolSize::default()
                 .ty(vk::DescriptorType::STORAGE_BUFFER_DYNAMIC)
@@ -343,6 +281,8 @@ impl Executor {
         if let Some(&id) = self.by_words.get(&key) {
             return Ok(id);
         }
+        // Before the driver sees it: a module that never compiles is kept too.
+        super::save_module(spirv)?;
         // SAFETY: the module and pipeline are created on our device and kept until drop.
         unsafe {
             let module = self
@@ -554,6 +494,46 @@ impl Drop for Partial {
                 }
             }
             self.device.destroy_device(None);
+        }
+    }
+}
+
+/// The layout of every module the recompiler emits: set 0 with the input and output storage
+/// buffers (bindings 0 and 1, dynamic offsets), and [`PUSH_BYTES`] of push constants.
+pub(crate) fn wave_layout(
+    device: &ash::Device,
+) -> anyhow::Result<(vk::DescriptorSetLayout, vk::PipelineLayout)> {
+    let bindings = [0u32, 1].map(|b| {
+        vk::DescriptorSetLayoutBinding::default()
+            .binding(b)
+            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER_DYNAMIC)
+            .descriptor_count(1)
+            .stage_flags(vk::ShaderStageFlags::COMPUTE)
+    });
+    // SAFETY: plain object creation on a live device; on failure the set layout is destroyed.
+    unsafe {
+        let set_layout = device
+            .create_descriptor_set_layout(
+                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
+                None,
+            )
+            .context("vkCreateDescriptorSetLayout")?;
+        let push = [vk::PushConstantRange::default()
+            .stage_flags(vk::ShaderStageFlags::COMPUTE)
+            .offset(0)
+            .size(PUSH_BYTES)];
+        let set_layouts = [set_layout];
+        match device.create_pipeline_layout(
+            &vk::PipelineLayoutCreateInfo::default()
+                .set_layouts(&set_layouts)
+                .push_constant_ranges(&push),
+            None,
+        ) {
+            Ok(layout) => Ok((set_layout, layout)),
+            Err(e) => {
+                device.destroy_descriptor_set_layout(set_layout, None);
+                Err(anyhow::anyhow!("vkCreatePipelineLayout: {e}"))
+            }
         }
     }
 }

@@ -1,0 +1,257 @@
+//! `rdnaprobe dispatch` as a user runs it: a kernel that writes past its buffer faults with the
+//! kernel, wave, lane, address and buffer named, and leaves the other buffers alone; the block
+//! defaults to the kernel's required size and must match it; a duplicated argument is refused.
+//! The kernels (tests/kernels/checks.cl) are compiled by clang-19 for gfx1030 at test time.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn compile(dir: &Path, wave: u32) -> Option<PathBuf> {
+    let ok = ["clang-19", "ld.lld-19"].iter().all(|t| {
+        Command::new(t)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "clang-19 and ld.lld-19 are missing"
+        );
+        eprintln!("dispatch_checks: clang-19 or ld.lld-19 missing, skipped");
+        return None;
+    }
+    let out = dir.join(format!("checks_w{wave}.co"));
+    let mut c = Command::new("clang-19");
+    c.args(["-x", "cl", "-cl-std=CL2.0", "-cl-kernel-arg-info", "-O2"])
+        .args(["-target", "amdgcn-amd-amdhsa", "-mcpu=gfx1030", "-nogpulib"])
+        .arg("--ld-path=/usr/bin/ld.lld-19")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/checks.cl"))
+        .arg("-o")
+        .arg(&out);
+    if wave == 64 {
+        c.arg("-mwavefrontsize64");
+    }
+    let o = c.output().expect("runs clang-19");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    Some(out)
+}
+
+fn run(co: &Path, args: &[&str], out: &Path) -> Output {
+    common::command(["dispatch"])
+        .arg(co)
+        .args(args)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .expect("runs rdnaprobe")
+}
+
+fn dwords(path: &Path) -> Vec<u32> {
+    std::fs::read(path)
+        .unwrap()
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+#[test]
+fn a_store_past_its_buffer_faults_and_leaves_the_next_buffer_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    for wave in [32, 64] {
+        let Some(co) = compile(dir.path(), wave) else {
+            return;
+        };
+        // 512 work-items write 2 KiB into a 256-byte `out`; `a` follows it in memory.
+        let od = dir.path().join(format!("over{wave}"));
+        let o = run(
+            &co,
+            &[
+                "--kernel",
+                "copy_plus_one",
+                "--grid",
+                "512",
+                "--block",
+                "64",
+                "--arg",
+                "out=zeros:256",
+                "--arg",
+                "a=iota:512",
+            ],
+            &od,
+        );
+        let err = common::text(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "wave{wave}: {err}");
+        assert!(err.contains("fault: lane"), "{err}");
+        assert!(err.contains("writes 4 bytes at 0x"), "{err}");
+        assert!(err.contains("past the end of `out` (256 bytes"), "{err}");
+        assert!(
+            err.contains("kernel copy_plus_one: workgroup [1, 0, 0] wave 0"),
+            "{err}"
+        );
+        let a = dwords(&od.join("a.bin"));
+        assert_eq!(a, (0..512).collect::<Vec<u32>>(), "wave{wave}: `a` changed");
+        let out = dwords(&od.join("out.bin"));
+        assert_eq!(
+            out,
+            (1..=64).collect::<Vec<u32>>(),
+            "wave{wave}: the in-range stores"
+        );
+        let manifest = std::fs::read_to_string(od.join("dispatch.json")).unwrap();
+        assert!(manifest.contains("past the end of `out`"), "{manifest}");
+
+        // The same kernel with a buffer that fits runs clean.
+        let od = dir.path().join(format!("fits{wave}"));
+        let o = run(
+            &co,
+            &[
+                "--kernel",
+                "copy_plus_one",
+                "--grid",
+                "512",
+                "--block",
+                "64",
+                "--arg",
+                "out=zeros:2048",
+                "--arg",
+                "a=iota:512",
+            ],
+            &od,
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", common::text(&o.stderr));
+        assert_eq!(dwords(&od.join("out.bin")), (1..=512).collect::<Vec<u32>>());
+    }
+}
+
+#[test]
+fn the_block_defaults_to_the_required_size_and_must_match_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(co) = compile(dir.path(), 32) else {
+        return;
+    };
+    let od = dir.path().join("fixed");
+    let o = run(
+        &co,
+        &[
+            "--kernel",
+            "fixed_block",
+            "--grid",
+            "256",
+            "--arg",
+            "out=zeros:1024",
+        ],
+        &od,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", common::text(&o.stderr));
+    let want: Vec<u32> = (0..256u32).map(|i| ((i / 128) << 16) | (i % 128)).collect();
+    assert_eq!(dwords(&od.join("out.bin")), want);
+
+    let o = run(
+        &co,
+        &[
+            "--kernel",
+            "fixed_block",
+            "--grid",
+            "256",
+            "--block",
+            "64",
+            "--arg",
+            "out=zeros:1024",
+        ],
+        &dir.path().join("wrong"),
+    );
+    let err = common::text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("was built for workgroups of 128,1,1"), "{err}");
+
+    let o = run(
+        &co,
+        &[
+            "--kernel",
+            "copy_plus_one",
+            "--grid",
+            "4096",
+            "--block",
+            "2048",
+            "--arg",
+            "out=zeros:16384",
+            "--arg",
+            "a=iota:4096",
+        ],
+        &dir.path().join("big"),
+    );
+    let err = common::text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("gfx10 allows 1024"), "{err}");
+
+    let o = run(
+        &co,
+        &[
+            "--kernel",
+            "copy_plus_one",
+            "--grid",
+            "64",
+            "--block",
+            "64",
+            "--arg",
+            "out=zeros:256",
+            "--arg",
+            "out=zeros:512",
+            "--arg",
+            "a=iota:64",
+        ],
+        &dir.path().join("dup"),
+    );
+    let err = common::text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("`out` is given twice"), "{err}");
+}
+
+/// A branch-free kernel in workgroups of several waves runs on lavapipe (each wave to its end,
+/// in the workgroup's order) and equals the CPU model.
+#[test]
+fn a_branch_free_kernel_in_multi_wave_workgroups_runs_on_lavapipe() {
+    let dir = tempfile::tempdir().unwrap();
+    for (wave, block) in [(32u32, "64"), (64, "128")] {
+        let Some(co) = compile(dir.path(), wave) else {
+            return;
+        };
+        let mut outs = Vec::new();
+        for backend in ["cpu", "vulkan:lavapipe"] {
+            let od = dir
+                .path()
+                .join(format!("{wave}{}", backend.replace(':', "_")));
+            let o = run(
+                &co,
+                &[
+                    "--kernel",
+                    "copy_plus_one",
+                    "--grid",
+                    "512",
+                    "--block",
+                    block,
+                    "--arg",
+                    "out=zeros:2048",
+                    "--arg",
+                    "a=random:7:2048",
+                    "--backend",
+                    backend,
+                ],
+                &od,
+            );
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "wave{wave} {backend}: {}",
+                common::text(&o.stderr)
+            );
+            outs.push(dwords(&od.join("out.bin")));
+        }
+        let a = dwords(&dir.path().join(format!("{wave}cpu")).join("a.bin"));
+        let want: Vec<u32> = a.iter().map(|v| v.wrapping_add(1)).collect();
+        assert_eq!(outs[0], want, "wave{wave} cpu");
+        assert_eq!(outs[1], want, "wave{wave} lavapipe");
+    }
+}
