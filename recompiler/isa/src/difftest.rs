@@ -171,6 +171,80 @@ pub fn llvm_disassemble(
         .collect())
 }
 
+/// Assemble `lines` (one instruction each, no `;`) with llvm-mc-19 for gfx1030 in one process.
+pub fn llvm_assemble(
+    lines: &[String],
+    wave64: bool,
+) -> std::io::Result<Vec<Result<Vec<u32>, String>>> {
+    let mut child = Command::new(LLVM_MC)
+        .args([
+            "-arch=amdgcn",
+            "-mcpu=gfx1030",
+            if wave64 {
+                "-mattr=+wavefrontsize64"
+            } else {
+                "-mattr=+wavefrontsize32"
+            },
+            "-show-encoding",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let mut input = String::new();
+    for l in lines {
+        if l.contains(';') || l.contains('\n') {
+            return Err(std::io::Error::other(format!("not one instruction: `{l}`")));
+        }
+        input.push_str(l);
+        input.push('\n');
+    }
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| std::io::Error::other("no stdin"))?;
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output()?;
+    writer
+        .join()
+        .map_err(|_| std::io::Error::other("writer thread failed"))??;
+    let mut errors: Vec<Option<String>> = vec![None; lines.len()];
+    for l in String::from_utf8_lossy(&out.stderr).lines() {
+        let Some(rest) = l.strip_prefix("<stdin>:") else {
+            continue;
+        };
+        let mut p = rest.splitn(3, ':');
+        let (Some(ln), Some(_col), Some(msg)) = (p.next(), p.next(), p.next()) else {
+            continue;
+        };
+        let Some(msg) = msg.trim().strip_prefix("error:") else {
+            continue;
+        };
+        if let Ok(n) = ln.parse::<usize>() {
+            if (1..=lines.len()).contains(&n) && errors[n - 1].is_none() {
+                errors[n - 1] = Some(msg.trim().to_string());
+            }
+        }
+    }
+    let mut encodings = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_once("; encoding: [").map(|(_, e)| e.to_string()))
+        .collect::<Vec<_>>()
+        .into_iter();
+    errors
+        .into_iter()
+        .map(|e| match e {
+            Some(m) => Ok(Err(m)),
+            None => {
+                let e = encodings
+                    .next()
+                    .ok_or_else(|| std::io::Error::other("llvm-mc-19 printed too few encodings"))?;
+                Ok(Ok(encoding_words(&e)))
+            }
+        })
+        .collect()
+}
+
 /// The little-endian words of an `; encoding: [0x.., ...]` byte list.
 fn encoding_words(list: &str) -> Vec<u32> {
     let bytes: Vec<u8> = list
@@ -599,4 +673,72 @@ pub fn run(
         }
     }
     Ok(t)
+}
+
+/// What llvm-mc-19 makes of the text this crate prints for one instruction's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RoundTrip {
+    /// llvm-mc-19 rejects the words, or reads another length: not compared.
+    NotCompared,
+    /// The text assembles to the words.
+    SameWords,
+    /// The text assembles to the words llvm-mc-19 writes for them itself (its re-encoding:
+    /// bits the instruction does not use, or a literal an inline constant holds).
+    LlvmWords,
+    /// The text is llvm-mc-19's own, and it does not assemble it to the words either, or
+    /// neither text assembles (an operand it marks invalid).
+    LlvmText,
+    /// The text assembles to other words: `back` (or llvm-mc's error).
+    Wrong {
+        text: String,
+        back: Result<Vec<u32>, String>,
+        llvm_text: String,
+        llvm_words: Vec<u32>,
+    },
+}
+
+/// The round trip through LLVM of each stream (one instruction each): decoded and printed by
+/// this crate, assembled by llvm-mc-19 (see [`RoundTrip`]).
+pub fn llvm_round_trip(streams: &[Vec<u32>], wave: Wave) -> std::io::Result<Vec<RoundTrip>> {
+    let wave64 = wave == Wave::W64;
+    let mut firsts = Vec::with_capacity(streams.len());
+    for chunk in streams.chunks(4000) {
+        firsts.extend(disassemble_split(chunk, wave64)?);
+    }
+    let mut cases = Vec::new();
+    for (i, (w, first)) in streams.iter().zip(&firsts).enumerate() {
+        let Some(first) = first.as_ref().filter(|f| f.length_differs.is_none()) else {
+            continue;
+        };
+        let Ok(Decoded::Inst(inst)) = decode_one(w, 0) else {
+            continue;
+        };
+        cases.push((i, inst.to_llvm_text(wave), first));
+    }
+    let ours: Vec<String> = cases.iter().map(|c| c.1.clone()).collect();
+    let theirs: Vec<String> = cases.iter().map(|c| c.2.text.clone()).collect();
+    let (mut back, mut theirs_back) = (Vec::new(), Vec::new());
+    for chunk in ours.chunks(4000) {
+        back.extend(llvm_assemble(chunk, wave64)?);
+    }
+    for chunk in theirs.chunks(4000) {
+        theirs_back.extend(llvm_assemble(chunk, wave64)?);
+    }
+    let mut out = vec![RoundTrip::NotCompared; streams.len()];
+    for (((i, text, first), back), theirs) in cases.into_iter().zip(back).zip(theirs_back) {
+        let w = &streams[i];
+        out[i] = match back {
+            Ok(b) if b == *w => RoundTrip::SameWords,
+            Ok(b) if b == first.encoding => RoundTrip::LlvmWords,
+            _ if normalize(&text) == normalize(&first.text) => RoundTrip::LlvmText,
+            Err(_) if theirs.is_err() => RoundTrip::LlvmText,
+            back => RoundTrip::Wrong {
+                text,
+                back,
+                llvm_text: first.text.clone(),
+                llvm_words: first.encoding.clone(),
+            },
+        };
+    }
+    Ok(out)
 }

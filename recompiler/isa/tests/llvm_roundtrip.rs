@@ -17,8 +17,8 @@ mod asm_llvm;
 
 use std::collections::BTreeMap;
 
-use rdnaprobe_isa::difftest::{disassemble_split, normalize, random_instruction_for, Rng};
-use rdnaprobe_isa::{decode_one, table, Decoded, Family, Source, Wave};
+use rdnaprobe_isa::difftest::{llvm_round_trip, random_instruction_for, Rng, RoundTrip};
+use rdnaprobe_isa::{table, Family, Source, Wave};
 
 /// Literal values where an inline constant of some width and a literal can print alike.
 const BOUNDARY: &[u32] = &[
@@ -114,55 +114,31 @@ struct Tally {
 
 fn run(name: &str, draws: &[(Family, Vec<u32>)]) -> (BTreeMap<&'static str, Tally>, Vec<String>) {
     let words: Vec<Vec<u32>> = draws.iter().map(|d| d.1.clone()).collect();
-    let mut llvm = Vec::new();
-    for chunk in words.chunks(4000) {
-        llvm.extend(disassemble_split(chunk, false).expect("llvm-mc-19 runs"));
-    }
-    let mut cases = Vec::new();
-    for ((fam, w), first) in draws.iter().zip(&llvm) {
-        let Some(first) = first.as_ref().filter(|f| f.length_differs.is_none()) else {
-            continue;
-        };
-        let Ok(Decoded::Inst(inst)) = decode_one(w, 0) else {
-            continue;
-        };
-        cases.push((*fam, w, inst.to_llvm_text(Wave::W32), first));
-    }
-    let texts: Vec<String> = cases.iter().map(|c| c.2.clone()).collect();
-    let mut back = Vec::new();
-    for chunk in texts.chunks(4000) {
-        back.extend(asm_llvm::assemble(chunk, false));
-    }
-    // llvm-mc-19's own texts, for the words whose printed text does not come back: where it
-    // does not assemble its own text either, the words are outside its syntax.
-    let theirs: Vec<String> = cases.iter().map(|c| c.3.text.clone()).collect();
-    let mut theirs_back = Vec::new();
-    for chunk in theirs.chunks(4000) {
-        theirs_back.extend(asm_llvm::assemble(chunk, false));
-    }
+    let trips = llvm_round_trip(&words, Wave::W32).expect("llvm-mc-19 runs");
     let mut tally: BTreeMap<&'static str, Tally> = BTreeMap::new();
     let mut wrong = Vec::new();
-    for (((fam, w, text, first), back), theirs) in cases.iter().zip(&back).zip(&theirs_back) {
+    for ((fam, w), trip) in draws.iter().zip(trips) {
         let t = tally.entry(fam.name()).or_default();
-        t.decoded += 1;
-        match back {
-            Ok(b) if b == *w => t.same_words += 1,
-            Ok(b) if *b == first.encoding => t.llvm_words += 1,
-            // The text is llvm-mc-19's own, which it does not assemble to these words either
-            // (an operand it marks invalid, a field it re-encodes): a limit of its syntax.
-            _ if normalize(text) == normalize(&first.text) => t.as_llvm += 1,
-            // Neither text assembles: an operand llvm-mc marks invalid (a constant in a
-            // register slot), printed the way the operand reads.
-            Err(_) if theirs.is_err() => t.as_llvm += 1,
-            _ => {
+        match trip {
+            RoundTrip::NotCompared => continue,
+            RoundTrip::SameWords => t.same_words += 1,
+            RoundTrip::LlvmWords => t.llvm_words += 1,
+            RoundTrip::LlvmText => t.as_llvm += 1,
+            RoundTrip::Wrong {
+                text,
+                back,
+                llvm_text,
+                llvm_words,
+            } => {
                 t.wrong += 1;
                 wrong.push(format!(
                     "{name} {fam}: {w:08x?} prints `{text}`; llvm-mc-19 assembles that to \
-                     {back:08x?}, and writes {:08x?} for the words (its text `{}`)",
-                    first.encoding, first.text
+                     {back:08x?}, and writes {llvm_words:08x?} for the words (its text \
+                     `{llvm_text}`)"
                 ));
             }
         }
+        t.decoded += 1;
     }
     (tally, wrong)
 }
