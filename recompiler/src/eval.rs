@@ -31,7 +31,7 @@
 //! driver may differ from it in the low bits, and the diff treats that as approximation. Their
 //! NaN bits still follow the rule above whenever both sides produce a NaN.
 
-use crate::build::Fmt;
+use crate::builder::Fmt;
 use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, IntBin, IntCmp, IntUn, LdsOp, Ty};
 
 /// The f32 default NaN: what an invalid operation without NaN operands returns.

@@ -13,7 +13,7 @@
 //! backend never relies on a driver's float-controls modes. The only operations whose bits a
 //! backend may legitimately approximate are the ones [`FloatUn::is_approximate`] names; the
 //! lowering uses none of them (nor `Div` or `Sqrt`, which Vulkan does not round exactly): the
-//! transcendental instructions are software sequences of exact operations (`build::transcend`).
+//! transcendental instructions are software sequences of exact operations (`builder::transcend`).
 //!
 //! The doc of each operation below says what bits it returns; [`crate::eval`] is the one
 //! executable definition of those bits (NaN bits included), which the CPU model runs and the
@@ -35,6 +35,7 @@ mod blocks;
 pub mod cfg;
 pub mod known_bits;
 pub mod structure;
+mod text;
 mod validate;
 pub use blocks::{Block, Terminator};
 
@@ -329,7 +330,7 @@ pub enum Expr {
     ///   a multiple of 8 faults the wave (the reference notes' "64-bit LDS atomics" entry; an
     ///   LDS under 8 bytes has no 8-byte access in range and none faults).
     /// - [`Space::Region`]: `addr` is a `U64`; the access is in range when its bytes all lie in
-    ///   the wave's region ([`crate::wave::MEM_BASE`] and the region's size), and for 8 bytes at a
+    ///   the wave's region ([`rdnaprobe_contract::MEM_BASE`] and the region's size), and for 8 bytes at a
     ///   multiple of 8 (the hardware faults the wave: out of range here). With `cmp` (only for a
     ///   `Write` or `FCmpSwap`) it is a compare-and-swap: `data` is written only where the old
     ///   value equals `cmp` ([`crate::eval::mem_swaps`]).

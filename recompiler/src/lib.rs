@@ -3,7 +3,7 @@
 //! backend (rspirv). No GPU and no I/O here.
 
 pub mod batch;
-pub mod build;
+pub mod builder;
 pub mod eval;
 pub mod interp;
 pub mod ir;

@@ -22,7 +22,10 @@
 use crate::eval::{mem_apply, mem_swaps};
 use crate::interp::{eval_expr, Uniform};
 use crate::ir::{Expr, Kernel, LdsOp, Space};
-pub use rdnaprobe_contract::{CONTRACT_SGPRS, SGPR_INPUTS};
+// The wave contract's constants are the contract crate's; the model re-exports them.
+pub use rdnaprobe_contract::{
+    watchdog_message, CONTRACT_SGPRS, MEM_BASE, SGPR_INPUTS, WATCHDOG_BLOCKS,
+};
 
 /// A wave's state before the body.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,18 +118,6 @@ fn access(
         mem[a..a + n].copy_from_slice(&new.to_le_bytes()[..n]);
     }
     old
-}
-
-/// The virtual address of a wave's memory region on the backends that have no real one
-/// (`cpu`, `vulkan`): s[16:17] and the base of the V# in s[20:23] hold it before the body.
-pub const MEM_BASE: u64 = 0x0000_1000_0000_0000;
-
-/// Blocks a wave may execute before the watchdog ends it (the SPIR-V module counts the same).
-pub const WATCHDOG_BLOCKS: u32 = 1 << 16;
-
-/// The watchdog's message.
-pub fn watchdog_message() -> String {
-    format!("watchdog: more than {WATCHDOG_BLOCKS} blocks executed")
 }
 
 /// The CPU model's 64-bit memory map: windows of virtual addresses, each backed by bytes of the

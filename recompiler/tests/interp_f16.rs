@@ -4,7 +4,7 @@
 //! `RDNAPROBE_INTERP_CSV` points.
 
 use rdnaprobe_isa::FloatMode;
-use rdnaprobe_recompiler::build::Builder;
+use rdnaprobe_recompiler::builder::Builder;
 use rdnaprobe_recompiler::interp;
 use rdnaprobe_recompiler::ir::Expr;
 use rdnaprobe_recompiler::lower::interp16::{interp_f16, InterpStep};

@@ -65,6 +65,8 @@ enum Command {
     /// Compile a body with RADV's compiler (ACO) for one or every gfx103x chip, on RADV's null
     /// device (no AMD GPU needed): ACO's listing with its words, statistics, compile time.
     Compile(cmd::compile::Args),
+    /// Print the IR the recompiler makes of a body (its text form).
+    Lower(cmd::lower::Args),
     /// Diff a candidate dataset against a reference dataset.
     Diff(cmd::diff::Args),
     /// Write a conformance report from datasets.
@@ -113,6 +115,7 @@ fn main() -> ExitCode {
         Command::Devices(a) => cmd::devices::run(a),
         Command::Assemble(a) => cmd::assemble::run(a),
         Command::Compile(a) => cmd::compile::run(a),
+        Command::Lower(a) => cmd::lower::run(a),
         Command::Diff(a) => cmd::diff::run(a),
         Command::Report(a) => cmd::report::run(a),
         Command::TextureReport(a) => cmd::texture::run(a),

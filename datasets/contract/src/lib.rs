@@ -25,4 +25,4 @@ pub use error::ContractError;
 pub use mode::{FloatMode, ModeCells, ModeField, Round};
 pub use status::Status;
 pub use target::{Target, UnknownTarget};
-pub use wave::{Wave, CONTRACT_SGPRS, SGPR_INPUTS};
+pub use wave::{watchdog_message, Wave, CONTRACT_SGPRS, MEM_BASE, SGPR_INPUTS, WATCHDOG_BLOCKS};

@@ -11,6 +11,19 @@ pub const SGPR_INPUTS: usize = 104;
 /// V# in s[20:23]; s18 and s19 are 0): `s_in` leaves them zero.
 pub const CONTRACT_SGPRS: std::ops::Range<usize> = 16..24;
 
+/// The virtual address of a wave's memory region on the backends that have no real one
+/// (`cpu`, `vulkan`): s[16:17] and the base of the V# in s[20:23] hold it before the body.
+pub const MEM_BASE: u64 = 0x0000_1000_0000_0000;
+
+/// Blocks a wave may execute before the watchdog ends it: the CPU model and the SPIR-V
+/// modules count the same.
+pub const WATCHDOG_BLOCKS: u32 = 1 << 16;
+
+/// The watchdog's message.
+pub fn watchdog_message() -> String {
+    format!("watchdog: more than {WATCHDOG_BLOCKS} blocks executed")
+}
+
 /// Wave size. Rows fill waves in order: row `i` of a kernel is lane `i % lanes`.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,

@@ -151,8 +151,8 @@ impl Kernel {
                     }
                 }
                 Expr::SgprIn(i) => {
-                    if usize::from(i) >= crate::wave::SGPR_INPUTS
-                        || crate::wave::CONTRACT_SGPRS.contains(&usize::from(i))
+                    if usize::from(i) >= rdnaprobe_contract::SGPR_INPUTS
+                        || rdnaprobe_contract::CONTRACT_SGPRS.contains(&usize::from(i))
                     {
                         return bad(format!(
                             "SGPR input s{i} (s0..s15 and s24..s103 exist; s16..s23 are the \

@@ -5,7 +5,7 @@
 use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::Lowerer;
-use crate::build::{Builder, Fmt};
+use crate::builder::{Builder, Fmt};
 use crate::ir::{Handle, IntCmp};
 
 /// The condition of an integer compare.

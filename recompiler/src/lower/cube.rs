@@ -6,7 +6,7 @@ use super::arithmetic::{arith, finish_f32, Arith};
 use super::error::RuleResult;
 use super::operands::Ctx;
 use super::Lowerer;
-use crate::build::{Builder, Fmt};
+use crate::builder::{Builder, Fmt};
 use crate::ir::{FloatCmp, Handle};
 
 /// rule: cube-map. The sources (abs/neg applied) are flushed with `denorm32` input flushing

@@ -40,7 +40,7 @@ use super::{
     integer, moves, movrel, pack, pk_int, sad, salu, salu_mode, salu_unary, transcendental,
     trig_preop, vintrp, Lowerer,
 };
-use crate::build::Fmt;
+use crate::builder::Fmt;
 use crate::ir::{FloatUn, IntBin, IntCmp, LdsOp};
 use rdnaprobe_isa::{Opcode, Target};
 

@@ -5,7 +5,7 @@ use super::arithmetic::{arith, finish_f32, Arith};
 use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::Lowerer;
-use crate::build::{Builder, Fmt, Tiny};
+use crate::builder::{Builder, Fmt, Tiny};
 use crate::ir::{FloatBin, FloatCmp, Handle, IntCmp, Ty};
 use rdnaprobe_isa::Round;
 

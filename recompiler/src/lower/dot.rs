@@ -7,7 +7,7 @@ use super::int16::int_mods;
 use super::operands::Ctx;
 use super::saturate;
 use super::Lowerer;
-use crate::build::Builder;
+use crate::builder::Builder;
 use crate::ir::{Handle, IntBin, IntCmp};
 use rdnaprobe_isa::Encoding;
 

@@ -9,7 +9,7 @@
 use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::Lowerer;
-use crate::build::{Builder, Fmt, Tiny};
+use crate::builder::{Builder, Fmt, Tiny};
 use crate::ir::{FloatBin, FloatCmp, Handle, IntCmp};
 use rdnaprobe_isa::{Encoding, Round};
 

@@ -39,7 +39,7 @@ fn dpp16_source(l: &mut Lowerer, ctrl: u16) -> Option<(Handle, Handle)> {
     let row = b.andc(lane, !15u32 as u64);
     let j = b.andc(lane, 15);
     let yes = b.cb(true);
-    let in_row = |b: &mut crate::build::Builder, k: Handle| {
+    let in_row = |b: &mut crate::builder::Builder, k: Handle| {
         let from = b.or(row, k);
         (from, yes)
     };

@@ -8,7 +8,7 @@ use super::minmax::minmax;
 use super::operands::Ctx;
 use super::unary::{Unary, UnaryOp};
 use super::Lowerer;
-use crate::build::{Builder, Fmt, Tiny};
+use crate::builder::{Builder, Fmt, Tiny};
 use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, IntCmp, Ty};
 
 /// v_add_f16, v_sub_f16, v_subrev_f16 (`Arith::Add`), v_mul_f16 (`Arith::Mul`), v_fma_f16,

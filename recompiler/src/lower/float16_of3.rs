@@ -6,7 +6,7 @@ use super::error::{RuleError, RuleResult};
 use super::minmax::{med3, minmax, Of3};
 use super::operands::Ctx;
 use super::Lowerer;
-use crate::build::Fmt;
+use crate::builder::Fmt;
 use rdnaprobe_isa::Encoding;
 
 /// v_min3_f16, v_max3_f16 and v_med3_f16: the f32 rules on f16 sources (op_sel picks each

@@ -11,7 +11,7 @@ use super::float64_recip::{recip64, Recip64};
 use super::minmax::minmax;
 use super::operands::Ctx;
 use super::Lowerer;
-use crate::build::Fmt;
+use crate::builder::Fmt;
 use crate::ir::{FloatBin, FloatUn, Handle, IntCmp};
 use rdnaprobe_isa::{Operand, Reg, RegKind, Round, Wave};
 
@@ -247,7 +247,7 @@ fn arith(l: &mut Lowerer, c: &Ctx, op: F64Arith) -> RuleResult<Handle> {
 /// An exact zero product plus a zero addend: -0 when both are negative, or toward -infinity
 /// when either is (IEEE 754's sign of an exact zero sum); `r` otherwise.
 fn zero_sum(
-    b: &mut crate::build::Builder,
+    b: &mut crate::builder::Builder,
     x: Handle,
     y: Handle,
     z: Handle,

@@ -5,7 +5,7 @@ use super::division::{scale_cases, ScaleLimits};
 use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::Lowerer;
-use crate::build::{Builder, Fmt};
+use crate::builder::{Builder, Fmt};
 use crate::ir::{Convert, FloatCmp, FloatUn, Handle, IntCmp, Ty};
 
 /// v_cvt_f64_i32 (`signed`) and v_cvt_f64_u32: exact; the f64 result modifiers apply.

@@ -10,7 +10,7 @@
 //! truncation from exact integer products of the 53-bit significand with 27-bit candidates, so
 //! no division, square root or f64 denormal is involved.
 
-use crate::build::Builder;
+use crate::builder::Builder;
 use crate::ir::{Convert, FloatBin, Handle, IntBin, IntCmp, IntUn, Ty};
 
 /// Which of the three reduced-precision forms.

@@ -576,7 +576,7 @@ pub(super) fn resinfo(l: &mut Lowerer, c: &Ctx) -> RuleResult {
     let big = b.icmpc(IntCmp::GtU, lvl, 31);
     let c31 = b.c32(31);
     let lvl = b.sel(big, c31, lvl);
-    let size = |b: &mut crate::build::Builder, n: u32| {
+    let size = |b: &mut crate::builder::Builder, n: u32| {
         let n = b.c32(n);
         let s = b.ib(IntBin::ShrU, n, lvl);
         let zero = b.eqc(s, 0);

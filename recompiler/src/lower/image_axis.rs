@@ -12,7 +12,7 @@ use super::image_format::{self, ImgFormat};
 use super::image_sample::Ssharp;
 use super::mem_format;
 use super::regs::Lowerer;
-use crate::build::{Fmt, Tiny};
+use crate::builder::{Fmt, Tiny};
 use crate::ir::{Convert, FloatBin, FloatUn, Handle, IntBin, IntCmp, Ty};
 use rdnaprobe_isa::Round;
 
@@ -136,13 +136,13 @@ pub(super) fn address_mode(l: &mut Lowerer, mode: u32, i: Handle, n: u32) -> (Ha
     let b = &mut l.b;
     let yes = b.cb(true);
     // i is within +-2^24 + 1: a bias of whole periods above 2^25 makes it non-negative
-    let wrap = |b: &mut crate::build::Builder, period: u32| {
+    let wrap = |b: &mut crate::builder::Builder, period: u32| {
         let bias = u64::from(period) * (u64::from(1u32 << 25).div_ceil(u64::from(period)));
         let shifted = b.addc(i, bias);
         let p = b.c32(period);
         b.ib(IntBin::RemU, shifted, p)
     };
-    let clamp = |b: &mut crate::build::Builder, v: Handle| {
+    let clamp = |b: &mut crate::builder::Builder, v: Handle| {
         let neg = b.icmpc(IntCmp::LtS, v, 0);
         let zero = b.c32(0);
         let v = b.sel(neg, zero, v);
@@ -150,7 +150,7 @@ pub(super) fn address_mode(l: &mut Lowerer, mode: u32, i: Handle, n: u32) -> (Ha
         let past = b.icmp(IntCmp::GtS, v, last);
         b.sel(past, last, v)
     };
-    let mirror_once = |b: &mut crate::build::Builder| {
+    let mirror_once = |b: &mut crate::builder::Builder| {
         let neg = b.icmpc(IntCmp::LtS, i, 0);
         let all = b.c32(u32::MAX);
         let m = b.sub(all, i);

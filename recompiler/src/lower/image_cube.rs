@@ -33,7 +33,7 @@ use super::image_axis::{address_mode, nan_as_zero_f64, raw_taps, texel_component
 use super::image_desc::Tsharp;
 use super::image_sample::{SampleAt, Tap};
 use super::regs::Lowerer;
-use crate::build::{Builder, Fmt};
+use crate::builder::{Builder, Fmt};
 use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, IntBin, IntCmp, Ty};
 
 /// DISABLE_CUBE_WRAP, S# word0 bit 28 (Mesa's sid.h).

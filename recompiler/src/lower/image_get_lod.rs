@@ -32,7 +32,7 @@ use super::image_sample::{plan, Ssharp};
 use super::mem_format::{self, D16Form};
 use super::operands::Ctx;
 use super::regs::Lowerer;
-use crate::build::{Fmt, Tiny};
+use crate::builder::{Fmt, Tiny};
 use crate::ir::{Convert, FloatBin, Handle, Ty};
 use rdnaprobe_isa::Round;
 

@@ -22,7 +22,7 @@ use super::image_format;
 use super::mem_format;
 use super::operands::Ctx;
 use super::regs::Lowerer;
-use crate::build::{Fmt, Tiny};
+use crate::builder::{Fmt, Tiny};
 use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, IntCmp, LdsOp, Ty};
 use rdnaprobe_isa::layout::Field;
 use rdnaprobe_isa::Round;

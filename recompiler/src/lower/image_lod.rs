@@ -11,7 +11,7 @@ use super::image_axis::{f32_op, nan_as_zero, nan_as_zero_f64};
 use super::image_desc::Tsharp;
 use super::image_sample::{Grad, Lod, Ssharp};
 use super::regs::Lowerer;
-use crate::build::Fmt;
+use crate::builder::Fmt;
 use crate::ir::{Convert, FloatBin, FloatCmp, Handle, Ty};
 
 /// The derivatives of a `_d`/`_cd` sample (f32 bits, `[axis][direction]`, an axis per X, Y or

@@ -191,7 +191,7 @@ fn swizzle(t: &Tsharp, read: u32) -> RuleResult<[i32; 4]> {
 
 /// Every texel row of the resource in the region (see [`Tsharp`]'s layout).
 fn copies(t: &Tsharp) -> Vec<TexelCopy> {
-    let start = t.base - crate::wave::MEM_BASE;
+    let start = t.base - rdnaprobe_contract::MEM_BASE;
     let mut v = vec![];
     for (level, lv) in t.levels.iter().enumerate() {
         let (slices, is_layer) = match t.ty {
@@ -663,7 +663,7 @@ fn store(l: &mut Lowerer, c: &Ctx) -> RuleResult {
 /// map face table RDNA2's v_cubesc/v_cubetc and Vulkan share), which a Vulkan cube view
 /// samples seamlessly.
 fn cube_coords(l: &mut Lowerer, c: &[Handle], cubes: u32, disable_wrap: bool) -> Vec<Handle> {
-    use crate::build::Fmt;
+    use crate::builder::Fmt;
     use crate::ir::{Convert, FloatBin, Ty};
     let face_coord = l.b.bits_of_f32(c[2]);
     let (face, cube) = super::image_cube::face_and_cube(l, face_coord, cubes);

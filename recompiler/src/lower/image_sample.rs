@@ -104,7 +104,7 @@ use super::image_trilinear::{blend, trilinear, trilinear_lod};
 use super::mem_format::{self, D16Form};
 use super::operands::Ctx;
 use super::regs::Lowerer;
-use crate::build::{Fmt, Tiny};
+use crate::builder::{Fmt, Tiny};
 use crate::ir::{Convert, Handle, IntBin, Ty};
 use rdnaprobe_isa::Round;
 

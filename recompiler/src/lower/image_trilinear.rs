@@ -35,7 +35,7 @@ use super::image_desc::Tsharp;
 use super::image_lod::{clamp_lod, lod_cap, lod_steps, Footprint};
 use super::image_sample::{compare_taps, selected, Lod, SampleAt, Tap};
 use super::regs::Lowerer;
-use crate::build::{Fmt, Tiny};
+use crate::builder::{Fmt, Tiny};
 use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, IntCmp, Ty};
 use rdnaprobe_isa::Round;
 

@@ -9,7 +9,7 @@ use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::saturate;
 use super::Lowerer;
-use crate::build::Builder;
+use crate::builder::Builder;
 use crate::ir::{Handle, IntBin, IntCmp};
 use rdnaprobe_isa::Encoding;
 

@@ -6,7 +6,7 @@ use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::saturate;
 use super::Lowerer;
-use crate::build::Fmt;
+use crate::builder::Fmt;
 use crate::ir::{Handle, IntBin, IntCmp, IntUn};
 
 /// s_nop, s_endpgm, v_nop: nothing to compute.

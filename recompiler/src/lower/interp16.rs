@@ -4,7 +4,7 @@
 //! (attribute halves, barycentrics) is not part of a compute lane, so only the arithmetic is
 //! exposed, with the operands given as f32 bits.
 
-use crate::build::{Builder, Fmt, Tiny};
+use crate::builder::{Builder, Fmt, Tiny};
 use crate::ir::{FloatBin, Handle, IntCmp};
 use rdnaprobe_isa::{FloatMode, Round};
 

@@ -31,7 +31,7 @@ use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::regs::Lowerer;
 use crate::ir::{Expr, Handle, LdsOp, Space};
-use crate::wave::MEM_BASE;
+use rdnaprobe_contract::MEM_BASE;
 use rdnaprobe_isa::layout::Field;
 use rdnaprobe_isa::operand::code;
 

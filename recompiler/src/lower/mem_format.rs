@@ -29,7 +29,7 @@ use super::error::{RuleError, RuleResult};
 use super::mem::{BufferAddr, NEEDS_WAVE};
 use super::operands::Ctx;
 use super::regs::Lowerer;
-use crate::build::{Fmt, Tiny};
+use crate::builder::{Fmt, Tiny};
 use crate::ir::{Convert, FloatBin, Handle, IntBin, IntCmp, LdsOp, Ty};
 use rdnaprobe_isa::layout::Field;
 use rdnaprobe_isa::Round;

@@ -4,7 +4,7 @@
 use super::error::RuleResult;
 use super::operands::Ctx;
 use super::Lowerer;
-use crate::build::{Builder, Fmt};
+use crate::builder::{Builder, Fmt};
 use crate::ir::{Handle, IntCmp, IntUn};
 
 /// Total-order key of float bits for min/max (-0 below +0); NaNs must be handled apart.

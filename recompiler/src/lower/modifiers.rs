@@ -5,7 +5,7 @@
 use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::Lowerer;
-use crate::build::{Fmt, Tiny};
+use crate::builder::{Fmt, Tiny};
 use crate::ir::{FloatBin, Handle, IntCmp};
 use rdnaprobe_isa::table::Flags;
 use rdnaprobe_isa::{Encoding, Instruction, Operand, RegKind, Round};

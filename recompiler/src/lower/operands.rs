@@ -4,7 +4,7 @@
 
 use super::error::{RuleError, RuleResult};
 use super::Lowerer;
-use crate::build::Fmt;
+use crate::builder::Fmt;
 use crate::ir::Handle;
 use rdnaprobe_isa::table::Flags;
 use rdnaprobe_isa::{Encoding, Instruction, Opcode, Operand, RegKind, Wave};

@@ -7,7 +7,7 @@ use super::arithmetic::finish_f32;
 use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::Lowerer;
-use crate::build::{Fmt, Tiny};
+use crate::builder::{Fmt, Tiny};
 use crate::ir::{Convert, FloatBin, FloatCmp, FloatUn, Handle, IntBin, Ty};
 use rdnaprobe_isa::Round;
 

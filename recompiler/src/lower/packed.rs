@@ -6,7 +6,7 @@ use super::error::{RuleError, RuleResult};
 use super::minmax::minmax;
 use super::operands::Ctx;
 use super::Lowerer;
-use crate::build::{Fmt, Tiny};
+use crate::builder::{Fmt, Tiny};
 use crate::ir::{FloatBin, Handle};
 use rdnaprobe_isa::Round;
 

@@ -3,7 +3,7 @@
 //! this lane's bit is what a write sets and a read tests.
 
 use super::error::{RuleError, RuleResult};
-use crate::build::Builder;
+use crate::builder::Builder;
 use crate::ir::known_bits::Bits;
 use crate::ir::{Expr, Handle, IntBin, IntCmp, Kernel};
 use rdnaprobe_isa::operand::code;

@@ -7,7 +7,7 @@ use super::error::{RuleError, RuleResult};
 use super::int16::int_mods;
 use super::operands::Ctx;
 use super::Lowerer;
-use crate::build::Builder;
+use crate::builder::Builder;
 use crate::ir::{Handle, IntBin, IntCmp};
 
 /// Field `i` (`width` bits) of the U32 `v`, as a U32.

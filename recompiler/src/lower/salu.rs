@@ -385,7 +385,7 @@ pub(super) fn sop2(l: &mut Lowerer, c: &Ctx, op: Sop2) -> RuleResult {
 /// A result and `SCC = result != 0`.
 pub(super) fn nonzero(
     l: &mut Lowerer,
-    f: impl FnOnce(&mut crate::build::Builder) -> Handle,
+    f: impl FnOnce(&mut crate::builder::Builder) -> Handle,
 ) -> (Handle, Option<Handle>) {
     let d = f(&mut l.b);
     let z = l.b.nec(d, 0);

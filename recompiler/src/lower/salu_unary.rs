@@ -7,7 +7,7 @@ use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::salu::nonzero;
 use super::Lowerer;
-use crate::build::Builder;
+use crate::builder::Builder;
 use crate::ir::{Handle, IntBin, IntCmp, IntUn, Ty};
 use rdnaprobe_isa::layout::Field;
 use rdnaprobe_isa::operand::code;

@@ -2,7 +2,7 @@
 //! 64 bits, saturates to the destination type's range instead of wrapping.
 
 use super::integer::IntOp;
-use crate::build::Builder;
+use crate::builder::Builder;
 use crate::ir::{Handle, IntBin, IntCmp};
 
 /// Sign-extends the low `bits` bits of the U32 `x` to a U64.

@@ -7,7 +7,7 @@ use super::error::RuleResult;
 use super::operands::Ctx;
 use super::unary::{Unary, UnaryOp};
 use super::Lowerer;
-use crate::build::{Builder, Fmt};
+use crate::builder::{Builder, Fmt};
 use crate::ir::{Convert, FloatBin, FloatCmp, Handle, Ty};
 
 /// sin or cos of `w` revolutions (an F64), the argument reduced exactly to [0, 1) before the
@@ -132,7 +132,7 @@ impl Lowerer {
 }
 
 /// v_OP_f32 for the unary ops with a shared rule; the transcendentals are software sequences
-/// in f64 (`build::transcend`), rounded once.
+/// in f64 (`builder::transcend`), rounded once.
 // rule: transcendental-approximation
 pub(super) fn unary_f32(l: &mut Lowerer, c: &Ctx, op: UnaryOp) -> RuleResult {
     // rule: transcendental-denormal-input: rcp, rsq, sqrt and log read a denormal as zero in
@@ -161,7 +161,7 @@ mod tests {
     /// ties, the 2^51 switch, huge values, zeros and infinities.
     #[test]
     fn two_additions_round_to_even_integers() {
-        use crate::build::Builder;
+        use crate::builder::Builder;
         use crate::ir::Expr;
         let mut b = Builder::new();
         let lo = b.push(Expr::Input(0));

@@ -4,7 +4,7 @@
 use super::error::{RuleError, RuleResult};
 use super::operands::Ctx;
 use super::Lowerer;
-use crate::build::{Builder, Fmt};
+use crate::builder::{Builder, Fmt};
 use crate::ir::{Convert, FloatBin, Handle, IntBin, IntCmp, Ty};
 
 /// The fraction of 2/pi, bits b1200..b17 of its 1201-bit table (b1200 has place value 2^-1),

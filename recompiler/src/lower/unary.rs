@@ -6,7 +6,7 @@
 //! result merge).
 
 use super::transcendental::revolutions_trig;
-use crate::build::{Builder, Fmt, Tiny};
+use crate::builder::{Builder, Fmt, Tiny};
 use crate::ir::{FloatBin, FloatUn, Handle, IntCmp};
 use rdnaprobe_isa::Round;
 

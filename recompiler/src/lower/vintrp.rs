@@ -17,7 +17,7 @@ use super::error::{RuleError, RuleResult};
 use super::interp16::{interp_f16, InterpStep};
 use super::operands::Ctx;
 use super::Lowerer;
-use crate::build::Fmt;
+use crate::builder::Fmt;
 use crate::ir::{Expr, Handle, IntBin, IntUn, LdsOp};
 use rdnaprobe_isa::layout::Field;
 use rdnaprobe_isa::operand::code;

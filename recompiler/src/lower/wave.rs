@@ -11,7 +11,7 @@
 
 use super::regs::Lowerer;
 use crate::ir::{Expr, Handle, IntBin, Ty, UniformOutputs};
-use crate::wave::SGPR_INPUTS;
+use rdnaprobe_contract::SGPR_INPUTS;
 use rdnaprobe_isa::{Decoded, FloatMode, Target, Wave};
 
 /// The values of a wave's SGPR inputs (`s_in`, s0..s103) that a kernel is lowered for

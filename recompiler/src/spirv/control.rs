@@ -6,7 +6,7 @@
 //! The block index is wave-uniform (every branch condition is), so the barriers of cross-lane
 //! expressions inside the cases stay in uniform control flow. Leaves (constants and inputs)
 //! are emitted once, before the loop; the exit code after it. The status word is 0 when the
-//! exit was reached and 1 when the watchdog stopped the wave (`crate::wave::WATCHDOG_BLOCKS`,
+//! exit was reached and 1 when the watchdog stopped the wave (`rdnaprobe_contract::WATCHDOG_BLOCKS`,
 //! the same count as the CPU model).
 
 use rspirv::dr::Operand;
@@ -16,7 +16,7 @@ use super::interface::Io;
 use super::{build_err, Emitter, SpirvError};
 use crate::ir::structure::structure;
 use crate::ir::{Expr, Handle, Terminator};
-use crate::wave::WATCHDOG_BLOCKS;
+use rdnaprobe_contract::WATCHDOG_BLOCKS;
 
 /// Keys of the dispatcher's own variables among [`Emitter::vars`](super::Emitter).
 pub(super) const BLOCK_VAR: u16 = u16::MAX;

@@ -17,7 +17,7 @@ use super::fence::{self, Guard};
 use super::wave::WaveIo;
 use super::{build_err, Emitter, SpirvError};
 use crate::ir::{Expr, Handle, Kernel, LdsOp, Space, Ty};
-use crate::wave::MEM_BASE;
+use rdnaprobe_contract::MEM_BASE;
 
 /// The region's place in the output buffer and the arrays of the serialised operations.
 #[derive(Clone, Copy)]
@@ -318,7 +318,7 @@ impl Emitter<'_> {
             .map(|b| stores(b.exprs.clone()))
             .max()
             .unwrap_or(0);
-        let bound = most * u64::from(crate::wave::WATCHDOG_BLOCKS) + tail;
+        let bound = most * u64::from(rdnaprobe_contract::WATCHDOG_BLOCKS) + tail;
         if most + tail > 0 && bound <= MAX_STORES {
             let t = self.t.u32_;
             let pp = self.b.type_pointer(None, StorageClass::Private, t);

@@ -29,7 +29,7 @@ use super::interface::Io;
 use super::{build_err, Emitter, SpirvError};
 use crate::ir::structure::{Stmt, EXIT_LABEL};
 use crate::ir::Expr;
-use crate::wave::WATCHDOG_BLOCKS;
+use rdnaprobe_contract::WATCHDOG_BLOCKS;
 
 /// An enclosing `OpLoopMerge` construct while its body is emitted.
 struct Construct {

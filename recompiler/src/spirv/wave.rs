@@ -47,7 +47,7 @@ use rdnaprobe_isa::Wave;
 use rspirv::binary::Assemble;
 
 /// Uniform input words per wave: EXEC low, EXEC high, s0..s103.
-pub const WAVE_IN_DWORDS: u32 = 2 + crate::wave::SGPR_INPUTS as u32;
+pub const WAVE_IN_DWORDS: u32 = 2 + rdnaprobe_contract::SGPR_INPUTS as u32;
 /// Uniform output words per wave: s0..s15, EXEC low/high, VCC low/high, SCC, status.
 pub const WAVE_OUT_DWORDS: u32 = 22;
 /// Index of the status word among the uniform outputs (0: the body ran to its end).

@@ -73,17 +73,7 @@ pub fn chips(gfx: &str) -> anyhow::Result<Vec<Target>> {
 
 /// The body's words, from `--asm` or `--encoding`.
 fn body(a: &Args) -> anyhow::Result<Vec<u32>> {
-    match (&a.asm, &a.encoding) {
-        (Some(text), _) => {
-            let text = text.replace(';', "\n");
-            rdnaprobe_isa::assemble_for(&text, a.wave.wave)
-                .map_err(|e| anyhow::anyhow!("--asm: {e}"))
-        }
-        (_, Some(words)) => {
-            super::args::parse_words(words).map_err(|e| anyhow::anyhow!("--encoding {e}"))
-        }
-        _ => unreachable!("clap requires one"),
-    }
+    super::lower::body_words(a.asm.as_deref(), a.encoding.as_deref(), a.wave.wave)
 }
 
 /// The module of `words` for a device with `opts`.
@@ -93,15 +83,16 @@ pub fn emit(
     wave_contract: bool,
     opts: &spirv::SpirvOptions,
 ) -> anyhow::Result<Vec<u32>> {
-    let mode = FloatMode::DEFAULT;
-    let gfx = Target::Gfx1030;
+    let k = super::lower::lower(
+        words,
+        FloatMode::DEFAULT,
+        wave,
+        Target::Gfx1030,
+        wave_contract,
+    )?;
     if wave_contract {
-        let k = rdnaprobe_recompiler::lower_wave_words(words, mode, wave, gfx)
-            .map_err(|e| anyhow::anyhow!("lowering: {e}"))?;
         spirv::emit_wave(&k, wave, 0, opts).map_err(|e| anyhow::anyhow!("SPIR-V backend: {e}"))
     } else {
-        let k = rdnaprobe_recompiler::lower_words(words, mode, wave, gfx)
-            .map_err(|e| anyhow::anyhow!("lowering: {e}"))?;
         spirv::emit(&k, wave, opts).map_err(|e| anyhow::anyhow!("SPIR-V backend: {e}"))
     }
 }

@@ -13,6 +13,7 @@ pub mod encode;
 pub mod exhaustive;
 pub mod export;
 pub mod fuzz;
+pub mod lower;
 pub mod merge;
 pub mod plan;
 pub mod publish;

@@ -31,7 +31,7 @@ use crate::backend::Backend;
 use crate::batch;
 use crate::progress::Rows;
 
-mod one_row;
+pub(crate) mod one_row;
 
 #[derive(clap::Args)]
 #[command(group = clap::ArgGroup::new("one_row").args(["asm", "encoding"]).multiple(false))]

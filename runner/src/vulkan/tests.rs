@@ -262,7 +262,7 @@ fn other_drivers_open_when_present() {
 /// into `-b2f(c)`, -0.0 for false). Each output is compared with the CPU model.
 #[test]
 fn driver_folds_leave_the_bits_alone() {
-    use rdnaprobe_recompiler::build::Builder;
+    use rdnaprobe_recompiler::builder::Builder;
     let Some(mut ex) = lavapipe() else { return };
     let mut b = Builder::new();
     let x = b.push(Expr::Input(0));
