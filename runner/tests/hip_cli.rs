@@ -68,3 +68,25 @@ fn hip_backend_on_a_wave_dataset_without_a_gpu_exits_2_with_one_line() {
     );
     assert!(o.stdout.is_empty(), "no rows without a device");
 }
+
+/// The binary links neither HIP nor comgr: both are opened at run time, so it starts and its
+/// `cpu` and `vulkan` backends run on a machine without ROCm (docs/oracle.md).
+#[test]
+fn the_binary_does_not_link_rocm() {
+    let out = match std::process::Command::new("llvm-readelf-19")
+        .args(["--needed-libs", common::BIN])
+        .output()
+    {
+        Ok(o) if o.status.success() => o,
+        _ => {
+            assert!(std::env::var_os("CI").is_none(), "llvm-readelf-19 is missing under CI");
+            eprintln!("llvm-readelf-19 missing, skipped");
+            return;
+        }
+    };
+    let needed = common::text(&out.stdout);
+    assert!(needed.contains("libc.so"), "{needed}");
+    for lib in ["amdhip64", "amd_comgr", "hsa-runtime", "vulkan"] {
+        assert!(!needed.contains(lib), "the binary links {lib}:\n{needed}");
+    }
+}
