@@ -94,6 +94,9 @@ pub enum OracleError {
     #[error("bad code object at byte {offset}: {message}")]
     BadElf { offset: usize, message: String },
 
+    #[error("{0}")]
+    CodeObject(String),
+
     #[error("worker protocol: {0}")]
     Protocol(String),
 

@@ -13,6 +13,7 @@
 //! This crate knows nothing about the instruction set or the recompiler: bodies are `&[u32]`.
 
 pub mod assemble;
+pub mod bundle;
 pub mod comgr;
 pub mod elf;
 pub mod error;

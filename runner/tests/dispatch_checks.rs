@@ -255,3 +255,88 @@ fn a_branch_free_kernel_in_multi_wave_workgroups_runs_on_lavapipe() {
         assert_eq!(outs[1], want, "wave{wave} lavapipe");
     }
 }
+
+/// HIP code objects as hipcc makes them: a fat binary (`-c`: a host object whose `.hip_fatbin`
+/// holds an offload bundle) and a device-only bundle, each for gfx1030 and gfx1100; dispatch
+/// runs their gfx1030 entry. A bundle of two gfx103x entries needs `--gfx`.
+#[test]
+fn hip_fat_binaries_and_offload_bundles_run_their_gfx103x_entry() {
+    let bundler = Command::new("clang-offload-bundler-19")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !bundler {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "clang-offload-bundler-19 is missing under CI (scripts/setup installs clang-tools-19)"
+        );
+        eprintln!("dispatch_checks: clang-offload-bundler-19 missing, skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/add_one.hip");
+    let hip = |archs: &[&str], extra: &[&str], out: &str| {
+        let path = dir.path().join(out);
+        let mut c = Command::new("clang-19");
+        c.args(["-x", "hip", "-nogpulib", "-nogpuinc", "-O2", "-c"]);
+        for a in archs {
+            c.arg(format!("--offload-arch={a}"));
+        }
+        let o = c
+            .args(extra)
+            .arg(&src)
+            .arg("-o")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        path
+    };
+    let fat = hip(&["gfx1030", "gfx1100"], &[], "fat.o");
+    let device = hip(
+        &["gfx1100", "gfx1030"],
+        &["--cuda-device-only"],
+        "device.bundle",
+    );
+    let two = hip(
+        &["gfx1030", "gfx1035"],
+        &["--cuda-device-only"],
+        "two.bundle",
+    );
+    let args = |gfx: Option<&'static str>| {
+        let mut v = vec![
+            "--kernel",
+            "add_one",
+            "--grid",
+            "256",
+            "--block",
+            "64",
+            "--arg",
+            "arg0=zeros:1024",
+            "--arg",
+            "arg1=iota:256",
+        ];
+        if let Some(g) = gfx {
+            v.extend(["--gfx", g]);
+        }
+        v
+    };
+    let want: Vec<u32> = (1..=256).collect();
+    for (co, gfx) in [(&fat, None), (&device, None), (&two, Some("gfx1035"))] {
+        let od = dir
+            .path()
+            .join(format!("out-{}", co.file_name().unwrap().to_string_lossy()));
+        let o = run(co, &args(gfx), &od);
+        let err = common::text(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{}: {err}", co.display());
+        assert!(
+            err.contains("offload bundle entry hipv4-amdgcn-amd-amdhsa--gfx103"),
+            "{err}"
+        );
+        assert_eq!(dwords(&od.join("arg0.bin")), want, "{}", co.display());
+    }
+    let o = run(&two, &args(None), &dir.path().join("two-none"));
+    let err = common::text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("several gfx103x entries"), "{err}");
+}

@@ -79,7 +79,10 @@ fn the_binary_does_not_link_rocm() {
     {
         Ok(o) if o.status.success() => o,
         _ => {
-            assert!(std::env::var_os("CI").is_none(), "llvm-readelf-19 is missing under CI");
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "llvm-readelf-19 is missing under CI"
+            );
             eprintln!("llvm-readelf-19 missing, skipped");
             return;
         }

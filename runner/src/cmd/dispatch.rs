@@ -33,6 +33,9 @@ pub struct Args {
     /// Dynamic LDS bytes.
     #[arg(long, default_value_t = 0)]
     pub dynamic_lds: u32,
+    /// With an offload bundle of several gfx103x entries: the one to run (gfx1030 ...).
+    #[arg(long)]
+    pub gfx: Option<String>,
     /// cpu, vulkan[:lavapipe|nvidia|radv|N] or hip.
     #[arg(long, default_value = "cpu")]
     pub backend: String,
@@ -163,8 +166,17 @@ struct Manifest {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let image = std::fs::read(&a.code_object)
+    let file = std::fs::read(&a.code_object)
         .with_context(|| format!("reading {}", a.code_object.display()))?;
+    // A HIP offload bundle or fat binary: its gfx103x code object.
+    let (image, entry) = rdnaprobe_oracle::bundle::code_object(&file, a.gfx.as_deref())
+        .with_context(|| a.code_object.display().to_string())?;
+    if let Some(id) = &entry {
+        note!(
+            "dispatch: {}: offload bundle entry {id}",
+            a.code_object.display()
+        );
+    }
     let program = Program::load(&image, a.kernel.as_deref())
         .with_context(|| a.code_object.display().to_string())?;
     let explicit: Vec<_> = dispatch::abi::explicit_args(&program.meta.args).collect();
