@@ -9,18 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn compile(dir: &Path, wave: u32) -> Option<PathBuf> {
-    let ok = ["clang-19", "ld.lld-19"].iter().all(|t| {
-        Command::new(t)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    });
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "clang-19 and ld.lld-19 are missing"
-        );
-        eprintln!("dispatch_checks: clang-19 or ld.lld-19 missing, skipped");
+    if !common::tools_or_skip(&["clang-19", "ld.lld-19"], "dispatch_checks") {
         return None;
     }
     let out = dir.join(format!("checks_w{wave}.co"));
@@ -102,6 +91,37 @@ fn a_store_past_its_buffer_faults_and_leaves_the_next_buffer_alone() {
         let manifest = std::fs::read_to_string(od.join("dispatch.json")).unwrap();
         assert!(manifest.contains("past the end of `out`"), "{manifest}");
 
+        // On lavapipe the stores land in the guard zone after `out`, are found there after
+        // the wave, and `a` is untouched too.
+        let od = dir.path().join(format!("over{wave}-lvp"));
+        let o = run(
+            &co,
+            &[
+                "--kernel",
+                "copy_plus_one",
+                "--grid",
+                "512",
+                "--block",
+                "64",
+                "--arg",
+                "out=zeros:256",
+                "--arg",
+                "a=iota:512",
+                "--backend",
+                "vulkan:lavapipe",
+            ],
+            &od,
+        );
+        let err = common::text(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "wave{wave} lavapipe: {err}");
+        assert!(
+            err.contains("a store changed the guard zone at 0x"),
+            "{err}"
+        );
+        assert!(err.contains("past the end of `out` (256 bytes"), "{err}");
+        assert_eq!(dwords(&od.join("a.bin")), (0..512).collect::<Vec<u32>>());
+        assert_eq!(dwords(&od.join("out.bin")), (1..=64).collect::<Vec<u32>>());
+
         // The same kernel with a buffer that fits runs clean.
         let od = dir.path().join(format!("fits{wave}"));
         let o = run(
@@ -125,6 +145,19 @@ fn a_store_past_its_buffer_faults_and_leaves_the_next_buffer_alone() {
     }
 }
 
+/// `run` with the arguments as one string, split at spaces.
+fn run_words(co: &Path, args: &str, out: &Path) -> Output {
+    run(co, &args.split_whitespace().collect::<Vec<_>>(), out)
+}
+
+/// `args` is exit 2 with a message containing `want`.
+fn refused(co: &Path, args: &str, out: &Path, want: &str) {
+    let o = run_words(co, args, out);
+    let err = common::text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args}: {err}");
+    assert!(err.contains(want), "{args}: {err}");
+}
+
 #[test]
 fn the_block_defaults_to_the_required_size_and_must_match_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -132,81 +165,34 @@ fn the_block_defaults_to_the_required_size_and_must_match_it() {
         return;
     };
     let od = dir.path().join("fixed");
-    let o = run(
+    let o = run_words(
         &co,
-        &[
-            "--kernel",
-            "fixed_block",
-            "--grid",
-            "256",
-            "--arg",
-            "out=zeros:1024",
-        ],
+        "--kernel fixed_block --grid 256 --arg out=zeros:1024",
         &od,
     );
     assert_eq!(o.status.code(), Some(0), "{}", common::text(&o.stderr));
     let want: Vec<u32> = (0..256u32).map(|i| ((i / 128) << 16) | (i % 128)).collect();
     assert_eq!(dwords(&od.join("out.bin")), want);
-
-    let o = run(
+    let out = dir.path().join("refused");
+    refused(
         &co,
-        &[
-            "--kernel",
-            "fixed_block",
-            "--grid",
-            "256",
-            "--block",
-            "64",
-            "--arg",
-            "out=zeros:1024",
-        ],
-        &dir.path().join("wrong"),
+        "--kernel fixed_block --grid 256 --block 64 --arg out=zeros:1024",
+        &out,
+        "was built for workgroups of 128,1,1",
     );
-    let err = common::text(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("was built for workgroups of 128,1,1"), "{err}");
-
-    let o = run(
+    refused(
         &co,
-        &[
-            "--kernel",
-            "copy_plus_one",
-            "--grid",
-            "4096",
-            "--block",
-            "2048",
-            "--arg",
-            "out=zeros:16384",
-            "--arg",
-            "a=iota:4096",
-        ],
-        &dir.path().join("big"),
+        "--kernel copy_plus_one --grid 4096 --block 2048 --arg out=zeros:16384 --arg a=iota:4096",
+        &out,
+        "gfx10 allows 1024",
     );
-    let err = common::text(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("gfx10 allows 1024"), "{err}");
-
-    let o = run(
+    refused(
         &co,
-        &[
-            "--kernel",
-            "copy_plus_one",
-            "--grid",
-            "64",
-            "--block",
-            "64",
-            "--arg",
-            "out=zeros:256",
-            "--arg",
-            "out=zeros:512",
-            "--arg",
-            "a=iota:64",
-        ],
-        &dir.path().join("dup"),
+        "--kernel copy_plus_one --grid 64 --block 64 --arg out=zeros:256 --arg out=zeros:512 \
+         --arg a=iota:64",
+        &out,
+        "`out` is given twice",
     );
-    let err = common::text(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("`out` is given twice"), "{err}");
 }
 
 /// A branch-free kernel in workgroups of several waves runs on lavapipe (each wave to its end,
@@ -261,16 +247,7 @@ fn a_branch_free_kernel_in_multi_wave_workgroups_runs_on_lavapipe() {
 /// runs their gfx1030 entry. A bundle of two gfx103x entries needs `--gfx`.
 #[test]
 fn hip_fat_binaries_and_offload_bundles_run_their_gfx103x_entry() {
-    let bundler = Command::new("clang-offload-bundler-19")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !bundler {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "clang-offload-bundler-19 is missing under CI (scripts/setup installs clang-tools-19)"
-        );
-        eprintln!("dispatch_checks: clang-offload-bundler-19 missing, skipped");
+    if !common::tools_or_skip(&["clang-19", "clang-offload-bundler-19"], "dispatch_checks") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -85,30 +85,16 @@ pub fn llvm_disassemble(
         input.push_str(&line.join(" "));
         input.push('\n');
     }
-    let mut cmd = Command::new(LLVM_MC);
-    cmd.args([
-        "-arch=amdgcn",
-        &format!("-mcpu={mcpu}"),
-        "--disassemble",
-        "-show-encoding",
-    ]);
+    let mut args = vec![
+        "-arch=amdgcn".to_string(),
+        format!("-mcpu={mcpu}"),
+        "--disassemble".to_string(),
+        "-show-encoding".to_string(),
+    ];
     if wave64 {
-        cmd.arg("-mattr=+wavefrontsize64");
+        args.push("-mattr=+wavefrontsize64".to_string());
     }
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()?;
-    let mut stdin = child
-        .stdin
-        .take()
-        .ok_or_else(|| std::io::Error::other("no stdin"))?;
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output()?;
-    writer
-        .join()
-        .map_err(|_| std::io::Error::other("writer thread failed"))??;
+    let out = run_llvm_mc(&args, input)?;
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let mut rejected = std::collections::HashSet::new();
@@ -176,21 +162,6 @@ pub fn llvm_assemble(
     lines: &[String],
     wave64: bool,
 ) -> std::io::Result<Vec<Result<Vec<u32>, String>>> {
-    let mut child = Command::new(LLVM_MC)
-        .args([
-            "-arch=amdgcn",
-            "-mcpu=gfx1030",
-            if wave64 {
-                "-mattr=+wavefrontsize64"
-            } else {
-                "-mattr=+wavefrontsize32"
-            },
-            "-show-encoding",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()?;
     let mut input = String::new();
     for l in lines {
         if l.contains(';') || l.contains('\n') {
@@ -199,15 +170,13 @@ pub fn llvm_assemble(
         input.push_str(l);
         input.push('\n');
     }
-    let mut stdin = child
-        .stdin
-        .take()
-        .ok_or_else(|| std::io::Error::other("no stdin"))?;
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output()?;
-    writer
-        .join()
-        .map_err(|_| std::io::Error::other("writer thread failed"))??;
+    let wave = if wave64 {
+        "-mattr=+wavefrontsize64"
+    } else {
+        "-mattr=+wavefrontsize32"
+    };
+    let args = ["-arch=amdgcn", "-mcpu=gfx1030", wave, "-show-encoding"].map(String::from);
+    let out = run_llvm_mc(&args, input)?;
     let mut errors: Vec<Option<String>> = vec![None; lines.len()];
     for l in String::from_utf8_lossy(&out.stderr).lines() {
         let Some(rest) = l.strip_prefix("<stdin>:") else {
@@ -243,6 +212,27 @@ pub fn llvm_assemble(
             }
         })
         .collect()
+}
+
+/// Runs llvm-mc-19 with `args` on `input` (written from a thread, so that a large input and
+/// output cannot block each other) and gives what it printed.
+fn run_llvm_mc(args: &[String], input: String) -> std::io::Result<std::process::Output> {
+    let mut child = Command::new(LLVM_MC)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| std::io::Error::other("no stdin"))?;
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output()?;
+    writer
+        .join()
+        .map_err(|_| std::io::Error::other("writer thread failed"))??;
+    Ok(out)
 }
 
 /// The little-endian words of an `; encoding: [0x.., ...]` byte list.

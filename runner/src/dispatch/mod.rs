@@ -395,9 +395,16 @@ pub fn run_vulkan(
     program: &Program,
     dispatch: &Dispatch,
 ) -> anyhow::Result<Outcome> {
-    let (layout, mem) = abi::memory(program, dispatch)?;
+    let (layout, mut mem) = abi::memory(program, dispatch)?;
+    let map = abi::memory_map(program, &layout);
+    let guards = guard_words(&map, mem.len());
+    for g in &guards {
+        mem[g.clone()].fill(GUARD_CANARY);
+    }
     let per_group: u32 = dispatch.block.iter().product();
     let mut run = VulkanRun {
+        map,
+        guards,
         exec,
         program,
         layout: &layout,
@@ -435,6 +442,41 @@ pub fn run_vulkan(
     })
 }
 
+/// What the guard zones of a Vulkan dispatch hold: a store into one is found by the change
+/// (a store of this very word is not), and a read past a buffer reads this, not a neighbour's
+/// bytes. The CPU model faults on both (`wave::MemMap`).
+pub const GUARD_CANARY: u32 = 0xdead_beef;
+
+/// The region's dwords (of `words`) that no window of `map` covers.
+fn guard_words(
+    map: &rdnaprobe_recompiler::wave::MemMap,
+    words: usize,
+) -> Vec<std::ops::Range<usize>> {
+    let base = rdnaprobe_recompiler::wave::MEM_BASE;
+    let mut covered = vec![false; words];
+    for w in &map.windows {
+        let start = (w.at / 4) as usize;
+        let end = (w.at + w.bytes).div_ceil(4) as usize;
+        if w.addr == base + w.at {
+            covered[start.min(words)..end.min(words)].fill(true);
+        }
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words {
+        if covered[i] {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < words && !covered[i] {
+            i += 1;
+        }
+        out.push(start..i);
+    }
+    out
+}
+
 /// A pipeline of [`run_vulkan`]: its id and the resume words of its module (0 unless
 /// resumable).
 #[derive(Clone, Copy)]
@@ -453,6 +495,10 @@ struct VulkanRun<'a> {
     mem: Vec<u32>,
     /// Workgroups hold several waves: every module with a barrier is resumable.
     resumable: bool,
+    /// The memory map, and the region's words outside it (the guard zones) that hold
+    /// [`GUARD_CANARY`]: a store there is found after the wave that made it.
+    map: rdnaprobe_recompiler::wave::MemMap,
+    guards: Vec<std::ops::Range<usize>>,
     pipelines: std::collections::HashMap<Extra, Pipeline>,
     compiled: Vec<Compiled>,
     errors: Vec<String>,
@@ -460,6 +506,29 @@ struct VulkanRun<'a> {
 }
 
 impl VulkanRun<'_> {
+    /// After a wave: a guard word that changed is a store outside the buffers, reported as the
+    /// CPU model reports a fault (the first word, and the nearest buffer); the canary is put
+    /// back for the next wave.
+    fn check_guards(&mut self, what: &str) {
+        let mut first = None;
+        for g in &self.guards {
+            for i in g.clone() {
+                if self.mem[i] != GUARD_CANARY {
+                    first.get_or_insert(i);
+                    self.mem[i] = GUARD_CANARY;
+                }
+            }
+        }
+        if let Some(i) = first {
+            let addr = rdnaprobe_recompiler::wave::MEM_BASE + 4 * i as u64;
+            self.errors.push(format!(
+                "{what}: fault: a store changed the guard zone at {addr:#x}, outside every \
+                 buffer: {}",
+                self.map.nearest(addr)
+            ));
+        }
+    }
+
     /// The pipeline of the body for the registers `extra`, created on first use.
     fn pipeline(&mut self, extra: &Extra) -> anyhow::Result<Pipeline> {
         use rdnaprobe_recompiler::spirv;
@@ -522,6 +591,7 @@ impl VulkanRun<'_> {
             Ok((_, _, rest)) => {
                 let after_lds = &rest[self.lds_dwords as usize..];
                 self.mem = module_region(after_lds, self.mem.len()).0.to_vec();
+                self.check_guards(&format!("workgroup {group:?} wave 0"));
             }
             Err(e) => self.errors.push(format!("workgroup {group:?}: {e}")),
         }
@@ -556,6 +626,7 @@ impl VulkanRun<'_> {
                 if status != rdnaprobe_recompiler::spirv::LOOP_CUT_STATUS {
                     lds.copy_from_slice(l);
                     self.mem.copy_from_slice(m);
+                    self.check_guards(&format!("workgroup {group:?} wave {w}"));
                 }
                 if status == SUSPENDED_STATUS {
                     states[w] = Some(resume.to_vec());

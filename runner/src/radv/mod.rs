@@ -197,36 +197,29 @@ impl Chip {
     /// Compiles `spirv` (a module the recompiler emitted for this device's options, entry point
     /// `main`, the wave modules' layout) and reads back ACO's listing and statistics.
     pub fn compile(&self, spirv: &[u32]) -> anyhow::Result<Compiled> {
-        // SAFETY: the module and pipeline are created from `self.device` and destroyed before
-        // returning; the representation buffers outlive the calls that fill them.
-        unsafe {
-            let module = self
-                .device
-                .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(spirv), None)
-                .context("vkCreateShaderModule")?;
-            let stage = vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::COMPUTE)
-                .module(module)
-                .name(c"main");
-            let info = [vk::ComputePipelineCreateInfo::default()
-                .stage(stage)
-                .layout(self.layout)
-                .flags(
-                    vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR
-                        | vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR,
-                )];
-            let t = Instant::now();
-            let created =
-                self.device
-                    .create_compute_pipelines(vk::PipelineCache::null(), &info, None);
-            let compile_ms = t.elapsed().as_secs_f64() * 1e3;
-            self.device.destroy_shader_module(module, None);
-            let pipeline = created
-                .map_err(|(_, e)| anyhow::anyhow!("vkCreateComputePipelines on RADV: {e}"))?[0];
-            let out = self.read(pipeline, compile_ms);
-            self.device.destroy_pipeline(pipeline, None);
-            out
+        let flags = vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR
+            | vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR;
+        let t = Instant::now();
+        // SAFETY: the device and layout are this chip's; the module and pipeline are destroyed
+        // before returning.
+        let (module, pipeline) = unsafe {
+            crate::vulkan::create_compute(
+                &self.device,
+                vk::PipelineCache::null(),
+                spirv,
+                self.layout,
+                flags,
+            )
         }
+        .context("on RADV")?;
+        let compile_ms = t.elapsed().as_secs_f64() * 1e3;
+        let out = self.read(pipeline, compile_ms);
+        // SAFETY: created above, not used after this.
+        unsafe {
+            self.device.destroy_pipeline(pipeline, None);
+            self.device.destroy_shader_module(module, None);
+        }
+        out
     }
 
     /// The pipeline's first executable: its subgroup size, statistics, and internal

@@ -285,27 +285,13 @@ impl Executor {
         super::save_module(spirv)?;
         // SAFETY: the module and pipeline are created on our device and kept until drop.
         unsafe {
-            let module = self
-                .device
-                .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(spirv), None)
-                .context("vkCreateShaderModule")?;
-            let stage = vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::COMPUTE)
-                .module(module)
-                .name(c"main");
-            let info = [vk::ComputePipelineCreateInfo::default()
-                .stage(stage)
-                .layout(layout)];
-            let pipeline = match self
-                .device
-                .create_compute_pipelines(self.cache, &info, None)
-            {
-                Ok(p) => p[0],
-                Err((_, e)) => {
-                    self.device.destroy_shader_module(module, None);
-                    return Err(e).context("vkCreateComputePipelines");
-                }
-            };
+            let (module, pipeline) = create_compute(
+                &self.device,
+                self.cache,
+                spirv,
+                layout,
+                vk::PipelineCreateFlags::empty(),
+            )?;
             let id = PipelineId(self.pipelines.len());
             self.pipelines.push(Pipeline {
                 module,
@@ -533,6 +519,42 @@ pub(crate) fn wave_layout(
             Err(e) => {
                 device.destroy_descriptor_set_layout(set_layout, None);
                 Err(anyhow::anyhow!("vkCreatePipelineLayout: {e}"))
+            }
+        }
+    }
+}
+
+/// A shader module of `spirv` (entry point `main`) and its compute pipeline in `layout`, made
+/// with `flags`; on failure the module is destroyed again.
+///
+/// # Safety
+/// `device`, `cache` and `layout` are live objects of one device; the caller destroys the
+/// module and the pipeline.
+pub(crate) unsafe fn create_compute(
+    device: &ash::Device,
+    cache: vk::PipelineCache,
+    spirv: &[u32],
+    layout: vk::PipelineLayout,
+    flags: vk::PipelineCreateFlags,
+) -> anyhow::Result<(vk::ShaderModule, vk::Pipeline)> {
+    // SAFETY: as the caller promises; the create infos live across the calls.
+    unsafe {
+        let module = device
+            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(spirv), None)
+            .context("vkCreateShaderModule")?;
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(module)
+            .name(c"main");
+        let info = [vk::ComputePipelineCreateInfo::default()
+            .stage(stage)
+            .layout(layout)
+            .flags(flags)];
+        match device.create_compute_pipelines(cache, &info, None) {
+            Ok(p) => Ok((module, p[0])),
+            Err((_, e)) => {
+                device.destroy_shader_module(module, None);
+                Err(e).context("vkCreateComputePipelines")
             }
         }
     }

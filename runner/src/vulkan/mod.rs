@@ -37,7 +37,7 @@ mod wave_tests;
 
 pub use block_hash::HashPipeline;
 pub use device::{list_devices, DeviceInfo, DeviceSelector};
-pub(crate) use exec::wave_layout;
+pub(crate) use exec::{create_compute, wave_layout};
 pub use exec::{Executor, Job, PipelineId};
 pub use image_copy::Written;
 pub use images::ImageRunError;

@@ -318,3 +318,28 @@ where
         .output()
         .expect("rdnaprobe runs")
 }
+
+/// Whether every tool of `tools` runs (`--version`): under CI they must (scripts/setup
+/// installs them) and the run fails; elsewhere a missing one skips the test, said on stderr.
+pub fn tools_or_skip(tools: &[&str], test: &str) -> bool {
+    let missing: Vec<&str> = tools
+        .iter()
+        .copied()
+        .filter(|t| {
+            !Command::new(t)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{} missing under CI (scripts/setup installs them)",
+        missing.join(", ")
+    );
+    eprintln!("{test}: {} missing, skipped", missing.join(", "));
+    false
+}
