@@ -142,9 +142,76 @@ fn site_works_in_chromium() {
     b.navigate(&format!("file://{}/index.html", root.display()));
     let rows = "[...document.querySelectorAll('#matrix tbody tr')]";
     let all = b.eval(&format!("{rows}.length")).as_u64().unwrap();
-    let pages = std::fs::read_dir(site.join("i")).unwrap().count() as u64;
-    assert_eq!(all, pages, "one matrix row per instruction page");
+    // One matrix row per measured instruction; the table's other rows have pages too.
+    let pages: Vec<String> = std::fs::read_dir(site.join("i"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    let measured = pages
+        .iter()
+        .filter(|p| !p.contains("id=\"unmeasured\""))
+        .count() as u64;
+    assert_eq!(
+        all, measured,
+        "one matrix row per measured instruction page"
+    );
+    let table_rows = rdnaprobe_isa::table().rows.len();
+    let mnemonics: std::collections::BTreeSet<&str> = rdnaprobe_isa::table()
+        .rows
+        .iter()
+        .map(|r| r.mnemonic)
+        .collect();
+    assert!(
+        pages.len() >= mnemonics.len(),
+        "{} pages for {} mnemonics",
+        pages.len(),
+        mnemonics.len()
+    );
     keep_screenshot(&mut b, "matrix");
+
+    // The whole instruction table: a row per table row, filtered by status and searched.
+    b.navigate(&format!("file://{}/table.html", root.display()));
+    let table = "[...document.querySelectorAll('#opcodes tr[data-name]')]";
+    let n = b.eval(&format!("{table}.length")).as_u64().unwrap();
+    assert_eq!(n as usize, table_rows);
+    let refused = b.eval(&format!(
+        "(() => {{ const s = document.getElementById('status'); s.value = 'not lowered'; \
+         s.dispatchEvent(new Event('input')); return {table}.filter(r => r.style.display !== 'none')\
+         .map(r => [r.dataset.name, r.cells[4].textContent]); }})()"
+    ));
+    let refused = refused.as_array().unwrap();
+    let unlowered = rdnaprobe_isa::table()
+        .rows
+        .iter()
+        .filter(|r| {
+            rdnaprobe_recompiler::unlowered_reason(r.op(), rdnaprobe_isa::Target::Gfx1030).is_some()
+        })
+        .count();
+    assert_eq!(refused.len(), unlowered, "{refused:?}");
+    assert!(
+        refused.iter().all(|r| !r[1].as_str().unwrap().is_empty()),
+        "{refused:?}"
+    );
+    let found = b.eval(&format!(
+        "(() => {{ const s = document.getElementById('status'); s.value = ''; \
+         s.dispatchEvent(new Event('input')); const q = document.getElementById('q'); \
+         q.value = 'v_med3'; q.dispatchEvent(new Event('input')); \
+         return {table}.filter(r => r.style.display !== 'none').map(r => [r.dataset.name, r.dataset.status]); }})()"
+    ));
+    let found = found.as_array().unwrap();
+    assert!(
+        found
+            .iter()
+            .any(|r| r[0] == "v_med3_f16" && r[1] == "lowered, unmeasured"),
+        "{found:?}"
+    );
+    assert!(found
+        .iter()
+        .all(|r| r[0].as_str().unwrap().contains("v_med3")));
+    keep_screenshot(&mut b, "table");
+    let page = std::fs::read_to_string(site.join("i/v_med3_f16.html")).unwrap();
+    assert!(page.contains("<b>lowered</b>") && page.contains("id=\"unmeasured\""));
+    b.navigate(&format!("file://{}/index.html", root.display()));
 
     // Search.
     let found = b.eval(&format!(

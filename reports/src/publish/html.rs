@@ -44,7 +44,8 @@ pub fn page(title: &str, root: &str, body: &str, scripts: &[&str]) -> String {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{t}</title>\n<link rel=\"icon\" href=\"data:,\">\n\
          <link rel=\"stylesheet\" href=\"{root}assets/site.css\">\n</head>\n<body>\n\
-         <nav><a href=\"{root}index.html\">matrix</a> <a href=\"{root}history.html\">history</a> \
+         <nav><a href=\"{root}index.html\">matrix</a> <a href=\"{root}table.html\">table</a> \
+         <a href=\"{root}history.html\">history</a> \
          <a href=\"{root}rules.html\">rules</a></nav>\n<main>\n<h1>{t}</h1>\n",
         t = esc(title)
     );

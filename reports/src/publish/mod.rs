@@ -60,11 +60,27 @@ pub struct EvidenceRow {
     pub outputs: String,
 }
 
+/// One row of the instruction table as the site shows it: the table's facts and the
+/// recompiler's lowering (handed in).
+#[derive(Clone, Debug)]
+pub struct OpcodeInfo {
+    pub mnemonic: String,
+    pub family: String,
+    pub opcode: u16,
+    /// `llvm` (llvm-mc-19 decodes it) or `hardware` (a row only the hardware is known to run).
+    pub source: String,
+    /// Why the recompiler does not lower it, or `None` when it does.
+    pub unlowered: Option<String>,
+}
+
 /// Settings of a publish.
 #[derive(Clone, Debug)]
 pub struct PublishOptions {
     pub rules: Vec<RuleInfo>,
     pub title: String,
+    /// Every row of the instruction table: each gets a page and a line of `table.html`,
+    /// measured or not.
+    pub opcodes: Vec<OpcodeInfo>,
 }
 
 impl Default for PublishOptions {
@@ -72,6 +88,7 @@ impl Default for PublishOptions {
         PublishOptions {
             rules: Vec::new(),
             title: "rdnaprobe conformance".into(),
+            opcodes: Vec::new(),
         }
     }
 }
@@ -290,10 +307,32 @@ pub fn publish(store: &Store, out: &Path, options: &PublishOptions) -> Result<Pu
             w.write(&format!("img/{file}"), &histogram_svg(&h)?)?;
             histograms.push((backend.clone(), file));
         }
+        let lowering = pages::lowering(&options.opcodes, name);
         w.write(
             &format!("i/{}.html", slug(name)),
-            &pages::instruction(&data, name, &options.rules, &histograms),
+            &pages::instruction(&data, name, &options.rules, &histograms, &lowering),
         )?;
+    }
+    // The rest of the table: a page each, with its lowering, rules and encodings.
+    let mut table_names: Vec<&str> = options
+        .opcodes
+        .iter()
+        .map(|o| o.mnemonic.as_str())
+        .collect();
+    table_names.sort_unstable();
+    table_names.dedup();
+    for name in table_names {
+        if instructions.contains(name) {
+            continue;
+        }
+        let lowering = pages::lowering(&options.opcodes, name);
+        w.write(
+            &format!("i/{}.html", slug(name)),
+            &pages::instruction(&data, name, &options.rules, &[], &lowering),
+        )?;
+    }
+    if !options.opcodes.is_empty() {
+        w.write("table.html", &pages::table(&data, &options.opcodes))?;
     }
     let by_id: BTreeMap<&str, &EvidenceRow> =
         evidence.iter().map(|e| (e.row_id.as_str(), e)).collect();

@@ -114,20 +114,144 @@ pub fn index(data: &SiteData, title: &str) -> String {
     page(title, "", &body, &["index.js"])
 }
 
+/// The lowering section of an instruction page: each table row of `name`, lowered or the
+/// recompiler's reason (empty for a name that is no table row).
+pub fn lowering(opcodes: &[super::OpcodeInfo], name: &str) -> String {
+    let rows: Vec<&super::OpcodeInfo> = opcodes.iter().filter(|o| o.mnemonic == name).collect();
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut b = String::from("<h2>Lowering</h2>\n<ul id=\"lowering\">\n");
+    for o in rows {
+        let what = match &o.unlowered {
+            None => "<b>lowered</b> by the recompiler".to_string(),
+            Some(r) => format!("<b>not lowered</b>: {}", esc(r)),
+        };
+        let _ = writeln!(
+            b,
+            "<li>{} opcode {} ({}): {what}</li>",
+            esc(&o.family),
+            o.opcode,
+            if o.source == "hardware" {
+                "a row only the hardware is known to run"
+            } else {
+                "llvm-mc-19 decodes it"
+            }
+        );
+    }
+    b.push_str("</ul>\n");
+    b
+}
+
+/// The status of a table row in the latest runs: `measured, exact`, `measured, with misses`,
+/// `lowered, unmeasured` or `not lowered`.
+pub fn status(data: &SiteData, o: &super::OpcodeInfo) -> &'static str {
+    let cells: Vec<Cell> = data
+        .latest_runs()
+        .filter_map(|(_, r)| r.instruction(&o.mnemonic))
+        .collect();
+    if cells.iter().any(|c| c.rows > 0) {
+        if cells.iter().all(|c| c.unexpected == 0) {
+            "measured, exact"
+        } else {
+            "measured, with misses"
+        }
+    } else if o.unlowered.is_none() {
+        "lowered, unmeasured"
+    } else {
+        "not lowered"
+    }
+}
+
+/// `table.html`: every row of the instruction table with its family, opcode and status,
+/// counted at the top, filterable by family and status and searchable by name (a short inline
+/// script: the page works from file://).
+pub fn table(data: &SiteData, opcodes: &[super::OpcodeInfo]) -> String {
+    let statuses = [
+        "measured, exact",
+        "measured, with misses",
+        "lowered, unmeasured",
+        "not lowered",
+    ];
+    let rows: Vec<(&super::OpcodeInfo, &str)> =
+        opcodes.iter().map(|o| (o, status(data, o))).collect();
+    let mut b = String::new();
+    let _ = write!(b, "<p id=\"summary\">{} table rows:", rows.len());
+    for st in statuses {
+        let _ = write!(b, " {} {st};", rows.iter().filter(|r| r.1 == st).count());
+    }
+    b.push_str("</p>\n");
+    let mut families: Vec<&str> = opcodes.iter().map(|o| o.family.as_str()).collect();
+    families.dedup();
+    b.push_str("<p><input id=\"q\" placeholder=\"search mnemonics\"> <select id=\"family\"><option value=\"\">every family</option>");
+    for f in &families {
+        let _ = write!(b, "<option>{}</option>", esc(f));
+    }
+    b.push_str("</select> <select id=\"status\"><option value=\"\">every status</option>");
+    for st in statuses {
+        let _ = write!(b, "<option>{st}</option>");
+    }
+    b.push_str("</select> <span id=\"shown\"></span></p>\n");
+    b.push_str("<table id=\"opcodes\"><tr><th>family</th><th>opcode</th><th>instruction</th><th>status</th><th>why not lowered</th></tr>\n");
+    for (o, st) in &rows {
+        let _ = writeln!(
+            b,
+            "<tr data-family=\"{f}\" data-status=\"{st}\" data-name=\"{n}\"><td>{f}</td><td class=\"num\">{}</td><td><a href=\"i/{}.html\">{n}</a></td><td>{st}</td><td>{}</td></tr>",
+            o.opcode,
+            slug(&o.mnemonic),
+            esc(o.unlowered.as_deref().unwrap_or("")),
+            f = esc(&o.family),
+            n = esc(&o.mnemonic),
+        );
+    }
+    b.push_str("</table>\n");
+    b.push_str(
+        "<script>\n(function () {\n\
+         var q = document.getElementById('q'), fam = document.getElementById('family'),\n\
+             st = document.getElementById('status'), shown = document.getElementById('shown');\n\
+         function apply() {\n\
+           var n = 0, rows = document.querySelectorAll('#opcodes tr[data-name]');\n\
+           rows.forEach(function (r) {\n\
+             var ok = r.dataset.name.indexOf(q.value.trim()) >= 0 &&\n\
+               (!fam.value || r.dataset.family === fam.value) &&\n\
+               (!st.value || r.dataset.status === st.value);\n\
+             r.style.display = ok ? '' : 'none'; if (ok) n++;\n\
+           });\n\
+           shown.textContent = n + ' shown';\n\
+         }\n\
+         [q, fam, st].forEach(function (e) { e.addEventListener('input', apply); });\n\
+         apply();\n\
+         })();\n</script>\n",
+    );
+    page("The instruction table", "", &b, &[])
+}
+
 pub fn instruction(
     data: &SiteData,
     name: &str,
     rules: &[RuleInfo],
     histograms: &[(String, String)],
+    lowering: &str,
 ) -> String {
     let mut b = String::new();
     let fam = data.family(name).unwrap_or("");
-    let _ = writeln!(
-        b,
-        "<p>Family <b>{}</b> (dataset {}).</p>",
-        esc(&form_family(name, fam)),
-        esc(fam)
-    );
+    let measured = data
+        .latest_runs()
+        .any(|(_, r)| r.instruction(name).is_some_and(|c| c.rows > 0));
+    if measured {
+        let _ = writeln!(
+            b,
+            "<p>Family <b>{}</b> (dataset {}).</p>",
+            esc(&form_family(name, fam)),
+            esc(fam)
+        );
+    } else {
+        b.push_str(
+            "<p id=\"unmeasured\" class=\"muted\">No row of this instruction is in the store's \
+             latest runs.</p>\n",
+        );
+    }
+    b.push_str(lowering);
     b.push_str("<h2>Encoding forms</h2>\n");
     let forms = rdnaprobe_isa::table::lookup_name(name);
     if forms.is_empty() {
@@ -192,7 +316,7 @@ pub fn instruction(
         }
     }
     b.push_str("</table>\n<h2>ULP histograms</h2>\n");
-    if histograms.is_empty() {
+    if histograms.is_empty() && measured {
         b.push_str("<p class=\"muted\">Every row is exact on every backend.</p>\n");
     }
     for (backend, file) in histograms {

@@ -22,7 +22,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     use std::io::Write;
 
-    use rdnaprobe_reports::publish::{publish, PublishOptions, RuleInfo};
+    use rdnaprobe_reports::publish::{publish, OpcodeInfo, PublishOptions, RuleInfo};
     use rdnaprobe_reports::store::Store;
 
     let rules = rdnaprobe_recompiler::rules::registry()
@@ -38,8 +38,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect();
     let store = Store::open(&args.store)?;
     let started = std::time::Instant::now();
+    let opcodes = rdnaprobe_isa::table()
+        .rows
+        .iter()
+        .map(|r| OpcodeInfo {
+            mnemonic: r.mnemonic.to_string(),
+            family: r.family.name().to_string(),
+            opcode: r.opcode,
+            source: match r.source {
+                rdnaprobe_isa::Source::Llvm => "llvm",
+                rdnaprobe_isa::Source::HardwareOnly => "hardware",
+            }
+            .to_string(),
+            unlowered: rdnaprobe_recompiler::unlowered_reason(
+                r.op(),
+                rdnaprobe_isa::Target::Gfx1030,
+            )
+            .map(|s| s.to_string()),
+        })
+        .collect();
     let options = PublishOptions {
         rules,
+        opcodes,
         title: args
             .title
             .unwrap_or_else(|| "rdnaprobe conformance".to_string()),
