@@ -118,14 +118,7 @@ impl Chip {
         // SAFETY: every handle is created from `instance` and destroyed in `Drop` (or below on
         // the error paths).
         unsafe {
-            let pds = instance
-                .enumerate_physical_devices()
-                .context("vkEnumeratePhysicalDevices")?;
-            let probes: Vec<_> = pds
-                .iter()
-                .enumerate()
-                .map(|(i, &pd)| crate::vulkan::device::probe(&instance, i, pd))
-                .collect();
+            let (pds, probes) = crate::vulkan::device::probe_all(&instance)?;
             let Some(i) = probes.iter().position(|p| p.info.driver == "radv") else {
                 bail!(
                     "RADV's null device for {family} did not appear (devices: {})",

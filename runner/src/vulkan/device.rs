@@ -143,6 +143,21 @@ pub(crate) struct FloatControlsProps {
     pub rounding_rte: [bool; 2],
 }
 
+/// Every physical device of `instance`, probed, in enumeration order.
+pub(crate) fn probe_all(
+    instance: &ash::Instance,
+) -> anyhow::Result<(Vec<vk::PhysicalDevice>, Vec<Probe>)> {
+    // SAFETY: plain query on a live instance.
+    let pds = unsafe { instance.enumerate_physical_devices() }
+        .map_err(|e| anyhow::anyhow!("vkEnumeratePhysicalDevices: {e}"))?;
+    let probes = pds
+        .iter()
+        .enumerate()
+        .map(|(i, &pd)| probe(instance, i, pd))
+        .collect();
+    Ok((pds, probes))
+}
+
 pub(crate) fn probe(instance: &ash::Instance, index: usize, pd: vk::PhysicalDevice) -> Probe {
     // SAFETY: `pd` came from this instance; the chained structs outlive the calls.
     unsafe {

@@ -17,7 +17,7 @@ use ash::vk;
 use rdnaprobe_isa::Wave;
 use rdnaprobe_recompiler::spirv::{SpirvOptions, INPUT_DWORDS, OUTPUT_DWORDS};
 
-use super::device::{probe, DeviceInfo, DeviceSelector, Probe};
+use super::device::{DeviceInfo, DeviceSelector};
 use super::dispatch::{plan_batches, plan_dispatches};
 use super::images::ImageLayout;
 use super::memory::{destroy_buffer, destroy_local, HostBuffer, LocalBuffer};
@@ -115,14 +115,7 @@ impl Executor {
         // SAFETY: every handle below is created from `instance`/`device` and destroyed in
         // reverse order, on error paths by `Partial`'s drop or by `Executor::drop`.
         unsafe {
-            let pds = instance
-                .enumerate_physical_devices()
-                .context("vkEnumeratePhysicalDevices")?;
-            let probes: Vec<Probe> = pds
-                .iter()
-                .enumerate()
-                .map(|(i, &pd)| probe(&instance, i, pd))
-                .collect();
+            let (pds, probes) = super::device::probe_all(&instance)?;
             let infos: Vec<DeviceInfo> = probes.iter().map(|p| p.info.clone()).collect();
             let idx = selector.choose(&infos)?;
             let pd = pds[idx];
