@@ -4,10 +4,10 @@
 //! Device properties: `hipDeviceProp_t` changed layout between ROCm 5 and ROCm 6 (ROCm 6 exports
 //! the new one as `hipGetDevicePropertiesR0600` and keeps the old one under the old name), and
 //! `hipDeviceAttribute_t` was renumbered too. So the name comes from `hipDeviceGetName`, memory from
-//! `hipDeviceTotalMem`, and the arch name (`gcnArchName`, e.g. `gfx1030:xnack-`) is read from a
-//! zeroed 64 KiB buffer handed to `hipGetDeviceProperties*` (larger than either struct) by finding
-//! the NUL-terminated string that starts with `gfx` after the 256-byte `name` field. No field
-//! offset of either layout is hard-coded.
+//! `hipDeviceTotalMem`, and the arch name (`gcnArchName`, e.g. `gfx1030:xnack-`) is the field of
+//! the struct the resolved entry point fills: [`PropLayout::R0000`] for `hipGetDeviceProperties`
+//! (checked against Debian's libamdhip64-dev 5.2.3 header by the test `prop_layout_is_the_header's`),
+//! [`PropLayout::R0600`] for `hipGetDevicePropertiesR0600` (ROCm 6's `hipDeviceProp_tR0600`).
 
 use std::ffi::{c_char, c_void, CStr, CString};
 
@@ -121,6 +121,8 @@ struct Fns {
     device_get_name: unsafe extern "C" fn(*mut c_char, i32, i32) -> Err,
     device_total_mem: unsafe extern "C" fn(*mut usize, i32) -> Err,
     get_device_properties: unsafe extern "C" fn(*mut c_void, i32) -> Err,
+    /// The struct `get_device_properties` fills.
+    prop_layout: PropLayout,
     get_error_name: Option<unsafe extern "C" fn(Err) -> *const c_char>,
     runtime_get_version: unsafe extern "C" fn(*mut i32) -> Err,
     driver_get_version: unsafe extern "C" fn(*mut i32) -> Err,
@@ -168,8 +170,11 @@ impl Hip {
     pub fn load_from(sonames: &[&str]) -> Result<Hip> {
         let lib = open_first(Library::Hip, HIP_ENV, sonames)?;
         let l = Library::Hip;
-        let get_device_properties = sym(&lib, l, "hipGetDevicePropertiesR0600")
-            .or_else(|_| sym(&lib, l, "hipGetDeviceProperties"))?;
+        let (get_device_properties, prop_layout) = match sym(&lib, l, "hipGetDevicePropertiesR0600")
+        {
+            Ok(f) => (f, PropLayout::R0600),
+            Err(_) => (sym(&lib, l, "hipGetDeviceProperties")?, PropLayout::R0000),
+        };
         let fns = Fns {
             init: sym(&lib, l, "hipInit")?,
             get_device_count: sym(&lib, l, "hipGetDeviceCount")?,
@@ -177,6 +182,7 @@ impl Hip {
             device_get_name: sym(&lib, l, "hipDeviceGetName")?,
             device_total_mem: sym(&lib, l, "hipDeviceTotalMem")?,
             get_device_properties,
+            prop_layout,
             get_error_name: sym(&lib, l, "hipGetErrorName").ok(),
             runtime_get_version: sym(&lib, l, "hipRuntimeGetVersion")?,
             driver_get_version: sym(&lib, l, "hipDriverGetVersion")?,
@@ -288,16 +294,24 @@ impl Hip {
         self.check("hipDeviceTotalMem", unsafe {
             (self.fns.device_total_mem)(&mut mem, index)
         })?;
-        // 64 KiB: larger than hipDeviceProp_t of ROCm 5 (~1.1 KiB) and ROCm 6 (~1.5 KiB).
-        let mut props = vec![0u8; 64 * 1024];
-        // SAFETY: the buffer is larger than any hipDeviceProp_t layout.
+        let layout = self.fns.prop_layout;
+        // Twice the struct: room for a runtime that grew it within the same version.
+        let mut props = vec![0u8; 2 * layout.size];
+        // SAFETY: the buffer is larger than the struct this entry point fills.
         self.check("hipGetDeviceProperties", unsafe {
             (self.fns.get_device_properties)(props.as_mut_ptr().cast(), index)
+        })?;
+        let arch = layout.arch_name(&props).ok_or_else(|| {
+            OracleError::Executor(format!(
+                "hipGetDeviceProperties of {}: no gfx arch name at gcnArchName (byte {} of \
+                 hipDeviceProp_t {}): a struct layout this build does not know",
+                self.soname, layout.gcn_arch_name, layout.name
+            ))
         })?;
         Ok(DeviceInfo {
             index,
             name: c_string(&name),
-            arch: find_arch_name(&props).unwrap_or_default(),
+            arch,
             total_mem: mem,
         })
     }
@@ -467,21 +481,37 @@ fn c_string(bytes: &[u8]) -> String {
     String::from_utf8_lossy(&bytes[..end]).into_owned()
 }
 
-/// Finds `gcnArchName` in a raw hipDeviceProp_t: the first NUL-terminated printable string after
-/// the 256-byte `name` field that starts with `gfx`, begins at a field boundary (previous byte is
-/// NUL) and is at least 6 bytes long (`gfx900`).
-pub fn find_arch_name(props: &[u8]) -> Option<String> {
-    let mut i = 256;
-    while i + 3 <= props.len() {
-        if &props[i..i + 3] == b"gfx" && props[i - 1] == 0 {
-            let s = c_string(&props[i..]);
-            if s.len() >= 6 && s.bytes().all(|b| b.is_ascii_graphic()) {
-                return Some(s);
-            }
-        }
-        i += 1;
+/// Where `gcnArchName` lies in a `hipDeviceProp_t` layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PropLayout {
+    pub name: &'static str,
+    /// `sizeof(hipDeviceProp_t)`.
+    pub size: usize,
+    /// `offsetof(hipDeviceProp_t, gcnArchName)` (`char[256]`).
+    pub gcn_arch_name: usize,
+}
+
+impl PropLayout {
+    /// ROCm 5's `hipDeviceProp_t` (`hipGetDeviceProperties`): Debian's libamdhip64-dev 5.2.3.
+    pub const R0000: PropLayout = PropLayout {
+        name: "R0000 (ROCm 5)",
+        size: 792,
+        gcn_arch_name: 396,
+    };
+    /// ROCm 6's `hipDeviceProp_tR0600` (`hipGetDevicePropertiesR0600`).
+    pub const R0600: PropLayout = PropLayout {
+        name: "R0600 (ROCm 6)",
+        size: 1472,
+        gcn_arch_name: 1160,
+    };
+
+    /// `gcnArchName` of a filled struct, when it holds an arch name (`gfx...`, printable).
+    pub fn arch_name(&self, props: &[u8]) -> Option<String> {
+        let field = props.get(self.gcn_arch_name..self.gcn_arch_name + 256)?;
+        let s = c_string(field);
+        (s.starts_with("gfx") && s.len() >= 6 && s.bytes().all(|b| b.is_ascii_graphic()))
+            .then_some(s)
     }
-    None
 }
 
 #[cfg(test)]
@@ -498,12 +528,69 @@ mod tests {
     }
 
     #[test]
-    fn arch_name_is_found_without_layout_knowledge() {
-        let mut props = vec![0u8; 2048];
-        props[..12].copy_from_slice(b"gfx-lookalik"); // inside `name`: ignored
-        props[700..716].copy_from_slice(b"gfx1035:xnack-\0\0");
-        assert_eq!(find_arch_name(&props).as_deref(), Some("gfx1035:xnack-"));
-        assert_eq!(find_arch_name(&[0u8; 1024]), None);
+    fn the_arch_name_is_read_at_the_layout_s_field() {
+        let mut props = vec![0u8; 2 * PropLayout::R0600.size];
+        props[..12].copy_from_slice(b"gfx-lookalik"); // inside `name`: not the field
+        let at = PropLayout::R0000.gcn_arch_name;
+        props[at..at + 14].copy_from_slice(b"gfx1035:xnack-");
+        assert_eq!(
+            PropLayout::R0000.arch_name(&props).as_deref(),
+            Some("gfx1035:xnack-")
+        );
+        // The other layout's field holds no arch name: an unknown layout is said, not guessed.
+        assert_eq!(PropLayout::R0600.arch_name(&props), None);
+        let at = PropLayout::R0600.gcn_arch_name;
+        props[at..at + 7].copy_from_slice(b"gfx1030");
+        assert_eq!(
+            PropLayout::R0600.arch_name(&props).as_deref(),
+            Some("gfx1030")
+        );
+    }
+
+    /// The R0000 layout against the header of Debian's libamdhip64-dev (ROCm 5.2.3), compiled
+    /// with the system C compiler: `sizeof` and `offsetof(gcnArchName)`.
+    #[test]
+    fn prop_layout_is_the_header_s() {
+        let header = std::path::Path::new("/usr/include/hip/hip_runtime_api.h");
+        if !header.exists() {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "libamdhip64-dev is missing under CI (scripts/setup installs it)"
+            );
+            eprintln!("no HIP header, skipped");
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("rdnaprobe-hip-layout-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let src = dir.join("layout.c");
+        std::fs::write(
+            &src,
+            "#define __HIP_PLATFORM_AMD__ 1\n#include <stddef.h>\n#include <stdio.h>\n\
+             #include <hip/hip_runtime_api.h>\nint main(void) { printf(\"%zu %zu\", \
+             sizeof(hipDeviceProp_t), offsetof(hipDeviceProp_t, gcnArchName)); return 0; }\n",
+        )
+        .unwrap();
+        let exe = dir.join("layout");
+        let cc = std::process::Command::new("cc")
+            .arg(&src)
+            .arg("-o")
+            .arg(&exe)
+            .output()
+            .expect("runs cc");
+        assert!(
+            cc.status.success(),
+            "{}",
+            String::from_utf8_lossy(&cc.stderr)
+        );
+        let out = std::process::Command::new(&exe).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let l = PropLayout::R0000;
+        assert_eq!(
+            text,
+            format!("{} {}", l.size, l.gcn_arch_name),
+            "the header says {text}"
+        );
     }
 
     #[test]
