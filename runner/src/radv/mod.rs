@@ -73,7 +73,8 @@ pub struct Chip {
     pub mesa: String,
     /// The SPIR-V options the device's features and float controls give.
     pub options: SpirvOptions,
-    entry: ash::Entry,
+    /// Keeps the Vulkan loader loaded while the instance lives (dropped after it).
+    _entry: ash::Entry,
     instance: ash::Instance,
     device: ash::Device,
     exec_props: ash::khr::pipeline_executable_properties::Device,
@@ -177,7 +178,7 @@ impl Chip {
                 family,
                 mesa: probe.info.driver_info.clone(),
                 options,
-                entry,
+                _entry: entry,
                 instance,
                 device,
                 exec_props,
@@ -333,7 +334,6 @@ impl Drop for Chip {
             self.device.destroy_device(None);
             self.instance.destroy_instance(None);
         }
-        let _ = &self.entry;
     }
 }
 
