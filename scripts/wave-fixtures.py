@@ -622,6 +622,21 @@ typed_load("tbuf_d16", "v_lshlrev_b32 v6, 3, v5; tbuffer_load_format_d16_xyzw v[
            "d16: components rounded to f16 (16-bit UNORM below 2^-14 gives f16 denormals), two per "
            "VGPR; the high half of the last odd one keeps the VGPR's bits (0)")
 
+# MUBUF's D16 format loads (opcodes 128-135: the opcode's bit 7 in word0 bit 25) through a V# the
+# body builds in s[24:27] from the contract's, with 16_16_16_16_UNORM (format 65) in word3.
+typed_load("mubuf_d16", "v_lshlrev_b32 v6, 3, v5; s_mov_b32 s24, s20; s_mov_b32 s25, s21; "
+           "s_mov_b32 s26, s22; s_mov_b32 s27, 0x31041fac; "
+           "buffer_load_format_d16_xyzw v[10:11], v6, s[24:27], 0 offen; "
+           "buffer_load_format_d16_xyz v[12:13], v6, s[24:27], 0 offen; "
+           "buffer_load_format_d16_x v14, v6, s[24:27], 0 offen",
+           "0x340c0a83 0xbe980314 0xbe990315 0xbe9a0316 0xbe9b03ff 0x31041fac 0xe20c1000 0x80060a06 "
+           "0xe2081000 0x80060c06 0xe2001000 0x80060e06", 32, 2, W16,
+           lambda ws: pack16([unorm(c, 16, f16) for wd in ws for c in unpack(wd, RGBA16)])
+           + pack16([unorm(c, 16, f16) for wd in ws for c in unpack(wd, RGBA16)][:3])
+           + [unorm(ws[0] & 0xffff, 16, f16)],
+           "MUBUF d16 format loads: buffer_load_format_d16_xyzw/_xyz/_x, the V#'s 16_16_16_16_UNORM "
+           "rounded to f16, two per VGPR; the high half of the last odd one keeps the VGPR's bits (0)")
+
 def f32v(bits):
     sign = -1 if bits >> 31 else 1
     e, m = bits >> 23 & 0xff, bits & 0x7fffff
