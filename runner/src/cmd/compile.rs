@@ -175,13 +175,17 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let mut outcomes = Vec::new();
     for t in targets {
         let chip = Chip::open(t).with_context(|| format!("RADV's null device for {t}"))?;
-        let list: Vec<(String, Vec<u32>)> = match &modules {
+        // The body's module follows the chip's options; saved modules are compiled as they are.
+        let list: Vec<(&str, std::borrow::Cow<[u32]>)> = match &modules {
             Modules::Body(words) => {
                 let spv = emit(words, a.wave.wave, a.wave_contract, &chip.options)?;
                 crate::vulkan::save_module(&spv)?;
-                vec![("body".to_string(), spv)]
+                vec![("body", spv.into())]
             }
-            Modules::Files(v) => v.clone(),
+            Modules::Files(v) => v
+                .iter()
+                .map(|(n, w)| (n.as_str(), w.as_slice().into()))
+                .collect(),
         };
         for (name, spv) in list {
             let result = chip
@@ -192,7 +196,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 })
                 .map_err(|e| format!("{e:#}"));
             outcomes.push(Outcome {
-                module: name,
+                module: name.to_string(),
                 gfx: t.to_string(),
                 mesa: chip.mesa.clone(),
                 result,
